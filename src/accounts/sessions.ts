@@ -1,0 +1,53 @@
+import type { AccountSettings } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken } from '../lib/random.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Storage } from '../storage/storage.js';
+import type { SessionRow } from '../storage/sql/sessions.js';
+
+/** The SSO cookie: __Host- prefix (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls. */
+export const SESSION_COOKIE = '__Host-ward_sso';
+
+export interface Session {
+  id: string;
+  userId: string;
+  authTime: number;
+  amr: string[];
+}
+
+/** SSO sessions: the cookie holds 256 random bits, the database only their SHA-256. */
+export function createSessionService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
+  const { storage, clock, account } = deps;
+  const toSession = (r: SessionRow): Session => ({ id: r.id_digest, userId: r.user_id, authTime: r.auth_time, amr: JSON.parse(r.amr) as string[] });
+  return {
+    /** A new session (a new identifier at every login: no fixation). Returns the cookie value. */
+    async create(userId: string, amr: string[], authTime = clock.now()): Promise<{ cookie: string; session: Session }> {
+      const cookie = randomToken(32);
+      const now = clock.now();
+      const row: SessionRow = {
+        id_digest: sha256(cookie), user_id: userId, auth_time: authTime, amr: JSON.stringify(amr),
+        created_at: now, last_seen_at: now, expires_at: now + account().session_ttl * 1000, revoked_at: null,
+      };
+      await storage.sessions.create(row);
+      return { cookie, session: toSession(row) };
+    },
+    async fromCookie(cookie: string | undefined): Promise<Session | undefined> {
+      if (!cookie || cookie.length > 100) return undefined;
+      const now = clock.now();
+      const row = await storage.sessions.findLive(sha256(cookie), now, account().session_idle_ttl * 1000);
+      if (!row) return undefined;
+      if (now - row.last_seen_at > 60_000) await storage.sessions.touch(row.id_digest, now);
+      return toSession(row);
+    },
+    /** Ends a session and every grant (refresh tokens, access tokens) issued inside it. */
+    async end(sessionId: string): Promise<void> {
+      const now = clock.now();
+      await storage.transaction(async (tx) => {
+        await tx.sessions.revoke(sessionId, now);
+        for (const g of await tx.tokens.grantIdsOfSession(sessionId)) await tx.tokens.revokeGrant(g, now);
+      });
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,67 @@
+import type { AccountSettings } from '../config/types.js';
+import { ApiError, invalidField, missingField } from '../errors/api-error.js';
+import type { Clock } from '../lib/clock.js';
+import { randomId } from '../lib/random.js';
+import type { Storage } from '../storage/storage.js';
+import { isUniqueViolation } from '../storage/sql/errors.js';
+import type { User } from '../storage/sql/users.js';
+import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export interface SignupData {
+  email?: unknown;
+  phone_number?: unknown;
+  password?: unknown;
+  given_name?: unknown;
+  family_name?: unknown;
+}
+
+const optionalName = (field: string, v: unknown): string | null => {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'string' || v.length > 200) throw invalidField(field, 'must be a string of at most 200 characters');
+  return v;
+};
+
+export function createUserService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
+  const { storage, clock } = deps;
+  return {
+    async signup(data: SignupData, role: string | null = null): Promise<User> {
+      const email = data.email === undefined ? null : normalizeEmail(data.email);
+      if (data.email !== undefined && !email) throw invalidField('data.email', 'must be a valid email address');
+      const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
+      if (data.phone_number !== undefined && !phone) throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
+      if (!email && !phone) throw missingField('data.email');
+      if (typeof data.password !== 'string') throw missingField('data.password');
+      const min = deps.account().password_min_length;
+      if (data.password.length < min || data.password.length > 256) {
+        throw new ApiError(400, 'invalid_request', `The password must be ${min} to 256 characters long`, 'error.password.tooShort', {
+          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
+        });
+      }
+      const user = {
+        id: randomId(), email, phone_number: phone, password_hash: await hashPassword(data.password),
+        given_name: optionalName('data.given_name', data.given_name), family_name: optionalName('data.family_name', data.family_name),
+        email_verified: false, phone_number_verified: false, role, disabled: false,
+      };
+      try {
+        return await storage.users.create(user, clock.now());
+      } catch (e) {
+        if (isUniqueViolation(e)) {
+          throw new ApiError(409, 'email_conflict', 'An account already exists with this identifier', email ? 'error.email.alreadyInUse' : 'error.phoneNumber.alreadyInUse');
+        }
+        throw e;
+      }
+    },
+    /** The user whose identifier and password match, or undefined (same time either way). */
+    async authenticate(identifier: { email?: unknown; phone_number?: unknown }, password: unknown): Promise<User | undefined> {
+      const email = normalizeEmail(identifier.email);
+      const phone = email ? null : normalizePhone(identifier.phone_number);
+      const user = email ? await storage.users.findByEmail(email) : phone ? await storage.users.findByPhone(phone) : undefined;
+      const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
+      return ok && user && !user.disabled ? user : undefined;
+    },
+    find: (id: string) => storage.users.findById(id),
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,40 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { installCors } from './http/cors.js';
+import { installErrorHandling } from './http/errors.js';
+import { authorizeRoutes } from './http/routes/authorize.js';
+import { identityRoutes } from './http/routes/identity.js';
+import { metadataRoutes } from './http/routes/metadata.js';
+import { tokenRoutes } from './http/routes/token.js';
+import type { Registry } from './registry.js';
+
+export interface AppOptions {
+  https?: { cert: string; key: string };
+}
+
+/** Builds the Fastify instance (no listen: tests and main both use it). */
+export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const server: FastifyServerOptions = {
+    // Fastify's own request logging would print query strings (codes, tkn): Ward logs its own line.
+    loggerInstance: r.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 64 * 1024,
+    trustProxy: !r.config.tls,
+    routerOptions: { ignoreTrailingSlash: false },
+  };
+  const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
+  app.addHook('onResponse', async (req, reply) => {
+    // Path only: query strings can carry codes and tokens (RFC 9700 4.3).
+    r.log.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  installErrorHandling(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  installCors(app, r.clients);
+  metadataRoutes(app, r);
+  authorizeRoutes(app, r);
+  tokenRoutes(app, r);
+  identityRoutes(app, r);
+  return app;
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { Registry } from '../registry.js';
+
+export interface FirstStartReport {
+  admin?: { email: string; password: string | null };
+  demoClients: Array<{ client_id: string; type: string; client_secret?: string }>;
+}
+
+/**
+ * On the first start: an Administrator account (credentials printed once, or taken from
+ * WARD_ADMIN_EMAIL / WARD_ADMIN_PASSWORD) and a demo public and confidential client.
+ */
+export async function firstStart(r: Registry): Promise<FirstStartReport> {
+  const report: FirstStartReport = { demoClients: [] };
+  if ((await r.storage.users.countByRole('administrator')) === 0) {
+    const email = r.config.admin.email ?? 'admin@ward.local';
+    const generated = r.config.admin.password === null;
+    const password = r.config.admin.password ?? randomBytes(18).toString('base64url');
+    await r.users.signup({ email, password, given_name: 'Ward', family_name: 'Administrator' }, 'administrator');
+    report.admin = { email, password: generated ? password : null };
+  }
+  if (r.config.demoClients) {
+    const base = r.config.issuer;
+    if (!(await r.clients.find('demo-public'))) {
+      await r.clients.upsert({
+        client_id: 'demo-public', name: 'Demo single-page app', type: 'public', jwt_algorithm: 'RS256',
+        allowed_callback_urls: [`${base}/demo/callback`, 'https://localhost:3000/callback'],
+        allowed_origins: [new URL(base).origin, 'https://localhost:3000'], sso: true,
+        scope: 'openid profile email phone', pkce_enforced: true, implicit_flow: false,
+      }, 'demo');
+      report.demoClients.push({ client_id: 'demo-public', type: 'public' });
+    }
+    if (!(await r.clients.find('demo-confidential'))) {
+      const secret = randomBytes(32).toString('base64url');
+      await r.clients.upsert({
+        client_id: 'demo-confidential', name: 'Demo server-side app', type: 'confidential', client_secret: secret,
+        jwt_algorithm: 'HS256', allowed_callback_urls: ['https://localhost:3001/callback'], allowed_origins: [],
+        sso: false, scope: 'openid profile email', pkce_enforced: false, implicit_flow: false,
+      }, 'demo');
+      report.demoClients.push({ client_id: 'demo-confidential', type: 'confidential', client_secret: secret });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,91 @@
+import type { ClientConfig } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import { hmac, safeEqual, seal, unseal } from '../lib/secrets.js';
+import type { Storage } from '../storage/storage.js';
+import type { ClientRecord } from '../storage/sql/clients.js';
+
+export type Client = ClientRecord;
+
+const secretAad = (clientId: string): string => `client-secret:${clientId}`;
+
+/**
+ * Clients, cached in memory (invalidated on change). Secrets are high-entropy, so they are checked
+ * with an HMAC digest and a constant-time compare, never a slow hash; they are also sealed (AES-GCM)
+ * because HS256 id tokens are signed with the secret itself.
+ */
+export function createClientService(deps: { storage: Storage; masterKey: Buffer; clock: Clock }) {
+  const { storage, masterKey, clock } = deps;
+  const cache = new Map<string, Client | null>();
+  const secrets = new Map<string, string>();
+  let origins: Set<string> | null = null;
+
+  async function find(clientId: string): Promise<Client | undefined> {
+    if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128) return undefined;
+    if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
+    const c = (await storage.clients.find(clientId)) ?? null;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(clientId, c);
+    return c ?? undefined;
+  }
+
+  function invalidate(): void {
+    cache.clear();
+    secrets.clear();
+    origins = null;
+  }
+
+  return {
+    find,
+    invalidate,
+    checkSecret(client: Client, secret: string): boolean {
+      if (!client.secret_digest || typeof secret !== 'string') return false;
+      return safeEqual(hmac(masterKey, secret), client.secret_digest);
+    },
+    /** The plaintext secret (HS256 signing key), unsealed once. */
+    secretOf(client: Client): string {
+      const cached = secrets.get(client.client_id);
+      if (cached) return cached;
+      if (!client.secret_sealed) throw new Error(`client ${client.client_id} has no secret`);
+      const s = unseal(masterKey, client.secret_sealed, secretAad(client.client_id)).toString('utf8');
+      secrets.set(client.client_id, s);
+      return s;
+    },
+    /** Every allowed origin of every client (CORS), rebuilt after a change. */
+    async allowedOrigins(): Promise<Set<string>> {
+      if (!origins) origins = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
+      return origins;
+    },
+    /** Creates or updates a client from a validated definition. */
+    async upsert(def: ClientConfig, source: Client['source']): Promise<Client> {
+      const now = clock.now();
+      const existing = await storage.clients.find(def.client_id);
+      const secret = def.client_secret;
+      const record: Client = {
+        client_id: def.client_id,
+        name: def.name,
+        type: def.type,
+        secret_sealed: secret ? seal(masterKey, secret, secretAad(def.client_id)) : null,
+        secret_digest: secret ? hmac(masterKey, secret) : null,
+        jwt_algorithm: def.jwt_algorithm,
+        allowed_callback_urls: def.allowed_callback_urls,
+        allowed_origins: def.allowed_origins,
+        sso: def.sso,
+        scope: def.scope,
+        pkce_enforced: def.pkce_enforced,
+        implicit_flow: def.implicit_flow,
+        key_mode: existing?.key_mode ?? 'global',
+        source,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      };
+      // Re-sealing the same secret at each start would churn the row; keep the old seal when unchanged.
+      if (existing && secret && existing.secret_digest === record.secret_digest) record.secret_sealed = existing.secret_sealed;
+      const same = existing && JSON.stringify({ ...existing, updated_at: 0 }) === JSON.stringify({ ...record, updated_at: 0 });
+      if (!same) await storage.clients.upsert(record);
+      invalidate();
+      return same ? existing : record;
+    },
+  };
+}
+
+export type ClientService = ReturnType<typeof createClientService>;

@@ -1,0 +1,22 @@
+import type { AccountSettings } from './types.js';
+
+/** Documented defaults (README "Configuration"). Lifetimes are in seconds. */
+export const DEFAULT_ACCOUNT: AccountSettings = {
+  mfa_required: 'never',
+  access_token_ttl: 3600,
+  id_token_ttl: 3600,
+  refresh_token_ttl: 30 * 24 * 3600,
+  authorization_code_ttl: 60,
+  tkn_ttl: 120,
+  session_ttl: 7 * 24 * 3600,
+  session_idle_ttl: 24 * 3600,
+  password_min_length: 8,
+  rate_limits: {
+    login: { limit: 30, window_seconds: 60 },
+    signup: { limit: 20, window_seconds: 60 },
+    token: { limit: 1200, window_seconds: 60 },
+  },
+};
+
+export const DEFAULT_PORT = 8443;
+export const DEFAULT_SCOPE = 'openid profile email phone';

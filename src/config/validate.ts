@@ -1,0 +1,140 @@
+import { callbackUrlProblem, originProblem } from '../lib/url.js';
+import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
+import type { AccountSettings, ClientConfig, RateLimit } from './types.js';
+
+/** Collects every problem of a config, each naming its key and what is allowed. */
+export class Problems {
+  readonly list: string[] = [];
+  add(key: string, message: string): void {
+    this.list.push(`${key}: ${message}`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function checkKnownKeys(p: Problems, key: string, obj: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) p.add(`${key}.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function positiveInt(p: Problems, key: string, value: unknown, fallback: number, max = 10 * 365 * 24 * 3600): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    p.add(key, `must be an integer from 1 to ${max}, got ${JSON.stringify(value)}`);
+    return fallback;
+  }
+  return value;
+}
+
+function rateLimit(p: Problems, key: string, value: unknown, fallback: RateLimit): RateLimit {
+  if (value === undefined) return fallback;
+  if (!isObject(value)) {
+    p.add(key, 'must be an object {limit, window_seconds}');
+    return fallback;
+  }
+  checkKnownKeys(p, key, value, ['limit', 'window_seconds']);
+  let limit = fallback.limit;
+  if (value.limit === null) limit = null;
+  else if (value.limit !== undefined) limit = positiveInt(p, `${key}.limit`, value.limit, fallback.limit ?? 1, 1_000_000_000);
+  return { limit, window_seconds: positiveInt(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 86400) };
+}
+
+const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
+
+export function validateAccount(p: Problems, raw: unknown, base: AccountSettings = DEFAULT_ACCOUNT): AccountSettings {
+  if (raw === undefined) return structuredClone(base);
+  if (!isObject(raw)) {
+    p.add('account', 'must be an object');
+    return structuredClone(base);
+  }
+  checkKnownKeys(p, 'account', raw, ACCOUNT_KEYS);
+  const out = structuredClone(base);
+  if (raw.mfa_required !== undefined) {
+    const v = typeof raw.mfa_required === 'string' ? raw.mfa_required.toLowerCase() : raw.mfa_required;
+    if (v === 'always' || v === 'never') out.mfa_required = v;
+    else p.add('account.mfa_required', `must be "always" or "never", got ${JSON.stringify(raw.mfa_required)}`);
+  }
+  for (const k of ['access_token_ttl', 'id_token_ttl', 'refresh_token_ttl', 'authorization_code_ttl', 'tkn_ttl', 'session_ttl', 'session_idle_ttl'] as const) {
+    out[k] = positiveInt(p, `account.${k}`, raw[k], base[k]);
+  }
+  if (out.authorization_code_ttl > 600) p.add('account.authorization_code_ttl', 'must be at most 600 seconds (RFC 6749 section 4.1.2)');
+  out.password_min_length = positiveInt(p, 'account.password_min_length', raw.password_min_length, base.password_min_length, 128);
+  if (raw.rate_limits !== undefined) {
+    if (!isObject(raw.rate_limits)) p.add('account.rate_limits', 'must be an object {login, signup, token}');
+    else {
+      checkKnownKeys(p, 'account.rate_limits', raw.rate_limits, ['login', 'signup', 'token']);
+      for (const k of ['login', 'signup', 'token'] as const) {
+        out.rate_limits[k] = rateLimit(p, `account.rate_limits.${k}`, raw.rate_limits[k], base.rate_limits[k]);
+      }
+    }
+  }
+  return out;
+}
+
+const CLIENT_KEYS = ['client_id', 'name', 'type', 'client_secret', 'jwt_algorithm', 'allowed_callback_urls', 'allowed_origins', 'sso', 'scope', 'pkce_enforced', 'implicit_flow'] as const;
+
+function stringList(p: Problems, key: string, value: unknown, check: (v: string) => string | null): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    p.add(key, 'must be an array of strings');
+    return [];
+  }
+  value.forEach((v, i) => {
+    const problem = typeof v === 'string' ? check(v) : 'must be a string';
+    if (problem) p.add(`${key}[${i}]`, `${JSON.stringify(v)} ${problem}`);
+  });
+  return value.filter((v): v is string => typeof v === 'string');
+}
+
+/** Validates one client definition (config file or management API). */
+export function validateClient(p: Problems, key: string, raw: unknown): ClientConfig | null {
+  if (!isObject(raw)) {
+    p.add(key, 'must be an object');
+    return null;
+  }
+  checkKnownKeys(p, key, raw, CLIENT_KEYS);
+  const before = p.list.length;
+  const id = raw.client_id;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9._~-]{1,128}$/.test(id)) {
+    p.add(`${key}.client_id`, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
+  }
+  const type = raw.type ?? 'public';
+  if (type !== 'public' && type !== 'confidential') p.add(`${key}.type`, `must be "public" or "confidential", got ${JSON.stringify(raw.type)}`);
+  const alg = raw.jwt_algorithm ?? 'RS256';
+  if (alg !== 'RS256' && alg !== 'HS256') p.add(`${key}.jwt_algorithm`, `must be "RS256" or "HS256", got ${JSON.stringify(raw.jwt_algorithm)}`);
+  const secret = raw.client_secret;
+  if (type === 'public' && secret !== undefined) p.add(`${key}.client_secret`, 'a public client has no secret');
+  if (type === 'confidential') {
+    if (typeof secret !== 'string') p.add(`${key}.client_secret`, 'a confidential client needs a client_secret of at least 32 characters');
+    else if (Buffer.byteLength(secret) < 32) p.add(`${key}.client_secret`, 'must be at least 32 bytes (OpenID Connect Core 16.19)');
+  }
+  if (alg === 'HS256' && type === 'public') {
+    p.add(`${key}.jwt_algorithm`, 'HS256 needs a client secret: a public client must use RS256');
+  }
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name.length > 200)) p.add(`${key}.name`, 'must be a string of at most 200 characters');
+  for (const b of ['sso', 'pkce_enforced', 'implicit_flow'] as const) {
+    if (raw[b] !== undefined && typeof raw[b] !== 'boolean') p.add(`${key}.${b}`, 'must be true or false');
+  }
+  if (type === 'public' && raw.pkce_enforced === false) p.add(`${key}.pkce_enforced`, 'a public client always needs PKCE (RFC 9700 section 2.1.1)');
+  if (type === 'public' && raw.implicit_flow === true) p.add(`${key}.implicit_flow`, 'a public client cannot use the implicit flow');
+  if (raw.scope !== undefined && (typeof raw.scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(raw.scope))) {
+    p.add(`${key}.scope`, 'must be a space-separated list of scope names');
+  }
+  const callbacks = stringList(p, `${key}.allowed_callback_urls`, raw.allowed_callback_urls, callbackUrlProblem);
+  const origins = stringList(p, `${key}.allowed_origins`, raw.allowed_origins, originProblem);
+  if (p.list.length > before) return null;
+  return {
+    client_id: id as string,
+    name: (raw.name as string | undefined) ?? (id as string),
+    type: type as ClientConfig['type'],
+    client_secret: secret as string | undefined,
+    jwt_algorithm: alg as ClientConfig['jwt_algorithm'],
+    allowed_callback_urls: callbacks,
+    allowed_origins: origins,
+    sso: (raw.sso as boolean | undefined) ?? false,
+    scope: (raw.scope as string | undefined) ?? DEFAULT_SCOPE,
+    pkce_enforced: type === 'public' ? true : ((raw.pkce_enforced as boolean | undefined) ?? false),
+    implicit_flow: (raw.implicit_flow as boolean | undefined) ?? false,
+  };
+}

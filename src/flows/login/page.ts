@@ -1,0 +1,30 @@
+import type { FastifyReply } from 'fastify';
+import { escapeHtml, sendPage } from '../../http/pages.js';
+
+export interface LoginPageInput {
+  clientName: string;
+  request: string;
+  csrf: string;
+  email?: string;
+  error?: string;
+}
+
+/** The hosted login page: one accessible form, posting back to Ward only. */
+export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageInput): FastifyReply {
+  const error = p.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(p.error)}</p>` : '';
+  return sendPage(
+    reply,
+    status,
+    'Sign in',
+    `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}
+<form method="post" action="/oauth/authorize/login" novalidate>
+<input type="hidden" name="request" value="${escapeHtml(p.request)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}

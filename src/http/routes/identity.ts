@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { ApiError, invalidField, invalidScope } from '../../errors/api-error.js';
+import { verifyBearer } from '../../protocol/bearer.js';
+import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
+import type { Registry } from '../../registry.js';
+import { clearSessionCookie } from '../cookies.js';
+import { escapeHtml, sendPage } from '../pages.js';
+import { requireSingle, requiredStr, str, type Params } from '../params.js';
+
+const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+
+/** The Core SDK's identity API: signup, password login, userinfo, logout, SSO data, remote config. */
+export function identityRoutes(app: FastifyInstance, r: Registry): void {
+  async function clientOf(params: Params) {
+    const id = requiredStr(params, 'client_id', 128);
+    const client = await r.clients.find(id);
+    if (!client) throw new ApiError(400, 'invalid_client', 'Unknown client_id', 'error.client.notFound');
+    return client;
+  }
+
+  function scopeOf(params: Params): string[] {
+    const scopes = parseScope(params.scope);
+    if (scopes === null) throw invalidScope('scope must be a space-separated string');
+    const unknown = unknownScopes(scopes);
+    if (unknown.length) throw invalidScope(`Unknown scope: ${unknown.join(' ')}`);
+    return scopes;
+  }
+
+  app.post('/identity/v1/signup', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await r.limiter('signup', req.ip, r.account().rate_limits.signup);
+    const client = await clientOf(params);
+    const scopes = scopeOf(params);
+    const data = params.data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalidField('data', 'must be an object with email or phone_number and password');
+    const user = await r.users.signup(data as Record<string, unknown>);
+    const now = r.clock.now();
+    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: false });
+    return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
+  });
+
+  app.post('/identity/v1/password/login', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await r.limiter('login', req.ip, r.account().rate_limits.login);
+    const client = await clientOf(params);
+    const scopes = scopeOf(params);
+    const identifier = { email: params.email ?? params.username, phone_number: params.phone_number };
+    const user = await r.users.authenticate(identifier, params.password);
+    if (!user) {
+      // The same answer for an unknown user and a wrong password (no enumeration).
+      r.log.info({ event: 'login.failed', client_id: client.client_id }, 'password login failed');
+      throw new ApiError(400, 'invalid_grant', 'Invalid email or password', 'error.invalidEmailOrPassword');
+    }
+    const now = r.clock.now();
+    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: false });
+    r.log.info({ event: 'login.succeeded', client_id: client.client_id, user_id: user.id }, 'password login');
+    return reply.header('Cache-Control', 'no-store').send({ tkn });
+  });
+
+  const userinfo = async (req: { headers: Record<string, string | string[] | undefined> }, reply: import('fastify').FastifyReply) => {
+    const ctx = await verifyBearer(r, req.headers.authorization as string | undefined);
+    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send({ sub: ctx.user.id, id: ctx.user.id, ...claimsFor(ctx.user, ctx.scopes) });
+  };
+  app.get('/identity/v1/userinfo', userinfo);
+  app.post('/identity/v1/userinfo', userinfo);
+
+  app.get('/identity/v1/logout', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
+    if (session) await r.sessions.end(session.id);
+    clearSessionCookie(reply);
+    const redirectTo = typeof q.redirect_to === 'string' ? q.redirect_to : undefined;
+    if (redirectTo) {
+      // Only to a URL some client registered, compared exactly: logout is no open redirector.
+      const allowed = (await r.storage.clients.list()).some((c) => c.allowed_callback_urls.includes(redirectTo) || c.allowed_origins.includes(redirectTo));
+      if (allowed) {
+        const url = new URL(redirectTo);
+        if (typeof q.state === 'string') url.searchParams.set('state', q.state);
+        return reply.code(302).header('Location', url.toString()).header('Cache-Control', 'no-store').send();
+      }
+    }
+    return sendPage(reply, 200, 'Signed out', `<h1>You are signed out</h1>${redirectTo ? `<p class="muted">The return address ${escapeHtml(redirectTo.slice(0, 200))} is not registered, so you stay here.</p>` : ''}`);
+  });
+
+  app.get('/identity/v1/sso/data', async (req, reply) => {
+    const q = requireSingle(req.query);
+    await clientOf(q);
+    const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
+    const user = session ? await r.users.find(session.userId) : undefined;
+    reply.header('Cache-Control', 'no-store');
+    if (!session || !user) return reply.send({ is_authenticated: false });
+    const name = [user.given_name, user.family_name].filter(Boolean).join(' ');
+    return reply.send({
+      is_authenticated: true,
+      ...(name ? { name } : {}),
+      ...(user.email ? { email: user.email } : {}),
+      ...(user.phone_number ? { phone_number: user.phone_number } : {}),
+      last_login_type: session.amr.includes('pwd') ? 'password' : session.amr[0],
+      has_password: !!user.password_hash,
+      social_providers: [],
+    });
+  });
+
+  app.get('/identity/v1/config', async (req, reply) => {
+    const q = requireSingle(req.query);
+    const client = await clientOf(q);
+    const lang = str(q, 'lang', 20);
+    return reply.header('Cache-Control', 'public, max-age=60').send({
+      sso: client.sso,
+      sms: false,
+      web_authn: false,
+      language: lang ?? 'en',
+      pkce_enforced: client.pkce_enforced,
+      is_public: client.type === 'public',
+      is_implicit_flow_forbidden: !client.implicit_flow,
+      scope: client.scope,
+      social_providers: [],
+      password_policy: { min_length: r.account().password_min_length, min_strength: 1, allow_update_with_access_token_only: false },
+      custom_fields: [],
+      consents: [],
+      resource_base_url: r.config.issuer,
+      mfa_sms_enabled: false,
+      mfa_email_enabled: false,
+      rba_enabled: false,
+      login_type_allowed: { email: true, phone_number: true, custom_identifier: false },
+    });
+  });
+}

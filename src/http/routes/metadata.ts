@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { discoveryDocument } from '../../protocol/discovery.js';
+import type { Registry } from '../../registry.js';
+import { clientSet, GLOBAL_SET } from '../../keys/key-store.js';
+
+/** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
+export function metadataRoutes(app: FastifyInstance, r: Registry): void {
+  const discovery = discoveryDocument(r.config.issuer);
+  app.get('/.well-known/openid-configuration', (_req, reply) => {
+    reply.header('Content-Type', 'application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(discovery);
+  });
+  app.get('/jwks.json', async (req, reply) => {
+    const clientId = (req.query as Record<string, unknown>).client_id;
+    let view = r.keys.jwks();
+    if (clientId !== undefined) {
+      const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;
+      if (!client) {
+        reply.code(404).send({ error: 'invalid_client', error_description: 'Unknown client_id', error_user_msg: 'Unknown client_id', error_message_key: 'error.client.notFound' });
+        return reply;
+      }
+      view = r.keys.jwksOfSet(client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET);
+    }
+    reply.header('Cache-Control', 'public, max-age=60').header('ETag', view.etag);
+    if (req.headers['if-none-match'] === view.etag) return reply.code(304).send();
+    return reply.header('Content-Type', 'application/json; charset=utf-8').send(view.body);
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError, invalidRequest } from '../../errors/api-error.js';
+import { authenticateClient } from '../../protocol/token/client-auth.js';
+import { tokenEndpoint } from '../../protocol/token/dispatch.js';
+import { sha256 } from '../../lib/secrets.js';
+import type { Registry } from '../../registry.js';
+import { requireSingle, requiredStr } from '../params.js';
+
+const methodNotAllowed = (reply: FastifyReply) => {
+  const e = new ApiError(405, 'invalid_request', 'Use POST', 'error.methodNotAllowed');
+  return reply.code(405).header('Allow', 'POST').send(e.body());
+};
+
+/** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
+export function tokenRoutes(app: FastifyInstance, r: Registry): void {
+  app.post('/oauth/token', async (req, reply) => {
+    // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
+    if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');
+    const params = requireSingle(req.body, req.headers['content-type']?.startsWith('application/json'));
+    await r.limiter('token', req.ip, r.account().rate_limits.token);
+    const out = await tokenEndpoint(r, req.headers.authorization, params);
+    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
+  });
+  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/token', handler: (_req, reply) => methodNotAllowed(reply) });
+
+  app.post('/oauth/revoke', async (req, reply) => {
+    const params = requireSingle(req.body, req.headers['content-type']?.startsWith('application/json'));
+    const { client } = await authenticateClient(r, req.headers.authorization, params);
+    const token = requiredStr(params, 'token', 4096);
+    const now = r.clock.now();
+    const digest = sha256(token);
+    const refresh = await r.storage.tokens.findRefreshToken(digest);
+    if (refresh && refresh.client_id === client.client_id) {
+      await r.storage.tokens.revokeGrant(refresh.grant_id, now);
+    } else {
+      const access = await r.storage.tokens.findAccessToken(digest);
+      if (access && access.client_id === client.client_id) await r.storage.tokens.revokeAccessToken(digest, now);
+    }
+    // RFC 7009 2.2: an unknown or foreign token is not an error. No body: the SDK expects 204.
+    return reply.code(204).header('Cache-Control', 'no-store').send();
+  });
+  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/revoke', handler: (_req, reply) => methodNotAllowed(reply) });
+}

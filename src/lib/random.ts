@@ -1,0 +1,18 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+/** A URL-safe random token with `bytes` bytes of CSPRNG entropy (default 32 = 256 bits). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** A numeric code of `length` digits, uniform over 0..10^length-1 (crypto.randomInt, never Math.random). */
+export function randomDigits(length: number): string {
+  let out = '';
+  while (out.length < length) out += randomInt(0, 10).toString();
+  return out;
+}
+
+/** A stable opaque identifier (128 bits). */
+export function randomId(): string {
+  return randomBytes(16).toString('hex');
+}

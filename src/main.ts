@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { loadTls } from './bootstrap/data-dir.js';
+import { firstStart, type FirstStartReport } from './bootstrap/first-start.js';
+import type { WardConfig } from './config/types.js';
+import { buildRegistry, type Registry } from './registry.js';
+
+export interface Running {
+  app: FastifyInstance;
+  registry: Registry;
+  url: string;
+  report: FirstStartReport;
+  tlsCert: string | null;
+  stop(): Promise<void>;
+}
+
+/** Starts one Ward process: registry, first-start bootstrap, HTTPS (or HTTP behind a proxy), listen. */
+export async function startServer(config: WardConfig): Promise<Running> {
+  const registry = await buildRegistry(config);
+  const report = await firstStart(registry);
+  const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
+  const app = await buildApp(registry, tls ? { https: { cert: tls.cert, key: tls.key } } : {});
+  const address = await app.listen({ port: config.port, host: config.host });
+  return {
+    app,
+    registry,
+    url: address,
+    report,
+    tlsCert: tls?.cert ?? null,
+    async stop() {
+      await app.close();
+      await registry.close();
+    },
+  };
+}
+
+export function banner(config: WardConfig, running: Running): string {
+  const lines = [
+    '',
+    `Ward is listening on ${running.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite ${config.dataDir}/ward.db`})`,
+    `  issuer     ${config.issuer}`,
+    `  discovery  ${config.issuer}/.well-known/openid-configuration`,
+    `  jwks       ${config.issuer}/jwks.json`,
+  ];
+  const { admin, demoClients } = running.report;
+  if (admin) {
+    lines.push('', 'Administrator account created:', `  email     ${admin.email}`);
+    lines.push(admin.password ? `  password  ${admin.password}   (shown once: store it now)` : '  password  (from WARD_ADMIN_PASSWORD)');
+  }
+  for (const c of demoClients) {
+    lines.push('', `Demo ${c.type} client created: client_id ${c.client_id}`);
+    if (c.client_secret) lines.push(`  client_secret  ${c.client_secret}   (shown once: store it now)`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,21 @@
+// Rule (RFC 7636, RFC 9700 section 2.1.1): public clients must send an S256 code_challenge; plain
+// is refused; a challenge without its method is refused rather than read as plain; the challenge
+// must be 43 base64url characters (the S256 of a verifier).
+import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { AuthorizeContext } from './request.js';
+
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+export function checkPkce(ctx: AuthorizeContext): void {
+  const { code_challenge: challenge, code_challenge_method: method } = ctx.params;
+  const client = ctx.req.client!;
+  if (challenge === undefined || challenge === '') {
+    if (method !== undefined && method !== '') throw new AuthorizeError('invalid_request', 'code_challenge_method without code_challenge', true);
+    if (ctx.req.responseType === 'code' && client.pkce_enforced) throw new AuthorizeError('invalid_request', 'code_challenge is required (PKCE with S256)', true);
+    return;
+  }
+  if (method === undefined || method === '') throw new AuthorizeError('invalid_request', 'code_challenge_method is required and must be S256', true);
+  if (method !== 'S256') throw new AuthorizeError('invalid_request', 'code_challenge_method must be S256 (plain is not supported)', true);
+  if (typeof challenge !== 'string' || !S256_CHALLENGE.test(challenge)) throw new AuthorizeError('invalid_request', 'code_challenge must be 43 base64url characters', true);
+  ctx.req.codeChallenge = challenge;
+}

@@ -1,0 +1,27 @@
+// Rule: prompt is none, login, consent or select_account, and none stands alone (OIDC Core
+// 3.1.2.1); max_age is a non-negative integer; state and nonce are bounded strings.
+import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { AuthorizeContext, AuthorizeRequest } from './request.js';
+
+const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
+
+export function checkPrompt(ctx: AuthorizeContext): void {
+  const { prompt, max_age: maxAge, nonce } = ctx.params;
+  if (prompt !== undefined && prompt !== '') {
+    if (typeof prompt !== 'string') throw new AuthorizeError('invalid_request', 'prompt must be a string', true);
+    const values = prompt.split(' ');
+    if (!values.every((v) => PROMPTS.has(v))) throw new AuthorizeError('invalid_request', 'prompt must be none, login, consent or select_account', true);
+    if (values.includes('none') && values.length > 1) throw new AuthorizeError('invalid_request', 'prompt=none cannot be combined with other values', true);
+    ctx.req.prompt = (values.includes('none') ? 'none' : values.includes('login') ? 'login' : values[0]) as AuthorizeRequest['prompt'];
+  }
+  if (maxAge !== undefined && maxAge !== '') {
+    if (typeof maxAge !== 'string' || !/^\d{1,9}$/.test(maxAge)) throw new AuthorizeError('invalid_request', 'max_age must be a non-negative integer', true);
+    ctx.req.maxAge = Number(maxAge);
+  }
+  if (nonce !== undefined && nonce !== '') {
+    if (typeof nonce !== 'string' || nonce.length > 512) throw new AuthorizeError('invalid_request', 'nonce must be a string of at most 512 characters', true);
+    ctx.req.nonce = nonce;
+  }
+  const tkn = ctx.params.tkn;
+  if (typeof tkn === 'string' && tkn !== '') ctx.req.tkn = tkn;
+}

@@ -1,0 +1,30 @@
+// Rule: redirect_uri equals one of the client's Allowed Callback URLs as an exact string: no case
+// folding, no normalisation, no prefix or wildcard (RFC 9700 sections 2.1 and 4.1.3, OIDC Core
+// 3.1.2.1). A mismatch is shown as a page, never redirected.
+import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { AuthorizeContext } from './request.js';
+
+export function checkRedirectUri(ctx: AuthorizeContext): void {
+  if (ctx.duplicates.includes('redirect_uri')) throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
+  const client = ctx.req.client!;
+  const given = ctx.params.redirect_uri;
+  if (given === undefined || given === '') {
+    // web_message answers to the client's allowed origins, not to a URL.
+    if (ctx.params.response_mode === 'web_message') {
+      ctx.req.redirectUri = null;
+      ctx.req.target = null;
+      return;
+    }
+    if (client.allowed_callback_urls.length !== 1) {
+      throw new AuthorizeError('invalid_request', 'redirect_uri is required', false);
+    }
+    ctx.req.redirectUri = null;
+    ctx.req.target = client.allowed_callback_urls[0]!;
+    return;
+  }
+  if (typeof given !== 'string' || !client.allowed_callback_urls.includes(given)) {
+    throw new AuthorizeError('invalid_request', 'redirect_uri is not one of the Allowed Callback URLs of this client', false);
+  }
+  ctx.req.redirectUri = given;
+  ctx.req.target = given;
+}

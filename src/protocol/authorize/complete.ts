@@ -1,0 +1,44 @@
+import type { FastifyReply } from 'fastify';
+import { randomId, randomToken } from '../../lib/random.js';
+import { sha256 } from '../../lib/secrets.js';
+import type { Registry } from '../../registry.js';
+import type { User } from '../../storage/sql/users.js';
+import type { AuthorizeRequest } from './request.js';
+import { sendAuthorizationResponse } from './respond.js';
+
+export interface Authenticated {
+  user: User;
+  sessionId: string | null;
+  authTime: number;
+  amr: string[];
+}
+
+/**
+ * Ends an authorization request for an authenticated user: a code bound to client, redirect_uri,
+ * PKCE challenge, nonce and grant (RFC 6749 4.1.2), or tokens for the implicit response type.
+ */
+export async function completeAuthorization(r: Registry, reply: FastifyReply, req: AuthorizeRequest, auth: Authenticated, redirectStatus = 302): Promise<void> {
+  const now = r.clock.now();
+  const account = r.account();
+  const grant = {
+    id: randomId(), user_id: auth.user.id, client_id: req.client.client_id, session_id: auth.sessionId,
+    scope: req.scopes.join(' '), auth_time: auth.authTime, amr: JSON.stringify(auth.amr),
+    created_at: now, expires_at: now + account.refresh_token_ttl * 1000, revoked_at: null,
+  };
+  await r.storage.tokens.createGrant(grant);
+  if (req.responseType === 'code') {
+    const code = randomToken(32);
+    await r.storage.codes.insert({
+      code_digest: sha256(code), client_id: req.client.client_id, user_id: auth.user.id, session_id: auth.sessionId,
+      redirect_uri: req.redirectUri, scope: grant.scope, nonce: req.nonce ?? null, code_challenge: req.codeChallenge ?? null,
+      auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + account.authorization_code_ttl * 1000,
+      consumed_at: null, created_at: now,
+    });
+    sendAuthorizationResponse(reply, req, r.config.issuer, { code }, redirectStatus);
+    return;
+  }
+  const tokens = await r.issueTokens(r.storage, { client: req.client, user: auth.user, grant, scopes: req.scopes, nonce: req.nonce, refresh: false });
+  sendAuthorizationResponse(reply, req, r.config.issuer, {
+    access_token: tokens.access_token, token_type: tokens.token_type, expires_in: tokens.expires_in, scope: tokens.scope, id_token: tokens.id_token,
+  }, redirectStatus);
+}

@@ -1,0 +1,51 @@
+import type { Client } from '../../clients/service.js';
+import { AuthorizeError } from '../../errors/oauth-error.js';
+import { checkClient } from './check-client.js';
+import { checkPkce } from './check-pkce.js';
+import { checkPrompt } from './check-prompt.js';
+import { checkRedirectUri } from './check-redirect-uri.js';
+import { checkResponseType } from './check-response-type.js';
+import { checkScope } from './check-scope.js';
+import type { AuthorizeContext, AuthorizeRequest } from './request.js';
+
+type Check = (ctx: AuthorizeContext) => void | Promise<void>;
+
+/** The checks of /oauth/authorize, in order. Before checkRedirectUri nothing may redirect. */
+const CHECKS: Check[] = [
+  checkClient,
+  checkRedirectUri,
+  checkState,
+  checkDuplicates,
+  checkResponseType,
+  checkScope,
+  checkPkce,
+  checkPrompt,
+];
+
+// Rule: state is echoed byte for byte, so it must be one bounded string.
+function checkState(ctx: AuthorizeContext): void {
+  const state = ctx.params.state;
+  if (typeof state === 'string' && state !== '' && state.length <= 2048) ctx.req.state = state;
+}
+
+// Rule: no parameter twice (RFC 6749 section 3.1), once the redirect target is trusted.
+function checkDuplicates(ctx: AuthorizeContext): void {
+  if (ctx.duplicates.length) throw new AuthorizeError('invalid_request', `Parameters sent more than once: ${ctx.duplicates.join(', ')}`, true);
+  if (typeof ctx.params.state === 'string' && ctx.params.state.length > 2048) throw new AuthorizeError('invalid_request', 'state is too long', true);
+}
+
+/** Runs the checks; on failure the error says whether it may be redirected and `partial` says where. */
+export async function validateAuthorizeRequest(
+  params: Record<string, unknown>,
+  duplicates: string[],
+  findClient: (id: string) => Promise<Client | undefined>,
+): Promise<{ ok: true; req: AuthorizeRequest } | { ok: false; error: AuthorizeError; partial: Partial<AuthorizeRequest> }> {
+  const ctx: AuthorizeContext = { params, duplicates, req: {}, findClient };
+  try {
+    for (const check of CHECKS) await check(ctx);
+  } catch (e) {
+    if (e instanceof AuthorizeError) return { ok: false, error: e, partial: ctx.req };
+    throw e;
+  }
+  return { ok: true, req: ctx.req as AuthorizeRequest };
+}

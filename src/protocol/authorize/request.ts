@@ -1,0 +1,30 @@
+import type { Client } from '../../clients/service.js';
+
+export type ResponseType = 'code' | 'token';
+export type ResponseMode = 'query' | 'fragment' | 'web_message';
+
+/** An authorization request once every check has passed. */
+export interface AuthorizeRequest {
+  client: Client;
+  /** The redirect_uri as sent (null when omitted); the code is bound to it. */
+  redirectUri: string | null;
+  /** Where the response goes: the redirect_uri, or the client's only registered one. */
+  target: string | null;
+  responseType: ResponseType;
+  responseMode: ResponseMode;
+  scopes: string[];
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  prompt?: 'none' | 'login' | 'consent' | 'select_account';
+  maxAge?: number;
+  tkn?: string;
+}
+
+/** The state of the pipeline while checks run: each check reads params and fills the request. */
+export interface AuthorizeContext {
+  params: Record<string, unknown>;
+  duplicates: string[];
+  req: Partial<AuthorizeRequest>;
+  findClient(id: string): Promise<Client | undefined>;
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { cleanDescription, type AuthorizeError } from '../../errors/oauth-error.js';
+import { escapeHtml, sendPage } from '../../http/pages.js';
+import type { AuthorizeRequest } from './request.js';
+
+/**
+ * Sends an authorization response (success or error) to the validated target, built with the URL
+ * API: query for codes, fragment for tokens, or a page posting to the window that framed it.
+ */
+export function sendAuthorizationResponse(
+  reply: FastifyReply,
+  req: Partial<AuthorizeRequest>,
+  issuer: string,
+  values: Record<string, string | number | undefined>,
+  redirectStatus = 302,
+): FastifyReply {
+  const response: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) response[k] = String(v);
+  if (req.state !== undefined) response.state = req.state;
+  response.iss = issuer;
+  if (req.responseMode === 'web_message') return sendWebMessage(reply, req, response);
+  const url = new URL(req.target!);
+  if (req.responseMode === 'fragment') {
+    url.hash = new URLSearchParams(response).toString();
+  } else {
+    for (const [k, v] of Object.entries(response)) url.searchParams.append(k, v);
+  }
+  return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+}
+
+export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req: Partial<AuthorizeRequest>, issuer: string): FastifyReply {
+  const description = cleanDescription(err.description);
+  if (!err.redirectable || (!req.target && req.responseMode !== 'web_message')) {
+    return sendPage(reply, 400, 'Authorization error', `<h1>This request cannot be completed</h1><p class="error" role="alert">${escapeHtml(description)}</p><p class="muted">Error: ${escapeHtml(err.error)}</p>`);
+  }
+  return sendAuthorizationResponse(reply, req, issuer, { error: err.error, error_description: description });
+}
+
+/**
+ * response_mode=web_message: a page that posts {type: "authorization_response", response} to its
+ * parent, addressed to each allowed origin of the client (postMessage delivers only to a matching
+ * one). It may be framed only by those origins.
+ */
+function sendWebMessage(reply: FastifyReply, req: Partial<AuthorizeRequest>, response: Record<string, string>): FastifyReply {
+  const origins = req.client?.allowed_origins ?? [];
+  const data = JSON.stringify({ type: 'authorization_response', response }).replace(/</g, '\\u003c');
+  const script = `(function(){var m=${data};var o=${JSON.stringify(origins).replace(/</g, '\\u003c')};var w=window.opener||window.parent;for(var i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
+  const hash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
+  return sendPage(reply, 200, 'Authorization response', `<script>${script}</script>`, { scriptHash: hash, frameAncestors: origins });
+}

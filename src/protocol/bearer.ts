@@ -1,0 +1,26 @@
+// Access tokens are opaque: 256 random bits, stored as SHA-256. A JWT (an id_token, a token forged
+// with a client secret, alg=none, ...) is never a key of that table, so it is never accepted here.
+import { invalidToken } from '../errors/api-error.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Registry } from '../registry.js';
+import type { User } from '../storage/sql/users.js';
+
+export interface BearerContext {
+  user: User;
+  clientId: string;
+  scopes: string[];
+  amr: string[];
+  authTime: number | null;
+  issuedAt: number;
+}
+
+export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
+  const m = authorization ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim()) : null;
+  if (!m || m[1]!.length > 4096) throw invalidToken();
+  const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
+  const now = r.clock.now();
+  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= now || !row.user_id) throw invalidToken();
+  const user = await r.users.find(row.user_id);
+  if (!user || user.disabled) throw invalidToken();
+  return { user, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: JSON.parse(row.amr) as string[], authTime: row.auth_time, issuedAt: row.created_at };
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { ClientService, Client } from '../clients/service.js';
+import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
+import { signHs256, signRs256 } from '../keys/jwt.js';
+import { seconds } from '../lib/clock.js';
+import type { User } from '../storage/sql/users.js';
+import { claimsFor } from './scopes.js';
+
+export interface IdTokenInput {
+  client: Client;
+  user: User;
+  scopes: string[];
+  nonce?: string | null;
+  authTime: number | null;
+  amr: string[];
+  accessToken?: string;
+  code?: string;
+}
+
+/** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
+export const halfHash = (token: string): string => createHash('sha256').update(token).digest().subarray(0, 16).toString('base64url');
+
+/** The key set a client's RS256 tokens are signed with: its own pair when client-specific, else global. */
+export const keySetOf = (client: Client): string => (client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET);
+
+/**
+ * Builds and signs an ID token: HS256 with the client secret, or RS256 with the client's current key,
+ * as the client's jwt_algorithm says.
+ */
+export function createIdTokenSigner(deps: { issuer: string; ttl: () => number; now: () => number; keys: KeyStore; clients: ClientService }) {
+  return async function sign(input: IdTokenInput): Promise<string> {
+    const { client, user } = input;
+    const iat = seconds(deps.now());
+    const payload: Record<string, unknown> = {
+      iss: deps.issuer,
+      sub: user.id,
+      aud: client.client_id,
+      azp: client.client_id,
+      exp: iat + deps.ttl(),
+      iat,
+      ...(input.authTime ? { auth_time: seconds(input.authTime) } : {}),
+      ...(input.nonce ? { nonce: input.nonce } : {}),
+      amr: input.amr,
+      ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
+      ...(input.code ? { c_hash: halfHash(input.code) } : {}),
+      ...claimsFor(user, input.scopes),
+    };
+    if (client.jwt_algorithm === 'HS256') return signHs256(payload, deps.clients.secretOf(client));
+    const { kid, key } = deps.keys.current(keySetOf(client));
+    return signRs256(payload, kid, key);
+  };
+}
+
+export type IdTokenSigner = ReturnType<typeof createIdTokenSigner>;

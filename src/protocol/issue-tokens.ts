@@ -1,0 +1,60 @@
+import type { Client } from '../clients/service.js';
+import type { AccountSettings } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken } from '../lib/random.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Repos } from '../storage/storage.js';
+import type { GrantRow } from '../storage/sql/tokens.js';
+import type { User } from '../storage/sql/users.js';
+import type { IdTokenSigner } from './id-token.js';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  id_token?: string;
+  refresh_token?: string;
+}
+
+export interface IssueInput {
+  client: Client;
+  user: User | null;
+  grant: GrantRow;
+  scopes: string[];
+  nonce?: string | null;
+  /** Issue a (rotating) refresh token: only when offline_access was granted. */
+  refresh: boolean;
+  /** The refresh token keeps the grant's scope even when the access token's is narrowed (RFC 6749 6). */
+  refreshScopes?: string[];
+}
+
+/** Mints the access token, the refresh token and the id_token of one grant. Only digests are stored. */
+export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSettings; signIdToken: IdTokenSigner }) {
+  return async function issue(tx: Repos, input: IssueInput): Promise<TokenResponse> {
+    const { client, user, grant, scopes } = input;
+    const now = deps.clock.now();
+    const ttl = deps.account().access_token_ttl;
+    const accessToken = randomToken(32);
+    const amr = JSON.parse(grant.amr) as string[];
+    await tx.tokens.insertAccessToken({
+      digest: sha256(accessToken), grant_id: grant.id, client_id: client.client_id, user_id: user?.id ?? null,
+      scope: scopes.join(' '), auth_time: grant.auth_time, amr: grant.amr, created_at: now, expires_at: now + ttl * 1000, revoked_at: null,
+    });
+    const out: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
+    if (input.refresh && user) {
+      const refreshToken = randomToken(32);
+      await tx.tokens.insertRefreshToken({
+        digest: sha256(refreshToken), grant_id: grant.id, client_id: client.client_id, user_id: user.id,
+        scope: (input.refreshScopes ?? scopes).join(' '), created_at: now, consumed_at: null,
+      });
+      out.refresh_token = refreshToken;
+    }
+    if (user && scopes.includes('openid')) {
+      out.id_token = await deps.signIdToken({ client, user, scopes, nonce: input.nonce, authTime: grant.auth_time, amr, accessToken });
+    }
+    return out;
+  };
+}
+
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;

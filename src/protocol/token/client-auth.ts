@@ -1,0 +1,54 @@
+// Rule: client authentication at the token and revocation endpoints (RFC 6749 section 2.3.1).
+// client_secret_basic or client_secret_post, never both; public clients send only client_id and
+// never a secret; a confidential client without a valid secret is invalid_client (401, with
+// WWW-Authenticate when Basic was used).
+import type { Client } from '../../clients/service.js';
+import { invalidClient, invalidRequest } from '../../errors/api-error.js';
+import type { Params } from '../../http/params.js';
+import type { Registry } from '../../registry.js';
+
+export interface AuthenticatedClient {
+  client: Client;
+  method: 'client_secret_basic' | 'client_secret_post' | 'none';
+}
+
+function parseBasic(header: string): { id: string; secret: string } | null {
+  const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return null;
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')) };
+  } catch {
+    return null;
+  }
+}
+
+export async function authenticateClient(r: Registry, authorization: string | undefined, params: Params): Promise<AuthenticatedClient> {
+  const bodySecret = params.client_secret;
+  const bodyId = params.client_id;
+  if (bodySecret !== undefined && bodySecret !== null && typeof bodySecret !== 'string') throw invalidRequest('client_secret must be a string');
+  if (bodyId !== undefined && bodyId !== null && typeof bodyId !== 'string') throw invalidRequest('client_id must be a string');
+  if (authorization && /^basic /i.test(authorization)) {
+    const basic = parseBasic(authorization);
+    if (!basic) throw invalidClient('Malformed Basic credentials', true);
+    if (bodySecret) throw invalidRequest('Use one client authentication method: Basic or client_secret in the body, not both');
+    if (bodyId && bodyId !== basic.id) throw invalidRequest('client_id differs from the Basic credentials');
+    const client = await r.clients.find(basic.id);
+    if (!client || client.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret)) throw invalidClient('Client authentication failed', true);
+    return { client, method: 'client_secret_basic' };
+  }
+  if (!bodyId) {
+    if (bodySecret) throw invalidClient('client_secret was sent without client_id');
+    throw invalidClient('client_id is required');
+  }
+  const client = await r.clients.find(bodyId);
+  if (!client) throw invalidClient('Client authentication failed');
+  if (client.type === 'public') {
+    if (bodySecret) throw invalidClient('A public client has no secret');
+    return { client, method: 'none' };
+  }
+  if (!bodySecret || !r.clients.checkSecret(client, bodySecret)) throw invalidClient('Client authentication failed');
+  return { client, method: 'client_secret_post' };
+}

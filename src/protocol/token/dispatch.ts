@@ -1,0 +1,26 @@
+import { ApiError, unauthorizedClient } from '../../errors/api-error.js';
+import { requiredStr, type Params } from '../../http/params.js';
+import type { Registry } from '../../registry.js';
+import type { TokenResponse } from '../issue-tokens.js';
+import { authenticateClient } from './client-auth.js';
+import { authorizationCodeGrant } from './grant-authorization-code.js';
+import { refreshTokenGrant } from './grant-refresh-token.js';
+
+type Grant = (r: Registry, auth: Awaited<ReturnType<typeof authenticateClient>>, params: Params) => Promise<TokenResponse>;
+
+const GRANTS: Record<string, Grant> = {
+  authorization_code: authorizationCodeGrant,
+  refresh_token: refreshTokenGrant,
+};
+
+/** POST /oauth/token: authenticate the client, then the grant named by grant_type. */
+export async function tokenEndpoint(r: Registry, authorization: string | undefined, params: Params): Promise<TokenResponse> {
+  const grantType = requiredStr(params, 'grant_type', 100);
+  const auth = await authenticateClient(r, authorization, params);
+  const grant = GRANTS[grantType];
+  if (!grant) {
+    if (grantType === 'client_credentials') throw unauthorizedClient('This client may not use the client_credentials grant');
+    throw new ApiError(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported`, 'error.unsupportedGrantType');
+  }
+  return grant(r, auth, params);
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import * as m001 from './migrations/001-initial.js';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  db: Kysely<Database>;
+  engine: Engine;
+  /** PostgreSQL only: the pool, for LISTEN/NOTIFY. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold epoch milliseconds: well inside Number's safe range.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface ConnectOptions {
+  /** SQLite file path (or ':memory:'), used when `postgresUrl` is null. */
+  sqlitePath: string;
+  postgresUrl: string | null;
+  /** PostgreSQL schema to work in (tests give each run its own). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function connect(opts: ConnectOptions): Db {
+  if (opts.postgresUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.postgresUrl,
+      max: opts.poolSize ?? 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', pool, close: () => db.destroy() };
+  }
+  if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
+  const file = new SqliteDatabase(opts.sqlitePath);
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+/** Applies every numbered migration not yet applied; returns the names applied now. */
+export async function migrate(d: Db): Promise<string[]> {
+  // Kysely's migrator holds an advisory transaction lock on PostgreSQL, so processes starting
+  // together apply each migration once.
+  const migrator = new Migrator({ db: d.db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

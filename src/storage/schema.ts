@@ -1,0 +1,149 @@
+/** Table shapes as Kysely sees them. Times are epoch milliseconds; booleans are 0/1 on both engines. */
+export interface UsersTable {
+  id: string;
+  email: string | null;
+  phone_number: string | null;
+  password_hash: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  email_verified: number;
+  phone_number_verified: number;
+  role: string | null;
+  disabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ClientsTable {
+  client_id: string;
+  name: string;
+  type: string;
+  secret_sealed: string | null;
+  secret_digest: string | null;
+  jwt_algorithm: string;
+  allowed_callback_urls: string;
+  allowed_origins: string;
+  sso: number;
+  scope: string;
+  pkce_enforced: number;
+  implicit_flow: number;
+  key_mode: string;
+  source: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  key_set: string;
+  alg: string;
+  status: string;
+  public_jwk: string;
+  private_sealed: string;
+  cert_der: string;
+  created_at: number;
+  retired_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface SessionsTable {
+  id_digest: string;
+  user_id: string;
+  auth_time: number;
+  amr: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface AuthorizationCodesTable {
+  code_digest: string;
+  client_id: string;
+  user_id: string;
+  session_id: string | null;
+  redirect_uri: string | null;
+  scope: string;
+  nonce: string | null;
+  code_challenge: string | null;
+  auth_time: number;
+  amr: string;
+  grant_id: string;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+
+export interface OneTimeTokensTable {
+  digest: string;
+  kind: string;
+  user_id: string;
+  client_id: string;
+  payload: string;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+
+export interface GrantsTable {
+  id: string;
+  user_id: string | null;
+  client_id: string;
+  session_id: string | null;
+  scope: string;
+  auth_time: number | null;
+  amr: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccessTokensTable {
+  digest: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string | null;
+  scope: string;
+  auth_time: number | null;
+  amr: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface RefreshTokensTable {
+  digest: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  created_at: number;
+  consumed_at: number | null;
+}
+
+export interface RateCountersTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  clients: ClientsTable;
+  signing_keys: SigningKeysTable;
+  sessions: SessionsTable;
+  authorization_codes: AuthorizationCodesTable;
+  one_time_tokens: OneTimeTokensTable;
+  grants: GrantsTable;
+  access_tokens: AccessTokensTable;
+  refresh_tokens: RefreshTokensTable;
+  rate_counters: RateCountersTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,72 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ClientType, JwtAlgorithm } from '../../config/types.js';
+import type { ClientsTable, Database } from '../schema.js';
+import { bool, int } from './errors.js';
+
+/** A client as stored: the secret is sealed (AES-GCM) for HS256 signing and digested for fast checks. */
+export interface ClientRecord {
+  client_id: string;
+  name: string;
+  type: ClientType;
+  secret_sealed: string | null;
+  secret_digest: string | null;
+  jwt_algorithm: JwtAlgorithm;
+  allowed_callback_urls: string[];
+  allowed_origins: string[];
+  sso: boolean;
+  scope: string;
+  pkce_enforced: boolean;
+  implicit_flow: boolean;
+  key_mode: 'global' | 'client';
+  source: 'config' | 'demo' | 'api';
+  created_at: number;
+  updated_at: number;
+}
+
+const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
+  ...r,
+  type: r.type as ClientType,
+  jwt_algorithm: r.jwt_algorithm as JwtAlgorithm,
+  allowed_callback_urls: JSON.parse(r.allowed_callback_urls) as string[],
+  allowed_origins: JSON.parse(r.allowed_origins) as string[],
+  sso: bool(r.sso),
+  pkce_enforced: bool(r.pkce_enforced),
+  implicit_flow: bool(r.implicit_flow),
+  key_mode: r.key_mode as ClientRecord['key_mode'],
+  source: r.source as ClientRecord['source'],
+});
+
+const toRow = (c: ClientRecord) => ({
+  ...c,
+  allowed_callback_urls: JSON.stringify(c.allowed_callback_urls),
+  allowed_origins: JSON.stringify(c.allowed_origins),
+  sso: int(c.sso),
+  pkce_enforced: int(c.pkce_enforced),
+  implicit_flow: int(c.implicit_flow),
+});
+
+export function clientsRepo(db: Kysely<Database>) {
+  return {
+    async find(clientId: string): Promise<ClientRecord | undefined> {
+      const r = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+      return r && toClient(r);
+    },
+    async list(): Promise<ClientRecord[]> {
+      const rows = await db.selectFrom('clients').selectAll().orderBy('client_id').execute();
+      return rows.map(toClient);
+    },
+    /** Inserts or replaces every field but key_mode and created_at. */
+    async upsert(c: ClientRecord): Promise<void> {
+      const row = toRow(c);
+      const { client_id: _id, created_at: _c, key_mode: _k, ...update } = row;
+      await db
+        .insertInto('clients')
+        .values(row)
+        .onConflict((oc) => oc.column('client_id').doUpdateSet(update))
+        .execute();
+    },
+    async setKeyMode(clientId: string, mode: 'global' | 'client', now: number): Promise<void> {
+      await db.updateTable('clients').set({ key_mode: mode, updated_at: now }).where('client_id', '=', clientId).execute();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from '../schema.js';
+import { bool } from './errors.js';
+
+export interface User {
+  id: string;
+  email: string | null;
+  phone_number: string | null;
+  password_hash: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  email_verified: boolean;
+  phone_number_verified: boolean;
+  role: string | null;
+  disabled: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+const toUser = (r: Selectable<UsersTable>): User => ({
+  ...r,
+  email_verified: bool(r.email_verified),
+  phone_number_verified: bool(r.phone_number_verified),
+  disabled: bool(r.disabled),
+});
+
+export type NewUser = Omit<User, 'created_at' | 'updated_at'>;
+
+export function usersRepo(db: Kysely<Database>) {
+  return {
+    /** Inserts a user; a duplicate email or phone number throws a unique violation. */
+    async create(u: NewUser, now: number): Promise<User> {
+      const row = {
+        ...u,
+        email_verified: u.email_verified ? 1 : 0,
+        phone_number_verified: u.phone_number_verified ? 1 : 0,
+        disabled: u.disabled ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.insertInto('users').values(row).execute();
+      return { ...u, created_at: now, updated_at: now };
+    },
+    async findById(id: string): Promise<User | undefined> {
+      const r = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return r && toUser(r);
+    },
+    async findByEmail(email: string): Promise<User | undefined> {
+      const r = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      return r && toUser(r);
+    },
+    async findByPhone(phone: string): Promise<User | undefined> {
+      const r = await db.selectFrom('users').selectAll().where('phone_number', '=', phone).executeTakeFirst();
+      return r && toUser(r);
+    },
+    async setPassword(id: string, hash: string, now: number): Promise<void> {
+      await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
+    },
+    async setRole(id: string, role: string | null, now: number): Promise<void> {
+      await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
+    },
+    async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
+      await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+    },
+    async countByRole(role: string): Promise<number> {
+      const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', role).executeTakeFirst();
+      return Number(r?.n ?? 0);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { Db } from './connect.js';
+import type { Database } from './schema.js';
+import { clientsRepo } from './sql/clients.js';
+import { codesRepo } from './sql/codes.js';
+import { countersRepo } from './sql/counters.js';
+import { keysRepo } from './sql/keys.js';
+import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
+import { sessionsRepo } from './sql/sessions.js';
+import { settingsRepo } from './sql/settings.js';
+import { tokensRepo } from './sql/tokens.js';
+import { usersRepo } from './sql/users.js';
+
+function repos(db: Kysely<Database>) {
+  return {
+    users: usersRepo(db),
+    clients: clientsRepo(db),
+    keys: keysRepo(db),
+    sessions: sessionsRepo(db),
+    codes: codesRepo(db),
+    oneTime: oneTimeTokensRepo(db),
+    tokens: tokensRepo(db),
+    counters: countersRepo(db),
+    settings: settingsRepo(db),
+  };
+}
+
+export type Repos = ReturnType<typeof repos>;
+
+/** Storage = repositories + transaction(fn), the same contract on SQLite and PostgreSQL. */
+export interface Storage extends Repos {
+  engine: Db['engine'];
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function createStorage(d: Db): Storage {
+  return {
+    ...repos(d.db),
+    engine: d.engine,
+    transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx))),
+    close: () => d.close(),
+  };
+}

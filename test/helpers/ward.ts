@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { buildApp } from '../../src/app.js';
+import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
+import { firstStart } from '../../src/bootstrap/first-start.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { AccountSettings } from '../../src/config/types.js';
+import { Problems, validateAccount, validateClient } from '../../src/config/validate.js';
+import { FakeClock } from '../../src/lib/clock.js';
+import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
+import { freshPgSchema } from './databases.js';
+
+export interface TestWardOptions {
+  engine?: 'sqlite' | 'postgres';
+  account?: Record<string, unknown>;
+  clients?: Array<Record<string, unknown>>;
+  clock?: FakeClock;
+}
+
+export interface TestWard {
+  url: string;
+  registry: Registry;
+  clock: FakeClock;
+  ca: string;
+  agent: Agent;
+  /** Every log line the server wrote (LG-01: searched for secrets). */
+  logs: string[];
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  addClient(def: Record<string, unknown>): Promise<void>;
+  setAccount(patch: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const certificate = makeDevCertificate();
+
+/** A real Ward on https://localhost:<free port>, with its own data dir (and PostgreSQL schema). */
+export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ward-test-'));
+  let pgSchema: string | undefined;
+  let dropSchema: (() => Promise<void>) | undefined;
+  let databaseUrl: string | null = null;
+  if (opts.engine === 'postgres') {
+    const s = await freshPgSchema();
+    pgSchema = s.schema;
+    databaseUrl = s.url;
+    dropSchema = s.drop;
+  }
+  const config = loadConfig({ WARD_PORT: String(port), WARD_DATA_DIR: dataDir, WARD_LOG_LEVEL: 'trace', WARD_ADMIN_PASSWORD: 'admin-password-for-tests', ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}) });
+  const p = new Problems();
+  config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);
+  config.clients = (opts.clients ?? []).map((c, i) => validateClient(p, `clients[${i}]`, c)!).filter(Boolean);
+  if (p.list.length) throw new Error(p.list.join('\n'));
+  const logs: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const logger = pino({ level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } }, sink);
+  const clock = opts.clock ?? new FakeClock(Date.now());
+  const registry = await buildRegistry(config, { clock, logger, pgSchema });
+  await firstStart(registry);
+  const tls = await certificate;
+  const app = await buildApp(registry, { https: tls });
+  await app.listen({ port, host: 'localhost' });
+  const agent = new Agent({ connect: { ca: tls.cert } });
+  const url = `https://localhost:${port}`;
+  return {
+    url,
+    registry,
+    clock,
+    ca: tls.cert,
+    agent,
+    logs,
+    fetch: (path, init = {}) => undiciFetch(path.startsWith('http') ? path : url + path, { redirect: 'manual', dispatcher: agent, ...init }),
+    async addClient(def) {
+      const q = new Problems();
+      const c = validateClient(q, 'client', def);
+      if (!c) throw new Error(q.list.join('\n'));
+      await registry.clients.upsert(c, 'api');
+    },
+    setAccount(patch) {
+      const q = new Problems();
+      const next: AccountSettings = validateAccount(q, patch, registry.account());
+      if (q.list.length) throw new Error(q.list.join('\n'));
+      registry.setAccount(next);
+    },
+    async close() {
+      await app.close();
+      await agent.close();
+      await registry.close();
+      if (dropSchema) await dropSchema();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// The storage contract, run on SQLite and (when WARD_TEST_DATABASE_URL is set) PostgreSQL.
+// Race rules are part of it: a code, a one-time token and a refresh token are consumed by exactly one
+// of many concurrent callers, and counters never lose an increment.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createStorage, type Storage } from '../../src/storage/storage.js';
+import { isUniqueViolation } from '../../src/storage/sql/errors.js';
+import { engines, freshDb } from '../helpers/databases.js';
+
+for (const engine of engines()) {
+  describe(`storage contract on ${engine}`, () => {
+    let s: Storage;
+    before(async () => {
+      s = createStorage(await freshDb(engine));
+    });
+    after(async () => s.close());
+
+    const now = 1_700_000_000_000;
+    const user = (id: string, email: string) => ({
+      id, email, phone_number: null, password_hash: 'h', given_name: 'Ada', family_name: 'L',
+      email_verified: false, phone_number_verified: false, role: null, disabled: false,
+    });
+
+    it('creates and finds users; a duplicate email is a unique violation', async () => {
+      await s.users.create(user('u1', 'ada@example.com'), now);
+      assert.equal((await s.users.findByEmail('ada@example.com'))?.id, 'u1');
+      assert.equal((await s.users.findById('u1'))?.email_verified, false);
+      await assert.rejects(s.users.create(user('u2', 'ada@example.com'), now), (e) => isUniqueViolation(e));
+    });
+
+    it('upserts clients and keeps key_mode', async () => {
+      const c = {
+        client_id: 'c1', name: 'C', type: 'public' as const, secret_sealed: null, secret_digest: null,
+        jwt_algorithm: 'RS256' as const, allowed_callback_urls: ['https://a.example/cb'], allowed_origins: [],
+        sso: true, scope: 'openid', pkce_enforced: true, implicit_flow: false, key_mode: 'global' as const,
+        source: 'config' as const, created_at: now, updated_at: now,
+      };
+      await s.clients.upsert(c);
+      await s.clients.setKeyMode('c1', 'client', now);
+      await s.clients.upsert({ ...c, name: 'C2' });
+      const got = await s.clients.find('c1');
+      assert.equal(got?.name, 'C2');
+      assert.equal(got?.key_mode, 'client');
+      assert.deepEqual(got?.allowed_callback_urls, ['https://a.example/cb']);
+    });
+
+    it('consumes an authorization code exactly once under 20 concurrent callers', async () => {
+      await s.codes.insert({
+        code_digest: 'd1', client_id: 'c1', user_id: 'u1', session_id: null, redirect_uri: 'https://a.example/cb',
+        scope: 'openid', nonce: null, code_challenge: null, auth_time: now, amr: '["pwd"]', grant_id: 'g1',
+        expires_at: now + 60_000, consumed_at: null, created_at: now,
+      });
+      const results = await Promise.all(Array.from({ length: 20 }, () => s.codes.consume('d1', now)));
+      assert.equal(results.filter((r) => r.state === 'ok').length, 1);
+      assert.equal(results.filter((r) => r.state === 'reused').length, 19);
+      assert.equal((await s.codes.consume('nope', now)).state, 'missing');
+    });
+
+    it('consumes a one-time token once, and only as its own kind', async () => {
+      await s.oneTime.insert({ digest: 't1', kind: 'tkn', user_id: 'u1', client_id: 'c1', payload: '{}', expires_at: now + 1000, consumed_at: null, created_at: now });
+      assert.equal((await s.oneTime.consume('step_up', 't1', now)).state, 'missing');
+      const results = await Promise.all(Array.from({ length: 20 }, () => s.oneTime.consume('tkn', 't1', now)));
+      assert.equal(results.filter((r) => r.state === 'ok').length, 1);
+    });
+
+    it('rotates a refresh token once under concurrency, and revoking a grant kills its access tokens', async () => {
+      await s.tokens.createGrant({ id: 'g1', user_id: 'u1', client_id: 'c1', session_id: 's1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      await s.tokens.insertRefreshToken({ digest: 'r1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
+      await s.tokens.insertAccessToken({ digest: 'a1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1000, revoked_at: null });
+      const results = await Promise.all(Array.from({ length: 20 }, () => s.tokens.consumeRefreshToken('r1', now)));
+      assert.equal(results.filter((r) => r.state === 'ok').length, 1);
+      assert.deepEqual(await s.tokens.grantIdsOfSession('s1'), ['g1']);
+      await s.tokens.revokeGrant('g1', now + 1);
+      assert.equal((await s.tokens.findAccessToken('a1'))?.grant_revoked_at, now + 1);
+      assert.equal((await s.tokens.findGrant('g1'))?.revoked_at, now + 1);
+    });
+
+    it('counts 50 concurrent hits without losing one', async () => {
+      const counts = await Promise.all(Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)));
+      assert.equal(Math.max(...counts), 50);
+      assert.equal(new Set(counts).size, 50);
+    });
+
+    it('rolls back a failed transaction', async () => {
+      await assert.rejects(
+        s.transaction(async (tx) => {
+          await tx.settings.put('k', { v: 1 }, now);
+          throw new Error('boom');
+        }),
+      );
+      assert.equal(await s.settings.get('k'), undefined);
+      await s.transaction(async (tx) => tx.settings.put('k', { v: 2 }, now));
+      assert.deepEqual(await s.settings.get('k'), { v: 2 });
+    });
+
+    it('keeps signing keys by set and status', async () => {
+      const k = (kid: string, set: string) => ({ kid, key_set: set, alg: 'RS256', status: 'current' as const, public_jwk: '{}', private_sealed: 'x', cert_der: 'y', created_at: now, retired_at: null, revoked_at: null });
+      await s.keys.insert(k('k1', 'global'));
+      assert.equal(await s.keys.retireCurrent('global', now), 1);
+      await s.keys.insert(k('k2', 'global'));
+      assert.deepEqual((await s.keys.listLive()).map((r) => [r.kid, r.status]), [['k1', 'previous'], ['k2', 'current']]);
+      assert.equal(await s.keys.revoke('k1', now), true);
+      assert.equal(await s.keys.revoke('k1', now), false);
+      assert.deepEqual((await s.keys.listLive()).map((r) => r.kid), ['k2']);
+    });
+  });
+}
