@@ -28,10 +28,10 @@ describe('openid-client against Ward', () => {
       const user = await signup(ward);
       const clientId = kind === 'public' ? 'spa' : 'backend';
       const redirectUri = kind === 'public' ? 'https://app.example/cb' : 'https://api.example/cb';
-      const config = await client.discovery(new URL(ward.url), clientId, kind === 'public' ? undefined : CONFIDENTIAL_SECRET,
+      const metadata = kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
+      const config = await client.discovery(new URL(ward.url), clientId, metadata,
         kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET), { [client.customFetch]: tlsFetch });
       config[client.customFetch] = tlsFetch;
-      if (kind === 'confidential') config.clientMetadata().id_token_signed_response_alg = 'HS256';
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
