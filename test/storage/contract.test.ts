@@ -75,6 +75,18 @@ for (const engine of engines()) {
       assert.equal((await s.tokens.findGrant('g1'))?.revoked_at, now + 1);
     });
 
+    it('finds a live session until it is revoked, idle or past its absolute limit', async () => {
+      await s.sessions.create({ id_digest: 's-1', user_id: 'u1', auth_time: now, amr: '["pwd"]', created_at: now, last_seen_at: now, expires_at: now + 10_000, revoked_at: null });
+      assert.equal((await s.sessions.findLive('s-1', now + 1, 5_000))?.user_id, 'u1');
+      assert.equal(await s.sessions.findLive('s-1', now + 6_000, 5_000), undefined, 'idle too long');
+      await s.sessions.touch('s-1', now + 4_000);
+      assert.ok(await s.sessions.findLive('s-1', now + 8_000, 5_000), 'touched: still live');
+      assert.equal(await s.sessions.findLive('s-1', now + 10_000, 60_000), undefined, 'past its absolute limit');
+      assert.equal(await s.sessions.revoke('s-1', now), true);
+      assert.equal(await s.sessions.findLive('s-1', now + 1, 60_000), undefined);
+      assert.equal(await s.sessions.revokeAllForUser('u1', now), 0);
+    });
+
     it('counts 50 concurrent hits without losing one', async () => {
       const counts = await Promise.all(Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)));
       assert.equal(Math.max(...counts), 50);
