@@ -14,13 +14,28 @@ export function callbackUrlProblem(value: string): string | null {
     return 'must be an absolute URL';
   }
   if (url.hash || value.includes('#')) return 'must not contain a fragment';
-  if (url.username || url.password) return 'must not contain userinfo';
+  const authority = writtenAuthority(value, url);
+  // An "@" in the authority is userinfo even when empty ("https://@host", "https:@host"): refused.
+  if (url.username || url.password || authority?.includes('@')) return 'must not contain userinfo';
+  // The host as written must be the host visited: no percent-encoded host ("app.example%2eevil.tld").
+  if (authority?.includes('%')) return 'must not percent-encode the host';
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !/^\/\/[^/]/.test(value.slice(url.protocol.length))) {
+    return 'must be written scheme://host/path';
+  }
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return null;
   if (url.protocol === 'http:') return 'must use https (http is allowed only for loopback addresses)';
   // Private-use schemes of native apps (RFC 8252 section 7.1) need a dot, e.g. com.example.app:/cb
   if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/i.test(url.protocol)) return null;
   return 'must use https, loopback http, or a reverse-domain private-use scheme';
+}
+
+/** The authority exactly as written in `value` (http/https ignore how many slashes precede it), or null. */
+function writtenAuthority(value: string, url: URL): string | null {
+  const rest = value.slice(url.protocol.length);
+  const special = url.protocol === 'http:' || url.protocol === 'https:';
+  if (!special && !rest.startsWith('//')) return null;
+  return rest.replace(/^\/+/, '').split(/[/?#]/, 1)[0]!;
 }
 
 export function isLoopbackHost(hostname: string): boolean {

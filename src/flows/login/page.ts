@@ -28,3 +28,19 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
 </form>`,
   );
 }
+
+/**
+ * The CSP source the login form's redirect ends at: Chrome and Safari apply `form-action` to the 303
+ * that follows the POST, so `form-action 'self'` alone would block the way back to the client. Only
+ * the validated redirect target's origin is added (a scheme-source for a private-use scheme).
+ */
+export function formActionSource(target: string | null): string | null {
+  if (!target) return null;
+  const url = new URL(target);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol;
+}
+
+/** A page's CSP with `form-action 'self'` widened to also admit `source`. */
+export function widenFormAction(csp: string, source: string): string {
+  return csp.replace(/form-action 'self'(?=;)/, `form-action 'self' ${source}`);
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
-import { sendLoginPage } from '../../flows/login/page.js';
+import { formActionSource, sendLoginPage, widenFormAction } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
@@ -15,9 +15,47 @@ import { singleValued } from '../params.js';
 
 const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
 
+/** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
+function withinMaxAge(now: number, authTime: number, maxAge: number | undefined): boolean {
+  return maxAge === undefined || now - authTime <= maxAge * 1000;
+}
+
+/**
+ * Whether a form post may come from Ward's own login page. The page is `Referrer-Policy: no-referrer`,
+ * so browsers send `Origin: null` for its POST (Fetch, "append a request Origin header"): `null` means
+ * "not said", not "foreign", and the CSRF token decides. A real foreign Origin, or Sec-Fetch-Site
+ * other than same-origin, is refused.
+ */
+function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null' && origin !== new URL(issuer).origin) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin';
+}
+
+/** A raw query string as Fastify's parser gives it: a repeated name becomes an array of its values. */
+function queryParams(raw: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(raw)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), v];
+  }
+  return out;
+}
+
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
   const findClient = (id: string) => r.clients.find(id);
+  // A login page's answer, and the CSP source its form may end at (see formActionSource).
+  const formEnds = new WeakMap<FastifyReply, string>();
+  const loginPageHooks = {
+    onSend: async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const source = formEnds.get(reply);
+      const csp = reply.getHeader('content-security-policy');
+      if (source && typeof csp === 'string') reply.header('Content-Security-Policy', widenFormAction(csp, source));
+      return payload;
+    },
+  };
 
   async function validate(reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
     const { params, duplicates } = singleValued(query);
@@ -35,6 +73,8 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       csrfCookie = newCsrfCookie();
       reply.setCookie(CSRF_COOKIE, csrfCookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
     }
+    const source = formActionSource(ar.target);
+    if (source) formEnds.set(reply, source);
     return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, csrfCookie), error, email });
   }
 
@@ -44,7 +84,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     return session.id;
   }
 
-  app.get('/oauth/authorize', async (req, reply) => {
+  app.get('/oauth/authorize', loginPageHooks, async (req, reply) => {
     const ar = await validate(reply, req.query);
     if (!ar) return reply;
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
@@ -54,14 +94,15 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       if (!t.ok) return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The authentication token (tkn) is invalid, expired or already used', true), ar, r.config.issuer);
       if (t.payload.mfa_pending) return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'A step-up is required: this tkn is only good for /identity/v1/mfa/stepup', true), ar, r.config.issuer);
       const user = await r.users.find(t.userId);
-      if (user && !user.disabled) {
+      // max_age applies to the login behind a tkn too (OIDC Core 3.1.2.1): an older one is not enough.
+      if (user && !user.disabled && withinMaxAge(r.clock.now(), t.payload.auth_time, ar.maxAge)) {
         // A login is a new session identifier (no fixation).
         const sessionId = await startSession(reply, user.id, t.payload.amr, t.payload.auth_time);
         auth = { user, sessionId, authTime: t.payload.auth_time, amr: t.payload.amr };
       }
     } else if (!ar.prompt || !FORCE_LOGIN.has(ar.prompt)) {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-      const fresh = session && (ar.maxAge === undefined || r.clock.now() - session.authTime <= ar.maxAge * 1000);
+      const fresh = session && withinMaxAge(r.clock.now(), session.authTime, ar.maxAge);
       const user = fresh ? await r.users.find(session.userId) : undefined;
       if (session && user && !user.disabled) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
     }
@@ -74,14 +115,14 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     return loginPage(req, reply, ar, rawQuery);
   });
 
-  app.post('/oauth/authorize/login', async (req, reply) => {
+  app.post('/oauth/authorize/login', loginPageHooks, async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
-    const origin = req.headers.origin;
-    if (duplicates.length || (origin !== undefined && origin !== new URL(r.config.issuer).origin) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
+    if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
       return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
     }
     const rawQuery = typeof params.request === 'string' ? params.request : '';
-    const ar = await validate(reply, Object.fromEntries(new URLSearchParams(rawQuery).entries()));
+    // Parsed like a query string: a repeated parameter stays repeated, so it is refused (never last wins).
+    const ar = await validate(reply, queryParams(rawQuery));
     if (!ar) return reply;
     const email = typeof params.email === 'string' ? params.email.slice(0, 320) : '';
     try {

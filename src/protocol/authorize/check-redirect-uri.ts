@@ -4,6 +4,11 @@
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext } from './request.js';
 
+/** The exact-string rule itself: true only for a string identical, code unit for code unit, to a registered one. */
+export function isRegisteredRedirectUri(registered: readonly string[], given: unknown): given is string {
+  return typeof given === 'string' && registered.some((r) => r === given);
+}
+
 export function checkRedirectUri(ctx: AuthorizeContext): void {
   if (ctx.duplicates.includes('redirect_uri')) throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
   const client = ctx.req.client!;
@@ -22,7 +27,7 @@ export function checkRedirectUri(ctx: AuthorizeContext): void {
     ctx.req.target = client.allowed_callback_urls[0]!;
     return;
   }
-  if (typeof given !== 'string' || !client.allowed_callback_urls.includes(given)) {
+  if (!isRegisteredRedirectUri(client.allowed_callback_urls, given)) {
     throw new AuthorizeError('invalid_request', 'redirect_uri is not one of the Allowed Callback URLs of this client', false);
   }
   ctx.req.redirectUri = given;

@@ -1,0 +1,258 @@
+// The hosted login page and what follows it: AZ-10 (duplicates inside the posted request), AZ-13
+// (max_age forces a new login and a fresh auth_time), AZ-14 (access_denied only to a trusted URI,
+// never a code), AZ-15 (POST then 303, never 307), AZ-16 (anti-framing, no referrer, no-store, no
+// third-party resources), AZ-18 (codes only to the registered URI; injected state escaped).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import type { Response } from 'undici';
+import { formActionSource, widenFormAction } from '../../src/flows/login/page.js';
+import { Browser } from '../helpers/browser.js';
+import { PUBLIC_CLIENT, passwordLogin, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { startWard, type TestWard } from '../helpers/ward.js';
+import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from './support.js';
+
+const NO_LIMITS = { rate_limits: { signup: { limit: null }, login: { limit: null } } };
+const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+
+/** The hidden fields of the login form. */
+function loginFields(html: string): { request: string; csrf: string } {
+  const request = /<input type="hidden" name="request" value="([^"]*)">/.exec(html);
+  const csrf = /<input type="hidden" name="csrf" value="([^"]*)">/.exec(html);
+  assert.ok(request && csrf, `login form with hidden fields: ${html.slice(0, 400)}`);
+  return { request: unescapeHtml(request[1]!), csrf: unescapeHtml(csrf[1]!) };
+}
+
+/** AZ-16: the page may not be framed, leaks no referrer, is never cached, loads nothing from elsewhere. */
+async function assertPageHardened(res: Response, body?: string): Promise<string> {
+  const html = body ?? (await res.text());
+  const csp = res.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.match(csp, /default-src 'none'/);
+  assert.equal(res.headers.get('x-frame-options'), 'DENY');
+  assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  assert.doesNotMatch(html, /\b(src|href|action|srcset)\s*=\s*["']?\s*(https?:)?\/\//i, 'no third-party resource or link');
+  assert.doesNotMatch(html, /url\(|@import|<script\b|<iframe\b|<link\b/i);
+  return html;
+}
+
+describe('hosted login page', () => {
+  let ward: TestWard;
+  before(async () => {
+    ward = await startWard({ clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'spa2' }], account: NO_LIMITS });
+  });
+  after(() => ward.close());
+
+  async function openLogin(browser: Browser, url: string) {
+    const res = await browser.get(url);
+    const html = await res.text();
+    assert.equal(res.status, 200, `login page expected, got ${res.status} ${res.headers.get('location')}`);
+    assert.equal(res.headers.get('location'), null);
+    return { res, html, fields: loginFields(html) };
+  }
+
+  /** Opens the page for `over`, signs in, and returns the 303 answer and the PKCE verifier. */
+  async function signIn(browser: Browser, user: { email: string; password: string }, over: Record<string, string | undefined> = {}) {
+    const pkce = pkcePair();
+    const { fields } = await openLogin(browser, codeRequest({ code_challenge: pkce.challenge, ...over }));
+    const res = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    return { res, verifier: pkce.verifier };
+  }
+
+  it('AZ-15: a successful form POST answers 303 (never 307) to the registered URI with the code and state', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const { res, verifier } = await signIn(browser, user);
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const loc = new URL(res.headers.get('location')!);
+    assert.equal(loc.origin + loc.pathname, CB);
+    assert.equal(loc.searchParams.get('state'), 'st-123');
+    assert.equal(loc.searchParams.get('iss'), ward.url);
+    const { res: tok } = await redeem(ward, loc.searchParams.get('code')!, verifier);
+    assert.equal(tok.status, 200);
+  });
+
+  it('AZ-15: a wrong password re-renders the form (401), a missing CSRF token is 403; neither redirects', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const { fields } = await openLogin(browser, codeRequest());
+    const wrong = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: 'not the password' });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.headers.get('location'), null);
+    await assertPageHardened(wrong);
+    const forged = await browser.postForm('/oauth/authorize/login', { request: fields.request, email: user.email, password: user.password });
+    assert.equal(forged.status, 403);
+    assert.equal(forged.headers.get('location'), null);
+    const otherJar = await new Browser(ward).postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    assert.equal(otherJar.status, 403, 'the CSRF token is bound to the pre-login cookie');
+  });
+
+  it('AZ-15: a real browser posts the form with Origin: null (the page is no-referrer) and still gets its 303', async () => {
+    // Fetch "append a request Origin header": a non-CORS POST from a no-referrer document says `null`.
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const { fields } = await openLogin(browser, codeRequest());
+    const form = { ...fields, email: user.email, password: user.password };
+    const crossSite = await browser.postForm('/oauth/authorize/login', form, { origin: 'null', 'sec-fetch-site': 'cross-site' });
+    assert.equal(crossSite.status, 403, 'Sec-Fetch-Site cross-site is refused even with a valid token');
+    const foreign = await browser.postForm('/oauth/authorize/login', form, { origin: 'https://evil.tld', 'sec-fetch-site': 'same-origin' });
+    assert.equal(foreign.status, 403, 'a foreign Origin is refused');
+    const res = await browser.postForm('/oauth/authorize/login', form, { origin: 'null', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' });
+    assert.equal(res.status, 303);
+    assert.ok(new URL(res.headers.get('location')!).searchParams.get('code'));
+  });
+
+  it('AZ-15/AZ-16: the login form may end only at the redirect target: CSP form-action is \'self\' plus that origin', async () => {
+    // Chrome and Safari check form-action against the 303 after the POST: 'self' alone blocks the login.
+    const browser = new Browser(ward);
+    const { res } = await openLogin(browser, codeRequest({ redirect_uri: 'https://app.example/other' }));
+    assert.match(res.headers.get('content-security-policy')!, /; form-action 'self' https:\/\/app\.example;/);
+    const { fields } = await openLogin(browser, codeRequest());
+    const wrong = await browser.postForm('/oauth/authorize/login', { ...fields, email: 'nobody@example.com', password: 'wrong password' });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.headers.get('content-security-policy')!, /; form-action 'self' https:\/\/app\.example;/);
+    const errorPage = await ward.fetch(codeRequest({ client_id: 'nobody' }));
+    assert.match(errorPage.headers.get('content-security-policy')!, /; form-action 'self';/);
+  });
+
+  it('AZ-16: form-action widening is exact: an origin, a private-use scheme, never a path or a wildcard', () => {
+    assert.equal(formActionSource('https://app.example/cb?a=1'), 'https://app.example');
+    assert.equal(formActionSource('http://127.0.0.1:8123/cb'), 'http://127.0.0.1:8123');
+    assert.equal(formActionSource('com.example.app:/oauth2redirect'), 'com.example.app:');
+    assert.equal(formActionSource(null), null);
+    const csp = "default-src 'none'; form-action 'self'; frame-ancestors 'none'";
+    assert.equal(widenFormAction(csp, 'https://app.example'), "default-src 'none'; form-action 'self' https://app.example; frame-ancestors 'none'");
+  });
+
+  it('AZ-16: the login page, its error states and the error page are unframeable, no-referrer, no-store, self-contained', async () => {
+    const browser = new Browser(ward);
+    const { res, html } = await openLogin(browser, codeRequest());
+    await assertPageHardened(res, html);
+    assert.match(html, /<form method="post" action="\/oauth\/authorize\/login"/);
+    await assertPageHardened(await ward.fetch(codeRequest({ client_id: 'nobody' })));
+    await assertPageHardened(await browser.postForm('/oauth/authorize/login', { request: 'x', csrf: 'y' }));
+  });
+
+  it('AZ-13: max_age=1 two seconds after a login forces a new login, and the new id_token has a fresh auth_time', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const first = await signIn(browser, user);
+    assert.equal(first.res.status, 303);
+    const t1 = decodeJwt((await redeem(ward, new URL(first.res.headers.get('location')!).searchParams.get('code')!, first.verifier)).body.id_token!).auth_time as number;
+    assert.equal(t1, Math.floor(ward.clock.now() / 1000));
+
+    ward.clock.advance(2000);
+    // Control: without max_age (or with a larger one) the SSO session answers with a code at once.
+    assert.equal((await browser.get(codeRequest())).status, 302);
+    const pkce = pkcePair();
+    const sso = await browser.get(codeRequest({ max_age: '10', code_challenge: pkce.challenge }));
+    assert.equal(sso.status, 302);
+    const kept = decodeJwt((await redeem(ward, new URL(sso.headers.get('location')!).searchParams.get('code')!, pkce.verifier)).body.id_token!);
+    assert.equal(kept.auth_time, t1, 'SSO keeps the original auth_time');
+
+    // max_age=1: the 2-second-old session is not enough. prompt=none says so; otherwise the form is shown.
+    assertErrorRedirect(await browser.get(codeRequest({ max_age: '1', prompt: 'none' })), CB, 'login_required', ward.url);
+    const again = await signIn(browser, user, { max_age: '1' });
+    assert.equal(again.res.status, 303);
+    const t2 = decodeJwt((await redeem(ward, new URL(again.res.headers.get('location')!).searchParams.get('code')!, again.verifier)).body.id_token!).auth_time as number;
+    assert.equal(t2, t1 + 2);
+  });
+
+  it('AZ-13: max_age=0 always asks for a login, even right after one', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    assert.equal((await signIn(browser, user)).res.status, 303);
+    ward.clock.advance(1);
+    await openLogin(browser, codeRequest({ max_age: '0' }));
+  });
+
+  it('AZ-13: a tkn whose login is older than max_age is not a fresh enough authentication', async () => {
+    const user = await signup(ward);
+    const tkn = await passwordLogin(ward, user.email, user.password);
+    ward.clock.advance(2000);
+    assertErrorRedirect(await ward.fetch(codeRequest({ tkn, max_age: '1', prompt: 'none' })), CB, 'login_required', ward.url);
+    const tkn2 = await passwordLogin(ward, user.email, user.password);
+    ward.clock.advance(2000);
+    await openLogin(new Browser(ward), codeRequest({ tkn: tkn2, max_age: '1' }));
+    // A fresh tkn within max_age is used as the login it is.
+    const tkn3 = await passwordLogin(ward, user.email, user.password);
+    const ok = await ward.fetch(codeRequest({ tkn: tkn3, max_age: '60' }));
+    assert.equal(ok.status, 302);
+    assert.ok(new URL(ok.headers.get('location')!).searchParams.get('code'));
+  });
+
+  it('AZ-14: a refused authentication (bad, reused or foreign tkn) redirects access_denied to the registered URI, never a code', async () => {
+    const user = await signup(ward);
+    assertErrorRedirect(await ward.fetch(codeRequest({ tkn: 'x'.repeat(43) })), CB, 'access_denied', ward.url);
+    const tkn = await passwordLogin(ward, user.email, user.password);
+    assert.equal((await ward.fetch(codeRequest({ tkn }))).status, 302);
+    assertErrorRedirect(await ward.fetch(codeRequest({ tkn })), CB, 'access_denied', ward.url);
+    const stale = await passwordLogin(ward, user.email, user.password);
+    ward.clock.advance(121_000);
+    assertErrorRedirect(await ward.fetch(codeRequest({ tkn: stale })), CB, 'access_denied', ward.url);
+    const foreign = await passwordLogin(ward, user.email, user.password, 'spa2');
+    assertErrorRedirect(await ward.fetch(codeRequest({ tkn: foreign })), CB, 'access_denied', ward.url);
+  });
+
+  it('AZ-14: with an untrusted redirect_uri a refused authentication is the error page, not access_denied there', async () => {
+    const user = await signup(ward);
+    const tkn = await passwordLogin(ward, user.email, user.password);
+    await assertErrorPage(await ward.fetch(codeRequest({ tkn, redirect_uri: 'https://evil.tld/cb' })), 'invalid_request');
+    await assertErrorPage(await ward.fetch(codeRequest({ tkn: 'x'.repeat(43), redirect_uri: 'https://evil.tld/cb' })), 'invalid_request');
+    // The refused request did not spend the tkn.
+    assert.ok(new URL((await ward.fetch(codeRequest({ tkn }))).headers.get('location')!).searchParams.get('code'));
+  });
+
+  it('AZ-10/AZ-18: a posted request is validated again: a tampered or duplicated redirect_uri gets the page, never the code', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const { fields } = await openLogin(browser, codeRequest());
+    const post = (request: string) => browser.postForm('/oauth/authorize/login', { ...fields, request, email: user.email, password: user.password });
+    const evil = encodeURIComponent('https://evil.tld/cb');
+    await assertErrorPage(await post(fields.request.replace(encodeURIComponent(CB), evil)), 'invalid_request');
+    await assertErrorPage(await post(`${fields.request}&redirect_uri=${evil}`), 'invalid_request');
+    await assertErrorPage(await post(`redirect_uri=${evil}&${fields.request}`), 'invalid_request');
+    await assertErrorPage(await post(`${fields.request}&redirect_uri=${encodeURIComponent('https://app.example/other')}`), 'invalid_request');
+    await assertErrorPage(await post(`${fields.request}&client_id=spa`), 'invalid_request');
+    assertErrorRedirect(await post(`${fields.request}&scope=openid`), CB, 'invalid_request', ward.url);
+  });
+
+  it('AZ-18: an injected state is escaped in the login page and returned byte for byte after the login', async () => {
+    const state = '"><script>alert(1)</script><img src=x onerror=alert(2)>\'';
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    const { html, fields } = await openLogin(browser, codeRequest({ state }));
+    assert.ok(!html.includes('<script>alert') && !html.includes('<img'), 'state reflected unescaped');
+    assert.equal(new URLSearchParams(fields.request).get('state'), state);
+    const res = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    assert.equal(res.status, 303);
+    assert.equal(new URL(res.headers.get('location')!).searchParams.get('state'), state);
+  });
+
+  it('AZ-18: form_post is not offered, so a code never travels in an auto-submitted page; web_message escapes the state', async () => {
+    const user = await signup(ward);
+    const browser = new Browser(ward);
+    assertErrorRedirect(await browser.get(codeRequest({ response_mode: 'form_post', tkn: user.tkn })), CB, 'invalid_request', ward.url);
+    // The tkn was not consumed by the refused form_post request: it logs in now, starting an SSO session.
+    assert.equal((await browser.get(codeRequest({ tkn: user.tkn }))).status, 302);
+    const state = '</script><script>alert(1)</script>"><!--';
+    const res = await browser.get(codeRequest({ response_mode: 'web_message', prompt: 'none', state }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('location'), null);
+    const html = await res.text();
+    const scripts = html.match(/<script>[\s\S]*?<\/script>/g) ?? [];
+    assert.equal(scripts.length, 1, 'one script of Ward, none injected');
+    assert.ok(!html.includes('alert(1)</script>') && !html.includes('<!--'));
+    const data = JSON.parse(/var m=(\{.*?\});var o=/.exec(scripts[0]!)![1]!) as { type: string; response: Record<string, string> };
+    assert.equal(data.type, 'authorization_response');
+    assert.equal(data.response.state, state);
+    assert.ok(data.response.code);
+    assert.match(res.headers.get('content-security-policy')!, /script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    assert.match(res.headers.get('content-security-policy')!, /frame-ancestors https:\/\/app\.example;/);
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+  });
+});
