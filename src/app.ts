@@ -1,12 +1,14 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { ApiError } from './errors/api-error.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { metadataRoutes } from './http/routes/metadata.js';
 import { tokenRoutes } from './http/routes/token.js';
+import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
 
 export interface AppOptions {
@@ -22,6 +24,13 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     bodyLimit: 64 * 1024,
     trustProxy: !r.config.tls,
     routerOptions: { ignoreTrailingSlash: false },
+    // Router-level refusals (a path parameter too long, a malformed URL) in the API's error shape.
+    frameworkErrors: (err, _req, reply) => {
+      const e = new ApiError(400, 'invalid_request', err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The request URL is malformed', 'error.invalidRequest');
+      void (reply as unknown as FastifyReply).code(400).header('Cache-Control', 'no-store').send(e.body());
+    },
+    // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   };
   const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
   app.addHook('onResponse', async (req, reply) => {
@@ -36,5 +45,6 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   authorizeRoutes(app, r);
   tokenRoutes(app, r);
   identityRoutes(app, r);
+  installManagementApi(app, r);
   return app;
 }

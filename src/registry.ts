@@ -4,13 +4,17 @@ import { createSessionService } from './accounts/sessions.js';
 import { createUserService } from './accounts/users.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
+import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
+import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { KeyStore } from './keys/key-store.js';
+import { createKeyOperations } from './keys/operations.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
+import { startChangePoller } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
 import { createStorage, type Storage } from './storage/storage.js';
 
@@ -40,15 +44,36 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const applied = await migrate(db);
   const storage: Storage = createStorage(db);
 
-  // Account settings: the config file's values are applied at each start; the store keeps them.
-  await storage.settings.put('account', config.account, clock.now());
-  let accountSettings: AccountSettings = config.account;
+  // Account settings live in the store (the management API changes them); the keys the config file
+  // declares are applied over them at each start.
+  const readAccount = async (): Promise<AccountSettings> => {
+    const p = new Problems();
+    const stored = await storage.settings.get<Record<string, unknown>>('account');
+    const base = stored ? validateAccount(p, stored, DEFAULT_ACCOUNT) : DEFAULT_ACCOUNT;
+    return p.list.length ? DEFAULT_ACCOUNT : base;
+  };
+  let accountSettings: AccountSettings = await readAccount();
+  if (config.accountPatch || !(await storage.settings.get('account'))) {
+    const p = new Problems();
+    accountSettings = validateAccount(p, config.accountPatch ?? undefined, accountSettings);
+    if (p.list.length) throw new Error(p.list.join('; '));
+    await storage.settings.put('account', accountSettings, clock.now());
+  }
   const account = () => accountSettings;
 
   const keys = new KeyStore(storage, master.key, clock);
   await keys.ensureGlobalKey();
   const clients = createClientService({ storage, masterKey: master.key, clock });
   for (const c of config.clients) await clients.upsert(c, 'config');
+
+  const keyOps = createKeyOperations({ storage, keys, masterKey: master.key, clock, findClient: (id) => clients.find(id), onClientsChanged: () => clients.invalidate() });
+  const poller = startChangePoller(storage, log, {
+    keys: () => keys.reload(),
+    clients: () => clients.invalidate(),
+    account: async () => {
+      accountSettings = await readAccount();
+    },
+  });
 
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
@@ -65,6 +90,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       accountSettings = next;
     },
     keys,
+    keyOps,
+    poller,
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
@@ -73,6 +100,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     signIdToken,
     issueTokens: createTokenIssuer({ clock, account, signIdToken }),
     async close() {
+      poller.stop();
       await storage.close();
     },
   };

@@ -73,6 +73,8 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
         scope: def.scope,
         pkce_enforced: def.pkce_enforced,
         implicit_flow: def.implicit_flow,
+        grant_types: def.grant_types,
+        management_scopes: def.management_scopes,
         key_mode: existing?.key_mode ?? 'global',
         source,
         created_at: existing?.created_at ?? now,

@@ -119,6 +119,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     admin: { email: env.WARD_ADMIN_EMAIL ?? null, password: adminPassword },
     demoClients: demo === true || demo === 'on' || demo === 'true',
     account,
+    accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
     clients,
     ...overrides,
   };

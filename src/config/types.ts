@@ -18,7 +18,16 @@ export interface ClientConfig {
   pkce_enforced: boolean;
   /** `response_type=token` (implicit); never for public clients. */
   implicit_flow: boolean;
+  /** Token grants the client may use: authorization_code, refresh_token, client_credentials. */
+  grant_types: GrantType[];
+  /** Management API scopes a client_credentials token of this client may carry. */
+  management_scopes: ManagementScope[];
 }
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+export type ManagementScope = 'read:clients' | 'manage:clients' | 'manage:keys' | 'read:settings' | 'manage:settings' | 'read:users' | 'manage:users' | 'read:audit';
+export const MANAGEMENT_SCOPES: readonly ManagementScope[] = ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit'];
 
 export interface RateLimit {
   /** Requests allowed per window and per client IP; null = no limit. */
@@ -55,5 +64,7 @@ export interface WardConfig {
   /** Create the demo public and confidential clients on first start. */
   demoClients: boolean;
   account: AccountSettings;
+  /** The account keys the config file declares: applied over the stored settings at each start. */
+  accountPatch: Record<string, unknown> | null;
   clients: ClientConfig[];
 }

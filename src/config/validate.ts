@@ -1,6 +1,6 @@
 import { callbackUrlProblem, originProblem } from '../lib/url.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
-import type { AccountSettings, ClientConfig, RateLimit } from './types.js';
+import { GRANT_TYPES, MANAGEMENT_SCOPES, type AccountSettings, type ClientConfig, type GrantType, type ManagementScope, type RateLimit } from './types.js';
 
 /** Collects every problem of a config, each naming its key and what is allowed. */
 export class Problems {
@@ -72,7 +72,7 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
   return out;
 }
 
-const CLIENT_KEYS = ['client_id', 'name', 'type', 'client_secret', 'jwt_algorithm', 'allowed_callback_urls', 'allowed_origins', 'sso', 'scope', 'pkce_enforced', 'implicit_flow'] as const;
+const CLIENT_KEYS = ['client_id', 'name', 'type', 'client_secret', 'jwt_algorithm', 'allowed_callback_urls', 'allowed_origins', 'sso', 'scope', 'pkce_enforced', 'implicit_flow', 'grant_types', 'management_scopes'] as const;
 
 function stringList(p: Problems, key: string, value: unknown, check: (v: string) => string | null): string[] {
   if (value === undefined) return [];
@@ -121,6 +121,9 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
   if (raw.scope !== undefined && (typeof raw.scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(raw.scope))) {
     p.add(`${key}.scope`, 'must be a space-separated list of scope names');
   }
+  const grants = raw.grant_types === undefined ? ['authorization_code', 'refresh_token'] : stringList(p, `${key}.grant_types`, raw.grant_types, (g) => (GRANT_TYPES.includes(g as GrantType) ? null : `is not one of ${GRANT_TYPES.join(', ')}`));
+  if (type === 'public' && grants.includes('client_credentials')) p.add(`${key}.grant_types`, 'a public client cannot use client_credentials');
+  const mgmt = stringList(p, `${key}.management_scopes`, raw.management_scopes, (s) => (MANAGEMENT_SCOPES.includes(s as ManagementScope) ? null : `is not one of ${MANAGEMENT_SCOPES.join(', ')}`));
   const callbacks = stringList(p, `${key}.allowed_callback_urls`, raw.allowed_callback_urls, callbackUrlProblem);
   const origins = stringList(p, `${key}.allowed_origins`, raw.allowed_origins, originProblem);
   if (p.list.length > before) return null;
@@ -136,5 +139,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     scope: (raw.scope as string | undefined) ?? DEFAULT_SCOPE,
     pkce_enforced: type === 'public' ? true : ((raw.pkce_enforced as boolean | undefined) ?? false),
     implicit_flow: (raw.implicit_flow as boolean | undefined) ?? false,
+    grant_types: [...new Set(grants)] as GrantType[],
+    management_scopes: [...new Set(mgmt)] as ManagementScope[],
   };
 }

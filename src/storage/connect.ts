@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-management.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -49,6 +50,7 @@ export function connect(opts: ConnectOptions): Db {
 
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
+  '002-management': m002,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,6 +29,8 @@ export interface ClientsTable {
   implicit_flow: number;
   key_mode: string;
   source: string;
+  grant_types: string;
+  management_scopes: string;
   created_at: number;
   updated_at: number;
 }
@@ -134,7 +136,26 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+export interface AuditEventsTable {
+  id: string;
+  at: number;
+  actor_type: string;
+  actor_id: string;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  outcome: string;
+  details: string;
+}
+
+export interface VersionsTable {
+  area: string;
+  version: number;
+}
+
 export interface Database {
+  audit_events: AuditEventsTable;
+  versions: VersionsTable;
   users: UsersTable;
   clients: ClientsTable;
   signing_keys: SigningKeysTable;

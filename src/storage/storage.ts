@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
+import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
 import { countersRepo } from './sql/counters.js';
@@ -10,6 +11,7 @@ import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { tokensRepo } from './sql/tokens.js';
 import { usersRepo } from './sql/users.js';
+import { versionsRepo } from './sql/versions.js';
 
 function repos(db: Kysely<Database>) {
   return {
@@ -22,6 +24,8 @@ function repos(db: Kysely<Database>) {
     tokens: tokensRepo(db),
     counters: countersRepo(db),
     settings: settingsRepo(db),
+    audit: auditRepo(db),
+    versions: versionsRepo(db),
   };
 }
 

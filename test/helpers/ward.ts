@@ -65,6 +65,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const config = loadConfig({ WARD_PORT: String(port), WARD_DATA_DIR: dataDir, WARD_LOG_LEVEL: 'trace', WARD_ADMIN_PASSWORD: 'admin-password-for-tests', ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}) });
   const p = new Problems();
   config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);
+  config.accountPatch = opts.account ?? null;
   config.clients = (opts.clients ?? []).map((c, i) => validateClient(p, `clients[${i}]`, c)!).filter(Boolean);
   if (p.list.length) throw new Error(p.list.join('\n'));
   const logs: string[] = [];

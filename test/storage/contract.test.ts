@@ -33,7 +33,7 @@ for (const engine of engines()) {
         client_id: 'c1', name: 'C', type: 'public' as const, secret_sealed: null, secret_digest: null,
         jwt_algorithm: 'RS256' as const, allowed_callback_urls: ['https://a.example/cb'], allowed_origins: [],
         sso: true, scope: 'openid', pkce_enforced: true, implicit_flow: false, key_mode: 'global' as const,
-        source: 'config' as const, created_at: now, updated_at: now,
+        source: 'config' as const, grant_types: ['authorization_code'], management_scopes: [], created_at: now, updated_at: now,
       };
       await s.clients.upsert(c);
       await s.clients.setKeyMode('c1', 'client', now);

@@ -19,6 +19,8 @@ export interface ClientRecord {
   implicit_flow: boolean;
   key_mode: 'global' | 'client';
   source: 'config' | 'demo' | 'api';
+  grant_types: string[];
+  management_scopes: string[];
   created_at: number;
   updated_at: number;
 }
@@ -29,6 +31,8 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   jwt_algorithm: r.jwt_algorithm as JwtAlgorithm,
   allowed_callback_urls: JSON.parse(r.allowed_callback_urls) as string[],
   allowed_origins: JSON.parse(r.allowed_origins) as string[],
+  grant_types: JSON.parse(r.grant_types) as string[],
+  management_scopes: JSON.parse(r.management_scopes) as string[],
   sso: bool(r.sso),
   pkce_enforced: bool(r.pkce_enforced),
   implicit_flow: bool(r.implicit_flow),
@@ -40,6 +44,8 @@ const toRow = (c: ClientRecord) => ({
   ...c,
   allowed_callback_urls: JSON.stringify(c.allowed_callback_urls),
   allowed_origins: JSON.stringify(c.allowed_origins),
+  grant_types: JSON.stringify(c.grant_types),
+  management_scopes: JSON.stringify(c.management_scopes),
   sso: int(c.sso),
   pkce_enforced: int(c.pkce_enforced),
   implicit_flow: int(c.implicit_flow),
@@ -64,6 +70,10 @@ export function clientsRepo(db: Kysely<Database>) {
         .values(row)
         .onConflict((oc) => oc.column('client_id').doUpdateSet(update))
         .execute();
+    },
+    async delete(clientId: string): Promise<boolean> {
+      const r = await db.deleteFrom('clients').where('client_id', '=', clientId).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
     },
     async setKeyMode(clientId: string, mode: 'global' | 'client', now: number): Promise<void> {
       await db.updateTable('clients').set({ key_mode: mode, updated_at: now }).where('client_id', '=', clientId).execute();

@@ -29,6 +29,11 @@ export function keysRepo(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
+    /** Revokes every key of a set (a deleted client). */
+    async revokeSet(keySet: string, now: number): Promise<number> {
+      const r = await db.updateTable('signing_keys').set({ status: 'revoked', revoked_at: now }).where('key_set', '=', keySet).where('status', '!=', 'revoked').executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     async revoke(kid: string, now: number): Promise<boolean> {
       const r = await db
         .updateTable('signing_keys')

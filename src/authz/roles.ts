@@ -1,0 +1,22 @@
+import type { ManagementScope } from '../config/types.js';
+
+/** Console roles, least to most powerful. */
+export const ROLES = ['viewer', 'developer', 'manager', 'administrator'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * The permission table (README, "Management API"). Key management needs Developer or above;
+ * settings and users need Manager or above; only an Administrator changes roles.
+ */
+export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
+  viewer: ['read:clients', 'read:settings', 'read:users', 'read:audit'],
+  developer: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'read:users', 'read:audit'],
+  manager: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit'],
+  administrator: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit'],
+};
+
+export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);
+
+export function permissionsOf(role: string | null): readonly ManagementScope[] {
+  return isRole(role) ? ROLE_PERMISSIONS[role] : [];
+}

@@ -1,0 +1,154 @@
+import type { Client } from '../clients/service.js';
+import { ApiError, notFound } from '../errors/api-error.js';
+import type { Actor } from '../management/audit.js';
+import { recordAudit } from '../management/audit.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage } from '../storage/storage.js';
+import type { SigningKeyRow } from '../storage/sql/keys.js';
+import { generateSigningKey } from './generate.js';
+import { GLOBAL_SET, clientSet, type KeyStore } from './key-store.js';
+
+export interface KeyView {
+  kid: string;
+  key_set: string;
+  alg: string;
+  status: string;
+  created_at: string;
+  retired_at: string | null;
+  revoked_at: string | null;
+  public_jwk: Record<string, unknown>;
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+export function keyView(k: SigningKeyRow): KeyView {
+  return {
+    kid: k.kid, key_set: k.key_set, alg: k.alg, status: k.status,
+    created_at: iso(k.created_at)!, retired_at: iso(k.retired_at), revoked_at: iso(k.revoked_at),
+    public_jwk: { kty: 'RSA', use: 'sig', alg: k.alg, kid: k.kid, ...(JSON.parse(k.public_jwk) as object) },
+  };
+}
+
+/**
+ * The key-set transitions of the product specification, each one transaction (a crash leaves the
+ * old state or the new one, never a client without a usable key): rotate the global pair, give a
+ * client its own pair, sync it back to the global pair, revoke a key. New pairs are generated before
+ * the transaction so it stays short. Each transaction first bumps the `keys` version: that row lock
+ * serialises key changes across processes on PostgreSQL (SQLite serialises writers anyway).
+ */
+export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; masterKey: Buffer; clock: Clock; findClient: (id: string) => Promise<Client | undefined>; onClientsChanged: () => void }) {
+  const { storage, keys, masterKey, clock } = deps;
+
+  async function rs256Client(clientId: string): Promise<Client> {
+    const client = await deps.findClient(clientId);
+    if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
+    if (client.jwt_algorithm !== 'RS256') {
+      throw new ApiError(409, 'invalid_request', 'This client signs with HS256: choose RS256 as its JWT algorithm first', 'error.client.notRs256');
+    }
+    return client;
+  }
+
+  async function after(clientsChanged: boolean): Promise<void> {
+    await keys.reload();
+    if (clientsChanged) deps.onClientsChanged();
+  }
+
+  return {
+    async listSet(keySet: string): Promise<KeyView[]> {
+      return (await storage.keys.listSet(keySet)).map(keyView);
+    },
+
+    async clientKeys(clientId: string): Promise<{ client_id: string; jwt_algorithm: string; state: 'synced_with_global' | 'client_specific'; keys: KeyView[] }> {
+      const client = await deps.findClient(clientId);
+      if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
+      return {
+        client_id: client.client_id, jwt_algorithm: client.jwt_algorithm,
+        state: client.key_mode === 'client' ? 'client_specific' : 'synced_with_global',
+        keys: (await storage.keys.listSet(clientSet(client.client_id))).map(keyView),
+      };
+    },
+
+    async rotateGlobal(actor: Actor): Promise<KeyView> {
+      const now = clock.now();
+      const fresh = await generateSigningKey(masterKey, GLOBAL_SET, now);
+      await storage.transaction(async (tx) => {
+        await tx.versions.bump('keys');
+        await tx.keys.retireCurrent(GLOBAL_SET, now);
+        await tx.keys.insert(fresh);
+        await recordAudit(tx, now, actor, 'key.rotated', 'site', 'success', { kid: fresh.kid });
+      });
+      await after(false);
+      return keyView(fresh);
+    },
+
+    async rotateClient(clientId: string, actor: Actor): Promise<KeyView> {
+      const client = await rs256Client(clientId);
+      const now = clock.now();
+      const fresh = await generateSigningKey(masterKey, clientSet(client.client_id), now);
+      await storage.transaction(async (tx) => {
+        await tx.versions.bump('keys');
+        await tx.keys.retireCurrent(clientSet(client.client_id), now);
+        await tx.keys.insert(fresh);
+        await tx.clients.setKeyMode(client.client_id, 'client', now);
+        await tx.versions.bump('clients');
+        await recordAudit(tx, now, actor, 'key.rotated', `client:${client.client_id}`, 'success', { kid: fresh.kid });
+      });
+      await after(true);
+      return keyView(fresh);
+    },
+
+    async syncClient(clientId: string, actor: Actor): Promise<void> {
+      const client = await rs256Client(clientId);
+      const now = clock.now();
+      await storage.transaction(async (tx) => {
+        await tx.versions.bump('keys');
+        // The client's pair stays published (previous) for the grace period, then leaves the JWKS.
+        await tx.keys.retireCurrent(clientSet(client.client_id), now);
+        await tx.clients.setKeyMode(client.client_id, 'global', now);
+        await tx.versions.bump('clients');
+        await recordAudit(tx, now, actor, 'key.synced', `client:${client.client_id}`, 'success');
+      });
+      await after(true);
+    },
+
+    /**
+     * Revokes a key of a client's own set: gone from the JWKS at once and never used again. Revoking
+     * the client's current key sends the client back to the global pair (it can always sign).
+     */
+    async revokeClientKey(clientId: string, kid: string, actor: Actor): Promise<void> {
+      const client = await deps.findClient(clientId);
+      if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
+      const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
+      if (!key || key.key_set !== clientSet(client.client_id)) throw notFound('This client has no key with this kid');
+      if (key.status === 'revoked') throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      const now = clock.now();
+      const wasCurrent = key.status === 'current';
+      await storage.transaction(async (tx) => {
+        await tx.versions.bump('keys');
+        await tx.keys.revoke(kid, now);
+        if (wasCurrent) await tx.clients.setKeyMode(client.client_id, 'global', now);
+        if (wasCurrent) await tx.versions.bump('clients');
+        await recordAudit(tx, now, actor, 'key.revoked', `client:${client.client_id}`, 'success', { kid, was_current: wasCurrent });
+      });
+      await after(wasCurrent);
+    },
+
+    /** Revokes a global key; revoking the current one puts a fresh global pair in its place. */
+    async revokeGlobalKey(kid: string, actor: Actor): Promise<void> {
+      const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
+      if (!key || key.key_set !== GLOBAL_SET) throw notFound('No global key with this kid');
+      if (key.status === 'revoked') throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      const now = clock.now();
+      const fresh = key.status === 'current' ? await generateSigningKey(masterKey, GLOBAL_SET, now) : null;
+      await storage.transaction(async (tx) => {
+        await tx.versions.bump('keys');
+        await tx.keys.revoke(kid, now);
+        if (fresh) await tx.keys.insert(fresh);
+        await recordAudit(tx, now, actor, 'key.revoked', 'site', 'success', { kid, replaced_by: fresh?.kid });
+      });
+      await after(false);
+    },
+  };
+}
+
+export type KeyOperations = ReturnType<typeof createKeyOperations>;

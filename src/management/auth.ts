@@ -1,0 +1,35 @@
+// Who calls the management API: a management client's client_credentials token (its scopes, within
+// the client's management_scopes), or a console user's token (the permissions of the user's role,
+// within the management_scopes of the client the token was issued to). Anything else: 401.
+import { permissionsOf } from '../authz/roles.js';
+import type { ManagementScope } from '../config/types.js';
+import { forbidden, invalidToken } from '../errors/api-error.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Registry } from '../registry.js';
+import type { Actor } from './audit.js';
+
+export interface ManagementActor extends Actor {
+  permissions: ReadonlySet<ManagementScope>;
+}
+
+export async function authenticateManagement(r: Registry, authorization: string | undefined, ip: string): Promise<ManagementActor> {
+  const m = authorization ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim()) : null;
+  if (!m || m[1]!.length > 4096) throw invalidToken();
+  const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
+  const now = r.clock.now();
+  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= now) throw invalidToken();
+  const client = await r.clients.find(row.client_id);
+  if (!client || client.management_scopes.length === 0) throw invalidToken('This token is not valid for the management API');
+  const allowed = new Set<ManagementScope>(client.management_scopes as ManagementScope[]);
+  if (row.user_id === null) {
+    const scopes = row.scope.split(' ').filter((s): s is ManagementScope => allowed.has(s as ManagementScope));
+    return { type: 'client', id: client.client_id, ip, permissions: new Set(scopes) };
+  }
+  const user = await r.users.find(row.user_id);
+  if (!user || user.disabled) throw invalidToken();
+  return { type: 'user', id: user.id, ip, permissions: new Set(permissionsOf(user.role).filter((p) => allowed.has(p))) };
+}
+
+export function requirePermission(actor: ManagementActor, permission: ManagementScope): void {
+  if (!actor.permissions.has(permission)) throw forbidden(`This operation needs the ${permission} permission`, 'error.management.forbidden');
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from '../registry.js';
+import { auditRoutes } from './audit-routes.js';
+import { clientRoutes } from './clients-routes.js';
+import { keyRoutes } from './keys-routes.js';
+import { openApiDocument } from './openapi.js';
+import { registerManagementRoutes, type ManagementRoute } from './route.js';
+import { settingsRoutes } from './settings-routes.js';
+
+export function managementRoutes(r: Registry): ManagementRoute[] {
+  return [...keyRoutes(r.keyOps), ...clientRoutes(r, r.clients), ...settingsRoutes(r), ...auditRoutes(r)];
+}
+
+/** /api/v1: the management routes and their OpenAPI description. */
+export function installManagementApi(app: FastifyInstance, r: Registry): void {
+  const routes = managementRoutes(r);
+  registerManagementRoutes(app, r, routes);
+  const doc = openApiDocument(r.config.issuer, routes);
+  app.get('/api/v1/openapi.json', (_req, reply) => {
+    reply.header('Content-Type', 'application/json; charset=utf-8').send(doc);
+  });
+}

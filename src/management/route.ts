@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ManagementScope } from '../config/types.js';
+import { ApiError, type FieldError } from '../errors/api-error.js';
+import type { Registry } from '../registry.js';
+import { recordAudit } from './audit.js';
+import { authenticateManagement, requirePermission, type ManagementActor } from './auth.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** One management operation: its schemas drive validation and the OpenAPI description alike. */
+export interface ManagementRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  summary: string;
+  tag: string;
+  permission: ManagementScope;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Status and schema of the success answer (204 has none). */
+  response: { status: number; schema?: JsonSchema };
+  /** Audited action name for operations that change something. */
+  audit?: string;
+  handler(ctx: { actor: ManagementActor; params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown>; req: FastifyRequest }): Promise<unknown>;
+}
+
+const detailsOf = (errors: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string }>): FieldError[] =>
+  errors.map((e) => {
+    const field = [e.instancePath?.replace(/^\//, '').replace(/\//g, '.'), e.params?.additionalProperty ?? e.params?.missingProperty].filter(Boolean).join('.') || 'body';
+    return { field: String(field), message: e.keyword === 'additionalProperties' ? 'is not an allowed field' : (e.message ?? 'is invalid'), code: e.keyword === 'required' ? 'missing' : 'invalid' };
+  });
+
+export function registerManagementRoutes(app: FastifyInstance, r: Registry, routes: ManagementRoute[]): void {
+  for (const def of routes) {
+    app.route({
+      method: def.method,
+      url: def.url,
+      attachValidation: true,
+      schema: { ...(def.params ? { params: def.params } : {}), ...(def.query ? { querystring: def.query } : {}), ...(def.body ? { body: def.body } : {}) },
+      handler: async (req, reply) => {
+        const actor = await authenticateManagement(r, req.headers.authorization, req.ip);
+        try {
+          requirePermission(actor, def.permission);
+        } catch (e) {
+          await recordAudit(r.storage, r.clock.now(), actor, def.audit ?? `read:${def.tag}`, req.url.split('?')[0]!, 'denied', { permission: def.permission });
+          throw e;
+        }
+        if (req.validationError) {
+          const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
+          throw new ApiError(400, 'invalid_request', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500), 'error.invalidRequest', { details });
+        }
+        const out = await def.handler({ actor, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: (req.body ?? {}) as Record<string, unknown>, req });
+        reply.header('Cache-Control', 'no-store');
+        if (def.response.status === 204) return reply.code(204).send();
+        return reply.code(def.response.status).send(out);
+      },
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { AccountSettings } from '../config/types.js';
+import { Problems, validateAccount } from '../config/validate.js';
+import { ApiError } from '../errors/api-error.js';
+import type { Registry } from '../registry.js';
+import { recordAudit } from './audit.js';
+import type { JsonSchema, ManagementRoute } from './route.js';
+
+const rateLimit: JsonSchema = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: ['integer', 'null'], minimum: 1 }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } },
+};
+const seconds: JsonSchema = { type: 'integer', minimum: 1, maximum: 315360000 };
+
+export const accountSchema: JsonSchema = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    mfa_required: { type: 'string', enum: ['always', 'never', 'Always', 'Never'] },
+    access_token_ttl: seconds, id_token_ttl: seconds, refresh_token_ttl: seconds, authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
+    tkn_ttl: seconds, session_ttl: seconds, session_idle_ttl: seconds, password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
+    rate_limits: { type: 'object', additionalProperties: false, properties: { login: rateLimit, signup: rateLimit, token: rateLimit } },
+  },
+};
+
+/** Account settings: read, and change at run time (every process picks the change up). */
+export function settingsRoutes(r: Registry): ManagementRoute[] {
+  return [
+    {
+      method: 'GET', url: '/api/v1/settings/account', tag: 'settings', permission: 'read:settings', summary: 'Read the account settings',
+      response: { status: 200, schema: accountSchema },
+      handler: async () => r.account(),
+    },
+    {
+      method: 'PATCH', url: '/api/v1/settings/account', tag: 'settings', permission: 'manage:settings', audit: 'settings.updated',
+      summary: 'Change account settings (MFA required, lifetimes, limits)', body: { ...accountSchema, minProperties: 1 },
+      response: { status: 200, schema: accountSchema },
+      handler: async ({ actor, body }) => {
+        const p = new Problems();
+        const next: AccountSettings = validateAccount(p, body, r.account());
+        if (p.list.length) throw new ApiError(400, 'invalid_request', p.list.join('; '), 'error.settings.invalid');
+        await r.storage.transaction(async (tx) => {
+          await tx.settings.put('account', next, r.clock.now());
+          await tx.versions.bump('account');
+          await recordAudit(tx, r.clock.now(), actor, 'settings.updated', 'account', 'success', { fields: Object.keys(body) });
+        });
+        r.setAccount(next);
+        return next;
+      },
+    },
+  ];
+}

@@ -1,0 +1,33 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AuditEventsTable, Database } from '../schema.js';
+
+export type AuditRow = Selectable<AuditEventsTable>;
+
+export interface AuditFilter {
+  action?: string;
+  actorId?: string;
+  target?: string;
+  since?: number;
+  until?: number;
+  limit: number;
+  /** Events strictly older than this time (pagination). */
+  before?: number;
+}
+
+export function auditRepo(db: Kysely<Database>) {
+  return {
+    async insert(e: AuditRow): Promise<void> {
+      await db.insertInto('audit_events').values(e).execute();
+    },
+    async list(f: AuditFilter): Promise<AuditRow[]> {
+      let q = db.selectFrom('audit_events').selectAll();
+      if (f.action) q = q.where('action', '=', f.action);
+      if (f.actorId) q = q.where('actor_id', '=', f.actorId);
+      if (f.target) q = q.where('target', '=', f.target);
+      if (f.since !== undefined) q = q.where('at', '>=', f.since);
+      if (f.until !== undefined) q = q.where('at', '<=', f.until);
+      if (f.before !== undefined) q = q.where('at', '<', f.before);
+      return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+    },
+  };
+}
