@@ -1,22 +1,35 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../../errors/api-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
-import { requireSingle, requiredStr } from '../params.js';
+import { requireSingle, requiredStr, type Params } from '../params.js';
 
 const methodNotAllowed = (reply: FastifyReply) => {
   const e = new ApiError(405, 'invalid_request', 'Use POST', 'error.methodNotAllowed');
   return reply.code(405).header('Allow', 'POST').send(e.body());
 };
 
+/**
+ * The body of a token or revocation request: a form (RFC 6749 3.2) or JSON (the Core SDK). Any other
+ * media type (text/plain, which a cross-site form may send without a preflight; multipart) is 415,
+ * never read as an empty request.
+ */
+function bodyParams(req: FastifyRequest): Params {
+  const type = req.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+  if (type !== undefined && type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
+    throw new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded', 'error.unsupportedMediaType');
+  }
+  return requireSingle(req.body, type === 'application/json');
+}
+
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
 export function tokenRoutes(app: FastifyInstance, r: Registry): void {
   app.post('/oauth/token', async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');
-    const params = requireSingle(req.body, req.headers['content-type']?.startsWith('application/json'));
+    const params = bodyParams(req);
     await r.limiter('token', req.ip, r.account().rate_limits.token);
     const out = await tokenEndpoint(r, req.headers.authorization, params);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
@@ -24,7 +37,7 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/token', handler: (_req, reply) => methodNotAllowed(reply) });
 
   app.post('/oauth/revoke', async (req, reply) => {
-    const params = requireSingle(req.body, req.headers['content-type']?.startsWith('application/json'));
+    const params = bodyParams(req);
     const { client } = await authenticateClient(r, req.headers.authorization, params);
     const token = requiredStr(params, 'token', 4096);
     const now = r.clock.now();

@@ -1,6 +1,7 @@
 // Rule (RFC 7636, RFC 9700 section 2.1.1): public clients must send an S256 code_challenge; plain
 // is refused; a challenge without its method is refused rather than read as plain; the challenge
-// must be 43 base64url characters (the S256 of a verifier).
+// must be 43 base64url characters (the S256 of a verifier), and not the S256 of the state (PK-11).
+import { createHash } from 'node:crypto';
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext } from './request.js';
 
@@ -17,5 +18,9 @@ export function checkPkce(ctx: AuthorizeContext): void {
   if (method === undefined || method === '') throw new AuthorizeError('invalid_request', 'code_challenge_method is required and must be S256', true);
   if (method !== 'S256') throw new AuthorizeError('invalid_request', 'code_challenge_method must be S256 (plain is not supported)', true);
   if (typeof challenge !== 'string' || !S256_CHALLENGE.test(challenge)) throw new AuthorizeError('invalid_request', 'code_challenge must be 43 base64url characters', true);
+  // A verifier equal to the state travels in the redirect URL: such a challenge protects nothing.
+  if (typeof ctx.params.state === 'string' && createHash('sha256').update(ctx.params.state).digest('base64url') === challenge) {
+    throw new AuthorizeError('invalid_request', 'code_challenge must not be derived from state', true);
+  }
   ctx.req.codeChallenge = challenge;
 }

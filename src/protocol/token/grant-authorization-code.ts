@@ -2,7 +2,7 @@
 // update, so every later check burns it (a failed PKCE check included: no online guessing).
 // A second use revokes every token of its grant (RFC 6749 4.1.2, RFC 9700 4.5).
 import { invalidGrant } from '../../errors/api-error.js';
-import { str, type Params } from '../../http/params.js';
+import { requiredStr, type Params } from '../../http/params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
@@ -12,10 +12,11 @@ import { pkceMatches } from './pkce.js';
 const BAD_CODE = 'The authorization code is invalid, expired, already used, or was issued to another client or redirect_uri';
 
 export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
-  const code = str(params, 'code', 200);
-  if (!code) throw invalidGrant('code is required');
+  // A missing parameter is invalid_request (RFC 6749 5.2); a wrong code is invalid_grant.
+  const code = requiredStr(params, 'code', 200);
   const now = r.clock.now();
-  const consumed = await r.storage.codes.consume(sha256(code), now);
+  const digest = sha256(code);
+  const consumed = await r.storage.codes.consume(digest, now);
   if (consumed.state === 'missing') throw invalidGrant(BAD_CODE);
   if (consumed.state === 'reused') {
     await r.storage.tokens.revokeGrant(consumed.row.grant_id, now);
@@ -30,9 +31,15 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
     r.log.warn({ event: 'pkce.failed', client_id: row.client_id }, 'PKCE verification failed: code burned');
     throw invalidGrant('PKCE verification failed', 'error.invalidCodeVerifier');
   }
+  if (row.code_challenge !== null && (await r.storage.codes.challengeSeenBefore(row.client_id, row.code_challenge, digest))) {
+    // A security event, not a refusal (RFC 9700 2.1.1): the client reuses its PKCE pair.
+    r.log.warn({ event: 'pkce.challenge_reused', client_id: row.client_id }, 'a PKCE code_challenge was used in more than one authorization request');
+  }
+  // The consume refused a code of a revoked grant. A revocation after it (a concurrent reuse of
+  // this code) is not re-checked here: this request won, and its tokens die with the grant.
   const grant = await r.storage.tokens.findGrant(row.grant_id);
   const user = await r.users.find(row.user_id);
-  if (!grant || grant.revoked_at !== null || !user || user.disabled) throw invalidGrant(BAD_CODE);
+  if (!grant || !user || user.disabled) throw invalidGrant(BAD_CODE);
   const scopes = row.scope.split(' ').filter(Boolean);
   return r.issueTokens(r.storage, { client: auth.client, user, grant, scopes, nonce: row.nonce, refresh: scopes.includes('offline_access') });
 }

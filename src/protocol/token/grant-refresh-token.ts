@@ -2,7 +2,7 @@
 // token; presenting a used one revokes the whole family (RFC 9700 4.14.2). Bound to its client;
 // the scope may only narrow.
 import { invalidGrant, invalidScope } from '../../errors/api-error.js';
-import { str, type Params } from '../../http/params.js';
+import { requiredStr, type Params } from '../../http/params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
@@ -12,8 +12,7 @@ import type { AuthenticatedClient } from './client-auth.js';
 const BAD_TOKEN = 'The refresh token is invalid, expired, revoked or was issued to another client';
 
 export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
-  const token = str(params, 'refresh_token', 200);
-  if (!token) throw invalidGrant('refresh_token is required');
+  const token = requiredStr(params, 'refresh_token', 200);
   const now = r.clock.now();
   const digest = sha256(token);
   const row = await r.storage.tokens.findRefreshToken(digest);
