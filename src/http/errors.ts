@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { randomId } from '../lib/random.js';
@@ -8,6 +10,11 @@ import { randomId } from '../lib/random.js';
  * generic 500, logged in full with an error_id the body repeats.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  // Bodies are JSON or form-encoded only (identity-api.md, transport rules). Fastify parses
+  // text/plain by default: drop that parser so such a body is the 415 below, never a string that
+  // a handler might half-read (text/plain is also the cross-site "simple request" of CSRF).
+  app.removeContentTypeParser('text/plain');
+  installClientErrorHandler(app);
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -32,5 +39,34 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     const e = new ApiError(404, 'not_found', `No route for ${req.method} ${req.url.split('?')[0]}`, 'error.notFound');
     return reply.code(404).send(e.body());
+  });
+}
+
+/**
+ * Requests Node cannot parse (headers over 16 kB, broken framing, header timeout) never reach
+ * Fastify's routes: Node emits `clientError` with the raw bytes it choked on as `err.rawPacket`,
+ * which may hold an Authorization header or a cookie. Fastify's default handler logs that error
+ * whole (at trace) and answers a body without error_message_key. This one logs the code only and
+ * answers the contract's JSON error.
+ */
+function installClientErrorHandler(app: FastifyInstance): void {
+  app.server.removeAllListeners('clientError');
+  app.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const e =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError(431, 'invalid_request', 'The request headers are too large', 'error.requestHeadersTooLarge')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiError(408, 'invalid_request', 'The request took too long to arrive', 'error.requestTimeout')
+          : new ApiError(400, 'invalid_request', 'The request is malformed', 'error.invalidRequest');
+    app.log.debug({ event: 'client_error', parser_error: String(err.code).slice(0, 60), status: e.status }, 'unparsable request refused');
+    if (socket.writable) {
+      const body = JSON.stringify(e.body());
+      socket.write(
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
   });
 }

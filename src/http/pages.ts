@@ -15,13 +15,13 @@ button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;bac
  * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak
  * of codes, never cached.
  */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: string, opts: { scriptHash?: string; frameAncestors?: string[] } = {}): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, title: string, body: string, opts: { scriptHash?: string; frameAncestors?: string[]; formAction?: string[] } = {}): FastifyReply {
   const script = opts.scriptHash ? ` script-src '${opts.scriptHash}';` : '';
   const frames = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self';${script} frame-ancestors ${frames}; base-uri 'none'`)
+    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${['\'self\'', ...(opts.formAction ?? [])].join(' ')};${script} frame-ancestors ${frames}; base-uri 'none'`)
     .header('Referrer-Policy', 'no-referrer')
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')

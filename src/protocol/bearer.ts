@@ -1,6 +1,6 @@
 // Access tokens are opaque: 256 random bits, stored as SHA-256. A JWT (an id_token, a token forged
 // with a client secret, alg=none, ...) is never a key of that table, so it is never accepted here.
-import { invalidToken } from '../errors/api-error.js';
+import { ApiError, invalidToken } from '../errors/api-error.js';
 import { sha256 } from '../lib/secrets.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
@@ -14,8 +14,18 @@ export interface BearerContext {
   issuedAt: number;
 }
 
+/**
+ * RFC 6750 3.1: a request without Bearer credentials (no Authorization header, another scheme, a
+ * token in the query) gets a challenge without an error code; the body is the same 401.
+ */
+const noCredentials = (): ApiError => {
+  const e = invalidToken();
+  return new ApiError(e.status, e.error, e.description, e.messageKey, { headers: { 'WWW-Authenticate': 'Bearer realm="ward"' } });
+};
+
 export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
-  const m = authorization ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim()) : null;
+  if (typeof authorization !== 'string' || !/^Bearer(\s|$)/i.test(authorization.trim())) throw noCredentials();
+  const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
   if (!m || m[1]!.length > 4096) throw invalidToken();
   const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
   const now = r.clock.now();

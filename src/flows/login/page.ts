@@ -7,6 +7,8 @@ export interface LoginPageInput {
   csrf: string;
   email?: string;
   error?: string;
+  /** Where the form's 303 ends: the validated redirect target (see formActionSource). */
+  target: string | null;
 }
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
@@ -26,6 +28,7 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>`,
+    { formAction: formActionSource(p.target) },
   );
 }
 
@@ -34,13 +37,8 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
  * that follows the POST, so `form-action 'self'` alone would block the way back to the client. Only
  * the validated redirect target's origin is added (a scheme-source for a private-use scheme).
  */
-export function formActionSource(target: string | null): string | null {
-  if (!target) return null;
+export function formActionSource(target: string | null): string[] {
+  if (!target) return [];
   const url = new URL(target);
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol;
-}
-
-/** A page's CSP with `form-action 'self'` widened to also admit `source`. */
-export function widenFormAction(csp: string, source: string): string {
-  return csp.replace(/form-action 'self'(?=;)/, `form-action 'self' ${source}`);
+  return [url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol];
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
-import { formActionSource, sendLoginPage, widenFormAction } from '../../flows/login/page.js';
+import { sendLoginPage } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
@@ -46,16 +46,6 @@ function queryParams(raw: string): Record<string, string | string[]> {
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
   const findClient = (id: string) => r.clients.find(id);
-  // A login page's answer, and the CSP source its form may end at (see formActionSource).
-  const formEnds = new WeakMap<FastifyReply, string>();
-  const loginPageHooks = {
-    onSend: async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const source = formEnds.get(reply);
-      const csp = reply.getHeader('content-security-policy');
-      if (source && typeof csp === 'string') reply.header('Content-Security-Policy', widenFormAction(csp, source));
-      return payload;
-    },
-  };
 
   async function validate(reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
     const { params, duplicates } = singleValued(query);
@@ -73,18 +63,17 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       csrfCookie = newCsrfCookie();
       reply.setCookie(CSRF_COOKIE, csrfCookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
     }
-    const source = formActionSource(ar.target);
-    if (source) formEnds.set(reply, source);
-    return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, csrfCookie), error, email });
+    return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, csrfCookie), error, email, target: ar.target });
   }
 
-  async function startSession(reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
-    const { cookie, session } = await r.sessions.create(userId, amr, authTime);
+  /** A login: a new session id, and the session the browser had (if any) is ended (ASVS 7.2.4). */
+  async function startSession(req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
+    const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
     setSessionCookie(reply, cookie, r.account().session_ttl);
     return session.id;
   }
 
-  app.get('/oauth/authorize', loginPageHooks, async (req, reply) => {
+  app.get('/oauth/authorize', async (req, reply) => {
     const ar = await validate(reply, req.query);
     if (!ar) return reply;
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
@@ -97,7 +86,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       // max_age applies to the login behind a tkn too (OIDC Core 3.1.2.1): an older one is not enough.
       if (user && !user.disabled && withinMaxAge(r.clock.now(), t.payload.auth_time, ar.maxAge)) {
         // A login is a new session identifier (no fixation).
-        const sessionId = await startSession(reply, user.id, t.payload.amr, t.payload.auth_time);
+        const sessionId = await startSession(req, reply, user.id, t.payload.amr, t.payload.auth_time);
         auth = { user, sessionId, authTime: t.payload.auth_time, amr: t.payload.amr };
       }
     } else if (!ar.prompt || !FORCE_LOGIN.has(ar.prompt)) {
@@ -115,7 +104,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     return loginPage(req, reply, ar, rawQuery);
   });
 
-  app.post('/oauth/authorize/login', loginPageHooks, async (req, reply) => {
+  app.post('/oauth/authorize/login', async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
     if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
       return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
@@ -137,7 +126,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     const user = await r.users.authenticate({ email }, params.password);
     if (!user) return loginPage(req, reply, ar, rawQuery, 401, 'The email or password is incorrect.', email);
     const authTime = r.clock.now();
-    const sessionId = await startSession(reply, user.id, ['pwd'], authTime);
+    const sessionId = await startSession(req, reply, user.id, ['pwd'], authTime);
     // After a POST, redirect with 303 so the browser never re-posts credentials (RFC 9700 4.12).
     await completeAuthorization(r, reply, ar, { user, sessionId, authTime, amr: ['pwd'] }, 303);
     return reply;

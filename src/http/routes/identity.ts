@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { ApiError, invalidField, invalidScope } from '../../errors/api-error.js';
+import { ApiError, forbidden, invalidField, invalidScope } from '../../errors/api-error.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
 import type { Registry } from '../../registry.js';
@@ -65,8 +65,27 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
   app.get('/identity/v1/userinfo', userinfo);
   app.post('/identity/v1/userinfo', userinfo);
 
+  /**
+   * Logout changes state with the SSO cookie (SameSite=None), so a cross-site page must not be able
+   * to fire it (SS-03): a request carrying an Origin must come from Ward or a client's allowed
+   * origin; without one, a cross-site request must be a top-level navigation (the Core SDK's
+   * window.location.assign), never an image, script, iframe or no-cors fetch.
+   */
+  async function logoutAllowed(headers: Record<string, string | string[] | undefined>): Promise<boolean> {
+    const origin = headers.origin;
+    if (origin !== undefined) return origin === new URL(r.config.issuer).origin || (typeof origin === 'string' && (await r.clients.allowedOrigins()).has(origin));
+    const site = headers['sec-fetch-site'];
+    if (site === undefined || site === 'same-origin' || site === 'none') return true;
+    const dest = headers['sec-fetch-dest'];
+    return headers['sec-fetch-mode'] === 'navigate' && (dest === undefined || dest === 'document');
+  }
+
   app.get('/identity/v1/logout', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
+    if (!(await logoutAllowed(req.headers))) {
+      r.log.warn({ event: 'logout.refused', origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] }, 'cross-site logout refused');
+      throw forbidden('Logout must be a top-level navigation or come from an allowed origin');
+    }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     if (session) await r.sessions.end(session.id);
     clearSessionCookie(reply);
