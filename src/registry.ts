@@ -14,7 +14,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
-import { startChangePoller } from './storage/change-poller.js';
+import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
 import { createStorage, type Storage } from './storage/storage.js';
 
@@ -75,6 +75,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     },
   });
 
+  const janitor = startJanitor(storage, log, () => clock.now());
+
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
     config,
@@ -92,6 +94,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     keys,
     keyOps,
     poller,
+    janitor,
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
@@ -101,6 +104,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     issueTokens: createTokenIssuer({ clock, account, signIdToken }),
     async close() {
       poller.stop();
+      janitor.stop();
       await storage.close();
     },
   };

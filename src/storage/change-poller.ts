@@ -35,3 +35,24 @@ export function startChangePoller(storage: Storage, log: Logger, refresh: Record
     stop: () => clearInterval(timer),
   };
 }
+
+/**
+ * Deletes what can no longer be used: codes and one-time tokens a day past their expiry (a day,
+ * so a late reuse of a code is still detected and revokes its grant), and finished rate windows.
+ */
+export function startJanitor(storage: Storage, log: Logger, now: () => number, intervalMs = 10 * 60_000) {
+  const DAY = 24 * 3600_000;
+  const sweep = async () => {
+    try {
+      const t = now();
+      await storage.codes.deleteExpired(t - DAY);
+      await storage.oneTime.deleteExpired(t - DAY);
+      await storage.counters.deleteExpired(t);
+    } catch (e) {
+      log.warn({ err: e }, 'janitor sweep failed');
+    }
+  };
+  const timer = setInterval(() => void sweep(), intervalMs);
+  timer.unref();
+  return { sweep, stop: () => clearInterval(timer) };
+}

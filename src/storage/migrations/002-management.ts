@@ -25,6 +25,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('area', 'varchar(32)', (c) => c.primaryKey())
     .addColumn('version', 'bigint', (c) => c.notNull())
     .execute();
+  // PK-11: redemption looks for another code of the same client with the same challenge.
+  await db.schema.createIndex('authorization_codes_challenge').on('authorization_codes').columns(['client_id', 'code_challenge']).execute();
+  await db.schema.createIndex('authorization_codes_expiry').on('authorization_codes').column('expires_at').execute();
+  await db.schema.createIndex('one_time_tokens_expiry').on('one_time_tokens').column('expires_at').execute();
+  await db.schema.createIndex('rate_counters_expiry').on('rate_counters').column('expires_at').execute();
   // At most one current key per key set, whatever the writers do.
   await sql`create unique index signing_keys_one_current on signing_keys (key_set) where status = 'current'`.execute(db);
   await sql`insert into versions (area, version) values ('keys', 0), ('clients', 0), ('account', 0)`.execute(db);
@@ -32,6 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('signing_keys_one_current').execute();
+  for (const i of ['authorization_codes_challenge', 'authorization_codes_expiry', 'one_time_tokens_expiry', 'rate_counters_expiry']) await db.schema.dropIndex(i).execute();
   await db.schema.dropTable('versions').execute();
   await db.schema.dropTable('audit_events').execute();
   await db.schema.alterTable('clients').dropColumn('management_scopes').execute();
