@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { ConfigError, configFromProcess } from './config/load.js';
+import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import { banner, startServer } from './main.js';
+import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
 
 const usage = `Usage: ward <command>
   start     run the server (migrations, keys and first-start bootstrap included)
   migrate   apply the database migrations and exit
+${OPERATOR_USAGE}
 Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see README).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -31,6 +34,14 @@ async function main(argv: string[]): Promise<number> {
     await db.close();
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
     return 0;
+  }
+  if (command === 'keys' || command === 'clients') {
+    const registry = await buildRegistry({ ...config, logLevel: 'warn' });
+    try {
+      return await runOperatorCommand(registry, argv, 'cli', (line: string) => process.stdout.write(line + '\n'));
+    } finally {
+      await registry.close();
+    }
   }
   if (command !== 'start') {
     process.stderr.write(`Unknown command ${command}\n${usage}\n`);

@@ -61,7 +61,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   }
   const account = () => accountSettings;
 
-  const keys = new KeyStore(storage, master.key, clock);
+  // A retired key stays published as long as the longest token it may have signed can live.
+  const keys = new KeyStore(storage, master.key, clock, () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000);
   await keys.ensureGlobalKey();
   const clients = createClientService({ storage, masterKey: master.key, clock });
   for (const c of config.clients) await clients.upsert(c, 'config');

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
 import { unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
+import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
 import { generateSigningKey, keyAad } from './generate.js';
 
@@ -20,67 +21,80 @@ export interface JwksView {
 }
 
 /**
- * The signing keys in memory: the current key of each set, every live public key, and the JWK Sets
- * pre-serialised (rebuilt on each change, never per request).
+ * The signing keys in memory: the current key of each set, every published public key, and the JWK
+ * Sets pre-serialised (rebuilt on each change, never per request). A retired (previous) key stays
+ * published until every token it signed has expired: `graceMs` after its retirement, the longest
+ * token lifetime. A revoked key is gone at once.
  */
 export class KeyStore {
   private keys = new Map<string, LiveKey>();
-  private all: JwksView = { body: '{"keys":[]}', etag: '' };
+  private all: JwksView = view([]);
   private perSet = new Map<string, JwksView>();
+  /** When the next previous key leaves the JWKS (the views are rebuilt then). */
+  private nextExpiry = Infinity;
+  private rows: SigningKeyRow[] = [];
 
   constructor(
     private readonly storage: Storage,
     private readonly masterKey: Buffer,
     private readonly clock: Clock,
+    private readonly graceMs: () => number,
   ) {}
 
-  /** Creates the global pair on first start. */
+  /** Creates the global pair on first start (two processes racing: the loser keeps the winner's). */
   async ensureGlobalKey(): Promise<void> {
     const existing = await this.storage.keys.listSet(GLOBAL_SET);
     if (!existing.some((k) => k.status === 'current')) {
-      await this.storage.keys.insert(await generateSigningKey(this.masterKey, GLOBAL_SET, this.clock.now()));
+      try {
+        await this.storage.keys.insert(await generateSigningKey(this.masterKey, GLOBAL_SET, this.clock.now()));
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+      }
     }
     await this.reload();
   }
 
-  /** Re-reads the live keys from storage and rebuilds the pre-serialised views. */
+  /** Re-reads the keys from storage and rebuilds the pre-serialised views. */
   async reload(): Promise<void> {
-    const rows = await this.storage.keys.listLive();
-    const next = new Map<string, LiveKey>();
-    for (const row of rows) {
-      const prev = this.keys.get(row.kid);
-      const pub = JSON.parse(row.public_jwk) as { n: string; e: string };
-      const cert = Buffer.from(row.cert_der, 'base64');
-      next.set(row.kid, {
-        row,
-        privateKey: prev?.privateKey,
-        jwk: {
-          kty: 'RSA',
-          use: 'sig',
-          alg: row.alg,
-          kid: row.kid,
-          n: pub.n,
-          e: pub.e,
-          x5c: [row.cert_der],
-          x5t: createHash('sha1').update(cert).digest('base64url'),
-          'x5t#S256': createHash('sha256').update(cert).digest('base64url'),
-        },
-      });
-    }
-    this.keys = next;
-    this.all = view([...next.values()]);
-    this.perSet = new Map();
-    const sets = new Set([...next.values()].map((k) => k.row.key_set));
-    for (const set of sets) this.perSet.set(set, view([...next.values()].filter((k) => k.row.key_set === set)));
+    this.rows = await this.storage.keys.listLive();
+    this.rebuild();
   }
 
-  /** The JWK Set of every live key. */
+  private rebuild(): void {
+    const now = this.clock.now();
+    const grace = this.graceMs();
+    const next = new Map<string, LiveKey>();
+    let nextExpiry = Infinity;
+    for (const row of this.rows) {
+      if (row.status === 'previous') {
+        const until = (row.retired_at ?? 0) + grace;
+        if (until <= now) continue;
+        nextExpiry = Math.min(nextExpiry, until);
+      }
+      const prev = this.keys.get(row.kid);
+      next.set(row.kid, { row, privateKey: prev?.privateKey, jwk: prev?.jwk ?? publicJwk(row) });
+    }
+    this.keys = next;
+    this.nextExpiry = nextExpiry;
+    const published = [...next.values()];
+    this.all = view(published);
+    this.perSet = new Map();
+    for (const set of new Set(published.map((k) => k.row.key_set))) this.perSet.set(set, view(published.filter((k) => k.row.key_set === set)));
+  }
+
+  private fresh(): void {
+    if (this.clock.now() >= this.nextExpiry) this.rebuild();
+  }
+
+  /** The JWK Set of every published key. */
   jwks(): JwksView {
+    this.fresh();
     return this.all;
   }
 
-  /** The keys that can sign tokens of one key set (a client's own, or the global set). */
+  /** The published keys that can have signed tokens of one key set (a client's own, or global). */
   jwksOfSet(keySet: string): JwksView {
+    this.fresh();
     return this.perSet.get(keySet) ?? view([]);
   }
 
@@ -96,10 +110,25 @@ export class KeyStore {
     return { kid: found.row.kid, key: found.privateKey };
   }
 
-  /** The public JWK of a live key, or undefined (unknown or revoked kid). The kid is an opaque map key. */
-  publicJwk(kid: string): Record<string, unknown> | undefined {
-    return this.keys.get(kid)?.jwk;
+  /**
+   * A published key by kid, with its key set, or undefined (unknown, revoked, or past its grace).
+   * The kid is only ever an exact key into this map.
+   */
+  published(kid: string): { keySet: string; jwk: Record<string, unknown> } | undefined {
+    this.fresh();
+    const k = typeof kid === 'string' && kid.length <= 128 ? this.keys.get(kid) : undefined;
+    return k && { keySet: k.row.key_set, jwk: k.jwk };
   }
+}
+
+function publicJwk(row: SigningKeyRow): Record<string, unknown> {
+  const pub = JSON.parse(row.public_jwk) as { n: string; e: string };
+  const cert = Buffer.from(row.cert_der, 'base64');
+  return {
+    kty: 'RSA', use: 'sig', alg: row.alg, kid: row.kid, n: pub.n, e: pub.e, x5c: [row.cert_der],
+    x5t: createHash('sha1').update(cert).digest('base64url'),
+    'x5t#S256': createHash('sha256').update(cert).digest('base64url'),
+  };
 }
 
 function view(keys: LiveKey[]): JwksView {

@@ -13,7 +13,7 @@ export function discoveryDocument(issuer: string): string {
     scopes_supported: SUPPORTED_SCOPES,
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment', 'web_message'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'implicit'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256', 'HS256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

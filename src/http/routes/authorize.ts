@@ -5,6 +5,7 @@ import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/lo
 import { sendLoginPage } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
+import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
@@ -77,6 +78,9 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     const ar = await validate(reply, req.query);
     if (!ar) return reply;
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
+    const hintSub = ar.idTokenHint ? verifyIdTokenHint(ar.idTokenHint, ar.client, { issuer: r.config.issuer, keys: r.keys, clients: r.clients }) : undefined;
+    if (hintSub === null) return sendAuthorizeError(reply, new AuthorizeError('invalid_request', 'id_token_hint is not a valid ID token of this client', true), ar, r.config.issuer);
     let auth: Authenticated | null = null;
     if (ar.tkn) {
       const t = await r.tkn.consume(ar.tkn, ar.client.client_id);
@@ -93,7 +97,8 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
       const fresh = session && withinMaxAge(r.clock.now(), session.authTime, ar.maxAge);
       const user = fresh ? await r.users.find(session.userId) : undefined;
-      if (session && user && !user.disabled) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
+      // A session of another user than the hint names does not answer this request.
+      if (session && user && !user.disabled && (hintSub === undefined || hintSub === user.id)) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
     }
     if (auth) {
       await completeAuthorization(r, reply, ar, auth);

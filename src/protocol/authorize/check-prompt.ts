@@ -22,6 +22,11 @@ export function checkPrompt(ctx: AuthorizeContext): void {
     if (typeof nonce !== 'string' || nonce.length > 512) throw new AuthorizeError('invalid_request', 'nonce must be a string of at most 512 characters', true);
     ctx.req.nonce = nonce;
   }
+  const hint = ctx.params.id_token_hint;
+  if (hint !== undefined && hint !== '') {
+    if (typeof hint !== 'string' || hint.length > 8192) throw new AuthorizeError('invalid_request', 'id_token_hint must be an ID token', true);
+    ctx.req.idTokenHint = hint;
+  }
   const tkn = ctx.params.tkn;
   if (typeof tkn === 'string' && tkn !== '') ctx.req.tkn = tkn;
 }

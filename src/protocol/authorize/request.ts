@@ -19,6 +19,7 @@ export interface AuthorizeRequest {
   prompt?: 'none' | 'login' | 'consent' | 'select_account';
   maxAge?: number;
   tkn?: string;
+  idTokenHint?: string;
 }
 
 /** The state of the pipeline while checks run: each check reads params and fills the request. */

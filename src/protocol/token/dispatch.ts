@@ -4,6 +4,7 @@ import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { authorizationCodeGrant } from './grant-authorization-code.js';
+import { clientCredentialsGrant } from './grant-client-credentials.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 
 type Grant = (r: Registry, auth: Awaited<ReturnType<typeof authenticateClient>>, params: Params) => Promise<TokenResponse>;
@@ -11,6 +12,7 @@ type Grant = (r: Registry, auth: Awaited<ReturnType<typeof authenticateClient>>,
 const GRANTS: Record<string, Grant> = {
   authorization_code: authorizationCodeGrant,
   refresh_token: refreshTokenGrant,
+  client_credentials: clientCredentialsGrant,
 };
 
 /** POST /oauth/token: authenticate the client, then the grant named by grant_type. */
@@ -18,9 +20,8 @@ export async function tokenEndpoint(r: Registry, authorization: string | undefin
   const grantType = requiredStr(params, 'grant_type', 100);
   const auth = await authenticateClient(r, authorization, params);
   const grant = GRANTS[grantType];
-  if (!grant) {
-    if (grantType === 'client_credentials') throw unauthorizedClient('This client may not use the client_credentials grant');
-    throw new ApiError(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported`, 'error.unsupportedGrantType');
-  }
+  if (!grant) throw new ApiError(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported`, 'error.unsupportedGrantType');
+  // Each client uses only the grants it lists (a public client never lists client_credentials).
+  if (!auth.client.grant_types.includes(grantType as never)) throw unauthorizedClient(`This client may not use the ${grantType} grant`);
   return grant(r, auth, params);
 }

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { Problems, validateClient } from '../config/validate.js';
+import { ApiError } from '../errors/api-error.js';
+import { GLOBAL_SET } from '../keys/key-store.js';
+import type { Registry } from '../registry.js';
+import type { Actor } from './audit.js';
+
+type Out = (line: string) => void;
+
+function parse(args: string[]): { flags: Record<string, string | true>; positional: string[] } {
+  const flags: Record<string, string | true> = {};
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') && a !== '--sso') flags[a.slice(2)] = args[++i]!;
+    else flags[a.slice(2)] = true;
+  }
+  return { flags, positional };
+}
+
+const list = (v: string | true | undefined): string[] => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const str = (v: string | true | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or a client's own keys
+  keys rotate                  rotate the global RSA pair
+  clients list
+  clients create --id ID [--type public|confidential] [--name N] [--alg RS256|HS256]
+                 [--callbacks URL,URL] [--origins ORIGIN,ORIGIN] [--sso]
+  clients rotate-key ID        give the client its own RSA pair
+  clients sync-key ID          sync the client with the global pair
+  clients revoke-key ID KID    revoke a key of the client`;
+
+/** `ward keys ...` and `ward clients ...`: the management operations, on the configured database. */
+export async function runOperatorCommand(r: Registry, args: string[], actorName: string, out: Out): Promise<number> {
+  const actor: Actor = { type: 'cli', id: actorName, ip: null };
+  const [group, action, ...rest] = args;
+  const { flags, positional } = parse(rest);
+  const [id, kid] = positional;
+  try {
+    if (group === 'keys' && action === 'list') {
+      const keys = typeof flags.client === 'string' ? (await r.keyOps.clientKeys(flags.client)).keys : await r.keyOps.listSet(GLOBAL_SET);
+      for (const k of keys) out(`${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
+      return 0;
+    }
+    if (group === 'keys' && action === 'rotate') {
+      out(`New global key ${(await r.keyOps.rotateGlobal(actor)).kid}`);
+      return 0;
+    }
+    if (group === 'clients' && action === 'list') {
+      for (const c of await r.storage.clients.list()) out(`${c.client_id}  ${c.type.padEnd(12)}  ${c.jwt_algorithm}  keys:${c.key_mode}  ${c.name}`);
+      return 0;
+    }
+    if (group === 'clients' && action === 'create') {
+      const type = flags.type === 'confidential' ? 'confidential' : 'public';
+      const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
+      const p = new Problems();
+      const def = validateClient(p, 'client', {
+        client_id: flags.id, type, ...(str(flags.name) ? { name: str(flags.name) } : {}), ...(str(flags.alg) ? { jwt_algorithm: str(flags.alg) } : {}),
+        allowed_callback_urls: list(flags.callbacks), allowed_origins: list(flags.origins), sso: flags.sso === true, ...(secret ? { client_secret: secret } : {}),
+      });
+      if (!def) {
+        out(`Invalid client:\n  - ${p.list.join('\n  - ')}`);
+        return 2;
+      }
+      if (await r.clients.find(def.client_id)) {
+        out(`A client ${def.client_id} already exists`);
+        return 2;
+      }
+      await r.clients.upsert(def, 'api');
+      await r.storage.versions.bump('clients');
+      out(`Created ${def.type} client ${def.client_id}${secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''}`);
+      return 0;
+    }
+    if (group === 'clients' && action === 'rotate-key' && id) {
+      out(`New key ${(await r.keyOps.rotateClient(id, actor)).kid} for ${id} (client-specific)`);
+      return 0;
+    }
+    if (group === 'clients' && action === 'sync-key' && id) {
+      await r.keyOps.syncClient(id, actor);
+      out(`${id} now signs with the global pair`);
+      return 0;
+    }
+    if (group === 'clients' && action === 'revoke-key' && id && kid) {
+      await r.keyOps.revokeClientKey(id, kid, actor);
+      out(`Revoked ${kid} of ${id}`);
+      return 0;
+    }
+  } catch (e) {
+    if (e instanceof ApiError) {
+      out(e.description);
+      return 1;
+    }
+    throw e;
+  }
+  out(`Unknown command.\n${OPERATOR_USAGE}`);
+  return 2;
+}

@@ -1,0 +1,60 @@
+// Crash safety of rotate / sync / revoke: a process churning key changes is killed with SIGKILL at
+// random moments; after each kill the database holds the old state or the new one: one current
+// global key, at most one current key per set, and a client in client-specific mode always has its
+// current key, so every client can sign. SQLite, and PostgreSQL when configured.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import { GLOBAL_SET, clientSet } from '../../src/keys/key-store.js';
+import { buildRegistry } from '../../src/registry.js';
+import { keySetOf } from '../../src/protocol/id-token.js';
+import { signRs256 } from '../../src/keys/jwt.js';
+import { engines } from '../helpers/databases.js';
+import { sharedDb } from '../helpers/processes.js';
+
+async function killDuringChurn(env: Record<string, string>, afterMs: number): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/keys/fixtures/churn.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (out += String(d)));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('ready')) {
+    if (child.exitCode !== null) throw new Error(`churn exited: ${out}`);
+    if (Date.now() > deadline) throw new Error(`churn did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await new Promise((r) => setTimeout(r, afterMs));
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+for (const engine of engines()) {
+  describe(`key changes survive kill -9 (${engine})`, () => {
+    it('leaves a consistent, signable key state after each of 8 kills', async () => {
+      const db = await sharedDb(engine);
+      try {
+        for (let i = 0; i < 8; i++) {
+          await killDuringChurn(db.env, 150 + Math.floor(Math.random() * 700));
+          const r = await buildRegistry(loadConfig(db.env));
+          try {
+            const rows = await r.storage.keys.listLive();
+            const current = (set: string) => rows.filter((k) => k.key_set === set && k.status === 'current');
+            assert.equal(current(GLOBAL_SET).length, 1, `kill ${i}: one current global key`);
+            assert.ok(current(clientSet('churn')).length <= 1, `kill ${i}: at most one current client key`);
+            const client = (await r.clients.find('churn'))!;
+            if (client.key_mode === 'client') assert.equal(current(clientSet('churn')).length, 1, `kill ${i}: a client-specific client has its key`);
+            const { kid, key } = r.keys.current(keySetOf(client));
+            const jwt = await signRs256({ sub: 'x' }, kid, key);
+            assert.ok(jwt.split('.').length === 3);
+          } finally {
+            await r.close();
+          }
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+  });
+}
