@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
@@ -62,8 +62,10 @@ class StaticProvider implements MigrationProvider {
 /** Applies every numbered migration not yet applied; returns the names applied now. */
 export async function migrate(d: Db): Promise<string[]> {
   // Kysely's migrator holds an advisory transaction lock on PostgreSQL, so processes starting
-  // together apply each migration once.
-  const migrator = new Migrator({ db: d.db, provider: new StaticProvider() });
+  // together apply each migration once. Its bookkeeping tables go in the schema Ward works in:
+  // unqualified, it would take a same-named table of any other schema for its own.
+  const schema = d.engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(d.db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db: d.db, provider: new StaticProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
