@@ -42,14 +42,25 @@ export function registerManagementRoutes(app: FastifyInstance, r: Registry, rout
         try {
           requirePermission(actor, def.permission);
         } catch (e) {
-          await recordAudit(r.storage, r.clock.now(), actor, def.audit ?? `read:${def.tag}`, req.url.split('?')[0]!, 'denied', { permission: def.permission });
+          await recordAudit(r.storage, r.clock.now(), actor, def.audit ?? `${def.tag}.read`, req.url.split('?')[0]!.slice(0, 400), 'denied', { permission: def.permission });
           throw e;
         }
-        if (req.validationError) {
-          const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
-          throw new ApiError(400, 'invalid_request', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500), 'error.invalidRequest', { details });
+        const action = def.audit ?? `${def.tag}.read`;
+        const target = req.url.split('?')[0]!.slice(0, 400);
+        let out: unknown;
+        try {
+          if (req.validationError) {
+            const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
+            throw new ApiError(400, 'invalid_request', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500), 'error.invalidRequest', { details });
+          }
+          out = await def.handler({ actor, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: (req.body ?? {}) as Record<string, unknown>, req });
+        } catch (e) {
+          // Every management call is audited: a refused one too, with its reason (never its body).
+          if (e instanceof ApiError) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', { status: e.status, error: e.error });
+          throw e;
         }
-        const out = await def.handler({ actor, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: (req.body ?? {}) as Record<string, unknown>, req });
+        // Changes audit themselves inside their transaction (with details); reads are audited here.
+        if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
         reply.header('Cache-Control', 'no-store');
         if (def.response.status === 204) return reply.code(204).send();
         return reply.code(def.response.status).send(out);

@@ -56,6 +56,14 @@ describe('management API roles', () => {
     assert.ok(denied, 'the denied call is audited');
     assert.equal(denied.action, 'key.rotated');
     assert.ok(log.body.events.some((e: Record<string, string>) => e.action === 'key.rotated' && e.outcome === 'success'));
+    // Reads and refused calls are audited too, with who, what, from where.
+    assert.equal((await api(ward, viewer.token).get('/api/v1/clients')).status, 200);
+    assert.equal((await api(ward, admin.token).post('/api/v1/clients', { client_id: 'x', bogus: 1 })).status, 400);
+    const all = (await api(ward, admin.token).get('/api/v1/audit?limit=100')).body.events as Array<Record<string, unknown>>;
+    const read = all.find((e) => e.actor_id === viewer.userId && e.action === 'clients.read');
+    assert.ok(read && read.outcome === 'success' && read.target === '/api/v1/clients' && typeof read.ip === 'string');
+    const failed = all.find((e) => e.action === 'client.created' && e.outcome === 'failed');
+    assert.deepEqual(failed?.details, { status: 400, error: 'invalid_request' });
     const filtered = await api(ward, admin.token).get(`/api/v1/audit?actor=${viewer.userId}`);
     assert.ok(filtered.body.events.every((e: Record<string, string>) => e.actor_id === viewer.userId));
   });
