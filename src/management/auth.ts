@@ -4,7 +4,7 @@
 import { permissionsOf } from '../authz/roles.js';
 import type { ManagementScope } from '../config/types.js';
 import { forbidden, invalidToken } from '../errors/api-error.js';
-import { sha256 } from '../lib/secrets.js';
+import { liveAccessToken } from '../protocol/bearer.js';
 import type { Registry } from '../registry.js';
 import type { Actor } from './audit.js';
 
@@ -13,11 +13,7 @@ export interface ManagementActor extends Actor {
 }
 
 export async function authenticateManagement(r: Registry, authorization: string | undefined, ip: string): Promise<ManagementActor> {
-  const m = authorization ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim()) : null;
-  if (!m || m[1]!.length > 4096) throw invalidToken();
-  const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
-  const now = r.clock.now();
-  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= now) throw invalidToken();
+  const row = await liveAccessToken(r, authorization);
   const client = await r.clients.find(row.client_id);
   if (!client || client.management_scopes.length === 0) throw invalidToken('This token is not valid for the management API');
   const allowed = new Set<ManagementScope>(client.management_scopes as ManagementScope[]);

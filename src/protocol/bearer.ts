@@ -3,6 +3,7 @@
 import { ApiError, invalidToken } from '../errors/api-error.js';
 import { sha256 } from '../lib/secrets.js';
 import type { Registry } from '../registry.js';
+import type { AccessTokenRow } from '../storage/sql/tokens.js';
 import type { User } from '../storage/sql/users.js';
 
 export interface BearerContext {
@@ -23,13 +24,20 @@ const noCredentials = (): ApiError => {
   return new ApiError(e.status, e.error, e.description, e.messageKey, { headers: { 'WWW-Authenticate': 'Bearer realm="ward"' } });
 };
 
-export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
+/** The live access token of an Authorization header (not revoked, its grant neither, not expired). */
+export async function liveAccessToken(r: Registry, authorization: string | undefined): Promise<AccessTokenRow> {
   if (typeof authorization !== 'string' || !/^Bearer(\s|$)/i.test(authorization.trim())) throw noCredentials();
   const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
   if (!m || m[1]!.length > 4096) throw invalidToken();
   const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
-  const now = r.clock.now();
-  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= now || !row.user_id) throw invalidToken();
+  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= r.clock.now()) throw invalidToken();
+  return row;
+}
+
+/** A user's access token (identity API): live, with a user who is not disabled. */
+export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
+  const row = await liveAccessToken(r, authorization);
+  if (!row.user_id) throw invalidToken();
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();
   return { user, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: JSON.parse(row.amr) as string[], authTime: row.auth_time, issuedAt: row.created_at };

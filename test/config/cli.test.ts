@@ -8,30 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Agent, fetch } from 'undici';
+import { stopProcess, waitForOutput } from '../helpers/processes.js';
 import { freePort } from '../helpers/ward.js';
 
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 
 async function startCli(env: Record<string, string>): Promise<{ out: () => string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [...CLI, 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (out += String(d)));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('Ward is listening')) {
-    if (child.exitCode !== null) throw new Error(`ward exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`ward did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const out = await waitForOutput(child, 'Ward is listening');
+  // The banner follows the listening line in the same write or the next one.
   await new Promise((r) => setTimeout(r, 100));
-  return {
-    out: () => out,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
+  return { out, stop: () => stopProcess(child) };
 }
 
 describe('ward start', () => {

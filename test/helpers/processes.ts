@@ -31,6 +31,29 @@ export interface WardProcess {
   stop(): Promise<void>;
 }
 
+/** Waits until a child process has printed `text` (stdout or stderr); returns a reader of its output. */
+export async function waitForOutput(child: ChildProcess, text: string, limitMs = 30_000): Promise<() => string> {
+  let out = '';
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  const deadline = Date.now() + limitMs;
+  while (!out.includes(text)) {
+    if (child.exitCode !== null) throw new Error(`process exited: ${out}`);
+    if (Date.now() > deadline) throw new Error(`no "${text}" within ${limitMs} ms: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return () => out;
+}
+
+/** Ends a child process with SIGTERM (at once if it has already exited). */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 /** `ward start` in its own process, plain HTTP on loopback (as behind a TLS proxy). */
 export async function startWardProcess(env: Record<string, string>): Promise<WardProcess> {
   const port = await freePort();
@@ -38,25 +61,8 @@ export async function startWardProcess(env: Record<string, string>): Promise<War
     env: { ...process.env, ...env, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('Ward is listening')) {
-    if (child.exitCode !== null) throw new Error(`ward exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`ward did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    child,
-    output: () => out,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
+  const output = await waitForOutput(child, 'Ward is listening');
+  return { url: `http://127.0.0.1:${port}`, child, output, stop: () => stopProcess(child) };
 }
 
 /** Runs `ward <args>` to completion. */

@@ -11,19 +11,11 @@ import { buildRegistry } from '../../src/registry.js';
 import { keySetOf } from '../../src/protocol/id-token.js';
 import { signRs256 } from '../../src/keys/jwt.js';
 import { engines } from '../helpers/databases.js';
-import { sharedDb } from '../helpers/processes.js';
+import { sharedDb, waitForOutput } from '../helpers/processes.js';
 
 async function killDuringChurn(env: Record<string, string>, afterMs: number): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/keys/fixtures/churn.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (out += String(d)));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('ready')) {
-    if (child.exitCode !== null) throw new Error(`churn exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`churn did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitForOutput(child, 'ready');
   await new Promise((r) => setTimeout(r, afterMs));
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
