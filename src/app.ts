@@ -2,11 +2,14 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError } from './errors/api-error.js';
+import { createStepUpService } from './flows/stepup/service.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { metadataRoutes } from './http/routes/metadata.js';
+import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
+import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
@@ -42,9 +45,13 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   await app.register(formbody);
   installCors(app, r.clients);
   metadataRoutes(app, r);
-  authorizeRoutes(app, r);
+  // One step-up service for the API (/identity/v1/mfa/stepup...) and the hosted login page.
+  const stepUps = createStepUpService(r, r.verification);
+  authorizeRoutes(app, r, stepUps);
   tokenRoutes(app, r);
   identityRoutes(app, r);
+  stepUpRoutes(app, r, stepUps);
+  mfaCredentialRoutes(app, r);
   installManagementApi(app, r);
   return app;
 }

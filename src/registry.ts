@@ -8,6 +8,7 @@ import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
+import { createDelivery } from './integrations/delivery.js';
 import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -16,6 +17,7 @@ import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
+import { createVerificationService } from './verification/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 
 export interface RegistryOptions {
@@ -99,6 +101,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
+    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: createDelivery(config.delivery, log), log }),
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
     limiter: createLimiter({ storage, clock }),
     signIdToken,

@@ -1,3 +1,5 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+
 /** Emails are compared trimmed and lower-cased. */
 export function normalizeEmail(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -6,9 +8,12 @@ export function normalizeEmail(value: unknown): string | null {
   return v;
 }
 
-/** Phone numbers are E.164 (+ and 7 to 15 digits), spaces, dots, dashes and brackets removed. */
+/**
+ * Phone numbers in E.164, normalised by libphonenumber-js: `+33 6 12 34 56 78` and `+33612345678`
+ * are one number. International format is required (no default country is assumed).
+ */
 export function normalizePhone(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const v = value.replace(/[\s.()-]/g, '');
-  return /^\+[1-9]\d{6,14}$/.test(v) ? v : null;
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const parsed = parsePhoneNumberFromString(value.trim());
+  return parsed && parsed.isValid() ? parsed.number : null;
 }

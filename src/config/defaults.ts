@@ -16,6 +16,15 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     signup: { limit: 20, window_seconds: 60 },
     token: { limit: 1200, window_seconds: 60 },
   },
+  verification_code_length: 6,
+  verification_code_ttl: 300,
+  verification_max_attempts: 5,
+  verification_requests_per_step_up: 5,
+  verification_requests_per_user: { limit: 10, window_seconds: 3600 },
+  verification_failures_per_user: { limit: 20, window_seconds: 3600 },
+  step_up_ttl: 300,
+  step_up_bearer_allowed: true,
+  trusted_device_ttl: 30 * 24 * 3600,
 };
 
 export const DEFAULT_PORT = 8443;

@@ -87,6 +87,17 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
 
   const demo = pick('WARD_DEMO_CLIENTS', 'demo_clients') ?? true;
 
+  const mode = (env.WARD_MODE ?? 'development') as string;
+  if (mode !== 'development' && mode !== 'production') p.add('WARD_MODE', `must be "development" or "production", got ${JSON.stringify(mode)}`);
+  const smtpUrl = env.WARD_SMTP_URL ?? null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) p.add('WARD_SMTP_URL', 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525');
+  const smsUrl = env.WARD_SMS_URL ?? null;
+  if (smsUrl !== null && !/^https?:\/\/[^\s]+$/.test(smsUrl)) p.add('WARD_SMS_URL', 'must be the http(s) base URL of a Twilio-compatible API');
+  const smsAccountSid = env.WARD_SMS_ACCOUNT_SID ?? null;
+  const smsAuthToken = env.WARD_SMS_AUTH_TOKEN ?? null;
+  const smsFrom = env.WARD_SMS_FROM ?? null;
+  if (smsUrl !== null && (!smsAccountSid || !smsAuthToken || !smsFrom)) p.add('WARD_SMS_URL', 'needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
+
   const account = validateAccount(p, file.account, DEFAULT_ACCOUNT);
   const clients: ClientConfig[] = [];
   if (file.clients !== undefined) {
@@ -118,6 +129,15 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     masterKey,
     admin: { email: env.WARD_ADMIN_EMAIL ?? null, password: adminPassword },
     demoClients: demo === true || demo === 'on' || demo === 'true',
+    delivery: {
+      mode: mode as 'development' | 'production',
+      smtpUrl,
+      mailFrom: env.WARD_MAIL_FROM ?? 'Ward <no-reply@ward.local>',
+      smsUrl,
+      smsAccountSid,
+      smsAuthToken,
+      smsFrom,
+    },
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
     clients,

@@ -46,6 +46,36 @@ export interface AccountSettings {
   session_idle_ttl: number;
   password_min_length: number;
   rate_limits: { login: RateLimit; signup: RateLimit; token: RateLimit };
+  /** Digits of a verification code (4 to 10). */
+  verification_code_length: number;
+  /** Lifetime of a verification code, seconds (at most 600). */
+  verification_code_ttl: number;
+  /** Wrong codes after which a challenge is dead, even for the right code. */
+  verification_max_attempts: number;
+  /** Codes one step_up token may request (0: none). */
+  verification_requests_per_step_up: number;
+  /** Codes one user may request per window, all step_up tokens together (limit 0: none). */
+  verification_requests_per_user: { limit: number; window_seconds: number };
+  /** Wrong codes one user may submit per window across challenges before verify refuses (NIST: at most 100). */
+  verification_failures_per_user: { limit: number; window_seconds: number };
+  /** Lifetime of a step_up token, seconds. */
+  step_up_ttl: number;
+  /** Accept a Bearer access token at /identity/v1/mfa/stepup (a last resort). */
+  step_up_bearer_allowed: boolean;
+  /** Lifetime of a trusted device, seconds. */
+  trusted_device_ttl: number;
+}
+
+/** How verification codes leave Ward: SMTP for email, a Twilio-compatible HTTP API for SMS. */
+export interface DeliveryConfig {
+  /** development: with no SMTP / SMS configured, messages (codes included) are written to the log. */
+  mode: 'development' | 'production';
+  smtpUrl: string | null;
+  mailFrom: string;
+  smsUrl: string | null;
+  smsAccountSid: string | null;
+  smsAuthToken: string | null;
+  smsFrom: string | null;
 }
 
 export interface WardConfig {
@@ -63,6 +93,7 @@ export interface WardConfig {
   admin: { email: string | null; password: string | null };
   /** Create the demo public and confidential clients on first start. */
   demoClients: boolean;
+  delivery: DeliveryConfig;
   account: AccountSettings;
   /** The account keys the config file declares: applied over the stored settings at each start. */
   accountPatch: Record<string, unknown> | null;

@@ -40,6 +40,25 @@ function rateLimit(p: Problems, key: string, value: unknown, fallback: RateLimit
   return { limit, window_seconds: positiveInt(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 86400) };
 }
 
+function intIn(p: Problems, key: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    p.add(key, `must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    return fallback;
+  }
+  return value;
+}
+
+function windowLimit(p: Problems, key: string, value: unknown, fallback: { limit: number; window_seconds: number }, min: number, max: number) {
+  if (value === undefined) return fallback;
+  if (!isObject(value)) {
+    p.add(key, 'must be an object {limit, window_seconds}');
+    return fallback;
+  }
+  checkKnownKeys(p, key, value, ['limit', 'window_seconds']);
+  return { limit: intIn(p, `${key}.limit`, value.limit, fallback.limit, min, max), window_seconds: intIn(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 1, 86400) };
+}
+
 const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
 
 export function validateAccount(p: Problems, raw: unknown, base: AccountSettings = DEFAULT_ACCOUNT): AccountSettings {
@@ -60,6 +79,18 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
   }
   if (out.authorization_code_ttl > 600) p.add('account.authorization_code_ttl', 'must be at most 600 seconds (RFC 6749 section 4.1.2)');
   out.password_min_length = positiveInt(p, 'account.password_min_length', raw.password_min_length, base.password_min_length, 128);
+  out.verification_code_length = intIn(p, 'account.verification_code_length', raw.verification_code_length, base.verification_code_length, 4, 10);
+  out.verification_code_ttl = intIn(p, 'account.verification_code_ttl', raw.verification_code_ttl, base.verification_code_ttl, 30, 600);
+  out.verification_max_attempts = intIn(p, 'account.verification_max_attempts', raw.verification_max_attempts, base.verification_max_attempts, 1, 20);
+  out.verification_requests_per_step_up = intIn(p, 'account.verification_requests_per_step_up', raw.verification_requests_per_step_up, base.verification_requests_per_step_up, 0, 100);
+  out.verification_requests_per_user = windowLimit(p, 'account.verification_requests_per_user', raw.verification_requests_per_user, base.verification_requests_per_user, 0, 10_000);
+  out.verification_failures_per_user = windowLimit(p, 'account.verification_failures_per_user', raw.verification_failures_per_user, base.verification_failures_per_user, 1, 100);
+  out.step_up_ttl = intIn(p, 'account.step_up_ttl', raw.step_up_ttl, base.step_up_ttl, 30, 1800);
+  out.trusted_device_ttl = positiveInt(p, 'account.trusted_device_ttl', raw.trusted_device_ttl, base.trusted_device_ttl, 365 * 24 * 3600);
+  if (raw.step_up_bearer_allowed !== undefined) {
+    if (typeof raw.step_up_bearer_allowed !== 'boolean') p.add('account.step_up_bearer_allowed', 'must be true or false');
+    else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
+  }
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits)) p.add('account.rate_limits', 'must be an object {login, signup, token}');
     else {

@@ -10,6 +10,10 @@ const rateLimit: JsonSchema = {
   properties: { limit: { type: ['integer', 'null'], minimum: 1 }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } },
 };
 const seconds: JsonSchema = { type: 'integer', minimum: 1, maximum: 315360000 };
+const window = (min: number, max: number): JsonSchema => ({
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: min, maximum: max }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } },
+});
 
 export const accountSchema: JsonSchema = {
   type: 'object', additionalProperties: false,
@@ -18,6 +22,15 @@ export const accountSchema: JsonSchema = {
     access_token_ttl: seconds, id_token_ttl: seconds, refresh_token_ttl: seconds, authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
     tkn_ttl: seconds, session_ttl: seconds, session_idle_ttl: seconds, password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
     rate_limits: { type: 'object', additionalProperties: false, properties: { login: rateLimit, signup: rateLimit, token: rateLimit } },
+    verification_code_length: { type: 'integer', minimum: 4, maximum: 10 },
+    verification_code_ttl: { type: 'integer', minimum: 30, maximum: 600 },
+    verification_max_attempts: { type: 'integer', minimum: 1, maximum: 20 },
+    verification_requests_per_step_up: { type: 'integer', minimum: 0, maximum: 100 },
+    verification_requests_per_user: window(0, 10000),
+    verification_failures_per_user: window(1, 100),
+    step_up_ttl: { type: 'integer', minimum: 30, maximum: 1800 },
+    step_up_bearer_allowed: { type: 'boolean' },
+    trusted_device_ttl: seconds,
   },
 };
 

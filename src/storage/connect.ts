@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, 
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
+import * as m003 from './migrations/003-mfa.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -51,6 +52,7 @@ export function connect(opts: ConnectOptions): Db {
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
   '002-management': m002,
+  '003-mfa': m003,
 };
 
 class StaticProvider implements MigrationProvider {

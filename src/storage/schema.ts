@@ -153,7 +153,60 @@ export interface VersionsTable {
   version: number;
 }
 
+export interface MfaCredentialsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  destination: string;
+  friendly_name: string | null;
+  verified_at: number | null;
+  created_at: number;
+}
+
+export interface StepUpsTable {
+  digest: string;
+  user_id: string;
+  client_id: string;
+  params: string;
+  base_amr: string;
+  requests: number;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface ChallengesTable {
+  id: string;
+  user_id: string;
+  purpose: string;
+  step_up_digest: string | null;
+  credential_id: string | null;
+  channel: string;
+  destination: string;
+  code_hmac: string;
+  attempts: number;
+  max_attempts: number;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+  superseded_at: number | null;
+}
+
+export interface TrustedDevicesTable {
+  id: string;
+  user_id: string;
+  digest: string;
+  name: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
+  mfa_credentials: MfaCredentialsTable;
+  step_ups: StepUpsTable;
+  challenges: ChallengesTable;
+  trusted_devices: TrustedDevicesTable;
   audit_events: AuditEventsTable;
   versions: VersionsTable;
   users: UsersTable;

@@ -6,6 +6,7 @@ import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
 import { countersRepo } from './sql/counters.js';
 import { keysRepo } from './sql/keys.js';
+import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
@@ -26,6 +27,10 @@ function repos(db: Kysely<Database>) {
     settings: settingsRepo(db),
     audit: auditRepo(db),
     versions: versionsRepo(db),
+    mfaCredentials: credentialsRepo(db),
+    stepUps: stepUpsRepo(db),
+    challenges: challengesRepo(db),
+    trustedDevices: trustedDevicesRepo(db),
   };
 }
 

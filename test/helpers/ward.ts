@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
 import { firstStart } from '../../src/bootstrap/first-start.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { AccountSettings } from '../../src/config/types.js';
+import type { AccountSettings, DeliveryConfig } from '../../src/config/types.js';
 import { Problems, validateAccount, validateClient } from '../../src/config/validate.js';
 import { FakeClock } from '../../src/lib/clock.js';
 import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
@@ -20,6 +20,8 @@ export interface TestWardOptions {
   account?: Record<string, unknown>;
   clients?: Array<Record<string, unknown>>;
   clock?: FakeClock;
+  /** Where verification codes go (an SMTP sink, an SMS sink); default: production mode, none. */
+  delivery?: Partial<DeliveryConfig>;
 }
 
 export interface TestWard {
@@ -66,6 +68,8 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const p = new Problems();
   config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);
   config.accountPatch = opts.account ?? null;
+  // No development outbox in tests: a code reaches a test only through a real SMTP / SMS sink.
+  config.delivery = { ...config.delivery, mode: 'production', ...(opts.delivery ?? {}) };
   config.clients = (opts.clients ?? []).map((c, i) => validateClient(p, `clients[${i}]`, c)!).filter(Boolean);
   if (p.list.length) throw new Error(p.list.join('\n'));
   const logs: string[] = [];

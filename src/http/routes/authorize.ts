@@ -6,6 +6,7 @@ import { sendLoginPage } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
+import { stepUpRequiredAtLogin } from '../../flows/stepup/factors.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
@@ -13,6 +14,10 @@ import { ApiError } from '../../errors/api-error.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
+import { hostedMfaRoutes } from './authorize-mfa.js';
+import { queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
+import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import type { StepUpService } from '../../flows/stepup/service.js';
 
 const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
 
@@ -21,42 +26,12 @@ function withinMaxAge(now: number, authTime: number, maxAge: number | undefined)
   return maxAge === undefined || now - authTime <= maxAge * 1000;
 }
 
-/**
- * Whether a form post may come from Ward's own login page. The page is `Referrer-Policy: no-referrer`,
- * so browsers send `Origin: null` for its POST (Fetch, "append a request Origin header"): `null` means
- * "not said", not "foreign", and the CSRF token decides. A real foreign Origin, or Sec-Fetch-Site
- * other than same-origin, is refused.
- */
-function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null' && origin !== new URL(issuer).origin) return false;
-  const site = req.headers['sec-fetch-site'];
-  return site === undefined || site === 'same-origin';
-}
-
-/** A raw query string as Fastify's parser gives it: a repeated name becomes an array of its values. */
-function queryParams(raw: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(raw)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), v];
-  }
-  return out;
-}
-
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
-export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
+export function authorizeRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
+  const mfa = hostedMfaRoutes(app, r, stepUps);
   const findClient = (id: string) => r.clients.find(id);
 
-  async function validate(reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
-    const { params, duplicates } = singleValued(query);
-    const v = await validateAuthorizeRequest(params, duplicates, findClient);
-    if (!v.ok) {
-      sendAuthorizeError(reply, v.error, v.partial, r.config.issuer);
-      return null;
-    }
-    return v.req;
-  }
+  const validate = (reply: FastifyReply, query: unknown) => validateOrAnswer(r, reply, query);
 
   function loginPage(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, status = 200, error?: string, email?: string) {
     let csrfCookie = req.cookies[CSRF_COOKIE];
@@ -67,12 +42,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, csrfCookie), error, email, target: ar.target });
   }
 
-  /** A login: a new session id, and the session the browser had (if any) is ended (ASVS 7.2.4). */
-  async function startSession(req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
-    const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
-    setSessionCookie(reply, cookie, r.account().session_ttl);
-    return session.id;
-  }
+  const startSession = (req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number) => startLoginSession(r, req, reply, userId, amr, authTime);
 
   app.get('/oauth/authorize', async (req, reply) => {
     const ar = await validate(reply, req.query);
@@ -98,7 +68,10 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
       const fresh = session && withinMaxAge(r.clock.now(), session.authTime, ar.maxAge);
       const user = fresh ? await r.users.find(session.userId) : undefined;
       // A session of another user than the hint names does not answer this request.
-      if (session && user && !user.disabled && (hintSub === undefined || hintSub === user.id)) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
+      // A session of another user than the hint names does not answer this request; nor does a
+      // password-only session of a user who must step up at login (the cookie is no second factor).
+      const needsMfa = session && user && !session.amr.includes('mfa') && (await stepUpRequiredAtLogin(r.storage, r.account(), user.id));
+      if (session && user && !user.disabled && !needsMfa && (hintSub === undefined || hintSub === user.id)) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
     }
     if (auth) {
       await completeAuthorization(r, reply, ar, auth);
@@ -130,6 +103,10 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry): void {
     }
     const user = await r.users.authenticate({ email }, params.password);
     if (!user) return loginPage(req, reply, ar, rawQuery, 401, 'The email or password is incorrect.', email);
+    // MFA required = Always: the password is only the first step (a trusted device skips the second).
+    if ((await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) && !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id))) {
+      return mfa.begin(req, reply, ar, rawQuery, user);
+    }
     const authTime = r.clock.now();
     const sessionId = await startSession(req, reply, user.id, ['pwd'], authTime);
     // After a POST, redirect with 303 so the browser never re-posts credentials (RFC 9700 4.12).

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { ApiError, forbidden, invalidField, invalidScope } from '../../errors/api-error.js';
+import { stepUpRequiredAtLogin } from '../../flows/stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
 import type { Registry } from '../../registry.js';
 import { clearSessionCookie } from '../cookies.js';
@@ -53,9 +55,11 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       throw new ApiError(400, 'invalid_grant', 'Invalid email or password', 'error.invalidEmailOrPassword');
     }
     const now = r.clock.now();
-    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: false });
-    r.log.info({ event: 'login.succeeded', client_id: client.client_id, user_id: user.id }, 'password login');
-    return reply.header('Cache-Control', 'no-store').send({ tkn });
+    // MFA required = Always and a verified factor: this tkn is good for /mfa/stepup only.
+    const mfa = (await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) && !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id));
+    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: mfa });
+    r.log.info({ event: mfa ? 'login.mfa_required' : 'login.succeeded', client_id: client.client_id, user_id: user.id }, 'password login');
+    return reply.header('Cache-Control', 'no-store').send(mfa ? { tkn, mfa_required: true } : { tkn });
   });
 
   const userinfo = async (req: { headers: Record<string, string | string[] | undefined> }, reply: import('fastify').FastifyReply) => {

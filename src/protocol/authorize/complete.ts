@@ -18,6 +18,11 @@ export interface Authenticated {
  * PKCE challenge, nonce and grant (RFC 6749 4.1.2), or tokens for the implicit response type.
  */
 export async function completeAuthorization(r: Registry, reply: FastifyReply, req: AuthorizeRequest, auth: Authenticated, redirectStatus = 302): Promise<void> {
+  sendAuthorizationResponse(reply, req, r.config.issuer, await issueAuthorization(r, req, auth), redirectStatus);
+}
+
+/** The response values of an authorization: `{code}`, or the implicit tokens. */
+export async function issueAuthorization(r: Registry, req: AuthorizeRequest, auth: Authenticated): Promise<Record<string, string | number | undefined>> {
   const now = r.clock.now();
   const account = r.account();
   const grant = {
@@ -34,11 +39,8 @@ export async function completeAuthorization(r: Registry, reply: FastifyReply, re
       auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + account.authorization_code_ttl * 1000,
       consumed_at: null, created_at: now,
     });
-    sendAuthorizationResponse(reply, req, r.config.issuer, { code }, redirectStatus);
-    return;
+    return { code };
   }
   const tokens = await r.issueTokens(r.storage, { client: req.client, user: auth.user, grant, scopes: req.scopes, nonce: req.nonce, refresh: false });
-  sendAuthorizationResponse(reply, req, r.config.issuer, {
-    access_token: tokens.access_token, token_type: tokens.token_type, expires_in: tokens.expires_in, scope: tokens.scope, id_token: tokens.id_token,
-  }, redirectStatus);
+  return { access_token: tokens.access_token, token_type: tokens.token_type, expires_in: tokens.expires_in, scope: tokens.scope, id_token: tokens.id_token };
 }

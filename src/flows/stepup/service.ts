@@ -1,0 +1,108 @@
+// The step-up flow: /mfa/stepup binds an authorization request to a step_up token; each
+// /passwordless/start sends a new code to a registered factor (limits per token and per user);
+// /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
+// with amr containing mfa and the factor.
+import type { Client } from '../../clients/service.js';
+import { ApiError, forbidden, invalidGrant, invalidRequest, rateLimited } from '../../errors/api-error.js';
+import { randomToken } from '../../lib/random.js';
+import { sha256 } from '../../lib/secrets.js';
+import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
+import type { Registry } from '../../registry.js';
+import type { User } from '../../storage/sql/users.js';
+import type { Channel, VerificationService } from '../../verification/challenges.js';
+import { steppedUpAmr, verifiedFactors } from './factors.js';
+
+/** What a step_up token is bound to: the validated authorization request, as data. */
+interface Binding {
+  redirect_uri: string | null;
+  target: string | null;
+  response_type: AuthorizeRequest['responseType'];
+  response_mode: AuthorizeRequest['responseMode'];
+  scopes: string[];
+  state?: string;
+  nonce?: string;
+  code_challenge?: string;
+  action?: string;
+}
+
+export interface StepUpFinish {
+  user: User;
+  request: AuthorizeRequest;
+  amr: string[];
+  channel: Channel;
+}
+
+export function createStepUpService(r: Registry, verification: VerificationService) {
+  const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
+
+  return {
+    /** A step_up token for a user who has factors; answers the factor types as amr. */
+    async begin(user: User, req: AuthorizeRequest, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
+      const factors = await verifiedFactors(r.storage, user.id);
+      if (!factors.length) throw new ApiError(400, 'invalid_request', 'This user has no verified second factor to step up with', 'error.mfa.noCredential');
+      const token = randomToken(32);
+      const now = r.clock.now();
+      const binding: Binding = {
+        redirect_uri: req.redirectUri, target: req.target, response_type: req.responseType, response_mode: req.responseMode, scopes: req.scopes,
+        state: req.state, nonce: req.nonce, code_challenge: req.codeChallenge, action,
+      };
+      await r.storage.stepUps.insert({
+        digest: sha256(token), user_id: user.id, client_id: req.client.client_id, params: JSON.stringify(binding), base_amr: JSON.stringify(baseAmr),
+        requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
+      });
+      r.log.info({ event: 'mfa.stepup_started', user_id: user.id, client_id: req.client.client_id }, 'step-up started');
+      return { token, amr: [...new Set(factors.map((f) => f.type))] };
+    },
+
+    /** Sends a new code for a step_up token to the user's registered factor of that type. */
+    async requestCode(stepUpToken: unknown, authType: unknown, locale?: string): Promise<string> {
+      if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (authType !== 'email' && authType !== 'sms') throw invalidRequest('auth_type must be email or sms', [{ field: 'auth_type', message: 'must be email or sms', code: 'invalid' }]);
+      const digest = sha256(stepUpToken);
+      const now = r.clock.now();
+      const stepUp = await r.storage.stepUps.findLive(digest, now);
+      if (!stepUp) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      // Only to a factor already registered and verified: never to an address in the request.
+      const factor = (await verifiedFactors(r.storage, stepUp.user_id)).find((f) => f.type === authType);
+      if (!factor) throw new ApiError(400, 'invalid_request', `This user has no verified ${authType} factor`, 'error.mfa.noCredential');
+      const settings = r.account();
+      const perUser = settings.verification_requests_per_user;
+      if (perUser.limit === 0 || settings.verification_requests_per_step_up === 0) throw forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
+      const w = perUser.window_seconds * 1000;
+      const windowStart = Math.floor(now / w) * w;
+      const userCount = await r.storage.counters.hit(`mfa-requests:${stepUp.user_id}`, windowStart, windowStart + w);
+      if (userCount > perUser.limit) {
+        r.log.warn({ event: 'mfa.limit_reached', user_id: stepUp.user_id, scope: 'user' }, 'verification code limit reached');
+        throw rateLimited((windowStart + w - now) / 1000);
+      }
+      const tokenCount = await r.storage.stepUps.countRequest(digest, now);
+      if (tokenCount === undefined) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (tokenCount > settings.verification_requests_per_step_up) {
+        r.log.warn({ event: 'mfa.limit_reached', user_id: stepUp.user_id, scope: 'step_up' }, 'verification code limit reached');
+        throw rateLimited((stepUp.expires_at - now) / 1000);
+      }
+      return verification.start({ userId: stepUp.user_id, purpose: 'stepup', stepUpDigest: digest, channel: authType, destination: factor.destination, locale });
+    },
+
+    /** Verifies the code, uses the step_up token up, and rebuilds the bound authorization request. */
+    async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
+      const challenge = await verification.verify(challengeId, code, 'stepup');
+      const now = r.clock.now();
+      const stepUp = challenge.step_up_digest ? await r.storage.stepUps.consume(challenge.step_up_digest, now) : undefined;
+      if (!stepUp || stepUp.expires_at <= now) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      const user = await r.users.find(stepUp.user_id);
+      const client: Client | undefined = await r.clients.find(stepUp.client_id);
+      if (!user || user.disabled || !client) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      const b = JSON.parse(stepUp.params) as Binding;
+      const request: AuthorizeRequest = {
+        client, redirectUri: b.redirect_uri, target: b.target, responseType: b.response_type, responseMode: b.response_mode, scopes: b.scopes,
+        state: b.state, nonce: b.nonce, codeChallenge: b.code_challenge,
+      };
+      const channel = challenge.channel as Channel;
+      r.log.info({ event: 'mfa.stepup_verified', user_id: user.id, client_id: client.client_id, channel }, 'step-up verified');
+      return { user, request, amr: steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel), channel };
+    },
+  };
+}
+
+export type StepUpService = ReturnType<typeof createStepUpService>;

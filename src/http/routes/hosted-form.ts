@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
+import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
+import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import type { Registry } from '../../registry.js';
+import { setSessionCookie } from '../cookies.js';
+import { singleValued } from '../params.js';
+
+// What the hosted pages (login form, second-factor form) share.
+
+/**
+ * Whether a form post may come from Ward's own login page. The page is `Referrer-Policy: no-referrer`,
+ * so browsers send `Origin: null` for its POST (Fetch, "append a request Origin header"): `null` means
+ * "not said", not "foreign", and the CSRF token decides. A real foreign Origin, or Sec-Fetch-Site
+ * other than same-origin, is refused.
+ */
+export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null' && origin !== new URL(issuer).origin) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin';
+}
+
+/** A raw query string as Fastify's parser gives it: a repeated name becomes an array of its values. */
+export function queryParams(raw: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(raw)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), v];
+  }
+  return out;
+}
+
+/** Validates an authorization request; on failure the error is already answered (page or redirect). */
+export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
+  const { params, duplicates } = singleValued(query);
+  const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
+  if (!v.ok) {
+    sendAuthorizeError(reply, v.error, v.partial, r.config.issuer);
+    return null;
+  }
+  return v.req;
+}
+
+/** A login: a new session id, and the session the browser had (if any) is ended (ASVS 7.2.4). */
+export async function startLoginSession(r: Registry, req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
+  const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
+  setSessionCookie(reply, cookie, r.account().session_ttl);
+  return session.id;
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normalizePhone } from '../../accounts/identifiers.js';
+import { ApiError, forbidden, invalidField, notFound } from '../../errors/api-error.js';
+import { verifiedFactors } from '../../flows/stepup/factors.js';
+import { randomId } from '../../lib/random.js';
+import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
+import type { Registry } from '../../registry.js';
+import type { CredentialRow } from '../../storage/sql/mfa.js';
+import type { Channel } from '../../verification/challenges.js';
+import { requireSingle } from '../params.js';
+
+const FRESH_MS = 5 * 60_000;
+const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+
+const view = (c: CredentialRow) => ({
+  type: c.type,
+  ...(c.type === 'email' ? { email: c.destination } : { phone_number: c.destination }),
+  created_at: new Date(c.created_at).toISOString(),
+  friendly_name: c.friendly_name ?? c.destination,
+});
+
+/**
+ * The user's second factors (identity-api.md, "MFA credentials"), with a Bearer access token.
+ * The first registration needs no step-up; once a factor exists, adding, changing or deleting one
+ * needs an access token that came out of a step-up (amr has mfa) issued within 5 minutes.
+ */
+export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
+  async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
+    const ctx = await verifyBearer(r, req.headers.authorization);
+    if (needsStepUpIfFactors && (await verifiedFactors(r.storage, ctx.user.id)).length > 0) {
+      const fresh = ctx.amr.includes('mfa') && r.clock.now() - ctx.issuedAt <= FRESH_MS;
+      if (!fresh) throw forbidden('This change needs a step-up: an access token from a verified second factor, less than 5 minutes old', 'error.mfa.stepUpRequired');
+    }
+    return ctx;
+  }
+
+  /** Registers a factor (pending) and sends a code to it; an already verified one is just reported. */
+  async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
+    const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
+    if (existing?.verified_at) return { status: 'enabled', credential: view(existing) };
+    const credential = existing ?? {
+      id: randomId(), user_id: ctx.user.id, type, destination, friendly_name: null, verified_at: null, created_at: r.clock.now(),
+    };
+    if (!existing) await r.storage.mfaCredentials.insert(credential as CredentialRow);
+    const locale = req.headers['accept-language']?.split(',')[0]?.trim();
+    await r.verification.start({ userId: ctx.user.id, purpose: 'register', credentialId: credential.id, channel: type, destination, locale });
+    return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
+  }
+
+  async function confirm(ctx: BearerContext, channel: Channel, code: unknown) {
+    const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
+    if (!challenge) throw new ApiError(400, 'invalid_grant', 'No registration is waiting for a code; start it again', 'error.invalidVerificationCode');
+    const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
+    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, r.clock.now());
+    // A change of factors ends the trust given to devices (SU-09, MF-03).
+    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
+    r.log.info({ event: 'mfa.credential_added', user_id: ctx.user.id, type: channel }, 'second factor verified');
+  }
+
+  async function remove(ctx: BearerContext, type: Channel, destination: string | null) {
+    const all = await r.storage.mfaCredentials.listOfUser(ctx.user.id);
+    const target = all.find((c) => c.type === type && (destination === null || c.destination === destination));
+    if (!target) throw notFound(`No ${type} factor to remove`);
+    await r.storage.mfaCredentials.delete(target.id);
+    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
+    r.log.info({ event: 'mfa.credential_removed', user_id: ctx.user.id, type }, 'second factor removed');
+  }
+
+  const phoneOf = (params: Record<string, unknown>) => {
+    const phone = normalizePhone(params.phone_number);
+    if (!phone) throw invalidField('phone_number', 'must be a phone number in international format, such as +33612345678');
+    return phone;
+  };
+
+  app.get('/identity/v1/mfa/credentials', async (req, reply) => {
+    const ctx = await caller(req, false);
+    const credentials = (await verifiedFactors(r.storage, ctx.user.id)).map(view);
+    return reply.header('Cache-Control', 'no-store').send({ credentials });
+  });
+
+  app.post('/identity/v1/mfa/credentials/emails', async (req, reply) => {
+    const ctx = await caller(req, true);
+    if (!ctx.user.email) throw new ApiError(400, 'invalid_request', 'This account has no email address', 'error.mfa.noEmail');
+    return reply.send(await register(ctx, 'email', ctx.user.email, req));
+  });
+
+  app.post('/identity/v1/mfa/credentials/emails/verify', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    const ctx = await caller(req, true);
+    await confirm(ctx, 'email', params.verification_code);
+    return reply.code(204).send();
+  });
+
+  app.post('/identity/v1/mfa/credentials/phone-numbers', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    const ctx = await caller(req, true);
+    return reply.send(await register(ctx, 'sms', phoneOf(params), req));
+  });
+
+  app.post('/identity/v1/mfa/credentials/phone-numbers/verify', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    const ctx = await caller(req, true);
+    await confirm(ctx, 'sms', params.verification_code);
+    return reply.code(204).send();
+  });
+
+  app.delete('/identity/v1/mfa/credentials/emails', async (req, reply) => {
+    const ctx = await caller(req, true);
+    await remove(ctx, 'email', null);
+    return reply.code(204).send();
+  });
+
+  app.delete('/identity/v1/mfa/credentials/phone-numbers', async (req, reply) => {
+    const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
+    const ctx = await caller(req, true);
+    await remove(ctx, 'sms', phoneOf(params));
+    return reply.code(204).send();
+  });
+
+  app.get('/identity/v1/mfa/trusteddevices', async (req, reply) => {
+    const ctx = await caller(req, false);
+    const devices = await r.storage.trustedDevices.listOfUser(ctx.user.id, r.clock.now());
+    return reply.header('Cache-Control', 'no-store').send({
+      trusted_devices: devices.map((d) => ({ id: d.id, user_id: d.user_id, created_at: new Date(d.created_at).toISOString(), expires_at: new Date(d.expires_at).toISOString(), metadata: { device_name: d.name } })),
+    });
+  });
+
+  app.delete<{ Params: { id: string } }>('/identity/v1/mfa/trusteddevices/:id', async (req, reply) => {
+    const ctx = await caller(req, false);
+    // Another user's device id is simply not found (no IDOR).
+    if (!(await r.storage.trustedDevices.revoke(req.params.id.slice(0, 64), ctx.user.id, r.clock.now()))) throw notFound('No such trusted device');
+    return reply.code(204).send();
+  });
+}

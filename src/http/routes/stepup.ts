@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import type { Client } from '../../clients/service.js';
+import { ApiError, forbidden, invalidRequest, invalidToken } from '../../errors/api-error.js';
+import type { StepUpService } from '../../flows/stepup/service.js';
+import { issueAuthorization } from '../../protocol/authorize/complete.js';
+import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
+import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
+import { verifyBearer } from '../../protocol/bearer.js';
+import { sha256 } from '../../lib/secrets.js';
+import type { Registry } from '../../registry.js';
+import { setSessionCookie } from '../cookies.js';
+import { requireSingle, str } from '../params.js';
+import { rememberDevice } from './trusted-device.js';
+
+const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+const localeOf = (req: FastifyRequest) => (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
+
+interface Identified {
+  userId: string;
+  amr: string[];
+  /** Consumes the tkn when the step-up goes ahead (a tkn is single use). */
+  commit(): Promise<boolean>;
+}
+
+/**
+ * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
+ */
+export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
+
+  /**
+   * Who asks for a step-up: a tkn in the body, a Bearer access token, or the SSO cookie (only from
+   * an allowed origin of the client). When several are sent they must name one user (SV-11); the
+   * first in that order gives the amr.
+   */
+  async function identify(req: FastifyRequest, params: Record<string, unknown>, client: Client): Promise<Identified> {
+    const found: Identified[] = [];
+    const tkn = str(params, 'tkn', 100);
+    if (tkn) {
+      const row = await r.storage.oneTime.find('tkn', sha256(tkn));
+      if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now() || row.client_id !== client.client_id) throw invalidToken('The tkn is invalid, expired, already used or was issued to another client');
+      const payload = JSON.parse(row.payload) as { amr: string[] };
+      found.push({ userId: row.user_id, amr: payload.amr, commit: async () => (await r.tkn.consume(tkn, client.client_id)).ok });
+    }
+    if (req.headers.authorization) {
+      if (!r.account().step_up_bearer_allowed) throw invalidToken('This account does not accept access tokens for a step-up');
+      const ctx = await verifyBearer(r, req.headers.authorization);
+      if (ctx.clientId !== client.client_id) throw invalidToken('The access token was issued to another client');
+      found.push({ userId: ctx.user.id, amr: ctx.amr, commit: async () => true });
+    }
+    const cookie = req.cookies[SESSION_COOKIE];
+    if (cookie) {
+      const origin = req.headers.origin;
+      const allowed = origin !== undefined && client.allowed_origins.includes(origin);
+      if (allowed) {
+        const session = await r.sessions.fromCookie(cookie);
+        if (session) found.push({ userId: session.userId, amr: session.amr, commit: async () => true });
+      } else if (!found.length) {
+        // A cookie from a foreign (or unknown) origin changes nothing (CSRF).
+        throw forbidden('The session cookie is accepted only from an allowed origin of the client', 'error.stepUp.origin');
+      }
+    }
+    if (!found.length) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
+    if (new Set(found.map((f) => f.userId)).size > 1) throw invalidToken('The credentials sent name different users');
+    return found[0]!;
+  }
+
+  app.post('/identity/v1/mfa/stepup', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    // The OAuth parameters pass the same checks as /oauth/authorize; here errors answer as JSON.
+    const { tkn: _t, action: _a, ...oauth } = params;
+    const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
+    if (!v.ok) throw new ApiError(400, v.error.error, v.error.description, 'error.invalidRequest');
+    const who = await identify(req, params, v.req.client);
+    const user = await r.users.find(who.userId);
+    if (!user || user.disabled) throw invalidToken();
+    const action = str(params, 'action', 100);
+    const answer = await stepUps.begin(user, v.req, who.amr, action);
+    if (!(await who.commit())) {
+      await r.storage.stepUps.consume(sha256(answer.token), r.clock.now());
+      throw invalidToken('The tkn was already used');
+    }
+    return reply.header('Cache-Control', 'no-store').send(answer);
+  });
+
+  app.post('/identity/v1/passwordless/start', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    if (params.step_up === undefined) throw invalidRequest('Only the step-up passwordless flow is supported: send step_up', [{ field: 'step_up', message: 'is required', code: 'missing' }], 'error.missingParameter');
+    const challengeId = await stepUps.requestCode(params.step_up, params.auth_type, localeOf(req));
+    return reply.header('Cache-Control', 'no-store').send({ challenge_id: challengeId });
+  });
+
+  async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
+    const done = await stepUps.finish(params.challenge_id, params.verification_code);
+    const authTime = r.clock.now();
+    // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
+    const { cookie, session } = await r.sessions.create(done.user.id, done.amr, authTime, req.cookies[SESSION_COOKIE]);
+    setSessionCookie(reply, cookie, r.account().session_ttl);
+    if (params.trust_device === true || params.trust_device === 'true') await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
+    const values = await issueAuthorization(r, done.request as AuthorizeRequest, { user: done.user, sessionId: session.id, authTime, amr: done.amr });
+    const body: Record<string, unknown> = { ...values };
+    if (done.request.state !== undefined) body.state = done.request.state;
+    if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);
+    for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+    return reply.header('Cache-Control', 'no-store').send(body);
+  }
+
+  app.post('/identity/v1/passwordless/verify', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    return verifyAndAuthorize(req, reply, params);
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Sends verification codes by email (SMTP, when smtpUrl is set) or SMS (Twilio-compatible API, when
+ * smsUrl is set). A channel without a transport: in development mode the message, code included, is
+ * written to the log as the development outbox; in production mode a warning (no code) is logged and
+ * a DeliveryError thrown. Every failure is a DeliveryError (no code, no secret in it): answer a 5xx.
+ * A code is never logged except in the development outbox; destinations are masked in other lines.
+ */
+import type { Logger } from 'pino';
+import type { DeliveryConfig } from '../config/types.js';
+import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
+import { createMailer, type Mailer } from './mailer.js';
+import { renderVerificationMessage, type CodePurpose } from './messages.js';
+import { createSmsSender, type SmsSender } from './sms.js';
+
+export { DeliveryError, type DeliveryChannel, type DeliveryFailure } from './errors.js';
+
+export interface SendCodeInput {
+  channel: DeliveryChannel;
+  /** An email address or an E.164 phone number, already normalised. */
+  to: string;
+  purpose: CodePurpose;
+  code: string;
+  ttlSeconds: number;
+  locale?: string;
+}
+
+export interface Delivery {
+  sendCode(input: SendCodeInput): Promise<void>;
+}
+
+export interface DeliveryOptions {
+  /** The name the messages show; default 'Ward'. */
+  appName?: string;
+  /** Transports to use instead of those the config describes (tests). */
+  mailer?: Mailer;
+  sms?: SmsSender;
+}
+
+/** 'alice@example.com' → 'a***@example.com'; '+33612345678' → '+33******78'. */
+export function maskDestination(to: string): string {
+  const at = to.lastIndexOf('@');
+  if (at > 0) return `${to[0]}***${to.slice(at)}`;
+  return to.length > 5 ? `${to.slice(0, 3)}${'*'.repeat(to.length - 5)}${to.slice(-2)}` : '***';
+}
+
+const MISSING: Record<DeliveryChannel, string> = {
+  email: 'no SMTP server is configured (WARD_SMTP_URL)',
+  sms: 'no SMS provider is configured (WARD_SMS_URL, WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN, WARD_SMS_FROM)',
+};
+
+export function createDelivery(config: DeliveryConfig, log: Logger, options: DeliveryOptions = {}): Delivery {
+  const mailer = options.mailer ?? (config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : null);
+  let sms = options.sms ?? null;
+  if (!sms && config.smsUrl) {
+    if (!config.smsAccountSid || !config.smsAuthToken || !config.smsFrom) throw new Error('WARD_SMS_URL needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
+    sms = createSmsSender({ baseUrl: config.smsUrl, accountSid: config.smsAccountSid, authToken: config.smsAuthToken, from: config.smsFrom });
+  }
+  const secrets = [config.smsAuthToken];
+
+  return {
+    async sendCode(input) {
+      const { channel, purpose, code } = input;
+      if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);
+      const to = typeof input.to === 'string' ? input.to.trim() : '';
+      if (!to) throw new DeliveryError(channel, 'invalid_destination', `no ${channel === 'email' ? 'email address' : 'phone number'} to send the code to`);
+      const message = renderVerificationMessage({ purpose, code, ttlSeconds: input.ttlSeconds, locale: input.locale, appName: options.appName });
+      const where = { channel, purpose, to: maskDestination(to) };
+
+      const transport = channel === 'email' ? mailer : sms;
+      if (!transport) {
+        if (config.mode === 'development') {
+          const body = channel === 'email' ? message.text : message.sms;
+          log.info(
+            { dev_outbox: { channel, purpose, to, subject: channel === 'email' ? message.subject : undefined, body } },
+            `DEVELOPMENT OUTBOX (not sent: ${MISSING[channel]}): ${channel} to ${to}, verification code ${code}`,
+          );
+          return;
+        }
+        log.warn(where, `verification code not sent: ${MISSING[channel]}`);
+        throw new DeliveryError(channel, 'not_configured', `cannot send a verification code by ${channel}: ${MISSING[channel]}`);
+      }
+
+      try {
+        if (channel === 'email') await (transport as Mailer).send(to, { subject: message.subject, text: message.text, html: message.html });
+        else await (transport as SmsSender).send(to, message.sms);
+      } catch (e) {
+        const safe = e instanceof DeliveryError
+          ? new DeliveryError(channel, e.failure, scrub(e.message, [code, ...secrets]), e.status)
+          : new DeliveryError(channel, 'unavailable', `${channel} delivery failed: ${scrub(e instanceof Error ? e.message : String(e), [code, ...secrets])}`);
+        log.error({ ...where, failure: safe.failure, status: safe.status }, `verification code delivery failed: ${safe.message}`);
+        throw safe;
+      }
+      log.info(where, 'verification code sent');
+    },
+  };
+}

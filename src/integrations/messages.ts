@@ -1,0 +1,148 @@
+/**
+ * The texts of a verification-code message: email subject, plain text and HTML, and the SMS.
+ * English and French ('fr', 'fr-FR', 'fr_CA', 'fr-FR,fr;q=0.9'...); any other locale falls back to
+ * English. The HTML is self-contained (inline styles, no image, link or remote resource) and every
+ * value in it is escaped. The SMS starts with the code and always fits one GSM-7 segment (160).
+ */
+export type CodePurpose = 'stepup' | 'register';
+export type MessageLocale = 'en' | 'fr';
+
+export interface VerificationMessageInput {
+  purpose: CodePurpose;
+  code: string;
+  ttlSeconds: number;
+  locale?: string;
+  appName?: string;
+}
+
+export interface VerificationMessage {
+  subject: string;
+  text: string;
+  html: string;
+  sms: string;
+}
+
+interface Catalog {
+  subject: (code: string, app: string) => string;
+  heading: (app: string) => string;
+  lead: Record<CodePurpose, string>;
+  expires: (duration: string) => string;
+  ignore: Record<CodePurpose, string>;
+  neverShare: (app: string) => string;
+  sms: Record<CodePurpose, (code: string, app: string, duration: string) => string>;
+  smsShort: (code: string, duration: string) => string;
+  units: { h: [string, string]; min: [string, string]; s: [string, string] };
+}
+
+const CATALOGS: Record<MessageLocale, Catalog> = {
+  en: {
+    subject: (code, app) => `${code} is your ${app} verification code`,
+    heading: (app) => `Your ${app} verification code is:`,
+    lead: { stepup: 'Enter it to confirm it is you.', register: 'Enter it to confirm this email address.' },
+    expires: (d) => `It expires in ${d}.`,
+    ignore: {
+      stepup: 'If you did not just try to sign in, someone else may know your password: change it.',
+      register: 'If you did not ask for this code, you can ignore this message.',
+    },
+    neverShare: (app) => `Never share this code: ${app} will never ask you for it.`,
+    sms: {
+      stepup: (code, app, d) => `${code} is your ${app} verification code. It expires in ${d}. Never share it.`,
+      register: (code, app, d) => `${code} is your code to confirm this phone number for ${app}. It expires in ${d}.`,
+    },
+    smsShort: (code, d) => `${code} is your verification code. It expires in ${d}.`,
+    units: { h: ['hour', 'hours'], min: ['minute', 'minutes'], s: ['second', 'seconds'] },
+  },
+  fr: {
+    subject: (code, app) => `${code} est votre code de vérification ${app}`,
+    heading: (app) => `Votre code de vérification ${app} est :`,
+    lead: { stepup: 'Saisissez-le pour confirmer votre identité.', register: 'Saisissez-le pour confirmer cette adresse e-mail.' },
+    expires: (d) => `Il expire dans ${d}.`,
+    ignore: {
+      stepup: "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : changez-le.",
+      register: "Si vous n'avez pas demandé ce code, vous pouvez ignorer ce message.",
+    },
+    neverShare: (app) => `Ne communiquez jamais ce code : ${app} ne vous le demandera jamais.`,
+    sms: {
+      stepup: (code, app, d) => `${code} est votre code de vérification ${app}. Il expire dans ${d}. Ne le donnez à personne.`,
+      register: (code, app, d) => `${code} est votre code pour confirmer ce numéro sur ${app}. Il expire dans ${d}.`,
+    },
+    smsShort: (code, d) => `${code} est votre code de vérification. Il expire dans ${d}.`,
+    units: { h: ['heure', 'heures'], min: ['minute', 'minutes'], s: ['seconde', 'secondes'] },
+  },
+};
+
+/** 'fr-FR' → 'fr'; an Accept-Language value uses its first tag; unknown or absent → 'en'. */
+export function resolveLocale(locale?: string): MessageLocale {
+  const primary = (locale ?? '').split(/[,;]/)[0].trim().split(/[-_]/)[0].toLowerCase();
+  return primary in CATALOGS ? (primary as MessageLocale) : 'en';
+}
+
+function duration(ttlSeconds: number, c: Catalog, short: boolean): string {
+  const [n, unit] = ttlSeconds >= 7200 ? [Math.floor(ttlSeconds / 3600), 'h' as const]
+    : ttlSeconds >= 120 || ttlSeconds % 60 === 0 ? [Math.floor(ttlSeconds / 60), 'min' as const]
+    : [ttlSeconds, 's' as const];
+  return short ? `${n} ${unit}` : `${n} ${c.units[unit][n === 1 ? 0 : 1]}`;
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+// GSM 03.38: the basic set (one septet each) and the extension table (two septets each).
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_EXTENDED = '^{}\\[~]|€\f';
+
+/** The length of a text in GSM-7 septets, or null when it needs UCS-2 (then a segment holds 70). */
+export function gsmSeptets(text: string): number | null {
+  let n = 0;
+  for (const ch of text) {
+    if (GSM_BASIC.includes(ch)) n += 1;
+    else if (GSM_EXTENDED.includes(ch)) n += 2;
+    else return null;
+  }
+  return n;
+}
+
+function fitsOneSms(text: string): boolean {
+  const n = gsmSeptets(text);
+  return n !== null && n <= 160;
+}
+
+/** One line of printable text, at most 40 characters; 'Ward' when nothing is left. */
+function cleanAppName(name: string | undefined): string {
+  const s = (name ?? '').replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40).trim();
+  return s || 'Ward';
+}
+
+export function renderVerificationMessage(input: VerificationMessageInput): VerificationMessage {
+  const { purpose, code } = input;
+  if (purpose !== 'stepup' && purpose !== 'register') throw new TypeError(`unknown purpose ${String(purpose)}`);
+  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{1,32}$/.test(code)) throw new TypeError('the code must be 1 to 32 letters, digits or hyphens');
+  if (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds < 1) throw new TypeError('ttlSeconds must be a positive number');
+  const ttl = Math.floor(input.ttlSeconds);
+  const locale = resolveLocale(input.locale);
+  const c = CATALOGS[locale];
+  const app = cleanAppName(input.appName);
+  const long = duration(ttl, c, false);
+
+  const subject = c.subject(code, app);
+  const heading = c.heading(app);
+  const text = [heading, '', `    ${code}`, '', `${c.lead[purpose]} ${c.expires(long)}`, '', `${c.ignore[purpose]} ${c.neverShare(app)}`, ''].join('\n');
+  const e = escapeHtml;
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
+    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+    `<p style="margin:0 0 12px">${e(heading)}</p>`,
+    `<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;letter-spacing:4px">${e(code)}</p>`,
+    `<p style="margin:0 0 16px">${e(c.lead[purpose])} ${e(c.expires(long))}</p>`,
+    `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ignore[purpose])} ${e(c.neverShare(app))}</p>`,
+    '</div></body></html>',
+    '',
+  ].join('\n');
+
+  const shortDuration = duration(ttl, c, true);
+  const full = c.sms[purpose](code, app, shortDuration);
+  const sms = fitsOneSms(full) ? full : c.smsShort(code, shortDuration);
+  return { subject, text, html, sms };
+}

@@ -1,0 +1,101 @@
+// Verification codes (NIST 800-63B 5.1.3.2, ASVS 6.5/6.6, Kratos's persister_code.go pattern):
+// N digits from crypto.randomInt; stored only as an HMAC bound to the challenge id; a new code
+// supersedes the previous one; each attempt is counted by its own atomic UPDATE before the
+// compare, so after max_attempts even the right code is refused; a challenge is used once; a user
+// who keeps failing across challenges is locked out for the window.
+import type { AccountSettings } from '../config/types.js';
+import { ApiError, invalidGrant, rateLimited } from '../errors/api-error.js';
+import type { Clock } from '../lib/clock.js';
+import { randomDigits, randomToken } from '../lib/random.js';
+import { hmac, safeEqual } from '../lib/secrets.js';
+import type { Storage } from '../storage/storage.js';
+import type { ChallengeRow } from '../storage/sql/mfa.js';
+
+export type Channel = 'email' | 'sms';
+
+export interface CodeSender {
+  sendCode(input: { channel: Channel; to: string; purpose: 'stepup' | 'register'; code: string; ttlSeconds: number; locale?: string }): Promise<void>;
+}
+
+export interface StartInput {
+  userId: string;
+  purpose: 'stepup' | 'register';
+  stepUpDigest?: string;
+  credentialId?: string;
+  channel: Channel;
+  destination: string;
+  locale?: string;
+}
+
+const WRONG = 'The verification code is wrong, expired or already used';
+
+export function createVerificationService(deps: { storage: Storage; masterKey: Buffer; clock: Clock; account: () => AccountSettings; sender: CodeSender; log: import('pino').Logger }) {
+  const { storage, masterKey, clock, account } = deps;
+  const codeMac = (challengeId: string, code: string) => hmac(masterKey, `verification-code:${challengeId}:${code}`);
+  const failureWindow = () => {
+    const w = account().verification_failures_per_user.window_seconds * 1000;
+    return Math.floor(clock.now() / w) * w;
+  };
+  const failureBucket = (userId: string) => `mfa-failures:${userId}`;
+
+  return {
+    /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
+    async start(input: StartInput): Promise<string> {
+      const settings = account();
+      const id = randomToken(24);
+      const code = randomDigits(settings.verification_code_length);
+      const now = clock.now();
+      const row: ChallengeRow = {
+        id, user_id: input.userId, purpose: input.purpose, step_up_digest: input.stepUpDigest ?? null, credential_id: input.credentialId ?? null,
+        channel: input.channel, destination: input.destination, code_hmac: codeMac(id, code), attempts: 0, max_attempts: settings.verification_max_attempts,
+        created_at: now, expires_at: now + settings.verification_code_ttl * 1000, consumed_at: null, superseded_at: null,
+      };
+      await storage.transaction(async (tx) => {
+        if (input.stepUpDigest) await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
+        else await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
+        await tx.challenges.insert(row);
+      });
+      try {
+        await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds: settings.verification_code_ttl, locale: input.locale });
+      } catch (e) {
+        // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
+        await storage.challenges.supersede(id, clock.now());
+        deps.log.error({ event: 'mfa.delivery_failed', channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed');
+        throw new ApiError(503, 'server_error', `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`, 'error.delivery.failed');
+      }
+      deps.log.info({ event: 'mfa.code_sent', purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
+      return id;
+    },
+
+    /**
+     * Checks a code: the attempt is counted first (atomically), then the code is compared in
+     * constant time, then the challenge is consumed by exactly one caller. Every refusal looks the same.
+     */
+    async verify(challengeId: unknown, code: unknown, purpose: 'stepup' | 'register', userId?: string): Promise<ChallengeRow> {
+      if (typeof challengeId !== 'string' || challengeId.length > 64 || typeof code !== 'string' || code.length > 16) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      const row = await storage.challenges.countAttempt(challengeId);
+      const now = clock.now();
+      if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId)) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      const limit = account().verification_failures_per_user;
+      if ((await storage.counters.peek(failureBucket(row.user_id), failureWindow())) >= limit.limit) {
+        const w = limit.window_seconds * 1000;
+        throw rateLimited((failureWindow() + w - now) / 1000);
+      }
+      const usable = row.consumed_at === null && row.superseded_at === null && row.expires_at > now && row.attempts <= row.max_attempts;
+      const right = safeEqual(codeMac(row.id, code), row.code_hmac);
+      if (!usable || !right) {
+        if (!right) {
+          const w = limit.window_seconds * 1000;
+          await storage.counters.hit(failureBucket(row.user_id), failureWindow(), failureWindow() + w);
+        }
+        deps.log.info({ event: 'mfa.verification_failed', user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' }, 'verification failed');
+        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      }
+      if (!(await storage.challenges.consume(row.id, now))) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      deps.log.info({ event: 'mfa.verified', user_id: row.user_id, channel: row.channel, purpose }, 'verification code accepted');
+      return row;
+    },
+  };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;

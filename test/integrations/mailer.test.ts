@@ -1,0 +1,123 @@
+// The SMTP mailer against a real SMTP server on loopback: plain SMTP, STARTTLS when required, smtps;
+// the message (French included) arrives with the code in its subject, text and HTML; a refused
+// recipient, an unreachable server or a missing STARTTLS is a DeliveryError with no credential in it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
+import { DeliveryError } from '../../src/integrations/errors.js';
+import { createMailer } from '../../src/integrations/mailer.js';
+import { renderVerificationMessage } from '../../src/integrations/messages.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
+
+const FROM = 'Ward <no-reply@ward.test>';
+
+describe('SMTP mailer', () => {
+  let sink: SmtpSink;
+  let tls: { key: string; cert: string };
+  before(async () => {
+    sink = await startSmtpSink();
+    tls = await makeDevCertificate();
+  });
+  after(() => sink.close());
+
+  it('delivers over plain SMTP on loopback, with the code in subject, text and HTML', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    const m = renderVerificationMessage({ purpose: 'stepup', code: '731946', ttlSeconds: 300 });
+    await mailer.send('alice@example.com', { subject: m.subject, text: m.text, html: m.html });
+    const got = await sink.next('alice@example.com');
+    assert.equal(got.subject, '731946 is your Ward verification code');
+    assert.match(got.text, /731946/);
+    assert.match(got.html, /731946/);
+    assert.equal(got.from, 'no-reply@ward.test');
+    assert.equal(got.secure, false);
+    assert.equal(got.headers.get('auto-submitted'), 'auto-generated');
+  });
+
+  it('carries a French message intact (accents in the subject and the body)', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    const m = renderVerificationMessage({ purpose: 'register', code: '208417', ttlSeconds: 600, locale: 'fr-FR' });
+    await mailer.send('bob@example.fr', m);
+    const got = await sink.next('bob@example.fr');
+    assert.equal(got.subject, '208417 est votre code de vérification Ward');
+    assert.match(got.text, /Saisissez-le pour confirmer cette adresse e-mail\. Il expire dans 10 minutes\./);
+    assert.match(got.html, /<html lang="fr">/);
+    assert.match(got.html, /208417/);
+  });
+
+  it('keeps each message for its own recipient, in order', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    await mailer.send('carol@example.com', { subject: 'first', text: 'one', html: '<p>one</p>' });
+    await mailer.send('dave@example.com', { subject: 'other', text: 'x', html: '<p>x</p>' });
+    await mailer.send('carol@example.com', { subject: 'second', text: 'two', html: '<p>two</p>' });
+    assert.equal((await sink.next('carol@example.com')).subject, 'first');
+    assert.equal((await sink.next('carol@example.com')).subject, 'second');
+    assert.equal((await sink.next('dave@example.com')).subject, 'other');
+    await assert.rejects(sink.next('carol@example.com', 50), /no email to carol@example.com/);
+  });
+
+  it('speaks TLS from the first byte with smtps://', async () => {
+    const secureSink = await startSmtpSink({ mode: 'smtps', tls });
+    try {
+      assert.match(secureSink.url, /^smtps:\/\/127\.0\.0\.1:\d+$/);
+      await createMailer({ smtpUrl: secureSink.url, from: FROM, tls: { ca: tls.cert } }).send('erin@example.com', { subject: 's', text: 't', html: '<p>h</p>' });
+      assert.equal((await secureSink.next('erin@example.com')).secure, true);
+      // An untrusted certificate is refused, not ignored.
+      await assert.rejects(createMailer({ smtpUrl: secureSink.url, from: FROM }).send('erin@example.com', { subject: 's', text: 't', html: 'h' }), DeliveryError);
+    } finally {
+      await secureSink.close();
+    }
+  });
+
+  it('ignores STARTTLS on loopback by default, and upgrades when the URL requires TLS', async () => {
+    const startTlsSink = await startSmtpSink({ mode: 'starttls', tls });
+    try {
+      await createMailer({ smtpUrl: startTlsSink.url, from: FROM }).send('frank@example.com', { subject: 'a', text: 't', html: 'h' });
+      assert.equal((await startTlsSink.next('frank@example.com')).secure, false);
+      await createMailer({ smtpUrl: `${startTlsSink.url}/?requireTLS=true`, from: FROM, tls: { ca: tls.cert } }).send('frank@example.com', { subject: 'b', text: 't', html: 'h' });
+      assert.equal((await startTlsSink.next('frank@example.com')).secure, true);
+    } finally {
+      await startTlsSink.close();
+    }
+    // A server that offers no STARTTLS while TLS is required: nothing is sent in clear.
+    const before = sink.messages.length;
+    await assert.rejects(
+      createMailer({ smtpUrl: `${sink.url}/?requireTLS=true`, from: FROM }).send('frank@example.com', { subject: 'c', text: 't', html: 'h' }),
+      (e: unknown) => e instanceof DeliveryError && e.channel === 'email' && e.failure === 'unavailable',
+    );
+    assert.equal(sink.messages.length, before);
+  });
+
+  it('turns a refused recipient into a DeliveryError: refused for 5xx, unavailable for 4xx', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    sink.rejectNext(550);
+    await assert.rejects(mailer.send('gina@example.com', { subject: 's', text: 't', html: 'h' }), (e: unknown) => {
+      assert.ok(e instanceof DeliveryError);
+      assert.equal(e.failure, 'refused');
+      assert.equal(e.status, 550);
+      return true;
+    });
+    sink.rejectNext(451);
+    await assert.rejects(mailer.send('gina@example.com', { subject: 's', text: 't', html: 'h' }), (e: unknown) => e instanceof DeliveryError && e.failure === 'unavailable' && e.status === 451);
+    await assert.rejects(sink.next('gina@example.com', 50));
+  });
+
+  it('fails with a DeliveryError without the password when the server is unreachable', async () => {
+    const gone = await startSmtpSink();
+    await gone.close();
+    const url = gone.url.replace('smtp://', 'smtp://mailer:Pa55-w0rd-secret@');
+    await assert.rejects(createMailer({ smtpUrl: url, from: FROM, timeoutMs: 2000 }).send('hank@example.com', { subject: 's', text: 't', html: 'h' }), (e: unknown) => {
+      assert.ok(e instanceof DeliveryError);
+      assert.equal(e.failure, 'unavailable');
+      assert.ok(!e.message.includes('Pa55-w0rd-secret'), e.message);
+      assert.ok(!JSON.stringify(e).includes('Pa55-w0rd-secret'));
+      return true;
+    });
+  });
+
+  it('refuses an empty address and a malformed SMTP URL', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    await assert.rejects(mailer.send('  ', { subject: 's', text: 't', html: 'h' }), (e: unknown) => e instanceof DeliveryError && e.failure === 'invalid_destination');
+    assert.throws(() => createMailer({ smtpUrl: 'http://127.0.0.1:25', from: FROM }), /smtp:\/\/ or smtps:\/\//);
+    assert.throws(() => createMailer({ smtpUrl: `${sink.url}/?tls.rejectUnauthorized=false`, from: FROM }), /unknown parameter/);
+  });
+});
