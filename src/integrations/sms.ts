@@ -4,6 +4,8 @@
  * any other answer, a redirect, a timeout or a network error is a DeliveryError, whose message holds
  * neither the auth token nor the message body.
  */
+// undici's fetch, not the global one: server code never depends on a replaceable global.
+import { fetch, type Response } from 'undici';
 import { DeliveryError, scrub } from './errors.js';
 
 export interface SmsSender {

@@ -143,8 +143,8 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       custom_fields: [],
       consents: [],
       resource_base_url: r.config.issuer,
-      mfa_sms_enabled: false,
-      mfa_email_enabled: false,
+      mfa_sms_enabled: true,
+      mfa_email_enabled: true,
       rba_enabled: false,
       login_type_allowed: { email: true, phone_number: true, custom_identifier: false },
     });

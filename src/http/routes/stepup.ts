@@ -29,9 +29,11 @@ interface Identified {
 export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
 
   /**
-   * Who asks for a step-up: a tkn in the body, a Bearer access token, or the SSO cookie (only from
-   * an allowed origin of the client). When several are sent they must name one user (SV-11); the
-   * first in that order gives the amr.
+   * Who asks for a step-up. Explicit credentials come first: a tkn in the body and a Bearer access
+   * token; when both are sent they must name one user (SV-11). The SSO cookie is ambient: it counts
+   * only when no explicit credential is sent (a browser may still hold another user's session while
+   * someone signs in), and only from an allowed origin of the client (a foreign origin changes
+   * nothing: CSRF). The credential that identifies the user gives the amr.
    */
   async function identify(req: FastifyRequest, params: Record<string, unknown>, client: Client): Promise<Identified> {
     const found: Identified[] = [];
@@ -48,21 +50,19 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
       if (ctx.clientId !== client.client_id) throw invalidToken('The access token was issued to another client');
       found.push({ userId: ctx.user.id, amr: ctx.amr, commit: async () => true });
     }
-    const cookie = req.cookies[SESSION_COOKIE];
-    if (cookie) {
-      const origin = req.headers.origin;
-      const allowed = origin !== undefined && client.allowed_origins.includes(origin);
-      if (allowed) {
-        const session = await r.sessions.fromCookie(cookie);
-        if (session) found.push({ userId: session.userId, amr: session.amr, commit: async () => true });
-      } else if (!found.length) {
-        // A cookie from a foreign (or unknown) origin changes nothing (CSRF).
-        throw forbidden('The session cookie is accepted only from an allowed origin of the client', 'error.stepUp.origin');
-      }
+    if (found.length) {
+      if (new Set(found.map((f) => f.userId)).size > 1) throw invalidToken('The credentials sent name different users');
+      return found[0]!;
     }
-    if (!found.length) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
-    if (new Set(found.map((f) => f.userId)).size > 1) throw invalidToken('The credentials sent name different users');
-    return found[0]!;
+    const cookie = req.cookies[SESSION_COOKIE];
+    if (!cookie) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
+    const origin = req.headers.origin;
+    if (origin === undefined || !client.allowed_origins.includes(origin)) {
+      throw forbidden('The session cookie is accepted only from an allowed origin of the client', 'error.stepUp.origin');
+    }
+    const session = await r.sessions.fromCookie(cookie);
+    if (!session) throw invalidToken('The session has ended');
+    return { userId: session.userId, amr: session.amr, commit: async () => true };
   }
 
   app.post('/identity/v1/mfa/stepup', async (req, reply) => {
