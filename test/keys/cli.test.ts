@@ -28,22 +28,25 @@ describe('ward keys / ward clients', () => {
     const own = await runCli(db.env, ['clients', 'rotate-key', 'shop']);
     const kid = /New key (\S+) for shop/.exec(own.out)![1]!;
     assert.match((await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out, new RegExp(`^${kid}\\s+current\\s+client:shop`, 'm'));
-    assert.equal((await runCli(db.env, ['clients', 'sync-key', 'shop'])).code, 0);
+    const synced = await runCli(db.env, ['clients', 'sync-key', 'shop']);
+    assert.equal(synced.code, 0, synced.out);
     assert.match((await runCli(db.env, ['clients', 'list'])).out, /^shop .*keys:global/m);
-    assert.equal((await runCli(db.env, ['clients', 'revoke-key', 'shop', kid])).code, 0);
+    const revoked = await runCli(db.env, ['clients', 'revoke-key', 'shop', kid]);
+    assert.equal(revoked.code, 0, revoked.out);
     assert.match((await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out, new RegExp(`^${kid}\\s+revoked`, 'm'));
   });
 
   it('refuses bad input with a message and a non-zero exit code', async () => {
     const bad = await runCli(db.env, ['clients', 'create', '--id', 'x', '--callbacks', 'javascript:alert(1)']);
-    assert.equal(bad.code, 2);
+    assert.equal(bad.code, 2, bad.out);
     assert.match(bad.out, /must not use a javascript:/);
     const unknown = await runCli(db.env, ['clients', 'rotate-key', 'nobody']);
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 1, unknown.out);
     assert.match(unknown.out, /No client nobody/);
     const hs = await runCli(db.env, ['clients', 'create', '--id', 'hs', '--type', 'confidential', '--alg', 'HS256', '--callbacks', 'https://h.example/cb']);
-    assert.equal(hs.code, 0);
+    assert.equal(hs.code, 0, hs.out);
     assert.match((await runCli(db.env, ['clients', 'rotate-key', 'hs'])).out, /choose RS256/);
-    assert.equal((await runCli(db.env, ['keys', 'explode'])).code, 2);
+    const explode = await runCli(db.env, ['keys', 'explode']);
+    assert.equal(explode.code, 2, explode.out);
   });
 });
