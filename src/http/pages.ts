@@ -9,7 +9,7 @@ h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-w
 input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;font-size:1rem}
 input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
 button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;font-size:1rem;cursor:pointer}
-.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
+.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
 
 /**
  * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak

@@ -2,12 +2,14 @@
 // N digits from crypto.randomInt; stored only as an HMAC bound to the challenge id; a new code
 // supersedes the previous one; each attempt is counted by its own atomic UPDATE before the
 // compare, so after max_attempts even the right code is refused; a challenge is used once; a user
-// who keeps failing across challenges is locked out for the window.
+// who keeps failing across challenges is locked out for the window. Every code sent, for a step-up
+// or a factor registration, counts against the user's codes per window (and a registration also
+// against its destination's); limit 0 sends none.
 import type { AccountSettings } from '../config/types.js';
-import { ApiError, invalidGrant, rateLimited } from '../errors/api-error.js';
+import { ApiError, forbidden, invalidGrant, rateLimited } from '../errors/api-error.js';
 import type { Clock } from '../lib/clock.js';
 import { randomDigits, randomToken } from '../lib/random.js';
-import { hmac, safeEqual } from '../lib/secrets.js';
+import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import type { ChallengeRow } from '../storage/sql/mfa.js';
 
@@ -29,6 +31,8 @@ export interface StartInput {
 
 const WRONG = 'The verification code is wrong, expired or already used';
 
+export const codesDisabled = () => forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
+
 export function createVerificationService(deps: { storage: Storage; masterKey: Buffer; clock: Clock; account: () => AccountSettings; sender: CodeSender; log: import('pino').Logger }) {
   const { storage, masterKey, clock, account } = deps;
   const codeMac = (challengeId: string, code: string) => hmac(masterKey, `verification-code:${challengeId}:${code}`);
@@ -38,33 +42,71 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
   };
   const failureBucket = (userId: string) => `mfa-failures:${userId}`;
 
-  return {
-    /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
-    async start(input: StartInput): Promise<string> {
-      const settings = account();
-      const id = randomToken(24);
-      const code = randomDigits(settings.verification_code_length);
-      const now = clock.now();
-      const row: ChallengeRow = {
-        id, user_id: input.userId, purpose: input.purpose, step_up_digest: input.stepUpDigest ?? null, credential_id: input.credentialId ?? null,
-        channel: input.channel, destination: input.destination, code_hmac: codeMac(id, code), attempts: 0, max_attempts: settings.verification_max_attempts,
-        created_at: now, expires_at: now + settings.verification_code_ttl * 1000, consumed_at: null, superseded_at: null,
-      };
-      await storage.transaction(async (tx) => {
-        if (input.stepUpDigest) await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
-        else await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
-        await tx.challenges.insert(row);
-      });
-      try {
-        await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds: settings.verification_code_ttl, locale: input.locale });
-      } catch (e) {
-        // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
-        await storage.challenges.supersede(id, clock.now());
-        deps.log.error({ event: 'mfa.delivery_failed', channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed');
-        throw new ApiError(503, 'server_error', `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`, 'error.delivery.failed');
+  /**
+   * Counts one code against the user's limit per window, and a registration's also against its
+   * destination (an address the request chose: nobody may flood one phone from many accounts).
+   * Counted before sending, atomically, so parallel requests cannot overshoot.
+   */
+  async function admit(input: StartInput): Promise<void> {
+    const { limit, window_seconds } = account().verification_requests_per_user;
+    if (limit === 0) throw codesDisabled();
+    const now = clock.now();
+    const w = window_seconds * 1000;
+    const windowStart = Math.floor(now / w) * w;
+    const refuse = (scope: string) => {
+      deps.log.warn({ event: 'mfa.limit_reached', user_id: input.userId, purpose: input.purpose, scope }, 'verification code limit reached');
+      return rateLimited((windowStart + w - now) / 1000);
+    };
+    if ((await storage.counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw refuse('user');
+    if (input.purpose === 'register') {
+      const to = `mfa-requests-to:${sha256(`${input.channel}:${input.destination}`)}`;
+      if ((await storage.counters.hit(to, windowStart, windowStart + w)) > limit) throw refuse('destination');
+    }
+  }
+
+  /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
+  async function issue(input: StartInput): Promise<string> {
+    const settings = account();
+    const id = randomToken(24);
+    const code = randomDigits(settings.verification_code_length);
+    const now = clock.now();
+    const row: ChallengeRow = {
+      id, user_id: input.userId, purpose: input.purpose, step_up_digest: input.stepUpDigest ?? null, credential_id: input.credentialId ?? null,
+      channel: input.channel, destination: input.destination, code_hmac: codeMac(id, code), attempts: 0, max_attempts: settings.verification_max_attempts,
+      created_at: now, expires_at: now + settings.verification_code_ttl * 1000, consumed_at: null, superseded_at: null,
+    };
+    await storage.transaction(async (tx) => {
+      // One writer at a time per step_up token (per user for registrations): parallel resends on
+      // PostgreSQL would otherwise each miss the others' uncommitted rows and leave several live codes.
+      if (input.stepUpDigest) {
+        await tx.challenges.lockStepUp(input.stepUpDigest);
+        await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
+      } else {
+        await tx.challenges.lockUser(input.userId);
+        await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
       }
-      deps.log.info({ event: 'mfa.code_sent', purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
-      return id;
+      await tx.challenges.insert(row);
+    });
+    try {
+      await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds: settings.verification_code_ttl, locale: input.locale });
+    } catch (e) {
+      // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
+      await storage.challenges.supersede(id, clock.now());
+      deps.log.error({ event: 'mfa.delivery_failed', channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed');
+      throw new ApiError(503, 'server_error', `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`, 'error.delivery.failed');
+    }
+    deps.log.info({ event: 'mfa.code_sent', purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
+    return id;
+  }
+
+  return {
+    admit,
+    issue,
+
+    /** Counts the code against the limits, then issues it. */
+    async start(input: StartInput): Promise<string> {
+      await admit(input);
+      return issue(input);
     },
 
     /**

@@ -27,6 +27,11 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
+</form>
+<form method="post" action="/oauth/authorize/consent">
+<input type="hidden" name="request" value="${escapeHtml(p.request)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
 </form>`,
     { formAction: formActionSource(p.target) },
   );

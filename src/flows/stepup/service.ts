@@ -3,13 +3,13 @@
 // /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
 // with amr containing mfa and the factor.
 import type { Client } from '../../clients/service.js';
-import { ApiError, forbidden, invalidGrant, invalidRequest, rateLimited } from '../../errors/api-error.js';
+import { ApiError, invalidGrant, invalidRequest, rateLimited } from '../../errors/api-error.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
-import type { Channel, VerificationService } from '../../verification/challenges.js';
+import { codesDisabled, type Channel, type VerificationService } from '../../verification/challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 
 /** What a step_up token is bound to: the validated authorization request, as data. */
@@ -62,25 +62,22 @@ export function createStepUpService(r: Registry, verification: VerificationServi
       const now = r.clock.now();
       const stepUp = await r.storage.stepUps.findLive(digest, now);
       if (!stepUp) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token (PL-13).
+      const user = await r.users.find(stepUp.user_id);
+      if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       // Only to a factor already registered and verified: never to an address in the request.
       const factor = (await verifiedFactors(r.storage, stepUp.user_id)).find((f) => f.type === authType);
       if (!factor) throw new ApiError(400, 'invalid_request', `This user has no verified ${authType} factor`, 'error.mfa.noCredential');
       const settings = r.account();
-      const perUser = settings.verification_requests_per_user;
-      if (perUser.limit === 0 || settings.verification_requests_per_step_up === 0) throw forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
-      const w = perUser.window_seconds * 1000;
-      const windowStart = Math.floor(now / w) * w;
-      const userCount = await r.storage.counters.hit(`mfa-requests:${stepUp.user_id}`, windowStart, windowStart + w);
-      if (userCount > perUser.limit) {
-        r.log.warn({ event: 'mfa.limit_reached', user_id: stepUp.user_id, scope: 'user' }, 'verification code limit reached');
-        throw rateLimited((windowStart + w - now) / 1000);
-      }
+      if (settings.verification_requests_per_user.limit === 0 || settings.verification_requests_per_step_up === 0) throw codesDisabled();
+      // The token's own limit first: a request it refuses does not use up the user's codes for the window.
       const tokenCount = await r.storage.stepUps.countRequest(digest, now);
       if (tokenCount === undefined) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       if (tokenCount > settings.verification_requests_per_step_up) {
         r.log.warn({ event: 'mfa.limit_reached', user_id: stepUp.user_id, scope: 'step_up' }, 'verification code limit reached');
         throw rateLimited((stepUp.expires_at - now) / 1000);
       }
+      // The per-user limit (shared with factor registration) is counted by the verification service.
       return verification.start({ userId: stepUp.user_id, purpose: 'stepup', stepUpDigest: digest, channel: authType, destination: factor.destination, locale });
     },
 

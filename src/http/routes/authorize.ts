@@ -14,6 +14,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
+import { consentRoutes } from './authorize-consent.js';
 import { hostedMfaRoutes } from './authorize-mfa.js';
 import { queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
@@ -29,6 +30,7 @@ function withinMaxAge(now: number, authTime: number, maxAge: number | undefined)
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
   const mfa = hostedMfaRoutes(app, r, stepUps);
+  const consent = consentRoutes(app, r);
   const findClient = (id: string) => r.clients.find(id);
 
   const validate = (reply: FastifyReply, query: unknown) => validateOrAnswer(r, reply, query);
@@ -74,6 +76,11 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, stepUps: Step
       if (session && user && !user.disabled && !needsMfa && (hintSub === undefined || hintSub === user.id)) auth = { user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
     }
     if (auth) {
+      // Messenger linking from an SSO cookie alone: the user confirms first (never a silent code).
+      if (ar.responseType === 'messenger_code' && !ar.tkn) {
+        if (ar.prompt === 'none') return sendAuthorizeError(reply, new AuthorizeError('interaction_required', 'Linking needs the user to confirm', true), ar, r.config.issuer);
+        return consent.page(req, reply, ar, rawQuery, auth.user.email ?? auth.user.phone_number ?? auth.user.id);
+      }
       await completeAuthorization(r, reply, ar, auth);
       return reply;
     }

@@ -22,13 +22,15 @@ const view = (c: CredentialRow) => ({
 /**
  * The user's second factors (identity-api.md, "MFA credentials"), with a Bearer access token.
  * The first registration needs no step-up; once a factor exists, adding, changing or deleting one
- * needs an access token that came out of a step-up (amr has mfa) issued within 5 minutes.
+ * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its auth_time).
  */
 export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
   async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
     const ctx = await verifyBearer(r, req.headers.authorization);
     if (needsStepUpIfFactors && (await verifiedFactors(r.storage, ctx.user.id)).length > 0) {
-      const fresh = ctx.amr.includes('mfa') && r.clock.now() - ctx.issuedAt <= FRESH_MS;
+      // Fresh = the step-up itself (auth_time) is recent, not the token: a refresh, or a new code from
+      // the SSO session the step-up left, mints new access tokens that keep the old auth_time and amr.
+      const fresh = ctx.amr.includes('mfa') && ctx.authTime !== null && r.clock.now() - ctx.authTime <= FRESH_MS;
       if (!fresh) throw forbidden('This change needs a step-up: an access token from a verified second factor, less than 5 minutes old', 'error.mfa.stepUpRequired');
     }
     return ctx;
@@ -38,12 +40,16 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
   async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
     const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
     if (existing?.verified_at) return { status: 'enabled', credential: view(existing) };
-    const credential = existing ?? {
-      id: randomId(), user_id: ctx.user.id, type, destination, friendly_name: null, verified_at: null, created_at: r.clock.now(),
-    };
-    if (!existing) await r.storage.mfaCredentials.insert(credential as CredentialRow);
     const locale = req.headers['accept-language']?.split(',')[0]?.trim();
-    await r.verification.start({ userId: ctx.user.id, purpose: 'register', credentialId: credential.id, channel: type, destination, locale });
+    const request = { userId: ctx.user.id, purpose: 'register' as const, channel: type, destination, locale };
+    // The same limits as a step-up's codes (per user per window, and per destination), counted
+    // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
+    await r.verification.admit(request);
+    const credential = existing ?? await r.storage.mfaCredentials.insertIfAbsent({
+      id: randomId(), user_id: ctx.user.id, type, destination, friendly_name: null, verified_at: null, created_at: r.clock.now(),
+    });
+    if (credential.verified_at) return { status: 'enabled', credential: view(credential) };
+    await r.verification.issue({ ...request, credentialId: credential.id });
     return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
   }
 

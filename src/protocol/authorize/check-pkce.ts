@@ -10,6 +10,12 @@ const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 export function checkPkce(ctx: AuthorizeContext): void {
   const { code_challenge: challenge, code_challenge_method: method } = ctx.params;
   const client = ctx.req.client!;
+  if (ctx.req.responseType === 'messenger_code') {
+    // The chatbot redeems the code on its server with no verifier: PKCE cannot apply (short life,
+    // single use, binding to client and callback, and user interaction stand in for it).
+    if ((challenge !== undefined && challenge !== '') || (method !== undefined && method !== '')) throw new AuthorizeError('invalid_request', 'PKCE does not apply to messenger_code', true);
+    return;
+  }
   if (challenge === undefined || challenge === '') {
     if (method !== undefined && method !== '') throw new AuthorizeError('invalid_request', 'code_challenge_method without code_challenge', true);
     if (ctx.req.responseType === 'code' && client.pkce_enforced) throw new AuthorizeError('invalid_request', 'code_challenge is required (PKCE with S256)', true);

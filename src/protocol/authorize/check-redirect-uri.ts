@@ -1,7 +1,9 @@
 // Rule: redirect_uri equals one of the client's Allowed Callback URLs as an exact string: no case
 // folding, no normalisation, no prefix or wildcard (RFC 9700 sections 2.1 and 4.1.3, OIDC Core
-// 3.1.2.1). A mismatch is shown as a page, never redirected.
+// 3.1.2.1). A mismatch is shown as a page, never redirected. The one exception is the Messenger
+// callback for response_type=messenger_code (messenger.ts).
 import { AuthorizeError } from '../../errors/oauth-error.js';
+import { MESSENGER_BINDING, allowsMessenger, isMessengerRedirect } from './messenger.js';
 import type { AuthorizeContext } from './request.js';
 
 /** The exact-string rule itself: true only for a string identical, code unit for code unit, to a registered one. */
@@ -13,6 +15,14 @@ export function checkRedirectUri(ctx: AuthorizeContext): void {
   if (ctx.duplicates.includes('redirect_uri')) throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
   const client = ctx.req.client!;
   const given = ctx.params.redirect_uri;
+  if (ctx.params.response_type === 'messenger_code') {
+    // The one exception to exact matching: Messenger's own URL, under the strict rule of messenger.ts.
+    if (!allowsMessenger(client.allowed_callback_urls)) throw new AuthorizeError('unauthorized_client', 'This client has not registered the Messenger callback', false);
+    if (!isMessengerRedirect(given)) throw new AuthorizeError('invalid_request', 'redirect_uri must be the Messenger account-linking URL with one account_linking_token', false);
+    ctx.req.redirectUri = MESSENGER_BINDING + given;
+    ctx.req.target = given;
+    return;
+  }
   if (given === undefined || given === '') {
     // web_message answers to the client's allowed origins, not to a URL.
     if (ctx.params.response_mode === 'web_message') {

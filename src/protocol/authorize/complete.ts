@@ -31,12 +31,14 @@ export async function issueAuthorization(r: Registry, req: AuthorizeRequest, aut
     created_at: now, expires_at: now + account.refresh_token_ttl * 1000, revoked_at: null,
   };
   await r.storage.tokens.createGrant(grant);
-  if (req.responseType === 'code') {
+  if (req.responseType === 'code' || req.responseType === 'messenger_code') {
     const code = randomToken(32);
+    // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.
+    const ttl = req.responseType === 'messenger_code' ? Math.min(account.authorization_code_ttl, 300) : account.authorization_code_ttl;
     await r.storage.codes.insert({
       code_digest: sha256(code), client_id: req.client.client_id, user_id: auth.user.id, session_id: auth.sessionId,
       redirect_uri: req.redirectUri, scope: grant.scope, nonce: req.nonce ?? null, code_challenge: req.codeChallenge ?? null,
-      auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + account.authorization_code_ttl * 1000,
+      auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + ttl * 1000,
       consumed_at: null, created_at: now,
     });
     return { code };

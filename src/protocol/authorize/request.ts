@@ -1,6 +1,6 @@
 import type { Client } from '../../clients/service.js';
 
-export type ResponseType = 'code' | 'token';
+export type ResponseType = 'code' | 'token' | 'messenger_code';
 export type ResponseMode = 'query' | 'fragment' | 'web_message';
 
 /** An authorization request once every check has passed. */

@@ -17,6 +17,13 @@ export function sendAuthorizationResponse(
 ): FastifyReply {
   const response: Record<string, string> = {};
   for (const [k, v] of Object.entries(values)) if (v !== undefined) response[k] = String(v);
+  if (req.responseType === 'messenger_code') {
+    // Messenger's URL gains authorization_code (or error), everything else in it kept (ML-02, ML-04).
+    const url = new URL(req.target!);
+    if (response.code) url.searchParams.append('authorization_code', response.code);
+    else for (const k of ['error', 'error_description']) if (response[k]) url.searchParams.append(k, response[k]!);
+    return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+  }
   if (req.state !== undefined) response.state = req.state;
   response.iss = issuer;
   if (req.responseMode === 'web_message') return sendWebMessage(reply, req, response);
@@ -29,12 +36,12 @@ export function sendAuthorizationResponse(
   return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
 }
 
-export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req: Partial<AuthorizeRequest>, issuer: string): FastifyReply {
+export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req: Partial<AuthorizeRequest>, issuer: string, redirectStatus = 302): FastifyReply {
   const description = cleanDescription(err.description);
   if (!err.redirectable || (!req.target && req.responseMode !== 'web_message')) {
     return sendPage(reply, 400, 'Authorization error', `<h1>This request cannot be completed</h1><p class="error" role="alert">${escapeHtml(description)}</p><p class="muted">Error: ${escapeHtml(err.error)}</p>`);
   }
-  return sendAuthorizationResponse(reply, req, issuer, { error: err.error, error_description: description });
+  return sendAuthorizationResponse(reply, req, issuer, { error: err.error, error_description: description }, redirectStatus);
 }
 
 /**

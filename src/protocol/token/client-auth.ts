@@ -10,6 +10,11 @@ import type { Registry } from '../../registry.js';
 export interface AuthenticatedClient {
   client: Client;
   method: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /**
+   * False only for a confidential client that sent no secret at all: allowed solely to redeem a
+   * Messenger code (the product specification's chatbot exchange); every other use is invalid_client.
+   */
+  authenticated: boolean;
 }
 
 function parseBasic(header: string): { id: string; secret: string } | null {
@@ -37,7 +42,7 @@ export async function authenticateClient(r: Registry, authorization: string | un
     if (bodyId && bodyId !== basic.id) throw invalidRequest('client_id differs from the Basic credentials');
     const client = await r.clients.find(basic.id);
     if (!client || client.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret)) throw invalidClient('Client authentication failed', true);
-    return { client, method: 'client_secret_basic' };
+    return { client, method: 'client_secret_basic', authenticated: true };
   }
   if (!bodyId) {
     if (bodySecret) throw invalidClient('client_secret was sent without client_id');
@@ -47,8 +52,10 @@ export async function authenticateClient(r: Registry, authorization: string | un
   if (!client) throw invalidClient('Client authentication failed');
   if (client.type === 'public') {
     if (bodySecret) throw invalidClient('A public client has no secret');
-    return { client, method: 'none' };
+    return { client, method: 'none', authenticated: true };
   }
-  if (!bodySecret || !r.clients.checkSecret(client, bodySecret)) throw invalidClient('Client authentication failed');
-  return { client, method: 'client_secret_post' };
+  if (bodySecret === undefined || bodySecret === null || bodySecret === '') return { client, method: 'none', authenticated: false };
+  // A secret that is sent is always checked.
+  if (!r.clients.checkSecret(client, bodySecret)) throw invalidClient('Client authentication failed');
+  return { client, method: 'client_secret_post', authenticated: true };
 }

@@ -1,4 +1,4 @@
-import { ApiError, unauthorizedClient } from '../../errors/api-error.js';
+import { ApiError, invalidClient, unauthorizedClient } from '../../errors/api-error.js';
 import { requiredStr, type Params } from '../../http/params.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
@@ -21,6 +21,8 @@ export async function tokenEndpoint(r: Registry, authorization: string | undefin
   const auth = await authenticateClient(r, authorization, params);
   const grant = GRANTS[grantType];
   if (!grant) throw new ApiError(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported`, 'error.unsupportedGrantType');
+  // A confidential client without its secret may only redeem a Messenger code (checked by that grant).
+  if (!auth.authenticated && grantType !== 'authorization_code') throw invalidClient('Client authentication failed');
   // Each client uses only the grants it lists (a public client never lists client_credentials).
   if (!auth.client.grant_types.includes(grantType as never)) throw unauthorizedClient(`This client may not use the ${grantType} grant`);
   return grant(r, auth, params);

@@ -1,21 +1,39 @@
 // grant_type=authorization_code (RFC 6749 4.1.3). The code is consumed first, by one conditional
 // update, so every later check burns it (a failed PKCE check included: no online guessing).
 // A second use revokes every token of its grant (RFC 6749 4.1.2, RFC 9700 4.5).
-import { invalidGrant } from '../../errors/api-error.js';
+import { invalidClient, invalidGrant } from '../../errors/api-error.js';
 import { requiredStr, type Params } from '../../http/params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
+import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
 
 const BAD_CODE = 'The authorization code is invalid, expired, already used, or was issued to another client or redirect_uri';
+
+/**
+ * redirect_uri at the token endpoint (RFC 6749 4.1.3): identical to the one of the request when one
+ * was sent; for a Messenger code, the callback base in either spelling (the chatbot does not know
+ * the account_linking_token) or the exact URL.
+ */
+function redirectMatches(bound: string | null, given: unknown): boolean {
+  if (bound === null) return true;
+  if (bound.startsWith(MESSENGER_BINDING)) return typeof given === 'string' && (MESSENGER_BASES.includes(given) || given === bound.slice(MESSENGER_BINDING.length));
+  return given === bound;
+}
 
 export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
   // A missing parameter is invalid_request (RFC 6749 5.2); a wrong code is invalid_grant.
   const code = requiredStr(params, 'code', 200);
   const now = r.clock.now();
   const digest = sha256(code);
+  if (!auth.authenticated) {
+    // Without its secret a confidential client may redeem a Messenger code only; anything else is
+    // refused before the code is touched.
+    const peek = await r.storage.codes.find(digest);
+    if (!peek?.redirect_uri?.startsWith(MESSENGER_BINDING)) throw invalidClient('Client authentication failed');
+  }
   const consumed = await r.storage.codes.consume(digest, now);
   if (consumed.state === 'missing') throw invalidGrant(BAD_CODE);
   if (consumed.state === 'reused') {
@@ -26,7 +44,7 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   const row = consumed.row;
   const redirectUri = params.redirect_uri ?? null;
   if (row.expires_at <= now || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_CODE);
-  if (row.redirect_uri !== null && redirectUri !== row.redirect_uri) throw invalidGrant(BAD_CODE);
+  if (!redirectMatches(row.redirect_uri, redirectUri)) throw invalidGrant(BAD_CODE);
   if (!pkceMatches(row.code_challenge, params.code_verifier)) {
     r.log.warn({ event: 'pkce.failed', client_id: row.client_id }, 'PKCE verification failed: code burned');
     throw invalidGrant('PKCE verification failed', 'error.invalidCodeVerifier');

@@ -49,6 +49,9 @@ export function codesRepo(db: Kysely<Database>) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    async find(codeDigest: string): Promise<CodeRow | undefined> {
+      return db.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest).executeTakeFirst();
+    },
     async deleteExpired(before: number): Promise<void> {
       await db.deleteFrom('authorization_codes').where('expires_at', '<', before).execute();
     },

@@ -21,6 +21,11 @@ export function credentialsRepo(db: Kysely<Database>) {
     async insert(c: CredentialRow): Promise<void> {
       await db.insertInto('mfa_credentials').values(c).execute();
     },
+    /** Inserts a pending factor unless the user already has it (parallel requests: one row); answers the stored row. */
+    async insertIfAbsent(c: CredentialRow): Promise<CredentialRow> {
+      await db.insertInto('mfa_credentials').values(c).onConflict((oc) => oc.columns(['user_id', 'type', 'destination']).doNothing()).execute();
+      return (await db.selectFrom('mfa_credentials').selectAll().where('user_id', '=', c.user_id).where('type', '=', c.type).where('destination', '=', c.destination).executeTakeFirstOrThrow()) as CredentialRow;
+    },
     async markVerified(id: string, now: number): Promise<void> {
       await db.updateTable('mfa_credentials').set({ verified_at: now }).where('id', '=', id).execute();
     },
@@ -64,6 +69,16 @@ export function challengesRepo(db: Kysely<Database>) {
   return {
     async insert(c: ChallengeRow): Promise<void> {
       await db.insertInto('challenges').values(c).execute();
+    },
+    /**
+     * Row locks held until the transaction ends (a no-op UPDATE, portable): PostgreSQL serialises
+     * the writers of one step_up token, or of one user's registrations; SQLite runs one transaction at a time anyway.
+     */
+    async lockStepUp(stepUpDigest: string): Promise<void> {
+      await db.updateTable('step_ups').set({ requests: sql<number>`requests` }).where('digest', '=', stepUpDigest).execute();
+    },
+    async lockUser(userId: string): Promise<void> {
+      await db.updateTable('users').set({ id: sql<string>`id` }).where('id', '=', userId).execute();
     },
     /** A new code kills the previous ones of the same step_up token (or registration). */
     async supersedeStepUp(stepUpDigest: string, now: number): Promise<void> {
