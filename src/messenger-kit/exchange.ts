@@ -27,6 +27,7 @@ export class WardClient {
   private readonly jwksUri: string;
   private jwks: ReturnType<typeof createLocalJWKSet> | null = null;
   private jwksFetchedAt = -Infinity;
+  private jwksLoading: Promise<void> | null = null;
   private readonly hsKey: Uint8Array | null;
 
   constructor(
@@ -88,7 +89,13 @@ export class WardClient {
     return body.id_token;
   }
 
-  private async loadJwks(signal: AbortSignal): Promise<void> {
+  /** One JWKS fetch at a time: concurrent links share it. */
+  private loadJwks(signal: AbortSignal): Promise<void> {
+    this.jwksLoading ??= this.fetchJwks(signal).finally(() => { this.jwksLoading = null; });
+    return this.jwksLoading;
+  }
+
+  private async fetchJwks(signal: AbortSignal): Promise<void> {
     const res = await this.call(this.jwksUri, { method: 'GET', headers: { accept: 'application/json' } }, signal);
     if (!res.ok) throw new LinkError(`jwks: HTTP ${res.status}`, false);
     let set: JSONWebKeySet;

@@ -67,7 +67,7 @@ describe('SS-08: login answers do not tell users apart', () => {
       const res = await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email, password });
       assert.equal(res.status, 401, email);
       assert.equal(res.headers.getSetCookie().length, 0, 'no session cookie, and the CSRF cookie is kept');
-      const html = (await res.text()).replace(page.csrf, 'CSRF').replace(`value="${email}"`, 'value="EMAIL"').replace(/code_challenge=[\w-]+/, 'code_challenge=C');
+      const html = (await res.text()).replaceAll(page.csrf, 'CSRF').replace(`value="${email}"`, 'value="EMAIL"').replace(/code_challenge=[\w-]+/g, 'code_challenge=C');
       assert.match(html, /The email or password is incorrect\./);
       pages.push(html);
     }

@@ -17,10 +17,10 @@ const BAD_CODE = 'The authorization code is invalid, expired, already used, or w
  * was sent; for a Messenger code, the callback base in either spelling (the chatbot does not know
  * the account_linking_token) or the exact URL.
  */
-function redirectMatches(bound: string | null, given: unknown): boolean {
+function redirectMatches(bound: string | null, sent: unknown): boolean {
   if (bound === null) return true;
-  if (bound.startsWith(MESSENGER_BINDING)) return typeof given === 'string' && (MESSENGER_BASES.includes(given) || given === bound.slice(MESSENGER_BINDING.length));
-  return given === bound;
+  if (bound.startsWith(MESSENGER_BINDING)) return typeof sent === 'string' && (MESSENGER_BASES.includes(sent) || sent === bound.slice(MESSENGER_BINDING.length));
+  return sent === bound;
 }
 
 export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
