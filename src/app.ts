@@ -2,7 +2,10 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError } from './errors/api-error.js';
+import { createSocialService } from './flows/social/service.js';
 import { createStepUpService } from './flows/stepup/service.js';
+import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
+import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
@@ -47,7 +50,10 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   metadataRoutes(app, r);
   // One step-up service for the API (/identity/v1/mfa/stepup...) and the hosted login page.
   const stepUps = createStepUpService(r, r.verification);
-  authorizeRoutes(app, r, stepUps);
+  const mfa = hostedMfaRoutes(app, r, stepUps);
+  const socialService = createSocialService(r);
+  const social = socialRoutes(app, r, socialService, mfa.begin);
+  authorizeRoutes(app, r, { mfa, social, providers: socialService.providers });
   tokenRoutes(app, r);
   identityRoutes(app, r);
   stepUpRoutes(app, r, stepUps);

@@ -60,6 +60,14 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
       const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
       return ok && user && !user.disabled ? user : undefined;
     },
+    /** A user created by a first social login: no password; the email only when the provider verified it. */
+    async createFederated(profile: { email?: string; email_verified: boolean; given_name?: string; family_name?: string }): Promise<User> {
+      const email = profile.email_verified ? normalizeEmail(profile.email) : null;
+      return storage.users.create({
+        id: randomId(), email, phone_number: null, password_hash: null, given_name: profile.given_name?.slice(0, 200) ?? null,
+        family_name: profile.family_name?.slice(0, 200) ?? null, email_verified: !!email, phone_number_verified: false, role: null, disabled: false,
+      }, clock.now());
+    },
     find: (id: string) => storage.users.findById(id),
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ACCOUNT, DEFAULT_PORT } from './defaults.js';
 import type { ClientConfig, WardConfig } from './types.js';
+import { validateSocialProviders } from './social.js';
 import { Problems, checkKnownKeys, validateAccount, validateClient } from './validate.js';
 
 export class ConfigError extends Error {
@@ -12,7 +13,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const FILE_KEYS = ['port', 'host', 'issuer', 'data_dir', 'database_url', 'tls', 'tls_cert', 'tls_key', 'log_level', 'demo_clients', 'account', 'clients'] as const;
+const FILE_KEYS = ['port', 'host', 'issuer', 'data_dir', 'database_url', 'tls', 'tls_cert', 'tls_key', 'log_level', 'demo_clients', 'account', 'clients', 'social_providers'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function readFile(path: string, p: Problems): Record<string, unknown> {
@@ -115,6 +116,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     }
   }
 
+  const socialProviders = validateSocialProviders(p, file.social_providers);
   if (p.list.length) throw new ConfigError(p.list);
   return {
     port: port as number,
@@ -141,6 +143,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
     clients,
+    social_providers: socialProviders,
     ...overrides,
   };
 }

@@ -78,6 +78,26 @@ export interface DeliveryConfig {
   smsFrom: string | null;
 }
 
+/** An upstream identity provider for social login. */
+export interface SocialProviderConfig {
+  /** The name used in /oauth/authorize?provider=<name> and the callback path. */
+  name: string;
+  type: 'oidc' | 'oauth2';
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+  /** oidc: the issuer; discovery is read from <issuer>/.well-known/openid-configuration at first use. */
+  issuer?: string;
+  /** oauth2 (or an oidc preset without discovery): the endpoints. */
+  authorization_url?: string;
+  token_url?: string;
+  userinfo_url?: string;
+  /** oauth2: profile claim names, e.g. {"sub": "id", "email": "email"}. */
+  claims?: Record<string, string>;
+  /** The label of the login button. */
+  label: string;
+}
+
 export interface WardConfig {
   port: number;
   host: string;
@@ -98,4 +118,5 @@ export interface WardConfig {
   /** The account keys the config file declares: applied over the stored settings at each start. */
   accountPatch: Record<string, unknown> | null;
   clients: ClientConfig[];
+  social_providers: SocialProviderConfig[];
 }

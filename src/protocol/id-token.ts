@@ -41,6 +41,8 @@ export function createIdTokenSigner(deps: { issuer: string; ttl: () => number; n
       ...(input.authTime ? { auth_time: seconds(input.authTime) } : {}),
       ...(input.nonce ? { nonce: input.nonce } : {}),
       amr: input.amr,
+      // ReachFive's auth_type: the provider of a social login, else password.
+      ...(input.amr.includes('social') ? { auth_type: input.amr[input.amr.indexOf('social') + 1] } : input.amr.includes('pwd') ? { auth_type: 'password' } : {}),
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...claimsFor(user, input.scopes),

@@ -6,6 +6,7 @@ import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
 import * as m003 from './migrations/003-mfa.js';
+import * as m004 from './migrations/004-identities.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
   '002-management': m002,
   '003-mfa': m003,
+  '004-identities': m004,
 };
 
 class StaticProvider implements MigrationProvider {

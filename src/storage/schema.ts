@@ -202,7 +202,17 @@ export interface TrustedDevicesTable {
   revoked_at: number | null;
 }
 
+export interface IdentitiesTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  subject: string;
+  email: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  identities: IdentitiesTable;
   mfa_credentials: MfaCredentialsTable;
   step_ups: StepUpsTable;
   challenges: ChallengesTable;

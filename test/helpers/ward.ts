@@ -10,6 +10,7 @@ import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
 import { firstStart } from '../../src/bootstrap/first-start.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { AccountSettings, DeliveryConfig } from '../../src/config/types.js';
+import { validateSocialProviders } from '../../src/config/social.js';
 import { Problems, validateAccount, validateClient } from '../../src/config/validate.js';
 import { FakeClock } from '../../src/lib/clock.js';
 import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
@@ -22,6 +23,8 @@ export interface TestWardOptions {
   clock?: FakeClock;
   /** Where verification codes go (an SMTP sink, an SMS sink); default: production mode, none. */
   delivery?: Partial<DeliveryConfig>;
+  /** Upstream providers for social login (validated like the config file's). */
+  socialProviders?: Array<Record<string, unknown>>;
 }
 
 export interface TestWard {
@@ -71,6 +74,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   // No development outbox in tests: a code reaches a test only through a real SMTP / SMS sink.
   config.delivery = { ...config.delivery, mode: 'production', ...(opts.delivery ?? {}) };
   config.clients = (opts.clients ?? []).map((c, i) => validateClient(p, `clients[${i}]`, c)!).filter(Boolean);
+  config.social_providers = validateSocialProviders(p, opts.socialProviders);
   if (p.list.length) throw new Error(p.list.join('\n'));
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });

@@ -9,6 +9,8 @@ export interface LoginPageInput {
   error?: string;
   /** Where the form's 303 ends: the validated redirect target (see formActionSource). */
   target: string | null;
+  /** One button per configured social provider. */
+  social?: Array<{ label: string; href: string }>;
 }
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
@@ -28,6 +30,7 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)}">Continue with ${escapeHtml(b.label)}</a></p>`).join('')}
 <form method="post" action="/oauth/authorize/consent">
 <input type="hidden" name="request" value="${escapeHtml(p.request)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
+import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { formActionSource } from '../../flows/login/page.js';
 import { completeAuthorization } from '../../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
@@ -9,7 +9,7 @@ import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
 import { escapeHtml, sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
-import { queryParams, sameOriginPost, validateOrAnswer } from './hosted-form.js';
+import { ensureCsrf, queryParams, sameOriginPost, validateOrAnswer } from './hosted-form.js';
 
 /**
  * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
@@ -17,17 +17,8 @@ import { queryParams, sameOriginPost, validateOrAnswer } from './hosted-form.js'
  * login page) sends Messenger back its URL with error=access_denied and no code (ML-04).
  */
 export function consentRoutes(app: FastifyInstance, r: Registry) {
-  function csrfFor(req: FastifyRequest, reply: FastifyReply): string {
-    let cookie = req.cookies[CSRF_COOKIE];
-    if (!cookie || cookie.length > 100) {
-      cookie = newCsrfCookie();
-      reply.setCookie(CSRF_COOKIE, cookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
-    }
-    return csrfToken(r.masterKey, cookie);
-  }
-
   function page(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, who: string): FastifyReply {
-    const hidden = `<input type="hidden" name="request" value="${escapeHtml(rawQuery)}"><input type="hidden" name="csrf" value="${escapeHtml(csrfFor(req, reply))}">`;
+    const hidden = `<input type="hidden" name="request" value="${escapeHtml(rawQuery)}"><input type="hidden" name="csrf" value="${escapeHtml(ensureCsrf(r, req, reply))}">`;
     return sendPage(
       reply,
       200,

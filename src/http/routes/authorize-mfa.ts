@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
-import { CSRF_COOKIE, csrfToken, csrfValid } from '../../flows/login/csrf.js';
+import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { sendMfaPage } from '../../flows/login/mfa-page.js';
 import { verifiedFactors } from '../../flows/stepup/factors.js';
 import type { StepUpService } from '../../flows/stepup/service.js';
@@ -12,7 +12,7 @@ import type { User } from '../../storage/sql/users.js';
 import type { Channel } from '../../verification/challenges.js';
 import { sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
-import { queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
+import { ensureCsrf, queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
 
 const userMessage = (e: unknown): string | null => {
   if (!(e instanceof ApiError)) return null;
@@ -33,14 +33,14 @@ export function hostedMfaRoutes(app: FastifyInstance, r: Registry, stepUps: Step
     const live = await r.storage.stepUps.findLive(sha256(stepUp), r.clock.now());
     const channels = live ? (await verifiedFactors(r.storage, live.user_id)).map((c) => c.type) : [channel];
     return sendMfaPage(reply, status, {
-      clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, req.cookies[CSRF_COOKIE] ?? ''), stepUp, challengeId: extra.challengeId ?? '',
+      clientName: ar.client.name, request: rawQuery, csrf: ensureCsrf(r, req, reply), stepUp, challengeId: extra.challengeId ?? '',
       channel, channels: [...new Set(channels)], target: ar.target, notice: extra.notice, error: extra.error,
     });
   }
 
   /** Called by the login form once the password is right: step-up bound to this request, first code sent. */
-  async function begin(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, user: User): Promise<FastifyReply> {
-    const { token, amr } = await stepUps.begin(user, ar, ['pwd']);
+  async function begin(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, user: User, baseAmr: string[] = ['pwd']): Promise<FastifyReply> {
+    const { token, amr } = await stepUps.begin(user, ar, baseAmr);
     const channel: Channel = amr.includes('email') ? 'email' : 'sms';
     try {
       const challengeId = await stepUps.requestCode(token, channel, locale(req));

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
+import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { sendLoginPage } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
@@ -15,10 +15,10 @@ import { setSessionCookie } from '../cookies.js';
 import { sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
 import { consentRoutes } from './authorize-consent.js';
-import { hostedMfaRoutes } from './authorize-mfa.js';
-import { queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
+import type { hostedMfaRoutes } from './authorize-mfa.js';
+import type { socialRoutes } from './social.js';
+import { ensureCsrf, queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
-import type { StepUpService } from '../../flows/stepup/service.js';
 
 const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
 
@@ -28,20 +28,22 @@ function withinMaxAge(now: number, authTime: number, maxAge: number | undefined)
 }
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
-export function authorizeRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
-  const mfa = hostedMfaRoutes(app, r, stepUps);
+export interface AuthorizeDeps {
+  mfa: ReturnType<typeof hostedMfaRoutes>;
+  social: ReturnType<typeof socialRoutes>;
+  providers: () => Array<{ name: string; label: string }>;
+}
+
+export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: AuthorizeDeps): void {
+  const { mfa, social } = deps;
   const consent = consentRoutes(app, r);
   const findClient = (id: string) => r.clients.find(id);
 
   const validate = (reply: FastifyReply, query: unknown) => validateOrAnswer(r, reply, query);
 
   function loginPage(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, status = 200, error?: string, email?: string) {
-    let csrfCookie = req.cookies[CSRF_COOKIE];
-    if (!csrfCookie || csrfCookie.length > 100) {
-      csrfCookie = newCsrfCookie();
-      reply.setCookie(CSRF_COOKIE, csrfCookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
-    }
-    return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: csrfToken(r.masterKey, csrfCookie), error, email, target: ar.target });
+    const social = deps.providers().map((p) => ({ label: p.label, href: `/oauth/authorize?${rawQuery}&provider=${encodeURIComponent(p.name)}` }));
+    return sendLoginPage(reply, status, { clientName: ar.client.name, request: rawQuery, csrf: ensureCsrf(r, req, reply), error, email, target: ar.target, social });
   }
 
   const startSession = (req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number) => startLoginSession(r, req, reply, userId, amr, authTime);
@@ -53,6 +55,9 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, stepUps: Step
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
     const hintSub = ar.idTokenHint ? verifyIdTokenHint(ar.idTokenHint, ar.client, { issuer: r.config.issuer, keys: r.keys, clients: r.clients }) : undefined;
     if (hintSub === null) return sendAuthorizeError(reply, new AuthorizeError('invalid_request', 'id_token_hint is not a valid ID token of this client', true), ar, r.config.issuer);
+    // Social login: the user chose a provider; they authenticate there, whatever session they have.
+    const provider = (req.query as Record<string, unknown>).provider;
+    if (provider !== undefined) return social.start(reply, ar, rawQuery, provider);
     let auth: Authenticated | null = null;
     if (ar.tkn) {
       const t = await r.tkn.consume(ar.tkn, ar.client.client_id);

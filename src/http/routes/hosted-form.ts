@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { CSRF_COOKIE, csrfToken, newCsrfCookie } from '../../flows/login/csrf.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
@@ -48,4 +49,14 @@ export async function startLoginSession(r: Registry, req: FastifyRequest, reply:
   const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
   setSessionCookie(reply, cookie, r.account().session_ttl);
   return session.id;
+}
+
+/** The form token of a hosted page, bound to the pre-login cookie (set now when the browser has none). */
+export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply): string {
+  let cookie = req.cookies[CSRF_COOKIE];
+  if (!cookie || cookie.length > 100) {
+    cookie = newCsrfCookie();
+    reply.setCookie(CSRF_COOKIE, cookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
+  }
+  return csrfToken(r.masterKey, cookie);
 }

@@ -119,9 +119,9 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       ...(name ? { name } : {}),
       ...(user.email ? { email: user.email } : {}),
       ...(user.phone_number ? { phone_number: user.phone_number } : {}),
-      last_login_type: session.amr.includes('pwd') ? 'password' : session.amr[0],
+      last_login_type: session.amr.includes('social') ? session.amr[session.amr.indexOf('social') + 1] : session.amr.includes('pwd') ? 'password' : session.amr[0],
       has_password: !!user.password_hash,
-      social_providers: [],
+      social_providers: [...new Set((await r.storage.identities.listOfUser(user.id)).map((i) => i.provider))],
     });
   });
 
@@ -138,7 +138,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       is_public: client.type === 'public',
       is_implicit_flow_forbidden: !client.implicit_flow,
       scope: client.scope,
-      social_providers: [],
+      social_providers: r.config.social_providers.map((p) => p.name),
       password_policy: { min_length: r.account().password_min_length, min_strength: 1, allow_update_with_access_token_only: false },
       custom_fields: [],
       consents: [],

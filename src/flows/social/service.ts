@@ -1,0 +1,125 @@
+// Social login (issue 6): /oauth/authorize?provider=<name> sends the user to the provider with a
+// state, a nonce and PKCE kept server-side (a one-time record keyed by the state's digest); the
+// callback checks all three, gets the profile, then finds the user: a linked identity; or, when a
+// verified email matches an existing account, a link that waits until that account proves itself
+// (its password), never a silent link (account takeover); or a new user.
+import { createHash } from 'node:crypto';
+import { createUpstream, UpstreamError, type Upstream, type UpstreamProfile } from '../../integrations/social/upstream.js';
+import { randomId, randomToken } from '../../lib/random.js';
+import { sha256 } from '../../lib/secrets.js';
+import type { Registry } from '../../registry.js';
+import { isUniqueViolation } from '../../storage/sql/errors.js';
+import type { User } from '../../storage/sql/users.js';
+
+const STATE_TTL = 10 * 60_000;
+const LINK_TTL = 10 * 60_000;
+
+export type CallbackOutcome =
+  | { kind: 'user'; user: User; request: string; provider: string }
+  | { kind: 'link'; linkToken: string; email: string; request: string; provider: string }
+  | { kind: 'refused'; request: string; error: 'access_denied' | 'server_error'; description: string }
+  | { kind: 'bad_state' };
+
+export function createSocialService(r: Registry) {
+  const upstreams = new Map<string, Upstream>(
+    r.config.social_providers.map((p) => [p.name, createUpstream(p, `${r.config.issuer}/identity/v1/oauth/callback/${p.name}`)]),
+  );
+
+  async function link(userId: string, provider: string, subject: string, email: string | undefined | null): Promise<void> {
+    try {
+      await r.storage.identities.insert({ id: randomId(), user_id: userId, provider, subject, email: email ?? null, created_at: r.clock.now() });
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e; // linked meanwhile by a parallel callback: the same link
+    }
+  }
+
+  async function userFor(provider: string, profile: UpstreamProfile, request: string): Promise<CallbackOutcome> {
+    const linked = await r.storage.identities.find(provider, profile.sub);
+    if (linked) {
+      const user = await r.users.find(linked.user_id);
+      if (!user || user.disabled) return { kind: 'refused', request, error: 'access_denied', description: 'This account is disabled' };
+      return { kind: 'user', user, request, provider };
+    }
+    const existing = profile.email_verified && profile.email ? await r.storage.users.findByEmail(profile.email.trim().toLowerCase()) : undefined;
+    if (existing) {
+      const linkToken = randomToken(32);
+      const now = r.clock.now();
+      await r.storage.oneTime.insert({
+        digest: sha256(linkToken), kind: 'social_link', user_id: existing.id, client_id: provider,
+        payload: JSON.stringify({ provider, subject: profile.sub, email: existing.email, request }), expires_at: now + LINK_TTL, consumed_at: null, created_at: now,
+      });
+      return { kind: 'link', linkToken, email: existing.email!, request, provider };
+    }
+    const user = await r.users.createFederated(profile);
+    await link(user.id, provider, profile.sub, profile.email);
+    r.log.info({ event: 'social.user_created', provider, user_id: user.id }, 'user created by social login');
+    return { kind: 'user', user, request, provider };
+  }
+
+  return {
+    providers: () => [...upstreams.values()].map((u) => ({ name: u.provider.name, label: u.provider.label })),
+    has: (name: unknown): name is string => typeof name === 'string' && upstreams.has(name),
+
+    /** The provider's authorization URL for this (validated) authorization request. */
+    async begin(provider: string, clientId: string, request: string, browser: string): Promise<string> {
+      const upstream = upstreams.get(provider)!;
+      const state = randomToken(32);
+      const nonce = randomToken(32);
+      const verifier = randomToken(48);
+      const now = r.clock.now();
+      await r.storage.oneTime.insert({
+        digest: sha256(state), kind: 'social_state', user_id: '-', client_id: clientId, payload: JSON.stringify({ provider, nonce, verifier, request, browser: sha256(browser) }),
+        expires_at: now + STATE_TTL, consumed_at: null, created_at: now,
+      });
+      return upstream.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
+    },
+
+    /** The provider's answer: state, nonce and PKCE checked, then the user found, linked or created. */
+    async callback(provider: string, query: Record<string, unknown>, browser: string | undefined): Promise<CallbackOutcome> {
+      const state = typeof query.state === 'string' && query.state.length <= 100 ? query.state : null;
+      if (!state) return { kind: 'bad_state' };
+      const consumed = await r.storage.oneTime.consume('social_state', sha256(state), r.clock.now());
+      if (consumed.state !== 'ok' || consumed.row.expires_at <= r.clock.now()) return { kind: 'bad_state' };
+      const saved = JSON.parse(consumed.row.payload) as { provider: string; nonce: string; verifier: string; request: string; browser: string };
+      // The answer must come back to the browser that started (login CSRF on the callback).
+      if (saved.provider !== provider || !upstreams.has(provider) || !browser || sha256(browser) !== saved.browser) return { kind: 'bad_state' };
+      if (query.error !== undefined) {
+        return { kind: 'refused', request: saved.request, error: 'access_denied', description: `The identity provider answered ${String(query.error).slice(0, 40).replace(/[^\x20-\x7e]/g, '')}` };
+      }
+      if (typeof query.code !== 'string' || query.code.length > 2048) return { kind: 'refused', request: saved.request, error: 'access_denied', description: 'The identity provider sent no code' };
+      try {
+        const profile = await upstreams.get(provider)!.profile(query.code, saved.verifier, saved.nonce);
+        return await userFor(provider, profile, saved.request);
+      } catch (e) {
+        if (!(e instanceof UpstreamError)) throw e;
+        r.log.warn({ event: 'social.failed', provider, reason: e.message }, 'social login failed');
+        return { kind: 'refused', request: saved.request, error: e.oauthError, description: e.message };
+      }
+    },
+
+    /** A link still waiting for its password: what the page shows. */
+    async pendingLink(linkToken: unknown): Promise<{ email: string; provider: string; request: string } | null> {
+      if (typeof linkToken !== 'string' || linkToken.length > 100) return null;
+      const row = await r.storage.oneTime.find('social_link', sha256(linkToken));
+      if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now()) return null;
+      const saved = JSON.parse(row.payload) as { provider: string; email: string; request: string };
+      return { email: saved.email, provider: saved.provider, request: saved.request };
+    },
+
+    /** The existing account proved itself (its password): link the identity, once. */
+    async confirmLink(linkToken: unknown, password: unknown): Promise<{ user: User; provider: string; request: string } | null> {
+      if (typeof linkToken !== 'string' || linkToken.length > 100) return null;
+      const row = await r.storage.oneTime.find('social_link', sha256(linkToken));
+      if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now()) return null;
+      const saved = JSON.parse(row.payload) as { provider: string; subject: string; email: string; request: string };
+      const user = await r.users.authenticate({ email: saved.email }, password);
+      if (!user || user.id !== row.user_id) return null;
+      if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
+      await link(user.id, saved.provider, saved.subject, saved.email);
+      r.log.info({ event: 'social.linked', provider: saved.provider, user_id: user.id }, 'identity linked after the account proved itself');
+      return { user, provider: saved.provider, request: saved.request };
+    },
+  };
+}
+
+export type SocialService = ReturnType<typeof createSocialService>;

@@ -1,0 +1,121 @@
+// One upstream provider: its endpoints (OIDC discovery, fetched at first use and cached), the
+// authorization URL with state, nonce and PKCE, the code exchange, and the profile: from an id_token
+// verified against the provider's JWKS (issuer, audience, signature, nonce, expiry), or for OAuth 2.0
+// from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
+import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
+import { fetch } from 'undici';
+import type { SocialProviderConfig } from '../../config/types.js';
+
+export class UpstreamError extends Error {
+  constructor(readonly oauthError: 'access_denied' | 'server_error', message: string) {
+    super(message);
+  }
+}
+
+export interface UpstreamProfile {
+  sub: string;
+  email?: string;
+  email_verified: boolean;
+  given_name?: string;
+  family_name?: string;
+}
+
+interface Endpoints {
+  issuer?: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint?: string;
+  jwks_uri?: string;
+}
+
+const TIMEOUT = 10_000;
+
+async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Promise<Record<string, unknown>> {
+  let res;
+  try {
+    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT) });
+  } catch {
+    throw new UpstreamError('server_error', 'The identity provider could not be reached');
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new UpstreamError('server_error', `The identity provider answered ${res.status} without JSON`);
+  }
+  if (!res.ok) throw new UpstreamError(res.status >= 500 ? 'server_error' : 'access_denied', `The identity provider refused: ${res.status}`);
+  if (typeof body !== 'object' || body === null) throw new UpstreamError('server_error', 'The identity provider answered no object');
+  return body as Record<string, unknown>;
+}
+
+export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
+  let endpoints: Promise<Endpoints> | null = null;
+  let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+
+  function resolve(): Promise<Endpoints> {
+    if (p.type === 'oauth2') return Promise.resolve({ authorization_endpoint: p.authorization_url!, token_endpoint: p.token_url!, userinfo_endpoint: p.userinfo_url });
+    endpoints ??= getJson(`${p.issuer}/.well-known/openid-configuration`).then(
+      (d) => {
+        if (d.issuer !== p.issuer) throw new UpstreamError('server_error', 'The provider discovery names another issuer');
+        return {
+          issuer: p.issuer, authorization_endpoint: p.authorization_url ?? (d.authorization_endpoint as string), token_endpoint: p.token_url ?? (d.token_endpoint as string),
+          userinfo_endpoint: (d.userinfo_endpoint as string | undefined) ?? p.userinfo_url, jwks_uri: d.jwks_uri as string,
+        };
+      },
+      (e: unknown) => {
+        endpoints = null; // try discovery again next time
+        throw e;
+      },
+    );
+    return endpoints;
+  }
+
+  return {
+    provider: p,
+    async authorizationUrl(state: string, nonce: string, codeChallenge: string): Promise<string> {
+      const e = await resolve();
+      const url = new URL(e.authorization_endpoint);
+      const q = { response_type: 'code', client_id: p.client_id, redirect_uri: callbackUrl, scope: p.scopes.join(' '), state, code_challenge: codeChallenge, code_challenge_method: 'S256', ...(p.type === 'oidc' ? { nonce } : {}) };
+      for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
+      return url.toString();
+    },
+
+    async profile(code: string, verifier: string, nonce: string): Promise<UpstreamProfile> {
+      const e = await resolve();
+      const tokens = await getJson(e.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, code_verifier: verifier }).toString(),
+      });
+      if (p.type === 'oidc') {
+        if (typeof tokens.id_token !== 'string') throw new UpstreamError('server_error', 'The provider sent no id_token');
+        jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), { [customFetch]: ((u: string, i: object) => fetch(u, { ...i, signal: AbortSignal.timeout(TIMEOUT) })) as never });
+        let claims: JWTPayload;
+        try {
+          ({ payload: claims } = await jwtVerify(tokens.id_token, jwks, { issuer: p.issuer, audience: p.client_id, algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] }));
+        } catch (err) {
+          throw new UpstreamError('access_denied', `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200));
+        }
+        if (claims.nonce !== nonce) throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
+        if (typeof claims.sub !== 'string' || claims.sub === '') throw new UpstreamError('access_denied', "The provider's id_token has no subject");
+        return {
+          sub: claims.sub, email: typeof claims.email === 'string' ? claims.email : undefined, email_verified: claims.email_verified === true,
+          given_name: typeof claims.given_name === 'string' ? claims.given_name : undefined, family_name: typeof claims.family_name === 'string' ? claims.family_name : undefined,
+        };
+      }
+      if (typeof tokens.access_token !== 'string') throw new UpstreamError('server_error', 'The provider sent no access_token');
+      const raw = await getJson(e.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
+      const map = { sub: 'sub', email: 'email', email_verified: 'email_verified', given_name: 'given_name', family_name: 'family_name', ...(p.claims ?? {}) };
+      const get = (k: keyof typeof map) => raw[map[k]];
+      const sub = get('sub');
+      if ((typeof sub !== 'string' && typeof sub !== 'number') || String(sub) === '') throw new UpstreamError('access_denied', 'The provider profile has no subject');
+      return {
+        sub: String(sub), email: typeof get('email') === 'string' ? (get('email') as string) : undefined, email_verified: get('email_verified') === true,
+        given_name: typeof get('given_name') === 'string' ? (get('given_name') as string) : undefined, family_name: typeof get('family_name') === 'string' ? (get('family_name') as string) : undefined,
+      };
+    },
+  };
+}
+
+export type Upstream = ReturnType<typeof createUpstream>;
