@@ -11,6 +11,7 @@ import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
 import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
+import { createSecurityEvents } from './management/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
@@ -79,6 +80,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
 
   const janitor = startJanitor(storage, log, () => clock.now());
+  const events = createSecurityEvents({ storage, log, clock });
 
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
@@ -101,7 +103,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
-    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: createDelivery(config.delivery, log), log }),
+    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: createDelivery(config.delivery, log), log, events }),
+    events,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
     limiter: createLimiter({ storage, clock }),
     signIdToken,

@@ -12,6 +12,7 @@ import { randomDigits, randomToken } from '../lib/random.js';
 import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import type { ChallengeRow } from '../storage/sql/mfa.js';
+import type { SecurityEvents } from '../management/events.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -33,7 +34,7 @@ const WRONG = 'The verification code is wrong, expired or already used';
 
 export const codesDisabled = () => forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
 
-export function createVerificationService(deps: { storage: Storage; masterKey: Buffer; clock: Clock; account: () => AccountSettings; sender: CodeSender; log: import('pino').Logger }) {
+export function createVerificationService(deps: { storage: Storage; masterKey: Buffer; clock: Clock; account: () => AccountSettings; sender: CodeSender; log: import('pino').Logger; events: SecurityEvents }) {
   const { storage, masterKey, clock, account } = deps;
   const codeMac = (challengeId: string, code: string) => hmac(masterKey, `verification-code:${challengeId}:${code}`);
   const failureWindow = () => {
@@ -53,14 +54,14 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     const now = clock.now();
     const w = window_seconds * 1000;
     const windowStart = Math.floor(now / w) * w;
-    const refuse = (scope: string) => {
-      deps.log.warn({ event: 'mfa.limit_reached', user_id: input.userId, purpose: input.purpose, scope }, 'verification code limit reached');
+    const refuse = async (scope: string) => {
+      await deps.events.emit('mfa.limit_reached', { user_id: input.userId, purpose: input.purpose, scope }, 'verification code limit reached', 'warn');
       return rateLimited((windowStart + w - now) / 1000);
     };
-    if ((await storage.counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw refuse('user');
+    if ((await storage.counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw await refuse('user');
     if (input.purpose === 'register') {
       const to = `mfa-requests-to:${sha256(`${input.channel}:${input.destination}`)}`;
-      if ((await storage.counters.hit(to, windowStart, windowStart + w)) > limit) throw refuse('destination');
+      if ((await storage.counters.hit(to, windowStart, windowStart + w)) > limit) throw await refuse('destination');
     }
   }
 
@@ -92,10 +93,10 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     } catch (e) {
       // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
       await storage.challenges.supersede(id, clock.now());
-      deps.log.error({ event: 'mfa.delivery_failed', channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed');
+      await deps.events.emit('mfa.delivery_failed', { channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed', 'error');
       throw new ApiError(503, 'server_error', `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`, 'error.delivery.failed');
     }
-    deps.log.info({ event: 'mfa.code_sent', purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
+    await deps.events.emit('mfa.code_sent', { purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
     return id;
   }
 
@@ -130,11 +131,11 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
           const w = limit.window_seconds * 1000;
           await storage.counters.hit(failureBucket(row.user_id), failureWindow(), failureWindow() + w);
         }
-        deps.log.info({ event: 'mfa.verification_failed', user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' }, 'verification failed');
+        await deps.events.emit('mfa.verification_failed', { user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' }, 'verification failed');
         throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       }
       if (!(await storage.challenges.consume(row.id, now))) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
-      deps.log.info({ event: 'mfa.verified', user_id: row.user_id, channel: row.channel, purpose }, 'verification code accepted');
+      await deps.events.emit('mfa.verified', { user_id: row.user_id, channel: row.channel, purpose }, 'verification code accepted');
       return row;
     },
   };

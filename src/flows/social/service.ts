@@ -52,7 +52,7 @@ export function createSocialService(r: Registry) {
     }
     const user = await r.users.createFederated(profile);
     await link(user.id, provider, profile.sub, profile.email);
-    r.log.info({ event: 'social.user_created', provider, user_id: user.id }, 'user created by social login');
+    await r.events.emit('social.user_created', { provider, user_id: user.id }, 'user created by social login');
     return { kind: 'user', user, request, provider };
   }
 
@@ -92,7 +92,7 @@ export function createSocialService(r: Registry) {
         return await userFor(provider, profile, saved.request);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
-        r.log.warn({ event: 'social.failed', provider, reason: e.message }, 'social login failed');
+        await r.events.emit('social.failed', { provider, reason: e.message }, 'social login failed', 'warn');
         return { kind: 'refused', request: saved.request, error: e.oauthError, description: e.message };
       }
     },
@@ -116,7 +116,7 @@ export function createSocialService(r: Registry) {
       if (!user || user.id !== row.user_id) return null;
       if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
       await link(user.id, saved.provider, saved.subject, saved.email);
-      r.log.info({ event: 'social.linked', provider: saved.provider, user_id: user.id }, 'identity linked after the account proved itself');
+      await r.events.emit('social.linked', { provider: saved.provider, user_id: user.id }, 'identity linked after the account proved itself');
       return { user, provider: saved.provider, request: saved.request };
     },
   };

@@ -50,7 +50,7 @@ export function createStepUpService(r: Registry, verification: VerificationServi
         digest: sha256(token), user_id: user.id, client_id: req.client.client_id, params: JSON.stringify(binding), base_amr: JSON.stringify(baseAmr),
         requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
       });
-      r.log.info({ event: 'mfa.stepup_started', user_id: user.id, client_id: req.client.client_id }, 'step-up started');
+      await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: req.client.client_id }, 'step-up started');
       return { token, amr: [...new Set(factors.map((f) => f.type))] };
     },
 
@@ -74,7 +74,7 @@ export function createStepUpService(r: Registry, verification: VerificationServi
       const tokenCount = await r.storage.stepUps.countRequest(digest, now);
       if (tokenCount === undefined) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       if (tokenCount > settings.verification_requests_per_step_up) {
-        r.log.warn({ event: 'mfa.limit_reached', user_id: stepUp.user_id, scope: 'step_up' }, 'verification code limit reached');
+        await r.events.emit('mfa.limit_reached', { user_id: stepUp.user_id, scope: 'step_up' }, 'verification code limit reached', 'warn');
         throw rateLimited((stepUp.expires_at - now) / 1000);
       }
       // The per-user limit (shared with factor registration) is counted by the verification service.
@@ -96,7 +96,7 @@ export function createStepUpService(r: Registry, verification: VerificationServi
         state: b.state, nonce: b.nonce, codeChallenge: b.code_challenge,
       };
       const channel = challenge.channel as Channel;
-      r.log.info({ event: 'mfa.stepup_verified', user_id: user.id, client_id: client.client_id, channel }, 'step-up verified');
+      await r.events.emit('mfa.stepup_verified', { user_id: user.id, client_id: client.client_id, channel }, 'step-up verified');
       return { user, request, amr: steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel), channel };
     },
   };

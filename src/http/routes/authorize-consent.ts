@@ -39,7 +39,7 @@ export function consentRoutes(app: FastifyInstance, r: Registry) {
     const ar = await validateOrAnswer(r, reply, queryParams(rawQuery));
     if (!ar) return reply;
     if (params.decision !== 'allow') {
-      r.log.info({ event: 'authorize.denied', client_id: ar.client.client_id }, 'the user cancelled');
+      await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
       return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The user cancelled', true), ar, r.config.issuer, 303);
     }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);

@@ -51,7 +51,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
     const user = await r.users.authenticate(identifier, params.password);
     if (!user) {
       // The same answer for an unknown user and a wrong password (no enumeration).
-      r.log.info({ event: 'login.failed', client_id: client.client_id }, 'password login failed');
+      await r.events.emit('login.failed', { client_id: client.client_id }, 'password login failed');
       throw new ApiError(400, 'invalid_grant', 'Invalid email or password', 'error.invalidEmailOrPassword');
     }
     const now = r.clock.now();
@@ -87,7 +87,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
   app.get('/identity/v1/logout', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     if (!(await logoutAllowed(req.headers))) {
-      r.log.warn({ event: 'logout.refused', origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] }, 'cross-site logout refused');
+      await r.events.emit('logout.refused', { origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] }, 'cross-site logout refused', 'warn');
       throw forbidden('Logout must be a top-level navigation or come from an allowed origin');
     }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);

@@ -60,7 +60,7 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, r.clock.now());
     // A change of factors ends the trust given to devices (SU-09, MF-03).
     await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
-    r.log.info({ event: 'mfa.credential_added', user_id: ctx.user.id, type: channel }, 'second factor verified');
+    await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
   }
 
   async function remove(ctx: BearerContext, type: Channel, destination: string | null) {
@@ -69,7 +69,7 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     if (!target) throw notFound(`No ${type} factor to remove`);
     await r.storage.mfaCredentials.delete(target.id);
     await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
-    r.log.info({ event: 'mfa.credential_removed', user_id: ctx.user.id, type }, 'second factor removed');
+    await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
   }
 
   const phoneOf = (params: Record<string, unknown>) => {

@@ -38,7 +38,7 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   if (consumed.state === 'missing') throw invalidGrant(BAD_CODE);
   if (consumed.state === 'reused') {
     await r.storage.tokens.revokeGrant(consumed.row.grant_id, now);
-    r.log.warn({ event: 'code.reused', client_id: consumed.row.client_id, grant_id: consumed.row.grant_id }, 'authorization code reused: grant revoked');
+    await r.events.emit('code.reused', { client_id: consumed.row.client_id, grant_id: consumed.row.grant_id }, 'authorization code reused: grant revoked', 'warn');
     throw invalidGrant(BAD_CODE);
   }
   const row = consumed.row;
@@ -46,12 +46,12 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   if (row.expires_at <= now || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_CODE);
   if (!redirectMatches(row.redirect_uri, redirectUri)) throw invalidGrant(BAD_CODE);
   if (!pkceMatches(row.code_challenge, params.code_verifier)) {
-    r.log.warn({ event: 'pkce.failed', client_id: row.client_id }, 'PKCE verification failed: code burned');
+    await r.events.emit('pkce.failed', { client_id: row.client_id }, 'PKCE verification failed: code burned', 'warn');
     throw invalidGrant('PKCE verification failed', 'error.invalidCodeVerifier');
   }
   if (row.code_challenge !== null && (await r.storage.codes.challengeSeenBefore(row.client_id, row.code_challenge, digest))) {
     // A security event, not a refusal (RFC 9700 2.1.1): the client reuses its PKCE pair.
-    r.log.warn({ event: 'pkce.challenge_reused', client_id: row.client_id }, 'a PKCE code_challenge was used in more than one authorization request');
+    await r.events.emit('pkce.challenge_reused', { client_id: row.client_id }, 'a PKCE code_challenge was used in more than one authorization request', 'warn');
   }
   // The consume refused a code of a revoked grant. A revocation after it (a concurrent reuse of
   // this code) is not re-checked here: this request won, and its tokens die with the grant.

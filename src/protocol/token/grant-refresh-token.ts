@@ -27,7 +27,7 @@ export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, 
   const consumed = await r.storage.tokens.consumeRefreshToken(digest, now);
   if (consumed.state !== 'ok') {
     await r.storage.tokens.revokeGrant(row.grant_id, now);
-    r.log.warn({ event: 'refresh_token.reused', client_id: row.client_id, grant_id: row.grant_id }, 'refresh token reused: family revoked');
+    await r.events.emit('refresh_token.reused', { client_id: row.client_id, grant_id: row.grant_id }, 'refresh token reused: family revoked', 'warn');
     throw invalidGrant(BAD_TOKEN);
   }
   const user = await r.users.find(row.user_id);
