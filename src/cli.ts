@@ -2,12 +2,14 @@
 import { join } from 'node:path';
 import { ConfigError, configFromProcess } from './config/load.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
-import { banner, startServer } from './main.js';
+import cluster from 'node:cluster';
+import { banner, prepareCluster, startServer } from './main.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
 
 const usage = `Usage: ward <command>
-  start     run the server (migrations, keys and first-start bootstrap included)
+  start [--workers N]  run the server (migrations, keys and first-start bootstrap included);
+            --workers N runs N processes sharing the port (node:cluster), one per core
   migrate   apply the database migrations and exit
 ${OPERATOR_USAGE}
 Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see README).`;
@@ -47,8 +49,15 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command ${command}\n${usage}\n`);
     return 2;
   }
-  const running = await startServer(config);
-  process.stdout.write(banner(config, running));
+  const workers = workerCount(argv);
+  if (workers === null) {
+    process.stderr.write(`--workers must be a number from 1 to 64\n`);
+    return 2;
+  }
+  if (workers > 1 && cluster.isPrimary) return runCluster(config, workers);
+  const running = await startServer(config, { bootstrap: cluster.isPrimary });
+  if (cluster.isPrimary) process.stdout.write(banner(config, running));
+  else process.stdout.write(`Ward worker ${process.pid} is listening on ${running.url}\n`);
   const stop = async (signal: string) => {
     running.registry.log.info({ signal }, 'shutting down');
     await running.stop();
@@ -56,6 +65,47 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  return -1;
+}
+
+/** `--workers N` (or WARD_WORKERS through the config): null when it is not a sane number. */
+function workerCount(argv: string[]): number | null {
+  const i = argv.indexOf('--workers');
+  const raw = i >= 0 ? argv[i + 1] : '1';
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : null;
+}
+
+/**
+ * `ward start --workers N`: the primary bootstraps once, then forks N workers sharing the port
+ * (node:cluster); a worker that dies is replaced. Workers share state only through the database.
+ */
+async function runCluster(config: Parameters<typeof startServer>[0], workers: number): Promise<number> {
+  const report = await prepareCluster(config);
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  let listening = 0;
+  cluster.on('listening', (_w, address) => {
+    if (++listening === workers) {
+      const scheme = config.tls ? 'https' : 'http';
+      process.stdout.write(banner(config, { url: `${scheme}://${address.address ?? config.host}:${address.port} (${workers} workers)`, report } as never));
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`ward: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 2000).unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   return -1;
 }
 

@@ -14,10 +14,13 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts one Ward process: registry, first-start bootstrap, HTTPS (or HTTP behind a proxy), listen. */
-export async function startServer(config: WardConfig): Promise<Running> {
+/**
+ * Starts one Ward process: registry, first-start bootstrap, HTTPS (or HTTP behind a proxy), listen.
+ * A cluster worker skips the bootstrap: its primary did it once, before forking.
+ */
+export async function startServer(config: WardConfig, opts: { bootstrap?: boolean } = {}): Promise<Running> {
   const registry = await buildRegistry(config);
-  const report = await firstStart(registry);
+  const report = opts.bootstrap === false ? { demoClients: [] } : await firstStart(registry);
   const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
   const app = await buildApp(registry, tls ? { https: { cert: tls.cert, key: tls.key } } : {});
   const address = await app.listen({ port: config.port, host: config.host });
@@ -52,4 +55,16 @@ export function banner(config: WardConfig, running: Running): string {
     if (c.client_secret) lines.push(`  client_secret  ${c.client_secret}   (shown once: store it now)`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** Before forking workers: the bootstrap (admin, demo clients, keys, dev certificate) done once. */
+export async function prepareCluster(config: WardConfig): Promise<FirstStartReport> {
+  const registry = await buildRegistry(config);
+  try {
+    const report = await firstStart(registry);
+    if (config.tls) await loadTls(config.dataDir, config.tlsCert, config.tlsKey);
+    return report;
+  } finally {
+    await registry.close();
+  }
 }
