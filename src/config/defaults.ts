@@ -15,6 +15,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     login: { limit: 30, window_seconds: 60 },
     signup: { limit: 20, window_seconds: 60 },
     token: { limit: 1200, window_seconds: 60 },
+    verification: { limit: 60, window_seconds: 60 },
   },
   verification_code_length: 6,
   verification_code_ttl: 300,

@@ -45,7 +45,7 @@ export interface AccountSettings {
   session_ttl: number;
   session_idle_ttl: number;
   password_min_length: number;
-  rate_limits: { login: RateLimit; signup: RateLimit; token: RateLimit };
+  rate_limits: { login: RateLimit; signup: RateLimit; token: RateLimit; verification: RateLimit };
   /** Digits of a verification code (4 to 10). */
   verification_code_length: number;
   /** Lifetime of a verification code, seconds (at most 600). */

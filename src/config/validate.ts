@@ -92,10 +92,10 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
   }
   if (raw.rate_limits !== undefined) {
-    if (!isObject(raw.rate_limits)) p.add('account.rate_limits', 'must be an object {login, signup, token}');
+    if (!isObject(raw.rate_limits)) p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');
     else {
-      checkKnownKeys(p, 'account.rate_limits', raw.rate_limits, ['login', 'signup', 'token']);
-      for (const k of ['login', 'signup', 'token'] as const) {
+      checkKnownKeys(p, 'account.rate_limits', raw.rate_limits, ['login', 'signup', 'token', 'verification']);
+      for (const k of ['login', 'signup', 'token', 'verification'] as const) {
         out.rate_limits[k] = rateLimit(p, `account.rate_limits.${k}`, raw.rate_limits[k], base.rate_limits[k]);
       }
     }

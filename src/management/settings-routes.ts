@@ -21,7 +21,7 @@ export const accountSchema: JsonSchema = {
     mfa_required: { type: 'string', enum: ['always', 'never', 'Always', 'Never'] },
     access_token_ttl: seconds, id_token_ttl: seconds, refresh_token_ttl: seconds, authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
     tkn_ttl: seconds, session_ttl: seconds, session_idle_ttl: seconds, password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
-    rate_limits: { type: 'object', additionalProperties: false, properties: { login: rateLimit, signup: rateLimit, token: rateLimit } },
+    rate_limits: { type: 'object', additionalProperties: false, properties: { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit } },
     verification_code_length: { type: 'integer', minimum: 4, maximum: 10 },
     verification_code_ttl: { type: 'integer', minimum: 30, maximum: 600 },
     verification_max_attempts: { type: 'integer', minimum: 1, maximum: 20 },

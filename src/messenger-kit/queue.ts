@@ -106,9 +106,12 @@ export class DurableQueue {
     }));
   }
 
-  /** When the next pending item becomes due (null: none pending). */
-  nextDueAt(): number | null {
-    const r = this.db.prepare(`SELECT MIN(next_at) AS t FROM messenger_items WHERE status = 'pending'`).get() as { t: number | null };
+  /**
+   * When the next item waiting for a retry becomes due (null: none). Items due now are not counted:
+   * they run already, or start when a running item finishes.
+   */
+  nextRetryAt(): number | null {
+    const r = this.db.prepare(`SELECT MIN(next_at) AS t FROM messenger_items WHERE status = 'pending' AND next_at > ?`).get(this.now()) as { t: number | null };
     return r.t;
   }
 

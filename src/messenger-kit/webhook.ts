@@ -113,9 +113,9 @@ export function createMessengerWebhook(options: MessengerWebhookOptions): Messen
       idleWaiters = [];
       waiters.forEach((w) => w());
     }
-    const next = queue.nextDueAt();
-    if (next !== null && busy.size < concurrency) {
-      timer = setTimeout(pump, Math.max(0, Math.min(next - now(), 60_000)));
+    const next = queue.nextRetryAt();
+    if (next !== null) {
+      timer = setTimeout(pump, Math.max(1, Math.min(next - now(), 60_000)));
       timer.unref();
     }
   }

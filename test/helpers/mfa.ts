@@ -16,8 +16,11 @@ export interface MfaWard {
 export async function startMfaWard(opts: TestWardOptions = {}): Promise<MfaWard> {
   const smtp = await startSmtpSink();
   const sms = await startSmsSink(SMS_CREDS);
+  // The per-IP verification limit is off unless a test sets it: race tests send many codes from one IP.
+  const account = (opts.account ?? {}) as { rate_limits?: Record<string, unknown> };
   const ward = await startWard({
     ...opts,
+    account: { ...account, rate_limits: { verification: { limit: null }, ...(account.rate_limits ?? {}) } },
     delivery: { smtpUrl: smtp.url, smsUrl: sms.url, smsAccountSid: SMS_CREDS.accountSid, smsAuthToken: SMS_CREDS.authToken, smsFrom: '+15005550006', ...(opts.delivery ?? {}) },
   });
   return {

@@ -55,3 +55,28 @@ describe('step-up: audit events and limits set through the management API', () =
     await admin.patch('/api/v1/settings/account', { verification_requests_per_step_up: 5 });
   });
 });
+
+describe('step-up: per-IP limit on both ends of the code (PL-09, PL-10)', () => {
+  let m: MfaWard;
+  before(async () => {
+    m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { mfa_required: 'always', rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null }, verification: { limit: 3, window_seconds: 60 } } } });
+  });
+  after(() => m.close());
+
+  it('answers 429 past the per-IP limit on start and on verify, with nothing sent', async () => {
+    m.ward.clock.advance(60_000 - (m.ward.clock.now() % 60_000) + 1);
+    const user = await signup(m.ward);
+    await giveFactors(m.ward, user.id, { email: user.email });
+    const login = await postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: user.email, password: user.password });
+    const s = await postJson(m.ward, '/identity/v1/mfa/stepup', { client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', tkn: login.body.tkn });
+    const start = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'email', step_up: s.body.token });
+    assert.equal(start.status, 200);
+    assert.equal((await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: start.body.challenge_id, verification_code: '000000' })).status, 400);
+    assert.equal((await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: start.body.challenge_id, verification_code: '000001' })).status, 400);
+    const limited = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: start.body.challenge_id, verification_code: '000002' });
+    assert.equal(limited.status, 429);
+    const sent = m.smtp.messages.length;
+    assert.equal((await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'email', step_up: s.body.token })).status, 429);
+    assert.equal(m.smtp.messages.length, sent);
+  });
+});

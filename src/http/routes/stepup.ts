@@ -85,6 +85,8 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
 
   app.post('/identity/v1/passwordless/start', async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    // Per client IP too, on both ends of the code (PL-09, PL-10), besides the per-token and per-user limits.
+    await r.limiter('verification', req.ip, r.account().rate_limits.verification);
     if (params.step_up === undefined) throw invalidRequest('Only the step-up passwordless flow is supported: send step_up', [{ field: 'step_up', message: 'is required', code: 'missing' }], 'error.missingParameter');
     const challengeId = await stepUps.requestCode(params.step_up, params.auth_type, localeOf(req));
     return reply.header('Cache-Control', 'no-store').send({ challenge_id: challengeId });
@@ -107,6 +109,7 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
 
   app.post('/identity/v1/passwordless/verify', async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await r.limiter('verification', req.ip, r.account().rate_limits.verification);
     return verifyAndAuthorize(req, reply, params);
   });
 }

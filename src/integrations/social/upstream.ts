@@ -1,6 +1,7 @@
 // One upstream provider: its endpoints (OIDC discovery, fetched at first use and cached), the
 // authorization URL with state, nonce and PKCE, the code exchange, and the profile: from an id_token
-// verified against the provider's JWKS (issuer, audience, signature, nonce, expiry), or for OAuth 2.0
+// verified against the provider's JWKS (issuer, audience, signature, nonce, expiry), completed from
+// its UserInfo endpoint (same subject) when the id_token lacks the email or the names, or for OAuth 2.0
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import { fetch } from 'undici';
@@ -47,6 +48,14 @@ async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Pro
   if (!res.ok) throw new UpstreamError(res.status >= 500 ? 'server_error' : 'access_denied', `The identity provider refused: ${res.status}`);
   if (typeof body !== 'object' || body === null) throw new UpstreamError('server_error', 'The identity provider answered no object');
   return body as Record<string, unknown>;
+}
+
+/** The profile in OIDC claims (an id_token's or a UserInfo answer's). */
+function oidcProfile(sub: string, c: Record<string, unknown>): UpstreamProfile {
+  return {
+    sub, email: typeof c.email === 'string' ? c.email : undefined, email_verified: c.email_verified === true,
+    given_name: typeof c.given_name === 'string' ? c.given_name : undefined, family_name: typeof c.family_name === 'string' ? c.family_name : undefined,
+  };
 }
 
 export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
@@ -99,9 +108,18 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
         }
         if (claims.nonce !== nonce) throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
         if (typeof claims.sub !== 'string' || claims.sub === '') throw new UpstreamError('access_denied', "The provider's id_token has no subject");
+        const fromToken = oidcProfile(claims.sub, claims);
+        // With an access token, the claims of the email and profile scopes may come only from the
+        // UserInfo endpoint (OIDC Core 5.4; oidc-provider's default): ask it for what the id_token
+        // lacks, and take its answer only for the same subject (OIDC Core 5.3.2).
+        if ((fromToken.email && fromToken.given_name && fromToken.family_name) || !e.userinfo_endpoint || typeof tokens.access_token !== 'string') return fromToken;
+        const info = await getJson(e.userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
+        if (info.sub !== claims.sub) throw new UpstreamError('access_denied', "The provider's userinfo names another subject than its id_token");
+        const fromInfo = oidcProfile(claims.sub, info);
         return {
-          sub: claims.sub, email: typeof claims.email === 'string' ? claims.email : undefined, email_verified: claims.email_verified === true,
-          given_name: typeof claims.given_name === 'string' ? claims.given_name : undefined, family_name: typeof claims.family_name === 'string' ? claims.family_name : undefined,
+          sub: claims.sub,
+          ...(fromToken.email ? { email: fromToken.email, email_verified: fromToken.email_verified } : { email: fromInfo.email, email_verified: fromInfo.email_verified }),
+          given_name: fromToken.given_name ?? fromInfo.given_name, family_name: fromToken.family_name ?? fromInfo.family_name,
         };
       }
       if (typeof tokens.access_token !== 'string') throw new UpstreamError('server_error', 'The provider sent no access_token');
