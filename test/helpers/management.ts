@@ -7,7 +7,7 @@ import type { TestWard } from './ward.js';
 export const CONSOLE_CLIENT = {
   client_id: 'console', name: 'Ward console', type: 'public', jwt_algorithm: 'RS256',
   allowed_callback_urls: ['https://console.example/cb'], allowed_origins: ['https://console.example'],
-  management_scopes: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit'],
+  management_scopes: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit', 'manage:roles'],
 };
 
 /** An access token of a console user with the given role (null: a user with no role). */

@@ -62,6 +62,19 @@ export function usersRepo(db: Kysely<Database>) {
     async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
       await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
     },
+    /** Users whose email, phone, name or id contains q (case-insensitive), newest first. */
+    async search(q: string, limit: number): Promise<User[]> {
+      const like = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      let query = db.selectFrom('users').selectAll();
+      if (q) {
+        query = query.where((eb) => eb.or([
+          eb(eb.fn('lower', ['email']), 'like', like), eb('phone_number', 'like', like), eb(eb.fn('lower', ['given_name']), 'like', like),
+          eb(eb.fn('lower', ['family_name']), 'like', like), eb('id', '=', q),
+        ]));
+      }
+      const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
+      return rows.map(toUser);
+    },
     async countByRole(role: string): Promise<number> {
       const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', role).executeTakeFirst();
       return Number(r?.n ?? 0);

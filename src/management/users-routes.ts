@@ -1,0 +1,111 @@
+import { isRole, ROLES } from '../authz/roles.js';
+import { ApiError, notFound } from '../errors/api-error.js';
+import type { Registry } from '../registry.js';
+import type { User } from '../storage/sql/users.js';
+import { recordAudit } from './audit.js';
+import type { JsonSchema, ManagementRoute } from './route.js';
+
+const userIdParam: JsonSchema = { type: 'object', additionalProperties: false, required: ['userId'], properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' } } };
+
+const userSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' }, email: { type: ['string', 'null'] }, phone_number: { type: ['string', 'null'] }, given_name: { type: ['string', 'null'] },
+    family_name: { type: ['string', 'null'] }, role: { type: ['string', 'null'] }, disabled: { type: 'boolean' }, has_password: { type: 'boolean' }, created_at: { type: 'string' },
+  },
+};
+
+const view = (u: User) => ({
+  id: u.id, email: u.email, phone_number: u.phone_number, given_name: u.given_name, family_name: u.family_name, role: u.role,
+  disabled: u.disabled, has_password: !!u.password_hash, created_at: new Date(u.created_at).toISOString(),
+});
+
+/** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
+export function userRoutes(r: Registry): ManagementRoute[] {
+  async function existing(id: string): Promise<User> {
+    const u = await r.users.find(id);
+    if (!u) throw notFound('No such user');
+    return u;
+  }
+  /** Ends every session of a user and revokes every grant (refresh and access tokens). */
+  async function endEverything(userId: string, now: number) {
+    await r.storage.transaction(async (tx) => {
+      await tx.sessions.revokeAllForUser(userId, now);
+      for (const g of await tx.tokens.grantIdsOfUser(userId)) await tx.tokens.revokeGrant(g, now);
+    });
+  }
+  return [
+    {
+      method: 'GET', url: '/api/v1/users', tag: 'users', permission: 'read:users', summary: 'Search users by email, phone, name or id',
+      query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200 }, limit: { type: 'string', pattern: '^[0-9]{1,3}$' } } },
+      response: { status: 200, schema: { type: 'object', properties: { users: { type: 'array', items: userSchema } } } },
+      handler: async ({ query }) => ({ users: (await r.storage.users.search(typeof query.q === 'string' ? query.q.trim() : '', Math.min(Number(query.limit ?? 50), 200))).map(view) }),
+    },
+    {
+      method: 'GET', url: '/api/v1/users/:userId', tag: 'users', permission: 'read:users', params: userIdParam, summary: 'A user, their second factors and linked identities',
+      response: { status: 200, schema: { type: 'object' } },
+      handler: async ({ params }) => {
+        const u = await existing(params.userId!);
+        const factors = await r.storage.mfaCredentials.listOfUser(u.id);
+        const identities = await r.storage.identities.listOfUser(u.id);
+        return {
+          ...view(u),
+          mfa_credentials: factors.map((f) => ({ id: f.id, type: f.type, destination: f.destination, verified: f.verified_at !== null, created_at: new Date(f.created_at).toISOString() })),
+          identities: identities.map((i) => ({ id: i.id, provider: i.provider, email: i.email, created_at: new Date(i.created_at).toISOString() })),
+        };
+      },
+    },
+    {
+      method: 'DELETE', url: '/api/v1/users/:userId/mfa-credentials/:credentialId', tag: 'users', permission: 'manage:users', audit: 'user.factor_removed',
+      params: { type: 'object', additionalProperties: false, required: ['userId', 'credentialId'], properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' }, credentialId: { type: 'string', pattern: '^[a-f0-9]{32}$' } } },
+      summary: "Remove a user's second factor (their trusted devices are revoked)", response: { status: 204 },
+      handler: async ({ actor, params }) => {
+        const f = await r.storage.mfaCredentials.find(params.credentialId!);
+        if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
+        const now = r.clock.now();
+        await r.storage.transaction(async (tx) => {
+          await tx.mfaCredentials.delete(f.id);
+          await tx.trustedDevices.revokeAllOfUser(f.user_id, now);
+          await recordAudit(tx, now, actor, 'user.factor_removed', `user:${f.user_id}`, 'success', { type: f.type });
+        });
+      },
+    },
+    {
+      method: 'POST', url: '/api/v1/users/:userId/sessions/revoke', tag: 'users', permission: 'manage:users', audit: 'user.sessions_revoked', params: userIdParam,
+      body: { type: 'object', additionalProperties: false, maxProperties: 0 }, summary: 'End every session of a user and revoke their tokens', response: { status: 204 },
+      handler: async ({ actor, params }) => {
+        const u = await existing(params.userId!);
+        const now = r.clock.now();
+        await endEverything(u.id, now);
+        await recordAudit(r.storage, now, actor, 'user.sessions_revoked', `user:${u.id}`, 'success');
+      },
+    },
+    {
+      method: 'PATCH', url: '/api/v1/users/:userId', tag: 'users', permission: 'manage:users', audit: 'user.updated', params: userIdParam,
+      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: { disabled: { type: 'boolean' } } },
+      summary: 'Disable or enable a user (disabling ends their sessions and tokens)', response: { status: 200, schema: userSchema },
+      handler: async ({ actor, params, body }) => {
+        const u = await existing(params.userId!);
+        const now = r.clock.now();
+        await r.storage.users.setDisabled(u.id, body.disabled as boolean, now);
+        if (body.disabled) await endEverything(u.id, now);
+        await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled: body.disabled });
+        return view((await r.users.find(u.id))!);
+      },
+    },
+    {
+      method: 'PUT', url: '/api/v1/users/:userId/role', tag: 'users', permission: 'manage:roles', audit: 'user.role_changed', params: userIdParam,
+      body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role: { type: ['string', 'null'], enum: [...ROLES, null] } } },
+      summary: 'Give a user a console role (Administrators only)', response: { status: 200, schema: userSchema },
+      handler: async ({ actor, params, body }) => {
+        const u = await existing(params.userId!);
+        const role = body.role === null ? null : isRole(body.role) ? body.role : null;
+        if (actor.type === 'user' && actor.id === u.id && role !== 'administrator') throw new ApiError(409, 'invalid_request', 'An administrator cannot remove their own role', 'error.user.ownRole');
+        const now = r.clock.now();
+        await r.storage.users.setRole(u.id, role, now);
+        await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });
+        return view((await r.users.find(u.id))!);
+      },
+    },
+  ];
+}
