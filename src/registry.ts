@@ -9,6 +9,7 @@ import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
+import { createSocialProviders } from './integrations/social/providers.js';
 import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './management/events.js';
@@ -71,7 +72,11 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   for (const c of config.clients) await clients.upsert(c, 'config');
 
   const keyOps = createKeyOperations({ storage, keys, masterKey: master.key, clock, findClient: (id) => clients.find(id), onClientsChanged: () => clients.invalidate() });
+  const socialProviders = createSocialProviders({ storage, masterKey: master.key, clock, issuer: config.issuer });
+  for (const p of config.social_providers) await socialProviders.save(p, 'config');
+  await socialProviders.reload();
   const poller = startChangePoller(storage, log, {
+    social: () => socialProviders.reload(),
     keys: () => keys.reload(),
     clients: () => clients.invalidate(),
     account: async () => {
@@ -98,6 +103,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     },
     keys,
     keyOps,
+    socialProviders,
     poller,
     janitor,
     clients,

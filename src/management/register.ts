@@ -6,10 +6,11 @@ import { keyRoutes } from './keys-routes.js';
 import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
+import { socialRoutes } from './social-routes.js';
 import { userRoutes } from './users-routes.js';
 
 export function managementRoutes(r: Registry): ManagementRoute[] {
-  return [...keyRoutes(r.keyOps), ...clientRoutes(r, r.clients), ...settingsRoutes(r), ...auditRoutes(r), ...userRoutes(r)];
+  return [...keyRoutes(r.keyOps), ...clientRoutes(r, r.clients), ...settingsRoutes(r), ...auditRoutes(r), ...userRoutes(r), ...socialRoutes(r)];
 }
 
 /** /api/v1: the management routes and their OpenAPI description. */

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
 import * as m003 from './migrations/003-mfa.js';
 import * as m004 from './migrations/004-identities.js';
+import * as m005 from './migrations/005-social-providers.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-management': m002,
   '003-mfa': m003,
   '004-identities': m004,
+  '005-social-providers': m005,
 };
 
 class StaticProvider implements MigrationProvider {

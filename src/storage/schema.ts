@@ -211,7 +211,17 @@ export interface IdentitiesTable {
   created_at: number;
 }
 
+export interface SocialProvidersTable {
+  name: string;
+  definition: string;
+  secret_sealed: string;
+  source: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
   mfa_credentials: MfaCredentialsTable;
   step_ups: StepUpsTable;

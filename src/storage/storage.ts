@@ -5,7 +5,7 @@ import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
 import { countersRepo } from './sql/counters.js';
-import { identitiesRepo } from './sql/identities.js';
+import { identitiesRepo, socialProvidersRepo } from './sql/identities.js';
 import { keysRepo } from './sql/keys.js';
 import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
@@ -33,6 +33,7 @@ function repos(db: Kysely<Database>) {
     challenges: challengesRepo(db),
     trustedDevices: trustedDevicesRepo(db),
     identities: identitiesRepo(db),
+    socialProviders: socialProvidersRepo(db),
   };
 }
 

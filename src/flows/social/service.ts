@@ -4,7 +4,7 @@
 // verified email matches an existing account, a link that waits until that account proves itself
 // (its password), never a silent link (account takeover); or a new user.
 import { createHash } from 'node:crypto';
-import { createUpstream, UpstreamError, type Upstream, type UpstreamProfile } from '../../integrations/social/upstream.js';
+import { UpstreamError, type UpstreamProfile } from '../../integrations/social/upstream.js';
 import { randomId, randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
@@ -21,9 +21,7 @@ export type CallbackOutcome =
   | { kind: 'bad_state' };
 
 export function createSocialService(r: Registry) {
-  const upstreams = new Map<string, Upstream>(
-    r.config.social_providers.map((p) => [p.name, createUpstream(p, `${r.config.issuer}/identity/v1/oauth/callback/${p.name}`)]),
-  );
+  const upstream = (name: string) => r.socialProviders.get(name);
 
   async function link(userId: string, provider: string, subject: string, email: string | undefined | null): Promise<void> {
     try {
@@ -57,12 +55,12 @@ export function createSocialService(r: Registry) {
   }
 
   return {
-    providers: () => [...upstreams.values()].map((u) => ({ name: u.provider.name, label: u.provider.label })),
-    has: (name: unknown): name is string => typeof name === 'string' && upstreams.has(name),
+    providers: () => r.socialProviders.list().map((p) => ({ name: p.name, label: p.label })),
+    has: (name: unknown): name is string => typeof name === 'string' && upstream(name) !== undefined,
 
     /** The provider's authorization URL for this (validated) authorization request. */
     async begin(provider: string, clientId: string, request: string, browser: string): Promise<string> {
-      const upstream = upstreams.get(provider)!;
+      const up = upstream(provider)!;
       const state = randomToken(32);
       const nonce = randomToken(32);
       const verifier = randomToken(48);
@@ -71,7 +69,7 @@ export function createSocialService(r: Registry) {
         digest: sha256(state), kind: 'social_state', user_id: '-', client_id: clientId, payload: JSON.stringify({ provider, nonce, verifier, request, browser: sha256(browser) }),
         expires_at: now + STATE_TTL, consumed_at: null, created_at: now,
       });
-      return upstream.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
+      return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
     },
 
     /** The provider's answer: state, nonce and PKCE checked, then the user found, linked or created. */
@@ -82,13 +80,13 @@ export function createSocialService(r: Registry) {
       if (consumed.state !== 'ok' || consumed.row.expires_at <= r.clock.now()) return { kind: 'bad_state' };
       const saved = JSON.parse(consumed.row.payload) as { provider: string; nonce: string; verifier: string; request: string; browser: string };
       // The answer must come back to the browser that started (login CSRF on the callback).
-      if (saved.provider !== provider || !upstreams.has(provider) || !browser || sha256(browser) !== saved.browser) return { kind: 'bad_state' };
+      if (saved.provider !== provider || !upstream(provider) || !browser || sha256(browser) !== saved.browser) return { kind: 'bad_state' };
       if (query.error !== undefined) {
         return { kind: 'refused', request: saved.request, error: 'access_denied', description: `The identity provider answered ${String(query.error).slice(0, 40).replace(/[^\x20-\x7e]/g, '')}` };
       }
       if (typeof query.code !== 'string' || query.code.length > 2048) return { kind: 'refused', request: saved.request, error: 'access_denied', description: 'The identity provider sent no code' };
       try {
-        const profile = await upstreams.get(provider)!.profile(query.code, saved.verifier, saved.nonce);
+        const profile = await upstream(provider)!.profile(query.code, saved.verifier, saved.nonce);
         return await userFor(provider, profile, saved.request);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;

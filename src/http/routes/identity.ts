@@ -138,7 +138,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       is_public: client.type === 'public',
       is_implicit_flow_forbidden: !client.implicit_flow,
       scope: client.scope,
-      social_providers: r.config.social_providers.map((p) => p.name),
+      social_providers: r.socialProviders.list().map((p) => p.name),
       password_policy: { min_length: r.account().password_min_length, min_strength: 1, allow_update_with_access_token_only: false },
       custom_fields: [],
       consents: [],

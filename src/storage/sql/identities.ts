@@ -21,3 +21,25 @@ export function identitiesRepo(db: Kysely<Database>) {
     },
   };
 }
+
+export type SocialProviderRow = import('kysely').Selectable<import('../schema.js').SocialProvidersTable>;
+
+/** Stored social providers (definition without its secret; the secret sealed). */
+export function socialProvidersRepo(db: Kysely<Database>) {
+  return {
+    async list(): Promise<SocialProviderRow[]> {
+      return db.selectFrom('social_providers').selectAll().orderBy('created_at').orderBy('name').execute();
+    },
+    async find(name: string): Promise<SocialProviderRow | undefined> {
+      return db.selectFrom('social_providers').selectAll().where('name', '=', name).executeTakeFirst();
+    },
+    async upsert(row: SocialProviderRow): Promise<void> {
+      const { name: _n, created_at: _c, ...update } = row;
+      await db.insertInto('social_providers').values(row).onConflict((oc) => oc.column('name').doUpdateSet(update)).execute();
+    },
+    async delete(name: string): Promise<boolean> {
+      const r = await db.deleteFrom('social_providers').where('name', '=', name).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
+  };
+}

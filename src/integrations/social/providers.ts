@@ -1,0 +1,48 @@
+// The social providers of this Ward: from the config file (applied at each start) and the
+// management API, kept in the store with the client secret sealed; each process holds one upstream
+// client per provider and reloads when the `social` version moves.
+import type { SocialProviderConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import { seal, unseal } from '../../lib/secrets.js';
+import type { Storage } from '../../storage/storage.js';
+import { createUpstream, type Upstream } from './upstream.js';
+
+const aad = (name: string) => `social-provider:${name}`;
+
+export function createSocialProviders(deps: { storage: Storage; masterKey: Buffer; clock: Clock; issuer: string }) {
+  let upstreams = new Map<string, Upstream>();
+  const callback = (name: string) => `${deps.issuer}/identity/v1/oauth/callback/${name}`;
+
+  async function reload(): Promise<void> {
+    const next = new Map<string, Upstream>();
+    for (const row of await deps.storage.socialProviders.list()) {
+      const def = JSON.parse(row.definition) as Omit<SocialProviderConfig, 'client_secret'>;
+      const secret = unseal(deps.masterKey, row.secret_sealed, aad(row.name)).toString('utf8');
+      // Keep the client (and its discovery and JWKS caches) when nothing changed.
+      const prev = upstreams.get(row.name);
+      const same = prev && JSON.stringify({ ...prev.provider, client_secret: undefined }) === JSON.stringify({ ...def, client_secret: undefined }) && prev.provider.client_secret === secret;
+      next.set(row.name, same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name)));
+    }
+    upstreams = next;
+  }
+
+  return {
+    reload,
+    get: (name: string) => upstreams.get(name),
+    list: () => [...upstreams.values()].map((u) => u.provider),
+    /** Stores a validated provider (create or replace); the caller bumps the `social` version. */
+    async save(p: SocialProviderConfig, source: 'config' | 'api'): Promise<void> {
+      const { client_secret, ...def } = p;
+      const now = deps.clock.now();
+      const existing = await deps.storage.socialProviders.find(p.name);
+      const unchanged = existing && existing.definition === JSON.stringify(def) && unseal(deps.masterKey, existing.secret_sealed, aad(p.name)).toString('utf8') === client_secret;
+      if (unchanged) return;
+      await deps.storage.socialProviders.upsert({
+        name: p.name, definition: JSON.stringify(def), secret_sealed: seal(deps.masterKey, client_secret, aad(p.name)), source,
+        created_at: existing?.created_at ?? now, updated_at: now,
+      });
+    },
+  };
+}
+
+export type SocialProviders = ReturnType<typeof createSocialProviders>;
