@@ -1,0 +1,48 @@
+// Headless Chromium for end-to-end tests: the Debian package at /usr/bin/chromium driven by
+// playwright-core (no browser download), a fresh profile directory per launch, loopback only:
+// facebook.com resolves to nothing (--host-resolver-rules), so even a navigation no route catches
+// cannot leave the machine. Self-signed test certificates are accepted (--ignore-certificate-errors).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Chromium {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Chromium> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  const profile = mkdtempSync(join(tmpdir(), 'ward-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ignoreHTTPSErrors: true,
+    timeout: 30_000,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--ignore-certificate-errors',
+      '--host-resolver-rules=MAP facebook.com ~NOTFOUND, MAP *.facebook.com ~NOTFOUND',
+    ],
+  });
+  context.setDefaultTimeout(15_000);
+  return {
+    context,
+    async close() {
+      await context.unrouteAll({ behavior: 'ignoreErrors' });
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot under test-artifacts/ (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join('test-artifacts', 'messenger');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
