@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { formActionSource } from '../../flows/login/page.js';
 import { completeAuthorization } from '../../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
 import { escapeHtml, sendPage } from '../pages.js';
-import { singleValued } from '../params.js';
-import { ensureCsrf, queryParams, sameOriginPost, validateOrAnswer } from './hosted-form.js';
+import { acceptHostedPost, ensureCsrf } from './hosted-form.js';
 
 /**
  * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
@@ -31,13 +29,9 @@ export function consentRoutes(app: FastifyInstance, r: Registry) {
   }
 
   app.post('/oauth/authorize/consent', async (req, reply) => {
-    const { params, duplicates } = singleValued(req.body);
-    if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
-      return sendPage(reply, 403, 'Expired', '<h1>This page has expired</h1><p>Go back to the application and start again.</p>');
-    }
-    const rawQuery = typeof params.request === 'string' ? params.request : '';
-    const ar = await validateOrAnswer(r, reply, queryParams(rawQuery));
-    if (!ar) return reply;
+    const accepted = await acceptHostedPost(r, req, reply);
+    if (!accepted) return reply;
+    const { params, ar } = accepted;
     if (params.decision !== 'allow') {
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
       return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The user cancelled', true), ar, r.config.issuer, 303);

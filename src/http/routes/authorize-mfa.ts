@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
-import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { sendMfaPage } from '../../flows/login/mfa-page.js';
 import { verifiedFactors } from '../../flows/stepup/factors.js';
 import type { StepUpService } from '../../flows/stepup/service.js';
@@ -10,9 +9,7 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import type { Channel } from '../../verification/challenges.js';
-import { sendPage } from '../pages.js';
-import { singleValued } from '../params.js';
-import { ensureCsrf, queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
+import { acceptHostedPost, ensureCsrf, startLoginSession } from './hosted-form.js';
 
 const userMessage = (e: unknown): string | null => {
   if (!(e instanceof ApiError)) return null;
@@ -53,13 +50,9 @@ export function hostedMfaRoutes(app: FastifyInstance, r: Registry, stepUps: Step
   }
 
   app.post('/oauth/authorize/mfa', async (req, reply) => {
-    const { params, duplicates } = singleValued(req.body);
-    if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
-      return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
-    }
-    const rawQuery = typeof params.request === 'string' ? params.request : '';
-    const ar = await validateOrAnswer(r, reply, queryParams(rawQuery));
-    if (!ar) return reply;
+    const accepted = await acceptHostedPost(r, req, reply);
+    if (!accepted) return reply;
+    const { params, rawQuery, ar } = accepted;
     const stepUp = typeof params.step_up === 'string' ? params.step_up : '';
     const channel: Channel = params.auth_type === 'sms' ? 'sms' : 'email';
     try {

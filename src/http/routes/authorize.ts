@@ -1,23 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { sendLoginPage } from '../../flows/login/page.js';
 import { completeAuthorization, type Authenticated } from '../../protocol/authorize/complete.js';
-import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import { stepUpRequiredAtLogin } from '../../flows/stepup/factors.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
 import { ApiError } from '../../errors/api-error.js';
-import { setSessionCookie } from '../cookies.js';
-import { sendPage } from '../pages.js';
-import { singleValued } from '../params.js';
 import { consentRoutes } from './authorize-consent.js';
 import type { hostedMfaRoutes } from './authorize-mfa.js';
 import type { socialRoutes } from './social.js';
-import { ensureCsrf, queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
+import { acceptHostedPost, ensureCsrf, startLoginSession, validateOrAnswer } from './hosted-form.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 
 const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
@@ -37,7 +32,6 @@ export interface AuthorizeDeps {
 export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: AuthorizeDeps): void {
   const { mfa, social } = deps;
   const consent = consentRoutes(app, r);
-  const findClient = (id: string) => r.clients.find(id);
 
   const validate = (reply: FastifyReply, query: unknown) => validateOrAnswer(r, reply, query);
 
@@ -95,14 +89,9 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: Authori
   });
 
   app.post('/oauth/authorize/login', async (req, reply) => {
-    const { params, duplicates } = singleValued(req.body);
-    if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
-      return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
-    }
-    const rawQuery = typeof params.request === 'string' ? params.request : '';
-    // Parsed like a query string: a repeated parameter stays repeated, so it is refused (never last wins).
-    const ar = await validate(reply, queryParams(rawQuery));
-    if (!ar) return reply;
+    const accepted = await acceptHostedPost(r, req, reply);
+    if (!accepted) return reply;
+    const { params, rawQuery, ar } = accepted;
     const email = typeof params.email === 'string' ? params.email.slice(0, 320) : '';
     try {
       await r.limiter('login', req.ip, r.account().rate_limits.login);

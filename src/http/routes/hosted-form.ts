@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { CSRF_COOKIE, csrfToken, newCsrfCookie } from '../../flows/login/csrf.js';
+import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
+import { sendPage } from '../pages.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
@@ -59,4 +60,20 @@ export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply
     reply.setCookie(CSRF_COOKIE, cookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
   }
   return csrfToken(r.masterKey, cookie);
+}
+
+/**
+ * The checks every hosted-page POST starts with: no parameter twice, the same origin, the CSRF token
+ * of the pre-login cookie, then the authorization request the form carries (parsed like a query
+ * string, so a repeated parameter stays repeated and is refused). Null when already answered.
+ */
+export async function acceptHostedPost(r: Registry, req: FastifyRequest, reply: FastifyReply): Promise<{ params: Record<string, unknown>; rawQuery: string; ar: AuthorizeRequest } | null> {
+  const { params, duplicates } = singleValued(req.body);
+  if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
+    sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
+    return null;
+  }
+  const rawQuery = typeof params.request === 'string' ? params.request : '';
+  const ar = await validateOrAnswer(r, reply, queryParams(rawQuery));
+  return ar ? { params, rawQuery, ar } : null;
 }
