@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { consoleRoutes } from './console/routes.js';
 import { ApiError } from './errors/api-error.js';
 import { createSocialService } from './flows/social/service.js';
 import { createStepUpService } from './flows/stepup/service.js';
@@ -59,5 +60,6 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   stepUpRoutes(app, r, stepUps);
   mfaCredentialRoutes(app, r);
   installManagementApi(app, r);
+  consoleRoutes(app, r);
   return app;
 }

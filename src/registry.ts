@@ -4,6 +4,7 @@ import { createSessionService } from './accounts/sessions.js';
 import { createUserService } from './accounts/users.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
+import { ensureConsoleClient } from './console/client.js';
 import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
@@ -70,6 +71,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   await keys.ensureGlobalKey();
   const clients = createClientService({ storage, masterKey: master.key, clock });
   for (const c of config.clients) await clients.upsert(c, 'config');
+  await ensureConsoleClient({ config, clients });
 
   const keyOps = createKeyOperations({ storage, keys, masterKey: master.key, clock, findClient: (id) => clients.find(id), onClientsChanged: () => clients.invalidate() });
   const socialProviders = createSocialProviders({ storage, masterKey: master.key, clock, issuer: config.issuer });

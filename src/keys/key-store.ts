@@ -92,10 +92,24 @@ export class KeyStore {
     return this.all;
   }
 
-  /** The published keys that can have signed tokens of one key set (a client's own, or global). */
-  jwksOfSet(keySet: string): JwksView {
+  /**
+   * The published keys that can have signed a client's live tokens: a client-specific client's own
+   * keys only (so none verifies another client's tokens); a client synced with the global pair, the
+   * global keys plus its own retired keys still in their grace period (tokens they signed still live).
+   */
+  jwksOfClient(clientId: string, mode: 'global' | 'client'): JwksView {
     this.fresh();
-    return this.perSet.get(keySet) ?? view([]);
+    const own = clientSet(clientId);
+    if (mode === 'client') return this.perSet.get(own) ?? view([]);
+    const retiredOwn = this.perSet.has(own);
+    if (!retiredOwn) return this.perSet.get(GLOBAL_SET) ?? view([]);
+    const cacheKey = `synced:${clientId}`;
+    let v = this.perSet.get(cacheKey);
+    if (!v) {
+      v = view([...this.keys.values()].filter((k) => k.row.key_set === GLOBAL_SET || k.row.key_set === own));
+      this.perSet.set(cacheKey, v);
+    }
+    return v;
   }
 
   /** The current signing key of a set, with its private key unsealed once and cached. */

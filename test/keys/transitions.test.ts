@@ -84,6 +84,9 @@ describe('key sets: rotate, sync, revoke', () => {
     const afterSync = await idToken(A);
     assert.equal(decodeProtectedHeader(afterSync).kid, globalKid, 'signs with the global pair again');
     assert.ok(await verifies(tokenA, remote(), 'app-a'), 'tokens of its own pair still verify during the grace period');
+    const syncedView = await kids('?client_id=app-a');
+    assert.ok(syncedView.includes(aKid) && syncedView.includes(globalKid), "a synced client's view: the global keys and its own retired key in grace");
+    assert.ok(!(await kids('?client_id=app-b')).includes(aKid), "B's view never holds A's key");
   });
 
   it('revokes a key: gone from the JWKS at once, never signs again, refused by Ward itself as an id_token_hint', async () => {

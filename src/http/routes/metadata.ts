@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Registry } from '../../registry.js';
-import { clientSet, GLOBAL_SET } from '../../keys/key-store.js';
 
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
 export function metadataRoutes(app: FastifyInstance, r: Registry): void {
@@ -18,7 +17,7 @@ export function metadataRoutes(app: FastifyInstance, r: Registry): void {
         reply.code(404).send({ error: 'invalid_client', error_description: 'Unknown client_id', error_user_msg: 'Unknown client_id', error_message_key: 'error.client.notFound' });
         return reply;
       }
-      view = r.keys.jwksOfSet(client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET);
+      view = r.keys.jwksOfClient(client.client_id, client.key_mode);
     }
     reply.header('Cache-Control', 'public, max-age=60').header('ETag', view.etag);
     if (req.headers['if-none-match'] === view.etag) return reply.code(304).send();
