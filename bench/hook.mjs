@@ -1,0 +1,79 @@
+// Preloaded (`node --import bench/hook.mjs`) into every server the benchmark starts (Ward, the peer,
+// the ceiling server). It is the harness's "stats endpoint": over the IPC channel it answers CPU time
+// (process.cpuUsage, all threads), RSS and event-loop utilisation, and starts or stops a CPU profile
+// (node:inspector) written where the harness asks, and counts SQL statements on demand (wrapping
+// better-sqlite3's prepare and pg's Client#query, as Kysely calls them once per statement).
+// It changes nothing else in the process, unless BENCH_EXPERIMENT (`--experiment`) asks for a
+// what-if: `stmt-cache` reuses better-sqlite3 statements by SQL text, `smtp-pool` makes nodemailer
+// keep its SMTP connections (pool: true). Those measure a suggested fix; they never touch src/.
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
+
+let counting = null;
+const count = (text) => {
+  if (counting && typeof text === 'string') counting.set(text, (counting.get(text) ?? 0) + 1);
+};
+const req = createRequire(`${process.cwd()}/`);
+const experiments = new Set((process.env.BENCH_EXPERIMENT ?? '').split(',').filter(Boolean));
+try {
+  const Database = req('better-sqlite3');
+  const prepare = Database.prototype.prepare;
+  const caches = new WeakMap();
+  Database.prototype.prepare = function (text, ...rest) {
+    count(text);
+    if (!experiments.has('stmt-cache') || rest.length) return prepare.call(this, text, ...rest);
+    let cache = caches.get(this);
+    if (!cache) caches.set(this, (cache = new Map()));
+    let stmt = cache.get(text);
+    if (!stmt) cache.set(text, (stmt = prepare.call(this, text)));
+    return stmt;
+  };
+} catch { /* not installed here */ }
+if (experiments.has('smtp-pool')) {
+  try {
+    const nodemailer = req('nodemailer');
+    const create = nodemailer.createTransport;
+    nodemailer.createTransport = (opts, defaults) => create.call(nodemailer, typeof opts === 'object' ? { ...opts, pool: true, maxConnections: 10 } : opts, defaults);
+  } catch { /* not installed here */ }
+}
+try {
+  const pg = req('pg');
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (q, ...rest) { count(typeof q === 'string' ? q : q?.text); return query.call(this, q, ...rest); };
+} catch { /* not installed here */ }
+
+if (process.send) {
+  process.channel?.unref();
+  let session = null;
+  process.on('message', async (m) => {
+    if (!m || typeof m !== 'object' || !m.benchHook) return;
+    let out = {};
+    try {
+      if (m.cmd === 'stats') {
+        const e = performance.eventLoopUtilization();
+        out = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), elu: { idle: e.idle, active: e.active } };
+      } else if (m.cmd === 'sql-start') {
+        counting = new Map();
+      } else if (m.cmd === 'sql-stop') {
+        out = { sql: [...(counting ?? new Map()).entries()].sort((a, b) => b[1] - a[1]) };
+        counting = null;
+      } else if (m.cmd === 'profile-start') {
+        session = new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: 500 });
+        await session.post('Profiler.start');
+      } else if (m.cmd === 'profile-stop' && session) {
+        const { profile } = await session.post('Profiler.stop');
+        writeFileSync(m.file, JSON.stringify(profile));
+        session.disconnect();
+        session = null;
+      }
+    } catch (e) {
+      out = { error: String(e) };
+    }
+    process.send({ benchHook: true, id: m.id, ...out });
+  });
+}

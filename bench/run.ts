@@ -1,0 +1,159 @@
+// `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
+//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]`
+// Issue 7's benchmark: records the environment, measures the ceilings L1-L4, starts Ward (SQLite,
+// then PostgreSQL when reachable) and the peer oidc-provider 8.8.1 as children on 127.0.0.1, runs
+// B1-B9 alternately on both (Ward, peer, Ward, peer...), prints one table, optionally writes
+// bench/results/<date>.json and CPU profiles of Ward (bench/profiles/). See bench/README.md.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { measureCeilings, type Ceilings } from './ceilings.js';
+import { runOnce } from './flow.js';
+import { makeWardUsers } from './flows-ward.js';
+import { PASSWORD } from './flows-ward.js';
+import { send } from './http.js';
+import { run, type RunResult } from './load.js';
+import { freePort, probe, running, startChild, stopAll, type Child } from './proc.js';
+import { formatHotSpots, hotSpots, type HotSpots } from './profile.js';
+import { ceilingsTable, table, type ScenarioResult } from './report.js';
+import { SCENARIOS, type PeerSide, type Prepared, type Side, type WardSide } from './scenarios.js';
+import { startSink } from './smtp.js';
+import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]; };
+const quick = flag('quick');
+const cfg = {
+  rounds: Number(opt('rounds') ?? (quick ? 1 : 3)), seconds: Number(opt('seconds') ?? (quick ? 2 : 10)), warm: quick ? 0.5 : 2,
+  connections: Number(opt('connections') ?? 50), ceilingScale: quick ? 0.3 : 1, users: quick ? 60 : 150, peerUsers: 60, profileSeconds: quick ? 2 : 5,
+};
+const only = opt('only')?.split(',');
+const engines = (opt('engines') ?? (quick ? 'sqlite' : 'sqlite,postgres')).split(',');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const log = (s: string) => process.stdout.write(s + '\n');
+const git = (...a: string[]) => { try { return execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim(); } catch { return 'unknown'; } };
+
+const environment = {
+  date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?',
+  memoryGB: +(os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()} ${os.arch()}`, load: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+  commit: git('rev-parse', '--short', opt('ref') ?? 'HEAD'), srcChanged: opt('ref') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
+  command: `npm run bench -- ${argv.join(' ')}`.trim(), config: cfg, experiment: opt('experiment') ?? null,
+};
+
+async function scenarioOn(side: Side, child: Child, p: Prepared, seconds: number, profileFile?: string): Promise<RunResult> {
+  await p.beforeRun?.();
+  const r = await run(child, p.plan, { seconds, connections: cfg.connections, profileFile });
+  p.settle?.();
+  return r;
+}
+
+async function smoke(side: Side, p: Prepared): Promise<void> {
+  await p.beforeRun?.();
+  if (p.plan.kind === 'flow') await runOnce(side.url, p.plan.flow);
+  else {
+    const r = await send(side.url, p.plan.req);
+    if (r.status !== p.plan.expect) throw new Error(`${p.plan.req.path}: ${r.status} ${r.body.slice(0, 200)}`);
+  }
+  p.settle?.();
+}
+
+async function main() {
+  log(`Ward benchmark (${quick ? 'quick' : 'full'}): ${JSON.stringify(environment)}`);
+  log('Ceilings:');
+  const ceilingRuns = [await measureCeilings(cfg.ceilingScale, cfg.connections, log)];
+  // The models use the best of the measurements (start, and end in a full run): conservative for Ward.
+  let ceilings = ceilingRuns[0]!;
+  const sink = await startSink();
+  const cli = await buildWard(opt('ref'));
+  const emails = Array.from({ length: cfg.peerUsers }, (_, i) => `peer-${i}@example.com`);
+  const peerPort = await freePort();
+  const peer = await startChild({
+    name: 'peer', port: peerPort, probePath: '/.well-known/openid-configuration', args: [await buildPeer()],
+    env: { PORT: String(peerPort), BENCH_PEER_USERS: JSON.stringify(emails.map((email) => ({ email, password: PASSWORD }))), BENCH_MGMT_SECRET: MGMT_SECRET },
+  });
+  while ((await probe(`${peer.url}/__bench_ready`)) !== 200) await new Promise((r) => setTimeout(r, 50));
+  const peerSide: PeerSide = { kind: 'peer', url: peer.url, emails, users: [] };
+  const results: ScenarioResult[] = [];
+  const cold: Record<string, number> = { peer: peer.coldStartMs };
+  const profiles: Record<string, HotSpots & { sqlPerUnit?: number; sql?: Array<[string, number]> }> = {};
+  const dbs: WardDb[] = [];
+  try {
+    for (const engine of engines) {
+      const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
+      if (!db) { log(`PostgreSQL unreachable (WARD_BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test): skipped`); continue; }
+      dbs.push(db);
+      const first = await startWard(cli, db, sink.url, opt('experiment'));
+      cold[`ward ${engine} first start`] = first.coldStartMs;
+      await first.stop();
+      const ward = await startWard(cli, db, sink.url, opt('experiment'));
+      cold[`ward ${engine} restart`] = ward.coldStartMs;
+      log(`\n${db.label}: Ward cold start ${first.coldStartMs.toFixed(0)} ms (empty data), ${ward.coldStartMs.toFixed(0)} ms (restart); peer ${peer.coldStartMs.toFixed(0)} ms`);
+      const t = performance.now();
+      const wardSide: WardSide = { kind: 'ward', url: ward.url, users: await makeWardUsers(ward.url, sink, cfg.users, `${engine}-${Date.now()}`), sink };
+      log(`  ${cfg.users} users with a verified email factor made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      for (const sc of SCENARIOS.filter((s) => !only || only.includes(s.id))) {
+        const res: ScenarioResult = { engine, scenario: sc, ward: [], peer: [] };
+        const need = { runs: cfg.rounds + 1, connections: cfg.connections };
+        const pw = await sc.prepare(wardSide, need);
+        const pp = sc.peer ? await sc.prepare(peerSide, need) : null;
+        await smoke(wardSide, pw);
+        if (pp) await smoke(peerSide, pp);
+        await scenarioOn(wardSide, ward, pw, cfg.warm);
+        if (pp) await scenarioOn(peerSide, peer, pp, cfg.warm);
+        for (let r = 0; r < cfg.rounds; r++) {
+          res.ward.push(await scenarioOn(wardSide, ward, pw, cfg.seconds));
+          if (pp) res.peer.push(await scenarioOn(peerSide, peer, pp, cfg.seconds));
+        }
+        results.push(res);
+        log(table([res], ceilings).split('\n').slice(2).join('\n'));
+        if (flag('profile')) {
+          mkdirSync(`${ROOT}bench/profiles`, { recursive: true });
+          const file = `${ROOT}bench/profiles/${engine}-${sc.id}.cpuprofile`;
+          const pr = await scenarioOn(wardSide, ward, pw, cfg.profileSeconds, file);
+          const hs = hotSpots(file);
+          profiles[`${engine} ${sc.id}`] = { ...hs, sqlPerUnit: pr.sqlPerUnit, sql: pr.sql };
+          log(formatHotSpots(`  profile ${engine} ${sc.id} (${file.slice(ROOT.length)})`, hs));
+          log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}: ` +
+            (pr.sql ?? []).slice(0, 6).map(([t, n]) => `${n}x ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
+        }
+      }
+      await ward.stop();
+      await db.drop();
+    }
+  } finally {
+    await stopAll();
+    await sink.close();
+    for (const db of dbs) await db.drop().catch(() => undefined);
+  }
+  if (!quick) {
+    log('Ceilings again, at the end:');
+    ceilingRuns.push(await measureCeilings(cfg.ceilingScale, cfg.connections, log));
+    ceilings = Object.fromEntries(Object.keys(ceilings).map((k) => [k, Math.max(...ceilingRuns.map((c) => c[k as keyof Ceilings]))])) as unknown as Ceilings;
+  }
+  const out = [
+    `## Run of ${environment.date} (${environment.command})`, '',
+    `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.memoryGB} GB, ${environment.os}, commit ${environment.commit}` +
+      `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
+      `${environment.experiment ? `WHAT-IF experiment ${environment.experiment} (not Ward as committed); ` : ''}` +
+      `${cfg.rounds} round(s) x ${cfg.seconds} s, ${cfg.connections} connections, ${sink.received()} emails through the SMTP sink`, '',
+    ceilingsTable(ceilings) + (ceilingRuns.length > 1 ? '\n\n(the best of the two measurements, at the start and at the end of the run)' : ''), '',
+    `Cold start to the first answered request: ${Object.entries(cold).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('; ')}`, '',
+    table(results, ceilings),
+  ].join('\n');
+  log('\n' + out);
+  if (flag('json')) {
+    mkdirSync(`${ROOT}bench/results`, { recursive: true });
+    const file = `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}.json`;
+    writeFileSync(file, JSON.stringify({ environment, ceilings, ceilingRuns, cold, profiles, results: results.map((r) => ({ ...r, scenario: r.scenario.id, title: r.scenario.title })), table: out }, null, 2));
+    log(`\nwritten: ${file.slice(ROOT.length)}`);
+  }
+}
+
+main().then(() => process.exit(0), async (e: unknown) => {
+  process.stderr.write(`bench: ${(e as Error).stack ?? String(e)}\n`);
+  for (const c of running()) process.stderr.write(`--- last output of ${c.name}:\n${c.output().slice(-3000)}\n`);
+  await stopAll();
+  process.exit(1);
+});

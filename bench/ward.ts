@@ -1,0 +1,123 @@
+// Starting Ward for the benchmark: src/ transpiled as is (esbuild, one file per module, no bundling)
+// into bench/.build/ward, then `node cli.js start` as a child: plain HTTP on 127.0.0.1 (WARD_TLS=off,
+// as behind a TLS proxy), WARD_MODE=production, WARD_LOG_LEVEL=warn, codes by SMTP to the sink,
+// rate limits off, a temp data dir (SQLite) or a dedicated PostgreSQL schema dropped afterwards.
+import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { freePort, onAbort, startChild, type Child } from './proc.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, 'bench/.build/ward');
+export const MGMT_SECRET = 'bench-management-secret-0123456789abcdef';
+
+/**
+ * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/.
+ * With a git ref (`--ref HEAD`), the src/ of that commit (read with `git archive` into
+ * bench/.build/ref), not the work tree.
+ */
+export async function buildWard(ref?: string): Promise<string> {
+  const { build } = await import('esbuild');
+  let src = join(ROOT, 'src');
+  if (ref) {
+    const dir = join(ROOT, 'bench/.build/ref');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    src = join(dir, 'src');
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  await build({ entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: OUT, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
+  // Modules find their static files at ../../src/ from their own place (as dist/ does): the same src.
+  const link = join(ROOT, 'bench/.build/src');
+  rmSync(link, { recursive: true, force: true });
+  symlinkSync(src, link, 'dir');
+  return join(OUT, 'cli.js');
+}
+
+/** The peer's script (bench/peer.ts) transpiled the same way, so neither server pays tsx at start. */
+export async function buildPeer(): Promise<string> {
+  const { build } = await import('esbuild');
+  const out = join(ROOT, 'bench/.build/peer.js');
+  await build({ entryPoints: [join(ROOT, 'bench/peer.ts')], outfile: out, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
+  return out;
+}
+
+export const wardConfig = {
+  account: {
+    // Every per-IP limit off (login, signup, token, and any other the built src/ defines: see below).
+    rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } as Record<string, { limit: null }>,
+    // B8 spreads wrong codes over users; a 1 s failure window keeps every answer on the full
+    // wrong-code path (count, compare, count the failure) instead of the cheaper 429 lockout.
+    verification_failures_per_user: { limit: 100, window_seconds: 1 },
+    // B9 sends one code per flow: the per-user code budget is raised (the per-step-up one is not).
+    verification_requests_per_user: { limit: 10_000, window_seconds: 60 },
+    verification_code_ttl: 600,
+    step_up_ttl: 1800,
+  },
+  clients: [
+    { client_id: 'bench-spa', name: 'Bench SPA', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://app.example/cb'], allowed_origins: ['https://app.example'], sso: true },
+    { client_id: 'bench-conf', name: 'Bench backend', type: 'confidential', client_secret: 'bench-confidential-secret-0123456789abcdef', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://api.example/cb'] },
+    { client_id: 'bench-mgmt', name: 'Bench management', type: 'confidential', client_secret: MGMT_SECRET, grant_types: ['client_credentials'], management_scopes: ['read:clients', 'read:settings'] },
+  ],
+};
+
+export interface WardDb { env: Record<string, string>; label: string; drop(): Promise<void> }
+
+export async function sqliteDb(): Promise<WardDb> {
+  const dir = mkdtempSync(join(tmpdir(), 'ward-bench-'));
+  return { env: { WARD_DATA_DIR: dir }, label: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A dedicated schema on WARD_BENCH_DATABASE_URL or the local test database; null when unreachable. */
+export async function postgresDb(): Promise<WardDb | null> {
+  const base = process.env.WARD_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `ward_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const u = new URL(base);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  const dir = mkdtempSync(join(tmpdir(), 'ward-bench-pg-'));
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  onAbort(drop);
+  return { env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir }, label: `PostgreSQL (schema ${schema})`, drop };
+}
+
+export async function startWard(cli: string, db: WardDb, smtpUrl: string, experiment = ''): Promise<Child> {
+  const port = await freePort();
+  const config = join(db.env.WARD_DATA_DIR!, 'bench-config.json');
+  // The settings this src/ knows (others would be refused at start), and all of its rate limits off.
+  const { DEFAULT_ACCOUNT } = (await import(pathToFileURL(join(OUT, 'config/defaults.js')).href)) as { DEFAULT_ACCOUNT: Record<string, unknown> };
+  const limits = Object.keys((DEFAULT_ACCOUNT.rate_limits ?? {}) as object);
+  const account = Object.fromEntries(Object.entries(wardConfig.account).filter(([k]) => k in DEFAULT_ACCOUNT));
+  account.rate_limits = Object.fromEntries(limits.map((k) => [k, { limit: null }]));
+  writeFileSync(config, JSON.stringify({ ...wardConfig, account }, null, 2));
+  return startChild({
+    name: 'ward', port, probePath: '/.well-known/openid-configuration', args: [cli, 'start'],
+    env: {
+      ...db.env, WARD_CONFIG: config, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}`,
+      WARD_MODE: 'production', WARD_LOG_LEVEL: 'warn', WARD_SMTP_URL: smtpUrl, WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
+      WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), BENCH_EXPERIMENT: experiment,
+    },
+  });
+}
