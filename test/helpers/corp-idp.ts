@@ -11,6 +11,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import type { Response } from 'undici';
 import type { Browser } from './browser.js';
+import { startWard, type TestWard } from './ward.js';
 
 export interface CorpAccount {
   email: string;
@@ -129,4 +130,22 @@ export async function throughCorpIdp(browser: Browser, wardUrl: string, opts: { 
     res = await browser.postForm(url.toString(), prompt === 'login' ? { prompt, login: opts.login, password: 'any password' } : { prompt });
   }
   throw new Error('too many steps at the provider');
+}
+
+/** A Ward with corp-idp as its social provider, the provider knowing Ward's callback. */
+export async function startWardWithCorpIdp(clients: Array<Record<string, unknown>>): Promise<{ idp: CorpIdp; ward: TestWard; close(): Promise<void> }> {
+  const idp = await openCorpIdp();
+  const ward = await startWard({
+    clients,
+    account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
+    socialProviders: [{ name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' }],
+  });
+  await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
+  return {
+    idp, ward,
+    async close() {
+      await ward.close();
+      await idp.close();
+    },
+  };
 }

@@ -8,28 +8,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
-import { openCorpIdp, throughCorpIdp, type CorpIdp } from '../helpers/corp-idp.js';
+import { startWardWithCorpIdp, throughCorpIdp, type CorpIdp } from '../helpers/corp-idp.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 describe('social login with oidc-provider as corp-idp', { timeout: 60_000 }, () => {
   let idp: CorpIdp;
   let ward: TestWard;
+  let close: () => Promise<void> = async () => undefined;
   before(async () => {
-    idp = await openCorpIdp();
-    ward = await startWard({
-      clients: [PUBLIC_CLIENT],
-      account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
-      socialProviders: [{ name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' }],
-    });
-    await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
+    ({ idp, ward, close } = await startWardWithCorpIdp([PUBLIC_CLIENT]));
   });
-  after(async () => {
-    await ward?.close();
-    await idp?.close();
-  });
+  after(() => close());
 
   const authorize = (pkce: { challenge: string }, state = 'st-corp') => authorizeUrl({
     client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email profile', state, nonce: 'client-nonce',

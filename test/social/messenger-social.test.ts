@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { jwtVerify } from 'jose';
 import { Browser } from '../helpers/browser.js';
-import { openCorpIdp, throughCorpIdp, type CorpIdp } from '../helpers/corp-idp.js';
+import { startWardWithCorpIdp, throughCorpIdp, type CorpIdp } from '../helpers/corp-idp.js';
 import { authorizeUrl, location, signup, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const CB = 'https://facebook.com/messenger_platform/account_linking/';
 const SECRET = 'chatbot-client-secret-of-at-least-32-chars';
@@ -24,19 +24,11 @@ const field = (html: string, name: string) => new RegExp(`name="${name}" value="
 describe('social login in the Messenger linking flow', { timeout: 60_000 }, () => {
   let idp: CorpIdp;
   let ward: TestWard;
+  let close: () => Promise<void> = async () => undefined;
   before(async () => {
-    idp = await openCorpIdp();
-    ward = await startWard({
-      clients: [BOT],
-      account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
-      socialProviders: [{ name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' }],
-    });
-    await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
+    ({ idp, ward, close } = await startWardWithCorpIdp([BOT]));
   });
-  after(async () => {
-    await ward?.close();
-    await idp?.close();
-  });
+  after(() => close());
 
   const linkUrl = (redirectUri: string, nonce?: string) =>
     authorizeUrl({ client_id: 'bot', response_type: 'messenger_code', redirect_uri: redirectUri, scope: 'openid profile email', nonce, provider: 'corp-idp' });
