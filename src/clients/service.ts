@@ -18,6 +18,7 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
   const cache = new Map<string, Client | null>();
   const secrets = new Map<string, string>();
   let origins: Set<string> | null = null;
+  let returnUrls: Set<string> | null = null;
 
   async function find(clientId: string): Promise<Client | undefined> {
     if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128) return undefined;
@@ -32,6 +33,7 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
     cache.clear();
     secrets.clear();
     origins = null;
+    returnUrls = null;
   }
 
   return {
@@ -51,6 +53,11 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
       return s;
     },
     /** Every allowed origin of every client (CORS), rebuilt after a change. */
+    /** Every URL a client registered (callbacks and origins): where logout may send the browser back. */
+    async returnUrls(): Promise<Set<string>> {
+      if (!returnUrls) returnUrls = new Set((await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]));
+      return returnUrls;
+    },
     async allowedOrigins(): Promise<Set<string>> {
       if (!origins) origins = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
       return origins;

@@ -96,7 +96,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
     const redirectTo = typeof q.redirect_to === 'string' ? q.redirect_to : undefined;
     if (redirectTo) {
       // Only to a URL some client registered, compared exactly: logout is no open redirector.
-      const allowed = (await r.storage.clients.list()).some((c) => c.allowed_callback_urls.includes(redirectTo) || c.allowed_origins.includes(redirectTo));
+      const allowed = (await r.clients.returnUrls()).has(redirectTo);
       if (allowed) {
         const url = new URL(redirectTo);
         if (typeof q.state === 'string') url.searchParams.set('state', q.state);
