@@ -9,6 +9,8 @@ import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
+import { installRequestLog, requestId } from './http/request-log.js';
+import { opsRoutes, type Lifecycle } from './http/routes/ops.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { metadataRoutes } from './http/routes/metadata.js';
@@ -20,6 +22,8 @@ import type { Registry } from './registry.js';
 
 export interface AppOptions {
   https?: { cert: string; key: string };
+  /** Shared with main: set when shutting down (/readyz turns 503). */
+  lifecycle?: Lifecycle;
 }
 
 /** Builds the Fastify instance (no listen: tests and main both use it). */
@@ -28,6 +32,10 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     // Fastify's own request logging would print query strings (codes, tkn): Ward logs its own line.
     loggerInstance: r.log,
     logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
+    // No child logger per request (a pino child with redaction costs a few % of a small request):
+    // the lines about a request name its id themselves (reqId).
+    childLoggerFactory: (logger) => logger,
     bodyLimit: 64 * 1024,
     trustProxy: !r.config.tls,
     routerOptions: { ignoreTrailingSlash: false },
@@ -40,14 +48,12 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   };
   const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
-  app.addHook('onResponse', async (req, reply) => {
-    // Path only: query strings can carry codes and tokens (RFC 9700 4.3).
-    r.log.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
+  installRequestLog(app, r);
   installErrorHandling(app);
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);
+  opsRoutes(app, r, opts.lifecycle ?? { closing: false });
   metadataRoutes(app, r);
   // One step-up service for the API (/identity/v1/mfa/stepup...) and the hosted login page.
   const stepUps = createStepUpService(r, r.verification);

@@ -4,6 +4,7 @@ import { ConfigError, configFromProcess } from './config/load.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
+import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
 
@@ -59,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   if (cluster.isPrimary) process.stdout.write(banner(config, running));
   else process.stdout.write(`Ward worker ${process.pid} is listening on ${running.url}\n`);
   const stop = async (signal: string) => {
-    running.registry.log.info({ signal }, 'shutting down');
+    running.registry.log.info({ signal }, 'shutting down: finishing the requests in flight');
     await running.stop();
     process.exit(0);
   };
@@ -83,6 +84,7 @@ function workerCount(argv: string[]): number | null {
 async function runCluster(config: Parameters<typeof startServer>[0], workers: number): Promise<number> {
   const report = await prepareCluster(config);
   let stopping = false;
+  serveClusterMetrics();
   for (let i = 0; i < workers; i++) cluster.fork();
   let listening = 0;
   cluster.on('listening', (_w, address) => {
@@ -98,8 +100,10 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   });
   const stop = () => {
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 2000).unref();
+    // A signal, not worker.kill(): each worker runs its own graceful stop (see startServer).
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    // Each worker finishes its requests in flight (up to the shutdown timeout) before it exits.
+    setTimeout(() => process.exit(0), (config.shutdownTimeoutSeconds + 2) * 1000).unref();
     cluster.on('exit', () => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     });

@@ -3,6 +3,8 @@ import { buildApp } from './app.js';
 import { loadTls } from './bootstrap/data-dir.js';
 import { firstStart, type FirstStartReport } from './bootstrap/first-start.js';
 import type { WardConfig } from './config/types.js';
+import type { Lifecycle } from './http/routes/ops.js';
+import { answerClusterCollection } from './observability/cluster-metrics.js';
 import { buildRegistry, type Registry } from './registry.js';
 
 export interface Running {
@@ -22,17 +24,32 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
   const registry = await buildRegistry(config);
   const report = opts.bootstrap === false ? { demoClients: [] } : await firstStart(registry);
   const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
-  const app = await buildApp(registry, tls ? { https: { cert: tls.cert, key: tls.key } } : {});
+  const lifecycle: Lifecycle = { closing: false };
+  const app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
   const address = await app.listen({ port: config.port, host: config.host });
+  const stopAnswering = answerClusterCollection(() => registry.metrics.registry.snapshot());
   return {
     app,
     registry,
     url: address,
     report,
     tlsCert: tls?.cert ?? null,
+    /**
+     * Graceful: /readyz turns 503, the listener closes, idle keep-alive connections are closed, and
+     * requests in flight finish (new ones on busy connections get 503 from Fastify) before the
+     * database closes. After the shutdown timeout the remaining connections are cut.
+     */
     async stop() {
-      await app.close();
-      await registry.close();
+      lifecycle.closing = true;
+      stopAnswering();
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutSeconds * 1000);
+      cut.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+        await registry.close();
+      }
     },
   };
 }

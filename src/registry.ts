@@ -15,6 +15,7 @@ import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './management/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
@@ -87,7 +88,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
 
   const janitor = startJanitor(storage, log, () => clock.now());
-  const events = createSecurityEvents({ storage, log, clock });
+  const metrics = createWardMetrics();
+  const events = createSecurityEvents({ storage, log, clock, metrics });
 
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
@@ -114,12 +116,14 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: createDelivery(config.delivery, log), log, events }),
     events,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
-    limiter: createLimiter({ storage, clock }),
+    limiter: createLimiter({ storage, clock, metrics }),
+    metrics,
     signIdToken,
     issueTokens: createTokenIssuer({ clock, account, signIdToken }),
     async close() {
       poller.stop();
       janitor.stop();
+      await events.flush();
       await storage.close();
     },
   };

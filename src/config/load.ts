@@ -99,6 +99,11 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   const smsFrom = env.WARD_SMS_FROM ?? null;
   if (smsUrl !== null && (!smsAccountSid || !smsAuthToken || !smsFrom)) p.add('WARD_SMS_URL', 'needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
 
+  const metricsToken = env.WARD_METRICS_TOKEN ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) p.add('WARD_METRICS_TOKEN', 'must be at least 16 characters');
+  const shutdown = Number(env.WARD_SHUTDOWN_TIMEOUT ?? 10);
+  if (!Number.isInteger(shutdown) || shutdown < 1 || shutdown > 600) p.add('WARD_SHUTDOWN_TIMEOUT', 'must be a whole number of seconds from 1 to 600');
+
   const account = validateAccount(p, file.account, DEFAULT_ACCOUNT);
   const clients: ClientConfig[] = [];
   if (file.clients !== undefined) {
@@ -140,6 +145,8 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
       smsAuthToken,
       smsFrom,
     },
+    metricsToken,
+    shutdownTimeoutSeconds: shutdown,
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
     clients,

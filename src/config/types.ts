@@ -114,6 +114,10 @@ export interface WardConfig {
   /** Create the demo public and confidential clients on first start. */
   demoClients: boolean;
   delivery: DeliveryConfig;
+  /** When set, GET /metrics needs `Authorization: Bearer <it>`; when not, only loopback callers get it. */
+  metricsToken: string | null;
+  /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM. */
+  shutdownTimeoutSeconds: number;
   account: AccountSettings;
   /** The account keys the config file declares: applied over the stored settings at each start. */
   accountPatch: Record<string, unknown> | null;

@@ -32,7 +32,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(status).header('Cache-Control', 'no-store').send(e.body());
     }
     const errorId = randomId();
-    req.log.error({ err, error_id: errorId }, 'unhandled error');
+    req.log.error({ reqId: req.id, err, error_id: errorId }, 'unhandled error');
     const e = new ApiError(500, 'server_error', 'An unexpected error occurred', 'error.unexpected');
     return reply.code(500).header('Cache-Control', 'no-store').send(e.body(errorId));
   });

@@ -112,6 +112,12 @@ export class KeyStore {
     return v;
   }
 
+  /** Whether a set has a current key loaded (readiness). */
+  hasCurrent(keySet: string): boolean {
+    for (const k of this.keys.values()) if (k.row.key_set === keySet && k.row.status === 'current') return true;
+    return false;
+  }
+
   /** The current signing key of a set, with its private key unsealed once and cached. */
   current(keySet: string): { kid: string; key: KeyObject } {
     let found: LiveKey | undefined;

@@ -24,6 +24,8 @@ export function auditRoutes(r: Registry): ManagementRoute[] {
     },
     response: { status: 200, schema: { type: 'object', properties: { events: { type: 'array', items: eventSchema } } } },
     handler: async ({ query }) => {
+      // The security events of the public endpoints are written in batches: include the pending ones.
+      await r.events.flush();
       const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : undefined);
       const rows = await r.storage.audit.list({
         action: query.action as string | undefined, actorId: query.actor as string | undefined, target: query.target as string | undefined,

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
+import { randomId } from '../lib/random.js';
+import type { WardMetrics } from '../observability/ward-metrics.js';
+import type { AuditRow } from '../storage/sql/audit.js';
 import type { Storage } from '../storage/storage.js';
-import { recordAudit } from './audit.js';
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -11,21 +13,62 @@ function outcomeOf(name: string): 'success' | 'failed' | 'denied' {
   return 'success';
 }
 
+const FLUSH_MS = 100;
+const FLUSH_ROWS = 100;
+
 /**
  * Security-relevant outcomes (login.failed, code.reused, mfa.code_sent, mfa.verification_failed,
- * mfa.stepup_verified, ...): one named log line and one row of the audit log, with who and for which
- * client. Never a secret in either: callers pass ids and reasons only.
+ * mfa.stepup_verified, ...): one named log line at once and one row of the audit log, with who and
+ * for which client. Never a secret in either: callers pass ids and reasons only.
+ *
+ * These events come from the public endpoints' hot paths (every wrong code, every step of a
+ * step-up), so their audit rows are buffered and written in one multi-row insert every 100 ms (or
+ * every 100 events), not one commit each. `flush()` writes what is pending: the audit API calls it
+ * before reading, and shutdown calls it last. The log line is never delayed.
  */
-export function createSecurityEvents(deps: { storage: Storage; log: Logger; clock: Clock }) {
+export function createSecurityEvents(deps: { storage: Storage; log: Logger; clock: Clock; metrics: WardMetrics }) {
+  let pending: AuditRow[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+
+  function flush(): Promise<void> {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    const rows = pending;
+    pending = [];
+    // Batches are written one after another, so their order in the table follows the events'.
+    writing = writing.then(async () => {
+      if (!rows.length) return;
+      try {
+        await deps.storage.audit.insertMany(rows);
+      } catch (e) {
+        deps.log.error({ err: e, events: rows.length }, 'audit write failed');
+      }
+    });
+    return writing;
+  }
+
   return {
     async emit(name: string, fields: Record<string, unknown>, message: string, level: Level = 'info'): Promise<void> {
       deps.log[level]({ event: name, ...fields }, message);
+      deps.metrics.securityEvent(name, fields);
       const userId = typeof fields.user_id === 'string' ? fields.user_id : null;
       const clientId = typeof fields.client_id === 'string' ? fields.client_id : null;
       const { user_id: _u, client_id: _c, ...details } = fields;
-      await recordAudit(deps.storage, deps.clock.now(), { type: userId ? 'user' : 'client', id: userId ?? clientId ?? 'anonymous', ip: typeof fields.ip === 'string' ? fields.ip : null },
-        name, clientId ? `client:${clientId}` : null, outcomeOf(name), details).catch((e: unknown) => deps.log.error({ err: e }, 'audit write failed'));
+      pending.push({
+        id: randomId(), at: deps.clock.now(), actor_type: userId ? 'user' : 'client', actor_id: userId ?? clientId ?? 'anonymous',
+        action: name, target: clientId ? `client:${clientId}`.slice(0, 400) : null, ip: typeof fields.ip === 'string' ? fields.ip : null,
+        outcome: outcomeOf(name), details: JSON.stringify(details),
+      });
+      if (pending.length >= FLUSH_ROWS) void flush();
+      else if (!timer) {
+        timer = setTimeout(() => void flush(), FLUSH_MS);
+        timer.unref();
+      }
     },
+    flush,
   };
 }
 

@@ -54,10 +54,10 @@ export function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `ward start` in its own process, plain HTTP on loopback (as behind a TLS proxy). */
-export async function startWardProcess(env: Record<string, string>): Promise<WardProcess> {
+/** `ward start [args]` in its own process, plain HTTP on loopback (as behind a TLS proxy). */
+export async function startWardProcess(env: Record<string, string>, args: string[] = []): Promise<WardProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', ...args], {
     env: { ...process.env, ...env, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

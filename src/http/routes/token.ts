@@ -32,6 +32,7 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
     const params = bodyParams(req);
     await r.limiter('token', req.ip, r.account().rate_limits.token);
     const out = await tokenEndpoint(r, req.headers.authorization, params);
+    r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/token', handler: (_req, reply) => methodNotAllowed(reply) });

@@ -19,6 +19,10 @@ export function auditRepo(db: Kysely<Database>) {
     async insert(e: AuditRow): Promise<void> {
       await db.insertInto('audit_events').values(e).execute();
     },
+    /** Several events in one statement (the buffered security events). */
+    async insertMany(rows: AuditRow[]): Promise<void> {
+      if (rows.length) await db.insertInto('audit_events').values(rows).execute();
+    },
     async list(f: AuditFilter): Promise<AuditRow[]> {
       let q = db.selectFrom('audit_events').selectAll();
       if (f.action) q = q.where('action', '=', f.action);

@@ -1,0 +1,62 @@
+// Operations endpoints. /healthz: liveness (the process answers). /readyz: readiness for a load
+// balancer: the database answers a query within a second, the global signing key is loaded, and the
+// process is not shutting down. /metrics: Prometheus text; with WARD_METRICS_TOKEN set it needs that
+// Bearer token, without it only loopback callers (a scraper on the same host) get it.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { forbidden } from '../../errors/api-error.js';
+import { GLOBAL_SET } from '../../keys/key-store.js';
+import { gatherMetrics } from '../../observability/cluster-metrics.js';
+import { renderSnapshot } from '../../observability/metrics.js';
+import type { Registry } from '../../registry.js';
+import { sha256 } from '../../lib/secrets.js';
+
+export interface Lifecycle {
+  /** Set when SIGTERM arrives: /readyz answers 503 so the balancer stops sending traffic. */
+  closing: boolean;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+async function databaseAnswers(r: Registry): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
+  const probe = sql`select 1 as ok`.execute(r.db.db).then(() => true, () => false);
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function metricsAllowed(r: Registry, req: FastifyRequest): boolean {
+  const token = r.config.metricsToken;
+  if (token === null) return LOOPBACK.has(req.socket.remoteAddress ?? '');
+  const given = req.headers.authorization ?? '';
+  if (!given.startsWith('Bearer ')) return false;
+  return timingSafeEqual(Buffer.from(sha256(given.slice(7))), Buffer.from(sha256(token)));
+}
+
+export function opsRoutes(app: FastifyInstance, r: Registry, lifecycle: Lifecycle): void {
+  const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
+  app.get('/healthz', async (_req, reply) => noStore(reply).send({ status: 'ok' }));
+
+  app.get('/readyz', async (_req, reply) => {
+    const checks = {
+      database: await databaseAnswers(r),
+      keys: r.keys.hasCurrent(GLOBAL_SET),
+      accepting: !lifecycle.closing,
+    };
+    const ready = checks.database && checks.keys && checks.accepting;
+    return noStore(reply).code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+
+  app.get('/metrics', async (req, reply) => {
+    if (!metricsAllowed(r, req)) {
+      throw forbidden('Metrics need the metrics token (or a loopback caller when none is set)');
+    }
+    const snapshot = await gatherMetrics(() => r.metrics.registry.snapshot());
+    return noStore(reply).type('text/plain; version=0.0.4; charset=utf-8').send(renderSnapshot(snapshot));
+  });
+}
