@@ -1,7 +1,7 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { x509 } from '../lib/x509.js';
+import { loadX509 } from '../lib/x509.js';
 
 /** The master key that seals private keys and client secrets: from config, else ./data/master.key (0600). */
 export function loadMasterKey(dataDir: string, fromConfig: string | null): { key: Buffer; created: boolean } {
@@ -45,6 +45,7 @@ export async function makeDevCertificate(extraHosts: string[] = []): Promise<{ c
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
   const dns = ['localhost', ...extraHosts.filter((h) => !/^[\d.:]+$/.test(h))];
+  const x509 = await loadX509();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomBytes(8).toString('hex').replace(/^[89a-f]/, '7'),
     name: 'CN=localhost, O=Ward development certificate',

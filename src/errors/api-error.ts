@@ -27,7 +27,11 @@ export class ApiError extends Error {
     readonly messageKey: string,
     opts: ApiErrorOptions = {},
   ) {
+    // An expected client error: no stack trace to capture (it is never logged as a crash).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(description);
+    Error.stackTraceLimit = limit;
     this.userMsg = opts.userMsg ?? description;
     this.details = opts.details;
     this.headers = opts.headers ?? {};

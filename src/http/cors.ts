@@ -11,27 +11,34 @@ const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Loca
  * JWKS are public documents and answer any origin without credentials. Never on /oauth/authorize.
  */
 export function installCors(app: FastifyInstance, clients: ClientService): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook: the common case (no Origin, or a path without CORS) costs no promise.
+  app.addHook('onRequest', (req, reply, done) => {
     const origin = req.headers.origin;
-    const path = req.url.split('?')[0]!;
-    if (!origin || !CORS_PATHS.test(path)) return;
+    if (!origin) return done();
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
+    if (!CORS_PATHS.test(path)) return done();
     reply.header('Vary', 'Origin');
-    let allowed = false;
-    if (PUBLIC_PATHS.test(path)) {
-      reply.header('Access-Control-Allow-Origin', '*');
-      allowed = true;
-    } else if ((await clients.allowedOrigins()).has(origin)) {
-      reply.header('Access-Control-Allow-Origin', origin);
-      reply.header('Access-Control-Allow-Credentials', 'true');
-      allowed = true;
-    }
-    if (req.method === 'OPTIONS') {
+    const answer = (allowed: boolean) => {
+      if (req.method !== 'OPTIONS') return done();
       if (allowed) {
         reply.header('Access-Control-Allow-Methods', 'GET, POST, DELETE');
         reply.header('Access-Control-Allow-Headers', ALLOW_HEADERS);
         reply.header('Access-Control-Max-Age', '600');
       }
-      return reply.code(204).send();
+      reply.code(204).send();
+    };
+    if (PUBLIC_PATHS.test(path)) {
+      reply.header('Access-Control-Allow-Origin', '*');
+      return answer(true);
     }
+    clients.allowedOrigins().then((origins) => {
+      const allowed = origins.has(origin);
+      if (allowed) {
+        reply.header('Access-Control-Allow-Origin', origin);
+        reply.header('Access-Control-Allow-Credentials', 'true');
+      }
+      answer(allowed);
+    }, done);
   });
 }

@@ -6,7 +6,7 @@
  * DeliveryError whose message holds no credential.
  */
 import type { ConnectionOptions } from 'node:tls';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DeliveryError, scrub } from './errors.js';
 
 export interface MailContent {
@@ -83,12 +83,14 @@ function toDeliveryError(e: unknown, secrets: string[]): DeliveryError {
 
 export function createMailer(opts: MailerOptions): Mailer {
   const { options, secrets } = transportOptions(opts);
-  const transporter = nodemailer.createTransport(options);
+  // nodemailer is loaded with the first email, not at start-up.
+  let transporter: Promise<Transporter> | undefined;
+  const transport = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
   return {
     async send(to, content) {
       if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
-        await transporter.sendMail({
+        await (await transport()).sendMail({
           from: opts.from,
           // An address object: the value is one mailbox, never parsed as a list.
           to: { name: '', address: to.trim() },

@@ -5,7 +5,7 @@
  * neither the auth token nor the message body.
  */
 // undici's fetch, not the global one: server code never depends on a replaceable global.
-import { fetch, type Response } from 'undici';
+import type { Response } from 'undici';
 import { DeliveryError, scrub } from './errors.js';
 
 export interface SmsSender {
@@ -50,6 +50,7 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
       let res: Response;
       let text: string;
       try {
+        const { fetch } = await import('undici');
         res = await fetch(endpoint, {
           method: 'POST',
           headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
-import { x509 } from '../lib/x509.js';
+import { loadX509 } from '../lib/x509.js';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { seal } from '../lib/secrets.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
@@ -22,6 +22,7 @@ export async function generateSigningKey(masterKey: Buffer, keySet: string, now:
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
   const publicJwk = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'jwk' }) as JWK;
   const kid = await calculateJwkThumbprint({ kty: 'RSA', n: publicJwk.n!, e: publicJwk.e! });
+  const x509 = await loadX509();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(kid, 'base64url').subarray(0, 16).toString('hex').replace(/^[89a-f]/, '7'),
     name: `CN=Ward signing key ${kid}`,

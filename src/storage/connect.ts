@@ -47,8 +47,31 @@ export function connect(opts: ConnectOptions): Db {
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; the same query shape always yields the same SQL
+ * text, so a statement compiled once per text is reused (better-sqlite3 runs a statement to its end
+ * synchronously, and Ward never streams, so sharing one is safe). Bounded: the query shapes are a
+ * fixed set, but an unexpected growth (an IN list of varying length) evicts the oldest.
+ */
+function cachingStatements(file: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = file.prepare.bind(file);
+  const cached = (text: string) => {
+    let stmt = cache.get(text);
+    if (stmt === undefined) {
+      stmt = prepare(text);
+      if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
+      cache.set(text, stmt);
+    }
+    return stmt;
+  };
+  // An own property shadows the prototype's method for this one connection.
+  file.prepare = cached as typeof file.prepare;
+  return file;
 }
 
 const MIGRATIONS: Record<string, Migration> = {

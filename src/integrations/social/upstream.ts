@@ -4,7 +4,7 @@
 // its UserInfo endpoint (same subject) when the id_token lacks the email or the names, or for OAuth 2.0
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
-import { fetch } from 'undici';
+import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../../config/types.js';
 
 export class UpstreamError extends Error {
@@ -30,6 +30,9 @@ interface Endpoints {
 }
 
 const TIMEOUT = 10_000;
+
+/** undici's fetch (never the replaceable global), loaded with the first upstream call, not at start-up. */
+const fetch = async (url: string, init?: RequestInit) => (await import('undici')).fetch(url, init);
 
 async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Promise<Record<string, unknown>> {
   let res;
