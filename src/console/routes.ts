@@ -1,18 +1,34 @@
-// The admin console at /console: server-rendered pages (src/console/pages.ts), the browser script and
-// stylesheet served as static files from src/console/static/, and GET /console/api/me, which tells
+// The admin console at /console: server-rendered pages (src/console/pages.ts), the browser scripts and
+// stylesheet served from the static/ directory next to this module (src/console/static under tsx,
+// dist/console/static after `npm run build`, which copies it), and GET /console/api/me, which tells
 // the script who the Bearer token's user is and which management permissions it carries. Every other
 // call the console makes goes to the management API (/api/v1) with the user's token.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authenticateManagement } from '../management/auth.js';
 import { MANAGEMENT_SCOPES } from '../config/types.js';
 import type { Registry } from '../registry.js';
 import { CONSOLE_CLIENT_ID } from './client.js';
 import { PAGES, shell, type PageName } from './pages.js';
+import { CORE_SCRIPTS, PAGE_SCRIPTS } from './shell.js';
 
-// Resolves to <repo>/src/console/static both from src/console (tsx) and from dist/console (build).
-const STATIC_DIR = new URL('../../src/console/static/', import.meta.url);
-const ASSETS: Record<string, string> = { 'console.js': 'text/javascript', 'pages.js': 'text/javascript', 'console.css': 'text/css' };
+/** The static/ directory beside the running module: src/console/static (tsx) or dist/console/static (build). */
+export const STATIC_DIR = new URL('./static/', import.meta.url);
+const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css' };
+/** Served names: plain lower-case file names only (no path, no dot files). */
+const ASSET_NAME = /^[a-z][a-z0-9-]*\.(js|css)$/;
+
+/** Every asset of the directory, read once; a page script the shell names but the directory lacks fails the start. */
+export function loadAssets(dir: URL = STATIC_DIR): Map<string, string> {
+  const path = fileURLToPath(dir);
+  if (!existsSync(path)) throw new Error(`The console's static files are missing at ${path} (npm run build copies them)`);
+  const assets = new Map(readdirSync(path).filter((n) => ASSET_NAME.test(n)).map((n) => [n, readFileSync(new URL(n, dir), 'utf8')]));
+  const wanted = new Set([...CORE_SCRIPTS, ...Object.values(PAGE_SCRIPTS).flat(), 'console.css']);
+  const missing = [...wanted].filter((n) => !assets.has(n));
+  if (missing.length) throw new Error(`The console's static files are incomplete at ${path}: ${missing.join(', ')} missing`);
+  return assets;
+}
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -22,7 +38,7 @@ function secure(reply: FastifyReply): FastifyReply {
 }
 
 export function consoleRoutes(app: FastifyInstance, r: Registry): void {
-  const assets = new Map(Object.keys(ASSETS).map((name) => [name, readFileSync(new URL(name, STATIC_DIR), 'utf8')]));
+  const assets = loadAssets();
   const config = JSON.stringify({ issuer: r.config.issuer, client_id: CONSOLE_CLIENT_ID, redirect_uri: `${r.config.issuer}/console/callback` });
 
   const page = (name: PageName) => async (_req: unknown, reply: FastifyReply) =>
@@ -32,7 +48,9 @@ export function consoleRoutes(app: FastifyInstance, r: Registry): void {
   app.get('/console/login', page('login'));
   app.get('/console/callback', page('callback'));
   app.get('/console/clients', page('clients'));
+  app.get('/console/create-client', page('create-client'));
   app.get('/console/clients/:clientId', page('client'));
+  app.get('/console/site-keys', page('site-keys'));
   app.get('/console/settings', page('settings'));
   app.get('/console/users', page('users'));
   app.get('/console/users/:userId', page('user'));
@@ -44,7 +62,7 @@ export function consoleRoutes(app: FastifyInstance, r: Registry): void {
     if (body === undefined) return secure(reply).code(404).type('text/plain').send('Not found');
     // The issuer and the console client are given to the script through its own file, not inline.
     const text = name === 'console.js' ? body.replace('/*CONFIG*/null', config) : body;
-    return secure(reply).header('Cache-Control', 'no-cache').type(`${ASSETS[name]}; charset=utf-8`).send(text);
+    return secure(reply).header('Cache-Control', 'no-cache').type(`${TYPES[name.slice(name.lastIndexOf('.') + 1)]}; charset=utf-8`).send(text);
   });
 
   app.get('/console/api/me', async (req, reply) => {

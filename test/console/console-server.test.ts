@@ -1,14 +1,23 @@
 // The console's server side without a browser: the ward-console client exists after start and is
 // not rewritten by a second ensureConsoleClient; the pages carry a CSP that allows only same-origin
-// scripts (no inline script, no inline handler); the static files are served and unknown ones are
-// 404; GET /console/api/me answers the role and permissions of a console user's token (within the
-// client's management_scopes), and 401 without a token.
+// scripts (no inline script, no inline handler); every file of src/console/static is served (each
+// script a page names exists) and unknown ones are 404; GET /console/api/me answers the role and
+// permissions of a console user's token (within the client's management_scopes), and 401 without a
+// token. The build (tsc + scripts/copy-static.mjs, as `npm run build` runs them) puts the static
+// files beside the compiled module, which reads them from there and not from src/.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ensureConsoleClient } from '../../src/console/client.js';
 import { MANAGEMENT_SCOPES } from '../../src/config/types.js';
 import { codeFor, PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const STATIC = join(ROOT, 'src/console/static');
 
 describe('console server side', () => {
   let ward: TestWard;
@@ -32,7 +41,9 @@ describe('console server side', () => {
   });
 
   it('serves the pages with a strict CSP and the static script', async () => {
-    for (const path of ['/console/login', '/console/callback', '/console/clients', '/console/clients/spa', '/console/settings', '/console/users', '/console/audit']) {
+    const scripts = new Set<string>();
+    for (const path of ['/console/login', '/console/callback', '/console/clients', '/console/create-client', '/console/clients/spa', '/console/site-keys',
+      '/console/settings', '/console/users', `/console/users/${'a'.repeat(32)}`, '/console/audit']) {
       const res = await ward.fetch(path);
       assert.equal(res.status, 200, path);
       const csp = res.headers.get('content-security-policy') ?? '';
@@ -41,6 +52,18 @@ describe('console server side', () => {
       const html = await res.text();
       assert.doesNotMatch(html, /<script>|\son[a-z]+=/i, `${path}: no inline script or handler`);
       assert.match(html, /<script src="\/console\/static\/console\.js" defer>/);
+      for (const m of html.matchAll(/<script src="([^"]+)"/g)) scripts.add(m[1]!);
+    }
+    for (const src of scripts) {
+      const res = await ward.fetch(src);
+      assert.equal(res.status, 200, src);
+      assert.match(res.headers.get('content-type') ?? '', /text\/javascript/, src);
+    }
+    assert.ok(scripts.has('/console/static/dialog.js') && scripts.has('/console/static/client-form.js') && scripts.has('/console/static/audit.js'));
+    for (const name of readdirSync(STATIC)) {
+      const res = await ward.fetch(`/console/static/${name}`);
+      assert.equal(res.status, 200, name);
+      if (name !== 'console.js') assert.equal(await res.text(), readFileSync(join(STATIC, name), 'utf8'), name);
     }
     const js = await ward.fetch('/console/static/console.js');
     assert.equal(js.status, 200);
@@ -66,5 +89,28 @@ describe('console server side', () => {
     const spa = await codeFor(ward);
     const spaToken = (await redeem(ward, spa.code, spa.verifier)).body.access_token;
     assert.equal((await ward.fetch('/console/api/me', { headers: { authorization: `Bearer ${spaToken}` } })).status, 401);
+  });
+
+  it('the build puts the static files beside the compiled module, which serves them from there', { timeout: 120_000 }, () => {
+    const build = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build as string;
+    assert.match(build, /tsc -p tsconfig\.build\.json && node scripts\/copy-static\.mjs/);
+    const out = join(ROOT, 'test-artifacts', 'console-build');
+    rmSync(out, { recursive: true, force: true });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], { cwd: ROOT });
+    const routes = pathToFileURL(join(out, 'console/routes.js')).href;
+    const probe = `import { STATIC_DIR, loadAssets } from ${JSON.stringify(routes)};
+      let names = null, error = null;
+      try { names = [...loadAssets().keys()].sort(); } catch (e) { error = e.message; }
+      console.log(JSON.stringify({ dir: STATIC_DIR.pathname, names, error }));`;
+    const run = () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!);
+    const bare = run();
+    assert.equal(bare.dir, `${pathToFileURL(join(out, 'console/static')).pathname}/`, 'the compiled module reads its own static/ directory');
+    assert.match(bare.error, /static files are missing/, 'tsc alone does not copy them');
+    execFileSync(process.execPath, [join(ROOT, 'scripts/copy-static.mjs'), out], { cwd: ROOT });
+    const copied = run();
+    assert.equal(copied.error, null);
+    assert.deepEqual(copied.names, readdirSync(STATIC).sort());
+    for (const name of copied.names) assert.equal(readFileSync(join(out, 'console/static', name), 'utf8'), readFileSync(join(STATIC, name), 'utf8'));
+    rmSync(out, { recursive: true, force: true });
   });
 });

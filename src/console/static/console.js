@@ -1,9 +1,10 @@
 // Ward console, core (a classic script, served by src/console/routes.ts): the sign-in through Ward
 // itself (code flow with PKCE S256 and state, code exchanged at /oauth/token from the browser), the
-// user's access token in sessionStorage, sign-out, management API calls whose errors are shown with
-// their error_user_msg, small DOM helpers, and the permissions of the signed-in role (GET
-// /console/api/me): elements marked data-perm are removed when the role lacks that permission.
-// Page code lives in pages.js, which fills WardConsole.pages; boot() runs the current page's.
+// user's access token in sessionStorage, sign-out (token revoked, then the Ward session ended at
+// /identity/v1/logout), management API calls whose errors carry error_user_msg and error_details,
+// session expiry (any 401: a clear notice, back to sign-in), small DOM helpers, progress for long
+// operations, and the permissions of the signed-in role (GET /console/api/me): elements marked
+// data-perm are removed when the role lacks that permission. Page scripts fill WardConsole.pages.
 (function () {
   'use strict';
   var CONFIG = /*CONFIG*/null;
@@ -17,7 +18,7 @@
   function token() {
     var t = readJson(TOKEN);
     if (!t || typeof t.access_token !== 'string') return null;
-    if (t.expires_at <= Date.now()) { sessionStorage.removeItem(TOKEN); sessionStorage.setItem(NOTICE, 'Your session has expired. Please sign in again.'); return null; }
+    if (t.expires_at <= Date.now()) { sessionStorage.removeItem(TOKEN); sessionStorage.setItem(NOTICE, EXPIRED); return null; }
     return t;
   }
   function b64url(bytes) {
@@ -42,7 +43,15 @@
   function apiError(body, status) {
     var e = new Error((body && (body.error_user_msg || body.error_description)) || 'The request failed (HTTP ' + status + ').');
     e.status = status;
+    e.details = (body && Array.isArray(body.error_details)) ? body.error_details : [];
     return e;
+  }
+  var EXPIRED = 'Your session has expired or was ended. Please sign in again.';
+  /** Back to the sign-in page with a notice, coming back here afterwards. */
+  function expired() {
+    sessionStorage.removeItem(TOKEN);
+    sessionStorage.setItem(NOTICE, EXPIRED);
+    location.assign('/console/login?return_to=' + encodeURIComponent(location.pathname + location.search));
   }
 
   /** Redeems the code of /console/callback; null when there is none (back from sign-out). */
@@ -79,17 +88,13 @@
   /** A management API call with the user's token: the JSON answer, or an Error carrying error_user_msg. */
   async function api(method, path, body) {
     var t = token();
-    if (!t) { location.assign('/console/login'); throw new Error('You are signed out.'); }
+    if (!t) { expired(); throw new Error(EXPIRED); }
     var headers = { authorization: 'Bearer ' + t.access_token };
     if (body !== undefined) headers['content-type'] = 'application/json';
     var res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (res.status === 204) return null;
     var data = await res.json().catch(function () { return {}; });
-    if (res.status === 401) {
-      sessionStorage.removeItem(TOKEN);
-      sessionStorage.setItem(NOTICE, 'Your session has expired. Please sign in again.');
-      location.assign('/console/login');
-    }
+    if (res.status === 401) { expired(); throw new Error(EXPIRED); }
     if (!res.ok) throw apiError(data, res.status);
     return data;
   }
@@ -128,10 +133,11 @@
   /** Runs an action: progress in the status region, the button disabled meanwhile, errors shown. */
   async function run(fn, button, progress) {
     error('');
-    var label = progress || 'Loading…';
+    var label = progress || 'Working…';
     status(label);
     var done = function () { if ($('#status').textContent === label) status(''); };
     if (button) { button.disabled = true; button.setAttribute('aria-busy', 'true'); }
+    document.body.setAttribute('aria-busy', 'true');
     try {
       var out = await fn();
       done();
@@ -141,11 +147,18 @@
       error(e.message);
       return undefined;
     } finally {
-      if (button) { button.disabled = false; button.removeAttribute('aria-busy'); }
+      document.body.removeAttribute('aria-busy');
+      if (button && document.contains(button)) { button.disabled = false; button.removeAttribute('aria-busy'); }
     }
   }
 
-  var WardConsole = { pages: {}, api: api, h: h, fill: fill, dl: dl, date: date, status: status, error: error, run: run, $: $, me: null };
+  /** Goes to a console page, which shows the notice in its status region. */
+  function go(path, notice) {
+    if (notice) sessionStorage.setItem(NOTICE, notice);
+    location.assign(path);
+  }
+
+  var WardConsole = { pages: {}, api: api, h: h, fill: fill, dl: dl, date: date, status: status, error: error, run: run, go: go, $: $, me: null };
   WardConsole.can = function (p) { return !!WardConsole.me && WardConsole.me.permissions.indexOf(p) >= 0; };
   window.WardConsole = WardConsole;
 
@@ -153,10 +166,10 @@
     var page = document.body.dataset.page;
     var out = $('#logout');
     if (out) out.addEventListener('click', function () { run(signOut, out, 'Signing out…'); });
+    var notice = sessionStorage.getItem(NOTICE);
+    sessionStorage.removeItem(NOTICE);
     if (page === 'login') {
-      var notice = sessionStorage.getItem(NOTICE);
-      sessionStorage.removeItem(NOTICE);
-      if (notice) status(notice);
+      if (notice) { var box = $('#notice'); box.textContent = notice; box.hidden = false; }
       var ret = new URLSearchParams(location.search).get('return_to');
       $('#signin').addEventListener('click', function () { run(function () { return signIn(ret); }, $('#signin'), 'Redirecting to sign-in…'); });
       return;
@@ -174,14 +187,20 @@
       $('#callback-retry').hidden = false;
       return;
     }
-    if (!token()) { await signIn(location.pathname + location.search); return; }
-    var me = await run(function () { return api('GET', '/console/api/me'); });
+    if (!token()) {
+      // An expired token (token() left a notice): say so on the sign-in page rather than re-authorize silently.
+      if (sessionStorage.getItem(NOTICE) === EXPIRED) { expired(); return; }
+      await signIn(location.pathname + location.search);
+      return;
+    }
+    var me = await run(function () { return api('GET', '/console/api/me'); }, null, 'Loading…');
     if (!me) return;
     WardConsole.me = me;
     $('#who').textContent = (me.email || me.id) + ' · ' + (me.role ? me.role.charAt(0).toUpperCase() + me.role.slice(1) : 'no role');
     document.querySelectorAll('[data-perm]').forEach(function (el) { if (!WardConsole.can(el.dataset.perm)) el.remove(); });
     var fn = WardConsole.pages[page];
-    if (fn) await run(function () { return fn(WardConsole); });
+    if (fn) await run(function () { return fn(WardConsole); }, null, 'Loading…');
+    if (notice) status(notice);
   }
   document.addEventListener('DOMContentLoaded', boot);
 })();

@@ -12,6 +12,9 @@ export interface AuditFilter {
   limit: number;
   /** Events strictly older than this time (pagination). */
   before?: number;
+  /** With `before`: the id of the last event already seen, so events sharing its time are not skipped
+   * (the order is time then id, both descending: a keyset cursor). */
+  beforeId?: string;
 }
 
 export function auditRepo(db: Kysely<Database>) {
@@ -30,7 +33,10 @@ export function auditRepo(db: Kysely<Database>) {
       if (f.target) q = q.where('target', '=', f.target);
       if (f.since !== undefined) q = q.where('at', '>=', f.since);
       if (f.until !== undefined) q = q.where('at', '<=', f.until);
-      if (f.before !== undefined) q = q.where('at', '<', f.before);
+      const before = f.before, beforeId = f.beforeId;
+      if (before !== undefined && beforeId !== undefined) {
+        q = q.where((eb) => eb.or([eb('at', '<', before), eb.and([eb('at', '=', before), eb('id', '<', beforeId)])]));
+      } else if (before !== undefined) q = q.where('at', '<', before);
       return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
     },
   };

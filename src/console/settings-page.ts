@@ -1,0 +1,34 @@
+// The HTML of Account settings: every field PATCH /api/v1/settings/account accepts, grouped, each
+// labelled, with its bounds as min/max. A dotted name (rate_limits.login.limit) is a nested field;
+// settings.js reads and writes the form by these names.
+
+const id = (name: string) => `s-${name.replace(/\./g, '-')}`;
+
+const number = (name: string, label: string, min: number, max: number, optional = false) =>
+  `<div class="field"><label for="${id(name)}">${label}</label><input id="${id(name)}" name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1"${optional ? ` aria-describedby="h-no-limit"` : ' required'}></div>`;
+
+/** A request limit: requests per window (blank: no limit) and the window in seconds. */
+const limit = (key: string, label: string) =>
+  `<fieldset class="pair"><legend>${label}</legend>${number(`rate_limits.${key}.limit`, `${label}: requests per window`, 1, 1_000_000, true)}${number(`rate_limits.${key}.window_seconds`, `${label}: window (seconds)`, 1, 86400)}</fieldset>`;
+
+const userWindow = (key: string, label: string, min: number, max: number) =>
+  `<fieldset class="pair"><legend>${label}</legend>${number(`${key}.limit`, `${label}: count`, min, max)}${number(`${key}.window_seconds`, `${label}: window (seconds)`, 1, 86400)}</fieldset>`;
+
+const TEN_YEARS = 315360000;
+
+export const SETTINGS_BODY = `<form id="settings-form" novalidate>
+<fieldset><legend>Multi-factor authentication</legend><div class="field"><label for="s-mfa_required">MFA required</label>
+<select id="s-mfa_required" name="mfa_required"><option value="always">Always</option><option value="never">Never</option></select></div>
+${number('step_up_ttl', 'Step-up token lifetime (seconds)', 30, 1800)}${number('trusted_device_ttl', 'Trusted device lifetime (seconds)', 1, TEN_YEARS)}
+<div class="check"><input type="checkbox" id="s-step_up_bearer_allowed" name="step_up_bearer_allowed"><label for="s-step_up_bearer_allowed">Accept a Bearer access token for step-up (last resort)</label></div></fieldset>
+<fieldset><legend>Verification codes</legend>${number('verification_code_length', 'Code length (digits)', 4, 10)}
+${number('verification_code_ttl', 'Code lifetime (seconds)', 30, 600)}${number('verification_max_attempts', 'Attempts per code', 1, 20)}
+${number('verification_requests_per_step_up', 'Codes per step-up', 0, 100)}
+${userWindow('verification_requests_per_user', 'Codes per user', 0, 10000)}${userWindow('verification_failures_per_user', 'Wrong codes per user', 1, 100)}</fieldset>
+<fieldset><legend>Request limits (per client IP)</legend><p class="hint" id="h-no-limit">Leave the number of requests empty for no limit.</p>
+${limit('login', 'Login')}${limit('signup', 'Signup')}${limit('token', 'Token')}${limit('verification', 'Verification')}</fieldset>
+<fieldset><legend>Token and session lifetimes (seconds)</legend>${number('access_token_ttl', 'Access token', 1, TEN_YEARS)}${number('id_token_ttl', 'ID token', 1, TEN_YEARS)}
+${number('refresh_token_ttl', 'Refresh token', 1, TEN_YEARS)}${number('authorization_code_ttl', 'Authorization code', 1, 600)}
+${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', 'Session', 1, TEN_YEARS)}${number('session_idle_ttl', 'Session idle timeout', 1, TEN_YEARS)}</fieldset>
+<fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}</fieldset>
+<button type="submit" data-perm="manage:settings">Save settings</button></form>`;
