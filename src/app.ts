@@ -9,6 +9,7 @@ import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandling } from './http/errors.js';
+import { lazyValidatorFactory } from './http/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes, type Lifecycle } from './http/routes/ops.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
@@ -46,6 +47,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
   };
   const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
   installRequestLog(app, r);

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
 import * as m003 from './migrations/003-mfa.js';
@@ -20,8 +21,13 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds: well inside Number's safe range.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** pg is loaded only when a PostgreSQL URL is configured: an SQLite instance never pays for it at start-up. */
+function loadPg(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // int8 (bigint) columns hold epoch milliseconds: well inside Number's safe range.
+  driver.types.setTypeParser(20, (v: string) => Number(v));
+  return driver;
+}
 
 export interface ConnectOptions {
   /** SQLite file path (or ':memory:'), used when `postgresUrl` is null. */
@@ -34,7 +40,7 @@ export interface ConnectOptions {
 
 export function connect(opts: ConnectOptions): Db {
   if (opts.postgresUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: opts.postgresUrl,
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
