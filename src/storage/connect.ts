@@ -9,6 +9,7 @@ import * as m002 from './migrations/002-management.js';
 import * as m003 from './migrations/003-mfa.js';
 import * as m004 from './migrations/004-identities.js';
 import * as m005 from './migrations/005-social-providers.js';
+import * as m006 from './migrations/006-users-role-index.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-mfa': m003,
   '004-identities': m004,
   '005-social-providers': m005,
+  '006-users-role-index': m006,
 };
 
 class StaticProvider implements MigrationProvider {
