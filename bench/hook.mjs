@@ -6,14 +6,21 @@
 // It changes nothing else in the process, unless BENCH_EXPERIMENT (`--experiment`) asks for a
 // what-if: `stmt-cache` reuses better-sqlite3 statements by SQL text, `smtp-pool` makes nodemailer
 // keep its SMTP connections (pool: true). Those measure a suggested fix; they never touch src/.
+// `ward start --workers N` (node:cluster): the workers inherit this hook (cluster.fork passes the
+// primary's execArgv), and the primary's hook, the one the harness talks to, relays `stats`,
+// `sql-start` and `sql-stop` to every live worker and sums: CPU = primary + workers (each
+// process.cpuUsage, all threads), RSS = the sum of each process's RSS (pages shared between them
+// counted once per process), event-loop utilisation = the workers' main threads together (the
+// primary only hands out connections), `procs` = how many processes were summed.
+import cluster from 'node:cluster';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 
 let counting = null;
-const count = (text) => {
-  if (counting && typeof text === 'string') counting.set(text, (counting.get(text) ?? 0) + 1);
+const count = (text, n = 1) => {
+  if (counting && typeof text === 'string') counting.set(text, (counting.get(text) ?? 0) + n);
 };
 const req = createRequire(`${process.cwd()}/`);
 const experiments = new Set((process.env.BENCH_EXPERIMENT ?? '').split(',').filter(Boolean));
@@ -44,8 +51,28 @@ try {
   pg.Client.prototype.query = function (q, ...rest) { count(typeof q === 'string' ? q : q?.text); return query.call(this, q, ...rest); };
 } catch { /* not installed here */ }
 
+const inWorker = !cluster.isPrimary;
+const liveWorkers = () => (inWorker ? [] : Object.values(cluster.workers ?? {}).filter((w) => w && w.isConnected()));
+let wseq = 0;
+const wpending = new Map();
+if (!inWorker) {
+  cluster.on('message', (_w, m) => {
+    if (!m || !m.benchHook || !m.fromWorker) return;
+    wpending.get(m.id)?.(m);
+    wpending.delete(m.id);
+  });
+}
+/** The same command to every live worker: their answers (a worker that does not answer within 5 s is left out). */
+const askWorkers = (cmd) => Promise.all(liveWorkers().map((w) => new Promise((resolve) => {
+  const id = ++wseq;
+  const timer = setTimeout(() => { wpending.delete(id); resolve(null); }, 5000);
+  wpending.set(id, (m) => { clearTimeout(timer); resolve(m); });
+  try { w.send({ benchHook: true, id, cmd }); } catch { clearTimeout(timer); wpending.delete(id); resolve(null); }
+}))).then((xs) => xs.filter(Boolean));
+
 if (process.send) {
-  process.channel?.unref();
+  // A cluster worker's channel is its link to the primary (cluster keeps it); only a harness child unrefs.
+  if (!inWorker) process.channel?.unref();
   let session = null;
   process.on('message', async (m) => {
     if (!m || typeof m !== 'object' || !m.benchHook) return;
@@ -53,10 +80,20 @@ if (process.send) {
     try {
       if (m.cmd === 'stats') {
         const e = performance.eventLoopUtilization();
-        out = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), elu: { idle: e.idle, active: e.active } };
+        out = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), elu: { idle: e.idle, active: e.active }, procs: 1, pid: process.pid };
+        const ws = await askWorkers('stats');
+        if (ws.length) {
+          out.cpu = { user: out.cpu.user + ws.reduce((a, w) => a + w.cpu.user, 0), system: out.cpu.system + ws.reduce((a, w) => a + w.cpu.system, 0) };
+          out.rss += ws.reduce((a, w) => a + w.rss, 0);
+          out.elu = { idle: ws.reduce((a, w) => a + w.elu.idle, 0), active: ws.reduce((a, w) => a + w.elu.active, 0) };
+          out.procs = 1 + ws.length;
+          out.workerPids = ws.map((w) => w.pid);
+        }
       } else if (m.cmd === 'sql-start') {
         counting = new Map();
+        await askWorkers('sql-start');
       } else if (m.cmd === 'sql-stop') {
+        for (const w of await askWorkers('sql-stop')) for (const [t, n] of w.sql ?? []) count(t, n);
         out = { sql: [...(counting ?? new Map()).entries()].sort((a, b) => b[1] - a[1]) };
         counting = null;
       } else if (m.cmd === 'profile-start') {
@@ -74,6 +111,6 @@ if (process.send) {
     } catch (e) {
       out = { error: String(e) };
     }
-    process.send({ benchHook: true, id: m.id, ...out });
+    process.send({ benchHook: true, id: m.id, ...(inWorker ? { fromWorker: true } : {}), ...out });
   });
 }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { newStats, toAutocannon, type Flow, type FlowStats } from './flow.js';
 import type { Req } from './http.js';
-import type { Child } from './proc.js';
+import { treeCpuUs, type Child } from './proc.js';
 
 export type Plan = { kind: 'fixed'; req: Req; expect: number } | { kind: 'flow'; flow: Flow };
 
@@ -18,6 +18,10 @@ export interface RunResult {
   elu: number;           // event-loop utilisation of the server's main thread, 0..1
   logBytesPerUnit: number; // what the server wrote to stdout/stderr (log lines) per good unit
   otherCores: number;    // CPU used meanwhile by processes other than this server and the harness (cores)
+  /** Processes whose CPU and RSS were summed (a cluster: primary + workers). */
+  procs: number;
+  /** The same CPU per unit read from /proc (the server's process and its children), as a cross-check. */
+  kernelCpuMsPerUnit?: number;
   good: number;
   requests: number;      // HTTP requests answered
   failures: Record<string, number>;
@@ -85,10 +89,12 @@ export async function run(child: Child, plan: Plan, o: { seconds: number; connec
   const m0 = machineBusy();
   const b0 = child.outputBytes();
   const h0 = process.cpuUsage();
+  const k0 = child.proc.pid ? treeCpuUs(child.proc.pid) : null;
   const t0 = performance.now();
   const result = await autocannonRun(opts);
   const seconds = (performance.now() - t0) / 1000;
   const h1 = process.cpuUsage(h0);
+  const k1 = child.proc.pid ? treeCpuUs(child.proc.pid) : null;
   const m1 = machineBusy();
   sampling = false;
   await sampler;
@@ -124,6 +130,8 @@ export async function run(child: Child, plan: Plan, o: { seconds: number; connec
     elu: total ? busy / total : 0,
     logBytesPerUnit: (child.outputBytes() - b0) / Math.max(1, good),
     otherCores: Math.max(0, (m1 - m0) - (s1.cpuUs - s0.cpuUs) / 1e6 - (h1.user + h1.system) / 1e6) / seconds,
+    procs: s1.procs,
+    ...(k0 && k1 && good ? { kernelCpuMsPerUnit: (k1.us - k0.us) / 1000 / good } : {}),
     good, requests: result.requests?.total ?? 0, failures, seconds,
     ...(sql ? { sql: sql.slice(0, 40).map(([t, n]) => [t, +(n / Math.max(1, good)).toFixed(2)] as [string, number]), sqlPerUnit: sql.reduce((a, [, n]) => a + n, 0) / Math.max(1, good) } : {}),
   };

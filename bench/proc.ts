@@ -3,6 +3,7 @@
 // IPC). Cold start = spawn to the first answered HTTP request. Every child started here is stopped
 // by stopAll(), also on SIGINT/SIGTERM of the harness.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,8 @@ export function onAbort(fn: () => Promise<void>): void {
   cleanups.push(fn);
 }
 
-export interface Stats { cpuUs: number; rss: number; eluActive: number; eluIdle: number }
+/** CPU and RSS are summed over a cluster's primary and workers (hook.mjs relays); procs = processes summed. */
+export interface Stats { cpuUs: number; rss: number; eluActive: number; eluIdle: number; procs: number }
 
 export interface Child {
   name: string;
@@ -98,8 +100,8 @@ export async function startChild(o: StartOptions): Promise<Child> {
     output: () => out,
     outputBytes: () => bytes,
     async stats() {
-      const m = await ask('stats') as { cpu: { user: number; system: number }; rss: number; elu: { idle: number; active: number } };
-      return { cpuUs: m.cpu.user + m.cpu.system, rss: m.rss, eluActive: m.elu.active, eluIdle: m.elu.idle };
+      const m = await ask('stats') as { cpu: { user: number; system: number }; rss: number; elu: { idle: number; active: number }; procs?: number };
+      return { cpuUs: m.cpu.user + m.cpu.system, rss: m.rss, eluActive: m.elu.active, eluIdle: m.elu.idle, procs: m.procs ?? 1 };
     },
     async profileStart() { await ask('profile-start'); },
     async profileStop(file) { await ask('profile-stop', { file }); },
@@ -126,6 +128,35 @@ export async function startChild(o: StartOptions): Promise<Child> {
 }
 
 export const running = (): Child[] => [...started];
+
+const TICK_US = 1e6 / 100; // USER_HZ: 100 on Linux (getconf CLK_TCK)
+
+/**
+ * A cross-check of the hook's sums, from the kernel: CPU time (utime + stime, all threads) of `pid`
+ * and of its live child processes (a cluster's workers), in microseconds, and how many processes
+ * were counted; null off Linux. 10 ms resolution per process.
+ */
+export function treeCpuUs(pid: number): { us: number; procs: number } | null {
+  const stat = (p: string) => {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' '); // fields from 3 (state) on
+      return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) };
+    } catch {
+      return null;
+    }
+  };
+  const own = stat(String(pid));
+  if (!own) return null;
+  let ticks = own.ticks;
+  let procs = 1;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p) || p === String(pid)) continue;
+    const s = stat(p);
+    if (s && s.ppid === pid) { ticks += s.ticks; procs++; }
+  }
+  return { us: ticks * TICK_US, procs };
+}
 
 export async function stopAll(): Promise<void> {
   await Promise.all([...started].map((c) => c.stop()));

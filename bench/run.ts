@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
-//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]`
+//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]
+//   [--users 0,100k,1m] [--workers 1,2]` (the last two: the scale run of scale.ts instead)`
 // Issue 7's benchmark: records the environment, measures the ceilings L1-L4, starts Ward (SQLite,
 // then PostgreSQL when reachable) and the peer oidc-provider 8.8.1 as children on 127.0.0.1, runs
 // B1-B9 alternately on both (Ward, peer, Ward, peer...), prints one table, optionally writes
@@ -9,15 +10,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureCeilings, type Ceilings } from './ceilings.js';
-import { runOnce } from './flow.js';
 import { makeWardUsers } from './flows-ward.js';
+import { measureRun, smokeCheck } from './measure.js';
 import { PASSWORD } from './flows-ward.js';
-import { send } from './http.js';
-import { run, type RunResult } from './load.js';
-import { freePort, probe, running, startChild, stopAll, type Child } from './proc.js';
+import { freePort, probe, running, startChild, stopAll } from './proc.js';
 import { formatHotSpots, hotSpots, type HotSpots } from './profile.js';
 import { ceilingsTable, table, type ScenarioResult } from './report.js';
-import { SCENARIOS, type PeerSide, type Prepared, type Side, type WardSide } from './scenarios.js';
+import { SCENARIOS, type PeerSide, type WardSide } from './scenarios.js';
+import { runScale } from './scale.js';
+import { parseCount } from './seed-users.js';
 import { startSink } from './smtp.js';
 import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
 
@@ -42,24 +43,33 @@ const environment = {
   command: `npm run bench -- ${argv.join(' ')}`.trim(), config: cfg, experiment: opt('experiment') ?? null,
 };
 
-async function scenarioOn(side: Side, child: Child, p: Prepared, seconds: number, profileFile?: string): Promise<RunResult> {
-  await p.beforeRun?.();
-  const r = await run(child, p.plan, { seconds, connections: cfg.connections, profileFile });
-  p.settle?.();
-  return r;
-}
-
-async function smoke(side: Side, p: Prepared): Promise<void> {
-  await p.beforeRun?.();
-  if (p.plan.kind === 'flow') await runOnce(side.url, p.plan.flow);
-  else {
-    const r = await send(side.url, p.plan.req);
-    if (r.status !== p.plan.expect) throw new Error(`${p.plan.req.path}: ${r.status} ${r.body.slice(0, 200)}`);
-  }
-  p.settle?.();
+/**
+ * `--users 0,100k,1m` and/or `--workers 1,2`: the scale run of scale.ts instead of the main run
+ * (Ward only, no peer, no ceilings; default scenarios B4,B5,B7,B9; every variant against the first).
+ */
+async function scaleMain() {
+  const users = (opt('users') ?? '0').split(',').map(parseCount);
+  if (!users.includes(0)) users.unshift(0); // the baseline: no generated users
+  const workers = (opt('workers') ?? '1').split(',').map(Number);
+  if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 8)) throw new Error('--workers: process counts from 1 to 8, e.g. 1,2');
+  const e = { ...environment, engines: engines.join(','), users, workers };
+  log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
+  const cli = await buildWard(opt('ref'));
+  const header = `## Scale run of ${environment.date} (${environment.command})\n\n` +
+    `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.os}, commit ${environment.commit}` +
+    `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
+    `${cfg.rounds} round(s) x ${cfg.seconds} s per variant, alternating, ${cfg.connections} connections, ${cfg.users} scenario users per variant`;
+  const out = await runScale({
+    cli, engines, users: [...new Set(users)].sort((a, b) => a - b), workers: [...new Set(workers)].sort((a, b) => a - b),
+    only: only ?? ['B4', 'B5', 'B7', 'B9'], rounds: cfg.rounds, seconds: cfg.seconds, warm: cfg.warm, connections: cfg.connections,
+    scenarioUsers: cfg.users, experiment: opt('experiment'), header, log,
+    json: flag('json') ? `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}-scale.json` : undefined,
+  });
+  log('\n' + out);
 }
 
 async function main() {
+  if (opt('users') !== undefined || opt('workers') !== undefined) return scaleMain();
   log(`Ward benchmark (${quick ? 'quick' : 'full'}): ${JSON.stringify(environment)}`);
   log('Ceilings:');
   const ceilingRuns = [await measureCeilings(cfg.ceilingScale, cfg.connections, log)];
@@ -98,20 +108,20 @@ async function main() {
         const need = { runs: cfg.rounds + 1, connections: cfg.connections };
         const pw = await sc.prepare(wardSide, need);
         const pp = sc.peer ? await sc.prepare(peerSide, need) : null;
-        await smoke(wardSide, pw);
-        if (pp) await smoke(peerSide, pp);
-        await scenarioOn(wardSide, ward, pw, cfg.warm);
-        if (pp) await scenarioOn(peerSide, peer, pp, cfg.warm);
+        await smokeCheck(wardSide.url, pw);
+        if (pp) await smokeCheck(peerSide.url, pp);
+        await measureRun(ward, pw, { seconds: cfg.warm, connections: cfg.connections });
+        if (pp) await measureRun(peer, pp, { seconds: cfg.warm, connections: cfg.connections });
         for (let r = 0; r < cfg.rounds; r++) {
-          res.ward.push(await scenarioOn(wardSide, ward, pw, cfg.seconds));
-          if (pp) res.peer.push(await scenarioOn(peerSide, peer, pp, cfg.seconds));
+          res.ward.push(await measureRun(ward, pw, { seconds: cfg.seconds, connections: cfg.connections }));
+          if (pp) res.peer.push(await measureRun(peer, pp, { seconds: cfg.seconds, connections: cfg.connections }));
         }
         results.push(res);
         log(table([res], ceilings).split('\n').slice(2).join('\n'));
         if (flag('profile')) {
           mkdirSync(`${ROOT}bench/profiles`, { recursive: true });
           const file = `${ROOT}bench/profiles/${engine}-${sc.id}.cpuprofile`;
-          const pr = await scenarioOn(wardSide, ward, pw, cfg.profileSeconds, file);
+          const pr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections, profileFile: file });
           const hs = hotSpots(file);
           profiles[`${engine} ${sc.id}`] = { ...hs, sqlPerUnit: pr.sqlPerUnit, sql: pr.sql };
           log(formatHotSpots(`  profile ${engine} ${sc.id} (${file.slice(ROOT.length)})`, hs));

@@ -4,7 +4,7 @@
 // rate limits off, a temp data dir (SQLite) or a dedicated PostgreSQL schema dropped afterwards.
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,7 +32,9 @@ export async function buildWard(ref?: string): Promise<string> {
   }
   rmSync(OUT, { recursive: true, force: true });
   await build({ entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: OUT, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
-  // Modules find their static files at ../../src/ from their own place (as dist/ does): the same src.
+  // The console reads its static files beside its module (as `npm run build` copies them to dist/).
+  if (existsSync(join(src, 'console/static'))) cpSync(join(src, 'console/static'), join(OUT, 'console/static'), { recursive: true });
+  // Older commits found them at ../../src/ from their own place: the same src.
   const link = join(ROOT, 'bench/.build/src');
   rmSync(link, { recursive: true, force: true });
   symlinkSync(src, link, 'dir');
@@ -66,11 +68,17 @@ export const wardConfig = {
   ],
 };
 
-export interface WardDb { env: Record<string, string>; label: string; drop(): Promise<void> }
+export interface WardDb {
+  env: Record<string, string>;
+  label: string;
+  /** What seed-users.ts needs: the SQLite file Ward uses, or the PostgreSQL URL and schema. */
+  target: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema: string };
+  drop(): Promise<void>;
+}
 
 export async function sqliteDb(): Promise<WardDb> {
   const dir = mkdtempSync(join(tmpdir(), 'ward-bench-'));
-  return { env: { WARD_DATA_DIR: dir }, label: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { env: { WARD_DATA_DIR: dir }, label: 'SQLite', target: { engine: 'sqlite', file: join(dir, 'ward.db') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A dedicated schema on WARD_BENCH_DATABASE_URL or the local test database; null when unreachable. */
@@ -100,10 +108,14 @@ export async function postgresDb(): Promise<WardDb | null> {
     rmSync(dir, { recursive: true, force: true });
   };
   onAbort(drop);
-  return { env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir }, label: `PostgreSQL (schema ${schema})`, drop };
+  return { env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir }, label: `PostgreSQL (schema ${schema})`, target: { engine: 'postgres', url: base, schema }, drop };
 }
 
-export async function startWard(cli: string, db: WardDb, smtpUrl: string, experiment = ''): Promise<Child> {
+/**
+ * `cli.js start`, or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
+ * cluster's primary and this waits (bounded) until all N workers listen, as the primary's banner says.
+ */
+export async function startWard(cli: string, db: WardDb, smtpUrl: string, experiment = '', workers = 1): Promise<Child> {
   const port = await freePort();
   const config = join(db.env.WARD_DATA_DIR!, 'bench-config.json');
   // The settings this src/ knows (others would be refused at start), and all of its rate limits off.
@@ -112,12 +124,23 @@ export async function startWard(cli: string, db: WardDb, smtpUrl: string, experi
   const account = Object.fromEntries(Object.entries(wardConfig.account).filter(([k]) => k in DEFAULT_ACCOUNT));
   account.rate_limits = Object.fromEntries(limits.map((k) => [k, { limit: null }]));
   writeFileSync(config, JSON.stringify({ ...wardConfig, account }, null, 2));
-  return startChild({
-    name: 'ward', port, probePath: '/.well-known/openid-configuration', args: [cli, 'start'],
+  const child = await startChild({
+    name: workers > 1 ? `ward (${workers} workers)` : 'ward', port, probePath: '/.well-known/openid-configuration', args: [cli, 'start', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     env: {
       ...db.env, WARD_CONFIG: config, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}`,
       WARD_MODE: 'production', WARD_LOG_LEVEL: 'warn', WARD_SMTP_URL: smtpUrl, WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), BENCH_EXPERIMENT: experiment,
     },
   });
+  if (workers > 1) {
+    const deadline = performance.now() + 60_000;
+    while (!child.output().includes(`(${workers} workers)`)) {
+      if (performance.now() > deadline || child.proc.exitCode !== null) {
+        await child.stop();
+        throw new Error(`ward --workers ${workers}: not all workers listening within 60 s:\n${child.output()}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return child;
 }
