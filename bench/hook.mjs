@@ -28,9 +28,21 @@ try {
   const Database = req('better-sqlite3');
   const prepare = Database.prototype.prepare;
   const caches = new WeakMap();
+  // Statements are counted when they run (Ward reuses prepared statements, so prepare calls say
+  // nothing): run/all/get/iterate of better-sqlite3's Statement, patched on the first prepare.
+  let patched = false;
+  const countRuns = (stmt) => {
+    if (patched || !stmt) return stmt;
+    patched = true;
+    const proto = Object.getPrototypeOf(stmt);
+    for (const m of ['run', 'all', 'get', 'iterate']) {
+      const f = proto[m];
+      proto[m] = function (...a) { count(this.source); return f.apply(this, a); };
+    }
+    return stmt;
+  };
   Database.prototype.prepare = function (text, ...rest) {
-    count(text);
-    if (!experiments.has('stmt-cache') || rest.length) return prepare.call(this, text, ...rest);
+    if (!experiments.has('stmt-cache') || rest.length) return countRuns(prepare.call(this, text, ...rest));
     let cache = caches.get(this);
     if (!cache) caches.set(this, (cache = new Map()));
     let stmt = cache.get(text);

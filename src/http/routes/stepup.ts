@@ -9,6 +9,7 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
+import type { User } from '../../storage/sql/users.js';
 import { setSessionCookie } from '../cookies.js';
 import { requireSingle, str } from '../params.js';
 import { rememberDevice } from './trusted-device.js';
@@ -18,6 +19,8 @@ const localeOf = (req: FastifyRequest) => (req.headers['custom-locale'] as strin
 
 interface Identified {
   userId: string;
+  /** The user's row when identifying already read it. */
+  user?: User;
   amr: string[];
   /** Consumes the tkn when the step-up goes ahead (a tkn is single use). */
   commit(): Promise<boolean>;
@@ -48,11 +51,12 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
       if (!r.account().step_up_bearer_allowed) throw invalidToken('This account does not accept access tokens for a step-up');
       const ctx = await verifyBearer(r, req.headers.authorization);
       if (ctx.clientId !== client.client_id) throw invalidToken('The access token was issued to another client');
-      found.push({ userId: ctx.user.id, amr: ctx.amr, commit: async () => true });
+      found.push({ userId: ctx.user.id, user: ctx.user, amr: ctx.amr, commit: async () => true });
     }
     if (found.length) {
       if (new Set(found.map((f) => f.userId)).size > 1) throw invalidToken('The credentials sent name different users');
-      return found[0]!;
+      // The first credential decides (a tkn is consumed); a user row the Bearer check read is passed on.
+      return { ...found[0]!, user: found.find((f) => f.user)?.user };
     }
     const cookie = req.cookies[SESSION_COOKIE];
     if (!cookie) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
@@ -72,7 +76,7 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
     if (!v.ok) throw new ApiError(400, v.error.error, v.error.description, 'error.invalidRequest');
     const who = await identify(req, params, v.req.client);
-    const user = await r.users.find(who.userId);
+    const user = who.user ?? (await r.users.find(who.userId));
     if (!user || user.disabled) throw invalidToken();
     const action = str(params, 'action', 100);
     const answer = await stepUps.begin(user, v.req, who.amr, action);
