@@ -112,16 +112,20 @@ export class KeyStore {
     return v;
   }
 
+  private currentOf(keySet: string): LiveKey | undefined {
+    let found: LiveKey | undefined;
+    for (const k of this.keys.values()) if (k.row.key_set === keySet && k.row.status === 'current') found = k;
+    return found;
+  }
+
   /** Whether a set has a current key loaded (readiness). */
   hasCurrent(keySet: string): boolean {
-    for (const k of this.keys.values()) if (k.row.key_set === keySet && k.row.status === 'current') return true;
-    return false;
+    return this.currentOf(keySet) !== undefined;
   }
 
   /** The current signing key of a set, with its private key unsealed once and cached. */
   current(keySet: string): { kid: string; key: KeyObject } {
-    let found: LiveKey | undefined;
-    for (const k of this.keys.values()) if (k.row.key_set === keySet && k.row.status === 'current') found = k;
+    const found = this.currentOf(keySet);
     if (!found) throw new Error(`no current signing key in set ${keySet}`);
     if (!found.privateKey) {
       const der = unseal(this.masterKey, found.row.private_sealed, keyAad(found.row.kid));
