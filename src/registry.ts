@@ -17,6 +17,7 @@ import { createSecurityEvents } from './management/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
+import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
@@ -91,6 +92,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const metrics = createWardMetrics();
   const events = createSecurityEvents({ storage, log, clock, metrics });
 
+  const accessTokens = createAccessTokenCodec(master.key);
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
     config,
@@ -119,7 +121,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
     signIdToken,
-    issueTokens: createTokenIssuer({ clock, account, signIdToken }),
+    accessTokens,
+    issueTokens: createTokenIssuer({ clock, account, signIdToken, accessTokens }),
     async close() {
       poller.stop();
       janitor.stop();

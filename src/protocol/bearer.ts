@@ -1,9 +1,8 @@
-// Access tokens are opaque: 256 random bits, stored as SHA-256. A JWT (an id_token, a token forged
-// with a client secret, alg=none, ...) is never a key of that table, so it is never accepted here.
+// Access tokens are sealed by Ward (access-token-codec.ts): only a token Ward sealed opens. A JWT
+// (an id_token, a token forged with a client secret, alg=none, ...) never does.
 import { ApiError, invalidToken } from '../errors/api-error.js';
-import { sha256 } from '../lib/secrets.js';
 import type { Registry } from '../registry.js';
-import type { AccessTokenRow } from '../storage/sql/tokens.js';
+import type { AccessTokenClaims } from './access-token-codec.js';
 import type { User } from '../storage/sql/users.js';
 
 export interface BearerContext {
@@ -24,14 +23,15 @@ const noCredentials = (): ApiError => {
   return new ApiError(e.status, e.error, e.description, e.messageKey, { headers: { 'WWW-Authenticate': 'Bearer realm="ward"' } });
 };
 
-/** The live access token of an Authorization header (not revoked, its grant neither, not expired). */
-export async function liveAccessToken(r: Registry, authorization: string | undefined): Promise<AccessTokenRow> {
+/** The live access token of an Authorization header (not expired, not revoked, its grant neither). */
+export async function liveAccessToken(r: Registry, authorization: string | undefined): Promise<AccessTokenClaims> {
   if (typeof authorization !== 'string' || !/^Bearer(\s|$)/i.test(authorization.trim())) throw noCredentials();
   const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
   if (!m || m[1]!.length > 4096) throw invalidToken();
-  const row = await r.storage.tokens.findAccessToken(sha256(m[1]!));
-  if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= r.clock.now()) throw invalidToken();
-  return row;
+  const claims = r.accessTokens.open(m[1]!);
+  if (!claims || claims.expires_at <= r.clock.now()) throw invalidToken();
+  if (await r.storage.tokens.accessTokenRevoked(claims.jti, claims.grant_id)) throw invalidToken();
+  return claims;
 }
 
 /** A user's access token (identity API): live, with a user who is not disabled. */
@@ -40,5 +40,5 @@ export async function verifyBearer(r: Registry, authorization: string | undefine
   if (!row.user_id) throw invalidToken();
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();
-  return { user, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: JSON.parse(row.amr) as string[], authTime: row.auth_time, issuedAt: row.created_at };
+  return { user, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: row.amr, authTime: row.auth_time, issuedAt: row.created_at };
 }

@@ -6,6 +6,7 @@ import { sha256 } from '../lib/secrets.js';
 import type { Repos } from '../storage/storage.js';
 import type { GrantRow } from '../storage/sql/tokens.js';
 import type { User } from '../storage/sql/users.js';
+import type { AccessTokenCodec } from './access-token-codec.js';
 import type { IdTokenSigner } from './id-token.js';
 
 export interface TokenResponse {
@@ -20,7 +21,8 @@ export interface TokenResponse {
 export interface IssueInput {
   client: Client;
   user: User | null;
-  grant: GrantRow;
+  /** The token family; null for client_credentials (no user: nothing to revoke as a family). */
+  grant: Pick<GrantRow, 'id' | 'auth_time' | 'amr'> | null;
   scopes: string[];
   nonce?: string | null;
   /** Issue a (rotating) refresh token: only when offline_access was granted. */
@@ -29,20 +31,22 @@ export interface IssueInput {
   refreshScopes?: string[];
 }
 
-/** Mints the access token, the refresh token and the id_token of one grant. Only digests are stored. */
-export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSettings; signIdToken: IdTokenSigner }) {
+/**
+ * Mints the access token (sealed, not stored), the refresh token (only its digest is stored) and the
+ * id_token of one grant.
+ */
+export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSettings; signIdToken: IdTokenSigner; accessTokens: AccessTokenCodec }) {
   return async function issue(tx: Repos, input: IssueInput): Promise<TokenResponse> {
     const { client, user, grant, scopes } = input;
     const now = deps.clock.now();
     const ttl = deps.account().access_token_ttl;
-    const accessToken = randomToken(32);
-    const amr = JSON.parse(grant.amr) as string[];
-    await tx.tokens.insertAccessToken({
-      digest: sha256(accessToken), grant_id: grant.id, client_id: client.client_id, user_id: user?.id ?? null,
-      scope: scopes.join(' '), auth_time: grant.auth_time, amr: grant.amr, created_at: now, expires_at: now + ttl * 1000, revoked_at: null,
+    const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
+    const { token: accessToken } = deps.accessTokens.seal({
+      grant_id: grant?.id ?? null, client_id: client.client_id, user_id: user?.id ?? null,
+      scope: scopes.join(' '), auth_time: grant?.auth_time ?? null, amr, created_at: now, expires_at: now + ttl * 1000,
     });
     const out: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
-    if (input.refresh && user) {
+    if (input.refresh && user && grant) {
       const refreshToken = randomToken(32);
       await tx.tokens.insertRefreshToken({
         digest: sha256(refreshToken), grant_id: grant.id, client_id: client.client_id, user_id: user.id,
@@ -51,7 +55,7 @@ export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSe
       out.refresh_token = refreshToken;
     }
     if (user && scopes.includes('openid')) {
-      out.id_token = await deps.signIdToken({ client, user, scopes, nonce: input.nonce, authTime: grant.auth_time, amr, accessToken });
+      out.id_token = await deps.signIdToken({ client, user, scopes, nonce: input.nonce, authTime: grant?.auth_time ?? null, amr, accessToken });
     }
     return out;
   };

@@ -38,7 +38,8 @@ export function startChangePoller(storage: Storage, log: Logger, refresh: Record
 
 /**
  * Deletes what can no longer be used: codes and one-time tokens a day past their expiry (a day,
- * so a late reuse of a code is still detected and revokes its grant), and finished rate windows.
+ * so a late reuse of a code is still detected and revokes its grant), finished rate windows, and
+ * revocations of access tokens that have expired anyway.
  */
 export function startJanitor(storage: Storage, log: Logger, now: () => number, intervalMs = 10 * 60_000) {
   const DAY = 24 * 3600_000;
@@ -48,6 +49,7 @@ export function startJanitor(storage: Storage, log: Logger, now: () => number, i
       await storage.codes.deleteExpired(t - DAY);
       await storage.oneTime.deleteExpired(t - DAY);
       await storage.counters.deleteExpired(t);
+      await storage.tokens.deleteExpiredRevocations(t);
     } catch (e) {
       log.warn({ err: e }, 'janitor sweep failed');
     }

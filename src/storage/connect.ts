@@ -10,6 +10,7 @@ import * as m003 from './migrations/003-mfa.js';
 import * as m004 from './migrations/004-identities.js';
 import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
+import * as m007 from './migrations/007-sealed-access-tokens.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-identities': m004,
   '005-social-providers': m005,
   '006-users-role-index': m006,
+  '007-sealed-access-tokens': m007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -100,17 +100,10 @@ export interface GrantsTable {
   revoked_at: number | null;
 }
 
-export interface AccessTokensTable {
-  digest: string;
-  grant_id: string;
-  client_id: string;
-  user_id: string | null;
-  scope: string;
-  auth_time: number | null;
-  amr: string;
-  created_at: number;
+/** Access tokens revoked one by one (RFC 7009); the tokens themselves are sealed, not stored. */
+export interface RevokedAccessTokensTable {
+  jti: string;
   expires_at: number;
-  revoked_at: number | null;
 }
 
 export interface RefreshTokensTable {
@@ -236,7 +229,7 @@ export interface Database {
   authorization_codes: AuthorizationCodesTable;
   one_time_tokens: OneTimeTokensTable;
   grants: GrantsTable;
-  access_tokens: AccessTokensTable;
+  revoked_access_tokens: RevokedAccessTokensTable;
   refresh_tokens: RefreshTokensTable;
   rate_counters: RateCountersTable;
   settings: SettingsTable;

@@ -66,13 +66,33 @@ for (const engine of engines()) {
     it('rotates a refresh token once under concurrency, and revoking a grant kills its access tokens', async () => {
       await s.tokens.createGrant({ id: 'g1', user_id: 'u1', client_id: 'c1', session_id: 's1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
       await s.tokens.insertRefreshToken({ digest: 'r1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
-      await s.tokens.insertAccessToken({ digest: 'a1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1000, revoked_at: null });
       const results = await Promise.all(Array.from({ length: 20 }, () => s.tokens.consumeRefreshToken('r1', now)));
-      assert.equal(results.filter((r) => r.state === 'ok').length, 1);
+      assert.equal(results.filter((won) => won).length, 1);
+      const seen = await s.tokens.findRefreshTokenWithGrant('r1');
+      assert.equal(seen?.consumed_at, now);
+      assert.equal(seen?.grant_revoked_at, null);
       assert.deepEqual(await s.tokens.grantIdsOfSession('s1'), ['g1']);
+      assert.equal(await s.tokens.accessTokenRevoked('j1', 'g1'), false);
       await s.tokens.revokeGrant('g1', now + 1);
-      assert.equal((await s.tokens.findAccessToken('a1'))?.grant_revoked_at, now + 1);
+      assert.equal(await s.tokens.accessTokenRevoked('j1', 'g1'), true, 'a token of a revoked grant is dead');
       assert.equal((await s.tokens.findGrant('g1'))?.revoked_at, now + 1);
+      assert.equal((await s.tokens.findRefreshTokenWithGrant('r1'))?.grant_revoked_at, now + 1);
+    });
+
+    it('revokes one access token by its jti, with or without a grant, until it expires', async () => {
+      await s.tokens.createGrant({ id: 'g2', user_id: 'u1', client_id: 'c1', session_id: null, scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), false);
+      assert.equal(await s.tokens.accessTokenRevoked('j3', null), false);
+      assert.equal(await s.tokens.accessTokenRevoked('j2', 'no-such-grant'), true, 'a token of a grant that is gone is dead');
+      await s.tokens.revokeAccessToken('j2', now + 1000);
+      await s.tokens.revokeAccessToken('j2', now + 1000); // twice is a no-op
+      await s.tokens.revokeAccessToken('j3', now + 5000);
+      assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), true);
+      assert.equal(await s.tokens.accessTokenRevoked('j3', null), true);
+      assert.equal(await s.tokens.accessTokenRevoked('j4', 'g2'), false, 'another token of the grant lives');
+      await s.tokens.deleteExpiredRevocations(now + 2000);
+      assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), false, 'the expired revocation is swept');
+      assert.equal(await s.tokens.accessTokenRevoked('j3', null), true);
     });
 
     it('finds a live session until it is revoked, idle or past its absolute limit', async () => {

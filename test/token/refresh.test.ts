@@ -58,9 +58,9 @@ describe('refresh tokens', () => {
 
     it('refuses made-up, truncated and access tokens as refresh tokens', async () => {
       const { tokens } = await offlineTokens(ward);
-      for (const t of ['x'.repeat(43), tokens.refresh_token!.slice(0, -1), tokens.access_token!]) await expectError(await refresh(ward, t), 400, 'invalid_grant');
-      // Longer than any token Ward issues (an id_token here): a malformed request.
-      await expectError(await refresh(ward, tokens.id_token!), 400, 'invalid_request');
+      for (const t of ['x'.repeat(43), tokens.refresh_token!.slice(0, -1), tokens.access_token!, tokens.id_token!]) await expectError(await refresh(ward, t), 400, 'invalid_grant');
+      // Longer than any token Ward issues (4096, as for a Bearer token): a malformed request.
+      await expectError(await refresh(ward, 'x'.repeat(4097)), 400, 'invalid_request');
       // A missing parameter is invalid_request (RFC 6749 5.2).
       await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa' }), 400, 'invalid_request');
       await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: '' }), 400, 'invalid_request');

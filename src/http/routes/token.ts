@@ -41,14 +41,13 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
     const params = bodyParams(req);
     const { client } = await authenticateClient(r, req.headers.authorization, params);
     const token = requiredStr(params, 'token', 4096);
-    const now = r.clock.now();
-    const digest = sha256(token);
-    const refresh = await r.storage.tokens.findRefreshToken(digest);
-    if (refresh && refresh.client_id === client.client_id) {
-      await r.storage.tokens.revokeGrant(refresh.grant_id, now);
+    const access = r.accessTokens.open(token);
+    if (access) {
+      // An access token dies alone (its grant's refresh token lives on), until it would expire anyway.
+      if (access.client_id === client.client_id && access.expires_at > r.clock.now()) await r.storage.tokens.revokeAccessToken(access.jti, access.expires_at);
     } else {
-      const access = await r.storage.tokens.findAccessToken(digest);
-      if (access && access.client_id === client.client_id) await r.storage.tokens.revokeAccessToken(digest, now);
+      const refresh = await r.storage.tokens.findRefreshToken(sha256(token));
+      if (refresh && refresh.client_id === client.client_id) await r.storage.tokens.revokeGrant(refresh.grant_id, r.clock.now());
     }
     // RFC 7009 2.2: an unknown or foreign token is not an error. No body: the SDK expects 204.
     return reply.code(204).header('Cache-Control', 'no-store').send();

@@ -1,9 +1,8 @@
 // grant_type=client_credentials (RFC 6749 4.4): confidential clients that list the grant, for the
 // management API. The scope may only name management scopes the client is allowed; none asked
-// means all of them. No refresh token and no id_token (there is no user).
+// means all of them. No refresh token and no id_token (there is no user), and nothing written.
 import { invalidScope, unauthorizedClient } from '../../errors/api-error.js';
 import type { Params } from '../../http/params.js';
-import { randomId } from '../../lib/random.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
@@ -17,11 +16,6 @@ export async function clientCredentialsGrant(r: Registry, auth: AuthenticatedCli
   const refused = asked.filter((s) => !client.management_scopes.includes(s));
   if (refused.length) throw invalidScope(`This client may not ask for: ${refused.join(' ')}`);
   const scopes = asked.length ? asked : client.management_scopes;
-  const now = r.clock.now();
-  const grant = {
-    id: randomId(), user_id: null, client_id: client.client_id, session_id: null, scope: scopes.join(' '), auth_time: null, amr: '[]',
-    created_at: now, expires_at: now + r.account().access_token_ttl * 1000, revoked_at: null,
-  };
-  await r.storage.tokens.createGrant(grant);
-  return r.issueTokens(r.storage, { client, user: null, grant, scopes, refresh: false });
+  // No grant row: the token is the whole grant (no user, no refresh, nothing to revoke as a family).
+  return r.issueTokens(r.storage, { client, user: null, grant: null, scopes, refresh: false });
 }

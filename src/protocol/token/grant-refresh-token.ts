@@ -11,27 +11,30 @@ import type { AuthenticatedClient } from './client-auth.js';
 
 const BAD_TOKEN = 'The refresh token is invalid, expired, revoked or was issued to another client';
 
+/** A used refresh token presented again (RFC 9700 4.14.2): the whole family is revoked. */
+async function reused(r: Registry, clientId: string, grantId: string, now: number): Promise<never> {
+  await r.storage.tokens.revokeGrant(grantId, now);
+  await r.events.emit('refresh_token.reused', { client_id: clientId, grant_id: grantId }, 'refresh token reused: family revoked', 'warn');
+  throw invalidGrant(BAD_TOKEN);
+}
+
 export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
-  const token = requiredStr(params, 'refresh_token', 200);
+  const token = requiredStr(params, 'refresh_token', 4096);
   const now = r.clock.now();
   const digest = sha256(token);
-  const row = await r.storage.tokens.findRefreshToken(digest);
+  const row = await r.storage.tokens.findRefreshTokenWithGrant(digest);
   if (!row || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_TOKEN);
-  const grant = await r.storage.tokens.findGrant(row.grant_id);
-  if (!grant || grant.revoked_at !== null || grant.expires_at <= now) throw invalidGrant(BAD_TOKEN);
+  if (row.grant_expires_at === null || row.grant_revoked_at !== null || row.grant_expires_at <= now) throw invalidGrant(BAD_TOKEN);
   const granted = row.scope.split(' ').filter(Boolean);
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a string or an array of strings');
   const wider = asked.filter((s) => !granted.includes(s));
   if (wider.length) throw invalidScope(`The refresh token was not granted: ${wider.join(' ')}`);
-  const consumed = await r.storage.tokens.consumeRefreshToken(digest, now);
-  if (consumed.state !== 'ok') {
-    await r.storage.tokens.revokeGrant(row.grant_id, now);
-    await r.events.emit('refresh_token.reused', { client_id: row.client_id, grant_id: row.grant_id }, 'refresh token reused: family revoked', 'warn');
-    throw invalidGrant(BAD_TOKEN);
-  }
+  // Of concurrent uses of one token exactly one wins; the others, and a used token, are reuse.
+  if (!(await r.storage.tokens.consumeRefreshToken(digest, now))) return reused(r, row.client_id, row.grant_id, now);
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidGrant(BAD_TOKEN);
   const scopes = asked.length ? asked : granted;
+  const grant = { id: row.grant_id, auth_time: row.grant_auth_time, amr: row.grant_amr ?? '[]' };
   return r.issueTokens(r.storage, { client: auth.client, user, grant, scopes, refresh: true, refreshScopes: granted });
 }

@@ -1,0 +1,66 @@
+// Access tokens are self-contained and sealed: AES-256-GCM under a key derived from the master key,
+// so issuing one writes nothing and checking one needs no token row. The client cannot read or
+// change what is inside (opaque, as before); a token made under another key, a JWT, a truncated or
+// edited token all fail to open. What stays in the database is what can change after issue: the
+// grant's revocation (one row read per check) and the jti of a token revoked on its own (RFC 7009).
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+/** What a sealed access token carries. */
+export interface AccessTokenClaims {
+  /** Random id: the key of a revocation. */
+  jti: string;
+  /** The grant (token family) of a user's token; null for client_credentials (no user, no grant). */
+  grant_id: string | null;
+  client_id: string;
+  user_id: string | null;
+  scope: string;
+  auth_time: number | null;
+  amr: string[];
+  created_at: number;
+  expires_at: number;
+}
+
+const VERSION = 1;
+const IV = 12;
+const TAG = 16;
+/** A token's first part, so a Bearer value is told from a refresh token or a JWT without a lookup. */
+const PREFIX = 'wat1.';
+
+export interface AccessTokenCodec {
+  seal(claims: Omit<AccessTokenClaims, 'jti'>): { token: string; jti: string };
+  /** The claims of a token this key sealed, or null (never throws on input). */
+  open(token: string): AccessTokenClaims | null;
+}
+
+export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
+  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'ward access tokens v1', 32));
+  const aad = Buffer.from([VERSION]);
+  return {
+    seal(claims) {
+      const jti = randomBytes(16).toString('base64url');
+      const body = JSON.stringify([jti, claims.grant_id, claims.client_id, claims.user_id, claims.scope, claims.auth_time, claims.amr, claims.created_at, claims.expires_at]);
+      const iv = randomBytes(IV);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      cipher.setAAD(aad);
+      const ct = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+      return { token: PREFIX + Buffer.concat([iv, ct, cipher.getAuthTag()]).toString('base64url'), jti };
+    },
+    open(token) {
+      if (!token.startsWith(PREFIX)) return null;
+      const text = token.slice(PREFIX.length);
+      const raw = Buffer.from(text, 'base64url');
+      // The decoder skips characters outside the alphabet: only the canonical spelling is a token.
+      if (raw.length <= IV + TAG || raw.toString('base64url') !== text) return null;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV));
+        decipher.setAAD(aad);
+        decipher.setAuthTag(raw.subarray(raw.length - TAG));
+        const body = Buffer.concat([decipher.update(raw.subarray(IV, raw.length - TAG)), decipher.final()]).toString('utf8');
+        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at] = JSON.parse(body) as [string, string | null, string, string | null, string, number | null, string[], number, number];
+        return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
