@@ -3,7 +3,8 @@
 // change what is inside (opaque, as before); a token made under another key, a JWT, a truncated or
 // edited token all fail to open. What stays in the database is what can change after issue: the
 // grant's revocation (one row read per check) and the jti of a token revoked on its own (RFC 7009).
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { secureRandomBytes } from '../lib/random.js';
 
 /** What a sealed access token carries. */
 export interface AccessTokenClaims {
@@ -37,9 +38,9 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
   const aad = Buffer.from([VERSION]);
   return {
     seal(claims) {
-      const jti = randomBytes(16).toString('base64url');
+      const jti = secureRandomBytes(16).toString('base64url');
       const body = JSON.stringify([jti, claims.grant_id, claims.client_id, claims.user_id, claims.scope, claims.auth_time, claims.amr, claims.created_at, claims.expires_at]);
-      const iv = randomBytes(IV);
+      const iv = secureRandomBytes(IV);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(aad);
       const ct = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
