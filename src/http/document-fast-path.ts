@@ -20,9 +20,6 @@ export function documentFastPath(r: Registry, lifecycle: Lifecycle): FastPath {
   const discovery = discoveryDocument(r.config.issuer);
   const discoveryLength = String(Buffer.byteLength(discovery));
   const accessLog = r.log.isLevelEnabled('info');
-  // The JWK Set changes with the keys: its length is measured once per new view.
-  let view = r.keys.jwks();
-  let viewLength = String(Buffer.byteLength(view.body));
   return (req, res) => {
     const url = req.url;
     if (req.method !== 'GET' || (url !== JWKS && url !== DISCOVERY) || lifecycle.closing) return false;
@@ -31,12 +28,8 @@ export function documentFastPath(r: Registry, lifecycle: Lifecycle): FastPath {
     const start = process.hrtime.bigint();
     const id = requestId(req);
     if (url === JWKS) {
-      const now = r.keys.jwks();
-      if (now !== view) {
-        view = now;
-        viewLength = String(Buffer.byteLength(view.body));
-      }
-      res.writeHead(200, { 'x-request-id': id, 'cache-control': 'public, max-age=60', etag: view.etag, 'content-type': JSON_TYPE, 'content-length': viewLength });
+      const view = r.keys.jwks();
+      res.writeHead(200, { 'x-request-id': id, 'cache-control': 'public, max-age=60', etag: view.etag, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(view.body)) });
       res.end(view.body);
     } else {
       res.writeHead(200, { 'x-request-id': id, 'content-type': JSON_TYPE, 'cache-control': 'public, max-age=300', 'content-length': discoveryLength });
