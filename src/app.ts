@@ -1,7 +1,5 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { consoleRoutes } from './console/routes.js';
 import { ApiError } from './errors/api-error.js';
@@ -20,7 +18,6 @@ import { metadataRoutes } from './http/routes/metadata.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
-import { documentFastPath } from './http/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
 
@@ -52,28 +49,13 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
   };
-  const lifecycle = opts.lifecycle ?? { closing: false };
-  const fast = documentFastPath(r, lifecycle);
-  // Fastify's own server set-up (server.js getServerInstance), with the fast path in front.
-  server.serverFactory = (handler, options) => {
-    const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
-    const listener = (req: IncomingMessage, res: ServerResponse) => {
-      if (!fast(req, res)) handler(req, res);
-    };
-    const s = opts.https ? createHttpsServer(opts.https, listener) : createHttpServer(listener);
-    s.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-    s.requestTimeout = o.requestTimeout ?? 0;
-    s.setTimeout(o.connectionTimeout ?? 0);
-    if ((o.maxRequestsPerSocket ?? 0) > 0) s.maxRequestsPerSocket = o.maxRequestsPerSocket!;
-    return s;
-  };
-  const app = Fastify(server) as unknown as FastifyInstance;
+  const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
   installRequestLog(app, r);
   installErrorHandling(app);
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);
-  opsRoutes(app, r, lifecycle);
+  opsRoutes(app, r, opts.lifecycle ?? { closing: false });
   metadataRoutes(app, r);
   // One step-up service for the API (/identity/v1/mfa/stepup...) and the hosted login page.
   const stepUps = createStepUpService(r, r.verification);
