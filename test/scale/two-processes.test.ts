@@ -100,6 +100,20 @@ for (const engine of engines().reverse()) {
       assert.equal((await form(b, { grant_type: 'authorization_code', code, client_id: 'spa', redirect_uri: CB, code_verifier: step.verifier })).status, 200);
     });
 
+    it('accepts on B an access token A sealed, and refuses it on A once B revoked it', async () => {
+      const u = await user(a);
+      const login = (await (await post(a, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: u.email, password: u.password })).json()) as { tkn: string };
+      const pkce = pkcePair();
+      const res = await authorize(a, { tkn: login.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
+      const token = (await (await form(a, { grant_type: 'authorization_code', code: codeOf(res)!, client_id: 'spa', redirect_uri: CB, code_verifier: pkce.verifier })).json()) as { access_token: string };
+      const userinfo = (w: WardProcess) => fetch(`${w.url}/identity/v1/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      assert.equal((await userinfo(b)).status, 200);
+      const revoke = await fetch(`${b.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token: token.access_token }).toString() });
+      assert.equal(revoke.status, 204);
+      assert.equal((await userinfo(a)).status, 401);
+      assert.equal((await userinfo(b)).status, 401);
+    });
+
     it('holds a per-IP rate limit as the sum over both processes', async () => {
       const attempt = (w: WardProcess) => post(w, '/identity/v1/password/login', { client_id: 'spa', email: 'nobody@example.com', password: 'wrong password' });
       const statuses: number[] = [];
