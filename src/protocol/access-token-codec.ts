@@ -3,8 +3,9 @@
 // change what is inside (opaque, as before); a token made under another key, a JWT, a truncated or
 // edited token all fail to open. What stays in the database is what can change after issue: the
 // grant's revocation (one row read per check) and the jti of a token revoked on its own (RFC 7009).
-import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { secureRandomBytes } from '../lib/random.js';
+import { decryptBytes, encryptBytes } from '../lib/secrets.js';
 
 /** What a sealed access token carries. */
 export interface AccessTokenClaims {
@@ -22,8 +23,6 @@ export interface AccessTokenClaims {
 }
 
 const VERSION = 1;
-const IV = 12;
-const TAG = 16;
 /** A token's first part, so a Bearer value is told from a refresh token or a JWT without a lookup. */
 const PREFIX = 'wat1.';
 
@@ -40,23 +39,16 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
     seal(claims) {
       const jti = secureRandomBytes(16).toString('base64url');
       const body = JSON.stringify([jti, claims.grant_id, claims.client_id, claims.user_id, claims.scope, claims.auth_time, claims.amr, claims.created_at, claims.expires_at]);
-      const iv = secureRandomBytes(IV);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(aad);
-      const ct = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
-      return { token: PREFIX + Buffer.concat([iv, ct, cipher.getAuthTag()]).toString('base64url'), jti };
+      return { token: PREFIX + encryptBytes(key, body, aad).toString('base64url'), jti };
     },
     open(token) {
       if (!token.startsWith(PREFIX)) return null;
       const text = token.slice(PREFIX.length);
       const raw = Buffer.from(text, 'base64url');
       // The decoder skips characters outside the alphabet: only the canonical spelling is a token.
-      if (raw.length <= IV + TAG || raw.toString('base64url') !== text) return null;
+      if (raw.toString('base64url') !== text) return null;
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV));
-        decipher.setAAD(aad);
-        decipher.setAuthTag(raw.subarray(raw.length - TAG));
-        const body = Buffer.concat([decipher.update(raw.subarray(IV, raw.length - TAG)), decipher.final()]).toString('utf8');
+        const body = decryptBytes(key, raw, aad).toString('utf8');
         const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at] = JSON.parse(body) as [string, string | null, string, string | null, string, number | null, string[], number, number];
         return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at };
       } catch {
