@@ -89,6 +89,17 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     return { button, back };
   }
 
+  /**
+   * The callback URL once the browser shows the Messenger page: the simulator learns the URL when the
+   * redirect is intercepted, before the browser has finished that navigation, and a page.goto started
+   * meanwhile would be interrupted by it.
+   */
+  async function landed(page: Page, back: Promise<string>): Promise<string> {
+    const url = await back;
+    await page.waitForSelector('#messenger-done');
+    return url;
+  }
+
   async function expectLinked(bot: Bot, psid: string, callbackUrl: string, user: { id: string; email: string }) {
     const sim = sims.get(bot)!;
     const outcome = bot.nextOutcome();
@@ -127,7 +138,7 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     const user = await signup(m.ward, 'bot-hs');
     const page = await freshPage(botHs);
     const first = await linkWithForm(page, botHs, 'psid-c-1', user, 'cancel-setup');
-    await expectLinked(botHs, 'psid-c-1', await first.back, user);
+    await expectLinked(botHs, 'psid-c-1', await landed(page, first.back), user);
     const deliveries = sim.deliveries.length;
     const stats = botHs.kit.stats();
 
@@ -139,7 +150,7 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     await page.getByText('Link your Messenger account to Shop bot?').waitFor();
     await screenshot(page, 'cancel-confirmation-page');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    const url = new URL(await back);
+    const url = new URL(await landed(page, back));
     assert.equal(url.searchParams.get('error'), 'access_denied');
     assert.equal(url.searchParams.get('authorization_code'), null);
     assert.equal(url.searchParams.get('account_linking_token'), button.accountLinkingToken);
