@@ -18,6 +18,7 @@ import { metadataRoutes } from './http/routes/metadata.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
+import { documentFastPath, installFastPath } from './http/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
 
@@ -49,13 +50,15 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
   };
+  const lifecycle = opts.lifecycle ?? { closing: false };
   const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
+  installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installErrorHandling(app);
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);
-  opsRoutes(app, r, opts.lifecycle ?? { closing: false });
+  opsRoutes(app, r, lifecycle);
   metadataRoutes(app, r);
   // One step-up service for the API (/identity/v1/mfa/stepup...) and the hosted login page.
   const stepUps = createStepUpService(r, r.verification);
