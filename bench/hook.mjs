@@ -18,9 +18,12 @@ import { createRequire } from 'node:module';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 
+// SQL text -> [runs, ns spent in the native call (SQLite only: synchronous, so the time is the statement's)].
 let counting = null;
-const count = (text, n = 1) => {
-  if (counting && typeof text === 'string') counting.set(text, (counting.get(text) ?? 0) + n);
+const count = (text, n = 1, ns = 0) => {
+  if (!counting || typeof text !== 'string') return;
+  const c = counting.get(text);
+  if (c) { c[0] += n; c[1] += ns; } else counting.set(text, [n, ns]);
 };
 const req = createRequire(`${process.cwd()}/`);
 const experiments = new Set((process.env.BENCH_EXPERIMENT ?? '').split(',').filter(Boolean));
@@ -37,7 +40,11 @@ try {
     const proto = Object.getPrototypeOf(stmt);
     for (const m of ['run', 'all', 'get', 'iterate']) {
       const f = proto[m];
-      proto[m] = function (...a) { count(this.source); return f.apply(this, a); };
+      proto[m] = function (...a) {
+        if (!counting) return f.apply(this, a);
+        const t0 = process.hrtime.bigint();
+        try { return f.apply(this, a); } finally { count(this.source, 1, Number(process.hrtime.bigint() - t0)); }
+      };
     }
     return stmt;
   };
@@ -105,8 +112,8 @@ if (process.send) {
         counting = new Map();
         await askWorkers('sql-start');
       } else if (m.cmd === 'sql-stop') {
-        for (const w of await askWorkers('sql-stop')) for (const [t, n] of w.sql ?? []) count(t, n);
-        out = { sql: [...(counting ?? new Map()).entries()].sort((a, b) => b[1] - a[1]) };
+        for (const w of await askWorkers('sql-stop')) for (const [t, n, ns] of w.sql ?? []) count(t, n, ns);
+        out = { sql: [...(counting ?? new Map()).entries()].map(([t, [n, ns]]) => [t, n, ns]).sort((a, b) => b[1] - a[1]) };
         counting = null;
       } else if (m.cmd === 'profile-start') {
         session = new Session();

@@ -26,9 +26,10 @@ export interface RunResult {
   requests: number;      // HTTP requests answered
   failures: Record<string, number>;
   seconds: number;
-  /** With a profile: SQL statements per good unit, and the most frequent ones. */
+  /** With a profile: SQL statements per good unit, and the most frequent ones (runs and µs of the native call per unit). */
   sqlPerUnit?: number;
-  sql?: Array<[string, number]>;
+  sqlUsPerUnit?: number;
+  sql?: Array<[string, number, number]>;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -133,6 +134,10 @@ export async function run(child: Child, plan: Plan, o: { seconds: number; connec
     procs: s1.procs,
     ...(k0 && k1 && good ? { kernelCpuMsPerUnit: (k1.us - k0.us) / 1000 / good } : {}),
     good, requests: result.requests?.total ?? 0, failures, seconds,
-    ...(sql ? { sql: sql.slice(0, 40).map(([t, n]) => [t, +(n / Math.max(1, good)).toFixed(2)] as [string, number]), sqlPerUnit: sql.reduce((a, [, n]) => a + n, 0) / Math.max(1, good) } : {}),
+    ...(sql ? {
+      sql: sql.slice(0, 40).map(([t, n, ns]) => [t, +(n / Math.max(1, good)).toFixed(2), +(ns / 1000 / Math.max(1, good)).toFixed(1)] as [string, number, number]),
+      sqlPerUnit: sql.reduce((a, [, n]) => a + n, 0) / Math.max(1, good),
+      sqlUsPerUnit: sql.reduce((a, [, , ns]) => a + ns, 0) / 1000 / Math.max(1, good),
+    } : {}),
   };
 }

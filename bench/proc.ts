@@ -33,7 +33,8 @@ export interface Child {
   profileStop(file: string): Promise<void>;
   sqlStart(): Promise<void>;
   /** SQL texts run since sqlStart, with their counts, most frequent first. */
-  sqlStop(): Promise<Array<[string, number]>>;
+  /** [SQL text, runs, ns in the native call (SQLite; 0 on PostgreSQL)], most frequent first. */
+  sqlStop(): Promise<Array<[string, number, number]>>;
   stop(): Promise<void>;
 }
 
@@ -106,7 +107,7 @@ export async function startChild(o: StartOptions): Promise<Child> {
     async profileStart() { await ask('profile-start'); },
     async profileStop(file) { await ask('profile-stop', { file }); },
     async sqlStart() { await ask('sql-start'); },
-    async sqlStop() { return ((await ask('sql-stop')).sql ?? []) as Array<[string, number]>; },
+    async sqlStop() { return ((await ask('sql-stop')).sql ?? []) as Array<[string, number, number]>; },
     stop: () => new Promise<void>((resolve) => {
       started.delete(child);
       if (proc.exitCode !== null || proc.signalCode !== null) return resolve();

@@ -28,7 +28,7 @@ const opt = (name: string) => { const i = argv.indexOf(`--${name}`); return i >=
 const quick = flag('quick');
 const cfg = {
   rounds: Number(opt('rounds') ?? (quick ? 1 : 3)), seconds: Number(opt('seconds') ?? (quick ? 2 : 10)), warm: quick ? 0.5 : 2,
-  connections: Number(opt('connections') ?? 50), ceilingScale: quick ? 0.3 : 1, users: quick ? 60 : 150, peerUsers: 60, profileSeconds: quick ? 2 : 5,
+  connections: Number(opt('connections') ?? 50), ceilingScale: quick ? 0.3 : 1, users: 150, peerUsers: 60, profileSeconds: quick ? 2 : 5,
 };
 const only = opt('only')?.split(',');
 const engines = (opt('engines') ?? (quick ? 'sqlite' : 'sqlite,postgres')).split(',');
@@ -87,7 +87,7 @@ async function main() {
   const peerSide: PeerSide = { kind: 'peer', url: peer.url, emails, users: [] };
   const results: ScenarioResult[] = [];
   const cold: Record<string, number> = { peer: peer.coldStartMs };
-  const profiles: Record<string, HotSpots & { sqlPerUnit?: number; sql?: Array<[string, number]> }> = {};
+  const profiles: Record<string, HotSpots & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]> }> = {};
   const dbs: WardDb[] = [];
   try {
     for (const engine of engines) {
@@ -123,10 +123,11 @@ async function main() {
           const file = `${ROOT}bench/profiles/${engine}-${sc.id}.cpuprofile`;
           const pr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections, profileFile: file });
           const hs = hotSpots(file);
-          profiles[`${engine} ${sc.id}`] = { ...hs, sqlPerUnit: pr.sqlPerUnit, sql: pr.sql };
+          profiles[`${engine} ${sc.id}`] = { ...hs, sqlPerUnit: pr.sqlPerUnit, sqlUsPerUnit: pr.sqlUsPerUnit, sql: pr.sql };
           log(formatHotSpots(`  profile ${engine} ${sc.id} (${file.slice(ROOT.length)})`, hs));
-          log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}: ` +
-            (pr.sql ?? []).slice(0, 6).map(([t, n]) => `${n}x ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
+          log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}` +
+            `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
+            [...(pr.sql ?? [])].sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1])).slice(0, 8).map(([t, n, us]) => `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
         }
       }
       await ward.stop();

@@ -41,7 +41,8 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     const w = account().verification_failures_per_user.window_seconds * 1000;
     return Math.floor(clock.now() / w) * w;
   };
-  const failureBucket = (userId: string) => `mfa-failures:${userId}`;
+  const FAILURES = 'mfa-failures:';
+  const failureBucket = (userId: string) => `${FAILURES}${userId}`;
 
   /**
    * Counts one code against the user's limit per window, and a registration's also against its
@@ -116,11 +117,11 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
      */
     async verify(challengeId: unknown, code: unknown, purpose: 'stepup' | 'register', userId?: string): Promise<ChallengeRow> {
       if (typeof challengeId !== 'string' || challengeId.length > 64 || typeof code !== 'string' || code.length > 16) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
-      const row = await storage.challenges.countAttempt(challengeId);
+      const row = await storage.challenges.countAttempt(challengeId, FAILURES, failureWindow());
       const now = clock.now();
       if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId)) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       const limit = account().verification_failures_per_user;
-      if ((await storage.counters.peek(failureBucket(row.user_id), failureWindow())) >= limit.limit) {
+      if (row.failures >= limit.limit) {
         const w = limit.window_seconds * 1000;
         throw rateLimited((failureWindow() + w - now) / 1000);
       }

@@ -14,11 +14,6 @@ export function countersRepo(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return Number(r.count);
     },
-    /** The count of (bucket, window) without changing it. */
-    async peek(bucket: string, windowStart: number): Promise<number> {
-      const r = await db.selectFrom('rate_counters').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
-      return Number(r?.count ?? 0);
-    },
     async deleteExpired(now: number): Promise<void> {
       await db.deleteFrom('rate_counters').where('expires_at', '<', now).execute();
     },

@@ -100,10 +100,17 @@ export function challengesRepo(db: Kysely<Database>) {
     },
     /**
      * Counts an attempt before any compare, as its own atomic statement (Kratos's rule): the row as
-     * it is after the increment, so N parallel guesses see attempts 1..N.
+     * it is after the increment, so N parallel guesses see attempts 1..N. The same statement reads
+     * the user's failure counter for the window (`rate_counters` at `failureBucketPrefix` + user id):
+     * one round trip for both.
      */
-    async countAttempt(id: string): Promise<ChallengeRow | undefined> {
-      return db.updateTable('challenges').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id).returningAll().executeTakeFirst();
+    async countAttempt(id: string, failureBucketPrefix: string, windowStart: number): Promise<(ChallengeRow & { failures: number }) | undefined> {
+      const row = await db
+        .updateTable('challenges').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id)
+        .returningAll()
+        .returning(sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as('failures'))
+        .executeTakeFirst();
+      return row && { ...row, failures: Number(row.failures) };
     },
     /** Marks the challenge used: exactly one concurrent caller wins. */
     async consume(id: string, now: number): Promise<boolean> {
