@@ -93,6 +93,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const events = createSecurityEvents({ storage, log, clock, metrics });
 
   const accessTokens = createAccessTokenCodec(master.key);
+  const delivery = createDelivery(config.delivery, log);
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
     config,
@@ -115,7 +116,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
-    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: createDelivery(config.delivery, log), log, events }),
+    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: delivery, log, events }),
     events,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
     limiter: createLimiter({ storage, clock, metrics }),
@@ -127,6 +128,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       poller.stop();
       janitor.stop();
       await events.flush();
+      await delivery.close();
       await storage.close();
     },
   };

@@ -26,6 +26,8 @@ export interface SendCodeInput {
 
 export interface Delivery {
   sendCode(input: SendCodeInput): Promise<void>;
+  /** Closes the transports' kept connections (SMTP pool) at shutdown. */
+  close(): Promise<void>;
 }
 
 export interface DeliveryOptions {
@@ -58,6 +60,9 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
   const secrets = [config.smsAuthToken];
 
   return {
+    async close() {
+      await mailer?.close();
+    },
     async sendCode(input) {
       const { channel, purpose, code } = input;
       if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);

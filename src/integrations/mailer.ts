@@ -17,6 +17,8 @@ export interface MailContent {
 
 export interface Mailer {
   send(to: string, content: MailContent): Promise<void>;
+  /** Closes the pooled SMTP connections (at shutdown); a later send opens new ones. */
+  close(): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -27,6 +29,8 @@ export interface MailerOptions {
   tls?: ConnectionOptions;
   /** Connection, greeting and idle timeouts; default 10 s. */
   timeoutMs?: number;
+  /** SMTP connections kept open and reused; default 5. */
+  maxConnections?: number;
 }
 
 const isLoopback = (host: string): boolean => host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '::1';
@@ -59,6 +63,10 @@ function transportOptions(opts: MailerOptions) {
       ignoreTLS: !secure && !requireTLS,
       ...(user || pass ? { auth: { user, pass } } : {}),
       ...(opts.tls ? { tls: opts.tls } : {}),
+      // Connections are kept and reused (up to 100 messages each): no TCP, TLS and EHLO per code.
+      pool: true,
+      maxConnections: opts.maxConnections ?? 5,
+      maxMessages: 100,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: timeout,
@@ -87,6 +95,11 @@ export function createMailer(opts: MailerOptions): Mailer {
   let transporter: Promise<Transporter> | undefined;
   const transport = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
   return {
+    async close() {
+      const t = transporter;
+      transporter = undefined;
+      if (t) (await t.catch(() => undefined))?.close();
+    },
     async send(to, content) {
       if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {

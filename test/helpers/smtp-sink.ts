@@ -31,6 +31,8 @@ export interface SmtpSink {
   messages: Received[];
   next(to: string, timeoutMs?: number): Promise<Received>;
   rejectNext(responseCode?: number): void;
+  /** SMTP connections accepted so far, and how many are open now. */
+  connections(): { accepted: number; open: number };
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
   if (mode !== 'plain' && !opts.tls) throw new Error(`an SMTP sink in ${mode} mode needs tls {key, cert}`);
   const inbox = createInbox<Received>('email');
   const rejections: number[] = [];
+  let accepted = 0;
+  let open = 0;
 
   const server = new SMTPServer({
     secure: mode === 'smtps',
@@ -47,6 +51,14 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
     disableReverseLookup: true,
     disabledCommands: mode === 'starttls' ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      accepted++;
+      open++;
+      callback();
+    },
+    onClose() {
+      open--;
+    },
     onRcptTo(_address, _session, callback) {
       const code = rejections.shift();
       if (code === undefined) return callback();
@@ -93,6 +105,7 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
     rejectNext(responseCode = 550) {
       rejections.push(responseCode);
     },
+    connections: () => ({ accepted, open }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

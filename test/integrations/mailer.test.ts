@@ -5,11 +5,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
 import { DeliveryError } from '../../src/integrations/errors.js';
-import { createMailer } from '../../src/integrations/mailer.js';
+import { createMailer as createPooledMailer, type Mailer, type MailerOptions } from '../../src/integrations/mailer.js';
 import { renderVerificationMessage } from '../../src/integrations/messages.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
 const FROM = 'Ward <no-reply@ward.test>';
+
+// Mailers keep their SMTP connections open: every one made here is closed after the suite.
+const made: Mailer[] = [];
+function createMailer(opts: MailerOptions): Mailer {
+  const m = createPooledMailer(opts);
+  made.push(m);
+  return m;
+}
+const closeMailers = () => Promise.all(made.map((m) => m.close()));
 
 describe('SMTP mailer', () => {
   let sink: SmtpSink;
@@ -18,7 +27,10 @@ describe('SMTP mailer', () => {
     sink = await startSmtpSink();
     tls = await makeDevCertificate();
   });
-  after(() => sink.close());
+  after(async () => {
+    await closeMailers();
+    await sink.close();
+  });
 
   it('delivers over plain SMTP on loopback, with the code in subject, text and HTML', async () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
@@ -55,6 +67,26 @@ describe('SMTP mailer', () => {
     await assert.rejects(sink.next('carol@example.com', 50), /no email to carol@example.com/);
   });
 
+  it('reuses one SMTP connection for codes sent one after another, and closes it on close()', async () => {
+    const own = await startSmtpSink();
+    try {
+      const mailer = createMailer({ smtpUrl: own.url, from: FROM });
+      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com']) await mailer.send(to, { subject: to, text: 'x', html: '<p>x</p>' });
+      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com']) assert.equal((await own.next(to)).subject, to);
+      assert.deepEqual(own.connections(), { accepted: 1, open: 1 });
+      await mailer.close();
+      for (let i = 0; i < 100 && own.connections().open > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(own.connections(), { accepted: 1, open: 0 });
+      // A send after close() opens a new connection.
+      await mailer.send('p4@example.com', { subject: 'again', text: 'x', html: '<p>x</p>' });
+      assert.equal((await own.next('p4@example.com')).subject, 'again');
+      assert.equal(own.connections().accepted, 2);
+      await mailer.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('speaks TLS from the first byte with smtps://', async () => {
     const secureSink = await startSmtpSink({ mode: 'smtps', tls });
     try {
@@ -64,6 +96,7 @@ describe('SMTP mailer', () => {
       // An untrusted certificate is refused, not ignored.
       await assert.rejects(createMailer({ smtpUrl: secureSink.url, from: FROM }).send('erin@example.com', { subject: 's', text: 't', html: 'h' }), DeliveryError);
     } finally {
+      await closeMailers();
       await secureSink.close();
     }
   });
@@ -76,6 +109,7 @@ describe('SMTP mailer', () => {
       await createMailer({ smtpUrl: `${startTlsSink.url}/?requireTLS=true`, from: FROM, tls: { ca: tls.cert } }).send('frank@example.com', { subject: 'b', text: 't', html: 'h' });
       assert.equal((await startTlsSink.next('frank@example.com')).secure, true);
     } finally {
+      await closeMailers();
       await startTlsSink.close();
     }
     // A server that offers no STARTTLS while TLS is required: nothing is sent in clear.
