@@ -24,6 +24,8 @@ export interface Received {
 export interface SmtpSinkOptions {
   mode?: 'plain' | 'starttls' | 'smtps';
   tls?: { key: string; cert: string };
+  /** The server drops a connection idle this long (smtp-server's socketTimeout); default 60 s. */
+  idleTimeoutMs?: number;
 }
 
 export interface SmtpSink {
@@ -51,6 +53,7 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
     disableReverseLookup: true,
     disabledCommands: mode === 'starttls' ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     logger: false,
+    ...(opts.idleTimeoutMs ? { socketTimeout: opts.idleTimeoutMs } : {}),
     onConnect(_session, callback) {
       accepted++;
       open++;

@@ -87,6 +87,23 @@ describe('SMTP mailer', () => {
     }
   });
 
+  it('survives the server dropping an idle pooled connection: the next code goes over a new one', async () => {
+    const dropping = await startSmtpSink({ idleTimeoutMs: 150 });
+    try {
+      const mailer = createMailer({ smtpUrl: dropping.url, from: FROM });
+      await mailer.send('q1@example.com', { subject: 'first', text: 'x', html: '<p>x</p>' });
+      assert.equal((await dropping.next('q1@example.com')).subject, 'first');
+      for (let i = 0; i < 200 && dropping.connections().open > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(dropping.connections().open, 0, 'the server dropped the idle connection');
+      await mailer.send('q2@example.com', { subject: 'second', text: 'x', html: '<p>x</p>' });
+      assert.equal((await dropping.next('q2@example.com')).subject, 'second');
+      assert.equal(dropping.connections().accepted, 2);
+    } finally {
+      await closeMailers();
+      await dropping.close();
+    }
+  });
+
   it('speaks TLS from the first byte with smtps://', async () => {
     const secureSink = await startSmtpSink({ mode: 'smtps', tls });
     try {
