@@ -29,8 +29,6 @@ export interface MailerOptions {
   tls?: ConnectionOptions;
   /** Connection, greeting and idle timeouts; default 10 s. */
   timeoutMs?: number;
-  /** SMTP connections kept open and reused; default 5. */
-  maxConnections?: number;
 }
 
 const isLoopback = (host: string): boolean => host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '::1';
@@ -63,9 +61,9 @@ function transportOptions(opts: MailerOptions) {
       ignoreTLS: !secure && !requireTLS,
       ...(user || pass ? { auth: { user, pass } } : {}),
       ...(opts.tls ? { tls: opts.tls } : {}),
-      // Connections are kept and reused (up to 100 messages each): no TCP, TLS and EHLO per code.
+      // Up to 5 connections kept and reused (100 messages each): no TCP, TLS and EHLO per code.
       pool: true,
-      maxConnections: opts.maxConnections ?? 5,
+      maxConnections: 5,
       maxMessages: 100,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
