@@ -57,6 +57,15 @@ for (const engine of engines().reverse()) {
       assert.equal((await post(w, '/identity/v1/signup', { client_id: 'spa', data: { email, password } })).status, 200);
       return { email, password };
     }
+    /** A new user signed in on `w` with a password (tkn -> code -> token): its email and access token. */
+    async function signedIn(w: WardProcess) {
+      const u = await user(w);
+      const login = (await (await post(w, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: u.email, password: u.password })).json()) as { tkn: string };
+      const pkce = pkcePair();
+      const res = await authorize(w, { tkn: login.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
+      const token = (await (await form(w, { grant_type: 'authorization_code', code: codeOf(res)!, client_id: 'spa', redirect_uri: CB, code_verifier: pkce.verifier })).json()) as { access_token: string };
+      return { email: u.email, accessToken: token.access_token };
+    }
 
     it('redeems on one process what the other issued: tkn, code, session', async () => {
       const u = await user(a);
@@ -83,11 +92,8 @@ for (const engine of engines().reverse()) {
     });
 
     it('carries a step-up across processes: step-up on A, code sent by B, verified on A', async () => {
-      const u = await user(a);
-      const login = (await (await post(a, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: u.email, password: u.password })).json()) as { tkn: string };
-      const pkce = pkcePair();
-      const first = await authorize(a, { tkn: login.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
-      const token = (await (await form(a, { grant_type: 'authorization_code', code: codeOf(first)!, client_id: 'spa', redirect_uri: CB, code_verifier: pkce.verifier })).json()) as { access_token: string };
+      const u = await signedIn(a);
+      const token = { access_token: u.accessToken };
       const reg = await post(b, '/identity/v1/mfa/credentials/emails', {}, { authorization: `Bearer ${token.access_token}` });
       assert.equal(reg.status, 200);
       assert.equal((await post(a, '/identity/v1/mfa/credentials/emails/verify', { verification_code: codeIn((await smtp.next(u.email)).text) }, { authorization: `Bearer ${token.access_token}` })).status, 204);
@@ -101,11 +107,7 @@ for (const engine of engines().reverse()) {
     });
 
     it('accepts on B an access token A sealed, and refuses it on A once B revoked it', async () => {
-      const u = await user(a);
-      const login = (await (await post(a, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: u.email, password: u.password })).json()) as { tkn: string };
-      const pkce = pkcePair();
-      const res = await authorize(a, { tkn: login.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
-      const token = (await (await form(a, { grant_type: 'authorization_code', code: codeOf(res)!, client_id: 'spa', redirect_uri: CB, code_verifier: pkce.verifier })).json()) as { access_token: string };
+      const token = { access_token: (await signedIn(a)).accessToken };
       const userinfo = (w: WardProcess) => fetch(`${w.url}/identity/v1/userinfo`, { headers: { authorization: `Bearer ${token.access_token}` } });
       assert.equal((await userinfo(b)).status, 200);
       const revoke = await fetch(`${b.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token: token.access_token }).toString() });
