@@ -4,6 +4,7 @@ import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import type { SessionRow } from '../storage/sql/sessions.js';
+import type { User } from '../storage/sql/users.js';
 
 /** The SSO cookie: __Host- prefix (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls. */
 export const SESSION_COOKIE = '__Host-ward_sso';
@@ -44,13 +45,14 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
       });
       return { cookie, session: toSession(row) };
     },
-    async fromCookie(cookie: string | undefined): Promise<Session | undefined> {
+    /** The live session of an SSO cookie, with its user read in the same statement (undefined if gone). */
+    async fromCookie(cookie: string | undefined): Promise<(Session & { user: User | undefined }) | undefined> {
       if (!cookie || cookie.length > 100) return undefined;
       const now = clock.now();
-      const row = await storage.sessions.findLive(sha256(cookie), now, account().session_idle_ttl * 1000);
+      const row = await storage.sessions.findLiveWithUser(sha256(cookie), now, account().session_idle_ttl * 1000);
       if (!row) return undefined;
       if (now - row.last_seen_at > 60_000) await storage.sessions.touch(row.id_digest, now);
-      return toSession(row);
+      return { ...toSession(row), user: row.user };
     },
     /** Ends a session and every grant (refresh tokens, access tokens) issued inside it. */
     async end(sessionId: string): Promise<void> {

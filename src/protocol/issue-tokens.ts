@@ -27,8 +27,8 @@ export interface IssueInput {
   nonce?: string | null;
   /** Issue a (rotating) refresh token: only when offline_access was granted. */
   refresh: boolean;
-  /** The refresh token keeps the grant's scope even when the access token's is narrowed (RFC 6749 6). */
-  refreshScopes?: string[];
+  /** A refresh token the caller already stored (a rotation), returned as it is. */
+  rotated?: string;
 }
 
 /**
@@ -50,9 +50,11 @@ export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSe
       const refreshToken = randomToken(32);
       await tx.tokens.insertRefreshToken({
         digest: sha256(refreshToken), grant_id: grant.id, client_id: client.client_id, user_id: user.id,
-        scope: (input.refreshScopes ?? scopes).join(' '), created_at: now, consumed_at: null,
+        scope: scopes.join(' '), created_at: now, consumed_at: null,
       });
       out.refresh_token = refreshToken;
+    } else if (input.rotated) {
+      out.refresh_token = input.rotated;
     }
     if (user && scopes.includes('openid')) {
       out.id_token = await deps.signIdToken({ client, user, scopes, nonce: input.nonce, authTime: grant?.auth_time ?? null, amr, accessToken });

@@ -15,16 +15,16 @@ import { tokensRepo } from './sql/tokens.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
 
-function repos(db: Kysely<Database>) {
+function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
-    users: usersRepo(db),
+    users: usersRepo(db, engine),
     clients: clientsRepo(db),
     keys: keysRepo(db),
-    sessions: sessionsRepo(db),
-    codes: codesRepo(db),
+    sessions: sessionsRepo(db, engine),
+    codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
-    tokens: tokensRepo(db),
-    counters: countersRepo(db),
+    tokens: tokensRepo(db, engine),
+    counters: countersRepo(db, engine),
     settings: settingsRepo(db),
     audit: auditRepo(db),
     versions: versionsRepo(db),
@@ -48,9 +48,9 @@ export interface Storage extends Repos {
 
 export function createStorage(d: Db): Storage {
   return {
-    ...repos(d.db),
+    ...repos(d.db, d.engine),
     engine: d.engine,
-    transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx))),
+    transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx, d.engine))),
     close: () => d.close(),
   };
 }

@@ -54,6 +54,36 @@ for (const engine of engines()) {
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
       assert.equal(results.filter((r) => r.state === 'reused').length, 19);
       assert.equal((await s.codes.consume('nope', now)).state, 'missing');
+      const won = results.find((r) => r.state === 'ok');
+      assert.ok(won?.state === 'ok');
+      assert.equal(won.user?.id, 'u1', 'the winner gets the code\'s user');
+      assert.equal(won.user?.disabled, false);
+      assert.equal(won.challengeSeen, false, 'no challenge: nothing seen');
+    });
+
+    it('stores a grant with its first code in one call; the consume tells a PKCE challenge seen on another code', async () => {
+      const grant = (id: string) => ({ id, user_id: 'u1', client_id: 'c9', session_id: null, scope: 'openid', auth_time: now, amr: '["pwd"]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      const code = (digest: string, grantId: string, challenge: string, userId = 'u1') => ({
+        code_digest: digest, client_id: 'c9', user_id: userId, session_id: null, redirect_uri: null, scope: 'openid', nonce: null,
+        code_challenge: challenge, auth_time: now, amr: '["pwd"]', grant_id: grantId, expires_at: now + 60_000, consumed_at: null, created_at: now,
+      });
+      await s.codes.insertWithGrant(grant('g9a'), code('c9a', 'g9a', 'ch-once'));
+      await s.codes.insertWithGrant(grant('g9b'), code('c9b', 'g9b', 'ch-twice'));
+      await s.codes.insertWithGrant(grant('g9c'), code('c9c', 'g9c', 'ch-twice', 'no-such-user'));
+      assert.equal((await s.tokens.findGrant('g9a'))?.client_id, 'c9');
+      await assert.rejects(s.codes.insertWithGrant(grant('g9a'), code('c9d', 'g9a', 'x')), (e) => isUniqueViolation(e));
+      assert.equal(await s.codes.find('c9d'), undefined, 'a grant that cannot be stored takes its code with it');
+      const once = await s.codes.consume('c9a', now);
+      assert.ok(once.state === 'ok');
+      assert.equal(once.challengeSeen, false);
+      const twice = await s.codes.consume('c9b', now);
+      assert.ok(twice.state === 'ok');
+      assert.equal(twice.challengeSeen, true);
+      const orphan = await s.codes.consume('c9c', now);
+      assert.ok(orphan.state === 'ok');
+      assert.equal(orphan.user, undefined, 'a code whose user is gone has none');
+      await s.tokens.revokeGrant('g9b', now);
+      assert.equal((await s.codes.consume('c9b', now)).state, 'reused');
     });
 
     it('consumes a one-time token once, and only as its own kind', async () => {
@@ -66,11 +96,19 @@ for (const engine of engines()) {
     it('rotates a refresh token once under concurrency, and revoking a grant kills its access tokens', async () => {
       await s.tokens.createGrant({ id: 'g1', user_id: 'u1', client_id: 'c1', session_id: 's1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
       await s.tokens.insertRefreshToken({ digest: 'r1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
-      const results = await Promise.all(Array.from({ length: 20 }, () => s.tokens.consumeRefreshToken('r1', now)));
+      const next = (i: number) => ({ digest: `r1-next-${i}`, grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.tokens.rotateRefreshToken('r1', now, next(i))));
       assert.equal(results.filter((won) => won).length, 1);
+      const winner = results.indexOf(true);
       const seen = await s.tokens.findRefreshTokenWithGrant('r1');
       assert.equal(seen?.consumed_at, now);
       assert.equal(seen?.grant_revoked_at, null);
+      assert.equal(seen?.user?.email, 'ada@example.com', 'the token is read with its user');
+      assert.equal(seen?.user?.email_verified, false);
+      // Only the winner's successor is stored, and it is live.
+      for (let i = 0; i < 20; i++) assert.equal((await s.tokens.findRefreshTokenWithGrant(`r1-next-${i}`))?.consumed_at, i === winner ? null : undefined);
+      assert.equal(await s.tokens.rotateRefreshToken('r1', now, next(99)), false, 'a used token rotates no more');
+      assert.equal(await s.tokens.findRefreshTokenWithGrant('r1-next-99'), undefined);
       assert.deepEqual(await s.tokens.grantIdsOfSession('s1'), ['g1']);
       assert.equal(await s.tokens.accessTokenRevoked('j1', 'g1'), false);
       await s.tokens.revokeGrant('g1', now + 1);
@@ -98,6 +136,10 @@ for (const engine of engines()) {
     it('finds a live session until it is revoked, idle or past its absolute limit', async () => {
       await s.sessions.create({ id_digest: 's-1', user_id: 'u1', auth_time: now, amr: '["pwd"]', created_at: now, last_seen_at: now, expires_at: now + 10_000, revoked_at: null });
       assert.equal((await s.sessions.findLive('s-1', now + 1, 5_000))?.user_id, 'u1');
+      const withUser = await s.sessions.findLiveWithUser('s-1', now + 1, 5_000);
+      assert.equal(withUser?.user?.email, 'ada@example.com');
+      assert.equal(withUser?.id_digest, 's-1');
+      assert.equal(await s.sessions.findLiveWithUser('s-1', now + 6_000, 5_000), undefined, 'the same limits');
       assert.equal(await s.sessions.findLive('s-1', now + 6_000, 5_000), undefined, 'idle too long');
       await s.sessions.touch('s-1', now + 4_000);
       assert.ok(await s.sessions.findLive('s-1', now + 8_000, 5_000), 'touched: still live');

@@ -37,7 +37,7 @@ export function consentRoutes(app: FastifyInstance, r: Registry) {
       return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The user cancelled', true), ar, r.config.issuer, 303);
     }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-    const user = session ? await r.users.find(session.userId) : undefined;
+    const user = session?.user;
     if (!session || !user || user.disabled) return sendAuthorizeError(reply, new AuthorizeError('login_required', 'The session has ended', true), ar, r.config.issuer);
     await completeAuthorization(r, reply, ar, { user, sessionId: session.id, authTime: session.authTime, amr: session.amr }, 303);
     return reply;

@@ -67,8 +67,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: Authori
     } else if (!ar.prompt || !FORCE_LOGIN.has(ar.prompt)) {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
       const fresh = session && withinMaxAge(r.clock.now(), session.authTime, ar.maxAge);
-      const user = fresh ? await r.users.find(session.userId) : undefined;
-      // A session of another user than the hint names does not answer this request.
+      const user = fresh ? session.user : undefined;
       // A session of another user than the hint names does not answer this request; nor does a
       // password-only session of a user who must step up at login (the cookie is no second factor).
       const needsMfa = session && user && !session.amr.includes('mfa') && (await stepUpRequiredAtLogin(r.storage, r.account(), user.id));

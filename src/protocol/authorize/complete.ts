@@ -30,12 +30,11 @@ export async function issueAuthorization(r: Registry, req: AuthorizeRequest, aut
     scope: req.scopes.join(' '), auth_time: auth.authTime, amr: JSON.stringify(auth.amr),
     created_at: now, expires_at: now + account.refresh_token_ttl * 1000, revoked_at: null,
   };
-  await r.storage.tokens.createGrant(grant);
   if (req.responseType === 'code' || req.responseType === 'messenger_code') {
     const code = randomToken(32);
     // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.
     const ttl = req.responseType === 'messenger_code' ? Math.min(account.authorization_code_ttl, 300) : account.authorization_code_ttl;
-    await r.storage.codes.insert({
+    await r.storage.codes.insertWithGrant(grant, {
       code_digest: sha256(code), client_id: req.client.client_id, user_id: auth.user.id, session_id: auth.sessionId,
       redirect_uri: req.redirectUri, scope: grant.scope, nonce: req.nonce ?? null, code_challenge: req.codeChallenge ?? null,
       auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + ttl * 1000,
@@ -43,6 +42,7 @@ export async function issueAuthorization(r: Registry, req: AuthorizeRequest, aut
     });
     return { code };
   }
+  await r.storage.tokens.createGrant(grant);
   const tokens = await r.issueTokens(r.storage, { client: req.client, user: auth.user, grant, scopes: req.scopes, nonce: req.nonce, refresh: false });
   return { access_token: tokens.access_token, token_type: tokens.token_type, expires_in: tokens.expires_in, scope: tokens.scope, id_token: tokens.id_token };
 }

@@ -49,15 +49,15 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
     await r.events.emit('pkce.failed', { client_id: row.client_id }, 'PKCE verification failed: code burned', 'warn');
     throw invalidGrant('PKCE verification failed', 'error.invalidCodeVerifier');
   }
-  if (row.code_challenge !== null && (await r.storage.codes.challengeSeenBefore(row.client_id, row.code_challenge, digest))) {
+  if (row.code_challenge !== null && consumed.challengeSeen) {
     // A security event, not a refusal (RFC 9700 2.1.1): the client reuses its PKCE pair.
     await r.events.emit('pkce.challenge_reused', { client_id: row.client_id }, 'a PKCE code_challenge was used in more than one authorization request', 'warn');
   }
   // The consume refused a code of a revoked grant. A revocation after it (a concurrent reuse of
   // this code) is not re-checked here: this request won, and its tokens die with the grant.
-  // The code carries what the tokens need of its grant.
+  // The code carries what the tokens need of its grant; the consume read its user.
   const grant = { id: row.grant_id, auth_time: row.auth_time, amr: row.amr };
-  const user = await r.users.find(row.user_id);
+  const user = consumed.user;
   if (!user || user.disabled) throw invalidGrant(BAD_CODE);
   const scopes = row.scope.split(' ').filter(Boolean);
   return r.issueTokens(r.storage, { client: auth.client, user, grant, scopes, nonce: row.nonce, refresh: scopes.includes('offline_access') });

@@ -3,6 +3,7 @@
 // the scope may only narrow.
 import { invalidGrant, invalidScope } from '../../errors/api-error.js';
 import { requiredStr, type Params } from '../../http/params.js';
+import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
@@ -30,11 +31,13 @@ export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, 
   if (asked === null) throw invalidScope('scope must be a string or an array of strings');
   const wider = asked.filter((s) => !granted.includes(s));
   if (wider.length) throw invalidScope(`The refresh token was not granted: ${wider.join(' ')}`);
+  if (!row.user || row.user.disabled) throw invalidGrant(BAD_TOKEN);
   // Of concurrent uses of one token exactly one wins; the others, and a used token, are reuse.
-  if (!(await r.storage.tokens.consumeRefreshToken(digest, now))) return reused(r, row.client_id, row.grant_id, now);
-  const user = await r.users.find(row.user_id);
-  if (!user || user.disabled) throw invalidGrant(BAD_TOKEN);
+  // The successor keeps the grant's scope even when this access token's is narrowed (RFC 6749 6).
+  const refreshToken = randomToken(32);
+  const next = { digest: sha256(refreshToken), grant_id: row.grant_id, client_id: row.client_id, user_id: row.user_id, scope: granted.join(' '), created_at: now, consumed_at: null };
+  if (!(await r.storage.tokens.rotateRefreshToken(digest, now, next))) return reused(r, row.client_id, row.grant_id, now);
   const scopes = asked.length ? asked : granted;
   const grant = { id: row.grant_id, auth_time: row.grant_auth_time, amr: row.grant_amr ?? '[]' };
-  return r.issueTokens(r.storage, { client: auth.client, user, grant, scopes, refresh: true, refreshScopes: granted });
+  return r.issueTokens(r.storage, { client: auth.client, user: row.user, grant, scopes, refresh: false, rotated: refreshToken });
 }

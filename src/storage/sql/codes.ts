@@ -1,56 +1,94 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
+import type { Engine } from '../connect.js';
+import { columnsOf, prepared } from '../prepared.js';
 import type { AuthorizationCodesTable, Database } from '../schema.js';
+import { GRANT_COLUMNS, type GrantRow } from './tokens.js';
+import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type CodeRow = Selectable<AuthorizationCodesTable>;
 
+/** The winner's code, its user (undefined if gone) and whether its PKCE challenge was seen on another code. */
+export type ConsumedCode = { row: CodeRow; user: User | undefined; challengeSeen: boolean };
+
 /** The outcome of a consume: exactly one concurrent caller gets `ok`. */
 export type Consumed<T> = { state: 'ok'; row: T } | { state: 'reused'; row: T } | { state: 'missing' };
+export type ConsumedCodeOutcome = ({ state: 'ok' } & ConsumedCode) | { state: 'reused'; row: CodeRow } | { state: 'missing' };
 
-export function codesRepo(db: Kysely<Database>) {
+/** RFC 9700 2.1.1: whether another code of this client carried the same PKCE challenge (index on client_id, code_challenge). */
+const challengeSeen = sql<boolean>`exists (select 1 from authorization_codes other where other.client_id = authorization_codes.client_id
+  and other.code_challenge = authorization_codes.code_challenge and other.code_digest <> authorization_codes.code_digest)`;
+
+/**
+ * Marks a code used with one conditional UPDATE: of many concurrent callers exactly one wins. The
+ * same statement refuses a code whose grant is already revoked (logout, an earlier reuse), so the
+ * winner never has to re-read its grant, and reads whether the code's challenge was seen before.
+ */
+const consumeCode = (q: QueryCreator<Database>, codeDigest: string, now: number) =>
+  q.updateTable('authorization_codes')
+    .set({ consumed_at: now })
+    .where('code_digest', '=', codeDigest)
+    .where('consumed_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('grants').select('grants.id').whereRef('grants.id', '=', 'authorization_codes.grant_id').where('grants.revoked_at', 'is not', null))),
+    )
+    .returningAll()
+    .returning(challengeSeen.as('challenge_seen'));
+
+const CODE_COLUMNS = columnsOf<CodeRow>()('code_digest', 'client_id', 'user_id', 'session_id', 'redirect_uri', 'scope', 'nonce',
+  'code_challenge', 'auth_time', 'amr', 'grant_id', 'expires_at', 'consumed_at', 'created_at');
+
+const consumeThenReadQ = prepared((q, codeDigest: string, now: number) => consumeCode(q, codeDigest, now));
+const consumeJoinedQ = prepared((q, codeDigest: string, now: number) =>
+  q.with('won', (w) => consumeCode(w, codeDigest, now)).selectFrom('won').leftJoin('users', 'users.id', 'won.user_id').selectAll('won').select(JOINED_USER));
+const userOfCode = prepared((q, userId: string) => q.selectFrom('users').select(JOINED_USER).where('id', '=', userId));
+const findCode = prepared((q, codeDigest: string) => q.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest));
+const insertGrant = prepared((q, g: GrantRow) => q.insertInto('grants').values(g), { 0: GRANT_COLUMNS });
+const insertCode = prepared((q, c: CodeRow) => q.insertInto('authorization_codes').values(c), { 0: CODE_COLUMNS });
+const insertCodeWithGrant = prepared((q, g: GrantRow, c: CodeRow) =>
+  q.with('g', (w) => w.insertInto('grants').values(g).returning('id')).insertInto('authorization_codes').values(c), { 0: GRANT_COLUMNS, 1: CODE_COLUMNS });
+
+export function codesRepo(db: Kysely<Database>, engine: Engine) {
+  async function consumeJoined(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
+    const [joined] = (await consumeJoinedQ(db, engine, codeDigest, now)).rows;
+    if (!joined) return undefined;
+    const { user, rest: { challenge_seen, ...row } } = splitJoinedUser(joined);
+    return { row, user, challengeSeen: Boolean(challenge_seen) };
+  }
+  async function consumeThenRead(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
+    const [won] = (await consumeThenReadQ(db, engine, codeDigest, now)).rows;
+    if (!won) return undefined;
+    const { challenge_seen, ...row } = won;
+    const [user] = (await userOfCode(db, engine, row.user_id)).rows;
+    return { row, user: user && splitJoinedUser(user).user, challengeSeen: Boolean(challenge_seen) };
+  }
   return {
     async insert(c: CodeRow): Promise<void> {
-      await db.insertInto('authorization_codes').values(c).execute();
+      await insertCode(db, engine, c);
+    },
+    /** A new grant and its first code: one statement on PostgreSQL (a data-modifying CTE), two on SQLite. */
+    async insertWithGrant(g: GrantRow, c: CodeRow): Promise<void> {
+      if (engine === 'postgres') {
+        await insertCodeWithGrant(db, engine, g, c);
+        return;
+      }
+      await insertGrant(db, engine, g);
+      await insertCode(db, engine, c);
     },
     /**
-     * Marks a code used with one conditional UPDATE: of many concurrent callers exactly one wins.
-     * The same statement refuses a code whose grant is already revoked (logout, an earlier reuse),
-     * so the winner never has to re-read its grant: a revocation that a concurrent reuse causes
-     * after the win must not turn the win into a failure (CC-01); it only kills the win's tokens.
+     * Consumes a code (consumeCode above). A revocation that a concurrent reuse causes after the
+     * win must not turn the win into a failure (CC-01); it only kills the win's tokens. The winner
+     * gets the code's user too: in the same statement on PostgreSQL (a CTE), right after on SQLite.
      * A loser learns whether the code was used (reuse: its grant must be revoked) or not usable.
      */
-    async consume(codeDigest: string, now: number): Promise<Consumed<CodeRow>> {
-      const won = await db
-        .updateTable('authorization_codes')
-        .set({ consumed_at: now })
-        .where('code_digest', '=', codeDigest)
-        .where('consumed_at', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('grants').select('grants.id').whereRef('grants.id', '=', 'authorization_codes.grant_id').where('grants.revoked_at', 'is not', null))),
-        )
-        .returningAll()
-        .executeTakeFirst();
-      if (won) return { state: 'ok', row: won };
-      const seen = await db.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest).executeTakeFirst();
-      if (!seen || seen.consumed_at === null) return { state: 'missing' };
-      return { state: 'reused', row: seen };
-    },
-    /**
-     * Whether another code of this client carried the same PKCE challenge (RFC 9700 2.1.1: a
-     * constant challenge means a constant verifier). Wants an index on (client_id, code_challenge).
-     */
-    async challengeSeenBefore(clientId: string, challenge: string, exceptDigest: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('authorization_codes')
-        .select('code_digest')
-        .where('client_id', '=', clientId)
-        .where('code_challenge', '=', challenge)
-        .where('code_digest', '!=', exceptDigest)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+    async consume(codeDigest: string, now: number): Promise<ConsumedCodeOutcome> {
+      const won = await (engine === 'postgres' ? consumeJoined(codeDigest, now) : consumeThenRead(codeDigest, now));
+      if (won) return { state: 'ok', ...won };
+      const [row] = (await findCode(db, engine, codeDigest)).rows;
+      if (!row || row.consumed_at === null) return { state: 'missing' };
+      return { state: 'reused', row };
     },
     async find(codeDigest: string): Promise<CodeRow | undefined> {
-      return db.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest).executeTakeFirst();
+      return (await findCode(db, engine, codeDigest)).rows[0];
     },
     async deleteExpired(before: number): Promise<void> {
       await db.deleteFrom('authorization_codes').where('expires_at', '<', before).execute();

@@ -1,9 +1,22 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Engine } from '../connect.js';
+import { prepared } from '../prepared.js';
 import type { Database, SessionsTable } from '../schema.js';
+import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type SessionRow = Selectable<SessionsTable>;
 
-export function sessionsRepo(db: Kysely<Database>) {
+const findLiveWithUser = prepared((q, idDigest: string, now: number, idleSince: number) =>
+  q.selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select(JOINED_USER)
+    .where('sessions.id_digest', '=', idDigest)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.last_seen_at', '>', idleSince));
+
+export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async create(s: SessionRow): Promise<void> {
       await db.insertInto('sessions').values(s).execute();
@@ -18,6 +31,13 @@ export function sessionsRepo(db: Kysely<Database>) {
         .where('expires_at', '>', now)
         .where('last_seen_at', '>', now - idleMs)
         .executeTakeFirst();
+    },
+    /** findLive with its user in the same statement (undefined if the user is gone). */
+    async findLiveWithUser(idDigest: string, now: number, idleMs: number): Promise<(SessionRow & { user: User | undefined }) | undefined> {
+      const [row] = (await findLiveWithUser(db, engine, idDigest, now, now - idleMs)).rows;
+      if (!row) return undefined;
+      const { user, rest } = splitJoinedUser(row);
+      return { ...rest, user };
     },
     async touch(idDigest: string, now: number): Promise<void> {
       await db.updateTable('sessions').set({ last_seen_at: now }).where('id_digest', '=', idDigest).execute();

@@ -1,12 +1,43 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Engine } from '../connect.js';
 import type { Database, GrantsTable, RefreshTokensTable } from '../schema.js';
+import { columnsOf, prepared } from '../prepared.js';
+import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type GrantRow = Selectable<GrantsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
-export type RefreshWithGrant = RefreshTokenRow & { grant_auth_time: number | null; grant_amr: string | null; grant_expires_at: number | null; grant_revoked_at: number | null };
+export type RefreshWithGrant = RefreshTokenRow & {
+  grant_auth_time: number | null; grant_amr: string | null; grant_expires_at: number | null; grant_revoked_at: number | null;
+  user: User | undefined;
+};
+
+export const GRANT_COLUMNS = columnsOf<GrantRow>()('id', 'user_id', 'client_id', 'session_id', 'scope', 'auth_time', 'amr', 'created_at', 'expires_at', 'revoked_at');
+const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()('digest', 'grant_id', 'client_id', 'user_id', 'scope', 'created_at', 'consumed_at');
+
+const findRefreshWithGrant = prepared((q, digest: string) =>
+  q.selectFrom('refresh_tokens')
+    .leftJoin('grants', 'grants.id', 'refresh_tokens.grant_id')
+    .leftJoin('users', 'users.id', 'refresh_tokens.user_id')
+    .selectAll('refresh_tokens')
+    .select(['grants.auth_time as grant_auth_time', 'grants.amr as grant_amr', 'grants.expires_at as grant_expires_at', 'grants.revoked_at as grant_revoked_at'])
+    .select(JOINED_USER)
+    .where('refresh_tokens.digest', '=', digest));
+const consumeRefresh = prepared((q, digest: string, now: number) =>
+  q.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null));
+const insertRefresh = prepared((q, t: RefreshTokenRow) => q.insertInto('refresh_tokens').values(t), { 0: REFRESH_COLUMNS });
+// PostgreSQL: the successor is stored only if this statement's update consumed the token.
+const rotateRefresh = prepared((q, digest: string, now: number, t: RefreshTokenRow) =>
+  q.with('used', (w) => w.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returning('grant_id'))
+    .insertInto('refresh_tokens')
+    .columns([...REFRESH_COLUMNS])
+    .expression((eb) => eb.selectFrom('used').select([
+      sql<string>`cast(${t.digest} as text)`.as('digest'), 'used.grant_id', sql<string>`cast(${t.client_id} as text)`.as('client_id'),
+      sql<string>`cast(${t.user_id} as text)`.as('user_id'), sql<string>`cast(${t.scope} as text)`.as('scope'),
+      sql<number>`cast(${t.created_at} as bigint)`.as('created_at'), sql<null>`cast(${t.consumed_at} as bigint)`.as('consumed_at'),
+    ])), { 2: REFRESH_COLUMNS.filter((c) => c !== 'grant_id') });
 
 /** Grants (token families), rotating refresh tokens, and the access tokens revoked one by one. */
-export function tokensRepo(db: Kysely<Database>) {
+export function tokensRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async createGrant(g: GrantRow): Promise<void> {
       await db.insertInto('grants').values(g).execute();
@@ -53,20 +84,23 @@ export function tokensRepo(db: Kysely<Database>) {
     async findRefreshToken(digest: string): Promise<RefreshTokenRow | undefined> {
       return db.selectFrom('refresh_tokens').selectAll().where('digest', '=', digest).executeTakeFirst();
     },
-    /** A refresh token with its grant's state, in one read (the grant fields are null if it is gone). */
+    /** A refresh token with its grant's state and its user, in one read (the grant fields are null if it is gone). */
     async findRefreshTokenWithGrant(digest: string): Promise<RefreshWithGrant | undefined> {
-      return db
-        .selectFrom('refresh_tokens')
-        .leftJoin('grants', 'grants.id', 'refresh_tokens.grant_id')
-        .selectAll('refresh_tokens')
-        .select(['grants.auth_time as grant_auth_time', 'grants.amr as grant_amr', 'grants.expires_at as grant_expires_at', 'grants.revoked_at as grant_revoked_at'])
-        .where('refresh_tokens.digest', '=', digest)
-        .executeTakeFirst();
+      const [row] = (await findRefreshWithGrant(db, engine, digest)).rows;
+      if (!row) return undefined;
+      const { user, rest } = splitJoinedUser(row);
+      return { ...rest, user };
     },
-    /** Marks a refresh token used (rotation): true for exactly one of many concurrent callers. */
-    async consumeRefreshToken(digest: string, now: number): Promise<boolean> {
-      const r = await db.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).executeTakeFirst();
-      return r.numUpdatedRows === 1n;
+    /**
+     * Rotation: marks the refresh token used and stores its successor (of the same grant), true for
+     * exactly one of many concurrent callers (the others store nothing). One statement on PostgreSQL
+     * (a data-modifying CTE), two on SQLite, which has none (its writes are serialised anyway).
+     */
+    async rotateRefreshToken(digest: string, now: number, next: RefreshTokenRow): Promise<boolean> {
+      if (engine === 'postgres') return (await rotateRefresh(db, engine, digest, now, next)).numAffectedRows === 1n;
+      if ((await consumeRefresh(db, engine, digest, now)).numAffectedRows !== 1n) return false;
+      await insertRefresh(db, engine, next);
+      return true;
     },
   };
 }
