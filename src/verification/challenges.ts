@@ -10,7 +10,7 @@ import { ApiError, forbidden, invalidGrant, rateLimited } from '../errors/api-er
 import type { Clock } from '../lib/clock.js';
 import { randomDigits, randomToken } from '../lib/random.js';
 import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { ChallengeRow } from '../storage/sql/mfa.js';
 import type { SecurityEvents } from '../management/events.js';
 
@@ -28,6 +28,14 @@ export interface StartInput {
   channel: Channel;
   destination: string;
   locale?: string;
+}
+
+/** A stored challenge whose code is still to be sent. */
+interface Issued {
+  input: StartInput;
+  id: string;
+  code: string;
+  ttlSeconds: number;
 }
 
 const WRONG = 'The verification code is wrong, expired or already used';
@@ -49,7 +57,7 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
    * destination (an address the request chose: nobody may flood one phone from many accounts).
    * Counted before sending, atomically, so parallel requests cannot overshoot.
    */
-  async function admit(input: StartInput): Promise<void> {
+  async function admit(input: StartInput, counters: Repos['counters'] = storage.counters): Promise<void> {
     const { limit, window_seconds } = account().verification_requests_per_user;
     if (limit === 0) throw codesDisabled();
     const now = clock.now();
@@ -59,15 +67,15 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
       await deps.events.emit('mfa.limit_reached', { user_id: input.userId, purpose: input.purpose, scope }, 'verification code limit reached', 'warn');
       return rateLimited((windowStart + w - now) / 1000);
     };
-    if ((await storage.counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw await refuse('user');
+    if ((await counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw await refuse('user');
     if (input.purpose === 'register') {
       const to = `mfa-requests-to:${sha256(`${input.channel}:${input.destination}`)}`;
-      if ((await storage.counters.hit(to, windowStart, windowStart + w)) > limit) throw await refuse('destination');
+      if ((await counters.hit(to, windowStart, windowStart + w)) > limit) throw await refuse('destination');
     }
   }
 
-  /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
-  async function issue(input: StartInput): Promise<string> {
+  /** A new challenge with a fresh code, in the caller's transaction (which holds the lock, see issue); the previous code stops working. */
+  async function store(tx: Repos, input: StartInput): Promise<Issued> {
     const settings = account();
     const id = randomToken(24);
     const code = randomDigits(settings.verification_code_length);
@@ -77,20 +85,16 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
       channel: input.channel, destination: input.destination, code_hmac: codeMac(id, code), attempts: 0, max_attempts: settings.verification_max_attempts,
       created_at: now, expires_at: now + settings.verification_code_ttl * 1000, consumed_at: null, superseded_at: null,
     };
-    await storage.transaction(async (tx) => {
-      // One writer at a time per step_up token (per user for registrations): parallel resends on
-      // PostgreSQL would otherwise each miss the others' uncommitted rows and leave several live codes.
-      if (input.stepUpDigest) {
-        await tx.challenges.lockStepUp(input.stepUpDigest);
-        await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
-      } else {
-        await tx.challenges.lockUser(input.userId);
-        await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
-      }
-      await tx.challenges.insert(row);
-    });
+    if (input.stepUpDigest) await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
+    else await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
+    await tx.challenges.insert(row);
+    return { input, id, code, ttlSeconds: settings.verification_code_ttl };
+  }
+
+  /** Sends a stored challenge's code to its destination. */
+  async function deliver({ input, id, code, ttlSeconds }: Issued): Promise<string> {
     try {
-      await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds: settings.verification_code_ttl, locale: input.locale });
+      await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds, locale: input.locale });
     } catch (e) {
       // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
       await storage.challenges.supersede(id, clock.now());
@@ -101,14 +105,40 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     return id;
   }
 
+  /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
+  async function issue(input: StartInput): Promise<string> {
+    return deliver(await storage.transaction(async (tx) => {
+      // One writer at a time per step_up token (per user for registrations): parallel resends on
+      // PostgreSQL would otherwise each miss the others' uncommitted rows and leave several live codes.
+      if (input.stepUpDigest) await tx.challenges.lockStepUp(input.stepUpDigest);
+      else await tx.challenges.lockUser(input.userId);
+      return store(tx, input);
+    }));
+  }
+
   return {
     admit,
     issue,
 
-    /** Counts the code against the limits, then issues it. */
-    async start(input: StartInput): Promise<string> {
-      await admit(input);
-      return issue(input);
+    /**
+     * A step-up's code in one transaction: `claim` counts the request on the step_up token with the
+     * UPDATE that also locks the token's row (the lock of issue) and names the user and destination;
+     * then the user's limit is counted and the challenge stored. A refusal (an ApiError) commits the
+     * counts made before it, as when each count was its own statement.
+     */
+    async startStepUp(input: { stepUpDigest: string; channel: Channel; locale?: string }, claim: (tx: Repos) => Promise<{ userId: string; destination: string }>): Promise<string> {
+      const out = await storage.transaction(async (tx): Promise<Issued | { refused: ApiError }> => {
+        try {
+          const full: StartInput = { ...input, purpose: 'stepup', ...(await claim(tx)) };
+          await admit(full, tx.counters);
+          return await store(tx, full);
+        } catch (e) {
+          if (e instanceof ApiError) return { refused: e };
+          throw e;
+        }
+      });
+      if ('refused' in out) throw out.refused;
+      return deliver(out);
     },
 
     /**

@@ -1,9 +1,9 @@
 import type { AccountSettings } from '../../config/types.js';
-import type { Storage } from '../../storage/storage.js';
+import type { Repos, Storage } from '../../storage/storage.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
 
 /** The verified second factors of a user (a pending registration is no factor). */
-export async function verifiedFactors(storage: Storage, userId: string): Promise<CredentialRow[]> {
+export async function verifiedFactors(storage: Pick<Repos, 'mfaCredentials'>, userId: string): Promise<CredentialRow[]> {
   return (await storage.mfaCredentials.listOfUser(userId)).filter((c) => c.verified_at !== null);
 }
 

@@ -3,12 +3,13 @@
 // /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
 // with amr containing mfa and the factor.
 import type { Client } from '../../clients/service.js';
-import { ApiError, invalidGrant, invalidRequest, rateLimited } from '../../errors/api-error.js';
+import { ApiError, invalidGrant, invalidRequest, invalidToken, rateLimited } from '../../errors/api-error.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
+import type { Repos } from '../../storage/storage.js';
 import { codesDisabled, type Channel, type VerificationService } from '../../verification/challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 
@@ -32,26 +33,50 @@ export interface StepUpFinish {
   channel: Channel;
 }
 
+const CHANNELS: Channel[] = ['email', 'sms'];
+
 export function createStepUpService(r: Registry, verification: VerificationService) {
   const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
 
+  /**
+   * Why a step_up token gets no code (after claimRequest counted nothing): the checks one by one,
+   * in the order their answers rank. Returns when all pass.
+   */
+  async function refuseCode(repos: Repos, digest: string, now: number, authType: Channel): Promise<void> {
+    const stepUp = await repos.stepUps.findLive(digest, now);
+    if (!stepUp) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token (PL-13).
+    const user = await repos.users.findById(stepUp.user_id);
+    if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    // Only to a factor already registered and verified: never to an address in the request.
+    if (!(await verifiedFactors(repos, stepUp.user_id)).some((f) => f.type === authType)) {
+      throw new ApiError(400, 'invalid_request', `This user has no verified ${authType} factor`, 'error.mfa.noCredential');
+    }
+  }
+
   return {
     /** A step_up token for a user who has factors; answers the factor types as amr. */
-    async begin(user: User, req: AuthorizeRequest, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
-      const factors = await verifiedFactors(r.storage, user.id);
-      if (!factors.length) throw new ApiError(400, 'invalid_request', 'This user has no verified second factor to step up with', 'error.mfa.noCredential');
+    async begin(user: Pick<User, 'id'>, req: AuthorizeRequest, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
       const token = randomToken(32);
       const now = r.clock.now();
       const binding: Binding = {
         redirect_uri: req.redirectUri, target: req.target, response_type: req.responseType, response_mode: req.responseMode, scopes: req.scopes,
         state: req.state, nonce: req.nonce, code_challenge: req.codeChallenge, action,
       };
-      await r.storage.stepUps.insert({
+      // Stored only for an enabled user with a verified factor (one statement); a refusal reads why, user first.
+      const since = await r.storage.stepUps.insertForLiveUser({
         digest: sha256(token), user_id: user.id, client_id: req.client.client_id, params: JSON.stringify(binding), base_amr: JSON.stringify(baseAmr),
         requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
       });
+      if (!since) {
+        const row = await r.users.find(user.id);
+        if (!row || row.disabled) throw invalidToken();
+        throw new ApiError(400, 'invalid_request', 'This user has no verified second factor to step up with', 'error.mfa.noCredential');
+      }
       await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: req.client.client_id }, 'step-up started');
-      return { token, amr: [...new Set(factors.map((f) => f.type))] };
+      // The factor types in the order the user got them (a stable sort: email first on a tie).
+      const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
+      return { token, amr };
     },
 
     /** Sends a new code for a step_up token to the user's registered factor of that type. */
@@ -60,34 +85,34 @@ export function createStepUpService(r: Registry, verification: VerificationServi
       if (authType !== 'email' && authType !== 'sms') throw invalidRequest('auth_type must be email or sms', [{ field: 'auth_type', message: 'must be email or sms', code: 'invalid' }]);
       const digest = sha256(stepUpToken);
       const now = r.clock.now();
-      const stepUp = await r.storage.stepUps.findLive(digest, now);
-      if (!stepUp) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token (PL-13).
-      const user = await r.users.find(stepUp.user_id);
-      if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      // Only to a factor already registered and verified: never to an address in the request.
-      const factor = (await verifiedFactors(r.storage, stepUp.user_id)).find((f) => f.type === authType);
-      if (!factor) throw new ApiError(400, 'invalid_request', `This user has no verified ${authType} factor`, 'error.mfa.noCredential');
       const settings = r.account();
-      if (settings.verification_requests_per_user.limit === 0 || settings.verification_requests_per_step_up === 0) throw codesDisabled();
-      // The token's own limit first: a request it refuses does not use up the user's codes for the window.
-      const tokenCount = await r.storage.stepUps.countRequest(digest, now);
-      if (tokenCount === undefined) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      if (tokenCount > settings.verification_requests_per_step_up) {
-        await r.events.emit('mfa.limit_reached', { user_id: stepUp.user_id, scope: 'step_up' }, 'verification code limit reached', 'warn');
-        throw rateLimited((stepUp.expires_at - now) / 1000);
+      if (settings.verification_requests_per_user.limit === 0 || settings.verification_requests_per_step_up === 0) {
+        await refuseCode(r.storage, digest, now, authType);
+        throw codesDisabled();
       }
-      // The per-user limit (shared with factor registration) is counted by the verification service.
-      return verification.start({ userId: stepUp.user_id, purpose: 'stepup', stepUpDigest: digest, channel: authType, destination: factor.destination, locale });
+      return verification.startStepUp({ stepUpDigest: digest, channel: authType, locale }, async (tx) => {
+        const claim = await tx.stepUps.claimRequest(digest, now, authType);
+        if (!claim) {
+          await refuseCode(tx, digest, now, authType);
+          throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+        }
+        // The token's own limit first: a request it refuses does not use up the user's codes for the window.
+        if (claim.requests > settings.verification_requests_per_step_up) {
+          await r.events.emit('mfa.limit_reached', { user_id: claim.user_id, scope: 'step_up' }, 'verification code limit reached', 'warn');
+          throw rateLimited((claim.expires_at - now) / 1000);
+        }
+        // The per-user limit (shared with factor registration) is counted by the verification service.
+        return { userId: claim.user_id, destination: claim.destination };
+      });
     },
 
     /** Verifies the code, uses the step_up token up, and rebuilds the bound authorization request. */
     async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
       const challenge = await verification.verify(challengeId, code, 'stepup');
       const now = r.clock.now();
-      const stepUp = challenge.step_up_digest ? await r.storage.stepUps.consume(challenge.step_up_digest, now) : undefined;
+      const stepUp = challenge.step_up_digest ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now) : undefined;
       if (!stepUp || stepUp.expires_at <= now) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      const user = await r.users.find(stepUp.user_id);
+      const { user } = stepUp;
       const client: Client | undefined = await r.clients.find(stepUp.client_id);
       if (!user || user.disabled || !client) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       const b = JSON.parse(stepUp.params) as Binding;

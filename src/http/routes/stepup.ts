@@ -6,10 +6,9 @@ import type { StepUpService } from '../../flows/stepup/service.js';
 import { issueAuthorization } from '../../protocol/authorize/complete.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { verifyBearer } from '../../protocol/bearer.js';
+import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
-import type { User } from '../../storage/sql/users.js';
 import { setSessionCookie } from '../cookies.js';
 import { requireSingle, str } from '../params.js';
 import { rememberDevice } from './trusted-device.js';
@@ -19,8 +18,6 @@ const localeOf = (req: FastifyRequest) => (req.headers['custom-locale'] as strin
 
 interface Identified {
   userId: string;
-  /** The user's row when identifying already read it. */
-  user?: User;
   amr: string[];
   /** Consumes the tkn when the step-up goes ahead (a tkn is single use). */
   commit(): Promise<boolean>;
@@ -30,6 +27,14 @@ interface Identified {
  * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
  */
 export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
+  /**
+   * A gone or disabled user is refused first. begin's insert checks the user itself, so the row is
+   * read only where another refusal would otherwise answer before that check did.
+   */
+  async function requireLiveUser(userId: string): Promise<void> {
+    const user = await r.users.find(userId);
+    if (!user || user.disabled) throw invalidToken();
+  }
 
   /**
    * Who asks for a step-up. Explicit credentials come first: a tkn in the body and a Bearer access
@@ -40,6 +45,7 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
    */
   async function identify(req: FastifyRequest, params: Record<string, unknown>, client: Client): Promise<Identified> {
     const found: Identified[] = [];
+    let bearerUserId: string | undefined;
     const tkn = str(params, 'tkn', 100);
     if (tkn) {
       const row = await r.storage.oneTime.find('tkn', sha256(tkn));
@@ -49,14 +55,23 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     }
     if (req.headers.authorization) {
       if (!r.account().step_up_bearer_allowed) throw invalidToken('This account does not accept access tokens for a step-up');
-      const ctx = await verifyBearer(r, req.headers.authorization);
-      if (ctx.clientId !== client.client_id) throw invalidToken('The access token was issued to another client');
-      found.push({ userId: ctx.user.id, user: ctx.user, amr: ctx.amr, commit: async () => true });
+      // verifyBearer without its read of the user (see requireLiveUser).
+      const token = await liveAccessToken(r, req.headers.authorization);
+      if (!token.user_id) throw invalidToken();
+      bearerUserId = token.user_id;
+      if (token.client_id !== client.client_id) {
+        await requireLiveUser(bearerUserId);
+        throw invalidToken('The access token was issued to another client');
+      }
+      found.push({ userId: bearerUserId, amr: token.amr, commit: async () => true });
     }
     if (found.length) {
-      if (new Set(found.map((f) => f.userId)).size > 1) throw invalidToken('The credentials sent name different users');
-      // The first credential decides (a tkn is consumed); a user row the Bearer check read is passed on.
-      return { ...found[0]!, user: found.find((f) => f.user)?.user };
+      if (new Set(found.map((f) => f.userId)).size > 1) {
+        await requireLiveUser(bearerUserId!);
+        throw invalidToken('The credentials sent name different users');
+      }
+      // The first credential decides (a tkn is consumed).
+      return found[0]!;
     }
     const cookie = req.cookies[SESSION_COOKIE];
     if (!cookie) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
@@ -76,10 +91,15 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
     if (!v.ok) throw new ApiError(400, v.error.error, v.error.description, 'error.invalidRequest');
     const who = await identify(req, params, v.req.client);
-    const user = who.user ?? (await r.users.find(who.userId));
-    if (!user || user.disabled) throw invalidToken();
-    const action = str(params, 'action', 100);
-    const answer = await stepUps.begin(user, v.req, who.amr, action);
+    let action: string | undefined;
+    try {
+      action = str(params, 'action', 100);
+    } catch (e) {
+      await requireLiveUser(who.userId);
+      throw e;
+    }
+    // begin refuses a gone or disabled user (invalid_token) before a user without factors.
+    const answer = await stepUps.begin({ id: who.userId }, v.req, who.amr, action);
     if (!(await who.commit())) {
       await r.storage.stepUps.consume(sha256(answer.token), r.clock.now());
       throw invalidToken('The tkn was already used');

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, TrustedDevicesTable } from '../schema.js';
+import { splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
 export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
 export type StepUpRow = Selectable<StepUpsTable>;
@@ -36,30 +37,72 @@ export function credentialsRepo(db: Kysely<Database>) {
   };
 }
 
+/** Since when a user has a verified factor of each type (null: none). */
+export type FactorsSince = Record<'email' | 'sms', number | null>;
+
+/** `from mfa_credentials` rows of the user `userId` names that are verified (of one type, if given). */
+const verifiedOf = (userId: RawBuilder<unknown>, type?: string) =>
+  sql`from mfa_credentials m where m.user_id = ${userId} and m.verified_at is not null${type === undefined ? sql`` : sql` and m.type = ${type}`}`;
+const enabledUser = (userId: RawBuilder<unknown>) => sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.disabled = 0)`;
+const ofStepUp = sql.ref('step_ups.user_id');
+
+/** The step_up's user, read back in the RETURNING of its consume. */
+const USER_OF_STEP_UP = userSubqueries('step_ups.user_id');
+
 /** step_up tokens: bound to user, client and OAuth parameters; reused for new codes, consumed once. */
 export function stepUpsRepo(db: Kysely<Database>) {
   return {
     async insert(s: StepUpRow): Promise<void> {
       await db.insertInto('step_ups').values(s).execute();
     },
+    /**
+     * Inserts the token only if its user exists, is not disabled and has a verified factor; answers
+     * since when the user has each factor type, or undefined when nothing was inserted.
+     */
+    async insertForLiveUser(s: StepUpRow): Promise<FactorsSince | undefined> {
+      // INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
+      const since = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
+      const { rows } = await sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, requests, created_at, expires_at, consumed_at)
+        select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text), cast(${s.base_amr} as text),
+          cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint), cast(${s.consumed_at} as bigint)
+        from users where users.id = ${s.user_id} and users.disabled = 0 and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
+        returning ${since('email')} as email, ${since('sms')} as sms`.execute(db);
+      const r = rows[0];
+      return r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
+    },
     async findLive(digest: string, now: number): Promise<StepUpRow | undefined> {
       return db.selectFrom('step_ups').selectAll().where('digest', '=', digest).where('consumed_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
     },
-    /** Counts one more code request on a live step_up token; returns the new count (atomic). */
-    async countRequest(digest: string, now: number): Promise<number | undefined> {
+    /**
+     * Counts one more code request on a live token whose user is enabled and has a verified factor
+     * of `type`; answers the new count and that factor's destination (the oldest), or undefined and
+     * counts nothing. In a transaction, the row stays locked until it ends.
+     */
+    async claimRequest(digest: string, now: number, type: string): Promise<{ user_id: string; requests: number; expires_at: number; destination: string } | undefined> {
       const r = await db
         .updateTable('step_ups')
         .set({ requests: sql<number>`requests + 1` })
         .where('digest', '=', digest)
         .where('consumed_at', 'is', null)
         .where('expires_at', '>', now)
-        .returning('requests')
+        .where(enabledUser(ofStepUp))
+        .where(sql<boolean>`exists (select 1 ${verifiedOf(ofStepUp, type)})`)
+        .returning(['user_id', 'requests', 'expires_at'])
+        .returning(sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination'))
         .executeTakeFirst();
-      return r ? Number(r.requests) : undefined;
+      return r && { ...r, requests: Number(r.requests), expires_at: Number(r.expires_at) };
     },
     /** Uses the token up: exactly one concurrent caller wins. */
     async consume(digest: string, now: number): Promise<StepUpRow | undefined> {
       return db.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returningAll().executeTakeFirst();
+    },
+    /** consume, with the token's user read in the same statement (undefined if gone). */
+    async consumeWithUser(digest: string, now: number): Promise<(StepUpRow & { user: User | undefined }) | undefined> {
+      const r = await db.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null)
+        .returningAll().returning(USER_OF_STEP_UP).executeTakeFirst() as (StepUpRow & JoinedUserColumns) | undefined;
+      if (!r) return undefined;
+      const { user, rest: row } = splitJoinedUser(r);
+      return { ...row, user };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
 import type { Database, UsersTable } from '../schema.js';
@@ -40,6 +40,17 @@ export const JOINED_USER = [
 ] as const;
 
 type Joined = { [K in keyof UsersTable as K extends 'id' ? 'user_row_id' : `user_${K}`]: UsersTable[K] | null };
+export type JoinedUserColumns = Joined;
+
+/**
+ * JOINED_USER's columns as scalar subqueries on the user that `userIdColumn` names, for a RETURNING
+ * clause (SQLite's may name only the updated table, so no join): read back with splitJoinedUser.
+ */
+export const userSubqueries = (userIdColumn: string) =>
+  JOINED_USER.map((c) => {
+    const [column, alias] = c.slice('users.'.length).split(' as ') as [string, string];
+    return sql`(select ${sql.ref(`u.${column}`)} from users u where u.id = ${sql.ref(userIdColumn)})`.as(alias);
+  });
 
 /** The user of a row read with JOINED_USER (undefined when the join found none), and the row without those columns. */
 export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefined; rest: Omit<R, keyof Joined> } {
