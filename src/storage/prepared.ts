@@ -1,4 +1,4 @@
-import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type QueryCreator, type QueryResult } from 'kysely';
+import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type QueryCreator, type QueryResult, type RawBuilder } from 'kysely';
 import type { Engine } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -27,14 +27,15 @@ interface Template {
  * the parameters untouched, and throws otherwise. An argument named in `rows` (by position) is a row
  * whose listed columns are each a value (an insert's `values(row)`).
  */
-export function prepared<A extends unknown[], O>(build: (q: QueryCreator<Database>, ...args: A) => Compilable<O>, rows: Record<number, readonly string[]> = {}) {
+export function prepared<A extends unknown[], O>(build: (q: QueryCreator<Database>, ...args: A) => Compilable<O> | RawBuilder<O>, rows: Record<number, readonly string[]> = {}) {
   const templates = new Map<Engine, Template>();
   const arity = build.length - 1;
   const template = (db: Kysely<Database>, engine: Engine): Template => {
     let t = templates.get(engine);
     if (t) return t;
     const slots = Array.from({ length: arity }, (_, i) => (rows[i] ? Object.fromEntries(rows[i]!.map((k) => [k, new Slot(i, k)])) : new Slot(i)));
-    const compiled = build(db, ...(slots as unknown as A)).compile();
+    // A raw `sql` query compiles against an executor; a builder ignores the argument.
+    const compiled = build(db, ...(slots as unknown as A)).compile(db);
     const used = new Set(compiled.parameters.filter((p): p is Slot => p instanceof Slot).map((p) => `${p.index}.${p.key}`));
     const expected = slots.reduce<number>((n, s) => n + (s instanceof Slot ? 1 : Object.keys(s).length), 0);
     const mangled = compiled.parameters.some((p) => (typeof p === 'number' && Number.isNaN(p)) || (typeof p === 'string' && p.includes('[object Object]')));

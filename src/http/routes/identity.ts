@@ -110,7 +110,7 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
     const q = requireSingle(req.query);
     await clientOf(q);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-    const user = session ? await r.users.find(session.userId) : undefined;
+    const user = session?.user;
     reply.header('Cache-Control', 'no-store');
     if (!session || !user) return reply.send({ is_authenticated: false });
     const name = [user.given_name, user.family_name].filter(Boolean).join(' ');

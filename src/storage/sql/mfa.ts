@@ -1,5 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, TrustedDevicesTable } from '../schema.js';
+import type { Engine } from '../connect.js';
+import { columnsOf, prepared } from '../prepared.js';
 import { splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
 export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
@@ -46,11 +48,33 @@ const verifiedOf = (userId: RawBuilder<unknown>, type?: string) =>
 const enabledUser = (userId: RawBuilder<unknown>) => sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.disabled = 0)`;
 const ofStepUp = sql.ref('step_ups.user_id');
 
+const STEP_UP_COLUMNS = columnsOf<StepUpRow>()('digest', 'user_id', 'client_id', 'params', 'base_amr', 'requests', 'created_at', 'expires_at', 'consumed_at');
+
 /** The step_up's user, read back in the RETURNING of its consume. */
 const USER_OF_STEP_UP = userSubqueries('step_ups.user_id');
 
+const sinceOf = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
+// INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
+const insertForLiveUser = prepared((_q, s: StepUpRow) => sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, requests, created_at, expires_at, consumed_at)
+  select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text), cast(${s.base_amr} as text),
+    cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint), cast(${s.consumed_at} as bigint)
+  from users where users.id = ${s.user_id} and users.disabled = 0 and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
+  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`, { 0: STEP_UP_COLUMNS });
+const claimRequest = prepared((q, digest: string, now: number, type: string) =>
+  q.updateTable('step_ups')
+    .set({ requests: sql<number>`requests + 1` })
+    .where('digest', '=', digest)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where(enabledUser(ofStepUp))
+    .where(sql<boolean>`exists (select 1 ${verifiedOf(ofStepUp, type)})`)
+    .returning(['user_id', 'requests', 'expires_at'])
+    .returning(sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination')));
+const consumeWithUser = prepared((q, digest: string, now: number) =>
+  q.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returningAll().returning(USER_OF_STEP_UP));
+
 /** step_up tokens: bound to user, client and OAuth parameters; reused for new codes, consumed once. */
-export function stepUpsRepo(db: Kysely<Database>) {
+export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async insert(s: StepUpRow): Promise<void> {
       await db.insertInto('step_ups').values(s).execute();
@@ -60,13 +84,7 @@ export function stepUpsRepo(db: Kysely<Database>) {
      * since when the user has each factor type, or undefined when nothing was inserted.
      */
     async insertForLiveUser(s: StepUpRow): Promise<FactorsSince | undefined> {
-      // INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
-      const since = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
-      const { rows } = await sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, requests, created_at, expires_at, consumed_at)
-        select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text), cast(${s.base_amr} as text),
-          cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint), cast(${s.consumed_at} as bigint)
-        from users where users.id = ${s.user_id} and users.disabled = 0 and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
-        returning ${since('email')} as email, ${since('sms')} as sms`.execute(db);
+      const { rows } = await insertForLiveUser(db, engine, s);
       const r = rows[0];
       return r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
     },
@@ -79,17 +97,7 @@ export function stepUpsRepo(db: Kysely<Database>) {
      * counts nothing. In a transaction, the row stays locked until it ends.
      */
     async claimRequest(digest: string, now: number, type: string): Promise<{ user_id: string; requests: number; expires_at: number; destination: string } | undefined> {
-      const r = await db
-        .updateTable('step_ups')
-        .set({ requests: sql<number>`requests + 1` })
-        .where('digest', '=', digest)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where(enabledUser(ofStepUp))
-        .where(sql<boolean>`exists (select 1 ${verifiedOf(ofStepUp, type)})`)
-        .returning(['user_id', 'requests', 'expires_at'])
-        .returning(sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination'))
-        .executeTakeFirst();
+      const [r] = (await claimRequest(db, engine, digest, now, type)).rows;
       return r && { ...r, requests: Number(r.requests), expires_at: Number(r.expires_at) };
     },
     /** Uses the token up: exactly one concurrent caller wins. */
@@ -98,8 +106,7 @@ export function stepUpsRepo(db: Kysely<Database>) {
     },
     /** consume, with the token's user read in the same statement (undefined if gone). */
     async consumeWithUser(digest: string, now: number): Promise<(StepUpRow & { user: User | undefined }) | undefined> {
-      const r = await db.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null)
-        .returningAll().returning(USER_OF_STEP_UP).executeTakeFirst() as (StepUpRow & JoinedUserColumns) | undefined;
+      const [r] = (await consumeWithUser(db, engine, digest, now)).rows as Array<StepUpRow & JoinedUserColumns>;
       if (!r) return undefined;
       const { user, rest: row } = splitJoinedUser(r);
       return { ...row, user };
@@ -108,7 +115,12 @@ export function stepUpsRepo(db: Kysely<Database>) {
 }
 
 /** Verification challenges: the code only as an HMAC, an attempt counter, single use. */
-export function challengesRepo(db: Kysely<Database>) {
+const countAttempt = prepared((q, id: string, failureBucketPrefix: string, windowStart: number) =>
+  q.updateTable('challenges').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id)
+    .returningAll()
+    .returning(sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as('failures')));
+
+export function challengesRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async insert(c: ChallengeRow): Promise<void> {
       await db.insertInto('challenges').values(c).execute();
@@ -148,11 +160,7 @@ export function challengesRepo(db: Kysely<Database>) {
      * one round trip for both.
      */
     async countAttempt(id: string, failureBucketPrefix: string, windowStart: number): Promise<(ChallengeRow & { failures: number }) | undefined> {
-      const row = await db
-        .updateTable('challenges').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id)
-        .returningAll()
-        .returning(sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as('failures'))
-        .executeTakeFirst();
+      const [row] = (await countAttempt(db, engine, id, failureBucketPrefix, windowStart)).rows;
       return row && { ...row, failures: Number(row.failures) };
     },
     /** Marks the challenge used: exactly one concurrent caller wins. */
