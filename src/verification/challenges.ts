@@ -74,7 +74,7 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     }
   }
 
-  /** A new challenge with a fresh code, in the caller's transaction (which holds the lock, see issue); the previous code stops working. */
+  /** A new challenge with a fresh code, in the caller's transaction (which holds the lock: issue, startStepUp); the previous code stops working. */
   async function store(tx: Repos, input: StartInput): Promise<Issued> {
     const settings = account();
     const id = randomToken(24);
@@ -105,13 +105,15 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     return id;
   }
 
-  /** A new challenge with a fresh code, sent to the destination; the previous code stops working. */
-  async function issue(input: StartInput): Promise<string> {
+  /**
+   * A factor registration's challenge with a fresh code, sent to the destination; the previous code
+   * stops working. (A step-up's goes through startStepUp, whose claim takes the lock.)
+   */
+  async function issue(input: StartInput & { purpose: 'register' }): Promise<string> {
     return deliver(await storage.transaction(async (tx) => {
-      // One writer at a time per step_up token (per user for registrations): parallel resends on
-      // PostgreSQL would otherwise each miss the others' uncommitted rows and leave several live codes.
-      if (input.stepUpDigest) await tx.challenges.lockStepUp(input.stepUpDigest);
-      else await tx.challenges.lockUser(input.userId);
+      // One writer at a time per user: parallel resends on PostgreSQL would otherwise each miss
+      // the others' uncommitted rows and leave several live codes.
+      await tx.challenges.lockUser(input.userId);
       return store(tx, input);
     }));
   }

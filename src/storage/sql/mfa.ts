@@ -126,12 +126,9 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
       await db.insertInto('challenges').values(c).execute();
     },
     /**
-     * Row locks held until the transaction ends (a no-op UPDATE, portable): PostgreSQL serialises
-     * the writers of one step_up token, or of one user's registrations; SQLite runs one transaction at a time anyway.
+     * A row lock held until the transaction ends (a no-op UPDATE, portable): PostgreSQL serialises
+     * the writers of one user's registrations; SQLite runs one transaction at a time anyway.
      */
-    async lockStepUp(stepUpDigest: string): Promise<void> {
-      await db.updateTable('step_ups').set({ requests: sql<number>`requests` }).where('digest', '=', stepUpDigest).execute();
-    },
     async lockUser(userId: string): Promise<void> {
       await db.updateTable('users').set({ id: sql<string>`id` }).where('id', '=', userId).execute();
     },
