@@ -11,6 +11,7 @@ import * as m004 from './migrations/004-identities.js';
 import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
+import { namingStatements } from './pg-named.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -47,6 +48,7 @@ export function connect(opts: ConnectOptions): Db {
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
+    namingStatements(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }

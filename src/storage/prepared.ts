@@ -1,5 +1,6 @@
 import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type QueryCreator, type QueryResult, type RawBuilder } from 'kysely';
 import type { Engine } from './connect.js';
+import { nameStatement } from './pg-named.js';
 import type { Database } from './schema.js';
 
 /** Stands for the i-th argument (or its column `key`, for a row) while the query is built and compiled once. */
@@ -24,7 +25,8 @@ interface Template {
  * a query on every call (10-15 µs, as much as SQLite takes to run it), while its text and the
  * places of its parameters depend only on its shape. `build` must pass each argument straight in as
  * a value (no arithmetic, no branching on it): the first call checks that every argument landed in
- * the parameters untouched, and throws otherwise. An argument named in `rows` (by position) is a row
+ * the parameters untouched, and throws otherwise. On PostgreSQL it runs as a named statement
+ * (`pg-named.ts`). An argument named in `rows` (by position) is a row
  * whose listed columns are each a value (an insert's `values(row)`).
  */
 export function prepared<A extends unknown[], O>(build: (q: QueryCreator<Database>, ...args: A) => Compilable<O> | RawBuilder<O>, rows: Record<number, readonly string[]> = {}) {
@@ -41,6 +43,7 @@ export function prepared<A extends unknown[], O>(build: (q: QueryCreator<Databas
     const mangled = compiled.parameters.some((p) => (typeof p === 'number' && Number.isNaN(p)) || (typeof p === 'string' && p.includes('[object Object]')));
     if (used.size !== expected || mangled) throw new Error(`prepared query: an argument is not passed straight in as a value (${compiled.sql})`);
     t = { sql: compiled.sql, query: compiled.query, parameters: compiled.parameters };
+    if (engine === 'postgres') nameStatement(t.sql);
     templates.set(engine, t);
     return t;
   };

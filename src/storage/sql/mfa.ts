@@ -120,10 +120,18 @@ const countAttempt = prepared((q, id: string, failureBucketPrefix: string, windo
     .returningAll()
     .returning(sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as('failures')));
 
+const CHALLENGE_COLUMNS = columnsOf<ChallengeRow>()('id', 'user_id', 'purpose', 'step_up_digest', 'credential_id', 'channel', 'destination', 'code_hmac',
+  'attempts', 'max_attempts', 'created_at', 'expires_at', 'consumed_at', 'superseded_at');
+const insertChallenge = prepared((q, c: ChallengeRow) => q.insertInto('challenges').values(c), { 0: CHALLENGE_COLUMNS });
+const supersedeStepUp = prepared((q, stepUpDigest: string, now: number) =>
+  q.updateTable('challenges').set({ superseded_at: now }).where('step_up_digest', '=', stepUpDigest).where('superseded_at', 'is', null).where('consumed_at', 'is', null));
+const consumeChallenge = prepared((q, id: string, now: number) =>
+  q.updateTable('challenges').set({ consumed_at: now }).where('id', '=', id).where('consumed_at', 'is', null).where('superseded_at', 'is', null));
+
 export function challengesRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async insert(c: ChallengeRow): Promise<void> {
-      await db.insertInto('challenges').values(c).execute();
+      await insertChallenge(db, engine, c);
     },
     /**
      * A row lock held until the transaction ends (a no-op UPDATE, portable): PostgreSQL serialises
@@ -134,7 +142,7 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
     },
     /** A new code kills the previous ones of the same step_up token (or registration). */
     async supersedeStepUp(stepUpDigest: string, now: number): Promise<void> {
-      await db.updateTable('challenges').set({ superseded_at: now }).where('step_up_digest', '=', stepUpDigest).where('superseded_at', 'is', null).where('consumed_at', 'is', null).execute();
+      await supersedeStepUp(db, engine, stepUpDigest, now);
     },
     async supersedeRegistrations(userId: string, channel: string, now: number): Promise<void> {
       await db.updateTable('challenges').set({ superseded_at: now }).where('user_id', '=', userId).where('purpose', '=', 'register').where('channel', '=', channel).where('superseded_at', 'is', null).where('consumed_at', 'is', null).execute();
@@ -162,8 +170,7 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
     },
     /** Marks the challenge used: exactly one concurrent caller wins. */
     async consume(id: string, now: number): Promise<boolean> {
-      const r = await db.updateTable('challenges').set({ consumed_at: now }).where('id', '=', id).where('consumed_at', 'is', null).where('superseded_at', 'is', null).executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      return Number((await consumeChallenge(db, engine, id, now)).numAffectedRows) === 1;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
-import { prepared } from '../prepared.js';
+import { columnsOf, prepared } from '../prepared.js';
 import type { Database, SessionsTable } from '../schema.js';
 import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
@@ -16,10 +16,14 @@ const findLiveWithUser = prepared((q, idDigest: string, now: number, idleSince: 
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', idleSince));
 
+const insertSession = prepared((q, s: SessionRow) => q.insertInto('sessions').values(s), {
+  0: columnsOf<SessionRow>()('id_digest', 'user_id', 'auth_time', 'amr', 'created_at', 'last_seen_at', 'expires_at', 'revoked_at'),
+});
+
 export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async create(s: SessionRow): Promise<void> {
-      await db.insertInto('sessions').values(s).execute();
+      await insertSession(db, engine, s);
     },
     /** A live session: not revoked, not past its absolute or idle limit. */
     async findLive(idDigest: string, now: number, idleMs: number): Promise<SessionRow | undefined> {

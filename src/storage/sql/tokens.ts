@@ -24,6 +24,11 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
     .where('refresh_tokens.digest', '=', digest));
 const consumeRefresh = prepared((q, digest: string, now: number) =>
   q.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null));
+const revokedOnItsOwn = prepared((q, jti: string) => q.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti));
+const revokedWithGrant = prepared((q, jti: string, grantId: string) =>
+  q.selectFrom('grants')
+    .select((eb) => ['grants.revoked_at', eb.exists(eb.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti)).as('revoked')])
+    .where('grants.id', '=', grantId));
 const insertRefresh = prepared((q, t: RefreshTokenRow) => q.insertInto('refresh_tokens').values(t), { 0: REFRESH_COLUMNS });
 // PostgreSQL: the successor is stored only if this statement's update consumed the token.
 const rotateRefresh = prepared((q, digest: string, now: number, t: RefreshTokenRow) =>
@@ -62,13 +67,8 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
      * its grant revoked or gone. One statement either way.
      */
     async accessTokenRevoked(jti: string, grantId: string | null): Promise<boolean> {
-      const own = db.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti);
-      if (grantId === null) return (await own.executeTakeFirst()) !== undefined;
-      const row = await db
-        .selectFrom('grants')
-        .select((eb) => ['grants.revoked_at', eb.exists(own).as('revoked')])
-        .where('grants.id', '=', grantId)
-        .executeTakeFirst();
+      if (grantId === null) return (await revokedOnItsOwn(db, engine, jti)).rows.length > 0;
+      const [row] = (await revokedWithGrant(db, engine, jti, grantId)).rows;
       return !row || row.revoked_at !== null || Boolean(row.revoked);
     },
     /** Revokes one access token until it would have expired anyway (a second revocation is a no-op). */
