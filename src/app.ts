@@ -8,6 +8,7 @@ import { createStepUpService } from './flows/stepup/service.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
+import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
 import { lazyValidatorFactory } from './http/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
@@ -55,6 +56,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installErrorHandling(app);
+  installDurableAnswers(app, r.storage);
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);

@@ -12,6 +12,7 @@ import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
 import { namingStatements } from './pg-named.js';
+import { batchingWrites, type Batching } from './sqlite-batch.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -21,6 +22,8 @@ export interface Db {
   engine: Engine;
   /** PostgreSQL only: the pool, for LISTEN/NOTIFY. */
   pool?: pg.Pool;
+  /** SQLite only: the group commit the writes made so far wait for (`sqlite-batch.ts`). */
+  settled?: () => Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -57,8 +60,17 @@ export function connect(opts: ConnectOptions): Db {
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  const batch = batchingWrites(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file, batch) }) });
+  return {
+    db,
+    engine: 'sqlite',
+    settled: batch.settled,
+    close: async () => {
+      batch.flush();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -67,13 +79,13 @@ export function connect(opts: ConnectOptions): Db {
  * synchronously, and Ward never streams, so sharing one is safe). Bounded: the query shapes are a
  * fixed set, but an unexpected growth (an IN list of varying length) evicts the oldest.
  */
-function cachingStatements(file: SqliteDatabase.Database): SqliteDatabase.Database {
+function cachingStatements(file: SqliteDatabase.Database, batch: Batching): SqliteDatabase.Database {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const prepare = file.prepare.bind(file);
   const cached = (text: string) => {
     let stmt = cache.get(text);
     if (stmt === undefined) {
-      stmt = prepare(text);
+      stmt = batch.wrap(prepare(text), text);
       if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
       cache.set(text, stmt);
     }

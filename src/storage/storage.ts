@@ -43,6 +43,8 @@ export type Repos = ReturnType<typeof repos>;
 export interface Storage extends Repos {
   engine: Db['engine'];
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /** The commit that the writes made so far still wait for (SQLite's group commit), or undefined. */
+  settled(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export function createStorage(d: Db): Storage {
     ...repos(d.db, d.engine),
     engine: d.engine,
     transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx, d.engine))),
+    settled: d.settled ?? (() => undefined),
     close: () => d.close(),
   };
 }
