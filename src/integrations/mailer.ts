@@ -8,6 +8,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Transporter } from 'nodemailer';
 import { DeliveryError, scrub } from './errors.js';
+import { buildMessage, mailbox, plainAddress } from './mime.js';
 
 export interface MailContent {
   subject: string;
@@ -87,8 +88,12 @@ function toDeliveryError(e: unknown, secrets: string[]): DeliveryError {
   return new DeliveryError('email', refused ? 'refused' : 'unavailable', `email delivery failed (${kind}${status ? ` ${status}` : ''}): ${detail}`, status);
 }
 
+const HEADERS = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' };
+
 export function createMailer(opts: MailerOptions): Mailer {
   const { options, secrets } = transportOptions(opts);
+  // A From that mime.ts cannot write (and recipients it cannot) go through nodemailer's composer.
+  const sender = mailbox(opts.from);
   // nodemailer is loaded with the first email, not at start-up.
   let transporter: Promise<Transporter> | undefined;
   const transport = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
@@ -101,15 +106,20 @@ export function createMailer(opts: MailerOptions): Mailer {
     async send(to, content) {
       if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
-        await (await transport()).sendMail({
-          from: opts.from,
-          // An address object: the value is one mailbox, never parsed as a list.
-          to: { name: '', address: to.trim() },
-          subject: content.subject,
-          text: content.text,
-          html: content.html,
-          headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
-        });
+        const rcpt = sender && plainAddress(to.trim());
+        // The common case: the message is built here (mime.ts) and nodemailer only speaks SMTP.
+        if (rcpt) await (await transport()).sendMail({ envelope: { from: sender!.address, to: [rcpt] }, raw: buildMessage({ from: sender!, to: rcpt, ...content, headers: HEADERS, date: new Date() }) });
+        else {
+          await (await transport()).sendMail({
+            from: opts.from,
+            // An address object: the value is one mailbox, never parsed as a list.
+            to: { name: '', address: to.trim() },
+            subject: content.subject,
+            text: content.text,
+            html: content.html,
+            headers: HEADERS,
+          });
+        }
       } catch (e) {
         throw toDeliveryError(e, secrets);
       }

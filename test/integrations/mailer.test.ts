@@ -56,6 +56,39 @@ describe('SMTP mailer', () => {
     assert.match(got.html, /208417/);
   });
 
+  it('writes a well-formed MIME message: long accented subject and sender name, headers, line lengths', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: '"Équipe Ward, sécurité" <no-reply@ward.test>' });
+    const subject = 'Votre code de vérification Ward : 208417 — à saisir avant l\'expiration, ne le partagez pas 🙂';
+    const text = `Ligne accentuée : é à ç ü\n${'x'.repeat(300)}`;
+    await mailer.send('ivy@example.com', { subject, text, html: '<p>é</p>' });
+    const got = await sink.next('ivy@example.com');
+    assert.equal(got.subject, subject, 'encoded words split on characters, not bytes');
+    assert.equal(got.text.trim(), text);
+    assert.equal(got.html, '<p>é</p>');
+    assert.equal(got.from, 'no-reply@ward.test');
+    assert.match(got.headers.get('from')!, /<no-reply@ward\.test>$/);
+    const parsedFrom = await import('mailparser').then((m) => m.simpleParser(got.raw)).then((p) => p.from?.value[0]);
+    assert.deepEqual(parsedFrom, { name: 'Équipe Ward, sécurité', address: 'no-reply@ward.test' });
+    assert.match(got.headers.get('date')!, /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
+    assert.match(got.headers.get('message-id')!, /^<[0-9a-f]{32}@ward\.test>$/);
+    assert.equal(got.headers.get('auto-submitted'), 'auto-generated');
+    for (const line of got.raw.split('\r\n')) assert.ok(line.length <= 78, `line of ${line.length}: ${line.slice(0, 40)}`);
+    assert.ok(!/[^\r]\n/.test(got.raw), 'CRLF only');
+  });
+
+  it('delivers to an internationalised domain (punycode) and to a local part that needs quoting', async () => {
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
+    await mailer.send('jo@exämple.com', { subject: 'idn', text: 't', html: '<p>h</p>' });
+    // The sink reports the envelope's domain in Unicode; the header carries the ASCII form.
+    const idn = await sink.next('jo@exämple.com');
+    assert.equal(idn.subject, 'idn');
+    assert.equal(idn.headers.get('to'), 'jo@xn--exmple-cua.com');
+    await mailer.send('a,b@example.com', { subject: 'quoted', text: 't', html: '<p>h</p>' });
+    const got = await sink.next('"a,b"@example.com');
+    assert.equal(got.subject, 'quoted');
+    assert.match(got.headers.get('to')!, /"a,b"@example\.com/, 'one mailbox, never read as a list');
+  });
+
   it('keeps each message for its own recipient, in order', async () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
     await mailer.send('carol@example.com', { subject: 'first', text: 'one', html: '<p>one</p>' });
