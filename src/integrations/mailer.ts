@@ -106,11 +106,11 @@ export function createMailer(opts: MailerOptions): Mailer {
     async send(to, content) {
       if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
-        const rcpt = sender && plainAddress(to.trim());
+        const rcpt = sender ? plainAddress(to.trim()) : null;
         // The common case: the message is built here (mime.ts) and nodemailer only speaks SMTP.
-        if (rcpt) await (await transport()).sendMail({ envelope: { from: sender!.address, to: [rcpt] }, raw: buildMessage({ from: sender!, to: rcpt, ...content, headers: HEADERS, date: new Date() }) });
-        else {
-          await (await transport()).sendMail({
+        const mail = sender && rcpt
+          ? { envelope: { from: sender.address, to: [rcpt] }, raw: buildMessage({ from: sender, to: rcpt, ...content, headers: HEADERS, date: new Date() }) }
+          : {
             from: opts.from,
             // An address object: the value is one mailbox, never parsed as a list.
             to: { name: '', address: to.trim() },
@@ -118,8 +118,8 @@ export function createMailer(opts: MailerOptions): Mailer {
             text: content.text,
             html: content.html,
             headers: HEADERS,
-          });
-        }
+          };
+        await (await transport()).sendMail(mail);
       } catch (e) {
         throw toDeliveryError(e, secrets);
       }
