@@ -10,6 +10,7 @@ import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
+import { createFactorNotices } from './flows/stepup/factor-notices.js';
 import { createSocialProviders } from './integrations/social/providers.js';
 import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
@@ -94,6 +95,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
+  const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
   return {
     config,
@@ -118,6 +120,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: delivery, log, events }),
     events,
+    notices,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
@@ -128,6 +131,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       poller.stop();
       janitor.stop();
       await events.flush();
+      await notices.drain();
       await delivery.close();
       await storage.close();
     },

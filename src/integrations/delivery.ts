@@ -10,6 +10,7 @@ import type { DeliveryConfig } from '../config/types.js';
 import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { renderVerificationMessage, type CodePurpose } from './messages.js';
+import { renderNotice, type NoticeInput } from './notices.js';
 import { createSmsSender, type SmsSender } from './sms.js';
 
 export { DeliveryError, type DeliveryChannel, type DeliveryFailure } from './errors.js';
@@ -24,8 +25,15 @@ export interface SendCodeInput {
   locale?: string;
 }
 
+export interface SendNoticeInput extends Omit<NoticeInput, 'appName'> {
+  channel: DeliveryChannel;
+  to: string;
+}
+
 export interface Delivery {
   sendCode(input: SendCodeInput): Promise<void>;
+  /** A security notice (a factor added or removed); fails like sendCode, with a DeliveryError. */
+  sendNotice(input: SendNoticeInput): Promise<void>;
   /** Closes the transports' kept connections (SMTP pool) at shutdown. */
   close(): Promise<void>;
 }
@@ -59,6 +67,45 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
   }
   const secrets = [config.smsAuthToken];
 
+  /**
+   * Hands one message to its channel's transport. `what` names it in the log ('verification code',
+   * 'security notice'); `fields` are logged with it; `secret` (the code) never leaves here, not even
+   * in an error. Without a transport: the development outbox, or a DeliveryError in production.
+   */
+  async function send(channel: DeliveryChannel, rawTo: unknown, content: { subject: string; text: string; html: string; sms: string }, what: string, fields: Record<string, unknown>, secret?: string): Promise<void> {
+    if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);
+    const to = typeof rawTo === 'string' ? rawTo.trim() : '';
+    if (!to) throw new DeliveryError(channel, 'invalid_destination', `no ${channel === 'email' ? 'email address' : 'phone number'} to send the ${what} to`);
+    const where = { channel, ...fields, to: maskDestination(to) };
+
+    const transport = channel === 'email' ? mailer : sms;
+    if (!transport) {
+      if (config.mode === 'development') {
+        const body = channel === 'email' ? content.text : content.sms;
+        log.info(
+          { dev_outbox: { channel, ...fields, to, subject: channel === 'email' ? content.subject : undefined, body } },
+          `DEVELOPMENT OUTBOX (not sent: ${MISSING[channel]}): ${channel} to ${to}, ${what}${secret ? ` ${secret}` : ''}`,
+        );
+        return;
+      }
+      log.warn(where, `${what} not sent: ${MISSING[channel]}`);
+      throw new DeliveryError(channel, 'not_configured', `cannot send a ${what} by ${channel}: ${MISSING[channel]}`);
+    }
+
+    const hidden = [secret, ...secrets];
+    try {
+      if (channel === 'email') await (transport as Mailer).send(to, { subject: content.subject, text: content.text, html: content.html });
+      else await (transport as SmsSender).send(to, content.sms);
+    } catch (e) {
+      const safe = e instanceof DeliveryError
+        ? new DeliveryError(channel, e.failure, scrub(e.message, hidden), e.status)
+        : new DeliveryError(channel, 'unavailable', `${channel} delivery failed: ${scrub(e instanceof Error ? e.message : String(e), hidden)}`);
+      log.error({ ...where, failure: safe.failure, status: safe.status }, `${what} delivery failed: ${safe.message}`);
+      throw safe;
+    }
+    log.info(where, `${what} sent`);
+  }
+
   return {
     async close() {
       await mailer?.close();
@@ -66,36 +113,12 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     async sendCode(input) {
       const { channel, purpose, code } = input;
       if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);
-      const to = typeof input.to === 'string' ? input.to.trim() : '';
-      if (!to) throw new DeliveryError(channel, 'invalid_destination', `no ${channel === 'email' ? 'email address' : 'phone number'} to send the code to`);
       const message = renderVerificationMessage({ purpose, code, ttlSeconds: input.ttlSeconds, locale: input.locale, appName: options.appName });
-      const where = { channel, purpose, to: maskDestination(to) };
-
-      const transport = channel === 'email' ? mailer : sms;
-      if (!transport) {
-        if (config.mode === 'development') {
-          const body = channel === 'email' ? message.text : message.sms;
-          log.info(
-            { dev_outbox: { channel, purpose, to, subject: channel === 'email' ? message.subject : undefined, body } },
-            `DEVELOPMENT OUTBOX (not sent: ${MISSING[channel]}): ${channel} to ${to}, verification code ${code}`,
-          );
-          return;
-        }
-        log.warn(where, `verification code not sent: ${MISSING[channel]}`);
-        throw new DeliveryError(channel, 'not_configured', `cannot send a verification code by ${channel}: ${MISSING[channel]}`);
-      }
-
-      try {
-        if (channel === 'email') await (transport as Mailer).send(to, { subject: message.subject, text: message.text, html: message.html });
-        else await (transport as SmsSender).send(to, message.sms);
-      } catch (e) {
-        const safe = e instanceof DeliveryError
-          ? new DeliveryError(channel, e.failure, scrub(e.message, [code, ...secrets]), e.status)
-          : new DeliveryError(channel, 'unavailable', `${channel} delivery failed: ${scrub(e instanceof Error ? e.message : String(e), [code, ...secrets])}`);
-        log.error({ ...where, failure: safe.failure, status: safe.status }, `verification code delivery failed: ${safe.message}`);
-        throw safe;
-      }
-      log.info(where, 'verification code sent');
+      await send(channel, input.to, message, 'verification code', { purpose }, code);
+    },
+    async sendNotice(input) {
+      const { channel, to, ...notice } = input;
+      await send(channel, to, renderNotice({ ...notice, appName: options.appName }), 'security notice', { notice: notice.change });
     },
   };
 }

@@ -84,7 +84,7 @@ function duration(ttlSeconds: number, c: Catalog, short: boolean): string {
   return short ? `${n} ${unit}` : `${n} ${c.units[unit][n === 1 ? 0 : 1]}`;
 }
 
-const escapeHtml = (s: string): string =>
+export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 // GSM 03.38: the basic set (one septet each) and the extension table (two septets each).
@@ -108,7 +108,7 @@ function fitsOneSms(text: string): boolean {
 }
 
 /** One line of printable text, at most 40 characters; 'Ward' when nothing is left. */
-function cleanAppName(name: string | undefined): string {
+export function cleanAppName(name: string | undefined): string {
   const s = (name ?? '').replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40).trim();
   return s || 'Ward';
 }

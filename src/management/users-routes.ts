@@ -1,5 +1,6 @@
 import { isRole, ROLES } from '../authz/roles.js';
 import { ApiError, notFound } from '../errors/api-error.js';
+import { verifiedFactors } from '../flows/stepup/factors.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from './audit.js';
@@ -62,12 +63,16 @@ export function userRoutes(r: Registry): ManagementRoute[] {
       handler: async ({ actor, params }) => {
         const f = await r.storage.mfaCredentials.find(params.credentialId!);
         if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
+        const before = await verifiedFactors(r.storage, f.user_id);
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
           await tx.mfaCredentials.delete(f.id);
           await tx.trustedDevices.revokeAllOfUser(f.user_id, now);
           await recordAudit(tx, now, actor, 'user.factor_removed', `user:${f.user_id}`, 'success', { type: f.type });
         });
+        // The user is told, as when they remove it themselves (MF-03).
+        const user = await r.users.find(f.user_id);
+        if (user && f.verified_at !== null) r.notices.factorChanged({ user, change: 'factor_removed', factor: { type: f.type, destination: f.destination }, before, at: now });
       },
     },
     {

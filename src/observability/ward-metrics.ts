@@ -11,6 +11,7 @@ export function createWardMetrics() {
   const codesSent = registry.counter('ward_verification_codes_sent_total', 'Verification codes handed to delivery, by channel');
   const verificationFailures = registry.counter('ward_verification_failures_total', 'Verification codes refused (wrong, expired, used or over the attempt cap)');
   const rateLimited = registry.counter('ward_rate_limited_total', 'Requests refused by a rate or verification limit, by limit');
+  const notices = registry.counter('ward_security_notices_total', 'Security notices to users (a factor added or removed), by channel and outcome');
   const events = registry.counter('ward_security_events_total', 'Security events (the audit log of the public endpoints), by event name');
   const started = Date.now();
   registry.gauge('ward_process_resident_memory_bytes', 'Resident memory of the Ward processes (summed across workers)', () => ({ '': process.memoryUsage.rss() }));
@@ -37,6 +38,9 @@ export function createWardMetrics() {
       if (name === 'mfa.code_sent') codesSent.inc({ channel: fields.channel === 'sms' ? 'sms' : 'email' });
       else if (name === 'mfa.verification_failed') verificationFailures.inc();
       else if (name === 'mfa.limit_reached') rateLimited.inc({ limit: `verification_${typeof fields.scope === 'string' ? fields.scope.slice(0, 20) : 'code'}` });
+    },
+    notice(channel: 'email' | 'sms', outcome: 'sent' | 'failed'): void {
+      notices.inc({ channel, outcome });
     },
     rateLimited(limit: string): void {
       rateLimited.inc({ limit });

@@ -11,6 +11,7 @@ import { requireSingle } from '../params.js';
 
 const FRESH_MS = 5 * 60_000;
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
 
 const view = (c: CredentialRow) => ({
   type: c.type,
@@ -40,7 +41,7 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
   async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
     const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
     if (existing?.verified_at) return { status: 'enabled', credential: view(existing) };
-    const locale = req.headers['accept-language']?.split(',')[0]?.trim();
+    const locale = localeOf(req);
     const request = { userId: ctx.user.id, purpose: 'register' as const, channel: type, destination, locale };
     // The same limits as a step-up's codes (per user per window, and per destination), counted
     // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
@@ -53,23 +54,31 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
   }
 
-  async function confirm(ctx: BearerContext, channel: Channel, code: unknown) {
+  async function confirm(ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) {
     const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
     if (!challenge) throw new ApiError(400, 'invalid_grant', 'No registration is waiting for a code; start it again', 'error.invalidVerificationCode');
     const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
-    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, r.clock.now());
-    // A change of factors ends the trust given to devices (SU-09, MF-03).
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
+    const before = await verifiedFactors(r.storage, ctx.user.id);
+    const now = r.clock.now();
+    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, now);
+    // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
+    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
     await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
+    if (row.credential_id) r.notices.factorChanged({ user: ctx.user, change: 'factor_added', factor: { type: channel, destination: row.destination }, before, at: now, locale });
   }
 
-  async function remove(ctx: BearerContext, type: Channel, destination: string | null) {
+  async function remove(ctx: BearerContext, type: Channel, destination: string | null, locale: string | undefined) {
     const all = await r.storage.mfaCredentials.listOfUser(ctx.user.id);
     const target = all.find((c) => c.type === type && (destination === null || c.destination === destination));
     if (!target) throw notFound(`No ${type} factor to remove`);
+    const now = r.clock.now();
     await r.storage.mfaCredentials.delete(target.id);
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, r.clock.now());
+    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
     await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
+    // A pending registration was no factor: its removal changes nothing to tell.
+    if (target.verified_at !== null) {
+      r.notices.factorChanged({ user: ctx.user, change: 'factor_removed', factor: { type, destination: target.destination }, before: all.filter((c) => c.verified_at !== null), at: now, locale });
+    }
   }
 
   const phoneOf = (params: Record<string, unknown>) => {
@@ -93,7 +102,7 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
   app.post('/identity/v1/mfa/credentials/emails/verify', async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
-    await confirm(ctx, 'email', params.verification_code);
+    await confirm(ctx, 'email', params.verification_code, localeOf(req));
     return reply.code(204).send();
   });
 
@@ -106,20 +115,20 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
   app.post('/identity/v1/mfa/credentials/phone-numbers/verify', async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
-    await confirm(ctx, 'sms', params.verification_code);
+    await confirm(ctx, 'sms', params.verification_code, localeOf(req));
     return reply.code(204).send();
   });
 
   app.delete('/identity/v1/mfa/credentials/emails', async (req, reply) => {
     const ctx = await caller(req, true);
-    await remove(ctx, 'email', null);
+    await remove(ctx, 'email', null, localeOf(req));
     return reply.code(204).send();
   });
 
   app.delete('/identity/v1/mfa/credentials/phone-numbers', async (req, reply) => {
     const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
-    await remove(ctx, 'sms', phoneOf(params));
+    await remove(ctx, 'sms', phoneOf(params), localeOf(req));
     return reply.code(204).send();
   });
 

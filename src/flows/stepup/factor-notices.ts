@@ -1,0 +1,66 @@
+/**
+ * Tells a user that a second factor of their account was added or removed (ASVS 6.3.7, checklist
+ * MF-03), through the channels the account already had: its email address, its verified phone
+ * number, and its verified factors as they were before the change (a removed factor is told it was
+ * removed). A factor just added is not told: the user proved it is theirs a moment ago.
+ *
+ * The notices leave in the background: the change is made and answered whatever becomes of them. A
+ * failed notice is logged by the delivery (destination masked) and counted; `drain()` (at shutdown)
+ * waits for those still on their way.
+ */
+import type { Delivery, DeliveryChannel } from '../../integrations/delivery.js';
+import { maskDestination } from '../../integrations/delivery.js';
+import type { FactorChange } from '../../integrations/notices.js';
+import type { CredentialRow } from '../../storage/sql/mfa.js';
+import type { User } from '../../storage/sql/users.js';
+
+export interface FactorChangeInput {
+  user: User;
+  change: FactorChange;
+  factor: { type: DeliveryChannel; destination: string };
+  /** The user's verified factors before the change. */
+  before: CredentialRow[];
+  at: number;
+  locale?: string;
+}
+
+/** Where to tell: distinct (channel, destination) pairs, the changed factor left out when it is new. */
+export function noticeRecipients(input: FactorChangeInput): Array<{ channel: DeliveryChannel; to: string }> {
+  const { user, change, factor, before } = input;
+  const all: Array<{ channel: DeliveryChannel; to: string }> = [];
+  if (user.email) all.push({ channel: 'email', to: user.email });
+  if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
+  for (const f of before) if (f.verified_at !== null) all.push({ channel: f.type, to: f.destination });
+  if (change === 'factor_removed') all.push({ channel: factor.type, to: factor.destination });
+  const seen = new Set<string>();
+  return all.filter((r) => {
+    const key = `${r.channel}:${r.channel === 'email' ? r.to.toLowerCase() : r.to}`;
+    const isNew = change === 'factor_added' && r.channel === factor.type && key === `${factor.type}:${factor.type === 'email' ? factor.destination.toLowerCase() : factor.destination}`;
+    if (isNew || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function createFactorNotices(deps: { delivery: Delivery; sent?: (channel: DeliveryChannel, outcome: 'sent' | 'failed') => void }) {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    /** Sends the notices of one change in the background; returns at once. */
+    factorChanged(input: FactorChangeInput): void {
+      const masked = maskDestination(input.factor.destination);
+      for (const r of noticeRecipients(input)) {
+        const p = deps.delivery
+          .sendNotice({ channel: r.channel, to: r.to, change: input.change, factor: input.factor.type, masked, at: input.at, locale: input.locale })
+          .then(() => deps.sent?.(r.channel, 'sent'), () => deps.sent?.(r.channel, 'failed'))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+    },
+    /** Resolves once every notice sent so far has been handed over or has failed. */
+    async drain(): Promise<void> {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+  };
+}
+
+export type FactorNotices = ReturnType<typeof createFactorNotices>;

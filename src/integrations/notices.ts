@@ -1,0 +1,102 @@
+/**
+ * Security notices (ASVS 6.3.7, checklist MF-03): the message a user gets when a second factor of
+ * their account is added or removed, so that a change they did not make does not go unseen. English
+ * and French, like the verification codes; the HTML is self-contained and escapes every value; the
+ * SMS fits one GSM-7 segment. The changed factor is shown masked, never in full.
+ */
+import { cleanAppName, escapeHtml, gsmSeptets, resolveLocale, type MessageLocale } from './messages.js';
+
+export type FactorChange = 'factor_added' | 'factor_removed';
+
+export interface NoticeInput {
+  change: FactorChange;
+  /** The factor that changed: its type and its masked destination. */
+  factor: 'email' | 'sms';
+  masked: string;
+  /** When it changed (ms since the epoch); shown in UTC. */
+  at: number;
+  locale?: string;
+  appName?: string;
+}
+
+export interface Notice {
+  subject: string;
+  text: string;
+  html: string;
+  sms: string;
+}
+
+interface NoticeCatalog {
+  subject: Record<FactorChange, (app: string) => string>;
+  factor: Record<'email' | 'sms', (masked: string) => string>;
+  what: Record<FactorChange, (factor: string, app: string, when: string) => string>;
+  ifYou: string;
+  ifNot: string;
+  sms: Record<FactorChange, (factor: string, app: string) => string>;
+}
+
+const NOTICES: Record<MessageLocale, NoticeCatalog> = {
+  en: {
+    subject: { factor_added: (app) => `A second factor was added to your ${app} account`, factor_removed: (app) => `A second factor was removed from your ${app} account` },
+    factor: { email: (m) => `the email address ${m}`, sms: (m) => `the phone number ${m}` },
+    what: {
+      factor_added: (f, app, when) => `On ${when}, ${f} was added to the two-step verification of your ${app} account.`,
+      factor_removed: (f, app, when) => `On ${when}, ${f} was removed from the two-step verification of your ${app} account.`,
+    },
+    ifYou: 'If you made this change, there is nothing more to do. Devices you had marked as trusted will ask for a code again.',
+    ifNot: 'If you did not, someone else may be signed in to your account: change your password now, sign out of your other sessions, and check your second factors.',
+    sms: {
+      factor_added: (f, app) => `${app ? `${app}: ` : ''}${f} was added to your two-step verification. Not you? Change your password now.`,
+      factor_removed: (f, app) => `${app ? `${app}: ` : ''}${f} was removed from your two-step verification. Not you? Change your password now.`,
+    },
+  },
+  fr: {
+    subject: { factor_added: (app) => `Un second facteur a été ajouté à votre compte ${app}`, factor_removed: (app) => `Un second facteur a été retiré de votre compte ${app}` },
+    factor: { email: (m) => `l'adresse e-mail ${m}`, sms: (m) => `le numéro ${m}` },
+    what: {
+      factor_added: (f, app, when) => `Le ${when}, ${f} a été ajouté(e) à la vérification en deux étapes de votre compte ${app}.`,
+      factor_removed: (f, app, when) => `Le ${when}, ${f} a été retiré(e) de la vérification en deux étapes de votre compte ${app}.`,
+    },
+    ifYou: "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous demanderont de nouveau un code.",
+    ifNot: "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez vos autres sessions et vérifiez vos seconds facteurs.",
+    sms: {
+      factor_added: (f, app) => `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+      factor_removed: (f, app) => `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+    },
+  },
+};
+
+/** '2026-11-21 14:03 UTC': the same in every locale, so no time zone has to be guessed. */
+const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function renderNotice(input: NoticeInput): Notice {
+  const { change, factor } = input;
+  if (change !== 'factor_added' && change !== 'factor_removed') throw new TypeError(`unknown change ${String(change)}`);
+  if (factor !== 'email' && factor !== 'sms') throw new TypeError(`unknown factor ${String(factor)}`);
+  if (!Number.isFinite(input.at)) throw new TypeError('at must be a time');
+  const locale = resolveLocale(input.locale);
+  const c = NOTICES[locale];
+  const app = cleanAppName(input.appName);
+  const masked = input.masked.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, '').slice(0, 80);
+  const what = c.what[change](c.factor[factor](masked), app, utc(input.at));
+  const subject = c.subject[change](app);
+  const text = [what, '', c.ifYou, '', c.ifNot, ''].join('\n');
+  const e = escapeHtml;
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
+    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+    `<p style="margin:0 0 16px;font-weight:bold">${e(what)}</p>`,
+    `<p style="margin:0 0 16px">${e(c.ifYou)}</p>`,
+    `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ifNot)}</p>`,
+    '</div></body></html>',
+    '',
+  ].join('\n');
+  // One GSM-7 segment: without the app's name (which may need UCS-2) when the full text would not fit.
+  const full = c.sms[change](c.factor[factor](masked), app);
+  const n = gsmSeptets(full);
+  const bare = c.sms[change](c.factor[factor](masked), '');
+  const sms = n !== null && n <= 160 ? full : bare.charAt(0).toUpperCase() + bare.slice(1);
+  return { subject, text, html, sms };
+}
