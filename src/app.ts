@@ -17,6 +17,7 @@ import { authorizeRoutes } from './http/routes/authorize.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { metadataRoutes } from './http/routes/metadata.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
+import { sessionRoutes } from './http/routes/sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { documentFastPath, installFastPath } from './http/document-fast-path.js';
@@ -72,6 +73,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   identityRoutes(app, r);
   stepUpRoutes(app, r, stepUps);
   mfaCredentialRoutes(app, r);
+  sessionRoutes(app, r);
   installManagementApi(app, r);
   consoleRoutes(app, r);
   return app;

@@ -7,6 +7,8 @@ import type { User } from '../storage/sql/users.js';
 
 export interface BearerContext {
   user: User;
+  /** The grant (token family) the access token belongs to. */
+  grantId: string;
   clientId: string;
   scopes: string[];
   amr: string[];
@@ -37,8 +39,8 @@ export async function liveAccessToken(r: Registry, authorization: string | undef
 /** A user's access token (identity API): live, with a user who is not disabled. */
 export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
   const row = await liveAccessToken(r, authorization);
-  if (!row.user_id) throw invalidToken();
+  if (!row.user_id || !row.grant_id) throw invalidToken();
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();
-  return { user, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: row.amr, authTime: row.auth_time, issuedAt: row.created_at };
+  return { user, grantId: row.grant_id, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: row.amr, authTime: row.auth_time, issuedAt: row.created_at };
 }

@@ -149,6 +149,33 @@ for (const engine of engines()) {
       assert.equal(await s.sessions.revokeAllForUser('u1', now), 0);
     });
 
+    it('ends the other sessions and grants of a user, keeping one session and its grants', async () => {
+      await s.users.create(user('u9', 'nine@example.com'), now);
+      const session = (id: string, userId = 'u9') => s.sessions.create({ id_digest: id, user_id: userId, auth_time: now, amr: '[]', created_at: now, last_seen_at: now, expires_at: now + 1e6, revoked_at: null });
+      const grant = (id: string, sessionId: string | null, userId = 'u9') => s.tokens.createGrant({ id, user_id: userId, client_id: 'c1', session_id: sessionId, scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      for (const id of ['keep', 'other-1', 'other-2']) await session(id);
+      await session('someone-else', 'u1');
+      await grant('g-mine', 'keep');
+      await grant('g-same-browser', 'keep');
+      await grant('g-other', 'other-1');
+      await grant('g-no-session', null);
+      await grant('g-someone-else', 'someone-else', 'u1');
+      const ended = await s.transaction(async (tx) => [
+        await tx.sessions.revokeOthersOfUser('u9', 'keep', now + 1),
+        await tx.tokens.revokeOtherGrantsOfUser('u9', 'g-mine', 'keep', now + 1),
+      ]);
+      assert.deepEqual(ended, [2, 2]);
+      const live = async (id: string) => (await s.tokens.findGrant(id))?.revoked_at === null;
+      assert.deepEqual(await Promise.all(['g-mine', 'g-same-browser', 'g-other', 'g-no-session', 'g-someone-else'].map(live)), [true, true, false, false, true]);
+      assert.ok(await s.sessions.findLive('keep', now + 2, 1e6));
+      assert.equal(await s.sessions.findLive('other-1', now + 2, 1e6), undefined);
+      assert.ok(await s.sessions.findLive('someone-else', now + 2, 1e6));
+      // Without a session to keep, every session ends; the caller's grant alone stays.
+      assert.equal(await s.sessions.revokeOthersOfUser('u9', null, now + 3), 1);
+      assert.equal(await s.tokens.revokeOtherGrantsOfUser('u9', 'g-mine', null, now + 3), 1);
+      assert.deepEqual(await Promise.all(['g-mine', 'g-same-browser'].map(live)), [true, false]);
+    });
+
     it('counts 50 concurrent hits without losing one', async () => {
       const counts = await Promise.all(Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)));
       assert.equal(Math.max(...counts), 50);

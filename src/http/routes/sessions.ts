@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { verifyBearer } from '../../protocol/bearer.js';
+import type { Registry } from '../../registry.js';
+
+/**
+ * `DELETE /identity/v1/sessions/others`: "sign out everywhere else" (ASVS 7.4.3, checklist MF-03:
+ * the option to end the other sessions after a factor or password change). With a user's access
+ * token, ends every other SSO session of that user and revokes every other grant (their refresh and
+ * access tokens stop working on every process at once). What stays: the caller's grant and the SSO
+ * session it was issued in, with the grants of that session (the same browser's other apps).
+ */
+export function sessionRoutes(app: FastifyInstance, r: Registry): void {
+  app.delete('/identity/v1/sessions/others', async (req, reply) => {
+    const ctx = await verifyBearer(r, req.headers.authorization);
+    const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
+    const now = r.clock.now();
+    const ended = await r.storage.transaction(async (tx) => ({
+      sessions: await tx.sessions.revokeOthersOfUser(ctx.user.id, keepSession, now),
+      grants: await tx.tokens.revokeOtherGrantsOfUser(ctx.user.id, ctx.grantId, keepSession, now),
+    }));
+    await r.events.emit('sessions.others_ended', { user_id: ctx.user.id, client_id: ctx.clientId, ...ended }, 'other sessions ended');
+    return reply.header('Cache-Control', 'no-store').send({ ended_sessions: ended.sessions, revoked_grants: ended.grants });
+  });
+}
