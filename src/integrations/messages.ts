@@ -113,6 +113,22 @@ export function cleanAppName(name: string | undefined): string {
   return s || 'Ward';
 }
 
+/**
+ * The HTML of Ward's emails: a self-contained page (inline styles, no image, link or remote
+ * resource) around `body`, paragraphs whose values the caller has escaped.
+ */
+export function emailHtml(locale: MessageLocale, title: string, body: string[]): string {
+  return [
+    '<!DOCTYPE html>',
+    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
+    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+    ...body,
+    '</div></body></html>',
+    '',
+  ].join('\n');
+}
+
 export function renderVerificationMessage(input: VerificationMessageInput): VerificationMessage {
   const { purpose, code } = input;
   if (purpose !== 'stepup' && purpose !== 'register') throw new TypeError(`unknown purpose ${String(purpose)}`);
@@ -128,18 +144,12 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
   const heading = c.heading(app);
   const text = [heading, '', `    ${code}`, '', `${c.lead[purpose]} ${c.expires(long)}`, '', `${c.ignore[purpose]} ${c.neverShare(app)}`, ''].join('\n');
   const e = escapeHtml;
-  const html = [
-    '<!DOCTYPE html>',
-    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(subject)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
-    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+  const html = emailHtml(locale, subject, [
     `<p style="margin:0 0 12px">${e(heading)}</p>`,
     `<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;letter-spacing:4px">${e(code)}</p>`,
     `<p style="margin:0 0 16px">${e(c.lead[purpose])} ${e(c.expires(long))}</p>`,
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ignore[purpose])} ${e(c.neverShare(app))}</p>`,
-    '</div></body></html>',
-    '',
-  ].join('\n');
+  ]);
 
   const shortDuration = duration(ttl, c, true);
   const full = c.sms[purpose](code, app, shortDuration);

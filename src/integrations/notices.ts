@@ -4,7 +4,7 @@
  * and French, like the verification codes; the HTML is self-contained and escapes every value; the
  * SMS fits one GSM-7 segment. The changed factor is shown masked, never in full.
  */
-import { cleanAppName, escapeHtml, gsmSeptets, resolveLocale, type MessageLocale } from './messages.js';
+import { cleanAppName, emailHtml, escapeHtml, gsmSeptets, resolveLocale, type MessageLocale } from './messages.js';
 
 export type FactorChange = 'factor_added' | 'factor_removed';
 
@@ -82,17 +82,11 @@ export function renderNotice(input: NoticeInput): Notice {
   const subject = c.subject[change](app);
   const text = [what, '', c.ifYou, '', c.ifNot, ''].join('\n');
   const e = escapeHtml;
-  const html = [
-    '<!DOCTYPE html>',
-    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(subject)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
-    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+  const html = emailHtml(locale, subject, [
     `<p style="margin:0 0 16px;font-weight:bold">${e(what)}</p>`,
     `<p style="margin:0 0 16px">${e(c.ifYou)}</p>`,
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ifNot)}</p>`,
-    '</div></body></html>',
-    '',
-  ].join('\n');
+  ]);
   // One GSM-7 segment: without the app's name (which may need UCS-2) when the full text would not fit.
   const full = c.sms[change](c.factor[factor](masked), app);
   const n = gsmSeptets(full);
