@@ -112,7 +112,6 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     },
     async sendCode(input) {
       const { channel, purpose, code } = input;
-      if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);
       const message = renderVerificationMessage({ purpose, code, ttlSeconds: input.ttlSeconds, locale: input.locale, appName: options.appName });
       await send(channel, input.to, message, 'verification code', { purpose }, code);
     },

@@ -32,11 +32,11 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
   for (const f of before) if (f.verified_at !== null) all.push({ channel: f.type, to: f.destination });
   if (change === 'factor_removed') all.push({ channel: factor.type, to: factor.destination });
-  const seen = new Set<string>();
+  const keyOf = (channel: DeliveryChannel, to: string) => `${channel}:${channel === 'email' ? to.toLowerCase() : to}`;
+  const seen = new Set(change === 'factor_added' ? [keyOf(factor.type, factor.destination)] : []);
   return all.filter((r) => {
-    const key = `${r.channel}:${r.channel === 'email' ? r.to.toLowerCase() : r.to}`;
-    const isNew = change === 'factor_added' && r.channel === factor.type && key === `${factor.type}:${factor.type === 'email' ? factor.destination.toLowerCase() : factor.destination}`;
-    if (isNew || seen.has(key)) return false;
+    const key = keyOf(r.channel, r.to);
+    if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
