@@ -59,7 +59,7 @@ export function userRoutes(r: Registry): ManagementRoute[] {
     {
       method: 'DELETE', url: '/api/v1/users/:userId/mfa-credentials/:credentialId', tag: 'users', permission: 'manage:users', audit: 'user.factor_removed',
       params: { type: 'object', additionalProperties: false, required: ['userId', 'credentialId'], properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' }, credentialId: { type: 'string', pattern: '^[a-f0-9]{32}$' } } },
-      summary: "Remove a user's second factor (their trusted devices are revoked)", response: { status: 204 },
+      summary: "Remove a user's second factor (their trusted devices are revoked; the user is told)", response: { status: 204 },
       handler: async ({ actor, params }) => {
         const f = await r.storage.mfaCredentials.find(params.credentialId!);
         if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
