@@ -66,7 +66,7 @@ export function userRoutes(r: Registry): ManagementRoute[] {
         const before = await verifiedFactors(r.storage, f.user_id);
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
-          await tx.mfaCredentials.delete(f.id);
+          if (!(await tx.mfaCredentials.delete(f.id))) throw notFound('No such factor for this user');
           await tx.trustedDevices.revokeAllOfUser(f.user_id, now);
           await recordAudit(tx, now, actor, 'user.factor_removed', `user:${f.user_id}`, 'success', { type: f.type });
         });

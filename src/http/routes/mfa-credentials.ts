@@ -72,7 +72,8 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     const target = all.find((c) => c.type === type && (destination === null || c.destination === destination));
     if (!target) throw notFound(`No ${type} factor to remove`);
     const now = r.clock.now();
-    await r.storage.mfaCredentials.delete(target.id);
+    // Two removals at once: the second finds it gone (one change, one notice).
+    if (!(await r.storage.mfaCredentials.delete(target.id))) throw notFound(`No ${type} factor to remove`);
     await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
     await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
     // A pending registration was no factor: its removal changes nothing to tell.
