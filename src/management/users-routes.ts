@@ -32,7 +32,7 @@ export function userRoutes(r: Registry): ManagementRoute[] {
   async function endEverything(userId: string, now: number) {
     await r.storage.transaction(async (tx) => {
       await tx.sessions.revokeAllForUser(userId, now);
-      for (const g of await tx.tokens.grantIdsOfUser(userId)) await tx.tokens.revokeGrant(g, now);
+      await tx.tokens.revokeGrantsOfUser(userId, now);
     });
   }
   return [

@@ -161,8 +161,8 @@ for (const engine of engines()) {
       await grant('g-no-session', null);
       await grant('g-someone-else', 'someone-else', 'u1');
       const ended = await s.transaction(async (tx) => [
-        await tx.sessions.revokeOthersOfUser('u9', 'keep', now + 1),
-        await tx.tokens.revokeOtherGrantsOfUser('u9', 'g-mine', 'keep', now + 1),
+        await tx.sessions.revokeAllForUser('u9', now + 1, 'keep'),
+        await tx.tokens.revokeGrantsOfUser('u9', now + 1, { grant: 'g-mine', session: 'keep' }),
       ]);
       assert.deepEqual(ended, [2, 2]);
       const live = async (id: string) => (await s.tokens.findGrant(id))?.revoked_at === null;
@@ -171,8 +171,8 @@ for (const engine of engines()) {
       assert.equal(await s.sessions.findLive('other-1', now + 2, 1e6), undefined);
       assert.ok(await s.sessions.findLive('someone-else', now + 2, 1e6));
       // Without a session to keep, every session ends; the caller's grant alone stays.
-      assert.equal(await s.sessions.revokeOthersOfUser('u9', null, now + 3), 1);
-      assert.equal(await s.tokens.revokeOtherGrantsOfUser('u9', 'g-mine', null, now + 3), 1);
+      assert.equal(await s.sessions.revokeAllForUser('u9', now + 3), 1);
+      assert.equal(await s.tokens.revokeGrantsOfUser('u9', now + 3, { grant: 'g-mine', session: null }), 1);
       assert.deepEqual(await Promise.all(['g-mine', 'g-same-browser'].map(live)), [true, false]);
     });
 

@@ -62,5 +62,3 @@ export function createFactorNotices(deps: { delivery: Delivery; sent?: (channel:
     },
   };
 }
-
-export type FactorNotices = ReturnType<typeof createFactorNotices>;

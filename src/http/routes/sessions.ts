@@ -15,8 +15,8 @@ export function sessionRoutes(app: FastifyInstance, r: Registry): void {
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
     const now = r.clock.now();
     const ended = await r.storage.transaction(async (tx) => ({
-      sessions: await tx.sessions.revokeOthersOfUser(ctx.user.id, keepSession, now),
-      grants: await tx.tokens.revokeOtherGrantsOfUser(ctx.user.id, ctx.grantId, keepSession, now),
+      sessions: await tx.sessions.revokeAllForUser(ctx.user.id, now, keepSession),
+      grants: await tx.tokens.revokeGrantsOfUser(ctx.user.id, now, { grant: ctx.grantId, session: keepSession }),
     }));
     await r.events.emit('sessions.others_ended', { user_id: ctx.user.id, client_id: ctx.clientId, ...ended }, 'other sessions ended');
     return reply.header('Cache-Control', 'no-store').send({ ended_sessions: ended.sessions, revoked_grants: ended.grants });

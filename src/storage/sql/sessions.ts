@@ -50,15 +50,11 @@ export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
       const r = await db.updateTable('sessions').set({ revoked_at: now }).where('id_digest', '=', idDigest).where('revoked_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    /** Ends every live session of a user but `keep` (null: keeps none). Answers how many ended. */
-    async revokeOthersOfUser(userId: string, keep: string | null, now: number): Promise<number> {
+    /** Ends every live session of a user, but `except` when given. Answers how many ended. */
+    async revokeAllForUser(userId: string, now: number, except: string | null = null): Promise<number> {
       let q = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-      if (keep !== null) q = q.where('id_digest', '<>', keep);
+      if (except !== null) q = q.where('id_digest', '<>', except);
       return Number((await q.executeTakeFirst()).numUpdatedRows);
-    },
-    async revokeAllForUser(userId: string, now: number): Promise<number> {
-      const r = await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
-      return Number(r.numUpdatedRows);
     },
   };
 }

@@ -59,17 +59,15 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
       return rows.map((r) => r.id);
     },
     /**
-     * Revokes every live grant of a user but `keepGrant` and those issued inside the session
-     * `keepSession` (the caller's own, in the same browser). Answers how many were revoked.
+     * Revokes every live grant of a user in one statement. `except`: the caller's own grant stays,
+     * and so do those issued inside its session (the same browser). Answers how many were revoked.
      */
-    async revokeOtherGrantsOfUser(userId: string, keepGrant: string, keepSession: string | null, now: number): Promise<number> {
-      let q = db.updateTable('grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).where('id', '<>', keepGrant);
-      if (keepSession !== null) q = q.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '<>', keepSession)]));
+    async revokeGrantsOfUser(userId: string, now: number, except?: { grant: string; session: string | null }): Promise<number> {
+      let q = db.updateTable('grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+      if (except) q = q.where('id', '<>', except.grant);
+      const keepSession = except?.session;
+      if (keepSession) q = q.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '<>', keepSession)]));
       return Number((await q.executeTakeFirst()).numUpdatedRows);
-    },
-    async grantIdsOfUser(userId: string): Promise<string[]> {
-      const rows = await db.selectFrom('grants').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-      return rows.map((r) => r.id);
     },
     /**
      * Whether a sealed access token is dead in the store: revoked on its own, or (a user's token)
