@@ -2,7 +2,8 @@
 // the ceiling server). It is the harness's "stats endpoint": over the IPC channel it answers CPU time
 // (process.cpuUsage, all threads), RSS and event-loop utilisation, and starts or stops a CPU profile
 // (node:inspector) written where the harness asks, and counts SQL statements on demand (wrapping
-// better-sqlite3's prepare and pg's Client#query, as Kysely calls them once per statement).
+// better-sqlite3's prepare and pg's Client#query, as Kysely calls them once per statement; and
+// better-sqlite3's exec, which runs the begin/commit of Ward's group commit, as `exec: <text>`).
 // It changes nothing else in the process, unless BENCH_EXPERIMENT (`--experiment`) asks for a
 // what-if: `stmt-cache` reuses better-sqlite3 statements by SQL text, `smtp-pool` makes nodemailer
 // keep its SMTP connections (pool: true). Those measure a suggested fix; they never touch src/.
@@ -47,6 +48,13 @@ try {
       };
     }
     return stmt;
+  };
+  // exec (begin/commit of Ward's group commit, `storage/sqlite-batch.ts`) is counted as `exec: <text>`.
+  const exec = Database.prototype.exec;
+  Database.prototype.exec = function (text) {
+    if (!counting) return exec.call(this, text);
+    const t0 = process.hrtime.bigint();
+    try { return exec.call(this, text); } finally { count(`exec: ${text}`, 1, Number(process.hrtime.bigint() - t0)); }
   };
   Database.prototype.prepare = function (text, ...rest) {
     if (!experiments.has('stmt-cache') || rest.length) return countRuns(prepare.call(this, text, ...rest));

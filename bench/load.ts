@@ -136,7 +136,8 @@ export async function run(child: Child, plan: Plan, o: { seconds: number; connec
     good, requests: result.requests?.total ?? 0, failures, seconds,
     ...(sql ? {
       sql: sql.slice(0, 40).map(([t, n, ns]) => [t, +(n / Math.max(1, good)).toFixed(2), +(ns / 1000 / Math.max(1, good)).toFixed(1)] as [string, number, number]),
-      sqlPerUnit: sql.reduce((a, [, n]) => a + n, 0) / Math.max(1, good),
+      // Statements only: the group commit's `exec: begin/commit` are listed but not counted as statements.
+      sqlPerUnit: sql.reduce((a, [t, n]) => a + (t.startsWith('exec: ') ? 0 : n), 0) / Math.max(1, good),
       sqlUsPerUnit: sql.reduce((a, [, , ns]) => a + ns, 0) / 1000 / Math.max(1, good),
     } : {}),
   };
