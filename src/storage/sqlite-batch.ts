@@ -11,8 +11,14 @@
  *
  * Semantics are those of running the statements one after another: it is one connection, so every
  * statement sees the ones before it; a statement that fails on a constraint is undone alone and the
- * others stand (SQLite's ABORT); an explicit transaction (`begin`, Kysely's `transaction()`) first
- * commits what is pending, then keeps its own boundaries.
+ * others stand (SQLite's ABORT).
+ *
+ * An explicit transaction (Kysely's `transaction()`: `begin` ... `commit` or `rollback`) joins the
+ * shared transaction as a savepoint instead of committing what is pending and paying a commit of
+ * its own. It keeps a transaction's guarantees: its `rollback` undoes its writes and nothing else;
+ * nothing else runs in the middle of it (Kysely holds the one connection until it ends); and it is
+ * durable like every other write, since the shared commit is held back while it is open (even
+ * across turns of the loop) and its answer waits for that commit.
  */
 import type SqliteDatabase from 'better-sqlite3';
 
@@ -33,11 +39,17 @@ interface Waiters {
   reject: (e: unknown) => void;
 }
 
-const STARTS_TRANSACTION = /^\s*(begin|savepoint)\b/i;
+// Kysely's SQLite driver: `begin`, `commit`, `rollback`, exactly.
+const EXPLICIT = /^\s*(begin|commit|rollback)\s*;?\s*$/i;
+const SAVEPOINT = 'ward_explicit';
+const NOTHING_CHANGED = { changes: 0, lastInsertRowid: 0 };
 
 export function batchingWrites(file: SqliteDatabase.Database): Batching {
   let open = false;
   let waiters: Waiters | undefined;
+  /** An explicit transaction is open (as a savepoint): the commit waits for its end. */
+  let explicit = false;
+  let flushWhenDone = false;
 
   const end = (error?: unknown) => {
     open = false;
@@ -47,6 +59,11 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
   };
   const flush = () => {
     if (!open) return;
+    if (!file.open) return end(new Error('The database was closed before its writes were committed'));
+    if (explicit) {
+      flushWhenDone = true;
+      return;
+    }
     try {
       file.exec('commit');
       end();
@@ -55,12 +72,37 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
       end(e);
     }
   };
-  const joined = <T>(run: () => T): T => {
-    if (!file.inTransaction) {
-      file.exec('begin');
-      open = true;
+  const openShared = () => {
+    if (file.inTransaction) return;
+    file.exec('begin');
+    open = true;
+    setImmediate(flush);
+  };
+  const endExplicit = () => {
+    explicit = false;
+    if (flushWhenDone) {
+      flushWhenDone = false;
       setImmediate(flush);
     }
+  };
+  /** Kysely's `begin` / `commit` / `rollback`, as a savepoint in the shared transaction. */
+  const explicitStep = (verb: string): typeof NOTHING_CHANGED => {
+    if (verb === 'begin') {
+      if (explicit) throw new Error('begin inside an explicit transaction');
+      openShared();
+      file.exec(`savepoint ${SAVEPOINT}`);
+      explicit = true;
+    } else if (explicit) {
+      // After an error that made SQLite roll everything back there is no savepoint left to end.
+      if (file.inTransaction) file.exec(verb === 'commit' ? `release ${SAVEPOINT}` : `rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
+      endExplicit();
+    } else {
+      throw new Error(`${verb} without an explicit transaction`);
+    }
+    return NOTHING_CHANGED;
+  };
+  const joined = <T>(run: () => T): T => {
+    openShared();
     try {
       return run();
     } catch (e) {
@@ -73,12 +115,9 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
 
   return {
     wrap(stmt, text) {
-      if (STARTS_TRANSACTION.test(text)) {
-        const run = stmt.run.bind(stmt);
-        stmt.run = ((...args: unknown[]) => {
-          flush();
-          return run(...(args as []));
-        }) as Statement['run'];
+      const verb = EXPLICIT.exec(text)?.[1]?.toLowerCase();
+      if (verb) {
+        stmt.run = (() => explicitStep(verb)) as unknown as Statement['run'];
         return stmt;
       }
       if (stmt.readonly) return stmt;

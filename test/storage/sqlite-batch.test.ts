@@ -54,19 +54,73 @@ describe('SQLite group commit, through Ward\'s storage', () => {
     assert.equal(seen('b2').n, 1);
   });
 
-  it('an explicit transaction commits what is pending first and keeps its own boundaries', async () => {
+  const insertIn = (db: typeof d.db, digest: string) =>
+    sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values (${digest}, 'g', 'c', 'u', 'openid', 1)`.execute(db);
+  const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
+  it('an explicit transaction joins the shared one: its rollback undoes its own writes, the others commit together', async () => {
     await insert('c1');
     assert.ok(d.settled!(), 'c1 pending');
     await assert.rejects(d.db.transaction().execute(async (trx) => {
-      assert.equal(seen('c1').n, 1, 'the pending write was committed when the transaction began');
-      await sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values ('c2', 'g', 'c', 'u', 'openid', 1)`.execute(trx);
+      assert.equal(seen('c1').n, 0, 'beginning it committed nothing');
+      await insertIn(trx, 'c2');
       throw new Error('roll back');
-    }));
-    assert.equal(d.settled!(), undefined);
-    assert.equal(seen('c2').n, 0, 'the transaction rolled back alone');
+    }), /roll back/);
+    const [inside] = (await sql<{ n: number }>`select count(*) as n from refresh_tokens where digest = 'c2'`.execute(d.db)).rows;
+    assert.equal(Number(inside!.n), 0, 'its write is undone at once');
     await insert('c3');
     await d.settled!();
-    assert.equal(seen('c3').n, 1, 'writes after it batch again');
+    assert.equal(seen('c1').n + seen('c3').n, 2, 'the writes around it committed');
+    assert.equal(seen('c2').n, 0, 'the transaction rolled back alone');
+  });
+
+  it('nothing of an open explicit transaction is committed, even while the loop turns; it commits whole once it ends', async () => {
+    await d.db.transaction().execute(async (trx) => {
+      await insertIn(trx, 'e1');
+      await turn();
+      await turn();
+      assert.equal(seen('e1').n, 0, 'not committed half-way');
+      await insertIn(trx, 'e2');
+    });
+    await d.settled!();
+    assert.equal(seen('e1').n + seen('e2').n, 2);
+    await assert.rejects(d.db.transaction().execute(async (trx) => {
+      await insertIn(trx, 'e3');
+      await turn();
+      throw new Error('late failure');
+    }), /late failure/);
+    await d.settled?.();
+    assert.equal(seen('e3').n, 0, 'a failure after a turn of the loop still undoes everything it wrote');
+  });
+
+  it('a statement refused inside an explicit transaction rolls back that transaction only', async () => {
+    await insert('f1');
+    await assert.rejects(d.db.transaction().execute(async (trx) => {
+      await insertIn(trx, 'f2');
+      await insertIn(trx, 'f1'); // primary key taken
+    }));
+    await d.settled!();
+    assert.equal(seen('f1').n, 1);
+    assert.equal(seen('f2').n, 0);
+  });
+
+  it('the answer of a request that ran an explicit transaction leaves once it is committed', async () => {
+    const app = Fastify();
+    installErrorHandling(app);
+    installDurableAnswers(app, { settled: () => d.settled!() });
+    app.post('/tx/:digest', async (req) => {
+      const { digest } = req.params as { digest: string };
+      await d.db.transaction().execute((trx) => insertIn(trx, digest));
+      return { stored: true };
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'POST', url: '/tx/g1' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(seen('g1').n, 1, 'visible to another connection when the answer left');
+    } finally {
+      await app.close();
+    }
   });
 
   it('close commits what is pending', async () => {
