@@ -20,6 +20,7 @@ import { SCENARIOS, type PeerSide, type WardSide } from './scenarios.js';
 import { runScale } from './scale.js';
 import { parseCount } from './seed-users.js';
 import { startSink } from './smtp.js';
+import { formatPerUnit, traceSyscalls } from './syscalls.js';
 import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
 
 const argv = process.argv.slice(2);
@@ -87,7 +88,7 @@ async function main() {
   const peerSide: PeerSide = { kind: 'peer', url: peer.url, emails, users: [] };
   const results: ScenarioResult[] = [];
   const cold: Record<string, number> = { peer: peer.coldStartMs };
-  const profiles: Record<string, HotSpots & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]> }> = {};
+  const profiles: Record<string, Partial<HotSpots> & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]>; syscallsPerUnit?: Record<string, number> }> = {};
   const dbs: WardDb[] = [];
   try {
     for (const engine of engines) {
@@ -128,6 +129,13 @@ async function main() {
           log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}` +
             `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
             [...(pr.sql ?? [])].sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1])).slice(0, 8).map(([t, n, us]) => `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
+        }
+        if (flag('syscalls') && ward.proc.pid) {
+          const trace = await traceSyscalls(ward.proc.pid);
+          const sr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections });
+          const calls = await trace.stop();
+          (profiles[`${engine} ${sc.id}`] ??= {}).syscallsPerUnit = Object.fromEntries([...calls].map(([k, n]) => [k, n / Math.max(1, sr.good)]));
+          log(`  system calls per ${sc.unit === 'flows/s' ? 'flow' : 'request'} (strace -c, ${sr.good} units): ${formatPerUnit(calls, sr.good)}`);
         }
       }
       await ward.stop();
