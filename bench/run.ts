@@ -21,6 +21,7 @@ import { runScale } from './scale.js';
 import { parseCount } from './seed-users.js';
 import { startSink } from './smtp.js';
 import { formatPerUnit, traceSyscalls } from './syscalls.js';
+import { formatPerf, recordPerf, type PerfSummary } from './perf.js';
 import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
 
 const argv = process.argv.slice(2);
@@ -88,7 +89,7 @@ async function main() {
   const peerSide: PeerSide = { kind: 'peer', url: peer.url, emails, users: [] };
   const results: ScenarioResult[] = [];
   const cold: Record<string, number> = { peer: peer.coldStartMs };
-  const profiles: Record<string, Partial<HotSpots> & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]>; syscallsPerUnit?: Record<string, number> }> = {};
+  const profiles: Record<string, Partial<HotSpots> & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]>; syscallsPerUnit?: Record<string, number>; perf?: PerfSummary }> = {};
   const dbs: WardDb[] = [];
   try {
     for (const engine of engines) {
@@ -98,7 +99,7 @@ async function main() {
       const first = await startWard(cli, db, sink.url, opt('experiment'));
       cold[`ward ${engine} first start`] = first.coldStartMs;
       await first.stop();
-      const ward = await startWard(cli, db, sink.url, opt('experiment'));
+      const ward = await startWard(cli, db, sink.url, opt('experiment'), 1, flag('perf') ? ['--perf-basic-prof'] : []);
       cold[`ward ${engine} restart`] = ward.coldStartMs;
       log(`\n${db.label}: Ward cold start ${first.coldStartMs.toFixed(0)} ms (empty data), ${ward.coldStartMs.toFixed(0)} ms (restart); peer ${peer.coldStartMs.toFixed(0)} ms`);
       const t = performance.now();
@@ -129,6 +130,13 @@ async function main() {
           log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}` +
             `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
             [...(pr.sql ?? [])].sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1])).slice(0, 8).map(([t, n, us]) => `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
+        }
+        if (flag('perf') && ward.proc.pid) {
+          const rec = await recordPerf(ward.proc.pid);
+          const sr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections });
+          const summary = await rec.stop();
+          (profiles[`${engine} ${sc.id}`] ??= {}).perf = summary;
+          log(formatPerf(`  perf ${engine} ${sc.id} (${sr.good} units)`, summary));
         }
         if (flag('syscalls') && ward.proc.pid) {
           const trace = await traceSyscalls(ward.proc.pid);
