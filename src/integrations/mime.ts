@@ -83,7 +83,13 @@ function displayName(name: string): string {
 
 const formatMailbox = (m: Mailbox) => (m.name ? `${displayName(m.name)} <${m.address}>` : m.address);
 
-const base64Lines = (s: string) => Buffer.from(s, 'utf8').toString('base64').replace(/.{76}(?=.)/g, '$&\r\n');
+/** Base64 in lines of 76 characters (RFC 2045), by slicing: a regular expression scanning the text was 1% of the step-up flow. */
+const base64Lines = (s: string) => {
+  const b = Buffer.from(s, 'utf8').toString('base64');
+  const lines: string[] = [];
+  for (let i = 0; i < b.length; i += 76) lines.push(b.slice(i, i + 76));
+  return lines.join('\r\n');
+};
 
 /** `to` must be a plainAddress result; header values are single-line (no CR or LF). */
 export function buildMessage(m: RawMessage): string {
