@@ -45,7 +45,7 @@ export interface ConnectOptions {
 }
 
 /**
- * Measured under the benchmark's step-up flow (bench/README.md, "Seventh session"):
+ * Measured under the benchmark's step-up flow (bench/README.md, "Eighth session"):
  * - Statement journals in memory. Inside the group commit's transaction every write statement keeps
  *   the undo of the pages it changes; once that spilled to a temporary file, each statement paid
  *   two more write syscalls. A statement journal is never read after a crash, so a file buys nothing.
