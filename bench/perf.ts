@@ -17,6 +17,8 @@ export interface PerfSummary {
   mainByKind: Record<string, number>;
   /** Main thread, the functions with the most self time. */
   mainTop: Array<[string, number]>;
+  /** Main thread, each sample given to the nearest JavaScript frame's package or module (native and V8 time included). */
+  mainByModule: Array<[string, number]>;
   /** Other threads (libuv pool: signatures, hashing; V8 helpers), the functions with the most self time, as shares of all samples. */
   otherTop: Array<[string, number]>;
 }
@@ -67,8 +69,22 @@ function kindOf(sym: string, dso: string): string {
   return 'other';
 }
 
+/** `node_modules/<package>`, `ward:<dir>/<file>`, `node:<module>` of a JIT frame's symbol, if it is one. */
+function moduleOf(sym: string): string | undefined {
+  if (!sym.startsWith('JS:') && !sym.startsWith('RegExp:')) return undefined;
+  if (sym.startsWith('RegExp:')) return '(regular expressions)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(sym);
+  if (pkg) return pkg[1];
+  const ward = /\/ward\/([^:\s]+?)\.js/.exec(sym) ?? /\/src\/([^:\s]+?)\.ts/.exec(sym);
+  if (ward) return `ward:${ward[1]}`;
+  const node = /(node:[a-z_/]+)/.exec(sym);
+  return node ? node[1] : '(other JavaScript)';
+}
+
 export function summarize(text: string, pid: number): PerfSummary {
   const main = new Map<string, number>();
+  const modules = new Map<string, number>();
+  let owner: string | undefined;
   const other = new Map<string, number>();
   const kinds = new Map<string, number>();
   let samples = 0;
@@ -79,18 +95,21 @@ export function summarize(text: string, pid: number): PerfSummary {
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     if (!/^\s/.test(line)) {
+      if (tid === String(pid) && samples > 0) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
+      owner = undefined;
       tid = line.trim().split(/\s+/)[0]!;
       leaf = true;
       samples++;
       if (tid === String(pid)) mainSamples++;
       continue;
     }
-    if (!leaf) continue;
-    leaf = false;
     // "<ip> <symbol> (<dso>)"
     const m = /^\s*[0-9a-f]+\s+(.*?)\s+\(([^)]*)\)\s*$/.exec(line);
     const sym = (m?.[1] ?? '[unknown]').replace(/\+0x[0-9a-f]+$/, '');
     const dso = m?.[2] ?? '';
+    if (owner === undefined) owner = moduleOf(sym);
+    if (!leaf) continue;
+    leaf = false;
     if (tid === String(pid)) {
       add(main, sym);
       add(kinds, kindOf(sym, dso));
@@ -98,6 +117,7 @@ export function summarize(text: string, pid: number): PerfSummary {
       add(other, sym);
     }
   }
+  if (tid === String(pid) && samples > 0) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
   const share = (n: number, of: number) => +(n / Math.max(1, of)).toFixed(4);
   const top = (m: Map<string, number>, of: number, k = 12) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([s, n]) => [s.slice(0, 140), share(n, of)] as [string, number]);
   return {
@@ -105,6 +125,7 @@ export function summarize(text: string, pid: number): PerfSummary {
     mainShare: share(mainSamples, samples),
     mainByKind: Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, share(n, mainSamples)])),
     mainTop: top(main, mainSamples),
+    mainByModule: top(modules, mainSamples, 14),
     otherTop: top(other, samples, 6),
   };
 }
@@ -115,6 +136,7 @@ export function formatPerf(label: string, s: PerfSummary): string {
     `${label}: ${s.samples} on-CPU samples, ${pct(s.mainShare)} on the main thread`,
     `  main thread by kind: ${Object.entries(s.mainByKind).map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
     `  main thread, self:   ${s.mainTop.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
+    `  main thread by the nearest JavaScript frame: ${s.mainByModule.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
     `  other threads, self: ${s.otherTop.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
   ].join('\n');
 }
