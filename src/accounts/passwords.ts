@@ -1,10 +1,20 @@
-import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { availableParallelism } from 'node:os';
+import { hash as argon2Hash, verify as argon2Verify, Algorithm } from '@node-rs/argon2';
+import { concurrencyLimit } from '../lib/limit.js';
 
 /** argon2id with the OWASP parameters (m=19 MiB, t=2, p=1). */
 const PARAMS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * One hash per core at a time: more in flight (libuv has 4 threads) would not go faster, would
+ * hold 19 MiB each, and would leave no thread for the RS256 signatures of the same requests.
+ */
+export const argon2Slots = concurrencyLimit(availableParallelism());
+const hash = (password: string) => argon2Slots.run(() => argon2Hash(password, PARAMS));
+const verify = (stored: string, password: string) => argon2Slots.run(() => argon2Verify(stored, password));
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PARAMS);
+  return hash(password);
 }
 
 let dummy: Promise<string> | null = null;
