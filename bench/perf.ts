@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interruptTracer } from './proc.js';
 
 export interface PerfSummary {
   samples: number;
@@ -43,10 +44,7 @@ export async function recordPerf(pid: number): Promise<PerfRecording> {
   }
   return {
     async stop() {
-      proc.kill('SIGINT');
-      const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(kill);
+      await interruptTracer(proc, exited);
       try {
         const text = execFileSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym,dso'], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
         return summarize(text, pid);

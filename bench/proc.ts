@@ -170,3 +170,11 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     void Promise.race([Promise.allSettled(cleanups.map((f) => f())), timeout]).then(() => process.exit(130));
   });
 }
+
+/** Stops an attached tracer (strace, perf) as Ctrl-C would, so it writes its output; SIGKILL after 10 s. */
+export async function interruptTracer(proc: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  proc.kill('SIGINT');
+  const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(kill);
+}

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interruptTracer } from './proc.js';
 
 export interface SyscallTrace {
   /** Detaches and returns the calls per system call name. */
@@ -40,10 +41,7 @@ export async function traceSyscalls(pid: number): Promise<SyscallTrace> {
   });
   return {
     async stop() {
-      proc.kill('SIGINT');
-      const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(kill);
+      await interruptTracer(proc, exited);
       try {
         return parseCounts(readFileSync(out, 'utf8'));
       } finally {
