@@ -54,7 +54,7 @@ export interface ConnectOptions {
  *   is copied once, and the fsyncs are paid 16 times less often. The WAL grows to ~64 MB at most,
  *   and is cut back to that size after a larger transaction.
  */
-export const SQLITE_TUNING = ['temp_store = MEMORY', 'wal_autocheckpoint = 16000', `journal_size_limit = ${64 * 1024 * 1024}`];
+const SQLITE_TUNING = ['temp_store = MEMORY', 'wal_autocheckpoint = 16000', `journal_size_limit = ${64 * 1024 * 1024}`];
 
 export function connect(opts: ConnectOptions): Db {
   if (opts.postgresUrl) {

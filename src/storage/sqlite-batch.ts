@@ -47,9 +47,8 @@ const NOTHING_CHANGED = { changes: 0, lastInsertRowid: 0 };
 export function batchingWrites(file: SqliteDatabase.Database): Batching {
   let open = false;
   let waiters: Waiters | undefined;
-  /** An explicit transaction is open (as a savepoint): the commit waits for its end. */
+  /** An explicit transaction is open (as a savepoint): the commit waits for its end, which schedules it again. */
   let explicit = false;
-  let flushWhenDone = false;
 
   const end = (error?: unknown) => {
     open = false;
@@ -60,10 +59,7 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
   const flush = () => {
     if (!open) return;
     if (!file.open) return end(new Error('The database was closed before its writes were committed'));
-    if (explicit) {
-      flushWhenDone = true;
-      return;
-    }
+    if (explicit) return;
     try {
       file.exec('commit');
       end();
@@ -80,10 +76,7 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
   };
   const endExplicit = () => {
     explicit = false;
-    if (flushWhenDone) {
-      flushWhenDone = false;
-      setImmediate(flush);
-    }
+    if (open) setImmediate(flush);
   };
   /** Kysely's `begin` / `commit` / `rollback`, as a savepoint in the shared transaction. */
   const explicitStep = (verb: string): typeof NOTHING_CHANGED => {
