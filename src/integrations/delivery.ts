@@ -117,7 +117,15 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     },
     async sendNotice(input) {
       const { channel, to, ...notice } = input;
-      await send(channel, to, renderNotice({ ...notice, appName: options.appName }), 'security notice', { notice: notice.change });
+      let content: ReturnType<typeof renderNotice>;
+      try {
+        content = renderNotice({ ...notice, appName: options.appName });
+      } catch (e) {
+        // Notices leave in the background: nobody else would see why one never left.
+        log.error({ channel, notice: notice.change, to: typeof to === 'string' ? maskDestination(to) : undefined, err: { message: (e as Error).message } }, 'security notice could not be written');
+        throw e;
+      }
+      await send(channel, to, content, 'security notice', { notice: notice.change });
     },
   };
 }

@@ -105,4 +105,16 @@ describe('verification code delivery', () => {
       assert.equal(lines.length, 0);
     }
   });
+
+  it('logs a security notice that cannot be written (they leave in the background), with the destination masked', async () => {
+    const { log, parsed } = memoryLogger();
+    const delivery = createDelivery(NONE, log);
+    const bad = { channel: 'email', to: 'carol@example.com', change: 'factor_renamed', factor: 'email', masked: 'c***@example.com', at: 0 } as unknown as Parameters<typeof delivery.sendNotice>[0];
+    await assert.rejects(delivery.sendNotice(bad), /unknown change/);
+    const [line] = parsed();
+    assert.equal(line.level, 50);
+    assert.equal(line.msg, 'security notice could not be written');
+    assert.match((line.err as { message: string }).message, /unknown change/);
+    assert.ok(!JSON.stringify(line).includes('carol@example.com'), 'the address is masked');
+  });
 });
