@@ -1,9 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { secureRandomBytes } from './random.js';
 
-/** SHA-256 of a high-entropy token, as stored at rest (codes, tkn, refresh tokens, sessions). */
+/** SHA-256 of a high-entropy token, as stored at rest (codes, tkn, refresh tokens, sessions), base64url. One-shot `hash`: no Hash object per call. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
+  return hash('sha256', value, 'base64url');
 }
 
 /** HMAC-SHA256 keyed by a server secret: for low-entropy values (OTP codes) and client secrets. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
 import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
 import { signHs256, signRs256 } from '../keys/jwt.js';
@@ -18,7 +18,7 @@ export interface IdTokenInput {
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
-export const halfHash = (token: string): string => createHash('sha256').update(token).digest().subarray(0, 16).toString('base64url');
+export const halfHash = (token: string): string => hash('sha256', token, 'buffer').subarray(0, 16).toString('base64url');
 
 /** The key set a client's RS256 tokens are signed with: its own pair when client-specific, else global. */
 export const keySetOf = (client: Client): string => (client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET);
