@@ -131,19 +131,21 @@ async function main() {
             `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
             [...(pr.sql ?? [])].sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1])).slice(0, 8).map(([t, n, us]) => `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
         }
+        // One more unmeasured run with a tracer attached to Ward (strace, perf): what it saw, and the good units meanwhile.
+        const traced = async <T>(attach: (pid: number) => Promise<{ stop(): Promise<T> }>) => {
+          const tracer = await attach(ward.proc.pid!);
+          const { good } = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections });
+          return { seen: await tracer.stop(), good };
+        };
         if (flag('perf') && ward.proc.pid) {
-          const rec = await recordPerf(ward.proc.pid);
-          const sr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections });
-          const summary = await rec.stop();
-          (profiles[`${engine} ${sc.id}`] ??= {}).perf = summary;
-          log(formatPerf(`  perf ${engine} ${sc.id} (${sr.good} units)`, summary));
+          const { seen, good } = await traced(recordPerf);
+          (profiles[`${engine} ${sc.id}`] ??= {}).perf = seen;
+          log(formatPerf(`  perf ${engine} ${sc.id} (${good} units)`, seen));
         }
         if (flag('syscalls') && ward.proc.pid) {
-          const trace = await traceSyscalls(ward.proc.pid);
-          const sr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections });
-          const calls = await trace.stop();
-          (profiles[`${engine} ${sc.id}`] ??= {}).syscallsPerUnit = Object.fromEntries([...calls].map(([k, n]) => [k, n / Math.max(1, sr.good)]));
-          log(`  system calls per ${sc.unit === 'flows/s' ? 'flow' : 'request'} (strace -c, ${sr.good} units): ${formatPerUnit(calls, sr.good)}`);
+          const { seen, good } = await traced(traceSyscalls);
+          (profiles[`${engine} ${sc.id}`] ??= {}).syscallsPerUnit = Object.fromEntries([...seen].map(([k, n]) => [k, n / Math.max(1, good)]));
+          log(`  system calls per ${sc.unit === 'flows/s' ? 'flow' : 'request'} (strace -c, ${good} units): ${formatPerUnit(seen, good)}`);
         }
       }
       await ward.stop();

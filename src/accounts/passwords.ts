@@ -10,11 +10,10 @@ const PARAMS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, 
  * hold 19 MiB each, and would leave no thread for the RS256 signatures of the same requests.
  */
 export const argon2Slots = concurrencyLimit(availableParallelism());
-const hash = (password: string) => argon2Slots.run(() => argon2Hash(password, PARAMS));
 const verify = (stored: string, password: string) => argon2Slots.run(() => argon2Verify(stored, password));
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return argon2Slots.run(() => argon2Hash(password, PARAMS));
 }
 
 let dummy: Promise<string> | null = null;
