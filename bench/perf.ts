@@ -34,7 +34,9 @@ export interface PerfRecording {
 export async function recordPerf(pid: number): Promise<PerfRecording> {
   const dir = mkdtempSync(join(tmpdir(), 'ward-bench-perf-'));
   const data = join(dir, 'perf.data');
-  const proc = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-p', String(pid), '-o', data], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // System-wide (-a), kept to the server's samples afterwards: some kernels (seen on a 6.18 VM with
+  // perf 6.1) record nothing at all when perf attaches to a running process with -p.
+  const proc = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-a', '-o', data], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
@@ -49,7 +51,7 @@ export async function recordPerf(pid: number): Promise<PerfRecording> {
     async stop() {
       await interruptTracer(proc, exited);
       try {
-        const text = execFileSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym,dso'], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+        const text = execFileSync('perf', ['script', '-i', data, '-F', 'pid,tid,ip,sym,dso'], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
         return summarize(text, pid);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -93,19 +95,26 @@ export function summarize(text: string, pid: number): PerfSummary {
   let samples = 0;
   let mainSamples = 0;
   let tid = '';
+  /** The current sample is one of the server's (pid/tid header); the others are skipped. */
+  let ours = false;
   let leaf = true;
   const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    if (!/^\s/.test(line)) {
-      if (tid === String(pid) && samples > 0) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
+    // A sample's header is "<pid>/<tid>", right-aligned with spaces; its frames follow, each after a tab.
+    if (!line.startsWith('\t')) {
+      if (ours && tid === String(pid)) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
       owner = undefined;
-      tid = line.trim().split(/\s+/)[0]!;
+      const [p, t] = line.trim().split(/\s+/)[0]!.split('/');
+      ours = p === String(pid);
+      tid = t ?? p!;
       leaf = true;
+      if (!ours) continue;
       samples++;
       if (tid === String(pid)) mainSamples++;
       continue;
     }
+    if (!ours) continue;
     // "<ip> <symbol> (<dso>)"
     const m = /^\s*[0-9a-f]+\s+(.*?)\s+\(([^)]*)\)\s*$/.exec(line);
     const sym = (m?.[1] ?? '[unknown]').replace(/\+0x[0-9a-f]+$/, '');
@@ -120,7 +129,7 @@ export function summarize(text: string, pid: number): PerfSummary {
       add(other, sym);
     }
   }
-  if (tid === String(pid) && samples > 0) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
+  if (ours && tid === String(pid)) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
   const share = (n: number, of: number) => +(n / Math.max(1, of)).toFixed(4);
   const top = (m: Map<string, number>, of: number, k = 12) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([s, n]) => [s.slice(0, 140), share(n, of)] as [string, number]);
   return {
