@@ -111,8 +111,15 @@ export async function postgresDb(): Promise<WardDb | null> {
   return { env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir }, label: `PostgreSQL (schema ${schema})`, target: { engine: 'postgres', url: base, schema }, drop };
 }
 
+/** The node flags `npm start` gives this build's server (none for a build from before they existed). */
+async function serverNodeFlags(): Promise<readonly string[]> {
+  const file = join(OUT, 'lib/server-node-flags.js');
+  if (!existsSync(file)) return [];
+  return ((await import(pathToFileURL(file).href)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
+}
+
 /**
- * `cli.js start`, or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
+ * `cli.js start` (with the node flags of `npm start`), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
  * cluster's primary and this waits (bounded) until all N workers listen, as the primary's banner says.
  */
 export async function startWard(cli: string, db: WardDb, smtpUrl: string, experiment = '', workers = 1, nodeArgs: string[] = []): Promise<Child> {
@@ -125,7 +132,7 @@ export async function startWard(cli: string, db: WardDb, smtpUrl: string, experi
   account.rate_limits = Object.fromEntries(limits.map((k) => [k, { limit: null }]));
   writeFileSync(config, JSON.stringify({ ...wardConfig, account }, null, 2));
   const child = await startChild({
-    name: workers > 1 ? `ward (${workers} workers)` : 'ward', port, probePath: '/.well-known/openid-configuration', args: [...nodeArgs, cli, 'start', ...(workers > 1 ? ['--workers', String(workers)] : [])],
+    name: workers > 1 ? `ward (${workers} workers)` : 'ward', port, probePath: '/.well-known/openid-configuration', args: [...(await serverNodeFlags()), ...nodeArgs, cli, 'start', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     env: {
       ...db.env, WARD_CONFIG: config, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}`,
       WARD_MODE: 'production', WARD_LOG_LEVEL: 'warn', WARD_SMTP_URL: smtpUrl, WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',

@@ -4,6 +4,7 @@ import { ConfigError, configFromProcess } from './config/load.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
+import { withServerNodeFlags } from './lib/server-node-flags.js';
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
@@ -85,6 +86,8 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   const report = await prepareCluster(config);
   let stopping = false;
   serveClusterMetrics();
+  // Workers run with the server's heap settings, however the primary was started.
+  cluster.setupPrimary({ execArgv: withServerNodeFlags(process.execArgv) });
   for (let i = 0; i < workers; i++) cluster.fork();
   let listening = 0;
   cluster.on('listening', (_w, address) => {

@@ -2,11 +2,14 @@
 // in flight (its body half sent) still gets its whole answer, new connections are refused, and the
 // process exits 0; a request that never completes cannot hold the process past
 // WARD_SHUTDOWN_TIMEOUT. With two workers, /metrics sums both processes (a scrape reaches one of
-// them) and SIGTERM to the primary stops the cluster cleanly.
+// them), each worker runs with the server's node flags, and SIGTERM to the primary stops the
+// cluster cleanly.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { SERVER_NODE_FLAGS } from '../../src/lib/server-node-flags.js';
 import { sharedDb, startWardProcess, type SharedDb } from '../helpers/processes.js';
 import { metricValue } from '../helpers/metrics.js';
 
@@ -106,6 +109,13 @@ describe('ward start --workers 2', { timeout: 90_000 }, () => {
         assert.equal(metricValue(scrape.body, 'ward_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}'), 40);
       }
       assert.ok(ward.output().includes('(2 workers)'));
+      // Each worker runs with the server's heap settings, though this primary was started without them.
+      const pids = [...ward.output().matchAll(/Ward worker (\d+) is listening/g)].map((m) => m[1]!);
+      assert.equal(pids.length, 2, ward.output());
+      for (const pid of pids) {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        for (const flag of SERVER_NODE_FLAGS) assert.ok(argv.includes(flag), `worker ${pid}: ${argv.join(' ')}`);
+      }
     } finally {
       ward.child.kill('SIGTERM');
     }
