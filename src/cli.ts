@@ -4,7 +4,7 @@ import { ConfigError, configFromProcess } from './config/load.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
-import { withServerNodeFlags } from './lib/server-node-flags.js';
+import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/server-node-flags.js';
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (workers > 1 && cluster.isPrimary) return runCluster(config, workers);
+  applyRuntimeHeapSetting();
   const running = await startServer(config, { bootstrap: cluster.isPrimary });
   if (cluster.isPrimary) process.stdout.write(banner(config, running));
   else process.stdout.write(`Ward worker ${process.pid} is listening on ${running.url}\n`);

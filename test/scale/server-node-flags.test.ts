@@ -1,10 +1,17 @@
-// The V8 heap settings of a server process: `npm start` passes them, `--workers` adds them to each
-// worker (checked on real processes in shutdown-and-workers.test.ts), and an operator's own value
-// of the same option wins.
+// The V8 heap settings of a server process: `npm start` and `--workers` give the semi-space flag
+// (the workers are checked on real processes in shutdown-and-workers.test.ts), every server process
+// sets the old generation's growth itself, and an operator's own value of either option wins.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS, withServerNodeFlags } from '../../src/lib/server-node-flags.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/old-space-growth.ts', import.meta.url));
+/** The largest old space (bytes) of the churn fixture, in a node started with `flags`. */
+const oldSpacePeak = (flags: string[], ...args: string[]) =>
+  Number(execFileSync(process.execPath, [...flags, '--import', 'tsx', fixture, ...args], { encoding: 'utf8', timeout: 60_000 }));
 
 describe('server node flags', () => {
   it('are added to a command line that has none of them', () => {
@@ -12,9 +19,8 @@ describe('server node flags', () => {
   });
 
   it("leave an operator's own setting of the same option alone, whichever spelling", () => {
-    const own = ['--max_semi_space_size=32', '--heap-growing-percent=50'];
-    assert.deepEqual(withServerNodeFlags(own), own);
-    assert.deepEqual(withServerNodeFlags(['--max-semi-space-size=4']), ['--max-semi-space-size=4', '--heap-growing-percent=30']);
+    assert.deepEqual(withServerNodeFlags(['--max_semi_space_size=32']), ['--max_semi_space_size=32']);
+    assert.deepEqual(withServerNodeFlags(['--max-semi-space-size=4', '--inspect']), ['--max-semi-space-size=4', '--inspect']);
   });
 
   it('are the ones npm start runs the server with', () => {
@@ -23,5 +29,13 @@ describe('server node flags', () => {
     const node = start.slice(start.lastIndexOf('node '));
     assert.match(node, /dist\/cli\.js start$/);
     for (const flag of SERVER_NODE_FLAGS) assert.ok(node.split(' ').includes(flag), `${flag} missing from: ${start}`);
+  });
+
+  it("keep the old generation near what is live, unless the command line set V8's growth itself", () => {
+    const defaults = oldSpacePeak([]);
+    const applied = oldSpacePeak([], 'apply');
+    const operators = oldSpacePeak(['--heap-growing-percent=300'], 'apply');
+    assert.ok(applied < defaults * 0.75, `old space peak ${applied} with the setting, ${defaults} without`);
+    assert.ok(operators > applied * 1.3, `old space peak ${operators} with the operator's own growth, ${applied} with Ward's`);
   });
 });
