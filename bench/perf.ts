@@ -101,13 +101,13 @@ export function summarize(text: string, pid: number): PerfSummary {
   const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    // A sample's header is "<pid>/<tid>", right-aligned with spaces; its frames follow, each after a tab.
-    if (!line.startsWith('\t')) {
+    // A sample's header is "<pid>/<tid>" (right-aligned by some perf versions); its frames follow.
+    const header = /^\s*(\d+)\/(\d+)\s*$/.exec(line);
+    if (header) {
       if (ours && tid === String(pid)) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
       owner = undefined;
-      const [p, t] = line.trim().split(/\s+/)[0]!.split('/');
-      ours = p === String(pid);
-      tid = t ?? p!;
+      ours = header[1] === String(pid);
+      tid = header[2]!;
       leaf = true;
       if (!ours) continue;
       samples++;

@@ -87,7 +87,7 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   const report = await prepareCluster(config);
   let stopping = false;
   serveClusterMetrics();
-  // Workers run with the server's heap settings, however the primary was started.
+  // Each worker gets the server's node flags, unless the primary was started with its own values.
   cluster.setupPrimary({ execArgv: withServerNodeFlags(process.execArgv) });
   for (let i = 0; i < workers; i++) cluster.fork();
   let listening = 0;
