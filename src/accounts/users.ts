@@ -18,7 +18,7 @@ export interface SignupData {
 
 const optionalName = (field: string, v: unknown): string | null => {
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 200) throw invalidField(field, 'must be a string of at most 200 characters');
+  if (typeof v !== 'string' || v.length > 200 || v.includes('\u0000')) throw invalidField(field, 'must be a string of at most 200 characters, without NUL characters');
   return v;
 };
 

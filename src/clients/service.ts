@@ -21,7 +21,8 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
   let returnUrls: Set<string> | null = null;
 
   async function find(clientId: string): Promise<Client | undefined> {
-    if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128) return undefined;
+    // A NUL is never in a client id (1-128 of A-Z a-z 0-9 . _ ~ -), and PostgreSQL text cannot even hold one.
+    if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128 || clientId.includes('\u0000')) return undefined;
     if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
     const c = (await storage.clients.find(clientId)) ?? null;
     if (cache.size > 10_000) cache.clear();

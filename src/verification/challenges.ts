@@ -148,7 +148,8 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
      * constant time, then the challenge is consumed by exactly one caller. Every refusal looks the same.
      */
     async verify(challengeId: unknown, code: unknown, purpose: 'stepup' | 'register', userId?: string): Promise<ChallengeRow> {
-      if (typeof challengeId !== 'string' || challengeId.length > 64 || typeof code !== 'string' || code.length > 16) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      // A challenge id is base64url: anything else (a NUL, which PostgreSQL cannot compare) is simply wrong.
+      if (typeof challengeId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(challengeId) || typeof code !== 'string' || code.length > 16) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       const row = await storage.challenges.countAttempt(challengeId, FAILURES, failureWindow());
       const now = clock.now();
       if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId)) throw invalidGrant(WRONG, 'error.invalidVerificationCode');

@@ -19,7 +19,8 @@ export function checkPrompt(ctx: AuthorizeContext): void {
     ctx.req.maxAge = Number(maxAge);
   }
   if (nonce !== undefined && nonce !== '') {
-    if (typeof nonce !== 'string' || nonce.length > 512) throw new AuthorizeError('invalid_request', 'nonce must be a string of at most 512 characters', true);
+    // Stored with the code: PostgreSQL text cannot hold a NUL.
+    if (typeof nonce !== 'string' || nonce.length > 512 || nonce.includes('\u0000')) throw new AuthorizeError('invalid_request', 'nonce must be a string of at most 512 characters, without NUL characters', true);
     ctx.req.nonce = nonce;
   }
   const hint = ctx.params.id_token_hint;
