@@ -3,11 +3,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { randomId } from '../lib/random.js';
+import { isUnstorableText } from '../storage/sql/errors.js';
 
 /**
  * Every API error leaves as the contract's JSON body with error_message_key. Fastify's own errors
- * (bad JSON, body too large, unsupported media type) keep their status; anything unknown is a
- * generic 500, logged in full with an error_id the body repeats.
+ * (bad JSON, body too large, unsupported media type) keep their status; text PostgreSQL cannot hold
+ * (a NUL) is a 400; anything unknown is a generic 500, logged in full with an error_id the body repeats.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   // Bodies are JSON or form-encoded only (identity-api.md, transport rules). Fastify parses
@@ -30,6 +31,12 @@ export function installErrorHandling(app: FastifyInstance): void {
           : status === 413 ? 'The request body is too large' : 'The request is malformed';
       const e = new ApiError(status, code, description, status === 415 ? 'error.unsupportedMediaType' : 'error.invalidRequest');
       return reply.code(status).header('Cache-Control', 'no-store').send(e.body());
+    }
+    if (isUnstorableText(err)) {
+      // Input that reached a query unvalidated (a NUL in a search term, say): the caller's mistake, not ours.
+      req.log.warn({ reqId: req.id, event: 'unstorable_text', route: req.routeOptions.url }, 'text the database cannot hold refused');
+      const e = new ApiError(400, 'invalid_request', 'The request contains characters that cannot be stored (such as NUL)', 'error.invalidRequest');
+      return reply.code(400).header('Cache-Control', 'no-store').send(e.body());
     }
     const errorId = randomId();
     req.log.error({ reqId: req.id, err, error_id: errorId }, 'unhandled error');

@@ -38,7 +38,7 @@ export function userRoutes(r: Registry): ManagementRoute[] {
   return [
     {
       method: 'GET', url: '/api/v1/users', tag: 'users', permission: 'read:users', summary: 'Search users by email, phone, name or id',
-      query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200 }, limit: { type: 'string', pattern: '^[0-9]{1,3}$' } } },
+      query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200, pattern: '^[^\\u0000]*$' }, limit: { type: 'string', pattern: '^[0-9]{1,3}$' } } },
       response: { status: 200, schema: { type: 'object', properties: { users: { type: 'array', items: userSchema } } } },
       handler: async ({ query }) => ({ users: (await r.storage.users.search(typeof query.q === 'string' ? query.q.trim() : '', Math.min(Number(query.limit ?? 50), 200))).map(view) }),
     },
