@@ -9,9 +9,8 @@ import { request, type Response } from 'undici';
 import { Browser } from '../helpers/browser.js';
 import { authorizeUrl, codeFor, passwordLogin, pkcePair, signup } from '../helpers/oauth.js';
 import type { TestWard } from '../helpers/ward.js';
-import { issueSpaTokens, startSecurityWard, userinfo } from './support.js';
+import { INTERNALS, issueSpaTokens, startSecurityWard, userinfo } from './support.js';
 
-const INTERNALS = /stack|\bat [\w.<>]+ \(|node_modules|\.ts\b|\.js\b|sqlite|kysely|select |insert |update |SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError/i;
 
 const apiError = (error: string, description: string, key: string) => ({ error, error_description: description, error_user_msg: description, error_message_key: key });
 const MALFORMED = apiError('invalid_request', 'The request is malformed', 'error.invalidRequest');

@@ -6,6 +6,9 @@ import { Browser } from '../helpers/browser.js';
 import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, authorizeUrl, codeFor, pkcePair, redeem, tokenRequest } from '../helpers/oauth.js';
 import { startWard, type TestWard, type TestWardOptions } from '../helpers/ward.js';
 
+/** What a leaked error would show in a JSON error body: a stack, a source file, SQL, a parser's own message. */
+export const INTERNALS = /stack|\bat [\w.<>]+ \(|node_modules|\.ts\b|\.js\b|sqlite|kysely|select |insert |update |SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError/i;
+
 export const NO_RATE_LIMITS = { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } };
 
 export function startSecurityWard(opts: TestWardOptions = {}): Promise<TestWard> {

@@ -19,9 +19,8 @@ import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { CONFIDENTIAL_CLIENT, PUBLIC_CLIENT, authorizeUrl, codeFor, location, pkcePair, redeem } from '../helpers/oauth.js';
-import { NO_RATE_LIMITS, openLoginPage } from './support.js';
+import { INTERNALS, NO_RATE_LIMITS, openLoginPage } from './support.js';
 
-const INTERNALS = /stack|\bat [\w.<>]+ \(|node_modules|\.ts\b|\.js\b|sqlite|kysely|select |insert |update |SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError/i;
 /** For HTML pages (which may name a script file): only what a leaked error would look like. */
 const HTML_INTERNALS = /\bat [\w.<>]+ \(|node_modules|sqlite|kysely|SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError|RangeError/i;
 const CLEAR_4XX = new Set([400, 401, 403, 404, 409, 413, 415, 422, 429]);
