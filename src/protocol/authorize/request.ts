@@ -17,6 +17,8 @@ export interface AuthorizeRequest {
   nonce?: string;
   codeChallenge?: string;
   prompt?: 'none' | 'login' | 'consent' | 'select_account';
+  /** popup: the response goes to the window that opened the popup (the SDK's popup mode, respond.ts). */
+  display?: 'page' | 'popup' | 'touch' | 'wap';
   maxAge?: number;
   tkn?: string;
   idTokenHint?: string;

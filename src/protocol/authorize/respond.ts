@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { cleanDescription, type AuthorizeError } from '../../errors/oauth-error.js';
 import { escapeHtml, sendPage } from '../../http/pages.js';
+import { answersPopup, sendPopupResponse } from './popup.js';
 import type { AuthorizeRequest } from './request.js';
 
 /**
  * Sends an authorization response (success or error) to the validated target, built with the URL
- * API: query for codes, fragment for tokens, or a page posting to the window that framed it.
+ * API: query for codes, fragment for tokens, a page posting to the window that framed it
+ * (web_message), or a page answering the window that opened it (display=popup, popup.ts).
  */
 export function sendAuthorizationResponse(
   reply: FastifyReply,
@@ -32,6 +34,11 @@ export function sendAuthorizationResponse(
     url.hash = new URLSearchParams(response).toString();
   } else {
     for (const [k, v] of Object.entries(response)) url.searchParams.append(k, v);
+  }
+  if (answersPopup(req)) {
+    const data: Record<string, string | number> = { ...response };
+    for (const [k, v] of Object.entries(values)) if (typeof v === 'number') data[k] = v;
+    return sendPopupResponse(reply, req, data, url.toString());
   }
   return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
 }
