@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 
 export const escapeHtml = (s: string): string =>
@@ -11,12 +12,16 @@ input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
 button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;font-size:1rem;cursor:pointer}
 .secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
 
+/** A value as a JavaScript literal inside a <script> element: nothing in it can end the element. */
+export const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+
 /**
  * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak
- * of codes, never cached.
+ * of codes, never cached. `script` is an inline script, the only one the CSP lets run (by its hash).
  */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: string, opts: { scriptHash?: string; frameAncestors?: string[]; formAction?: string[] } = {}): FastifyReply {
-  const script = opts.scriptHash ? ` script-src '${opts.scriptHash}';` : '';
+export function sendPage(reply: FastifyReply, status: number, title: string, body: string, opts: { script?: string; frameAncestors?: string[]; formAction?: string[] } = {}): FastifyReply {
+  const script = opts.script ? ` script-src 'sha256-${createHash('sha256').update(opts.script).digest('base64')}';` : '';
+  if (opts.script) body += `<script>${opts.script}</script>`;
   const frames = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   reply
     .code(status)

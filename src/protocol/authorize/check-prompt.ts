@@ -18,7 +18,7 @@ export function checkPrompt(ctx: AuthorizeContext): void {
   }
   const display = ctx.params.display;
   if (display !== undefined && display !== '') {
-    if (!DISPLAYS.includes(display as AuthorizeRequest['display'] & string)) throw new AuthorizeError('invalid_request', 'display must be page, popup, touch or wap', true);
+    if (!(DISPLAYS as readonly unknown[]).includes(display)) throw new AuthorizeError('invalid_request', 'display must be page, popup, touch or wap', true);
     ctx.req.display = display as AuthorizeRequest['display'];
   }
   if (maxAge !== undefined && maxAge !== '') {

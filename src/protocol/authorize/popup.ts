@@ -6,15 +6,12 @@
 // origin, or the origin of the redirect_uri the response is for); to anyone else, nothing. Without
 // such an opener (a plain OpenID relying party that asked for a popup-sized page, or a window
 // opened with noopener) the page goes on to the redirect_uri as a redirect would have.
-import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { sendPage } from '../../http/pages.js';
+import { jsonInScript, sendPage } from '../../http/pages.js';
 import type { AuthorizeRequest } from './request.js';
 
 /** How long the page waits for a winchan opener before it falls back to the redirect. */
 export const POPUP_FALLBACK_MS = 2000;
-
-const inScript = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /** Whether a response goes to the popup's opener rather than by redirect. */
 export const answersPopup = (req: Partial<AuthorizeRequest>): boolean =>
@@ -36,14 +33,13 @@ export function popupOrigins(req: Partial<AuthorizeRequest>): string[] {
  */
 export function sendPopupResponse(reply: FastifyReply, req: Partial<AuthorizeRequest>, data: Record<string, string | number>, fallback: string): FastifyReply {
   const result = { success: data.error === undefined, data };
-  const script = `(function(){var r=${inScript(result)},o=${inScript(popupOrigins(req))},u=${inScript(fallback)},w=window.opener,done=false;`
-    + 'function go(){if(done)return;done=true;if(u)location.replace(u);}'
+  const script = `(function(){var r=${jsonInScript(result)},o=${jsonInScript(popupOrigins(req))},u=${jsonInScript(fallback)},w=window.opener,done=false;`
+    + 'function go(){if(done)return;done=true;location.replace(u);}'
     + 'if(!w){go();return;}'
     + 'window.addEventListener("message",function(e){if(done||o.indexOf(e.origin)<0||typeof e.data!=="string")return;var d;try{d=JSON.parse(e.data);}catch(x){return;}'
     + 'if(!d||d.a!=="request")return;done=true;w.postMessage(JSON.stringify({a:"response",d:r}),e.origin);window.close();});'
     + 'for(var i=0;i<o.length;i++)w.postMessage(JSON.stringify({a:"ready"}),o[i]);'
     + `setTimeout(go,${POPUP_FALLBACK_MS});})();`;
-  const hash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
   const text = result.success ? 'Signing you in. This window closes by itself.' : 'The sign-in did not complete. This window closes by itself.';
-  return sendPage(reply, 200, 'Signing in', `<p>${text}</p><script>${script}</script>`, { scriptHash: hash });
+  return sendPage(reply, 200, 'Signing in', `<p>${text}</p>`, { script });
 }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { cleanDescription, type AuthorizeError } from '../../errors/oauth-error.js';
-import { escapeHtml, sendPage } from '../../http/pages.js';
+import { escapeHtml, jsonInScript, sendPage } from '../../http/pages.js';
 import { answersPopup, sendPopupResponse } from './popup.js';
 import type { AuthorizeRequest } from './request.js';
 
@@ -58,8 +57,6 @@ export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req
  */
 function sendWebMessage(reply: FastifyReply, req: Partial<AuthorizeRequest>, response: Record<string, string>): FastifyReply {
   const origins = req.client?.allowed_origins ?? [];
-  const data = JSON.stringify({ type: 'authorization_response', response }).replace(/</g, '\\u003c');
-  const script = `(function(){var m=${data};var o=${JSON.stringify(origins).replace(/</g, '\\u003c')};var w=window.opener||window.parent;for(var i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
-  const hash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
-  return sendPage(reply, 200, 'Authorization response', `<script>${script}</script>`, { scriptHash: hash, frameAncestors: origins });
+  const script = `(function(){var m=${jsonInScript({ type: 'authorization_response', response })};var o=${jsonInScript(origins)};var w=window.opener||window.parent;for(var i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
+  return sendPage(reply, 200, 'Authorization response', '', { script, frameAncestors: origins });
 }
