@@ -2,6 +2,8 @@
 // playwright-core (no browser download), a fresh profile directory per launch, loopback only:
 // facebook.com resolves to nothing (--host-resolver-rules), so even a navigation no route catches
 // cannot leave the machine. Self-signed test certificates are accepted (--ignore-certificate-errors).
+// `loopbackHosts` are names the browser resolves to 127.0.0.1 (a test's own sites, say
+// app.ward.test and id.ward.test: two hosts of one site, as an app and its identity server can be).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,7 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Chromium> {
+export async function launchChromium(opts: { loopbackHosts?: string[] } = {}): Promise<Chromium> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   const profile = mkdtempSync(join(tmpdir(), 'ward-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -26,7 +28,7 @@ export async function launchChromium(): Promise<Chromium> {
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--ignore-certificate-errors',
-      '--host-resolver-rules=MAP facebook.com ~NOTFOUND, MAP *.facebook.com ~NOTFOUND',
+      `--host-resolver-rules=${[...(opts.loopbackHosts ?? []).map((h) => `MAP ${h} 127.0.0.1`), 'MAP facebook.com ~NOTFOUND', 'MAP *.facebook.com ~NOTFOUND'].join(', ')}`,
     ],
   });
   context.setDefaultTimeout(15_000);

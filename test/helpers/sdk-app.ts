@@ -1,0 +1,72 @@
+// A single-page application on its own HTTPS server on loopback, for running the unmodified Core SDK (its UMD build, as a web page loads it) in Chromium. /sdk.js is
+// the SDK; /cb exchanges the code in its URL with the SDK (PKCE verifier from the app's storage) and
+// leaves the outcome in window.auth; every other path is a page with `window.client` and a button
+// #go that runs `window.go()` (a user gesture, so the SDK may open a popup). Its origin is
+// https://127.0.0.1:<port> (another site than Ward's https://localhost:<port>) unless `host` names
+// one the browser maps to loopback (launchChromium's loopbackHosts). Loopback only.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
+
+const SDK_BUNDLE = readFileSync(createRequire(import.meta.url).resolve('@reachfive/identity-core/umd/identity-core.min.js'), 'utf8');
+
+export interface SdkApp {
+  /** https://<host>:<port> */
+  origin: string;
+  /** The Ward the SDK talks to, as the browser reaches it (set once it runs: Ward's client names this app's origin). */
+  wardUrl: string;
+  clientId: string;
+  /** A public client of this app, to give startWard. */
+  client(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export async function startSdkApp(opts: { host?: string; clientId?: string } = {}): Promise<SdkApp> {
+  const host = opts.host ?? '127.0.0.1';
+  const clientId = opts.clientId ?? 'sdk-app';
+  const tls = await makeDevCertificate([host]);
+  const page = (path: string) => {
+    const setup = `<script src="/sdk.js"></script><script>window.client = reach5.createClient({ domain: ${JSON.stringify(new URL(app.wardUrl).host)}, clientId: ${JSON.stringify(app.clientId)} });</script>`;
+    if (path !== '/cb') return `<!doctype html><title>App</title>${setup}<button id="go" onclick="window.go()">Go</button>`;
+    return `<!doctype html><title>Callback</title>${setup}<h1>Callback</h1><script>
+client.exchangeAuthorizationCodeWithPkce({ code: new URL(location.href).searchParams.get('code'), redirectUri: location.origin + '/cb' })
+  .then(function (a) { window.auth = a; }, function (e) { window.auth = { failed: e }; });</script>`;
+  };
+  const server = createServer(tls, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://app').pathname;
+    if (path === '/sdk.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      return res.end(SDK_BUNDLE);
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page(path));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `https://${host}:${(server.address() as { port: number }).port}`;
+  const app: SdkApp = {
+    origin,
+    wardUrl: '',
+    clientId,
+    client: () => ({ client_id: clientId, name: 'SDK app', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: [`${origin}/cb`, `${origin}/other`], allowed_origins: [origin], sso: true, scope: 'openid email profile' }),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+  return app;
+}
+
+/** A new tab on the app's home page, once the SDK client exists. */
+export async function openSdkApp(context: BrowserContext, app: SdkApp, path = '/'): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(app.origin + path);
+  await sdkReady(page);
+  return page;
+}
+
+export const sdkReady = (page: Page) => page.waitForFunction(() => typeof (window as unknown as { client?: unknown }).client === 'object');
+
+/** What the callback page's exchange gave: the SDK's AuthResult, or `{failed}`. */
+export async function callbackOutcome(page: Page, app: SdkApp): Promise<Record<string, unknown>> {
+  await page.waitForURL((u) => u.origin === app.origin && u.pathname === '/cb');
+  return await page.waitForFunction(() => (window as unknown as { auth?: unknown }).auth).then((h) => h.jsonValue()) as Record<string, unknown>;
+}
