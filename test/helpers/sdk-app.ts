@@ -70,3 +70,12 @@ export async function callbackOutcome(page: Page, app: SdkApp): Promise<Record<s
   await page.waitForURL((u) => u.origin === app.origin && u.pathname === '/cb');
   return await page.waitForFunction(() => (window as unknown as { auth?: unknown }).auth).then((h) => h.jsonValue()) as Record<string, unknown>;
 }
+
+export type SdkOutcome = { ok?: Record<string, any>; failed?: Record<string, any> };
+
+/** Runs `client[method](arg)` in the page: its result, or its rejection (an Error as {message}). */
+export const sdkCall = (page: Page, method: string, arg?: unknown): Promise<SdkOutcome> =>
+  page.evaluate(([m, a]) => {
+    const client = (window as unknown as { client: Record<string, (x: unknown) => Promise<Record<string, unknown>>> }).client;
+    return client[m as string]!(a ?? undefined).then((ok) => ({ ok }), (failed) => ({ failed: failed instanceof Error ? { message: failed.message } : failed }));
+  }, [method, arg ?? null] as const);

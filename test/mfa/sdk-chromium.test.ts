@@ -7,18 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import type { Page } from 'playwright-core';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { signup } from '../helpers/oauth.js';
-import { openSdkApp, startSdkApp, type SdkApp } from '../helpers/sdk-app.js';
-
-/** Runs `client[method](arg)` in the page: its result, or its rejection. */
-const call = (page: Page, method: string, arg: unknown): Promise<{ ok?: Record<string, any>; failed?: Record<string, any> }> =>
-  page.evaluate(([m, a]) => {
-    const client = (window as unknown as { client: Record<string, (x: unknown) => Promise<Record<string, unknown>>> }).client;
-    return client[m as string]!(a).then((ok) => ({ ok }), (failed) => ({ failed: failed instanceof Error ? { message: failed.message } : failed }));
-  }, [method, arg] as const);
+import { openSdkApp, sdkCall as call, startSdkApp, type SdkApp } from '../helpers/sdk-app.js';
 
 describe('Core SDK step-up MFA in Chromium', { timeout: 120_000 }, () => {
   let m: MfaWard;

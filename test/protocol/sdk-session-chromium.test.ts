@@ -14,17 +14,8 @@ import { decodeJwt } from 'jose';
 import type { Page } from 'playwright-core';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { signup } from '../helpers/oauth.js';
-import { callbackOutcome, openSdkApp, sdkReady, startSdkApp, type SdkApp } from '../helpers/sdk-app.js';
+import { callbackOutcome, openSdkApp, sdkCall as sdk, sdkReady, startSdkApp, type SdkApp } from '../helpers/sdk-app.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-
-type Outcome = { ok?: Record<string, unknown>; failed?: Record<string, unknown> };
-
-/** Runs an SDK call in the page; its result or its rejection. */
-const sdk = (page: Page, call: string): Promise<Outcome> =>
-  page.evaluate((c) => {
-    const client = (window as unknown as { client: Record<string, () => Promise<Record<string, unknown>>> }).client;
-    return client[c]!().then((ok) => ({ ok }), (failed) => ({ failed: failed instanceof Error ? { message: failed.message } : failed }));
-  }, call);
 
 /** The SDK's loginWithPassword from the app's button; resolves with the callback page's exchange. */
 async function loginWithPassword(page: Page, app: SdkApp, email: string, password: string) {
