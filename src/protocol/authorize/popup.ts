@@ -11,14 +11,10 @@ import { jsonInScript, sendPage } from '../../http/pages.js';
 import type { AuthorizeRequest } from './request.js';
 
 /** How long the page waits for a winchan opener before it falls back to the redirect. */
-export const POPUP_FALLBACK_MS = 2000;
-
-/** Whether a response goes to the popup's opener rather than by redirect. */
-export const answersPopup = (req: Partial<AuthorizeRequest>): boolean =>
-  req.display === 'popup' && req.responseType !== 'messenger_code' && req.responseMode !== 'web_message';
+const POPUP_FALLBACK_MS = 2000;
 
 /** The origins an answer may be posted to. */
-export function popupOrigins(req: Partial<AuthorizeRequest>): string[] {
+function popupOrigins(req: Partial<AuthorizeRequest>): string[] {
   const origins = new Set(req.client?.allowed_origins ?? []);
   if (req.target) {
     const origin = new URL(req.target).origin;

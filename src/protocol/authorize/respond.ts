@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { cleanDescription, type AuthorizeError } from '../../errors/oauth-error.js';
 import { escapeHtml, jsonInScript, sendPage } from '../../http/pages.js';
-import { answersPopup, sendPopupResponse } from './popup.js';
+import { sendPopupResponse } from './popup.js';
 import type { AuthorizeRequest } from './request.js';
 
 /**
@@ -34,7 +34,8 @@ export function sendAuthorizationResponse(
   } else {
     for (const [k, v] of Object.entries(response)) url.searchParams.append(k, v);
   }
-  if (answersPopup(req)) {
+  // After the Messenger and web_message answers above: display=popup changes only how a redirect is delivered.
+  if (req.display === 'popup') {
     const data: Record<string, string | number> = { ...response };
     for (const [k, v] of Object.entries(values)) if (typeof v === 'number') data[k] = v;
     return sendPopupResponse(reply, req, data, url.toString());
