@@ -1,10 +1,11 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { hasControlCharacter } from '../lib/text.js';
 
 /** Emails are compared trimmed and lower-cased; no control characters (PostgreSQL text cannot hold a NUL). */
 export function normalizeEmail(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const v = value.trim().toLowerCase();
-  if (v.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || /[\u0000-\u001f\u007f]/.test(v)) return null;
+  if (v.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || hasControlCharacter(v)) return null;
   return v;
 }
 

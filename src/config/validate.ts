@@ -1,4 +1,5 @@
 import { callbackUrlProblem, originProblem } from '../lib/url.js';
+import { hasControlCharacter } from '../lib/text.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
 import { GRANT_TYPES, MANAGEMENT_SCOPES, type AccountSettings, type ClientConfig, type GrantType, type ManagementScope, type RateLimit } from './types.js';
 
@@ -143,7 +144,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
   if (alg === 'HS256' && type === 'public') {
     p.add(`${key}.jwt_algorithm`, 'HS256 needs a client secret: a public client must use RS256');
   }
-  if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name.length > 200 || /[\u0000-\u001f\u007f]/.test(raw.name))) p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name.length > 200 || hasControlCharacter(raw.name))) p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
   for (const b of ['sso', 'pkce_enforced', 'implicit_flow'] as const) {
     if (raw[b] !== undefined && typeof raw[b] !== 'boolean') p.add(`${key}.${b}`, 'must be true or false');
   }
