@@ -48,6 +48,7 @@ export function startJanitor(storage: Storage, log: Logger, now: () => number, i
       const t = now();
       await storage.codes.deleteExpired(t - DAY);
       await storage.oneTime.deleteExpired(t - DAY);
+      await storage.interactions.deleteExpired(t);
       await storage.counters.deleteExpired(t);
       await storage.tokens.deleteExpiredRevocations(t);
     } catch (e) {

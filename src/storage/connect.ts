@@ -11,6 +11,7 @@ import * as m004 from './migrations/004-identities.js';
 import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
+import * as m008 from './migrations/008-interactions.js';
 import { namingStatements } from './pg-named.js';
 import { batchingWrites, type Batching } from './sqlite-batch.js';
 import type { Database } from './schema.js';
@@ -117,6 +118,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-social-providers': m005,
   '006-users-role-index': m006,
   '007-sealed-access-tokens': m007,
+  '008-interactions': m008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -162,6 +162,8 @@ export interface StepUpsTable {
   client_id: string;
   params: string;
   base_amr: string;
+  /** The interaction the step-up continues (interactions.digest). */
+  interaction_digest: string | null;
   requests: number;
   created_at: number;
   expires_at: number;
@@ -213,7 +215,24 @@ export interface SocialProvidersTable {
   updated_at: number;
 }
 
+/** A sign-in in progress (interaction/): the validated request, stored once, continued by id. */
+export interface InteractionsTable {
+  digest: string;
+  client_id: string;
+  /** The validated authorization request as JSON (interaction/stored-request.ts). */
+  request: string;
+  /** SHA-256 of the cookie that binds it to one browser; null for an API step-up. */
+  browser: string | null;
+  step: string;
+  user_id: string | null;
+  amr: string | null;
+  auth_time: number | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
+  interactions: InteractionsTable;
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
   mfa_credentials: MfaCredentialsTable;

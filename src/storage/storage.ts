@@ -6,6 +6,7 @@ import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
 import { countersRepo } from './sql/counters.js';
 import { identitiesRepo, socialProvidersRepo } from './sql/identities.js';
+import { interactionsRepo } from './sql/interactions.js';
 import { keysRepo } from './sql/keys.js';
 import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
@@ -23,6 +24,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     sessions: sessionsRepo(db, engine),
     codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
+    interactions: interactionsRepo(db),
     tokens: tokensRepo(db, engine),
     counters: countersRepo(db, engine),
     settings: settingsRepo(db),

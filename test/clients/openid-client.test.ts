@@ -11,7 +11,7 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 /** Fills and posts the hosted login form found in an authorize response. */
 export async function submitLoginPage(browser: Browser, html: string, email: string, password: string) {
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-  return browser.postForm('/oauth/authorize/login', { request: field('request')!, csrf: field('csrf')!, email, password });
+  return browser.postForm('/oauth/authorize/login', { interaction: field('interaction')!, csrf: field('csrf')!, email, password });
 }
 
 describe('openid-client against Ward', () => {

@@ -87,13 +87,18 @@ describe('Messenger account linking: Ward side', () => {
     assert.equal(page.status, 200);
     const html = await page.text();
     assert.match(html, /Link your Messenger account to Shop bot\?/);
-    const cancel = await browser.postForm('/oauth/authorize/consent', { request: field(html, 'request'), csrf: field(html, 'csrf'), decision: 'deny' });
+    const cancel = await browser.postForm('/oauth/authorize/consent', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), decision: 'deny' });
     assert.equal(cancel.status, 303);
     const denied = location(cancel);
     assert.equal(denied.searchParams.get('error'), 'access_denied');
     assert.equal(denied.searchParams.get('authorization_code'), null);
     assert.equal(denied.searchParams.get('account_linking_token'), 'victim');
-    const allow = await browser.postForm('/oauth/authorize/consent', { request: field(html, 'request'), csrf: field(html, 'csrf'), decision: 'allow' });
+    // The cancelled confirmation is over: allowing it afterwards issues nothing.
+    const late = await browser.postForm('/oauth/authorize/consent', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), decision: 'allow' });
+    assert.equal(late.status, 403);
+    assert.equal(late.headers.get('location'), null);
+    const again = await (await browser.get(linkUrl(META('victim')))).text();
+    const allow = await browser.postForm('/oauth/authorize/consent', { interaction: field(again, 'interaction'), csrf: field(again, 'csrf'), decision: 'allow' });
     assert.equal(allow.status, 303);
     assert.ok(location(allow).searchParams.get('authorization_code'));
     const silent = await browser.get(linkUrl(META('v2'), { prompt: 'none' }));
@@ -105,7 +110,7 @@ describe('Messenger account linking: Ward side', () => {
     const browser = new Browser(ward());
     const page = await browser.get(linkUrl(META('c1')));
     const html = await page.text();
-    const cancel = await browser.postForm('/oauth/authorize/consent', { request: field(html, 'request'), csrf: field(html, 'csrf'), decision: 'deny' });
+    const cancel = await browser.postForm('/oauth/authorize/consent', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), decision: 'deny' });
     const loc = location(cancel);
     assert.equal(`${loc.origin}${loc.pathname}`, 'https://www.facebook.com/messenger_platform/account_linking');
     assert.equal(loc.searchParams.get('error'), 'access_denied');
@@ -170,11 +175,11 @@ describe('Messenger account linking: Ward side', () => {
       await giveFactors(ward(), user.id, { email: user.email });
       const browser = new Browser(ward());
       const html = await (await browser.get(linkUrl(META('mfa')))).text();
-      const mfaPage = await browser.postForm('/oauth/authorize/login', { request: field(html, 'request'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
+      const mfaPage = await browser.postForm('/oauth/authorize/login', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
       const mfaHtml = await mfaPage.text();
       assert.match(mfaHtml, /Verify it is you/);
       const verified = await browser.postForm('/oauth/authorize/mfa', {
-        request: field(mfaHtml, 'request'), csrf: field(mfaHtml, 'csrf'), step_up: field(mfaHtml, 'step_up'), challenge_id: field(mfaHtml, 'challenge_id'),
+        interaction: field(mfaHtml, 'interaction'), csrf: field(mfaHtml, 'csrf'), step_up: field(mfaHtml, 'step_up'), challenge_id: field(mfaHtml, 'challenge_id'),
         auth_type: 'email', action: 'verify', verification_code: codeIn((await m.smtp.next(user.email)).text),
       });
       assert.equal(verified.status, 303);

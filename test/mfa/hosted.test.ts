@@ -25,18 +25,18 @@ describe('hosted login page with MFA required = Always', () => {
     const browser = new Browser(m.ward);
     const loginPage = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', state: 'hs', code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
     const html = await loginPage.text();
-    const afterPassword = await browser.postForm('/oauth/authorize/login', { request: field(html, 'request'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
+    const afterPassword = await browser.postForm('/oauth/authorize/login', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
     assert.equal(afterPassword.status, 200, 'no redirect on a password alone');
     const mfaHtml = await afterPassword.text();
     assert.match(mfaHtml, /Verify it is you/);
     assert.match(afterPassword.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
     const code1 = codeIn((await m.smtp.next(user.email)).text);
 
-    const resent = await browser.postForm('/oauth/authorize/mfa', { request: field(mfaHtml, 'request'), csrf: field(mfaHtml, 'csrf'), step_up: field(mfaHtml, 'step_up'), auth_type: 'sms', action: 'resend' });
+    const resent = await browser.postForm('/oauth/authorize/mfa', { interaction: field(mfaHtml, 'interaction'), csrf: field(mfaHtml, 'csrf'), step_up: field(mfaHtml, 'step_up'), auth_type: 'sms', action: 'resend' });
     const resentHtml = await resent.text();
     assert.match(resentHtml, /A new code was sent/);
     const sms = codeIn((await m.sms.next('+33677889900')).body);
-    const form = (code: string) => ({ request: field(resentHtml, 'request'), csrf: field(resentHtml, 'csrf'), step_up: field(resentHtml, 'step_up'), challenge_id: field(resentHtml, 'challenge_id'), auth_type: 'sms', verification_code: code, action: 'verify' });
+    const form = (code: string) => ({ interaction: field(resentHtml, 'interaction'), csrf: field(resentHtml, 'csrf'), step_up: field(resentHtml, 'step_up'), challenge_id: field(resentHtml, 'challenge_id'), auth_type: 'sms', verification_code: code, action: 'verify' });
 
     const old = await browser.postForm('/oauth/authorize/mfa', { ...form(code1), challenge_id: field(mfaHtml, 'challenge_id') });
     assert.equal(old.status, 401, 'the first code died with the resend');
@@ -63,7 +63,7 @@ describe('hosted login page with MFA required = Always', () => {
     const q = { client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' };
     const page = await browser.get(authorizeUrl(q));
     const html = await page.text();
-    const done = await browser.postForm('/oauth/authorize/login', { request: field(html, 'request'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
+    const done = await browser.postForm('/oauth/authorize/login', { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
     assert.equal(done.status, 303, 'MFA Never: the password is enough');
     m.ward.setAccount({ mfa_required: 'always' });
     const again = await browser.get(authorizeUrl(q));

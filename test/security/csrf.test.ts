@@ -36,7 +36,7 @@ describe('SS-03, SS-07: the hosted login form', () => {
   it('signs in with the page’s own token, from Ward’s origin (control)', async () => {
     const browser = new Browser(ward);
     const page = await openLoginPage(ward, browser);
-    const res = await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email: user.email, password: user.password });
+    const res = await postLogin(ward, browser, { interaction: page.interaction, csrf: page.csrf, email: user.email, password: user.password });
     assert.equal(res.status, 303);
     assert.ok(location(res).searchParams.get('code'));
     assert.ok(setCookie(res, SSO));
@@ -47,7 +47,7 @@ describe('SS-03, SS-07: the hosted login form', () => {
       const browser = new Browser(ward);
       const page = await openLoginPage(ward, browser);
       const n = await sessionCount(ward);
-      const res = await browser.postForm('/oauth/authorize/login', { request: page.request, csrf: page.csrf, email: user.email, password: user.password }, { origin, 'sec-fetch-site': 'cross-site' });
+      const res = await browser.postForm('/oauth/authorize/login', { interaction: page.interaction, csrf: page.csrf, email: user.email, password: user.password }, { origin, 'sec-fetch-site': 'cross-site' });
       await assertFormRefused(ward, res, n, `Origin ${origin}`);
     }
   });
@@ -55,7 +55,7 @@ describe('SS-03, SS-07: the hosted login form', () => {
   it('refuses a post without a token, with a wrong token, or with a parameter twice', async () => {
     const browser = new Browser(ward);
     const page = await openLoginPage(ward, browser);
-    const base = { request: page.request, email: user.email, password: user.password };
+    const base = { interaction: page.interaction, email: user.email, password: user.password };
     const n = await sessionCount(ward);
     await assertFormRefused(ward, await postLogin(ward, browser, base), n, 'no csrf');
     await assertFormRefused(ward, await postLogin(ward, browser, { ...base, csrf: '' }), n, 'empty csrf');
@@ -77,7 +77,7 @@ describe('SS-03, SS-07: the hosted login form', () => {
     await openLoginPage(ward, victim);
     const fresh = new Browser(ward);
     const n = await sessionCount(ward);
-    const form = { request: mine.request, csrf: mine.csrf, email: attackerAccount.email, password: attackerAccount.password };
+    const form = { interaction: mine.interaction, csrf: mine.csrf, email: attackerAccount.email, password: attackerAccount.password };
     // An auto-submitted form carries no Origin of Ward's: even a same-origin-looking one fails on the token.
     await assertFormRefused(ward, await postLogin(ward, victim, form), n, 'victim with its own CSRF cookie');
     await assertFormRefused(ward, await postLogin(ward, fresh, form), n, 'victim with no CSRF cookie');
@@ -90,7 +90,7 @@ describe('SS-03, SS-07: the hosted login form', () => {
     const browser = new Browser(ward);
     const page = await openLoginPage(ward, browser);
     const n = await sessionCount(ward);
-    const body = new URLSearchParams({ request: page.request, csrf: page.csrf, email: user.email, password: user.password }).toString();
+    const body = new URLSearchParams({ interaction: page.interaction, csrf: page.csrf, email: user.email, password: user.password }).toString();
     for (const ct of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml']) {
       const res = await browser.request('/oauth/authorize/login', { method: 'POST', body, headers: { 'content-type': ct, origin: ward.url } });
       assert.equal(res.status, 415, ct);

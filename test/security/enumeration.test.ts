@@ -65,10 +65,10 @@ describe('SS-08: login answers do not tell users apart', () => {
     for (const [email, password] of [['nobody-here@example.com', user.password], [user.email, 'not the password'], [disabled.email, disabled.password]] as const) {
       const browser = new Browser(ward);
       const page = await openLoginPage(ward, browser);
-      const res = await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email, password });
+      const res = await postLogin(ward, browser, { interaction: page.interaction, csrf: page.csrf, email, password });
       assert.equal(res.status, 401, email);
       assert.equal(res.headers.getSetCookie().length, 0, 'no session cookie, and the CSRF cookie is kept');
-      const html = (await res.text()).replaceAll(page.csrf, 'CSRF').replace(`value="${email}"`, 'value="EMAIL"').replace(/code_challenge=[\w-]+/g, 'code_challenge=C');
+      const html = (await res.text()).replaceAll(page.csrf, 'CSRF').replaceAll(page.interaction, 'INTERACTION').replace(`value="${email}"`, 'value="EMAIL"').replace(/code_challenge=[\w-]+/g, 'code_challenge=C');
       assert.match(html, /The email or password is incorrect\./);
       pages.push(html);
     }

@@ -85,9 +85,9 @@ describe('LG-01: secrets never reach the logs', () => {
     keep('CSRF cookie', await browser.cookieValue(CSRF));
     const formUser = await signup(ward);
     keep('form password', formUser.password);
-    assert.equal((await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email: formUser.email, password: 'Form-Wrong-Password-1' })).status, 401);
+    assert.equal((await postLogin(ward, browser, { interaction: page.interaction, csrf: page.csrf, email: formUser.email, password: 'Form-Wrong-Password-1' })).status, 401);
     keep('form wrong password', 'Form-Wrong-Password-1');
-    const ok = await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email: formUser.email, password: formUser.password });
+    const ok = await postLogin(ward, browser, { interaction: page.interaction, csrf: page.csrf, email: formUser.email, password: formUser.password });
     assert.equal(ok.status, 303);
     keep('form code', location(ok).searchParams.get('code'));
     keep('form SSO cookie', await browser.cookieValue(SSO));

@@ -63,7 +63,7 @@ describe('SSO session', () => {
     const b2 = new Browser(ward);
     await b2.jar.setCookie(`${SSO}=${planted}; Secure; HttpOnly; Path=/; SameSite=None`, ward.url);
     const page = await openLoginPage(ward, b2);
-    const res = await postLogin(ward, b2, { request: page.request, csrf: page.csrf, email: user.email, password: user.password });
+    const res = await postLogin(ward, b2, { interaction: page.interaction, csrf: page.csrf, email: user.email, password: user.password });
     assert.equal(res.status, 303);
     const formCookie = setCookie(res, SSO)!.value;
     assert.notEqual(formCookie, planted);

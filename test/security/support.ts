@@ -84,7 +84,7 @@ export async function openLoginPage(ward: TestWard, browser: Browser, extra: Rec
     assert.ok(m, `no ${name} field in the login page`);
     return m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
   };
-  return { csrf: field('csrf'), request: field('request'), verifier: pkce.verifier, setCookies: res.headers.getSetCookie() };
+  return { csrf: field('csrf'), interaction: field('interaction'), verifier: pkce.verifier, setCookies: res.headers.getSetCookie() };
 }
 
 /** Posts the hosted login form from Ward's own origin (as the browser would). */

@@ -41,7 +41,7 @@ for (const engine of engines()) describe(`LG-04: type confusion on the public en
   let plain: { access: string; email: string; password: string }; // no factors
   let refreshToken: string;
   let revocable: string;
-  let hosted: { browser: Browser; csrf: string; request: string };
+  let hosted: { browser: Browser; csrf: string; interaction: string };
 
   async function tokensFor(scope = 'openid profile email') {
     const { code, verifier, user, browser } = await codeFor(m.ward, { scope });
@@ -101,7 +101,7 @@ for (const engine of engines()) describe(`LG-04: type confusion on the public en
 
     const browser = new Browser(m.ward);
     const page = await openLoginPage(m.ward, browser);
-    hosted = { browser, csrf: page.csrf, request: page.request };
+    hosted = { browser, csrf: page.csrf, interaction: page.interaction };
   });
   after(async () => {
     await m.close();
@@ -214,10 +214,10 @@ for (const engine of engines()) describe(`LG-04: type confusion on the public en
 
   it('hosted pages (HTML by contract): login, MFA, consent, link', async (ctx) => {
     const problems: string[] = [];
-    const base = () => ({ csrf: hosted.csrf, request: hosted.request });
+    const base = () => ({ csrf: hosted.csrf, interaction: hosted.interaction });
     // Posted by the browser as forms (JSON is parsed there too, but the sweep above covers the JSON parser).
     const common = { browser: hosted.browser, html: true, encodings: ['form'] as Array<'json' | 'form'> };
-    await sweep(ctx, problems, { ...common, path: '/oauth/authorize/login', body: () => ({ ...base(), email: plain.email, password: 'a wrong password' }), fields: ['csrf', 'request', 'email', 'password'] });
+    await sweep(ctx, problems, { ...common, path: '/oauth/authorize/login', body: () => ({ ...base(), email: plain.email, password: 'a wrong password' }), fields: ['csrf', 'interaction', 'email', 'password'] });
     await sweep(ctx, problems, {
       ...common, path: '/oauth/authorize/mfa',
       body: () => ({ ...base(), step_up: stepUpToken, auth_type: 'email', challenge_id: challengeId, verification_code: '000000' }),

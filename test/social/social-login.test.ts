@@ -136,7 +136,7 @@ describe('social login', () => {
       const html = await res.text();
       assert.match(html, /Verify it is you/);
       const done = await browser.postForm('/oauth/authorize/mfa', {
-        request: field(html, 'request'), csrf: field(html, 'csrf'), step_up: field(html, 'step_up'), challenge_id: field(html, 'challenge_id'),
+        interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), step_up: field(html, 'step_up'), challenge_id: field(html, 'challenge_id'),
         auth_type: 'email', action: 'verify', verification_code: codeIn((await m.smtp.next('mfa.social@corp.example')).text),
       });
       assert.equal(done.status, 303);

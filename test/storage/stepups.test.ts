@@ -18,7 +18,7 @@ for (const engine of engines()) {
     const factor = (id: string, userId: string, type: 'email' | 'sms', destination: string, createdAt: number, verified = true) =>
       s.mfaCredentials.insert({ id, user_id: userId, type, destination, friendly_name: null, verified_at: verified ? createdAt : null, created_at: createdAt });
     const stepUp = (digest: string, userId: string, expiresAt = now + 300_000): StepUpRow => ({
-      digest, user_id: userId, client_id: 'c1', params: '{}', base_amr: '["pwd"]', requests: 0, created_at: now, expires_at: expiresAt, consumed_at: null,
+      digest, user_id: userId, client_id: 'c1', params: '{}', base_amr: '["pwd"]', interaction_digest: null, requests: 0, created_at: now, expires_at: expiresAt, consumed_at: null,
     });
 
     before(async () => {

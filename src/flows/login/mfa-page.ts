@@ -4,7 +4,8 @@ import { formActionSource } from './page.js';
 
 export interface MfaPageInput {
   clientName: string;
-  request: string;
+  /** The stored interaction's handle (interaction/service.ts). */
+  interaction: string;
   csrf: string;
   stepUp: string;
   challengeId: string;
@@ -18,7 +19,7 @@ export interface MfaPageInput {
 /** The hosted second-factor page: the code sent to a registered factor, resend, another factor. */
 export function sendMfaPage(reply: FastifyReply, status: number, p: MfaPageInput): FastifyReply {
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const common = hidden('request', p.request) + hidden('csrf', p.csrf) + hidden('step_up', p.stepUp);
+  const common = hidden('interaction', p.interaction) + hidden('csrf', p.csrf) + hidden('step_up', p.stepUp);
   const where = p.channel === 'email' ? 'your email address' : 'your phone';
   const other = p.channels.filter((c) => c !== p.channel);
   const message = p.error ? `<p class="error" role="alert" id="mfa-error">${escapeHtml(p.error)}</p>` : p.notice ? `<p role="status">${escapeHtml(p.notice)}</p>` : '';

@@ -3,7 +3,8 @@ import { escapeHtml, sendPage } from '../../http/pages.js';
 
 export interface LoginPageInput {
   clientName: string;
-  request: string;
+  /** The stored interaction's handle (interaction/service.ts). */
+  interaction: string;
   csrf: string;
   email?: string;
   error?: string;
@@ -22,7 +23,7 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
     'Sign in',
     `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}
 <form method="post" action="/oauth/authorize/login" novalidate>
-<input type="hidden" name="request" value="${escapeHtml(p.request)}">
+<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
@@ -32,7 +33,7 @@ export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageI
 </form>
 ${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)}">Continue with ${escapeHtml(b.label)}</a></p>`).join('')}
 <form method="post" action="/oauth/authorize/consent">
-<input type="hidden" name="request" value="${escapeHtml(p.request)}">
+<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
 </form>`,

@@ -14,10 +14,11 @@ import type { User } from '../../storage/sql/users.js';
 const STATE_TTL = 10 * 60_000;
 const LINK_TTL = 10 * 60_000;
 
+/** Each outcome names the stored interaction the social login continues (its digest). */
 export type CallbackOutcome =
-  | { kind: 'user'; user: User; request: string; provider: string }
-  | { kind: 'link'; linkToken: string; email: string; request: string; provider: string }
-  | { kind: 'refused'; request: string; error: 'access_denied' | 'server_error'; description: string }
+  | { kind: 'user'; user: User; interaction: string; provider: string }
+  | { kind: 'link'; linkToken: string; email: string; interaction: string; provider: string }
+  | { kind: 'refused'; interaction: string; error: 'access_denied' | 'server_error'; description: string }
   | { kind: 'bad_state' };
 
 export function createSocialService(r: Registry) {
@@ -31,12 +32,12 @@ export function createSocialService(r: Registry) {
     }
   }
 
-  async function userFor(provider: string, profile: UpstreamProfile, request: string): Promise<CallbackOutcome> {
+  async function userFor(provider: string, profile: UpstreamProfile, interaction: string): Promise<CallbackOutcome> {
     const linked = await r.storage.identities.find(provider, profile.sub);
     if (linked) {
       const user = await r.users.find(linked.user_id);
-      if (!user || user.disabled) return { kind: 'refused', request, error: 'access_denied', description: 'This account is disabled' };
-      return { kind: 'user', user, request, provider };
+      if (!user || user.disabled) return { kind: 'refused', interaction, error: 'access_denied', description: 'This account is disabled' };
+      return { kind: 'user', user, interaction, provider };
     }
     const existing = profile.email_verified && profile.email ? await r.storage.users.findByEmail(profile.email.trim().toLowerCase()) : undefined;
     if (existing) {
@@ -44,29 +45,29 @@ export function createSocialService(r: Registry) {
       const now = r.clock.now();
       await r.storage.oneTime.insert({
         digest: sha256(linkToken), kind: 'social_link', user_id: existing.id, client_id: provider,
-        payload: JSON.stringify({ provider, subject: profile.sub, email: existing.email, request }), expires_at: now + LINK_TTL, consumed_at: null, created_at: now,
+        payload: JSON.stringify({ provider, subject: profile.sub, email: existing.email, interaction }), expires_at: now + LINK_TTL, consumed_at: null, created_at: now,
       });
-      return { kind: 'link', linkToken, email: existing.email!, request, provider };
+      return { kind: 'link', linkToken, email: existing.email!, interaction, provider };
     }
     const user = await r.users.createFederated(profile);
     await link(user.id, provider, profile.sub, profile.email);
     await r.events.emit('social.user_created', { provider, user_id: user.id }, 'user created by social login');
-    return { kind: 'user', user, request, provider };
+    return { kind: 'user', user, interaction, provider };
   }
 
   return {
     providers: () => r.socialProviders.list().map((p) => ({ name: p.name, label: p.label })),
     has: (name: unknown): name is string => typeof name === 'string' && upstream(name) !== undefined,
 
-    /** The provider's authorization URL for this (validated) authorization request. */
-    async begin(provider: string, clientId: string, request: string, browser: string): Promise<string> {
+    /** The provider's authorization URL for a stored interaction (named by its digest). */
+    async begin(provider: string, clientId: string, interaction: string, browser: string): Promise<string> {
       const up = upstream(provider)!;
       const state = randomToken(32);
       const nonce = randomToken(32);
       const verifier = randomToken(48);
       const now = r.clock.now();
       await r.storage.oneTime.insert({
-        digest: sha256(state), kind: 'social_state', user_id: '-', client_id: clientId, payload: JSON.stringify({ provider, nonce, verifier, request, browser: sha256(browser) }),
+        digest: sha256(state), kind: 'social_state', user_id: '-', client_id: clientId, payload: JSON.stringify({ provider, nonce, verifier, interaction, browser: sha256(browser) }),
         expires_at: now + STATE_TTL, consumed_at: null, created_at: now,
       });
       return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
@@ -78,44 +79,44 @@ export function createSocialService(r: Registry) {
       if (!state) return { kind: 'bad_state' };
       const consumed = await r.storage.oneTime.consume('social_state', sha256(state), r.clock.now());
       if (consumed.state !== 'ok' || consumed.row.expires_at <= r.clock.now()) return { kind: 'bad_state' };
-      const saved = JSON.parse(consumed.row.payload) as { provider: string; nonce: string; verifier: string; request: string; browser: string };
+      const saved = JSON.parse(consumed.row.payload) as { provider: string; nonce: string; verifier: string; interaction: string; browser: string };
       // The answer must come back to the browser that started (login CSRF on the callback).
       if (saved.provider !== provider || !upstream(provider) || !browser || sha256(browser) !== saved.browser) return { kind: 'bad_state' };
       if (query.error !== undefined) {
-        return { kind: 'refused', request: saved.request, error: 'access_denied', description: `The identity provider answered ${String(query.error).slice(0, 40).replace(/[^\x20-\x7e]/g, '')}` };
+        return { kind: 'refused', interaction: saved.interaction, error: 'access_denied', description: `The identity provider answered ${String(query.error).slice(0, 40).replace(/[^\x20-\x7e]/g, '')}` };
       }
-      if (typeof query.code !== 'string' || query.code.length > 2048) return { kind: 'refused', request: saved.request, error: 'access_denied', description: 'The identity provider sent no code' };
+      if (typeof query.code !== 'string' || query.code.length > 2048) return { kind: 'refused', interaction: saved.interaction, error: 'access_denied', description: 'The identity provider sent no code' };
       try {
         const profile = await upstream(provider)!.profile(query.code, saved.verifier, saved.nonce);
-        return await userFor(provider, profile, saved.request);
+        return await userFor(provider, profile, saved.interaction);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
         await r.events.emit('social.failed', { provider, reason: e.message }, 'social login failed', 'warn');
-        return { kind: 'refused', request: saved.request, error: e.oauthError, description: e.message };
+        return { kind: 'refused', interaction: saved.interaction, error: e.oauthError, description: e.message };
       }
     },
 
     /** A link still waiting for its password: what the page shows. */
-    async pendingLink(linkToken: unknown): Promise<{ email: string; provider: string; request: string } | null> {
+    async pendingLink(linkToken: unknown): Promise<{ email: string; provider: string; interaction: string } | null> {
       if (typeof linkToken !== 'string' || linkToken.length > 100) return null;
       const row = await r.storage.oneTime.find('social_link', sha256(linkToken));
       if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now()) return null;
-      const saved = JSON.parse(row.payload) as { provider: string; email: string; request: string };
-      return { email: saved.email, provider: saved.provider, request: saved.request };
+      const saved = JSON.parse(row.payload) as { provider: string; email: string; interaction: string };
+      return { email: saved.email, provider: saved.provider, interaction: saved.interaction };
     },
 
     /** The existing account proved itself (its password): link the identity, once. */
-    async confirmLink(linkToken: unknown, password: unknown): Promise<{ user: User; provider: string; request: string } | null> {
+    async confirmLink(linkToken: unknown, password: unknown): Promise<{ user: User; provider: string; interaction: string } | null> {
       if (typeof linkToken !== 'string' || linkToken.length > 100) return null;
       const row = await r.storage.oneTime.find('social_link', sha256(linkToken));
       if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now()) return null;
-      const saved = JSON.parse(row.payload) as { provider: string; subject: string; email: string; request: string };
+      const saved = JSON.parse(row.payload) as { provider: string; subject: string; email: string; interaction: string };
       const user = await r.users.authenticate({ email: saved.email }, password);
       if (!user || user.id !== row.user_id) return null;
       if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
       await link(user.id, saved.provider, saved.subject, saved.email);
       await r.events.emit('social.linked', { provider: saved.provider, user_id: user.id }, 'identity linked after the account proved itself');
-      return { user, provider: saved.provider, request: saved.request };
+      return { user, provider: saved.provider, interaction: saved.interaction };
     },
   };
 }

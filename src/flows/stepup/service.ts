@@ -2,33 +2,20 @@
 // /passwordless/start sends a new code to a registered factor (limits per token and per user);
 // /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
 // with amr containing mfa and the factor.
-import type { Client } from '../../clients/service.js';
 import { ApiError, invalidGrant, invalidRequest, invalidToken, rateLimited } from '../../errors/api-error.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import type { Repos } from '../../storage/storage.js';
 import { codesDisabled, type Channel, type VerificationService } from '../../verification/challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 
-/** What a step_up token is bound to: the validated authorization request, as data. */
-interface Binding {
-  redirect_uri: string | null;
-  target: string | null;
-  response_type: AuthorizeRequest['responseType'];
-  response_mode: AuthorizeRequest['responseMode'];
-  scopes: string[];
-  state?: string;
-  nonce?: string;
-  code_challenge?: string;
-  action?: string;
-}
-
 export interface StepUpFinish {
   user: User;
-  request: AuthorizeRequest;
+  clientId: string;
+  /** The interaction the step-up continues (interaction/service.ts). */
+  interactionDigest: string | null;
   amr: string[];
   channel: Channel;
 }
@@ -55,25 +42,24 @@ export function createStepUpService(r: Registry, verification: VerificationServi
   }
 
   return {
-    /** A step_up token for a user who has factors; answers the factor types as amr. */
-    async begin(user: Pick<User, 'id'>, req: AuthorizeRequest, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
+    /**
+     * A step_up token for a user who has factors, continuing the stored interaction `interactionDigest`
+     * (the authorization request is there, not copied here); answers the factor types as amr.
+     */
+    async begin(user: Pick<User, 'id'>, bound: { clientId: string; interactionDigest: string }, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
       const token = randomToken(32);
       const now = r.clock.now();
-      const binding: Binding = {
-        redirect_uri: req.redirectUri, target: req.target, response_type: req.responseType, response_mode: req.responseMode, scopes: req.scopes,
-        state: req.state, nonce: req.nonce, code_challenge: req.codeChallenge, action,
-      };
       // Stored only for an enabled user with a verified factor (one statement); a refusal reads why, user first.
       const since = await r.storage.stepUps.insertForLiveUser({
-        digest: sha256(token), user_id: user.id, client_id: req.client.client_id, params: JSON.stringify(binding), base_amr: JSON.stringify(baseAmr),
-        requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
+        digest: sha256(token), user_id: user.id, client_id: bound.clientId, params: JSON.stringify({ action }), base_amr: JSON.stringify(baseAmr),
+        interaction_digest: bound.interactionDigest, requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
       });
       if (!since) {
         const row = await r.users.find(user.id);
         if (!row || row.disabled) throw invalidToken();
         throw new ApiError(400, 'invalid_request', 'This user has no verified second factor to step up with', 'error.mfa.noCredential');
       }
-      await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: req.client.client_id }, 'step-up started');
+      await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: bound.clientId }, 'step-up started');
       // The factor types in the order the user got them (a stable sort: email first on a tie).
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
       return { token, amr };
@@ -106,23 +92,18 @@ export function createStepUpService(r: Registry, verification: VerificationServi
       });
     },
 
-    /** Verifies the code, uses the step_up token up, and rebuilds the bound authorization request. */
+    /** Verifies the code and uses the step_up token up; the caller continues its interaction. */
     async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
       const challenge = await verification.verify(challengeId, code, 'stepup');
       const now = r.clock.now();
       const stepUp = challenge.step_up_digest ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now) : undefined;
       if (!stepUp || stepUp.expires_at <= now) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       const { user } = stepUp;
-      const client: Client | undefined = await r.clients.find(stepUp.client_id);
-      if (!user || user.disabled || !client) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      const b = JSON.parse(stepUp.params) as Binding;
-      const request: AuthorizeRequest = {
-        client, redirectUri: b.redirect_uri, target: b.target, responseType: b.response_type, responseMode: b.response_mode, scopes: b.scopes,
-        state: b.state, nonce: b.nonce, codeChallenge: b.code_challenge,
-      };
+      if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       const channel = challenge.channel as Channel;
-      await r.events.emit('mfa.stepup_verified', { user_id: user.id, client_id: client.client_id, channel }, 'step-up verified');
-      return { user, request, amr: steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel), channel };
+      await r.events.emit('mfa.stepup_verified', { user_id: user.id, client_id: stepUp.client_id, channel }, 'step-up verified');
+      const amr = steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel);
+      return { user, clientId: stepUp.client_id, interactionDigest: stepUp.interaction_digest, amr, channel };
     },
   };
 }

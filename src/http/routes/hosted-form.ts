@@ -1,15 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { ApiError } from '../../errors/api-error.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
-import { sendPage } from '../pages.js';
+import { sendMfaPage } from '../../flows/login/mfa-page.js';
+import { verifiedFactors } from '../../flows/stepup/factors.js';
+import type { BrowserState, Outcome } from '../../interaction/next-step.js';
+import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import { sendAuthorizationResponse, sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import type { Registry } from '../../registry.js';
+import type { Channel } from '../../verification/challenges.js';
 import { setSessionCookie } from '../cookies.js';
+import { sendPage } from '../pages.js';
 import { singleValued } from '../params.js';
+import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 
-// What the hosted pages (login form, second-factor form) share.
+// What the hosted pages (login form, second-factor form, confirmation, social) share: the browser's
+// binding cookie, the checks every form post starts with, and how a sign-in's next step is answered.
 
 /**
  * Whether a form post may come from Ward's own login page. The page is `Referrer-Policy: no-referrer`,
@@ -24,16 +32,6 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
   return site === undefined || site === 'same-origin';
 }
 
-/** A raw query string as Fastify's parser gives it: a repeated name becomes an array of its values. */
-export function queryParams(raw: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(raw)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), v];
-  }
-  return out;
-}
-
 /** Validates an authorization request; on failure the error is already answered (page or redirect). */
 export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
   const { params, duplicates } = singleValued(query);
@@ -45,35 +43,117 @@ export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: 
   return v.req;
 }
 
-/** A login: a new session id, and the session the browser had (if any) is ended (ASVS 7.2.4). */
-export async function startLoginSession(r: Registry, req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
-  const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
-  setSessionCookie(reply, cookie, r.account().session_ttl);
-  return session.id;
-}
-
-/** The form token of a hosted page, bound to the pre-login cookie (set now when the browser has none). */
-export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply): string {
+/**
+ * The pre-login cookie (set now when the browser has none): it binds stored interactions to this
+ * browser, and the forms' CSRF token is its HMAC (ASVS 7.6.2).
+ */
+export function browserCookie(req: FastifyRequest, reply: FastifyReply): string {
   let cookie = req.cookies[CSRF_COOKIE];
   if (!cookie || cookie.length > 100) {
     cookie = newCsrfCookie();
+    req.cookies[CSRF_COOKIE] = cookie;
     reply.setCookie(CSRF_COOKIE, cookie, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
   }
-  return csrfToken(r.masterKey, cookie);
+  return cookie;
+}
+
+/** The form token of a hosted page, bound to the pre-login cookie. */
+export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply): string {
+  return csrfToken(r.masterKey, browserCookie(req, reply));
+}
+
+export function expiredPage(reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
 }
 
 /**
  * The checks every hosted-page POST starts with: no parameter twice, the same origin, the CSRF token
- * of the pre-login cookie, then the authorization request the form carries (parsed like a query
- * string, so a repeated parameter stays repeated and is refused). Null when already answered.
+ * of the pre-login cookie, then the stored interaction the form names, bound to this browser.
+ * Null when already answered.
  */
-export async function acceptHostedPost(r: Registry, req: FastifyRequest, reply: FastifyReply): Promise<{ params: Record<string, unknown>; rawQuery: string; ar: AuthorizeRequest } | null> {
+export async function acceptHostedPost(
+  r: Registry,
+  interactions: InteractionService,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ params: Record<string, unknown>; interaction: Interaction; handle: string } | null> {
   const { params, duplicates } = singleValued(req.body);
-  if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
-    sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
+  const cookie = req.cookies[CSRF_COOKIE];
+  if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, cookie, params.csrf)) {
+    expiredPage(reply);
     return null;
   }
-  const rawQuery = typeof params.request === 'string' ? params.request : '';
-  const ar = await validateOrAnswer(r, reply, queryParams(rawQuery));
-  return ar ? { params, rawQuery, ar } : null;
+  const interaction = await interactions.open(params.interaction, cookie);
+  if (!interaction) {
+    expiredPage(reply);
+    return null;
+  }
+  return { params, interaction, handle: params.interaction as string };
+}
+
+const locale = (req: FastifyRequest) => req.headers['accept-language']?.split(',')[0]?.trim();
+
+/** The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is stored). */
+export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserState {
+  return {
+    sessionCookie: req.cookies[SESSION_COOKIE],
+    trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
+    bind: () => browserCookie(req, reply),
+    locale: locale(req),
+  };
+}
+
+/** How a refused code request or verification reads on the second-factor page. */
+export function secondFactorMessage(e: unknown): string | null {
+  if (!(e instanceof ApiError)) return null;
+  if (e.status === 429) return 'Too many codes were asked for. Wait before asking for another one.';
+  if (e.error === 'invalid_grant') return 'The code is wrong or has expired. Try again or ask for a new one.';
+  return e.userMsg;
+}
+
+/** The hosted second-factor page of an interaction at its `mfa` step. */
+export async function secondFactorPage(
+  r: Registry,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  at: { handle: string; interaction: Interaction; stepUp: string; channel: Channel },
+  status: number,
+  extra: { challengeId?: string; notice?: string; error?: string },
+): Promise<FastifyReply> {
+  const userId = at.interaction.userId;
+  const channels = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [at.channel];
+  return sendMfaPage(reply, status, {
+    clientName: at.interaction.request.client.name,
+    interaction: at.handle,
+    csrf: ensureCsrf(r, req, reply),
+    stepUp: at.stepUp,
+    challengeId: extra.challengeId ?? '',
+    channel: at.channel,
+    channels: [...new Set([at.channel, ...channels])],
+    target: at.interaction.request.target,
+    notice: extra.notice,
+    error: extra.error,
+  });
+}
+
+/**
+ * Answers what a sign-in's next step decided: the second-factor page, the authorization response
+ * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
+ */
+export async function answerOutcome(
+  r: Registry,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  outcome: Outcome,
+): Promise<FastifyReply> {
+  if (outcome.kind === 'expired') return expiredPage(reply);
+  if (outcome.kind === 'second_factor') {
+    if (outcome.challengeId !== null) return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
+    const msg = secondFactorMessage(outcome.error);
+    if (!msg) throw outcome.error;
+    const status = outcome.error instanceof ApiError ? outcome.error.status : 500;
+    return secondFactorPage(r, req, reply, outcome, status, { error: msg });
+  }
+  if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
+  return sendAuthorizationResponse(reply, outcome.request, r.config.issuer, outcome.values, req.method === 'POST' ? 303 : 302);
 }

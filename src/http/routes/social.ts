@@ -3,40 +3,27 @@ import { invalidRequest, notFound } from '../../errors/api-error.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../flows/login/csrf.js';
 import { formActionSource } from '../../flows/login/page.js';
-import type { SocialService } from '../../flows/social/service.js';
-import { stepUpRequiredAtLogin } from '../../flows/stepup/factors.js';
-import { randomToken } from '../../lib/random.js';
-import { completeAuthorization } from '../../protocol/authorize/complete.js';
-import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
+import type { Interaction } from '../../interaction/service.js';
 import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import { escapeHtml, sendPage } from '../pages.js';
 import { requireSingle, singleValued } from '../params.js';
-import { ensureCsrf, queryParams, sameOriginPost, startLoginSession, validateOrAnswer } from './hosted-form.js';
-import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import type { SignInDeps } from '../sign-in.js';
+import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
+import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 
-/** Binds a social login to the browser that started it (SameSite=Lax: sent on the provider's redirect back). */
-const SOCIAL_COOKIE = '__Host-ward_social';
+/** Social login: the login page's buttons, the provider's callback, the link page, unlink. */
+export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+  const { interactions, nextStep, social } = deps;
+  const expired = (reply: FastifyReply) =>
+    sendPage(reply, 400, 'Sign-in expired', '<h1>This sign-in has expired or did not start here</h1><p>Go back to the application and start again.</p>');
 
-type MfaBegin = (req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, user: User, baseAmr: string[]) => Promise<FastifyReply>;
-
-/** Social login: the start from /oauth/authorize, the provider's callback, the link page, unlink. */
-export function socialRoutes(app: FastifyInstance, r: Registry, social: SocialService, mfaBegin: MfaBegin) {
-  const expired = (reply: FastifyReply) => sendPage(reply, 400, 'Sign-in expired', '<h1>This sign-in has expired or did not start here</h1><p>Go back to the application and start again.</p>');
-
-  /** After the provider: the MFA policy still applies, then a session and the authorization. */
-  async function finish(req: FastifyRequest, reply: FastifyReply, request: string, user: User, amr: string[]) {
-    const ar = await validateOrAnswer(r, reply, queryParams(request));
-    if (!ar) return reply;
-    if ((await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) && !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id))) {
-      return mfaBegin(req, reply, ar, request, user, amr);
-    }
-    const authTime = r.clock.now();
-    const sessionId = await startLoginSession(r, req, reply, user.id, amr, authTime);
-    await completeAuthorization(r, reply, ar, { user, sessionId, authTime, amr }, req.method === 'POST' ? 303 : 302);
-    return reply;
+  /** After the provider: the first factor is done; the next step decides the rest. */
+  async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
+    const who = { user, amr, authTime: r.clock.now() };
+    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   }
 
   function linkPage(req: FastifyRequest, reply: FastifyReply, status: number, p: { linkToken: string; email: string; provider: string; target: string | null; error?: string }) {
@@ -48,32 +35,32 @@ export function socialRoutes(app: FastifyInstance, r: Registry, social: SocialSe
       { formAction: formActionSource(p.target) });
   }
 
-  /** Called by /oauth/authorize when `provider` is given. */
-  async function start(reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, provider: unknown): Promise<FastifyReply> {
-    if (!social.has(provider)) return sendAuthorizeError(reply, new AuthorizeError('invalid_request', 'Unknown provider', true), ar, r.config.issuer);
-    const browser = randomToken(24);
-    const url = await social.begin(provider, ar.client.client_id, rawQuery, browser).catch(() => null);
-    if (!url) return sendAuthorizeError(reply, new AuthorizeError('server_error', 'The identity provider cannot be reached', true), ar, r.config.issuer);
-    reply.setCookie(SOCIAL_COOKIE, browser, { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 600 });
-    return reply.code(302).header('Location', url).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
-  }
+  /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
+  app.get('/oauth/authorize/social', async (req, reply) => {
+    const { params, duplicates } = singleValued(req.query);
+    const interaction = duplicates.length ? null : await interactions.open(params.interaction, req.cookies[CSRF_COOKIE]);
+    if (!interaction) return expired(reply);
+    if (!social.has(params.provider)) {
+      return sendAuthorizeError(reply, new AuthorizeError('invalid_request', 'Unknown provider', true), interaction.request, r.config.issuer);
+    }
+    return startSocialLogin(r, social, reply, interaction, params.provider);
+  });
 
   app.get<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
     const { params } = singleValued(req.query);
     const outcome = await social.callback(req.params.name, params, req.cookies[SOCIAL_COOKIE]);
     reply.clearCookie(SOCIAL_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
     if (outcome.kind === 'bad_state') return expired(reply);
+    const interaction = await interactions.byDigest(outcome.interaction);
+    if (!interaction) return expired(reply);
     if (outcome.kind === 'refused') {
-      const ar = await validateOrAnswer(r, reply, queryParams(outcome.request));
-      if (!ar) return reply;
-      return sendAuthorizeError(reply, new AuthorizeError(outcome.error, outcome.description, true), ar, r.config.issuer);
+      return sendAuthorizeError(reply, new AuthorizeError(outcome.error, outcome.description, true), interaction.request, r.config.issuer);
     }
     if (outcome.kind === 'link') {
-      const ar = await validateOrAnswer(r, reply, queryParams(outcome.request));
-      if (!ar) return reply;
-      return linkPage(req, reply, 200, { linkToken: outcome.linkToken, email: outcome.email, provider: outcome.provider, target: ar.target });
+      const { linkToken, email, provider } = outcome;
+      return linkPage(req, reply, 200, { linkToken, email, provider, target: interaction.request.target });
     }
-    return finish(req, reply, outcome.request, outcome.user, ['social', outcome.provider]);
+    return finish(req, reply, interaction, outcome.user, ['social', outcome.provider]);
   });
 
   app.post('/identity/v1/oauth/link', async (req, reply) => {
@@ -82,12 +69,15 @@ export function socialRoutes(app: FastifyInstance, r: Registry, social: SocialSe
     const done = await social.confirmLink(params.link_token, params.password);
     if (!done) {
       const pending = await social.pendingLink(params.link_token);
-      if (!pending) return expired(reply);
-      const ar = await validateOrAnswer(r, reply, queryParams(pending.request));
-      if (!ar) return reply;
-      return linkPage(req, reply, 401, { linkToken: params.link_token as string, email: pending.email, provider: pending.provider, target: ar.target, error: 'The password is incorrect.' });
+      const interaction = pending && (await interactions.byDigest(pending.interaction));
+      if (!pending || !interaction) return expired(reply);
+      const { email, provider } = pending;
+      const target = interaction.request.target;
+      return linkPage(req, reply, 401, { linkToken: params.link_token as string, email, provider, target, error: 'The password is incorrect.' });
     }
-    return finish(req, reply, done.request, done.user, ['pwd', 'social', done.provider]);
+    const interaction = await interactions.byDigest(done.interaction);
+    if (!interaction) return expired(reply);
+    return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider]);
   });
 
   app.post('/identity/v1/unlink', async (req, reply) => {
@@ -100,6 +90,4 @@ export function socialRoutes(app: FastifyInstance, r: Registry, social: SocialSe
     await r.storage.identities.delete(target.id, ctx.user.id);
     return reply.code(204).send();
   });
-
-  return { start };
 }

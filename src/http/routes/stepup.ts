@@ -1,19 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { Client } from '../../clients/service.js';
-import { ApiError, forbidden, invalidRequest, invalidToken } from '../../errors/api-error.js';
-import type { StepUpService } from '../../flows/stepup/service.js';
-import { issueAuthorization } from '../../protocol/authorize/complete.js';
+import { ApiError, forbidden, invalidGrant, invalidRequest, invalidToken } from '../../errors/api-error.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
-import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import { setSessionCookie } from '../cookies.js';
 import { requireSingle, str } from '../params.js';
+import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
 const localeOf = (req: FastifyRequest) => (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
 
 interface Identified {
@@ -26,7 +25,8 @@ interface Identified {
 /**
  * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
  */
-export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService): void {
+export function stepUpRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+  const { interactions, nextStep, stepUps } = deps;
   /**
    * A gone or disabled user is refused first. begin's insert checks the user itself, so the row is
    * read only where another refusal would otherwise answer before that check did.
@@ -98,8 +98,12 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
       await requireLiveUser(who.userId);
       throw e;
     }
-    // begin refuses a gone or disabled user (invalid_token) before a user without factors.
-    const answer = await stepUps.begin({ id: who.userId }, v.req, who.amr, action);
+    // The request is stored as the step-up's interaction once the step-up is granted; begin refuses a
+    // gone or disabled user (invalid_token) before a user without factors.
+    const pending = interactions.prepare(v.req, 'stepup', null, r.account().step_up_ttl * 1000);
+    const bound = { clientId: v.req.client.client_id, interactionDigest: pending.digest };
+    const answer = await stepUps.begin({ id: who.userId }, bound, who.amr, action);
+    await pending.save();
     if (!(await who.commit())) {
       await r.storage.stepUps.consume(sha256(answer.token), r.clock.now());
       throw invalidToken('The tkn was already used');
@@ -118,14 +122,16 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
 
   async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
     const done = await stepUps.finish(params.challenge_id, params.verification_code);
-    const authTime = r.clock.now();
-    // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
-    const { cookie, session } = await r.sessions.create(done.user.id, done.amr, authTime, req.cookies[SESSION_COOKIE]);
-    setSessionCookie(reply, cookie, r.account().session_ttl);
+    const interaction = await interactions.byDigest(done.interactionDigest);
+    if (!interaction || interaction.request.client.client_id !== done.clientId) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true') await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
-    const values = await issueAuthorization(r, done.request as AuthorizeRequest, { user: done.user, sessionId: session.id, authTime, amr: done.amr });
-    const body: Record<string, unknown> = { ...values };
-    if (done.request.state !== undefined) body.state = done.request.state;
+    // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
+    const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
+    const outcome = await nextStep.afterSecondFactor(interaction, who, { sessionCookie: req.cookies[SESSION_COOKIE] });
+    if (outcome.kind !== 'authorized') throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
+    const body: Record<string, unknown> = { ...outcome.values };
+    if (interaction.request.state !== undefined) body.state = interaction.request.state;
     if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);
     for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
     return reply.header('Cache-Control', 'no-store').send(body);

@@ -1,24 +1,14 @@
-import type { FastifyReply } from 'fastify';
 import { randomId, randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import type { AuthorizeRequest } from './request.js';
-import { sendAuthorizationResponse } from './respond.js';
 
 export interface Authenticated {
   user: User;
   sessionId: string | null;
   authTime: number;
   amr: string[];
-}
-
-/**
- * Ends an authorization request for an authenticated user: a code bound to client, redirect_uri,
- * PKCE challenge, nonce and grant (RFC 6749 4.1.2), or tokens for the implicit response type.
- */
-export async function completeAuthorization(r: Registry, reply: FastifyReply, req: AuthorizeRequest, auth: Authenticated, redirectStatus = 302): Promise<void> {
-  sendAuthorizationResponse(reply, req, r.config.issuer, await issueAuthorization(r, req, auth), redirectStatus);
 }
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */

@@ -1,0 +1,29 @@
+import type { FastifyReply } from 'fastify';
+import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { SocialService } from '../../flows/social/service.js';
+import type { Interaction } from '../../interaction/service.js';
+import { randomToken } from '../../lib/random.js';
+import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import type { Registry } from '../../registry.js';
+
+/** Binds a social login to the browser that started it (SameSite=Lax: sent on the provider's redirect back). */
+export const SOCIAL_COOKIE = '__Host-ward_social';
+
+/** Sends the user to the provider for a stored interaction (from /oauth/authorize or the login page's button). */
+export async function startSocialLogin(
+  r: Registry,
+  social: SocialService,
+  reply: FastifyReply,
+  interaction: Interaction,
+  provider: string,
+): Promise<FastifyReply> {
+  const browser = randomToken(24);
+  const ar = interaction.request;
+  const url = await social.begin(provider, ar.client.client_id, interaction.digest, browser).catch(() => null);
+  if (!url) {
+    const error = new AuthorizeError('server_error', 'The identity provider cannot be reached', true);
+    return sendAuthorizeError(reply, error, ar, r.config.issuer);
+  }
+  reply.setCookie(SOCIAL_COOKIE, browser, { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 600 });
+  return reply.code(302).header('Location', url).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+}

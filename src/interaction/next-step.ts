@@ -1,0 +1,156 @@
+// What follows a first factor. Every way into a sign-in (password, tkn, social, and the methods to
+// come) authenticates the user and then calls afterFirstFactor, which decides the rest in one place:
+// a second factor when the account requires it (MFA required = Always, no trusted device), else a
+// new session and the authorization response. A sign-in answered from an existing SSO session goes
+// through sessionAnswers instead (prompt, max_age, id_token_hint, the second-factor rule) and, for
+// Messenger linking, through a confirmation (never a silent code).
+import type { Authenticated } from '../protocol/authorize/complete.js';
+import type { AuthorizeRequest } from '../protocol/authorize/request.js';
+import type { User } from '../storage/sql/users.js';
+import type { Channel } from '../verification/challenges.js';
+import type { Interaction, InteractionService } from './service.js';
+
+/** The response values of an authorization: `{code}`, or the implicit tokens. */
+export type AuthorizationValues = Record<string, string | number | undefined>;
+
+/** Who signed in by a first factor, and how (RFC 8176 amr). */
+export interface SignedIn {
+  user: User;
+  amr: string[];
+  authTime: number;
+}
+
+/** What the browser brought that the decision reads. */
+export interface BrowserState {
+  /** The SSO cookie, ended and replaced by the new session (no fixation). */
+  sessionCookie?: string;
+  trustedDeviceCookie?: string;
+  /** The cookie that binds a stored interaction to this browser (set when first asked for). */
+  bind?: () => string;
+  locale?: string;
+}
+
+export type Outcome =
+  | {
+      kind: 'second_factor';
+      /** The handle the second-factor page posts (a new one: the step's own). */
+      handle: string;
+      interaction: Interaction;
+      stepUp: string;
+      channel: Channel;
+      /** The first code's challenge, or null when sending it failed (`error` says why). */
+      challengeId: string | null;
+      error?: unknown;
+    }
+  | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
+  /** The interaction ended meanwhile (finished by a parallel post, or expired). */
+  | { kind: 'expired' };
+
+export interface NextStepDeps {
+  interactions: InteractionService;
+  beginStepUp(
+    user: Pick<User, 'id'>,
+    bound: { clientId: string; interactionDigest: string },
+    baseAmr: string[],
+  ): Promise<{ token: string; amr: string[] }>;
+  requestCode(stepUp: string, channel: Channel, locale?: string): Promise<string>;
+  /** MFA required = Always and the user has a verified factor. */
+  secondFactorRequired(userId: string): Promise<boolean>;
+  isTrustedDevice(cookie: string | undefined, userId: string): Promise<boolean>;
+  startSession(userId: string, amr: string[], authTime: number, replaces?: string): Promise<{ cookie: string; id: string }>;
+  authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
+  now(): number;
+}
+
+/** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
+export function withinMaxAge(now: number, authTime: number, maxAge: number | undefined): boolean {
+  return maxAge === undefined || now - authTime <= maxAge * 1000;
+}
+
+/** prompt values that ask for a new authentication whatever session the browser has. */
+const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
+
+/** Whether the request asks for a new authentication, so no session is even read for it. */
+export const forcesLogin = (request: AuthorizeRequest): boolean => !!request.prompt && FORCE_LOGIN.has(request.prompt);
+
+export function createNextStep(deps: NextStepDeps) {
+  async function needsSecondFactor(who: SignedIn, browser: BrowserState): Promise<boolean> {
+    if (who.amr.includes('mfa')) return false;
+    if (!(await deps.secondFactorRequired(who.user.id))) return false;
+    return !(await deps.isTrustedDevice(browser.trustedDeviceCookie, who.user.id));
+  }
+
+  /** The second-factor step: the interaction moves on under a new handle, a step-up bound to it, the first code sent. */
+  async function secondFactor(
+    at: Interaction | AuthorizeRequest,
+    who: SignedIn,
+    browser: BrowserState,
+  ): Promise<Outcome> {
+    const stored = 'digest' in at ? at : (await deps.interactions.start(at, 'login', browser.bind?.() ?? null)).interaction;
+    const moved = await deps.interactions.advance(stored, 'mfa', { userId: who.user.id, amr: who.amr, authTime: who.authTime });
+    if (!moved) return { kind: 'expired' };
+    const bound = { clientId: moved.interaction.request.client.client_id, interactionDigest: moved.interaction.digest };
+    const { token, amr } = await deps.beginStepUp(who.user, bound, who.amr);
+    const channel: Channel = amr.includes('email') ? 'email' : 'sms';
+    try {
+      const challengeId = await deps.requestCode(token, channel, browser.locale);
+      return { kind: 'second_factor', ...moved, stepUp: token, channel, challengeId };
+    } catch (error) {
+      return { kind: 'second_factor', ...moved, stepUp: token, channel, challengeId: null, error };
+    }
+  }
+
+  /** The end of a sign-in: the interaction finished once, a new session, the authorization response. */
+  async function complete(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome> {
+    const interaction = 'digest' in at ? at : null;
+    if (interaction && !(await deps.interactions.finish(interaction))) return { kind: 'expired' };
+    const request = interaction ? interaction.request : (at as AuthorizeRequest);
+    const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
+    const values = await deps.authorize(request, { user: who.user, sessionId: session.id, authTime: who.authTime, amr: who.amr });
+    return { kind: 'authorized', request, values, sessionCookie: session.cookie };
+  }
+
+  return {
+    /**
+     * After any first factor: a second factor when required, else the end of the sign-in. `at` is
+     * the stored interaction, or a request validated in this very call (stored only if it must go on).
+     */
+    async afterFirstFactor(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome> {
+      if (await needsSecondFactor(who, browser)) return secondFactor(at, who, browser);
+      return complete(at, who, browser);
+    },
+
+    /** After the second factor (its amr includes mfa): the end of the sign-in. */
+    afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState): Promise<Outcome> =>
+      complete(interaction, who, browser),
+
+    /**
+     * Whether the browser's SSO session answers this request by itself: not when prompt asks for a
+     * new login, when it is older than max_age (OIDC Core 3.1.2.1), when id_token_hint names another
+     * user, or when it is a password-only session of a user who must use a second factor (the
+     * cookie is no second factor).
+     */
+    async sessionAnswers(
+      request: AuthorizeRequest,
+      session: { authTime: number; amr: string[]; user: User | undefined },
+      hintSub: string | undefined,
+    ): Promise<boolean> {
+      if (forcesLogin(request)) return false;
+      const user = session.user;
+      if (!user || user.disabled || !withinMaxAge(deps.now(), session.authTime, request.maxAge)) return false;
+      if (hintSub !== undefined && hintSub !== user.id) return false;
+      return session.amr.includes('mfa') || !(await deps.secondFactorRequired(user.id));
+    },
+
+    /** A request the SSO session answers: the response values, in that session (no new login). */
+    async fromSession(request: AuthorizeRequest, session: { id: string; authTime: number; amr: string[]; user: User }) {
+      const auth = { user: session.user, sessionId: session.id, authTime: session.authTime, amr: session.amr };
+      return deps.authorize(request, auth);
+    },
+
+    /** Whether answering from the session needs the user's confirmation first (Messenger linking, ML-05). */
+    needsConfirmation: (request: AuthorizeRequest): boolean => request.responseType === 'messenger_code',
+  };
+}
+
+export type NextStep = ReturnType<typeof createNextStep>;
