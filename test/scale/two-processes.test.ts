@@ -1,5 +1,5 @@
 // Scale-out: two Ward processes on one database (PostgreSQL when configured, else one SQLite file)
-// and no other coordination: a tkn, a code, a session and a step_up token made on one process
+// and no other coordination: a tkn, a code, a session, a sign-in interaction and a step_up token made on one process
 // redeem on the other; the same code sent to both at once is redeemed exactly once; a rate limit
 // holds as the sum over both processes.
 import assert from 'node:assert/strict';
@@ -78,6 +78,24 @@ for (const engine of engines().reverse()) {
       const again = pkcePair();
       const sso = await authorize(a, { prompt: 'none', code_challenge: again.challenge, code_challenge_method: 'S256' }, ssoCookie(res));
       assert.ok(codeOf(sso), 'the session made on B answers on A');
+    });
+
+    it('continues on B a sign-in whose login page A showed (one stored interaction)', async () => {
+      const u = await user(a);
+      const pkce = pkcePair();
+      const page = await authorize(a, { state: 's-ab', code_challenge: pkce.challenge, code_challenge_method: 'S256' });
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+      const binding = page.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('__Host-ward_csrf='))!;
+      const body = new URLSearchParams({ interaction: field('interaction'), csrf: field('csrf'), email: u.email, password: u.password });
+      const done = await fetch(`${b.url}/oauth/authorize/login`, {
+        method: 'POST', redirect: 'manual', body: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: binding },
+      });
+      assert.equal(done.status, 303);
+      assert.equal(new URL(done.headers.get('location')!).searchParams.get('state'), 's-ab');
+      const token = await form(a, { grant_type: 'authorization_code', code: codeOf(done)!, client_id: 'spa', redirect_uri: CB, code_verifier: pkce.verifier });
+      assert.equal(token.status, 200);
     });
 
     it('lets exactly one of ten parallel redemptions on each process win the same code', async () => {

@@ -93,6 +93,26 @@ for (const engine of engines()) {
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
     });
 
+    it('continues an interaction under a new key at each step, finishes it once, and forgets it when expired', async () => {
+      const row = { digest: 'i1', client_id: 'c1', request: '{}', browser: 'b1', step: 'login', user_id: null, amr: null, auth_time: null, created_at: now, expires_at: now + 60_000 };
+      await s.interactions.insert(row);
+      assert.equal((await s.interactions.findLive('i1', now))?.step, 'login');
+      assert.equal(await s.interactions.findLive('i1', now + 60_000), undefined, 'expired');
+      const progress = { step: 'mfa', user_id: 'u1', amr: '["pwd"]', auth_time: now };
+      const moves = await Promise.all(Array.from({ length: 10 }, (_, i) => s.interactions.advance('i1', `i2-${i}`, progress, now)));
+      assert.equal(moves.filter(Boolean).length, 1, 'one step wins');
+      const next = `i2-${moves.indexOf(true)}`;
+      assert.equal(await s.interactions.findLive('i1', now), undefined, 'the old key no longer works');
+      assert.deepEqual({ ...(await s.interactions.findLive(next, now)) }, { ...row, ...progress, digest: next });
+      const finishes = await Promise.all(Array.from({ length: 10 }, () => s.interactions.finish(next, now)));
+      assert.equal(finishes.filter(Boolean).length, 1, 'finished once');
+      assert.equal(await s.interactions.findLive(next, now), undefined);
+      assert.equal(await s.interactions.advance(next, 'i3', progress, now), false, 'a finished one does not move on');
+      await s.interactions.insert({ ...row, digest: 'i4', expires_at: now + 1 });
+      await s.interactions.deleteExpired(now + 2);
+      assert.equal(await s.interactions.findLive('i4', now), undefined);
+    });
+
     it('rotates a refresh token once under concurrency, and revoking a grant kills its access tokens', async () => {
       await s.tokens.createGrant({ id: 'g1', user_id: 'u1', client_id: 'c1', session_id: 's1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
       await s.tokens.insertRefreshToken({ digest: 'r1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
