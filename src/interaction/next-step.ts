@@ -57,7 +57,12 @@ export interface NextStepDeps {
   /** MFA required = Always and the user has a verified factor. */
   secondFactorRequired(userId: string): Promise<boolean>;
   isTrustedDevice(cookie: string | undefined, userId: string): Promise<boolean>;
-  startSession(userId: string, amr: string[], authTime: number, replaces?: string): Promise<{ cookie: string; id: string }>;
+  startSession(
+    userId: string,
+    amr: string[],
+    authTime: number,
+    replaces?: string,
+  ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
 }
@@ -86,8 +91,13 @@ export function createNextStep(deps: NextStepDeps) {
     who: SignedIn,
     browser: BrowserState,
   ): Promise<Outcome> {
-    const stored = 'digest' in at ? at : (await deps.interactions.start(at, 'login', browser.bind?.() ?? null)).interaction;
-    const moved = await deps.interactions.advance(stored, 'mfa', { userId: who.user.id, amr: who.amr, authTime: who.authTime });
+    const stored =
+      'digest' in at ? at : (await deps.interactions.start(at, 'login', browser.bind?.() ?? null)).interaction;
+    const moved = await deps.interactions.advance(stored, 'mfa', {
+      userId: who.user.id,
+      amr: who.amr,
+      authTime: who.authTime,
+    });
     if (!moved) return { kind: 'expired' };
     const bound = { clientId: moved.interaction.request.client.client_id, interactionDigest: moved.interaction.digest };
     const { token, amr } = await deps.beginStepUp(who.user, bound, who.amr);
@@ -106,7 +116,12 @@ export function createNextStep(deps: NextStepDeps) {
     if (interaction && !(await deps.interactions.finish(interaction))) return { kind: 'expired' };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
     const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
-    const values = await deps.authorize(request, { user: who.user, sessionId: session.id, authTime: who.authTime, amr: who.amr });
+    const values = await deps.authorize(request, {
+      user: who.user,
+      sessionId: session.id,
+      authTime: who.authTime,
+      amr: who.amr,
+    });
     return { kind: 'authorized', request, values, sessionCookie: session.cookie };
   }
 

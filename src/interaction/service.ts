@@ -121,7 +121,12 @@ export function createInteractionService(deps: InteractionDeps) {
     ): Promise<{ handle: string; interaction: Interaction } | null> {
       const handle = randomToken(32);
       const digest = sha256(handle);
-      const progress: InteractionProgress = { step, user_id: who.userId, amr: JSON.stringify(who.amr), auth_time: who.authTime };
+      const progress: InteractionProgress = {
+        step,
+        user_id: who.userId,
+        amr: JSON.stringify(who.amr),
+        auth_time: who.authTime,
+      };
       if (!(await interactions.advance(i.digest, digest, progress, clock.now()))) return null;
       return { handle, interaction: { ...i, digest, step, userId: who.userId, amr: who.amr, authTime: who.authTime } };
     },

@@ -47,14 +47,25 @@ export function consentRoutes(app: FastifyInstance, r: Registry, deps: SignInDep
     if (params.decision !== 'allow') {
       if (!(await interactions.finish(interaction))) return expiredPage(reply);
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
-      return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The user cancelled', true), ar, r.config.issuer, 303);
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError('access_denied', 'The user cancelled', true),
+        ar,
+        r.config.issuer,
+        303,
+      );
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(reply);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     const user = session?.user;
     if (!session || !user || user.disabled) {
-      return sendAuthorizeError(reply, new AuthorizeError('login_required', 'The session has ended', true), ar, r.config.issuer);
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError('login_required', 'The session has ended', true),
+        ar,
+        r.config.issuer,
+      );
     }
     if (!(await interactions.finish(interaction))) return expiredPage(reply);
     const values = await nextStep.fromSession(ar, { ...session, user });

@@ -57,7 +57,8 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: SignInD
     const hintSub = ar.idTokenHint
       ? verifyIdTokenHint(ar.idTokenHint, ar.client, { issuer: r.config.issuer, keys: r.keys, clients: r.clients })
       : undefined;
-    if (hintSub === null) return refuse(reply, ar, 'invalid_request', 'id_token_hint is not a valid ID token of this client');
+    if (hintSub === null)
+      return refuse(reply, ar, 'invalid_request', 'id_token_hint is not a valid ID token of this client');
     // Social login: the user chose a provider; they authenticate there, whatever session they have.
     const provider = (req.query as Record<string, unknown>).provider;
     if (provider !== undefined) {
@@ -67,9 +68,15 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: SignInD
     }
     if (ar.tkn) {
       const t = await r.tkn.consume(ar.tkn, ar.client.client_id);
-      if (!t.ok) return refuse(reply, ar, 'access_denied', 'The authentication token (tkn) is invalid, expired or already used');
+      if (!t.ok)
+        return refuse(reply, ar, 'access_denied', 'The authentication token (tkn) is invalid, expired or already used');
       if (t.payload.mfa_pending) {
-        return refuse(reply, ar, 'access_denied', 'A step-up is required: this tkn is only good for /identity/v1/mfa/stepup');
+        return refuse(
+          reply,
+          ar,
+          'access_denied',
+          'A step-up is required: this tkn is only good for /identity/v1/mfa/stepup',
+        );
       }
       const user = await r.users.find(t.userId);
       // max_age applies to the login behind a tkn too (OIDC Core 3.1.2.1): an older one is not enough.
@@ -83,7 +90,8 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: SignInD
         const user = session.user;
         // Messenger linking from an SSO cookie alone: the user confirms first (never a silent code).
         if (nextStep.needsConfirmation(ar)) {
-          if (ar.prompt === 'none') return refuse(reply, ar, 'interaction_required', 'Linking needs the user to confirm');
+          if (ar.prompt === 'none')
+            return refuse(reply, ar, 'interaction_required', 'Linking needs the user to confirm');
           const { handle } = await interactions.start(ar, 'confirm', browserCookie(req, reply));
           return confirmationPage(r, req, reply, { handle, request: ar }, user.email ?? user.phone_number ?? user.id);
         }

@@ -33,7 +33,11 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
 }
 
 /** Validates an authorization request; on failure the error is already answered (page or redirect). */
-export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
+export async function validateOrAnswer(
+  r: Registry,
+  reply: FastifyReply,
+  query: unknown,
+): Promise<AuthorizeRequest | null> {
   const { params, duplicates } = singleValued(query);
   const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
   if (!v.ok) {
@@ -63,7 +67,12 @@ export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply
 }
 
 export function expiredPage(reply: FastifyReply): FastifyReply {
-  return sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
+  return sendPage(
+    reply,
+    403,
+    'Sign-in expired',
+    '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>',
+  );
 }
 
 /**
@@ -148,12 +157,19 @@ export async function answerOutcome(
 ): Promise<FastifyReply> {
   if (outcome.kind === 'expired') return expiredPage(reply);
   if (outcome.kind === 'second_factor') {
-    if (outcome.challengeId !== null) return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
+    if (outcome.challengeId !== null)
+      return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
     const msg = secondFactorMessage(outcome.error);
     if (!msg) throw outcome.error;
     const status = outcome.error instanceof ApiError ? outcome.error.status : 500;
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });
   }
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
-  return sendAuthorizationResponse(reply, outcome.request, r.config.issuer, outcome.values, req.method === 'POST' ? 303 : 302);
+  return sendAuthorizationResponse(
+    reply,
+    outcome.request,
+    r.config.issuer,
+    outcome.values,
+    req.method === 'POST' ? 303 : 302,
+  );
 }

@@ -25,5 +25,10 @@ export async function startSocialLogin(
     return sendAuthorizeError(reply, error, ar, r.config.issuer);
   }
   reply.setCookie(SOCIAL_COOKIE, browser, { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 600 });
-  return reply.code(302).header('Location', url).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+  return reply
+    .code(302)
+    .header('Location', url)
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .send();
 }

@@ -18,7 +18,12 @@ import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
   const expired = (reply: FastifyReply) =>
-    sendPage(reply, 400, 'Sign-in expired', '<h1>This sign-in has expired or did not start here</h1><p>Go back to the application and start again.</p>');
+    sendPage(
+      reply,
+      400,
+      'Sign-in expired',
+      '<h1>This sign-in has expired or did not start here</h1><p>Go back to the application and start again.</p>',
+    );
 
   /** After the provider: the first factor is done; the next step decides the rest. */
   async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
@@ -26,22 +31,38 @@ export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   }
 
-  function linkPage(req: FastifyRequest, reply: FastifyReply, status: number, p: { linkToken: string; email: string; provider: string; target: string | null; error?: string }) {
+  function linkPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    p: { linkToken: string; email: string; provider: string; target: string | null; error?: string },
+  ) {
     const label = social.providers().find((x) => x.name === p.provider)?.label ?? p.provider;
-    return sendPage(reply, status, 'Link your account',
+    return sendPage(
+      reply,
+      status,
+      'Link your account',
       `<h1>You already have an account</h1><p>An account exists for ${escapeHtml(p.email)}. Enter its password to link your ${escapeHtml(label)} sign-in to it.</p>${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
 <form method="post" action="/identity/v1/oauth/link"><input type="hidden" name="link_token" value="${escapeHtml(p.linkToken)}"><input type="hidden" name="csrf" value="${escapeHtml(ensureCsrf(r, req, reply))}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required><button type="submit">Link and sign in</button></form>`,
-      { formAction: formActionSource(p.target) });
+      { formAction: formActionSource(p.target) },
+    );
   }
 
   /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
   app.get('/oauth/authorize/social', async (req, reply) => {
     const { params, duplicates } = singleValued(req.query);
-    const interaction = duplicates.length ? null : await interactions.open(params.interaction, req.cookies[CSRF_COOKIE]);
+    const interaction = duplicates.length
+      ? null
+      : await interactions.open(params.interaction, req.cookies[CSRF_COOKIE]);
     if (!interaction) return expired(reply);
     if (!social.has(params.provider)) {
-      return sendAuthorizeError(reply, new AuthorizeError('invalid_request', 'Unknown provider', true), interaction.request, r.config.issuer);
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError('invalid_request', 'Unknown provider', true),
+        interaction.request,
+        r.config.issuer,
+      );
     }
     return startSocialLogin(r, social, reply, interaction, params.provider);
   });
@@ -54,7 +75,12 @@ export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps
     const interaction = await interactions.byDigest(outcome.interaction);
     if (!interaction) return expired(reply);
     if (outcome.kind === 'refused') {
-      return sendAuthorizeError(reply, new AuthorizeError(outcome.error, outcome.description, true), interaction.request, r.config.issuer);
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError(outcome.error, outcome.description, true),
+        interaction.request,
+        r.config.issuer,
+      );
     }
     if (outcome.kind === 'link') {
       const { linkToken, email, provider } = outcome;
@@ -65,7 +91,12 @@ export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps
 
   app.post('/identity/v1/oauth/link', async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
-    if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) return expired(reply);
+    if (
+      duplicates.length ||
+      !sameOriginPost(req, r.config.issuer) ||
+      !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)
+    )
+      return expired(reply);
     const done = await social.confirmLink(params.link_token, params.password);
     if (!done) {
       const pending = await social.pendingLink(params.link_token);
@@ -73,7 +104,13 @@ export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps
       if (!pending || !interaction) return expired(reply);
       const { email, provider } = pending;
       const target = interaction.request.target;
-      return linkPage(req, reply, 401, { linkToken: params.link_token as string, email, provider, target, error: 'The password is incorrect.' });
+      return linkPage(req, reply, 401, {
+        linkToken: params.link_token as string,
+        email,
+        provider,
+        target,
+        error: 'The password is incorrect.',
+      });
     }
     const interaction = await interactions.byDigest(done.interaction);
     if (!interaction) return expired(reply);
@@ -85,7 +122,8 @@ export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps
     const ctx = await verifyBearer(r, req.headers.authorization);
     const identities = await r.storage.identities.listOfUser(ctx.user.id);
     const target = identities.find((i) => i.id === body.identity_id || i.provider === body.provider);
-    if (body.identity_id === undefined && body.provider === undefined) throw invalidRequest('identity_id or provider is required');
+    if (body.identity_id === undefined && body.provider === undefined)
+      throw invalidRequest('identity_id or provider is required');
     if (!target) throw notFound('No such linked identity');
     await r.storage.identities.delete(target.id, ctx.user.id);
     return reply.code(204).send();
