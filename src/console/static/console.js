@@ -19,7 +19,7 @@
   function readJson(key) {
     try {
       return JSON.parse(sessionStorage.getItem(key) || 'null');
-    } catch (e) {
+    } catch {
       return null;
     }
   }
