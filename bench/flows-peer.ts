@@ -1,7 +1,7 @@
 // The peer's scripted flows (oidc-provider 8.8.1, see peer.ts) and their setup, shaped like Ward's:
 // B6 = GET /auth (303 to the interaction) → POST /interaction/:uid/login (argon2id) → GET the resume
 // URL (303 with the code) → token; B5 = GET /auth with the session cookie (303 with the code) → token.
-import { Pool, runOnce, type Ctx, type Flow } from './flow.js';
+import { type Pool, runOnce, type Ctx, type Flow } from './flow.js';
 import {
   codeFromLocation,
   cookieHeader,

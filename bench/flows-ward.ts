@@ -2,7 +2,7 @@
 // verified email factors and live challenges. Every user is made through the public API (signup,
 // the hosted login page, factor registration with the code read from the SMTP sink).
 import type { Flow, Ctx } from './flow.js';
-import { Pool, runOnce } from './flow.js';
+import { type Pool, runOnce } from './flow.js';
 import {
   codeFromLocation,
   cookieHeader,

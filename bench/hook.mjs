@@ -100,12 +100,12 @@ try {
 }
 
 const inWorker = !cluster.isPrimary;
-const liveWorkers = () => (inWorker ? [] : Object.values(cluster.workers ?? {}).filter((w) => w && w.isConnected()));
+const liveWorkers = () => (inWorker ? [] : Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected()));
 let wseq = 0;
 const wpending = new Map();
 if (!inWorker) {
   cluster.on('message', (_w, m) => {
-    if (!m || !m.benchHook || !m.fromWorker) return;
+    if (!m?.benchHook || !m.fromWorker) return;
     wpending.get(m.id)?.(m);
     wpending.delete(m.id);
   });

@@ -27,7 +27,9 @@ export async function send(base: string, r: Req, retry = true): Promise<Res> {
     );
   }
   const headers: Record<string, string | string[]> = {};
-  res.headers.forEach((v, k) => (headers[k] = v));
+  res.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   headers['set-cookie'] = res.headers.getSetCookie();
   return { status: res.status, headers, body: await res.text() };
 }

@@ -96,7 +96,7 @@ export async function startChild(o: StartOptions): Promise<Child> {
   let seq = 0;
   const pending = new Map<number, (m: Record<string, unknown>) => void>();
   proc.on('message', (m: Record<string, unknown>) => {
-    if (!m || !m.benchHook || typeof m.id !== 'number') return;
+    if (!m?.benchHook || typeof m.id !== 'number') return;
     pending.get(m.id)?.(m);
     pending.delete(m.id);
   });

@@ -18,7 +18,7 @@ export interface HotSpots {
 export function moduleOf(url: string): string | null {
   if (!url) return null;
   const w = url.indexOf('/bench/.build/ward/');
-  if (w >= 0) return 'ward:' + url.slice(w + '/bench/.build/ward/'.length);
+  if (w >= 0) return `ward:${url.slice(w + '/bench/.build/ward/'.length)}`;
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');

@@ -40,7 +40,7 @@ export function row(r: RunResult[]) {
 export function table(results: ScenarioResult[], c: Ceilings): string {
   const head =
     '| engine | id | scenario | server | rate | p50 ms | p99 ms | CPU ms/unit | units/core-s | peak RSS MB | loop busy | other load | vs peer | vs model (value) | goal | failures |';
-  const lines = [head, '|' + '---|'.repeat(16)];
+  const lines = [head, `|${'---|'.repeat(16)}`];
   for (const s of results) {
     const model = s.scenario.model(c);
     for (const side of ['ward', 'peer'] as const) {

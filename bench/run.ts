@@ -44,7 +44,7 @@ const cfg = {
 const only = opt('only')?.split(',');
 const engines = (opt('engines') ?? (quick ? 'sqlite' : 'sqlite,postgres')).split(',');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const log = (s: string) => process.stdout.write(s + '\n');
+const log = (s: string) => process.stdout.write(`${s}\n`);
 const git = (...a: string[]) => {
   try {
     return execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -105,7 +105,7 @@ async function scaleMain() {
     log,
     json: flag('json') ? `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}-scale.json` : undefined,
   });
-  log('\n' + out);
+  log(`\n${out}`);
 }
 
 async function main() {
@@ -266,7 +266,7 @@ async function main() {
     '',
     table(results, ceilings),
   ].join('\n');
-  log('\n' + out);
+  log(`\n${out}`);
   if (flag('json')) {
     mkdirSync(`${ROOT}bench/results`, { recursive: true });
     const file = `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}.json`;

@@ -75,7 +75,7 @@ const procsLabel = (w: number, runs: RunResult[]) => {
 function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): string {
   const head =
     '| engine | id | scenario | generated users | Ward processes | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
-  const lines = [head, '|' + '---|'.repeat(16)];
+  const lines = [head, `|${'---|'.repeat(16)}`];
   for (const r of rows) {
     const vs = variants.get(r.engine)!;
     const base = r.runs[0]!;
@@ -161,12 +161,12 @@ export async function runScale(o: ScaleOptions): Promise<string> {
     for (const engine of o.engines) {
       const variants: Variant[] = [];
       let reachable = true;
-      variants: for (const users of o.users) {
+      eachUserCount: for (const users of o.users) {
         for (const workers of o.workers) {
           const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
           if (!db) {
             reachable = false;
-            break variants;
+            break eachUserCount;
           }
           if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
           const v: Variant = {
@@ -286,5 +286,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     scenario: { id: r.scenario, title: r.title, unit: SCENARIOS.find((s) => s.id === r.scenario)?.unit ?? 'req/s' },
     runs: r.runs,
   }));
-  process.stdout.write(render(j.header ?? j.table.split('\n').slice(0, 3).join('\n'), byEngine, rows) + '\n');
+  process.stdout.write(`${render(j.header ?? j.table.split('\n').slice(0, 3).join('\n'), byEngine, rows)}\n`);
 }

@@ -51,7 +51,7 @@ export interface Scenario {
 
 const sig = (c: Ceilings) => 1 / c.L1_2;
 const h = (c: Ceilings) => 1 / c.L4b;
-const basic = 'Basic ' + Buffer.from(`bench-mgmt:${MGMT_SECRET}`).toString('base64');
+const basic = `Basic ${Buffer.from(`bench-mgmt:${MGMT_SECRET}`).toString('base64')}`;
 const fixed = (
   path: string,
   expect = 200,

@@ -201,7 +201,7 @@ async function main(argv: string[]) {
       : (() => {
           throw new Error('--sqlite FILE or --postgres URL --schema S');
         })();
-  const r = await seedUsers(t, count, from, (s) => process.stdout.write(s + '\n'));
+  const r = await seedUsers(t, count, from, (s) => process.stdout.write(`${s}\n`));
   const s = await storeSize(t);
   process.stdout.write(
     `${r.inserted} users in ${(r.ms / 1000).toFixed(1)} s (${r.perSecond.toFixed(0)}/s); users now ${s.users} (${s.seeded} seeded); ${s.what}: ${(s.bytes / 2 ** 20).toFixed(0)} MiB\n`,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { ConfigError, configFromProcess } from './config/load.js';
+import type { WardConfig } from './config/types.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
@@ -19,15 +20,15 @@ Configuration: environment variables WARD_* and the JSON file named by WARD_CONF
 async function main(argv: string[]): Promise<number> {
   const command = argv[0] ?? 'start';
   if (command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(usage + '\n');
+    process.stdout.write(`${usage}\n`);
     return 0;
   }
-  let config;
+  let config: WardConfig;
   try {
     config = configFromProcess();
   } catch (e) {
     if (e instanceof ConfigError) {
-      process.stderr.write(e.message + '\n');
+      process.stderr.write(`${e.message}\n`);
       return 2;
     }
     throw e;
@@ -42,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys' || command === 'clients') {
     const registry = await buildRegistry({ ...config, logLevel: 'warn' });
     try {
-      return await runOperatorCommand(registry, argv, 'cli', (line: string) => process.stdout.write(line + '\n'));
+      return await runOperatorCommand(registry, argv, 'cli', (line: string) => process.stdout.write(`${line}\n`));
     } finally {
       await registry.close();
     }

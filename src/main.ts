@@ -75,7 +75,7 @@ export function banner(config: WardConfig, running: Running): string {
     lines.push('', `Demo ${c.type} client created: client_id ${c.client_id}`);
     if (c.client_secret) lines.push(`  client_secret  ${c.client_secret}   (shown once: store it now)`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Before forking workers: the bootstrap (admin, demo clients, keys, dev certificate) done once. */

@@ -65,7 +65,7 @@ export async function startMessengerBot(opts: BotOptions): Promise<Bot> {
   const settle = (o: { linked?: Link; failed?: LinkFailure }) => {
     const w = waiters;
     waiters = [];
-    w.forEach((f) => f(o));
+    for (const f of w) f(o);
   };
 
   const kit = createMessengerWebhook({

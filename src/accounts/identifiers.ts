@@ -16,5 +16,5 @@ export function normalizeEmail(value: unknown): string | null {
 export function normalizePhone(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   const parsed = parsePhoneNumberFromString(value.trim());
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }

@@ -14,7 +14,7 @@ export function loadMasterKey(dataDir: string, fromConfig: string | null): { key
     return { key, created: false };
   }
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { key, created: true };
 }

@@ -1,5 +1,5 @@
 import type { SocialProviderConfig } from './types.js';
-import { Problems, checkKnownKeys } from './validate.js';
+import { type Problems, checkKnownKeys } from './validate.js';
 
 /** Presets: only endpoints and claim mapping; nothing is fetched at start. */
 const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
@@ -71,18 +71,31 @@ export function validateSocialProviders(p: Problems, raw: unknown): SocialProvid
   const out: SocialProviderConfig[] = [];
   raw.forEach((entry, i) => {
     const key = `social_providers[${i}]`;
-    if (typeof entry !== 'object' || entry === null) return p.add(key, 'must be an object');
+    if (typeof entry !== 'object' || entry === null) {
+      p.add(key, 'must be an object');
+      return;
+    }
     const e = entry as Record<string, unknown>;
     checkKnownKeys(p, key, e, KEYS);
     const preset = e.preset === undefined ? {} : PRESETS[String(e.preset)];
-    if (!preset) return p.add(`${key}.preset`, `must be one of ${Object.keys(PRESETS).join(', ')}`);
+    if (!preset) {
+      p.add(`${key}.preset`, `must be one of ${Object.keys(PRESETS).join(', ')}`);
+      return;
+    }
     const merged = { ...preset, ...e } as Record<string, unknown>;
     const name = merged.name ?? e.preset;
-    if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name))
-      return p.add(`${key}.name`, 'must be 1-40 characters of a-z 0-9 _ -');
-    if (out.some((x) => x.name === name)) return p.add(`${key}.name`, `duplicate provider ${name}`);
-    if (merged.type !== 'oidc' && merged.type !== 'oauth2')
-      return p.add(`${key}.type`, 'must be "oidc" or "oauth2" (or give a preset)');
+    if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name)) {
+      p.add(`${key}.name`, 'must be 1-40 characters of a-z 0-9 _ -');
+      return;
+    }
+    if (out.some((x) => x.name === name)) {
+      p.add(`${key}.name`, `duplicate provider ${name}`);
+      return;
+    }
+    if (merged.type !== 'oidc' && merged.type !== 'oauth2') {
+      p.add(`${key}.type`, 'must be "oidc" or "oauth2" (or give a preset)');
+      return;
+    }
     for (const k of ['client_id', 'client_secret'] as const)
       if (typeof merged[k] !== 'string' || merged[k] === '') p.add(`${key}.${k}`, 'is required');
     if (merged.type === 'oidc' && merged.issuer === undefined)

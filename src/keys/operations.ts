@@ -75,9 +75,7 @@ export function createKeyOperations(deps: {
       return (await storage.keys.listSet(keySet)).map(keyView);
     },
 
-    async clientKeys(
-      clientId: string,
-    ): Promise<{
+    async clientKeys(clientId: string): Promise<{
       client_id: string;
       jwt_algorithm: string;
       state: 'synced_with_global' | 'client_specific';

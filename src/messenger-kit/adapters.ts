@@ -53,23 +53,30 @@ export function createNodeListener(webhook: MessengerWebhook, opts: AdapterOptio
   return (req: NodeRequest, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = new URL(req.url ?? '/', 'http://webhook.invalid');
     if (opts.path !== undefined && url.pathname !== opts.path) {
-      if (next) return next();
-      return send(res, { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not Found' });
+      if (next) next();
+      else send(res, { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not Found' });
+      return;
     }
-    if (req.method === 'GET') return send(res, webhook.handleVerification(url.searchParams));
-    if (req.method !== 'POST')
-      return send(
+    if (req.method === 'GET') {
+      send(res, webhook.handleVerification(url.searchParams));
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(
         res,
         { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Method Not Allowed' },
         { allow: 'GET, POST' },
       );
+      return;
+    }
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) {
       // express.json() (or similar) ran first: the signed bytes are gone.
-      return send(res, {
+      send(res, {
         status: 500,
         contentType: 'text/plain; charset=utf-8',
         body: 'webhook needs the raw body: use express.raw() or no body parser',
       });
+      return;
     }
     const body = Buffer.isBuffer(req.body) ? Promise.resolve(req.body as Buffer | null) : readBody(req, limit);
     body.then(

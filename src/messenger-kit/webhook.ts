@@ -115,7 +115,7 @@ export function createMessengerWebhook(options: MessengerWebhookOptions): Messen
     if (busy.size === 0) {
       const waiters = idleWaiters;
       idleWaiters = [];
-      waiters.forEach((w) => w());
+      for (const w of waiters) w();
     }
     const next = queue.nextRetryAt();
     if (next !== null) {

@@ -115,7 +115,9 @@ export function mergeSnapshots(list: Snapshot[]): Snapshot {
       const target = (out.histograms[name] ??= { help: h.help, buckets: h.buckets, values: {} });
       for (const [k, series] of Object.entries(h.values)) {
         const t = (target.values[k] ??= { counts: new Array<number>(h.buckets.length).fill(0), sum: 0, count: 0 });
-        series.counts.forEach((n, i) => (t.counts[i]! += n));
+        series.counts.forEach((n, i) => {
+          t.counts[i]! += n;
+        });
         t.sum += series.sum;
         t.count += series.count;
       }
@@ -152,5 +154,5 @@ export function renderSnapshot(s: Snapshot): string {
       lines.push(`${series(`${name}_sum`, k)} ${v.sum}`, `${series(`${name}_count`, k)} ${v.count}`);
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

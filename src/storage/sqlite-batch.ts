@@ -128,7 +128,10 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
       if (!waiters) {
         let resolve!: () => void;
         let reject!: (e: unknown) => void;
-        const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+        const promise = new Promise<void>((res, rej) => {
+          resolve = res;
+          reject = rej;
+        });
         waiters = { promise, resolve, reject };
       }
       return waiters.promise;

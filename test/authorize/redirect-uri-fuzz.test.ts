@@ -79,7 +79,7 @@ const mutation: fc.Arbitrary<Mutate> = fc.oneof(
     ([i, k]): Mutate =>
       (s) => {
         const spots = [...s].map((c, j) => [c, j] as const).filter(([c]) => HOMOGLYPHS[c.toLowerCase()]);
-        if (!spots.length) return s + '\u0430';
+        if (!spots.length) return `${s}\u0430`;
         const [c, j] = spots[i % spots.length]!;
         const options = HOMOGLYPHS[c.toLowerCase()]!;
         return s.slice(0, j) + options[k % options.length]! + s.slice(j + 1);

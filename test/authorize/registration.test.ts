@@ -65,7 +65,7 @@ const REFUSED: Array<[string, RegExp]> = [
   ['ftp://app.example/cb', /scheme/],
   ['https://app.example%2eevil.tld/cb', /host/],
   ['', /non-empty/],
-  ['https://app.example/' + 'a'.repeat(2100), /2048/],
+  [`https://app.example/${'a'.repeat(2100)}`, /2048/],
 ];
 
 describe('callbackUrlProblem (registration of Allowed Callback URLs)', () => {

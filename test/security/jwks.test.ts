@@ -41,7 +41,7 @@ describe('IDT-04, IDT-05: signing configuration', () => {
       /client\.client_secret: a confidential client needs a client_secret/,
     );
     assert.match(
-      problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 12345678901234567890123456789012345 }).join('\n'),
+      problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 1.234567890123457e34 }).join('\n'),
       /client\.client_secret/,
     );
     // Octets, not characters: 16 two-octet characters are 32 octets; 31 ASCII + nothing are not.

@@ -2,7 +2,7 @@
 // rate limits, a user with live tokens, the exact 401 of a refused Bearer, and the hosted login form.
 import assert from 'node:assert/strict';
 import type { Response } from 'undici';
-import { Browser } from '../helpers/browser.js';
+import type { Browser } from '../helpers/browser.js';
 import {
   CONFIDENTIAL_CLIENT,
   CONFIDENTIAL_SECRET,
@@ -109,8 +109,8 @@ export async function assertAccepted(ward: TestWard, accessToken: string, sub: s
   assert.equal(((await res.json()) as { sub: string }).sub, sub);
 }
 
-/** Opens the hosted login page for 'spa' in `browser`: its CSRF token and the request to post back. */
-export async function openLoginPage(ward: TestWard, browser: Browser, extra: Record<string, string> = {}) {
+/** Opens the hosted login page for 'spa' in `browser`: its CSRF token and the interaction to post back. */
+export async function openLoginPage(_ward: TestWard, browser: Browser, extra: Record<string, string> = {}) {
   const pkce = pkcePair();
   const res = await browser.get(
     authorizeUrl({

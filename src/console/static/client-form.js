@@ -35,7 +35,7 @@
     var u;
     try {
       u = new URL(v);
-    } catch (e) {
+    } catch {
       return 'must be an absolute URL, e.g. https://app.example/callback';
     }
     if (v.indexOf('#') >= 0) return 'must not contain a fragment (#…)';
@@ -50,7 +50,7 @@
     var u;
     try {
       u = new URL(v);
-    } catch (e) {
+    } catch {
       return 'must be an origin such as https://app.example';
     }
     if (u.origin !== v) return 'must be exactly an origin (scheme://host[:port], no path or trailing slash)';
@@ -249,7 +249,7 @@
     copy.addEventListener('click', async function () {
       try {
         await navigator.clipboard.writeText(secret);
-      } catch (e) {
+      } catch {
         input.select();
         document.execCommand('copy');
       }

@@ -17,14 +17,12 @@ export function metadataRoutes(app: FastifyInstance, r: Registry): void {
     if (clientId !== undefined) {
       const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;
       if (!client) {
-        reply
-          .code(404)
-          .send({
-            error: 'invalid_client',
-            error_description: 'Unknown client_id',
-            error_user_msg: 'Unknown client_id',
-            error_message_key: 'error.client.notFound',
-          });
+        reply.code(404).send({
+          error: 'invalid_client',
+          error_description: 'Unknown client_id',
+          error_user_msg: 'Unknown client_id',
+          error_message_key: 'error.client.notFound',
+        });
         return reply;
       }
       view = r.keys.jwksOfClient(client.client_id, client.key_mode);

@@ -17,7 +17,7 @@ const methodNotAllowed = (reply: FastifyReply) => {
  * never read as an empty request.
  */
 function bodyParams(req: FastifyRequest): Params {
-  const type = req.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+  const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
   if (type !== undefined && type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
     throw new ApiError(
       415,

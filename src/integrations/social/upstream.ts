@@ -38,7 +38,7 @@ const TIMEOUT = 10_000;
 const fetch = async (url: string, init?: RequestInit) => (await import('undici')).fetch(url, init);
 
 async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Promise<Record<string, unknown>> {
-  let res;
+  let res: Awaited<ReturnType<typeof fetch>>;
   try {
     res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT) });
   } catch {

@@ -51,7 +51,7 @@ export async function authenticateClient(
       throw invalidRequest('Use one client authentication method: Basic or client_secret in the body, not both');
     if (bodyId && bodyId !== basic.id) throw invalidRequest('client_id differs from the Basic credentials');
     const client = await r.clients.find(basic.id);
-    if (!client || client.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret))
+    if (client?.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret))
       throw invalidClient('Client authentication failed', true);
     return { client, method: 'client_secret_basic', authenticated: true };
   }

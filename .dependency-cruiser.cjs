@@ -1,0 +1,41 @@
+/** Dependency direction of src/ (checked by `npm run lint`; known violations in .dependency-cruiser-known-violations.json). */
+const DOMAIN = '^src/(protocol|keys|accounts|clients|flows|verification|integrations|storage|lib|config|authz)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circles.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-not-to-web',
+      comment: 'Domain code does not import the web layer (src/http, src/management, src/console) nor Fastify.',
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: ['^src/(http|management|console)/', '(^|/)node_modules/(fastify|@fastify/[^/]+)/'] },
+    },
+    {
+      name: 'database-drivers-only-in-storage',
+      comment: 'Only src/storage imports kysely, better-sqlite3 or pg.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/storage/' },
+      to: { path: '(^|/)node_modules/(@types/)?(kysely|better-sqlite3|pg)/' },
+    },
+    {
+      name: 'messenger-kit-standalone',
+      comment: 'src/messenger-kit is shipped to chatbot authors on its own: nothing from the rest of src/.',
+      severity: 'error',
+      from: { path: '^src/messenger-kit/' },
+      to: { path: '^src/', pathNot: '^src/messenger-kit/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};
