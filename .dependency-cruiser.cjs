@@ -1,5 +1,6 @@
 /** Dependency direction of src/ (checked by `npm run lint`; known violations in .dependency-cruiser-known-violations.json). */
-const DOMAIN = '^src/(protocol|keys|accounts|clients|flows|verification|integrations|storage|lib|config|authz)/';
+const DOMAIN =
+  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,9 +21,9 @@ module.exports = {
     },
     {
       name: 'database-drivers-only-in-storage',
-      comment: 'Only src/storage imports kysely, better-sqlite3 or pg.',
+      comment: 'Only src/storage imports kysely, better-sqlite3 or pg (and the standalone messenger-kit its own queue file).',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/storage/' },
+      from: { path: '^src/', pathNot: '^src/(storage|messenger-kit)/' },
       to: { path: '(^|/)node_modules/(@types/)?(kysely|better-sqlite3|pg)/' },
     },
     {

@@ -92,7 +92,9 @@ export function wardLogin(users: WardUser[], scope = SCOPE): Flow {
         build: (c) => ({ method: 'GET', path: authorizePath(scope, c.p.challenge), headers: {} }),
         after: (r, c) => {
           keepCookies(c.jar, r.headers);
-          c.request = hiddenField(r.body, 'request');
+          // The stored interaction's handle (before it, the raw request: `--ref` may run an older src/).
+          c.formName = hiddenField(r.body, 'interaction') ? 'interaction' : 'request';
+          c.request = hiddenField(r.body, c.formName);
           c.csrf = hiddenField(r.body, 'csrf');
           return !!(c.request && c.csrf);
         },
@@ -104,7 +106,7 @@ export function wardLogin(users: WardUser[], scope = SCOPE): Flow {
           method: 'POST',
           path: '/oauth/authorize/login',
           headers: { 'content-type': FORM, cookie: cookieHeader(c.jar) },
-          body: form({ request: c.request, csrf: c.csrf, email: c.u.email, password: PASSWORD }),
+          body: form({ [c.formName]: c.request, csrf: c.csrf, email: c.u.email, password: PASSWORD }),
         }),
         after: (r, c) => {
           keepCookies(c.jar, r.headers);

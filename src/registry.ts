@@ -10,11 +10,11 @@ import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
-import { createFactorNotices } from './flows/stepup/factor-notices.js';
-import { createSocialProviders } from './integrations/social/providers.js';
+import { createFactorNotices } from './stepup/factor-notices.js';
+import { createSocialProviders } from './social/providers.js';
 import { KeyStore } from './keys/key-store.js';
 import { createKeyOperations } from './keys/operations.js';
-import { createSecurityEvents } from './management/events.js';
+import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
@@ -23,7 +23,7 @@ import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
-import { createVerificationService } from './verification/challenges.js';
+import { createVerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 
 export interface RegistryOptions {

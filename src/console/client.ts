@@ -4,7 +4,7 @@
 // each start when missing or out of date (idempotent: an unchanged client is not written again).
 import { MANAGEMENT_SCOPES } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
-import type { Registry } from '../registry.js';
+import type { ClientService } from '../clients/service.js';
 
 export const CONSOLE_CLIENT_ID = 'ward-console';
 
@@ -22,7 +22,10 @@ export function consoleClientDefinition(issuer: string) {
   };
 }
 
-type Deps = Pick<Registry, 'config' | 'clients'>;
+interface Deps {
+  config: { issuer: string };
+  clients: Pick<ClientService, 'find' | 'upsert'>;
+}
 
 export async function ensureConsoleClient(r: Deps): Promise<void> {
   const p = new Problems();

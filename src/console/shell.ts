@@ -2,7 +2,7 @@
 // the page's main, and the scripts that page needs (all same-origin files: the CSP forbids inline
 // script and style). console.js and dialog.js come first on every page; page scripts fill
 // WardConsole.pages and remove what the signed-in role may not use (elements marked data-perm).
-import { escapeHtml } from '../http/pages.js';
+import { escapeHtml } from '../lib/html.js';
 
 export type PageName =
   | 'login'

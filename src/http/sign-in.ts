@@ -1,6 +1,6 @@
-import { createSocialService, type SocialService } from '../flows/social/service.js';
-import { stepUpRequiredAtLogin } from '../flows/stepup/factors.js';
-import { createStepUpService, type StepUpService } from '../flows/stepup/service.js';
+import { createSocialService, type SocialService } from '../social/service.js';
+import { stepUpRequiredAtLogin } from '../stepup/factors.js';
+import { createStepUpService, type StepUpService } from '../stepup/service.js';
 import { createNextStep, type NextStep } from '../interaction/next-step.js';
 import { createInteractionService, type InteractionService } from '../interaction/service.js';
 import { issueAuthorization } from '../protocol/authorize/complete.js';

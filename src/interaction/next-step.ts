@@ -7,7 +7,7 @@
 import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { User } from '../storage/sql/users.js';
-import type { Channel } from '../verification/challenges.js';
+import type { Channel } from '../stepup/challenges.js';
 import type { Interaction, InteractionService } from './service.js';
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */

@@ -1,7 +1,7 @@
 import type { Client } from '../clients/service.js';
 import { ApiError, notFound } from '../errors/api-error.js';
-import type { Actor } from '../management/audit.js';
-import { recordAudit } from '../management/audit.js';
+import type { Actor } from '../audit/record.js';
+import { recordAudit } from '../audit/record.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';

@@ -6,7 +6,7 @@ import type { ManagementScope } from '../config/types.js';
 import { forbidden, invalidToken } from '../errors/api-error.js';
 import { liveAccessToken } from '../protocol/bearer.js';
 import type { Registry } from '../registry.js';
-import type { Actor } from './audit.js';
+import type { Actor } from '../audit/record.js';
 
 export interface ManagementActor extends Actor {
   permissions: ReadonlySet<ManagementScope>;

@@ -3,7 +3,7 @@ import { Problems, validateClient } from '../config/validate.js';
 import { ApiError } from '../errors/api-error.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
-import type { Actor } from './audit.js';
+import type { Actor } from '../audit/record.js';
 
 type Out = (line: string) => void;
 

@@ -4,7 +4,7 @@ import { Problems, validateClient } from '../config/validate.js';
 import { ApiError, notFound } from '../errors/api-error.js';
 import { clientSet } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/record.js';
 import type { ManagementRoute, JsonSchema } from './route.js';
 import { clientIdParam, emptyBody } from './schemas.js';
 

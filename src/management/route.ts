@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ManagementScope } from '../config/types.js';
 import { ApiError, type FieldError } from '../errors/api-error.js';
 import type { Registry } from '../registry.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/record.js';
 import { authenticateManagement, requirePermission, type ManagementActor } from './auth.js';
 
 export type JsonSchema = Record<string, unknown>;

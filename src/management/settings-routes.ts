@@ -2,7 +2,7 @@ import type { AccountSettings } from '../config/types.js';
 import { Problems, validateAccount } from '../config/validate.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Registry } from '../registry.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/record.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
 const rateLimit: JsonSchema = {

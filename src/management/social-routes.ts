@@ -3,7 +3,7 @@ import { Problems } from '../config/validate.js';
 import type { SocialProviderConfig } from '../config/types.js';
 import { ApiError, notFound } from '../errors/api-error.js';
 import type { Registry } from '../registry.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/record.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
 const nameParam: JsonSchema = {

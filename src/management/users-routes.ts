@@ -1,9 +1,9 @@
 import { isRole, ROLES } from '../authz/roles.js';
 import { ApiError, notFound } from '../errors/api-error.js';
-import { verifiedFactors } from '../flows/stepup/factors.js';
+import { verifiedFactors } from '../stepup/factors.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/record.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
 const userIdParam: JsonSchema = {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import type { Response } from 'undici';
-import { formActionSource } from '../../src/flows/login/page.js';
+import { formActionSource } from '../../src/interaction/pages/login.js';
 import { Browser } from '../helpers/browser.js';
 import { PUBLIC_CLIENT, passwordLogin, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';

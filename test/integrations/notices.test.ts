@@ -1,9 +1,9 @@
 // The security notice of a factor change (integrations/notices.ts) and who receives it
-// (flows/stepup/factor-notices.ts): masked destination, UTC time, English and French, escaped HTML,
+// (stepup/factor-notices.ts): masked destination, UTC time, English and French, escaped HTML,
 // one GSM-7 SMS segment; recipients are the account's existing channels, deduplicated.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { noticeRecipients } from '../../src/flows/stepup/factor-notices.js';
+import { noticeRecipients } from '../../src/stepup/factor-notices.js';
 import { gsmSeptets } from '../../src/integrations/messages.js';
 import { renderNotice } from '../../src/integrations/notices.js';
 import type { CredentialRow } from '../../src/storage/sql/mfa.js';

@@ -1,6 +1,6 @@
 // An OIDC provider may put the email and profile claims only in its UserInfo answer when it issues
 // an access token (OIDC Core 5.4; oidc-provider's default, see corp-idp.test.ts). The upstream
-// client (src/integrations/social/upstream.ts) against a scripted provider on loopback: UserInfo is
+// client (src/social/upstream.ts) against a scripted provider on loopback: UserInfo is
 // asked only for what the verified id_token lacks; its answer counts only for the id_token's subject
 // (OIDC Core 5.3.2), else access_denied; the id_token's own email (and its email_verified) wins.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import type { SocialProviderConfig } from '../../src/config/types.js';
-import { UpstreamError, createUpstream } from '../../src/integrations/social/upstream.js';
+import { UpstreamError, createUpstream } from '../../src/social/upstream.js';
 
 const CALLBACK = 'https://localhost:1/identity/v1/oauth/callback/scripted';
 

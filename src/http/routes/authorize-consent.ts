@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { formActionSource } from '../../flows/login/page.js';
+import { formActionSource } from '../../interaction/pages/login.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import { escapeHtml, sendPage } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';

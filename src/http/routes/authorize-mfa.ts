@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
 import type { Registry } from '../../registry.js';
-import type { Channel } from '../../verification/challenges.js';
+import type { Channel } from '../../stepup/challenges.js';
 import type { SignInDeps } from '../sign-in.js';
 import {
   acceptHostedPost,

@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { ApiError } from '../../errors/api-error.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { sendLoginPage } from '../../flows/login/page.js';
+import { loginPage as renderLogin } from '../../interaction/pages/login.js';
+import { sendRendered } from '../pages.js';
 import { forcesLogin, withinMaxAge } from '../../interaction/next-step.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { confirmationPage } from './authorize-consent.js';
@@ -39,15 +40,18 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: SignInD
       label: p.label,
       href: `/oauth/authorize/social?interaction=${handle}&provider=${encodeURIComponent(p.name)}`,
     }));
-    return sendLoginPage(reply, status, {
-      clientName: at.request.client.name,
-      interaction: at.handle,
-      csrf: ensureCsrf(r, req, reply),
-      error,
-      email,
-      target: at.request.target,
-      social: buttons,
-    });
+    return sendRendered(
+      reply,
+      renderLogin(status, {
+        clientName: at.request.client.name,
+        interaction: at.handle,
+        csrf: ensureCsrf(r, req, reply),
+        error,
+        email,
+        target: at.request.target,
+        social: buttons,
+      }),
+    );
   }
 
   app.get('/oauth/authorize', async (req, reply) => {

@@ -1,19 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { ApiError } from '../../errors/api-error.js';
-import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../flows/login/csrf.js';
-import { sendMfaPage } from '../../flows/login/mfa-page.js';
-import { verifiedFactors } from '../../flows/stepup/factors.js';
+import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
+import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
+import { verifiedFactors } from '../../stepup/factors.js';
 import type { BrowserState, Outcome } from '../../interaction/next-step.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
-import type { Channel } from '../../verification/challenges.js';
+import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
-import { sendPage } from '../pages.js';
-import { singleValued } from '../params.js';
+import { sendPage, sendRendered } from '../pages.js';
+import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 
 // What the hosted pages (login form, second-factor form, confirmation, social) share: the browser's
@@ -131,18 +131,21 @@ export async function secondFactorPage(
 ): Promise<FastifyReply> {
   const userId = at.interaction.userId;
   const channels = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [at.channel];
-  return sendMfaPage(reply, status, {
-    clientName: at.interaction.request.client.name,
-    interaction: at.handle,
-    csrf: ensureCsrf(r, req, reply),
-    stepUp: at.stepUp,
-    challengeId: extra.challengeId ?? '',
-    channel: at.channel,
-    channels: [...new Set([at.channel, ...channels])],
-    target: at.interaction.request.target,
-    notice: extra.notice,
-    error: extra.error,
-  });
+  return sendRendered(
+    reply,
+    renderSecondFactor(status, {
+      clientName: at.interaction.request.client.name,
+      interaction: at.handle,
+      csrf: ensureCsrf(r, req, reply),
+      stepUp: at.stepUp,
+      challengeId: extra.challengeId ?? '',
+      channel: at.channel,
+      channels: [...new Set([at.channel, ...channels])],
+      target: at.interaction.request.target,
+      notice: extra.notice,
+      error: extra.error,
+    }),
+  );
 }
 
 /**

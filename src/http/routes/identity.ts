@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { ApiError, forbidden, invalidField, invalidScope } from '../../errors/api-error.js';
-import { stepUpRequiredAtLogin } from '../../flows/stepup/factors.js';
+import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
 import type { Registry } from '../../registry.js';
 import { clearSessionCookie } from '../cookies.js';
 import { escapeHtml, sendPage } from '../pages.js';
-import { requireSingle, requiredStr, str, type Params } from '../params.js';
+import { requireSingle, requiredStr, str, type Params } from '../../protocol/params.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizePhone } from '../../accounts/identifiers.js';
 import { ApiError, forbidden, invalidField, notFound } from '../../errors/api-error.js';
-import { verifiedFactors } from '../../flows/stepup/factors.js';
+import { verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
-import type { Channel } from '../../verification/challenges.js';
-import { requireSingle } from '../params.js';
+import type { Channel } from '../../stepup/challenges.js';
+import { requireSingle } from '../../protocol/params.js';
 
 const FRESH_MS = 5 * 60_000;
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');

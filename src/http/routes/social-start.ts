@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import type { SocialService } from '../../flows/social/service.js';
+import type { SocialService } from '../../social/service.js';
 import type { Interaction } from '../../interaction/service.js';
 import { randomToken } from '../../lib/random.js';
-import { sendAuthorizeError } from '../../protocol/authorize/respond.js';
+import { sendAuthorizeError } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 
 /** Binds a social login to the browser that started it (SameSite=Lax: sent on the provider's redirect back). */

@@ -7,7 +7,7 @@ import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import { setSessionCookie } from '../cookies.js';
-import { requireSingle, str } from '../params.js';
+import { requireSingle, str } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 

@@ -4,7 +4,7 @@ import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
-import { requireSingle, requiredStr, type Params } from '../params.js';
+import { requireSingle, requiredStr, type Params } from '../../protocol/params.js';
 
 const methodNotAllowed = (reply: FastifyReply) => {
   const e = new ApiError(405, 'invalid_request', 'Use POST', 'error.methodNotAllowed');

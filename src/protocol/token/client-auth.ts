@@ -4,7 +4,7 @@
 // WWW-Authenticate when Basic was used).
 import type { Client } from '../../clients/service.js';
 import { invalidClient, invalidRequest } from '../../errors/api-error.js';
-import type { Params } from '../../http/params.js';
+import type { Params } from '../params.js';
 import type { Registry } from '../../registry.js';
 
 export interface AuthenticatedClient {

@@ -1,5 +1,5 @@
 import { ApiError, invalidClient, unauthorizedClient } from '../../errors/api-error.js';
-import { requiredStr, type Params } from '../../http/params.js';
+import { requiredStr, type Params } from '../params.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { authenticateClient } from './client-auth.js';

@@ -2,7 +2,7 @@
 // update, so every later check burns it (a failed PKCE check included: no online guessing).
 // A second use revokes every token of its grant (RFC 6749 4.1.2, RFC 9700 4.5).
 import { invalidClient, invalidGrant } from '../../errors/api-error.js';
-import { requiredStr, type Params } from '../../http/params.js';
+import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';

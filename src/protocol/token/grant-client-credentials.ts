@@ -2,7 +2,7 @@
 // management API. The scope may only name management scopes the client is allowed; none asked
 // means all of them. No refresh token and no id_token (there is no user), and nothing written.
 import { invalidScope, unauthorizedClient } from '../../errors/api-error.js';
-import type { Params } from '../../http/params.js';
+import type { Params } from '../params.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';

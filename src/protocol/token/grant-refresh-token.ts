@@ -2,7 +2,7 @@
 // token; presenting a used one revokes the whole family (RFC 9700 4.14.2). Bound to its client;
 // the scope may only narrow.
 import { invalidGrant, invalidScope } from '../../errors/api-error.js';
-import { requiredStr, type Params } from '../../http/params.js';
+import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';

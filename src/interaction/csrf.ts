@@ -1,5 +1,5 @@
-import { randomToken } from '../../lib/random.js';
-import { hmac, safeEqual } from '../../lib/secrets.js';
+import { randomToken } from '../lib/random.js';
+import { hmac, safeEqual } from '../lib/secrets.js';
 
 /** A pre-login cookie, and a form token that is its HMAC (login CSRF, ASVS 7.6.2). */
 export const CSRF_COOKIE = '__Host-ward_csrf';

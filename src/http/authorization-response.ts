@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
-import { cleanDescription, type AuthorizeError } from '../../errors/oauth-error.js';
-import { escapeHtml, jsonInScript, sendPage } from '../../http/pages.js';
-import { sendPopupResponse } from './popup.js';
-import type { AuthorizeRequest } from './request.js';
+import { cleanDescription, type AuthorizeError } from '../errors/oauth-error.js';
+import { escapeHtml, jsonInScript, sendPage } from './pages.js';
+import { sendPopupResponse } from './popup-response.js';
+import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /**
  * Sends an authorization response (success or error) to the validated target, built with the URL

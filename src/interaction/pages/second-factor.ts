@@ -1,6 +1,5 @@
-import type { FastifyReply } from 'fastify';
-import { escapeHtml, sendPage } from '../../http/pages.js';
-import { formActionSource } from './page.js';
+import { escapeHtml, type Page } from '../../lib/html.js';
+import { formActionSource } from './login.js';
 
 export interface MfaPageInput {
   clientName: string;
@@ -17,7 +16,7 @@ export interface MfaPageInput {
 }
 
 /** The hosted second-factor page: the code sent to a registered factor, resend, another factor. */
-export function sendMfaPage(reply: FastifyReply, status: number, p: MfaPageInput): FastifyReply {
+export function secondFactorPage(status: number, p: MfaPageInput): Page {
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
   const common = hidden('interaction', p.interaction) + hidden('csrf', p.csrf) + hidden('step_up', p.stepUp);
   const where = p.channel === 'email' ? 'your email address' : 'your phone';
@@ -27,11 +26,10 @@ export function sendMfaPage(reply: FastifyReply, status: number, p: MfaPageInput
     : p.notice
       ? `<p role="status">${escapeHtml(p.notice)}</p>`
       : '';
-  return sendPage(
-    reply,
+  return {
     status,
-    'Verification code',
-    `<h1>Verify it is you</h1><p>We sent a code to ${where} to sign in to ${escapeHtml(p.clientName)}.</p>${message}
+    title: 'Verification code',
+    body: `<h1>Verify it is you</h1><p>We sent a code to ${where} to sign in to ${escapeHtml(p.clientName)}.</p>${message}
 <form method="post" action="/oauth/authorize/mfa" novalidate>${common}${hidden('challenge_id', p.challengeId)}${hidden('auth_type', p.channel)}
 <label for="code">Verification code</label>
 <input id="code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required${p.error ? ' aria-describedby="mfa-error"' : ''}>
@@ -40,6 +38,6 @@ export function sendMfaPage(reply: FastifyReply, status: number, p: MfaPageInput
 <form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', p.channel)}
 <button type="submit" name="action" value="resend">Send a new code</button></form>
 ${other.map((c) => `<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}<button type="submit" name="action" value="resend">Send the code by ${c === 'email' ? 'email' : 'SMS'} instead</button></form>`).join('')}`,
-    { formAction: formActionSource(p.target) },
-  );
+    formAction: formActionSource(p.target),
+  };
 }

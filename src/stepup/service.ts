@@ -2,13 +2,13 @@
 // /passwordless/start sends a new code to a registered factor (limits per token and per user);
 // /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
 // with amr containing mfa and the factor.
-import { ApiError, invalidGrant, invalidRequest, invalidToken, rateLimited } from '../../errors/api-error.js';
-import { randomToken } from '../../lib/random.js';
-import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
-import type { User } from '../../storage/sql/users.js';
-import type { Repos } from '../../storage/storage.js';
-import { codesDisabled, type Channel, type VerificationService } from '../../verification/challenges.js';
+import { ApiError, invalidGrant, invalidRequest, invalidToken, rateLimited } from '../errors/api-error.js';
+import { randomToken } from '../lib/random.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Registry } from '../registry.js';
+import type { User } from '../storage/sql/users.js';
+import type { Repos } from '../storage/storage.js';
+import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 
 export interface StepUpFinish {

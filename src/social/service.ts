@@ -4,12 +4,12 @@
 // verified email matches an existing account, a link that waits until that account proves itself
 // (its password), never a silent link (account takeover); or a new user.
 import { createHash } from 'node:crypto';
-import { UpstreamError, type UpstreamProfile } from '../../integrations/social/upstream.js';
-import { randomId, randomToken } from '../../lib/random.js';
-import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
-import { isUniqueViolation } from '../../storage/sql/errors.js';
-import type { User } from '../../storage/sql/users.js';
+import { UpstreamError, type UpstreamProfile } from './upstream.js';
+import { randomId, randomToken } from '../lib/random.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Registry } from '../registry.js';
+import { isUniqueViolation } from '../storage/sql/errors.js';
+import type { User } from '../storage/sql/users.js';
 
 const STATE_TTL = 10 * 60_000;
 const LINK_TTL = 10 * 60_000;

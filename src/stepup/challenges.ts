@@ -12,7 +12,7 @@ import { randomDigits, randomToken } from '../lib/random.js';
 import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
 import type { Repos, Storage } from '../storage/storage.js';
 import type { ChallengeRow } from '../storage/sql/mfa.js';
-import type { SecurityEvents } from '../management/events.js';
+import type { SecurityEvents } from '../audit/events.js';
 
 export type Channel = 'email' | 'sms';
 

@@ -5,7 +5,7 @@
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import type { RequestInit } from 'undici';
-import type { SocialProviderConfig } from '../../config/types.js';
+import type { SocialProviderConfig } from '../config/types.js';
 
 export class UpstreamError extends Error {
   constructor(

@@ -1,6 +1,6 @@
-import type { AccountSettings } from '../../config/types.js';
-import type { Repos, Storage } from '../../storage/storage.js';
-import type { CredentialRow } from '../../storage/sql/mfa.js';
+import type { AccountSettings } from '../config/types.js';
+import type { Repos, Storage } from '../storage/storage.js';
+import type { CredentialRow } from '../storage/sql/mfa.js';
 
 /** The verified second factors of a user (a pending registration is no factor). */
 export async function verifiedFactors(

@@ -1,10 +1,10 @@
 // The social providers of this Ward: from the config file (applied at each start) and the
 // management API, kept in the store with the client secret sealed; each process holds one upstream
 // client per provider and reloads when the `social` version moves.
-import type { SocialProviderConfig } from '../../config/types.js';
-import type { Clock } from '../../lib/clock.js';
-import { seal, unseal } from '../../lib/secrets.js';
-import type { Storage } from '../../storage/storage.js';
+import type { SocialProviderConfig } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import { seal, unseal } from '../lib/secrets.js';
+import type { Storage } from '../storage/storage.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
 const aad = (name: string) => `social-provider:${name}`;

@@ -7,8 +7,8 @@
 // such an opener (a plain OpenID relying party that asked for a popup-sized page, or a window
 // opened with noopener) the page goes on to the redirect_uri as a redirect would have.
 import type { FastifyReply } from 'fastify';
-import { jsonInScript, sendPage } from '../../http/pages.js';
-import type { AuthorizeRequest } from './request.js';
+import { jsonInScript, sendPage } from './pages.js';
+import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /** How long the page waits for a winchan opener before it falls back to the redirect. */
 const POPUP_FALLBACK_MS = 2000;

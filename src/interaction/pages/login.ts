@@ -1,5 +1,4 @@
-import type { FastifyReply } from 'fastify';
-import { escapeHtml, sendPage } from '../../http/pages.js';
+import { escapeHtml, type Page } from '../../lib/html.js';
 
 export interface LoginPageInput {
   clientName: string;
@@ -15,13 +14,12 @@ export interface LoginPageInput {
 }
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
-export function sendLoginPage(reply: FastifyReply, status: number, p: LoginPageInput): FastifyReply {
+export function loginPage(status: number, p: LoginPageInput): Page {
   const error = p.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(p.error)}</p>` : '';
-  return sendPage(
-    reply,
+  return {
     status,
-    'Sign in',
-    `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}
+    title: 'Sign in',
+    body: `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}
 <form method="post" action="/oauth/authorize/login" novalidate>
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
@@ -37,8 +35,8 @@ ${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
 </form>`,
-    { formAction: formActionSource(p.target) },
-  );
+    formAction: formActionSource(p.target),
+  };
 }
 
 /**

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A value as a JavaScript literal inside a <script> element: nothing in it can end the element. */
+export const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
+main{max-width:26rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 3px #0002}
+h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
+input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;font-size:1rem}
+input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
+button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;font-size:1rem;cursor:pointer}
+.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
+
+export interface PageOptions {
+  /** An inline script, the only one the CSP lets run (by its hash). */
+  script?: string;
+  frameAncestors?: string[];
+  /** Origins the page's forms may end at besides Ward itself (see formActionSource). */
+  formAction?: string[];
+}
+
+/** A hosted page, as the domain describes it; the HTTP layer sends it (http/pages.ts). */
+export interface Page extends PageOptions {
+  status: number;
+  title: string;
+  /** HTML inside <main>, already escaped. */
+  body: string;
+}
+
+/**
+ * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak
+ * of codes, never cached. Answers the document and the headers that make it so.
+ */
+export function renderPage(page: Page): { html: string; headers: Record<string, string> } {
+  const script = page.script
+    ? ` script-src 'sha256-${createHash('sha256').update(page.script).digest('base64')}';`
+    : '';
+  const body = page.script ? `${page.body}<script>${page.script}</script>` : page.body;
+  const frames = page.frameAncestors?.length ? page.frameAncestors.join(' ') : "'none'";
+  const formAction = ["'self'", ...(page.formAction ?? [])].join(' ');
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script} frame-ancestors ${frames}; base-uri 'none'`,
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    Pragma: 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (!page.frameAncestors?.length) headers['X-Frame-Options'] = 'DENY';
+  const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(page.title)}</title><style>${STYLE}</style>`;
+  return {
+    html: `<!doctype html><html lang="en"><head>${head}</head><body><main>${body}</main></body></html>`,
+    headers,
+  };
+}
