@@ -21,7 +21,8 @@ module.exports = {
     },
     {
       name: 'database-drivers-only-in-storage',
-      comment: 'Only src/storage imports kysely, better-sqlite3 or pg (and the standalone messenger-kit its own queue file).',
+      comment:
+        'Only src/storage imports kysely, better-sqlite3 or pg (and the standalone messenger-kit its own queue file).',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(storage|messenger-kit)/' },
       to: { path: '(^|/)node_modules/(@types/)?(kysely|better-sqlite3|pg)/' },
