@@ -13,6 +13,7 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
     },
     {
       method: 'POST', url: '/api/v1/site/keys', tag: 'keys', permission: 'manage:keys', audit: 'key.rotated', body: emptyBody,
+      bodyOptional: true,
       summary: 'Rotate the global RSA key pair (the old key stays published for the grace period)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor }) => ops.rotateGlobal(actor),
@@ -30,12 +31,14 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
     },
     {
       method: 'POST', url: '/api/v1/clients/:clientId/keys', tag: 'keys', permission: 'manage:keys', audit: 'key.rotated', params: clientIdParam, body: emptyBody,
+      bodyOptional: true,
       summary: 'Rotate the client key: a new client-specific RS256 pair (the client must use RS256)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor, params }) => ops.rotateClient(params.clientId!, actor),
     },
     {
       method: 'PUT', url: '/api/v1/clients/:clientId/keys', tag: 'keys', permission: 'manage:keys', audit: 'key.synced', params: clientIdParam, body: emptyBody,
+      bodyOptional: true,
       summary: 'Synchronise the client with the global pair', response: { status: 200, schema: clientKeysSchema },
       handler: async ({ actor, params }) => {
         await ops.syncClient(params.clientId!, actor);

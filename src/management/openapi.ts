@@ -15,7 +15,13 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
       'x-permission': r.permission,
       security: [{ bearer: [r.permission] }],
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
-      ...(r.body ? { requestBody: { required: r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0, content: { 'application/json': { schema: r.body } } } } : {}),
+      ...(r.body ? {
+        requestBody: {
+          required: !r.bodyOptional
+            && (r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0),
+          content: { 'application/json': { schema: r.body } },
+        },
+      } : {}),
       responses: {
         [String(r.response.status)]: r.response.schema ? { description: 'Success', content: { 'application/json': { schema: r.response.schema } } } : { description: 'Done' },
         ...errors,
