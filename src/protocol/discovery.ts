@@ -1,4 +1,4 @@
-import { DISPLAYS } from './authorize/check-prompt.js';
+import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
@@ -21,7 +21,7 @@ export function discoveryDocument(issuer: string): string {
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'amr', 'azp', 'at_hash', 'name', 'given_name', 'family_name', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'updated_at'],
-    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    prompt_values_supported: PROMPTS,
     display_values_supported: DISPLAYS,
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,

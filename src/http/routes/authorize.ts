@@ -15,8 +15,6 @@ import type { socialRoutes } from './social.js';
 import { acceptHostedPost, ensureCsrf, startLoginSession, validateOrAnswer } from './hosted-form.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 
-const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
-
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
 function withinMaxAge(now: number, authTime: number, maxAge: number | undefined): boolean {
   return maxAge === undefined || now - authTime <= maxAge * 1000;
@@ -64,7 +62,7 @@ export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: Authori
         const sessionId = await startSession(req, reply, user.id, t.payload.amr, t.payload.auth_time);
         auth = { user, sessionId, authTime: t.payload.auth_time, amr: t.payload.amr };
       }
-    } else if (!ar.prompt || !FORCE_LOGIN.has(ar.prompt)) {
+    } else if (ar.prompt !== 'login') {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
       const fresh = session && withinMaxAge(r.clock.now(), session.authTime, ar.maxAge);
       const user = fresh ? session.user : undefined;
