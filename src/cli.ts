@@ -94,7 +94,12 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   cluster.on('listening', (_w, address) => {
     if (++listening === workers) {
       const scheme = config.tls ? 'https' : 'http';
-      process.stdout.write(banner(config, { url: `${scheme}://${address.address ?? config.host}:${address.port} (${workers} workers)`, report } as never));
+      process.stdout.write(
+        banner(config, {
+          url: `${scheme}://${address.address ?? config.host}:${address.port} (${workers} workers)`,
+          report,
+        } as never),
+      );
     }
   });
   cluster.on('exit', (worker, code, signal) => {

@@ -7,7 +7,12 @@ import type { Area } from './sql/versions.js';
  * and runs the refresh of each area that moved. Changes made by another process, or by the CLI,
  * are seen within one interval on SQLite and PostgreSQL alike.
  */
-export function startChangePoller(storage: Storage, log: Logger, refresh: Record<Area, () => Promise<void> | void>, intervalMs = 250) {
+export function startChangePoller(
+  storage: Storage,
+  log: Logger,
+  refresh: Record<Area, () => Promise<void> | void>,
+  intervalMs = 250,
+) {
   let seen: Record<string, number> | null = null;
   let running = false;
   async function tick(): Promise<void> {

@@ -11,7 +11,10 @@ import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const APP = {
-  client_id: 'app', name: 'App', type: 'public', jwt_algorithm: 'RS256',
+  client_id: 'app',
+  name: 'App',
+  type: 'public',
+  jwt_algorithm: 'RS256',
   allowed_callback_urls: ['https://app.example/cb'],
 };
 
@@ -130,7 +133,7 @@ for (const engine of engines()) {
 
     it('describes the body of the three calls as optional in the OpenAPI document', async () => {
       type Doc = { paths: Record<string, Record<string, { requestBody?: { required: boolean } }>> };
-      const doc = await (await ward.fetch('/api/v1/openapi.json')).json() as Doc;
+      const doc = (await (await ward.fetch('/api/v1/openapi.json')).json()) as Doc;
       assert.equal(doc.paths['/api/v1/site/keys']!.post!.requestBody!.required, false);
       assert.equal(doc.paths['/api/v1/clients/{clientId}/keys']!.post!.requestBody!.required, false);
       assert.equal(doc.paths['/api/v1/clients/{clientId}/keys']!.put!.requestBody!.required, false);

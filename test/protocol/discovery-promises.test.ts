@@ -9,8 +9,17 @@ import { decodeJwt } from 'jose';
 import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
 import { Browser } from '../helpers/browser.js';
 import {
-  CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, authorizeUrl, codeFor, location, passwordLogin, pkcePair,
-  redeem, signup, tokenRequest,
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  codeFor,
+  location,
+  passwordLogin,
+  pkcePair,
+  redeem,
+  signup,
+  tokenRequest,
 } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { NO_LIMITS, basic, expectError, expectTokens } from '../token/support.js';
@@ -21,8 +30,11 @@ const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
 const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
 const OPS_SECRET = 'management-client-secret-of-40-characters!';
 const OPS = {
-  client_id: 'ops', type: 'confidential', client_secret: OPS_SECRET,
-  grant_types: ['client_credentials'], management_scopes: ['read:clients'],
+  client_id: 'ops',
+  type: 'confidential',
+  client_secret: OPS_SECRET,
+  grant_types: ['client_credentials'],
+  management_scopes: ['read:clients'],
 };
 
 type Check = () => Promise<void>;
@@ -53,14 +65,15 @@ describe('discovery lists what works, and only that', () => {
     const { body } = await redeem(ward, location(res).searchParams.get('code')!, pkce.verifier);
     return body;
   }
-  const userinfo = async (accessToken: string) =>
-    ward.fetch('/identity/v1/userinfo', bearer(accessToken));
+  const userinfo = async (accessToken: string) => ward.fetch('/identity/v1/userinfo', bearer(accessToken));
   const userinfoBody = async (token: string) => (await userinfo(token)).json() as Promise<Record<string, unknown>>;
   const bearer = (accessToken: string) => ({ headers: { authorization: `Bearer ${accessToken}` } });
   /** An authorization error redirected to the public client's callback. */
-  const refusedAtAuthorize = (over: Record<string, string | undefined>, error: string): Check => async () => {
-    assertErrorRedirect(await ward.fetch(codeRequest(over)), CB, error, ward.url);
-  };
+  const refusedAtAuthorize =
+    (over: Record<string, string | undefined>, error: string): Check =>
+    async () => {
+      assertErrorRedirect(await ward.fetch(codeRequest(over)), CB, error, ward.url);
+    };
   /** Redeems a code of the public client: the token response, or the error body when `error` is expected. */
   async function redeemed(code: string, verifier: string, error?: string) {
     const { res, body } = await redeem(ward, code, verifier);
@@ -74,9 +87,16 @@ describe('discovery lists what works, and only that', () => {
 
   async function implicitWorks(): Promise<void> {
     const { tkn: t } = await tkn('implicit-app', 'openid');
-    const res = await ward.fetch(authorizeUrl({
-      client_id: 'implicit-app', response_type: 'token', redirect_uri: API_CB, scope: 'openid', state: 's', tkn: t,
-    }));
+    const res = await ward.fetch(
+      authorizeUrl({
+        client_id: 'implicit-app',
+        response_type: 'token',
+        redirect_uri: API_CB,
+        scope: 'openid',
+        state: 's',
+        tkn: t,
+      }),
+    );
     const fragment = new URLSearchParams(location(res).hash.slice(1));
     assert.equal(fragment.get('token_type'), 'Bearer');
     assert.equal((await userinfo(fragment.get('access_token')!)).status, 200, 'the implicit access token is accepted');
@@ -168,9 +188,15 @@ describe('discovery lists what works, and only that', () => {
       messenger_code: async () => {
         const { tkn: t } = await tkn('bot');
         const linking = 'https://www.facebook.com/messenger_platform/account_linking?account_linking_token=ARRtok';
-        const res = await ward.fetch(authorizeUrl({
-          client_id: 'bot', response_type: 'messenger_code', redirect_uri: linking, scope: 'openid', tkn: t,
-        }));
+        const res = await ward.fetch(
+          authorizeUrl({
+            client_id: 'bot',
+            response_type: 'messenger_code',
+            redirect_uri: linking,
+            scope: 'openid',
+            tkn: t,
+          }),
+        );
         assert.match(location(res).searchParams.get('authorization_code') ?? '', /^[A-Za-z0-9_-]{43}$/);
       },
     },
@@ -230,7 +256,8 @@ describe('discovery lists what works, and only that', () => {
     token_endpoint_auth_methods_supported: {
       private_key_jwt: async () => {
         const form = {
-          ...backendGrant(await backendCode()), client_id: 'backend',
+          ...backendGrant(await backendCode()),
+          client_id: 'backend',
           client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
           client_assertion: 'eyJhbGciOiJub25lIn0.e30.',
         };

@@ -33,7 +33,10 @@ function getFresh(url: string, headers: Record<string, string> = {}): Promise<{ 
 }
 
 /** Opens a connection and sends a token request's headers and the first half of its body. */
-async function halfSentTokenRequest(url: string, body: string): Promise<{ socket: Socket; rest: string; answer: Promise<string> }> {
+async function halfSentTokenRequest(
+  url: string,
+  body: string,
+): Promise<{ socket: Socket; rest: string; answer: Promise<string> }> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -44,7 +47,9 @@ async function halfSentTokenRequest(url: string, body: string): Promise<{ socket
     socket.on('error', () => resolve(answer));
   });
   const half = Math.floor(body.length / 2);
-  socket.write(`POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`);
+  socket.write(
+    `POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+  );
   return { socket, rest: body.slice(half), answer: done };
 }
 
@@ -58,7 +63,10 @@ describe('graceful shutdown of one process', { timeout: 60_000 }, () => {
   it('finishes the request in flight after SIGTERM, refuses new connections, exits 0', async () => {
     const ward = await startWardProcess(db.env);
     const exited = exitOf(ward.child);
-    const inFlight = await halfSentTokenRequest(ward.url, 'grant_type=client_credentials&client_id=no-such-client&client_secret=x');
+    const inFlight = await halfSentTokenRequest(
+      ward.url,
+      'grant_type=client_credentials&client_id=no-such-client&client_secret=x',
+    );
     await new Promise((r) => setTimeout(r, 200));
     ward.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 400));
@@ -106,7 +114,13 @@ describe('ward start --workers 2', { timeout: 90_000 }, () => {
         const scrape = await getFresh(`${ward.url}/metrics`);
         assert.equal(scrape.status, 200, scrape.body);
         assert.equal(metricValue(scrape.body, 'ward_processes'), 2);
-        assert.equal(metricValue(scrape.body, 'ward_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}'), 40);
+        assert.equal(
+          metricValue(
+            scrape.body,
+            'ward_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}',
+          ),
+          40,
+        );
       }
       assert.ok(ward.output().includes('(2 workers)'));
       // Each worker runs with the server's heap settings, though this primary was started without them.

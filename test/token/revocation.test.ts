@@ -11,7 +11,14 @@ import { engines } from '../helpers/databases.js';
 import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, tokenRequest } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import {
-  NO_LIMITS, OFFLINE, basic, expectError, expectTokens, offlineTokens, refresh, userinfoStatus as userinfo,
+  NO_LIMITS,
+  OFFLINE,
+  basic,
+  expectError,
+  expectTokens,
+  offlineTokens,
+  refresh,
+  userinfoStatus as userinfo,
 } from './support.js';
 
 const API_CB = 'https://api.example/cb';
@@ -65,7 +72,7 @@ for (const engine of engines()) {
       await refreshFails(second.refresh_token!);
     });
 
-    it('revokes one access token alone: the refresh token and the grant\'s other access tokens live on', async () => {
+    it("revokes one access token alone: the refresh token and the grant's other access tokens live on", async () => {
       const { tokens } = await offlineTokens(ward);
       const second = await expectTokens(await refresh(ward, tokens.refresh_token!));
       await revoked(tokens.access_token!, 'access token', { token_type_hint: 'access_token' });
@@ -100,7 +107,7 @@ for (const engine of engines()) {
       await expectTokens(await refresh(ward, tokens.refresh_token!));
     });
 
-    it('accepts the Core SDK\'s JSON body', async () => {
+    it("accepts the Core SDK's JSON body", async () => {
       const { tokens } = await offlineTokens(ward);
       const json = JSON.stringify({ client_id: 'spa', token: tokens.refresh_token });
       await expectRevoked(await post('application/json', json), 'JSON');
@@ -110,13 +117,19 @@ for (const engine of engines()) {
     it('revokes for a confidential client authenticated by Basic or in the body', async () => {
       for (const how of ['basic', 'post'] as const) {
         const { code } = await codeFor(ward, { clientId: 'backend', redirectUri: API_CB, pkce: false, scope: OFFLINE });
-        const body = await expectTokens(await tokenRequest(ward, {
-          grant_type: 'authorization_code', code, redirect_uri: API_CB,
-          client_id: 'backend', client_secret: CONFIDENTIAL_SECRET,
-        }));
-        const res = how === 'basic'
-          ? await revoke({ token: body.refresh_token! }, { authorization: basic('backend', CONFIDENTIAL_SECRET) })
-          : await revoke({ client_id: 'backend', client_secret: CONFIDENTIAL_SECRET, token: body.refresh_token! });
+        const body = await expectTokens(
+          await tokenRequest(ward, {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: API_CB,
+            client_id: 'backend',
+            client_secret: CONFIDENTIAL_SECRET,
+          }),
+        );
+        const res =
+          how === 'basic'
+            ? await revoke({ token: body.refresh_token! }, { authorization: basic('backend', CONFIDENTIAL_SECRET) })
+            : await revoke({ client_id: 'backend', client_secret: CONFIDENTIAL_SECRET, token: body.refresh_token! });
         await expectRevoked(res, how);
         await dead(body.access_token!, how);
       }

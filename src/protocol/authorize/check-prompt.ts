@@ -6,7 +6,10 @@ import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
 export const PROMPTS = ['none', 'login'] as const;
-const UNAVAILABLE = new Map([['consent', 'consent_required'], ['select_account', 'account_selection_required']]);
+const UNAVAILABLE = new Map([
+  ['consent', 'consent_required'],
+  ['select_account', 'account_selection_required'],
+]);
 export const DISPLAYS = ['page', 'popup', 'touch', 'wap'] as const;
 
 export function checkPrompt(ctx: AuthorizeContext): void {
@@ -17,28 +20,42 @@ export function checkPrompt(ctx: AuthorizeContext): void {
     if (!values.every((v) => (PROMPTS as readonly string[]).includes(v) || UNAVAILABLE.has(v))) {
       throw new AuthorizeError('invalid_request', 'prompt must be none or login', true);
     }
-    if (values.includes('none') && values.length > 1) throw new AuthorizeError('invalid_request', 'prompt=none cannot be combined with other values', true);
+    if (values.includes('none') && values.length > 1)
+      throw new AuthorizeError('invalid_request', 'prompt=none cannot be combined with other values', true);
     const unavailable = values.find((v) => UNAVAILABLE.has(v));
-    if (unavailable) throw new AuthorizeError(UNAVAILABLE.get(unavailable)!, `prompt=${unavailable} is not supported (no such screen)`, true);
+    if (unavailable)
+      throw new AuthorizeError(
+        UNAVAILABLE.get(unavailable)!,
+        `prompt=${unavailable} is not supported (no such screen)`,
+        true,
+      );
     ctx.req.prompt = values.includes('none') ? 'none' : 'login';
   }
   const display = ctx.params.display;
   if (display !== undefined && display !== '') {
-    if (!(DISPLAYS as readonly unknown[]).includes(display)) throw new AuthorizeError('invalid_request', 'display must be page, popup, touch or wap', true);
+    if (!(DISPLAYS as readonly unknown[]).includes(display))
+      throw new AuthorizeError('invalid_request', 'display must be page, popup, touch or wap', true);
     ctx.req.display = display as AuthorizeRequest['display'];
   }
   if (maxAge !== undefined && maxAge !== '') {
-    if (typeof maxAge !== 'string' || !/^\d{1,9}$/.test(maxAge)) throw new AuthorizeError('invalid_request', 'max_age must be a non-negative integer', true);
+    if (typeof maxAge !== 'string' || !/^\d{1,9}$/.test(maxAge))
+      throw new AuthorizeError('invalid_request', 'max_age must be a non-negative integer', true);
     ctx.req.maxAge = Number(maxAge);
   }
   if (nonce !== undefined && nonce !== '') {
     // Stored with the code: PostgreSQL text cannot hold a NUL.
-    if (typeof nonce !== 'string' || nonce.length > 512 || nonce.includes('\u0000')) throw new AuthorizeError('invalid_request', 'nonce must be a string of at most 512 characters, without NUL characters', true);
+    if (typeof nonce !== 'string' || nonce.length > 512 || nonce.includes('\u0000'))
+      throw new AuthorizeError(
+        'invalid_request',
+        'nonce must be a string of at most 512 characters, without NUL characters',
+        true,
+      );
     ctx.req.nonce = nonce;
   }
   const hint = ctx.params.id_token_hint;
   if (hint !== undefined && hint !== '') {
-    if (typeof hint !== 'string' || hint.length > 8192) throw new AuthorizeError('invalid_request', 'id_token_hint must be an ID token', true);
+    if (typeof hint !== 'string' || hint.length > 8192)
+      throw new AuthorizeError('invalid_request', 'id_token_hint must be an ID token', true);
     ctx.req.idTokenHint = hint;
   }
   const tkn = ctx.params.tkn;

@@ -9,7 +9,11 @@ const sent = (value: unknown) => value !== undefined && value !== '';
 
 export function checkRequestObject(ctx: AuthorizeContext): void {
   if (sent(ctx.params.request)) {
-    throw new AuthorizeError('request_not_supported', 'The request parameter (a request object) is not supported', true);
+    throw new AuthorizeError(
+      'request_not_supported',
+      'The request parameter (a request object) is not supported',
+      true,
+    );
   }
   if (sent(ctx.params.request_uri)) {
     throw new AuthorizeError('request_uri_not_supported', 'The request_uri parameter is not supported', true);
