@@ -72,11 +72,8 @@ export function withinMaxAge(now: number, authTime: number, maxAge: number | und
   return maxAge === undefined || now - authTime <= maxAge * 1000;
 }
 
-/** prompt values that ask for a new authentication whatever session the browser has. */
-const FORCE_LOGIN = new Set(['login', 'consent', 'select_account']);
-
-/** Whether the request asks for a new authentication, so no session is even read for it. */
-export const forcesLogin = (request: AuthorizeRequest): boolean => !!request.prompt && FORCE_LOGIN.has(request.prompt);
+/** Whether the request asks for a new authentication (prompt=login), so no session is even read for it. */
+export const forcesLogin = (request: AuthorizeRequest): boolean => request.prompt === 'login';
 
 export function createNextStep(deps: NextStepDeps) {
   async function needsSecondFactor(who: SignedIn, browser: BrowserState): Promise<boolean> {

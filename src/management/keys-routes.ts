@@ -22,6 +22,7 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       permission: 'manage:keys',
       audit: 'key.rotated',
       body: emptyBody,
+      bodyOptional: true,
       summary: 'Rotate the global RSA key pair (the old key stays published for the grace period)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor }) => ops.rotateGlobal(actor),
@@ -55,6 +56,7 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       audit: 'key.rotated',
       params: clientIdParam,
       body: emptyBody,
+      bodyOptional: true,
       summary: 'Rotate the client key: a new client-specific RS256 pair (the client must use RS256)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor, params }) => ops.rotateClient(params.clientId!, actor),
@@ -67,6 +69,7 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       audit: 'key.synced',
       params: clientIdParam,
       body: emptyBody,
+      bodyOptional: true,
       summary: 'Synchronise the client with the global pair',
       response: { status: 200, schema: clientKeysSchema },
       handler: async ({ actor, params }) => {

@@ -33,7 +33,8 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
       ...(r.body
         ? {
             requestBody: {
-              required: r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0,
+              required:
+                !r.bodyOptional && (r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0),
               content: { 'application/json': { schema: r.body } },
             },
           }

@@ -17,6 +17,8 @@ export interface ManagementRoute {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /** The call may come with no body at all, or an empty one (taken as {}): the specification writes it so. */
+  bodyOptional?: true;
   /** Status and schema of the success answer (204 has none). */
   response: { status: number; schema?: JsonSchema };
   /** Audited action name for operations that change something. */
@@ -49,68 +51,88 @@ const detailsOf = (
   });
 
 export function registerManagementRoutes(app: FastifyInstance, r: Registry, routes: ManagementRoute[]): void {
-  for (const def of routes) {
-    app.route({
-      method: def.method,
-      url: def.url,
-      attachValidation: true,
-      schema: {
-        ...(def.params ? { params: def.params } : {}),
-        ...(def.query ? { querystring: def.query } : {}),
-        ...(def.body ? { body: def.body } : {}),
-      },
-      handler: async (req, reply) => {
-        const actor = await authenticateManagement(r, req.headers.authorization, req.ip);
-        try {
-          requirePermission(actor, def.permission);
-        } catch (e) {
-          await recordAudit(
-            r.storage,
-            r.clock.now(),
-            actor,
-            def.audit ?? `${def.tag}.read`,
-            req.url.split('?')[0]!.slice(0, 400),
-            'denied',
-            { permission: def.permission },
-          );
-          throw e;
-        }
-        const action = def.audit ?? `${def.tag}.read`;
-        const target = req.url.split('?')[0]!.slice(0, 400);
-        let out: unknown;
-        try {
-          if (req.validationError) {
-            const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
-            throw new ApiError(
-              400,
-              'invalid_request',
-              `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500),
-              'error.invalidRequest',
-              { details },
-            );
-          }
-          out = await def.handler({
-            actor,
-            params: req.params as Record<string, string>,
-            query: req.query as Record<string, unknown>,
-            body: (req.body ?? {}) as Record<string, unknown>,
-            req,
-          });
-        } catch (e) {
-          // Every management call is audited: a refused one too, with its reason (never its body).
-          if (e instanceof ApiError)
-            await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', {
-              status: e.status,
-              error: e.error,
-            });
-          throw e;
-        }
-        // Changes audit themselves inside their transaction (with details); reads are audited here.
-        if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
-        reply.header('Cache-Control', 'no-store');
-        if (def.response.status === 204) return reply.code(204).send();
-        return reply.code(def.response.status).send(out);
-      },
+  for (const def of routes) if (!def.bodyOptional) addRoute(app, r, def);
+  const optional = routes.filter((def) => def.bodyOptional);
+  // Fastify refuses an empty application/json body (curl -H 'Content-Type: application/json' -X POST):
+  // these routes get their own JSON parser, in their own scope, that takes it for no body.
+  if (optional.length) {
+    void app.register(async (scope) => {
+      const parseJson = scope.getDefaultJsonParser('error', 'error');
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+        body === '' ? done(null, undefined) : parseJson(req, body as string, done),
+      );
+      for (const def of optional) addRoute(scope, r, def);
     });
   }
+}
+
+/** No body (no Content-Type and no length, or an empty one) is validated as {}; a JSON null is still refused. */
+const absentBodyIsEmpty = async (req: FastifyRequest) => {
+  if (req.body === undefined) req.body = {};
+};
+
+function addRoute(app: FastifyInstance, r: Registry, def: ManagementRoute): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    attachValidation: true,
+    ...(def.bodyOptional ? { preValidation: absentBodyIsEmpty } : {}),
+    schema: {
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.body ? { body: def.body } : {}),
+    },
+    handler: async (req, reply) => {
+      const actor = await authenticateManagement(r, req.headers.authorization, req.ip);
+      try {
+        requirePermission(actor, def.permission);
+      } catch (e) {
+        await recordAudit(
+          r.storage,
+          r.clock.now(),
+          actor,
+          def.audit ?? `${def.tag}.read`,
+          req.url.split('?')[0]!.slice(0, 400),
+          'denied',
+          { permission: def.permission },
+        );
+        throw e;
+      }
+      const action = def.audit ?? `${def.tag}.read`;
+      const target = req.url.split('?')[0]!.slice(0, 400);
+      let out: unknown;
+      try {
+        if (req.validationError) {
+          const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
+          throw new ApiError(
+            400,
+            'invalid_request',
+            `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500),
+            'error.invalidRequest',
+            { details },
+          );
+        }
+        out = await def.handler({
+          actor,
+          params: req.params as Record<string, string>,
+          query: req.query as Record<string, unknown>,
+          body: (req.body ?? {}) as Record<string, unknown>,
+          req,
+        });
+      } catch (e) {
+        // Every management call is audited: a refused one too, with its reason (never its body).
+        if (e instanceof ApiError)
+          await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', {
+            status: e.status,
+            error: e.error,
+          });
+        throw e;
+      }
+      // Changes audit themselves inside their transaction (with details); reads are audited here.
+      if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
+      reply.header('Cache-Control', 'no-store');
+      if (def.response.status === 204) return reply.code(204).send();
+      return reply.code(def.response.status).send(out);
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { DISPLAYS } from './authorize/check-prompt.js';
+import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
@@ -40,7 +40,7 @@ export function discoveryDocument(issuer: string): string {
       'phone_number_verified',
       'updated_at',
     ],
-    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    prompt_values_supported: PROMPTS,
     display_values_supported: DISPLAYS,
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,

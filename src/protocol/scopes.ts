@@ -1,8 +1,13 @@
 import type { User } from '../storage/sql/users.js';
 
-/** Scopes Ward knows (identity-api.md, authorization endpoint). */
-export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'address', 'mfa', 'offline_access'] as const;
-const KNOWN = new Set<string>(SUPPORTED_SCOPES);
+/** Scopes Ward knows and acts on (identity-api.md, authorization endpoint): discovery lists these. */
+export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'mfa', 'offline_access'] as const;
+/**
+ * Accepted and ignored (RFC 6749 3.3): the specification's step-up request and the SDK send `address`, but
+ * Ward keeps no postal address, so it releases no claim for it and discovery does not promise it.
+ */
+const IGNORED_SCOPES = ['address'];
+const KNOWN = new Set<string>([...SUPPORTED_SCOPES, ...IGNORED_SCOPES]);
 
 /** Splits a scope parameter (a string, or the JSON array the Core SDK sends on refresh). */
 export function parseScope(value: unknown): string[] | null {

@@ -1,5 +1,5 @@
 // openid-client (a certified relying party library): discovery, the code flow with PKCE through
-// Ward's hosted login page, and userinfo with the subject check.
+// Ward's hosted login page, userinfo with the subject check, and revocation (RFC 7009).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
@@ -35,47 +35,67 @@ describe('openid-client against Ward', () => {
 
   const tlsFetch = ((url: string, init: object) => undiciFetch(url, { ...init, dispatcher: ward.agent })) as never;
 
+  /** Discovery, then code + PKCE through the login page, as a relying party does it. */
+  async function signIn(kind: 'public' | 'confidential', scope = 'openid profile email') {
+    const user = await signup(ward);
+    const clientId = kind === 'public' ? 'spa' : 'backend';
+    const redirectUri = kind === 'public' ? 'https://app.example/cb' : 'https://api.example/cb';
+    const metadata =
+      kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
+    const config = await client.discovery(
+      new URL(ward.url),
+      clientId,
+      metadata,
+      kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET),
+      { [client.customFetch]: tlsFetch },
+    );
+    config[client.customFetch] = tlsFetch;
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser(ward);
+    const page = await browser.get(url.toString());
+    assert.equal(page.status, 200);
+    const posted = await submitLoginPage(browser, await page.text(), user.email, user.password);
+    assert.equal(posted.status, 303);
+    const tokens = await client.authorizationCodeGrant(config, location(posted), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
+    return { user, config, tokens };
+  }
+
   for (const kind of ['public', 'confidential'] as const) {
     it(`runs discovery, code + PKCE through the login page, and userinfo (${kind} client)`, async () => {
-      const user = await signup(ward);
-      const clientId = kind === 'public' ? 'spa' : 'backend';
-      const redirectUri = kind === 'public' ? 'https://app.example/cb' : 'https://api.example/cb';
-      const metadata =
-        kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
-      const config = await client.discovery(
-        new URL(ward.url),
-        clientId,
-        metadata,
-        kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET),
-        { [client.customFetch]: tlsFetch },
-      );
-      config[client.customFetch] = tlsFetch;
-      const verifier = client.randomPKCECodeVerifier();
-      const state = client.randomState();
-      const nonce = client.randomNonce();
-      const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri,
-        scope: 'openid profile email',
-        state,
-        nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      const browser = new Browser(ward);
-      const page = await browser.get(url.toString());
-      assert.equal(page.status, 200);
-      const posted = await submitLoginPage(browser, await page.text(), user.email, user.password);
-      assert.equal(posted.status, 303);
-      const tokens = await client.authorizationCodeGrant(config, location(posted), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-        expectedNonce: nonce,
-      });
+      const { user, config, tokens } = await signIn(kind);
       const claims = tokens.claims()!;
       assert.equal(claims.sub, user.id);
       assert.equal(claims.iss, ward.url);
       const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
       assert.equal(info.email, user.email);
+    });
+
+    // oauth4webapi accepts only RFC 7009's 200 from the revocation endpoint.
+    it(`revokes an access token, then a refresh token and its family with tokenRevocation (${kind})`, async () => {
+      const { config, tokens } = await signIn(kind, 'openid profile email offline_access');
+      const sub = tokens.claims()!.sub;
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      await client.tokenRevocation(config, tokens.access_token, { token_type_hint: 'access_token' });
+      await assert.rejects(client.fetchUserInfo(config, tokens.access_token, sub), 'the revoked token is refused');
+      assert.equal((await client.fetchUserInfo(config, refreshed.access_token, sub)).sub, sub, 'the grant lives on');
+      await client.tokenRevocation(config, refreshed.refresh_token!);
+      await assert.rejects(client.fetchUserInfo(config, refreshed.access_token, sub), "the family's token is refused");
+      await assert.rejects(client.refreshTokenGrant(config, refreshed.refresh_token!), 'the refresh token is refused');
+      await client.tokenRevocation(config, 'an-unknown-token');
     });
   }
 });

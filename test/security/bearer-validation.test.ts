@@ -159,7 +159,8 @@ describe('bearer validation', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_id: 'spa', token: spa.access_token }).toString(),
     });
-    assert.equal(res.status, 204);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), {});
     await assertRefused(await userinfo(ward, `Bearer ${spa.access_token}`), 'revoked token');
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidRequest } from '../../errors/api-error.js';
+import { ApiError, invalidClient, invalidRequest } from '../../errors/api-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
@@ -48,8 +48,11 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
 
   app.post('/oauth/revoke', async (req, reply) => {
     const params = bodyParams(req);
-    const { client } = await authenticateClient(r, req.headers.authorization, params);
+    const { client, authenticated } = await authenticateClient(r, req.headers.authorization, params);
+    // RFC 7009 2.1: a confidential client authenticates (leaving out the secret is for Messenger codes only).
+    if (!authenticated) throw invalidClient('Client authentication failed');
     const token = requiredStr(params, 'token', 4096);
+    // token_type_hint is only a hint (RFC 7009 2.1): both kinds are looked for whatever it says.
     const access = r.accessTokens.open(token);
     if (access) {
       // An access token dies alone (its grant's refresh token lives on), until it would expire anyway.
@@ -60,8 +63,9 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
       if (refresh && refresh.client_id === client.client_id)
         await r.storage.tokens.revokeGrant(refresh.grant_id, r.clock.now());
     }
-    // RFC 7009 2.2: an unknown or foreign token is not an error. No body: the SDK expects 204.
-    return reply.code(204).header('Cache-Control', 'no-store').send();
+    // RFC 7009 2.2: 200, also for an unknown, foreign or already revoked token. A body of {}: the Core SDK
+    // parses every answer but a 204 as JSON, and certified relying parties expect the 200.
+    return reply.code(200).header('Cache-Control', 'no-store').send({});
   });
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],

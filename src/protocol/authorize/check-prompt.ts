@@ -1,10 +1,15 @@
-// Rule: prompt is none, login, consent or select_account, and none stands alone (OIDC Core
-// 3.1.2.1); display is one of OIDC's four values; max_age is a non-negative integer; state and
-// nonce are bounded strings.
+// Rule: prompt is none or login, and none stands alone (OIDC Core 3.1.2.1); Ward has no consent or
+// account-selection screen, so consent and select_account get the errors OIDC names for a prompt that
+// cannot be obtained; display is one of OIDC's four values; max_age is a non-negative integer; state
+// and nonce are bounded strings.
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
-const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
+export const PROMPTS = ['none', 'login'] as const;
+const UNAVAILABLE = new Map([
+  ['consent', 'consent_required'],
+  ['select_account', 'account_selection_required'],
+]);
 export const DISPLAYS = ['page', 'popup', 'touch', 'wap'] as const;
 
 export function checkPrompt(ctx: AuthorizeContext): void {
@@ -12,13 +17,19 @@ export function checkPrompt(ctx: AuthorizeContext): void {
   if (prompt !== undefined && prompt !== '') {
     if (typeof prompt !== 'string') throw new AuthorizeError('invalid_request', 'prompt must be a string', true);
     const values = prompt.split(' ');
-    if (!values.every((v) => PROMPTS.has(v)))
-      throw new AuthorizeError('invalid_request', 'prompt must be none, login, consent or select_account', true);
+    if (!values.every((v) => (PROMPTS as readonly string[]).includes(v) || UNAVAILABLE.has(v))) {
+      throw new AuthorizeError('invalid_request', 'prompt must be none or login', true);
+    }
     if (values.includes('none') && values.length > 1)
       throw new AuthorizeError('invalid_request', 'prompt=none cannot be combined with other values', true);
-    ctx.req.prompt = (
-      values.includes('none') ? 'none' : values.includes('login') ? 'login' : values[0]
-    ) as AuthorizeRequest['prompt'];
+    const unavailable = values.find((v) => UNAVAILABLE.has(v));
+    if (unavailable)
+      throw new AuthorizeError(
+        UNAVAILABLE.get(unavailable)!,
+        `prompt=${unavailable} is not supported (no such screen)`,
+        true,
+      );
+    ctx.req.prompt = values.includes('none') ? 'none' : 'login';
   }
   const display = ctx.params.display;
   if (display !== undefined && display !== '') {

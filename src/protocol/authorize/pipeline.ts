@@ -4,6 +4,7 @@ import { checkClient } from './check-client.js';
 import { checkPkce } from './check-pkce.js';
 import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
+import { checkRequestObject } from './check-request-object.js';
 import { checkResponseType } from './check-response-type.js';
 import { checkScope } from './check-scope.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
@@ -17,6 +18,8 @@ const CHECKS: Check[] = [
   checkState,
   checkDuplicates,
   checkResponseType,
+  // After the response type (OIDC Core 6.1 keeps it outside the object), so the error is delivered its way.
+  checkRequestObject,
   checkScope,
   checkPkce,
   checkPrompt,

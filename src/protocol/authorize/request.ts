@@ -16,7 +16,7 @@ export interface AuthorizeRequest {
   state?: string;
   nonce?: string;
   codeChallenge?: string;
-  prompt?: 'none' | 'login' | 'consent' | 'select_account';
+  prompt?: 'none' | 'login';
   /** popup: the response goes to the window that opened the popup (the SDK's popup mode, respond.ts). */
   display?: 'page' | 'popup' | 'touch' | 'wap';
   maxAge?: number;

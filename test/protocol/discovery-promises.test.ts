@@ -1,0 +1,314 @@
+// Discovery promises only what works. For each listed value of the metadata below, a request that uses
+// it must work (the tables SUPPORTED); the tables must list exactly what discovery lists, so a value
+// added to discovery without a working request here, or dropped while it still works, fails. Values
+// discovery leaves out are refused (the tables REFUSED). Request objects (request, request_uri) are
+// refused with OIDC Core 6's errors. To add a feature (a response mode, an endpoint), add its row.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
+import { Browser } from '../helpers/browser.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  codeFor,
+  location,
+  passwordLogin,
+  pkcePair,
+  redeem,
+  signup,
+  tokenRequest,
+} from '../helpers/oauth.js';
+import { startWard, type TestWard } from '../helpers/ward.js';
+import { NO_LIMITS, basic, expectError, expectTokens } from '../token/support.js';
+
+const API_CB = 'https://api.example/cb';
+const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_flow: true };
+const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
+const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
+const OPS_SECRET = 'management-client-secret-of-40-characters!';
+const OPS = {
+  client_id: 'ops',
+  type: 'confidential',
+  client_secret: OPS_SECRET,
+  grant_types: ['client_credentials'],
+  management_scopes: ['read:clients'],
+};
+
+type Check = () => Promise<void>;
+let phones = 0;
+/** A distinct French mobile number per user (an account's phone number is unique). */
+const phone = () => `+3361234${String(++phones).padStart(4, '0')}`;
+type Discovery = Record<string, unknown>;
+
+describe('discovery lists what works, and only that', () => {
+  let ward: TestWard;
+  let discovery: Discovery;
+  before(async () => {
+    ward = await startWard({ account: NO_LIMITS, clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS] });
+    discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
+  });
+  after(() => ward.close());
+
+  /** A signed-up user's tkn for a client (the Core SDK's way to authorize without a page). */
+  async function tkn(clientId = 'spa', scope = 'openid profile email', extra: Record<string, unknown> = {}) {
+    const user = await signup(ward, clientId, extra);
+    return { user, tkn: await passwordLogin(ward, user.email, user.password, clientId, scope) };
+  }
+  /** The code flow of the public client with a tkn; the token response. */
+  async function tokens(scope: string, extra: Record<string, unknown> = {}) {
+    const { tkn: t } = await tkn('spa', scope, extra);
+    const pkce = pkcePair();
+    const res = await ward.fetch(codeRequest({ scope, tkn: t, code_challenge: pkce.challenge, nonce: 'n-1' }));
+    const { body } = await redeem(ward, location(res).searchParams.get('code')!, pkce.verifier);
+    return body;
+  }
+  const userinfo = async (accessToken: string) => ward.fetch('/identity/v1/userinfo', bearer(accessToken));
+  const userinfoBody = async (token: string) => (await userinfo(token)).json() as Promise<Record<string, unknown>>;
+  const bearer = (accessToken: string) => ({ headers: { authorization: `Bearer ${accessToken}` } });
+  /** An authorization error redirected to the public client's callback. */
+  const refusedAtAuthorize =
+    (over: Record<string, string | undefined>, error: string): Check =>
+    async () => {
+      assertErrorRedirect(await ward.fetch(codeRequest(over)), CB, error, ward.url);
+    };
+  /** Redeems a code of the public client: the token response, or the error body when `error` is expected. */
+  async function redeemed(code: string, verifier: string, error?: string) {
+    const { res, body } = await redeem(ward, code, verifier);
+    assert.equal(res.status, error ? 400 : 200, JSON.stringify(body));
+    if (error) assert.equal(body.error, error);
+    else assert.ok(body.access_token);
+    return body;
+  }
+  const backendCode = async () => (await codeFor(ward, { clientId: 'backend', redirectUri: API_CB, pkce: false })).code;
+  const backendGrant = (code: string) => ({ grant_type: 'authorization_code', code, redirect_uri: API_CB });
+
+  async function implicitWorks(): Promise<void> {
+    const { tkn: t } = await tkn('implicit-app', 'openid');
+    const res = await ward.fetch(
+      authorizeUrl({
+        client_id: 'implicit-app',
+        response_type: 'token',
+        redirect_uri: API_CB,
+        scope: 'openid',
+        state: 's',
+        tkn: t,
+      }),
+    );
+    const fragment = new URLSearchParams(location(res).hash.slice(1));
+    assert.equal(fragment.get('token_type'), 'Bearer');
+    assert.equal((await userinfo(fragment.get('access_token')!)).status, 200, 'the implicit access token is accepted');
+  }
+
+  async function codeInMode(mode: string): Promise<string> {
+    const { tkn: t } = await tkn();
+    const pkce = pkcePair();
+    const res = await ward.fetch(codeRequest({ response_mode: mode, tkn: t, code_challenge: pkce.challenge }));
+    let code: string | null;
+    if (mode === 'web_message') {
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, /"type":"authorization_response"/);
+      code = /"code":"([^"]+)"/.exec(html)?.[1] ?? null;
+    } else {
+      const loc = location(res);
+      code = mode === 'fragment' ? new URLSearchParams(loc.hash.slice(1)).get('code') : loc.searchParams.get('code');
+      if (mode === 'fragment') assert.equal(loc.searchParams.get('code'), null, 'not in the query');
+    }
+    assert.ok(code, `a code in response_mode=${mode}`);
+    await redeemed(code, pkce.verifier);
+    return code;
+  }
+
+  const SUPPORTED: Record<string, Record<string, Check>> = {
+    prompt_values_supported: {
+      none: async () => {
+        const browser = new Browser(ward);
+        await codeFor(ward, { browser });
+        const silent = await browser.get(codeRequest({ prompt: 'none' }));
+        assert.ok(location(silent).searchParams.get('code'), 'signed in: a code, no page');
+        const stranger = await new Browser(ward).get(codeRequest({ prompt: 'none' }));
+        assertErrorRedirect(stranger, CB, 'login_required', ward.url);
+      },
+      login: async () => {
+        const browser = new Browser(ward);
+        await codeFor(ward, { browser });
+        assert.ok(location(await browser.get(codeRequest())).searchParams.get('code'), 'the session answers alone');
+        const page = await browser.get(codeRequest({ prompt: 'login' }));
+        assert.equal(page.status, 200, 'prompt=login shows the login page despite the session');
+        assert.match(await page.text(), /name="password"/);
+      },
+    },
+    scopes_supported: {
+      openid: async () => {
+        assert.ok((await tokens('openid')).id_token);
+        assert.equal((await tokens('profile')).id_token, undefined, 'no id_token without openid');
+      },
+      profile: async () => {
+        assert.equal((await userinfoBody((await tokens('openid profile')).access_token!)).given_name, 'Ada');
+      },
+      email: async () => {
+        const { email } = await userinfoBody((await tokens('openid email')).access_token!);
+        assert.match(String(email), /@example\.com$/);
+      },
+      phone: async () => {
+        const number = phone();
+        const body = await tokens('openid phone', { phone_number: number });
+        assert.equal((await userinfoBody(body.access_token!)).phone_number, number);
+      },
+      mfa: async () => {
+        const body = await tokens('openid mfa');
+        assert.ok(body.scope!.split(' ').includes('mfa'));
+        const res = await ward.fetch('/identity/v1/mfa/credentials', bearer(body.access_token!));
+        assert.equal(res.status, 200, 'the token serves the MFA credentials API');
+      },
+      offline_access: async () => {
+        assert.ok((await tokens('openid offline_access')).refresh_token);
+        assert.equal((await tokens('openid')).refresh_token, undefined);
+      },
+    },
+    grant_types_supported: {
+      authorization_code: async () => assert.ok((await tokens('openid')).access_token),
+      refresh_token: async () => {
+        const body = await tokens('openid offline_access');
+        const form = { grant_type: 'refresh_token', refresh_token: body.refresh_token!, client_id: 'spa' };
+        await expectTokens(await tokenRequest(ward, form));
+      },
+      client_credentials: async () => {
+        const form = { grant_type: 'client_credentials', client_id: 'ops', client_secret: OPS_SECRET };
+        await expectTokens(await tokenRequest(ward, form));
+      },
+      implicit: implicitWorks,
+    },
+    response_types_supported: {
+      code: async () => void (await codeInMode('query')),
+      token: implicitWorks,
+      messenger_code: async () => {
+        const { tkn: t } = await tkn('bot');
+        const linking = 'https://www.facebook.com/messenger_platform/account_linking?account_linking_token=ARRtok';
+        const res = await ward.fetch(
+          authorizeUrl({
+            client_id: 'bot',
+            response_type: 'messenger_code',
+            redirect_uri: linking,
+            scope: 'openid',
+            tkn: t,
+          }),
+        );
+        assert.match(location(res).searchParams.get('authorization_code') ?? '', /^[A-Za-z0-9_-]{43}$/);
+      },
+    },
+    response_modes_supported: {
+      query: async () => void (await codeInMode('query')),
+      fragment: async () => void (await codeInMode('fragment')),
+      web_message: async () => void (await codeInMode('web_message')),
+    },
+    code_challenge_methods_supported: {
+      S256: async () => {
+        const other = await codeFor(ward);
+        await redeemed(other.code, pkcePair().verifier, 'invalid_grant');
+        const { code, verifier } = await codeFor(ward);
+        await redeemed(code, verifier);
+      },
+    },
+    token_endpoint_auth_methods_supported: {
+      client_secret_basic: async () => {
+        const headers = { authorization: basic('backend', CONFIDENTIAL_SECRET) };
+        await expectTokens(await tokenRequest(ward, backendGrant(await backendCode()), headers));
+      },
+      client_secret_post: async () => {
+        const form = { ...backendGrant(await backendCode()), client_id: 'backend', client_secret: CONFIDENTIAL_SECRET };
+        await expectTokens(await tokenRequest(ward, form));
+      },
+      none: async () => {
+        const { code, verifier } = await codeFor(ward);
+        await redeemed(code, verifier);
+      },
+    },
+  };
+
+  const REFUSED: Record<string, Record<string, Check>> = {
+    prompt_values_supported: {
+      consent: async () => {
+        await refusedAtAuthorize({ prompt: 'consent' }, 'consent_required')();
+        await refusedAtAuthorize({ prompt: 'login consent' }, 'consent_required')();
+      },
+      select_account: refusedAtAuthorize({ prompt: 'select_account' }, 'account_selection_required'),
+    },
+    scopes_supported: { calendar: refusedAtAuthorize({ scope: 'openid calendar' }, 'invalid_scope') },
+    grant_types_supported: {
+      password: async () => {
+        const { user } = await tkn();
+        const form = { grant_type: 'password', username: user.email, password: user.password, client_id: 'spa' };
+        await expectError(await tokenRequest(ward, form), 400, 'unsupported_grant_type');
+      },
+    },
+    response_types_supported: {
+      id_token: refusedAtAuthorize({ response_type: 'id_token' }, 'unsupported_response_type'),
+      'code id_token': refusedAtAuthorize({ response_type: 'code id_token' }, 'unsupported_response_type'),
+    },
+    response_modes_supported: { form_post: refusedAtAuthorize({ response_mode: 'form_post' }, 'invalid_request') },
+    code_challenge_methods_supported: {
+      plain: refusedAtAuthorize({ code_challenge_method: 'plain' }, 'invalid_request'),
+    },
+    token_endpoint_auth_methods_supported: {
+      private_key_jwt: async () => {
+        const form = {
+          ...backendGrant(await backendCode()),
+          client_id: 'backend',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: 'eyJhbGciOiJub25lIn0.e30.',
+        };
+        await expectError(await tokenRequest(ward, form), 401, 'invalid_client');
+      },
+    },
+  };
+
+  for (const [field, table] of Object.entries(SUPPORTED)) {
+    it(`${field}: each listed value works, and every value that works is listed`, async () => {
+      const listed = discovery[field] as string[];
+      assert.ok(Array.isArray(listed), `${field} is in discovery`);
+      assert.deepEqual([...listed].sort(), Object.keys(table).sort(), `${field} lists exactly the values tested here`);
+      for (const value of listed) {
+        await table[value]!().catch((e: Error) => assert.fail(`${field} lists ${value}, which fails: ${e.message}`));
+      }
+    });
+  }
+
+  for (const [field, table] of Object.entries(REFUSED)) {
+    it(`${field}: values left out are refused`, async () => {
+      for (const [value, refused] of Object.entries(table)) {
+        assert.ok(!(discovery[field] as string[]).includes(value), `${field} does not list ${value}`);
+        await refused().catch((e: Error) => assert.fail(`${field}: ${value} is not refused: ${e.message}`));
+      }
+    });
+  }
+
+  it('claims_supported: every listed claim is in the ID token or the userinfo answer of a full profile', async () => {
+    const body = await tokens('openid profile email phone', { phone_number: phone() });
+    const seen = { ...decodeJwt(body.id_token!), ...(await userinfoBody(body.access_token!)) };
+    for (const claim of discovery.claims_supported as string[]) assert.ok(claim in seen, `${claim} never released`);
+  });
+
+  it('request objects: request= gets request_not_supported, request_uri= request_uri_not_supported', async () => {
+    assert.equal(discovery.request_parameter_supported, false);
+    assert.equal(discovery.request_uri_parameter_supported, false);
+    const object = 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im9wZW5pZCJ9.';
+    await refusedAtAuthorize({ request: object }, 'request_not_supported')();
+    await refusedAtAuthorize({ request_uri: 'https://app.example/request.jwt' }, 'request_uri_not_supported')();
+    await refusedAtAuthorize({ request_uri: 'urn:ietf:params:oauth:request_uri:abc' }, 'request_uri_not_supported')();
+    // Delivered the way the request asked, like the other errors: in the fragment for response_mode=fragment.
+    const res = await ward.fetch(codeRequest({ request: object, response_mode: 'fragment' }));
+    assert.equal(new URLSearchParams(location(res).hash.slice(1)).get('error'), 'request_not_supported');
+    // Never redirected to a redirect_uri that is not registered.
+    const page = await ward.fetch(codeRequest({ request: object, redirect_uri: 'https://evil.example/cb' }));
+    assert.equal(page.status, 400);
+    assert.equal(page.headers.get('location'), null);
+    // Not an error when empty (an absent parameter, as for the others), and a normal request still works.
+    const { tkn: t } = await tkn();
+    const plain = await ward.fetch(codeRequest({ request: '', request_uri: '', tkn: t }));
+    assert.ok(location(plain).searchParams.get('code'));
+  });
+});
