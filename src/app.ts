@@ -56,7 +56,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
   installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
-  installErrorHandling(app);
+  installErrorHandling(app, r.outage);
   installDurableAnswers(app, r.storage);
   await app.register(cookie);
   await app.register(formbody);
