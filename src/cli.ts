@@ -64,8 +64,19 @@ async function main(argv: string[]): Promise<number> {
   if (cluster.isPrimary) process.stdout.write(banner(config, running));
   else process.stdout.write(`Ward worker ${process.pid} is listening on ${running.url}\n`);
   const stop = async (signal: string) => {
-    running.registry.log.info({ signal }, 'shutting down: finishing the requests in flight');
-    await running.stop();
+    const log = running.registry.log;
+    log.info({ signal }, 'shutting down: finishing the requests in flight');
+    // The requests are cut at the shutdown timeout; this bounds what comes after (the queued writes).
+    setTimeout(() => {
+      log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, (config.shutdownTimeoutSeconds + 5) * 1000).unref();
+    try {
+      await running.stop();
+    } catch (e) {
+      log.error({ err: e }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -140,8 +151,9 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     // A signal, not worker.kill(): each worker runs its own graceful stop (see startServer).
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    // Each worker finishes its requests in flight (up to the shutdown timeout) before it exits.
-    setTimeout(() => process.exit(0), (config.shutdownTimeoutSeconds + 2) * 1000).unref();
+    // Each worker finishes its requests in flight (up to the shutdown timeout) and its queued writes
+    // (its own ceiling: 5 s more) before it exits.
+    setTimeout(() => process.exit(0), (config.shutdownTimeoutSeconds + 6) * 1000).unref();
     cluster.on('exit', () => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     });
