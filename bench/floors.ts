@@ -21,9 +21,16 @@ const argv = process.argv.slice(2);
 const seconds = Number(argv[argv.indexOf('--seconds') + 1] || 4);
 const SELF = fileURLToPath(import.meta.url);
 const rows: Array<[string, string]> = [];
-const say = (what: string, value: string) => { rows.push([what, value]); process.stdout.write(`  ${what}: ${value}\n`); };
+const say = (what: string, value: string) => {
+  rows.push([what, value]);
+  process.stdout.write(`  ${what}: ${value}\n`);
+};
 
-const BODY = JSON.stringify({ error: 'invalid_grant', error_description: 'The verification code is wrong, expired or already used', error_message_key: 'error.invalidVerificationCode' });
+const BODY = JSON.stringify({
+  error: 'invalid_grant',
+  error_description: 'The verification code is wrong, expired or already used',
+  error_message_key: 'error.invalidVerificationCode',
+});
 
 /** Child mode: one HTTP server of the given kind; its port on the IPC channel. */
 async function serve(kind: string): Promise<void> {
@@ -34,7 +41,10 @@ async function serve(kind: string): Promise<void> {
       req.on('data', (c) => (d += c));
       req.on('end', () => {
         JSON.parse(d);
-        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(BODY) });
+        res.writeHead(400, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(BODY),
+        });
         res.end(BODY);
       });
     });
@@ -46,10 +56,15 @@ async function serve(kind: string): Promise<void> {
   if (kind === 'fastify+ward-plugins') {
     await app.register((await import('@fastify/cookie')).default);
     await app.register((await import('@fastify/formbody')).default);
-    app.addHook('onRequest', (req, reply, done) => { reply.header('X-Request-Id', req.id); done(); });
+    app.addHook('onRequest', (req, reply, done) => {
+      reply.header('X-Request-Id', req.id);
+      done();
+    });
     app.addHook('onResponse', (_req, _reply, done) => done());
   }
-  app.post('/v', (_req, reply) => { reply.code(400).header('content-type', 'application/json; charset=utf-8').send(BODY); });
+  app.post('/v', (_req, reply) => {
+    reply.code(400).header('content-type', 'application/json; charset=utf-8').send(BODY);
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!((app.server.address() as { port: number }).port);
 }
@@ -61,8 +76,18 @@ async function httpFloor(): Promise<void> {
     for (let round = 0; round < 2; round++) {
       const child = fork(SELF, ['--serve', kind], { execArgv: ['--import', 'tsx'] });
       try {
-        const port = await new Promise<number>((resolve, reject) => { child.once('message', (p) => resolve(p as number)); child.once('exit', () => reject(new Error(`${kind} server exited`))); });
-        const r = await autocannon({ url: `http://127.0.0.1:${port}/v`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 50, duration: seconds });
+        const port = await new Promise<number>((resolve, reject) => {
+          child.once('message', (p) => resolve(p as number));
+          child.once('exit', () => reject(new Error(`${kind} server exited`)));
+        });
+        const r = await autocannon({
+          url: `http://127.0.0.1:${port}/v`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          connections: 50,
+          duration: seconds,
+        });
         if (r.non2xx !== r.requests.total) throw new Error(`${kind}: expected only 400s`);
         rates.push(r.requests.average);
       } finally {
@@ -79,13 +104,19 @@ function sqliteFloor(): void {
     const db = new Database(join(dir, 'floor.db'));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.exec('create table codes (digest text primary key, client_id text, user_id text, params text, created_at integer, expires_at integer, consumed_at integer)');
+    db.exec(
+      'create table codes (digest text primary key, client_id text, user_id text, params text, created_at integer, expires_at integer, consumed_at integer)',
+    );
     db.exec('create index codes_exp on codes(expires_at)');
     db.exec('create index codes_user on codes(user_id)');
     const ins = db.prepare('insert into codes values (?, ?, ?, ?, ?, ?, null)');
     const upd = db.prepare('update codes set consumed_at = ? where digest = ? and consumed_at is null');
     const n = 20_000;
-    const params = JSON.stringify({ redirect_uri: 'https://app.example/cb', scope: 'openid profile email', pad: 'x'.repeat(200) });
+    const params = JSON.stringify({
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid profile email',
+      pad: 'x'.repeat(200),
+    });
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < n; i++) {
       const digest = `d${i}-${'x'.repeat(40)}`;
@@ -106,21 +137,41 @@ async function smtpFloor(): Promise<void> {
   try {
     const url = await new Promise<string>((resolve) => sinkProc.once('message', (u) => resolve(u as string)));
     const { port } = new URL(url);
-    for (const [label, extra] of [['one connection per email', {}], ['pool of 5 connections', { pool: true, maxConnections: 5 }]] as const) {
-      const t = nodemailer.createTransport({ host: '127.0.0.1', port: Number(port), secure: false, ignoreTLS: true, ...extra });
+    for (const [label, extra] of [
+      ['one connection per email', {}],
+      ['pool of 5 connections', { pool: true, maxConnections: 5 }],
+    ] as const) {
+      const t = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: Number(port),
+        secure: false,
+        ignoreTLS: true,
+        ...extra,
+      });
       const n = 1500;
       let i = 0;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: 20 }, async () => {
-        while (i < n) {
-          const k = i++;
-          await t.sendMail({ from: 'Ward <no-reply@example.com>', to: { name: '', address: `u${k}@example.com` }, subject: `${100000 + k} is your verification code`, text: `Your code is ${100000 + k}.`, html });
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (i < n) {
+            const k = i++;
+            await t.sendMail({
+              from: 'Ward <no-reply@example.com>',
+              to: { name: '', address: `u${k}@example.com` },
+              subject: `${100000 + k} is your verification code`,
+              text: `Your code is ${100000 + k}.`,
+              html,
+            });
+          }
+        }),
+      );
       const c = process.cpuUsage(c0);
       t.close();
-      say(`SMTP (nodemailer) ${label}`, `${((c.user + c.system) / n / 1000).toFixed(2)} ms of sender CPU per email, ${Math.round(n / ((performance.now() - t0) / 1000))} emails/s (${n}, 20 in flight)`);
+      say(
+        `SMTP (nodemailer) ${label}`,
+        `${((c.user + c.system) / n / 1000).toFixed(2)} ms of sender CPU per email, ${Math.round(n / ((performance.now() - t0) / 1000))} emails/s (${n}, 20 in flight)`,
+      );
     }
   } finally {
     sinkProc.kill();

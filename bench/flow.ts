@@ -42,7 +42,9 @@ export async function runOnce(base: string, flow: Flow, ctx: Ctx = {}): Promise<
     ctx.lastMs = performance.now() - t0;
     if (!step.expect.includes(res.status) || (step.after && !step.after(res, ctx))) {
       flow.end?.(ctx, false);
-      throw new Error(`${flow.name}/${step.name}: ${req.method} ${req.path.slice(0, 80)} answered ${res.status} after ${ctx.lastMs.toFixed(0)} ms ${String(res.headers.location ?? '')} ${res.body.slice(0, 300)}`);
+      throw new Error(
+        `${flow.name}/${step.name}: ${req.method} ${req.path.slice(0, 80)} answered ${res.status} after ${ctx.lastMs.toFixed(0)} ms ${String(res.headers.location ?? '')} ${res.body.slice(0, 300)}`,
+      );
     }
   }
   flow.end?.(ctx, true);
@@ -73,12 +75,18 @@ export function toAutocannon(flow: Flow, stats: FlowStats): object[] {
         } else {
           req = step.build(ctx);
           // The first request of a chain must exist: send a harmless one and drop the flow.
-          if (!req) { fail(ctx, `${step.name}:build`); req = STARVED; }
+          if (!req) {
+            fail(ctx, `${step.name}:build`);
+            req = STARVED;
+          }
         }
       } else {
         if (ctx.failed) return null;
         req = step.build(ctx);
-        if (!req) { fail(ctx, `${step.name}:build`); return null; }
+        if (!req) {
+          fail(ctx, `${step.name}:build`);
+          return null;
+        }
       }
       // A copy of the headers: autocannon writes Content-Length into the object it is given.
       return { ...defaults, method: req.method, path: req.path, headers: { ...req.headers }, body: req.body ?? '' };
@@ -101,15 +109,24 @@ export function toAutocannon(flow: Flow, stats: FlowStats): object[] {
 export class Pool<T> {
   free: T[];
   busy = new Set<T>();
-  constructor(items: T[] = []) { this.free = [...items]; }
-  reset(items: T[]): void { this.free = [...items]; this.busy.clear(); }
+  constructor(items: T[] = []) {
+    this.free = [...items];
+  }
+  reset(items: T[]): void {
+    this.free = [...items];
+    this.busy.clear();
+  }
   acquire(): T | undefined {
     const t = this.free.shift();
     if (t !== undefined) this.busy.add(t);
     return t;
   }
-  release(t: T): void { if (this.busy.delete(t)) this.free.push(t); }
-  drop(t: T): void { this.busy.delete(t); }
+  release(t: T): void {
+    if (this.busy.delete(t)) this.free.push(t);
+  }
+  drop(t: T): void {
+    this.busy.delete(t);
+  }
   /** After a run: what was in flight when the load stopped goes back (reusable) or is dropped. */
   settle(reusable: boolean): void {
     if (reusable) this.free.push(...this.busy);

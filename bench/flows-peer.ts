@@ -2,13 +2,39 @@
 // B6 = GET /auth (303 to the interaction) → POST /interaction/:uid/login (argon2id) → GET the resume
 // URL (303 with the code) → token; B5 = GET /auth with the session cookie (303 with the code) → token.
 import { Pool, runOnce, type Ctx, type Flow } from './flow.js';
-import { codeFromLocation, cookieHeader, form, FORM, header, json, keepCookies, nextPkce, pathOf, type Jar, type Req } from './http.js';
+import {
+  codeFromLocation,
+  cookieHeader,
+  form,
+  FORM,
+  header,
+  json,
+  keepCookies,
+  nextPkce,
+  pathOf,
+  type Jar,
+  type Req,
+} from './http.js';
 import { PASSWORD, pmap, REDIRECT, SCOPE, SPA, refreshFlow, type RefreshState } from './flows-ward.js';
 
-export interface PeerUser { email: string; jar: Jar }
+export interface PeerUser {
+  email: string;
+  jar: Jar;
+}
 
 const authPath = (scope: string, challenge: string, prompt?: string) =>
-  '/auth?' + form({ client_id: SPA, response_type: 'code', redirect_uri: REDIRECT, scope, state: 'bench', nonce: 'n-1', code_challenge: challenge, code_challenge_method: 'S256', ...(prompt ? { prompt } : {}) });
+  '/auth?' +
+  form({
+    client_id: SPA,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope,
+    state: 'bench',
+    nonce: 'n-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...(prompt ? { prompt } : {}),
+  });
 
 const get = (path: string, c: Ctx): Req => ({ method: 'GET', path, headers: { cookie: cookieHeader(c.jar) } });
 const redirectTo = (key: string) => (r: { headers: Record<string, string | string[]> }, c: Ctx) => {
@@ -18,21 +44,65 @@ const redirectTo = (key: string) => (r: { headers: Record<string, string | strin
   c[key] = pathOf(loc);
   return true;
 };
-const codeStep = { name: 'resume', expect: [303], build: (c: Ctx) => get(c.resume, c),
-  after: (r: { headers: Record<string, string | string[]> }, c: Ctx) => { keepCookies(c.jar, r.headers); return !!(c.code = codeFromLocation(header(r.headers, 'location'))); } };
-const tokenStep = { name: 'token', expect: [200],
-  build: (c: Ctx): Req => ({ method: 'POST', path: '/token', headers: { 'content-type': FORM }, body: form({ grant_type: 'authorization_code', code: c.code, client_id: SPA, redirect_uri: REDIRECT, code_verifier: c.p.verifier }) }),
-  after: (r: { body: string }, c: Ctx) => { if (c.keep) c.tokens = json(r.body); return r.body.includes('"id_token"'); } };
+const codeStep = {
+  name: 'resume',
+  expect: [303],
+  build: (c: Ctx) => get(c.resume, c),
+  after: (r: { headers: Record<string, string | string[]> }, c: Ctx) => {
+    keepCookies(c.jar, r.headers);
+    return !!(c.code = codeFromLocation(header(r.headers, 'location')));
+  },
+};
+const tokenStep = {
+  name: 'token',
+  expect: [200],
+  build: (c: Ctx): Req => ({
+    method: 'POST',
+    path: '/token',
+    headers: { 'content-type': FORM },
+    body: form({
+      grant_type: 'authorization_code',
+      code: c.code,
+      client_id: SPA,
+      redirect_uri: REDIRECT,
+      code_verifier: c.p.verifier,
+    }),
+  }),
+  after: (r: { body: string }, c: Ctx) => {
+    if (c.keep) c.tokens = json(r.body);
+    return r.body.includes('"id_token"');
+  },
+};
 
 /** B6 on the peer. */
 export function peerLogin(users: PeerUser[], scope = SCOPE): Flow {
   let i = 0;
   return {
     name: 'peer-login',
-    begin: (c) => { c.u ??= users[i++ % users.length]; c.p = nextPkce(); c.jar = {}; return true; },
+    begin: (c) => {
+      c.u ??= users[i++ % users.length];
+      c.p = nextPkce();
+      c.jar = {};
+      return true;
+    },
     steps: [
-      { name: 'authorize', expect: [303], build: (c) => get(authPath(scope, c.p.challenge), c), after: redirectTo('interaction') },
-      { name: 'login', expect: [303], build: (c) => ({ method: 'POST', path: `${c.interaction}/login`, headers: { 'content-type': FORM, cookie: cookieHeader(c.jar) }, body: form({ email: c.u.email, password: PASSWORD }) }), after: redirectTo('resume') },
+      {
+        name: 'authorize',
+        expect: [303],
+        build: (c) => get(authPath(scope, c.p.challenge), c),
+        after: redirectTo('interaction'),
+      },
+      {
+        name: 'login',
+        expect: [303],
+        build: (c) => ({
+          method: 'POST',
+          path: `${c.interaction}/login`,
+          headers: { 'content-type': FORM, cookie: cookieHeader(c.jar) },
+          body: form({ email: c.u.email, password: PASSWORD }),
+        }),
+        after: redirectTo('resume'),
+      },
       codeStep,
       tokenStep,
     ],
@@ -44,9 +114,19 @@ export function peerSso(users: PeerUser[]): Flow {
   let i = 0;
   return {
     name: 'peer-sso',
-    begin: (c) => { c.u = users[i++ % users.length]; c.p = nextPkce(); c.jar = { ...c.u.jar }; return true; },
+    begin: (c) => {
+      c.u = users[i++ % users.length];
+      c.p = nextPkce();
+      c.jar = { ...c.u.jar };
+      return true;
+    },
     steps: [
-      { name: 'authorize', expect: [303], build: (c) => get(authPath(SCOPE, c.p.challenge), c), after: (r, c) => !!(c.code = codeFromLocation(header(r.headers, 'location'))) },
+      {
+        name: 'authorize',
+        expect: [303],
+        build: (c) => get(authPath(SCOPE, c.p.challenge), c),
+        after: (r, c) => !!(c.code = codeFromLocation(header(r.headers, 'location'))),
+      },
       tokenStep,
     ],
   };
@@ -69,8 +149,23 @@ export async function mintPeerRefresh(url: string, users: PeerUser[], n: number)
   const flow: Flow = {
     name: 'peer-consent',
     steps: [
-      { name: 'authorize', expect: [303], build: (c) => get(authPath(`${SCOPE} offline_access`, c.p.challenge, 'consent'), c), after: redirectTo('interaction') },
-      { name: 'consent', expect: [303], build: (c) => ({ method: 'POST', path: `${c.interaction}/consent`, headers: { 'content-type': FORM, cookie: cookieHeader(c.jar) }, body: '' }), after: redirectTo('resume') },
+      {
+        name: 'authorize',
+        expect: [303],
+        build: (c) => get(authPath(`${SCOPE} offline_access`, c.p.challenge, 'consent'), c),
+        after: redirectTo('interaction'),
+      },
+      {
+        name: 'consent',
+        expect: [303],
+        build: (c) => ({
+          method: 'POST',
+          path: `${c.interaction}/consent`,
+          headers: { 'content-type': FORM, cookie: cookieHeader(c.jar) },
+          body: '',
+        }),
+        after: redirectTo('resume'),
+      },
       codeStep,
       tokenStep,
     ],

@@ -24,7 +24,10 @@ let counting = null;
 const count = (text, n = 1, ns = 0) => {
   if (!counting || typeof text !== 'string') return;
   const c = counting.get(text);
-  if (c) { c[0] += n; c[1] += ns; } else counting.set(text, [n, ns]);
+  if (c) {
+    c[0] += n;
+    c[1] += ns;
+  } else counting.set(text, [n, ns]);
 };
 const req = createRequire(`${process.cwd()}/`);
 const experiments = new Set((process.env.BENCH_EXPERIMENT ?? '').split(',').filter(Boolean));
@@ -44,7 +47,11 @@ try {
       proto[m] = function (...a) {
         if (!counting) return f.apply(this, a);
         const t0 = process.hrtime.bigint();
-        try { return f.apply(this, a); } finally { count(this.source, 1, Number(process.hrtime.bigint() - t0)); }
+        try {
+          return f.apply(this, a);
+        } finally {
+          count(this.source, 1, Number(process.hrtime.bigint() - t0));
+        }
       };
     }
     return stmt;
@@ -54,7 +61,11 @@ try {
   Database.prototype.exec = function (text) {
     if (!counting) return exec.call(this, text);
     const t0 = process.hrtime.bigint();
-    try { return exec.call(this, text); } finally { count(`exec: ${text}`, 1, Number(process.hrtime.bigint() - t0)); }
+    try {
+      return exec.call(this, text);
+    } finally {
+      count(`exec: ${text}`, 1, Number(process.hrtime.bigint() - t0));
+    }
   };
   Database.prototype.prepare = function (text, ...rest) {
     if (!experiments.has('stmt-cache') || rest.length) return countRuns(prepare.call(this, text, ...rest));
@@ -64,19 +75,29 @@ try {
     if (!stmt) cache.set(text, (stmt = prepare.call(this, text)));
     return stmt;
   };
-} catch { /* not installed here */ }
+} catch {
+  /* not installed here */
+}
 if (experiments.has('smtp-pool')) {
   try {
     const nodemailer = req('nodemailer');
     const create = nodemailer.createTransport;
-    nodemailer.createTransport = (opts, defaults) => create.call(nodemailer, typeof opts === 'object' ? { ...opts, pool: true, maxConnections: 10 } : opts, defaults);
-  } catch { /* not installed here */ }
+    nodemailer.createTransport = (opts, defaults) =>
+      create.call(nodemailer, typeof opts === 'object' ? { ...opts, pool: true, maxConnections: 10 } : opts, defaults);
+  } catch {
+    /* not installed here */
+  }
 }
 try {
   const pg = req('pg');
   const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (q, ...rest) { count(typeof q === 'string' ? q : q?.text); return query.call(this, q, ...rest); };
-} catch { /* not installed here */ }
+  pg.Client.prototype.query = function (q, ...rest) {
+    count(typeof q === 'string' ? q : q?.text);
+    return query.call(this, q, ...rest);
+  };
+} catch {
+  /* not installed here */
+}
 
 const inWorker = !cluster.isPrimary;
 const liveWorkers = () => (inWorker ? [] : Object.values(cluster.workers ?? {}).filter((w) => w && w.isConnected()));
@@ -90,12 +111,30 @@ if (!inWorker) {
   });
 }
 /** The same command to every live worker: their answers (a worker that does not answer within 5 s is left out). */
-const askWorkers = (cmd) => Promise.all(liveWorkers().map((w) => new Promise((resolve) => {
-  const id = ++wseq;
-  const timer = setTimeout(() => { wpending.delete(id); resolve(null); }, 5000);
-  wpending.set(id, (m) => { clearTimeout(timer); resolve(m); });
-  try { w.send({ benchHook: true, id, cmd }); } catch { clearTimeout(timer); wpending.delete(id); resolve(null); }
-}))).then((xs) => xs.filter(Boolean));
+const askWorkers = (cmd) =>
+  Promise.all(
+    liveWorkers().map(
+      (w) =>
+        new Promise((resolve) => {
+          const id = ++wseq;
+          const timer = setTimeout(() => {
+            wpending.delete(id);
+            resolve(null);
+          }, 5000);
+          wpending.set(id, (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          });
+          try {
+            w.send({ benchHook: true, id, cmd });
+          } catch {
+            clearTimeout(timer);
+            wpending.delete(id);
+            resolve(null);
+          }
+        }),
+    ),
+  ).then((xs) => xs.filter(Boolean));
 
 if (process.send) {
   // A cluster worker's channel is its link to the primary (cluster keeps it); only a harness child unrefs.
@@ -107,10 +146,19 @@ if (process.send) {
     try {
       if (m.cmd === 'stats') {
         const e = performance.eventLoopUtilization();
-        out = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), elu: { idle: e.idle, active: e.active }, procs: 1, pid: process.pid };
+        out = {
+          cpu: process.cpuUsage(),
+          rss: process.memoryUsage.rss(),
+          elu: { idle: e.idle, active: e.active },
+          procs: 1,
+          pid: process.pid,
+        };
         const ws = await askWorkers('stats');
         if (ws.length) {
-          out.cpu = { user: out.cpu.user + ws.reduce((a, w) => a + w.cpu.user, 0), system: out.cpu.system + ws.reduce((a, w) => a + w.cpu.system, 0) };
+          out.cpu = {
+            user: out.cpu.user + ws.reduce((a, w) => a + w.cpu.user, 0),
+            system: out.cpu.system + ws.reduce((a, w) => a + w.cpu.system, 0),
+          };
           out.rss += ws.reduce((a, w) => a + w.rss, 0);
           out.elu = { idle: ws.reduce((a, w) => a + w.elu.idle, 0), active: ws.reduce((a, w) => a + w.elu.active, 0) };
           out.procs = 1 + ws.length;
@@ -121,7 +169,9 @@ if (process.send) {
         await askWorkers('sql-start');
       } else if (m.cmd === 'sql-stop') {
         for (const w of await askWorkers('sql-stop')) for (const [t, n, ns] of w.sql ?? []) count(t, n, ns);
-        out = { sql: [...(counting ?? new Map()).entries()].map(([t, [n, ns]]) => [t, n, ns]).sort((a, b) => b[1] - a[1]) };
+        out = {
+          sql: [...(counting ?? new Map()).entries()].map(([t, [n, ns]]) => [t, n, ns]).sort((a, b) => b[1] - a[1]),
+        };
         counting = null;
       } else if (m.cmd === 'profile-start') {
         session = new Session();

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { hotSpots, moduleOf } from './profile.js';
 
-interface Node { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Node {
+  id: number;
+  parent?: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 
 const [file, flag, names] = process.argv.slice(2);
 if (!file) throw new Error('usage: hotspots.ts <file.cpuprofile> [--callers fnA,fnB]');
@@ -25,14 +30,20 @@ if (flag === '--callers' && names) {
       const n = byId.get(id)!;
       if (n.callFrame.functionName !== name) continue;
       const frames: string[] = [];
-      for (let cur = n.parent === undefined ? undefined : byId.get(n.parent); cur && frames.length < 4; cur = cur.parent === undefined ? undefined : byId.get(cur.parent)) {
+      for (
+        let cur = n.parent === undefined ? undefined : byId.get(n.parent);
+        cur && frames.length < 4;
+        cur = cur.parent === undefined ? undefined : byId.get(cur.parent)
+      ) {
         const m = moduleOf(cur.callFrame.url);
-        if (m && !m.startsWith('node:')) frames.push(`${cur.callFrame.functionName || '(anonymous)'} ${m}:${cur.callFrame.lineNumber + 1}`);
+        if (m && !m.startsWith('node:'))
+          frames.push(`${cur.callFrame.functionName || '(anonymous)'} ${m}:${cur.callFrame.lineNumber + 1}`);
       }
       const key = frames.join(' < ') || '(no module frame)';
       chains.set(key, (chains.get(key) ?? 0) + 1);
     }
     console.log(`\n${name}: nearest callers (Ward modules and packages)`);
-    for (const [k, v] of [...chains.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);
+    for (const [k, v] of [...chains.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12))
+      console.log(`  ${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);
   }
 }

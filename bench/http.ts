@@ -3,8 +3,17 @@
 // Location), and PKCE pairs.
 import { createHash, randomBytes } from 'node:crypto';
 
-export interface Req { method: string; path: string; headers: Record<string, string>; body?: string }
-export interface Res { status: number; headers: Record<string, string | string[]>; body: string }
+export interface Req {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
 
 export async function send(base: string, r: Req, retry = true): Promise<Res> {
   let res: Response;
@@ -13,7 +22,9 @@ export async function send(base: string, r: Req, retry = true): Promise<Res> {
   } catch (e) {
     // A keep-alive connection the server closed while idle (its keepAliveTimeout) just as it was reused.
     if (retry) return send(base, r, false);
-    throw new Error(`${r.method} ${r.path.slice(0, 60)}: ${(e as Error).message} (${String(((e as Error).cause as Error | undefined)?.message ?? '')})`);
+    throw new Error(
+      `${r.method} ${r.path.slice(0, 60)}: ${(e as Error).message} (${String(((e as Error).cause as Error | undefined)?.message ?? '')})`,
+    );
   }
   const headers: Record<string, string | string[]> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
@@ -41,16 +52,25 @@ export function keepCookies(jar: Jar, headers: Record<string, string | string[]>
     const name = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
     const expires = /expires=([^;]+)/i.exec(line);
-    if (value === '' || /max-age=0\b/i.test(line) || (expires && Date.parse(expires[1]!) < Date.now())) delete jar[name];
+    if (value === '' || /max-age=0\b/i.test(line) || (expires && Date.parse(expires[1]!) < Date.now()))
+      delete jar[name];
     else jar[name] = value;
   }
 }
 
 export function cookieHeader(jar: Jar): string {
-  return Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+  return Object.entries(jar)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
 }
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The value of the first `<input ... name="NAME" value="...">` in a page. */
 export function hiddenField(html: string, name: string): string | undefined {
@@ -78,7 +98,10 @@ export function pathOf(location: string): string {
 export const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
 export const FORM = 'application/x-www-form-urlencoded';
 
-export interface Pkce { verifier: string; challenge: string }
+export interface Pkce {
+  verifier: string;
+  challenge: string;
+}
 /** A fresh PKCE pair per flow (Ward flags a reused code_challenge as a security event). */
 export function nextPkce(): Pkce {
   const verifier = randomBytes(32).toString('base64url');

@@ -17,7 +17,11 @@ export async function smokeCheck(url: string, p: Prepared): Promise<void> {
   p.settle?.();
 }
 
-export async function measureRun(child: Child, p: Prepared, opts: { seconds: number; connections: number; profileFile?: string }): Promise<RunResult> {
+export async function measureRun(
+  child: Child,
+  p: Prepared,
+  opts: { seconds: number; connections: number; profileFile?: string },
+): Promise<RunResult> {
   await p.beforeRun?.();
   const r = await run(child, p.plan, opts);
   p.settle?.();

@@ -31,8 +31,21 @@ async function loadUsers() {
 const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
 const provider = new Provider(issuer, {
   clients: [
-    { client_id: 'bench-spa', token_endpoint_auth_method: 'none', redirect_uris: ['https://app.example/cb'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'RS256' },
-    { client_id: 'bench-mgmt', client_secret: process.env.BENCH_MGMT_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+    {
+      client_id: 'bench-spa',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['https://app.example/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'RS256',
+    },
+    {
+      client_id: 'bench-mgmt',
+      client_secret: process.env.BENCH_MGMT_SECRET,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+    },
   ],
   jwks: { keys: [{ ...jwk, use: 'sig', alg: 'RS256', kid: 'bench-rs256' }] },
   features: { devInteractions: { enabled: false }, clientCredentials: { enabled: true } },
@@ -40,10 +53,30 @@ const provider = new Provider(issuer, {
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
   interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   cookies: { keys: ['bench-cookie-key-0123456789abcdef'] },
-  ttl: { AccessToken: 3600, AuthorizationCode: 60, ClientCredentials: 3600, IdToken: 3600, RefreshToken: 2_592_000, Interaction: 600, Session: 604_800, Grant: 2_592_000 },
+  ttl: {
+    AccessToken: 3600,
+    AuthorizationCode: 60,
+    ClientCredentials: 3600,
+    IdToken: 3600,
+    RefreshToken: 2_592_000,
+    Interaction: 600,
+    Session: 604_800,
+    Grant: 2_592_000,
+  },
   async findAccount(_ctx: unknown, id: string) {
     const a = byId.get(id);
-    return a && { accountId: id, claims: async () => ({ sub: id, email: a.email, email_verified: true, given_name: 'Ada', family_name: 'Lovelace' }) };
+    return (
+      a && {
+        accountId: id,
+        claims: async () => ({
+          sub: id,
+          email: a.email,
+          email_verified: true,
+          given_name: 'Ada',
+          family_name: 'Lovelace',
+        }),
+      }
+    );
   },
   async renderError(ctx: { type: string; body: string }, out: Record<string, string>) {
     ctx.type = 'json';
@@ -64,13 +97,21 @@ function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
 /** Grants what the interaction asked for and finishes it (303 back to the authorization endpoint). */
 async function finish(req: http.IncomingMessage, res: http.ServerResponse, accountId: string, login: boolean) {
   const details = await provider.interactionDetails(req, res);
-  const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: details.params.client_id });
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId, clientId: details.params.client_id });
   grant.addOIDCScope(String(details.params.scope ?? 'openid'));
   const grantId = await grant.save();
-  await provider.interactionFinished(req, res, { ...(login ? { login: { accountId } } : {}), consent: { grantId } }, { mergeWithLastSubmission: false });
+  await provider.interactionFinished(
+    req,
+    res,
+    { ...(login ? { login: { accountId } } : {}), consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
 }
 
-const page = (uid: string) => `<!doctype html><form method="post" action="/interaction/${uid}/login"><input name="email"><input name="password" type="password"><button>Sign in</button></form>`;
+const page = (uid: string) =>
+  `<!doctype html><form method="post" action="/interaction/${uid}/login"><input name="email"><input name="password" type="password"><button>Sign in</button></form>`;
 const oidc = provider.callback();
 
 const server = http.createServer((req, res) => {
@@ -83,7 +124,11 @@ const server = http.createServer((req, res) => {
     } else if (req.method === 'POST' && m[2] === '/login') {
       const f = await readForm(req);
       const a = accounts.get(f.get('email') ?? '');
-      const ok = await verify(a?.hash ?? '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', f.get('password') ?? '', ARGON).catch(() => false);
+      const ok = await verify(
+        a?.hash ?? '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        f.get('password') ?? '',
+        ARGON,
+      ).catch(() => false);
       if (!a || !ok) return void res.writeHead(401, { 'content-type': 'text/html' }).end(page(m[1]!));
       await finish(req, res, a.id, true);
     } else if (req.method === 'POST' && m[2] === '/consent') {

@@ -36,7 +36,9 @@ export async function recordPerf(pid: number): Promise<PerfRecording> {
   const data = join(dir, 'perf.data');
   // System-wide (-a), kept to the server's samples afterwards: some kernels (seen on a 6.18 VM with
   // perf 6.1) record nothing at all when perf attaches to a running process with -p.
-  const proc = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-a', '-o', data], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-a', '-o', data], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
@@ -51,7 +53,10 @@ export async function recordPerf(pid: number): Promise<PerfRecording> {
     async stop() {
       await interruptTracer(proc, exited);
       try {
-        const text = execFileSync('perf', ['script', '-i', data, '-F', 'pid,tid,ip,sym,dso'], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+        const text = execFileSync('perf', ['script', '-i', data, '-F', 'pid,tid,ip,sym,dso'], {
+          maxBuffer: 1 << 30,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).toString();
         return summarize(text, pid);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -62,7 +67,8 @@ export async function recordPerf(pid: number): Promise<PerfRecording> {
 
 /** The kind of code a leaf frame is, from its symbol and object. */
 function kindOf(sym: string, dso: string): string {
-  if (dso.includes('perf-') || dso.includes('[JIT]') || sym.startsWith('JS:') || sym.startsWith('RegExp:')) return 'JavaScript (JIT code)';
+  if (dso.includes('perf-') || dso.includes('[JIT]') || sym.startsWith('JS:') || sym.startsWith('RegExp:'))
+    return 'JavaScript (JIT code)';
   if (dso.includes('better_sqlite3')) return 'SQLite';
   if (dso.includes('kernel')) return 'kernel';
   if (dso.includes('libc')) return 'libc (malloc, memcpy)';
@@ -131,7 +137,11 @@ export function summarize(text: string, pid: number): PerfSummary {
   }
   if (ours && tid === String(pid)) add(modules, owner ?? '(no JavaScript frame: GC, event loop, I/O)');
   const share = (n: number, of: number) => +(n / Math.max(1, of)).toFixed(4);
-  const top = (m: Map<string, number>, of: number, k = 12) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([s, n]) => [s.slice(0, 140), share(n, of)] as [string, number]);
+  const top = (m: Map<string, number>, of: number, k = 12) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([s, n]) => [s.slice(0, 140), share(n, of)] as [string, number]);
   return {
     samples,
     mainShare: share(mainSamples, samples),
@@ -146,7 +156,9 @@ export function formatPerf(label: string, s: PerfSummary): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     `${label}: ${s.samples} on-CPU samples, ${pct(s.mainShare)} on the main thread`,
-    `  main thread by kind: ${Object.entries(s.mainByKind).map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
+    `  main thread by kind: ${Object.entries(s.mainByKind)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(' | ')}`,
     `  main thread, self:   ${s.mainTop.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
     `  main thread by the nearest JavaScript frame: ${s.mainByModule.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,
     `  other threads, self: ${s.otherTop.map(([k, v]) => `${k} ${pct(v)}`).join(' | ')}`,

@@ -18,7 +18,13 @@ export function onAbort(fn: () => Promise<void>): void {
 }
 
 /** CPU and RSS are summed over a cluster's primary and workers (hook.mjs relays); procs = processes summed. */
-export interface Stats { cpuUs: number; rss: number; eluActive: number; eluIdle: number; procs: number }
+export interface Stats {
+  cpuUs: number;
+  rss: number;
+  eluActive: number;
+  eluIdle: number;
+  procs: number;
+}
 
 export interface Child {
   name: string;
@@ -75,11 +81,16 @@ export async function startChild(o: StartOptions): Promise<Child> {
   const url = `http://127.0.0.1:${o.port}`;
   const t0 = performance.now();
   const proc = spawn(process.execPath, ['--import', HOOK, ...o.args], {
-    env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...process.env, ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
   });
   let out = '';
   let bytes = 0;
-  const keep = (d: Buffer) => { bytes += d.length; out = (out + String(d)).slice(-20_000); };
+  const keep = (d: Buffer) => {
+    bytes += d.length;
+    out = (out + String(d)).slice(-20_000);
+  };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
   let seq = 0;
@@ -89,39 +100,75 @@ export async function startChild(o: StartOptions): Promise<Child> {
     pending.get(m.id)?.(m);
     pending.delete(m.id);
   });
-  const ask = (cmd: string, extra: Record<string, unknown> = {}) => new Promise<Record<string, unknown>>((resolve, reject) => {
-    if (!proc.connected) return reject(new Error(`${o.name} has no IPC channel (exited?)`));
-    const id = ++seq;
-    const timer = setTimeout(() => { pending.delete(id); reject(new Error(`${o.name}: no answer to ${cmd}`)); }, 15_000);
-    pending.set(id, (m) => { clearTimeout(timer); resolve(m); });
-    proc.send({ benchHook: true, id, cmd, ...extra });
-  });
+  const ask = (cmd: string, extra: Record<string, unknown> = {}) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      if (!proc.connected) return reject(new Error(`${o.name} has no IPC channel (exited?)`));
+      const id = ++seq;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`${o.name}: no answer to ${cmd}`));
+      }, 15_000);
+      pending.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      proc.send({ benchHook: true, id, cmd, ...extra });
+    });
   const child: Child = {
-    name: o.name, url, proc, coldStartMs: 0,
+    name: o.name,
+    url,
+    proc,
+    coldStartMs: 0,
     output: () => out,
     outputBytes: () => bytes,
     async stats() {
-      const m = await ask('stats') as { cpu: { user: number; system: number }; rss: number; elu: { idle: number; active: number }; procs?: number };
-      return { cpuUs: m.cpu.user + m.cpu.system, rss: m.rss, eluActive: m.elu.active, eluIdle: m.elu.idle, procs: m.procs ?? 1 };
+      const m = (await ask('stats')) as {
+        cpu: { user: number; system: number };
+        rss: number;
+        elu: { idle: number; active: number };
+        procs?: number;
+      };
+      return {
+        cpuUs: m.cpu.user + m.cpu.system,
+        rss: m.rss,
+        eluActive: m.elu.active,
+        eluIdle: m.elu.idle,
+        procs: m.procs ?? 1,
+      };
     },
-    async profileStart() { await ask('profile-start'); },
-    async profileStop(file) { await ask('profile-stop', { file }); },
-    async sqlStart() { await ask('sql-start'); },
-    async sqlStop() { return ((await ask('sql-stop')).sql ?? []) as Array<[string, number, number]>; },
-    stop: () => new Promise<void>((resolve) => {
-      started.delete(child);
-      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-      const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      proc.once('exit', () => { clearTimeout(kill); resolve(); });
-      proc.kill('SIGTERM');
-    }),
+    async profileStart() {
+      await ask('profile-start');
+    },
+    async profileStop(file) {
+      await ask('profile-stop', { file });
+    },
+    async sqlStart() {
+      await ask('sql-start');
+    },
+    async sqlStop() {
+      return ((await ask('sql-stop')).sql ?? []) as Array<[string, number, number]>;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        started.delete(child);
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        proc.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        proc.kill('SIGTERM');
+      }),
   };
   started.add(child);
   const deadline = t0 + (o.limitMs ?? 60_000);
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${o.name} exited (${proc.exitCode}) before answering:\n${out}`);
     if ((await probe(url + o.probePath)) === 200) break;
-    if (performance.now() > deadline) { await child.stop(); throw new Error(`${o.name} did not answer within ${o.limitMs ?? 60_000} ms:\n${out}`); }
+    if (performance.now() > deadline) {
+      await child.stop();
+      throw new Error(`${o.name} did not answer within ${o.limitMs ?? 60_000} ms:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
   child.coldStartMs = performance.now() - t0;
@@ -154,7 +201,10 @@ export function treeCpuUs(pid: number): { us: number; procs: number } | null {
   for (const p of readdirSync('/proc')) {
     if (!/^\d+$/.test(p) || p === String(pid)) continue;
     const s = stat(p);
-    if (s && s.ppid === pid) { ticks += s.ticks; procs++; }
+    if (s && s.ppid === pid) {
+      ticks += s.ticks;
+      procs++;
+    }
   }
   return { us: ticks * TICK_US, procs };
 }

@@ -3,8 +3,17 @@
 // once for every module on its stack).
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-export interface HotSpots { samples: number; self: Array<{ fn: string; pct: number }>; inclusive: Array<{ module: string; pct: number }> }
+interface Node {
+  id: number;
+  parent?: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+export interface HotSpots {
+  samples: number;
+  self: Array<{ fn: string; pct: number }>;
+  inclusive: Array<{ module: string; pct: number }>;
+}
 
 export function moduleOf(url: string): string | null {
   if (!url) return null;
@@ -15,12 +24,23 @@ export function moduleOf(url: string): string | null {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  if (url.startsWith('node:')) return url.replace(/^node:(internal\/)?/, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:(internal\/)?/, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   return null;
 }
 
 // Every async continuation runs under these: they say nothing about where the time goes.
-const GENERIC = new Set(['node:process/task_queues', 'node:timers', 'node:events', 'node:streams/readable', 'node:streams/writable']);
+const GENERIC = new Set([
+  'node:process/task_queues',
+  'node:timers',
+  'node:events',
+  'node:streams/readable',
+  'node:streams/writable',
+]);
 
 const where = (n: Node) => {
   const m = moduleOf(n.callFrame.url);
@@ -57,7 +77,20 @@ export function hotSpots(file: string, top = 12): HotSpots {
 }
 
 export function formatHotSpots(id: string, h: HotSpots): string {
-  const lines = [`${id}: ${h.samples} busy samples (0.5 ms)`, '  self:      ' + h.self.slice(0, 8).map((s) => `${s.fn} ${s.pct.toFixed(1)}%`).join(' | ')];
-  lines.push('  inclusive: ' + h.inclusive.slice(0, 10).map((s) => `${s.module} ${s.pct.toFixed(0)}%`).join(' | '));
+  const lines = [
+    `${id}: ${h.samples} busy samples (0.5 ms)`,
+    '  self:      ' +
+      h.self
+        .slice(0, 8)
+        .map((s) => `${s.fn} ${s.pct.toFixed(1)}%`)
+        .join(' | '),
+  ];
+  lines.push(
+    '  inclusive: ' +
+      h.inclusive
+        .slice(0, 10)
+        .map((s) => `${s.module} ${s.pct.toFixed(0)}%`)
+        .join(' | '),
+  );
   return lines.join('\n');
 }

@@ -26,23 +26,49 @@ import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, typ
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
-const opt = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]; };
+const opt = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+};
 const quick = flag('quick');
 const cfg = {
-  rounds: Number(opt('rounds') ?? (quick ? 1 : 3)), seconds: Number(opt('seconds') ?? (quick ? 2 : 10)), warm: quick ? 0.5 : 2,
-  connections: Number(opt('connections') ?? 50), ceilingScale: quick ? 0.3 : 1, users: 150, peerUsers: 60, profileSeconds: quick ? 2 : 5,
+  rounds: Number(opt('rounds') ?? (quick ? 1 : 3)),
+  seconds: Number(opt('seconds') ?? (quick ? 2 : 10)),
+  warm: quick ? 0.5 : 2,
+  connections: Number(opt('connections') ?? 50),
+  ceilingScale: quick ? 0.3 : 1,
+  users: 150,
+  peerUsers: 60,
+  profileSeconds: quick ? 2 : 5,
 };
 const only = opt('only')?.split(',');
 const engines = (opt('engines') ?? (quick ? 'sqlite' : 'sqlite,postgres')).split(',');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (s: string) => process.stdout.write(s + '\n');
-const git = (...a: string[]) => { try { return execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim(); } catch { return 'unknown'; } };
+const git = (...a: string[]) => {
+  try {
+    return execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
 
 const environment = {
-  date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?',
-  memoryGB: +(os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()} ${os.arch()}`, load: os.loadavg().map((x) => x.toFixed(2)).join(' '),
-  commit: git('rev-parse', '--short', opt('ref') ?? 'HEAD'), srcChanged: opt('ref') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
-  command: `npm run bench -- ${argv.join(' ')}`.trim(), config: cfg, experiment: opt('experiment') ?? null,
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? '?',
+  memoryGB: +(os.totalmem() / 2 ** 30).toFixed(1),
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  load: os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+  commit: git('rev-parse', '--short', opt('ref') ?? 'HEAD'),
+  srcChanged: opt('ref') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
+  command: `npm run bench -- ${argv.join(' ')}`.trim(),
+  config: cfg,
+  experiment: opt('experiment') ?? null,
 };
 
 /**
@@ -53,18 +79,30 @@ async function scaleMain() {
   const users = (opt('users') ?? '0').split(',').map(parseCount);
   if (!users.includes(0)) users.unshift(0); // the baseline: no generated users
   const workers = (opt('workers') ?? '1').split(',').map(Number);
-  if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 8)) throw new Error('--workers: process counts from 1 to 8, e.g. 1,2');
+  if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 8))
+    throw new Error('--workers: process counts from 1 to 8, e.g. 1,2');
   const e = { ...environment, engines: engines.join(','), users, workers };
   log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
   const cli = await buildWard(opt('ref'));
-  const header = `## Scale run of ${environment.date} (${environment.command})\n\n` +
+  const header =
+    `## Scale run of ${environment.date} (${environment.command})\n\n` +
     `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.os}, commit ${environment.commit}` +
     `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
     `${cfg.rounds} round(s) x ${cfg.seconds} s per variant, alternating, ${cfg.connections} connections, ${cfg.users} scenario users per variant`;
   const out = await runScale({
-    cli, engines, users: [...new Set(users)].sort((a, b) => a - b), workers: [...new Set(workers)].sort((a, b) => a - b),
-    only: only ?? ['B4', 'B5', 'B7', 'B9'], rounds: cfg.rounds, seconds: cfg.seconds, warm: cfg.warm, connections: cfg.connections,
-    scenarioUsers: cfg.users, experiment: opt('experiment'), header, log,
+    cli,
+    engines,
+    users: [...new Set(users)].sort((a, b) => a - b),
+    workers: [...new Set(workers)].sort((a, b) => a - b),
+    only: only ?? ['B4', 'B5', 'B7', 'B9'],
+    rounds: cfg.rounds,
+    seconds: cfg.seconds,
+    warm: cfg.warm,
+    connections: cfg.connections,
+    scenarioUsers: cfg.users,
+    experiment: opt('experiment'),
+    header,
+    log,
     json: flag('json') ? `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}-scale.json` : undefined,
   });
   log('\n' + out);
@@ -82,28 +120,54 @@ async function main() {
   const emails = Array.from({ length: cfg.peerUsers }, (_, i) => `peer-${i}@example.com`);
   const peerPort = await freePort();
   const peer = await startChild({
-    name: 'peer', port: peerPort, probePath: '/.well-known/openid-configuration', args: [await buildPeer()],
-    env: { PORT: String(peerPort), BENCH_PEER_USERS: JSON.stringify(emails.map((email) => ({ email, password: PASSWORD }))), BENCH_MGMT_SECRET: MGMT_SECRET },
+    name: 'peer',
+    port: peerPort,
+    probePath: '/.well-known/openid-configuration',
+    args: [await buildPeer()],
+    env: {
+      PORT: String(peerPort),
+      BENCH_PEER_USERS: JSON.stringify(emails.map((email) => ({ email, password: PASSWORD }))),
+      BENCH_MGMT_SECRET: MGMT_SECRET,
+    },
   });
   while ((await probe(`${peer.url}/__bench_ready`)) !== 200) await new Promise((r) => setTimeout(r, 50));
   const peerSide: PeerSide = { kind: 'peer', url: peer.url, emails, users: [] };
   const results: ScenarioResult[] = [];
   const cold: Record<string, number> = { peer: peer.coldStartMs };
-  const profiles: Record<string, Partial<HotSpots> & { sqlPerUnit?: number; sqlUsPerUnit?: number; sql?: Array<[string, number, number]>; syscallsPerUnit?: Record<string, number>; perf?: PerfSummary }> = {};
+  const profiles: Record<
+    string,
+    Partial<HotSpots> & {
+      sqlPerUnit?: number;
+      sqlUsPerUnit?: number;
+      sql?: Array<[string, number, number]>;
+      syscallsPerUnit?: Record<string, number>;
+      perf?: PerfSummary;
+    }
+  > = {};
   const dbs: WardDb[] = [];
   try {
     for (const engine of engines) {
       const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
-      if (!db) { log(`PostgreSQL unreachable (WARD_BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test): skipped`); continue; }
+      if (!db) {
+        log(`PostgreSQL unreachable (WARD_BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test): skipped`);
+        continue;
+      }
       dbs.push(db);
       const first = await startWard(cli, db, sink.url, opt('experiment'));
       cold[`ward ${engine} first start`] = first.coldStartMs;
       await first.stop();
       const ward = await startWard(cli, db, sink.url, opt('experiment'), 1, flag('perf') ? ['--perf-basic-prof'] : []);
       cold[`ward ${engine} restart`] = ward.coldStartMs;
-      log(`\n${db.label}: Ward cold start ${first.coldStartMs.toFixed(0)} ms (empty data), ${ward.coldStartMs.toFixed(0)} ms (restart); peer ${peer.coldStartMs.toFixed(0)} ms`);
+      log(
+        `\n${db.label}: Ward cold start ${first.coldStartMs.toFixed(0)} ms (empty data), ${ward.coldStartMs.toFixed(0)} ms (restart); peer ${peer.coldStartMs.toFixed(0)} ms`,
+      );
       const t = performance.now();
-      const wardSide: WardSide = { kind: 'ward', url: ward.url, users: await makeWardUsers(ward.url, sink, cfg.users, `${engine}-${Date.now()}`), sink };
+      const wardSide: WardSide = {
+        kind: 'ward',
+        url: ward.url,
+        users: await makeWardUsers(ward.url, sink, cfg.users, `${engine}-${Date.now()}`),
+        sink,
+      };
       log(`  ${cfg.users} users with a verified email factor made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       for (const sc of SCENARIOS.filter((s) => !only || only.includes(s.id))) {
         const res: ScenarioResult = { engine, scenario: sc, ward: [], peer: [] };
@@ -123,13 +187,31 @@ async function main() {
         if (flag('profile')) {
           mkdirSync(`${ROOT}bench/profiles`, { recursive: true });
           const file = `${ROOT}bench/profiles/${engine}-${sc.id}.cpuprofile`;
-          const pr = await measureRun(ward, pw, { seconds: cfg.profileSeconds, connections: cfg.connections, profileFile: file });
+          const pr = await measureRun(ward, pw, {
+            seconds: cfg.profileSeconds,
+            connections: cfg.connections,
+            profileFile: file,
+          });
           const hs = hotSpots(file);
-          profiles[`${engine} ${sc.id}`] = { ...hs, sqlPerUnit: pr.sqlPerUnit, sqlUsPerUnit: pr.sqlUsPerUnit, sql: pr.sql };
+          profiles[`${engine} ${sc.id}`] = {
+            ...hs,
+            sqlPerUnit: pr.sqlPerUnit,
+            sqlUsPerUnit: pr.sqlUsPerUnit,
+            sql: pr.sql,
+          };
           log(formatHotSpots(`  profile ${engine} ${sc.id} (${file.slice(ROOT.length)})`, hs));
-          log(`  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}` +
-            `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
-            [...(pr.sql ?? [])].sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1])).slice(0, 8).map(([t, n, us]) => `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`).join(' | '));
+          log(
+            `  log bytes per unit: ${pr.logBytesPerUnit.toFixed(0)}; SQL statements per ${sc.unit === 'flows/s' ? 'flow' : 'request'}: ${(pr.sqlPerUnit ?? 0).toFixed(1)}` +
+              `${engine === 'sqlite' ? `, ${(pr.sqlUsPerUnit ?? 0).toFixed(0)} µs in SQLite` : ''}: ` +
+              [...(pr.sql ?? [])]
+                .sort((a, b) => (engine === 'sqlite' ? b[2] - a[2] : b[1] - a[1]))
+                .slice(0, 8)
+                .map(
+                  ([t, n, us]) =>
+                    `${n}x${engine === 'sqlite' ? ` ${us} µs` : ''} ${t.replace(/\s+/g, ' ').slice(0, 70)}`,
+                )
+                .join(' | '),
+          );
         }
         // One more unmeasured run with a tracer attached to Ward (strace, perf): what it saw, and the good units meanwhile.
         const traced = async <T>(attach: (pid: number) => Promise<{ stop(): Promise<T> }>) => {
@@ -144,8 +226,12 @@ async function main() {
         }
         if (flag('syscalls') && ward.proc.pid) {
           const { seen, good } = await traced(traceSyscalls);
-          (profiles[`${engine} ${sc.id}`] ??= {}).syscallsPerUnit = Object.fromEntries([...seen].map(([k, n]) => [k, n / Math.max(1, good)]));
-          log(`  system calls per ${sc.unit === 'flows/s' ? 'flow' : 'request'} (strace -c, ${good} units): ${formatPerUnit(seen, good)}`);
+          (profiles[`${engine} ${sc.id}`] ??= {}).syscallsPerUnit = Object.fromEntries(
+            [...seen].map(([k, n]) => [k, n / Math.max(1, good)]),
+          );
+          log(
+            `  system calls per ${sc.unit === 'flows/s' ? 'flow' : 'request'} (strace -c, ${good} units): ${formatPerUnit(seen, good)}`,
+          );
         }
       }
       await ward.stop();
@@ -159,30 +245,57 @@ async function main() {
   if (!quick) {
     log('Ceilings again, at the end:');
     ceilingRuns.push(await measureCeilings(cfg.ceilingScale, cfg.connections, log));
-    ceilings = Object.fromEntries(Object.keys(ceilings).map((k) => [k, Math.max(...ceilingRuns.map((c) => c[k as keyof Ceilings]))])) as unknown as Ceilings;
+    ceilings = Object.fromEntries(
+      Object.keys(ceilings).map((k) => [k, Math.max(...ceilingRuns.map((c) => c[k as keyof Ceilings]))]),
+    ) as unknown as Ceilings;
   }
   const out = [
-    `## Run of ${environment.date} (${environment.command})`, '',
+    `## Run of ${environment.date} (${environment.command})`,
+    '',
     `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.memoryGB} GB, ${environment.os}, commit ${environment.commit}` +
       `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
       `${environment.experiment ? `WHAT-IF experiment ${environment.experiment} (not Ward as committed); ` : ''}` +
-      `${cfg.rounds} round(s) x ${cfg.seconds} s, ${cfg.connections} connections, ${sink.received()} emails through the SMTP sink`, '',
-    ceilingsTable(ceilings) + (ceilingRuns.length > 1 ? '\n\n(the best of the two measurements, at the start and at the end of the run)' : ''), '',
-    `Cold start to the first answered request: ${Object.entries(cold).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('; ')}`, '',
+      `${cfg.rounds} round(s) x ${cfg.seconds} s, ${cfg.connections} connections, ${sink.received()} emails through the SMTP sink`,
+    '',
+    ceilingsTable(ceilings) +
+      (ceilingRuns.length > 1 ? '\n\n(the best of the two measurements, at the start and at the end of the run)' : ''),
+    '',
+    `Cold start to the first answered request: ${Object.entries(cold)
+      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+      .join('; ')}`,
+    '',
     table(results, ceilings),
   ].join('\n');
   log('\n' + out);
   if (flag('json')) {
     mkdirSync(`${ROOT}bench/results`, { recursive: true });
     const file = `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}.json`;
-    writeFileSync(file, JSON.stringify({ environment, ceilings, ceilingRuns, cold, profiles, results: results.map((r) => ({ ...r, scenario: r.scenario.id, title: r.scenario.title })), table: out }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          environment,
+          ceilings,
+          ceilingRuns,
+          cold,
+          profiles,
+          results: results.map((r) => ({ ...r, scenario: r.scenario.id, title: r.scenario.title })),
+          table: out,
+        },
+        null,
+        2,
+      ),
+    );
     log(`\nwritten: ${file.slice(ROOT.length)}`);
   }
 }
 
-main().then(() => process.exit(0), async (e: unknown) => {
-  process.stderr.write(`bench: ${(e as Error).stack ?? String(e)}\n`);
-  for (const c of running()) process.stderr.write(`--- last output of ${c.name}:\n${c.output().slice(-3000)}\n`);
-  await stopAll();
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  async (e: unknown) => {
+    process.stderr.write(`bench: ${(e as Error).stack ?? String(e)}\n`);
+    for (const c of running()) process.stderr.write(`--- last output of ${c.name}:\n${c.output().slice(-3000)}\n`);
+    await stopAll();
+    process.exit(1);
+  },
+);

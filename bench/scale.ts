@@ -49,7 +49,11 @@ interface Variant {
   coldStartMs?: number;
 }
 
-interface ScaleRow { engine: string; scenario: Pick<Scenario, 'id' | 'title' | 'unit'>; runs: RunResult[][] /* [variant][round] */ }
+interface ScaleRow {
+  engine: string;
+  scenario: Pick<Scenario, 'id' | 'title' | 'unit'>;
+  runs: RunResult[][] /* [variant][round] */;
+}
 type VariantShape = Pick<Variant, 'users' | 'workers'>;
 
 /** The median (the mean of the middle two for an even count: with 2 rounds, their mean). */
@@ -69,7 +73,8 @@ const procsLabel = (w: number, runs: RunResult[]) => {
 };
 
 function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): string {
-  const head = '| engine | id | scenario | generated users | Ward processes | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
+  const head =
+    '| engine | id | scenario | generated users | Ward processes | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
   const lines = [head, '|' + '---|'.repeat(16)];
   for (const r of rows) {
     const vs = variants.get(r.engine)!;
@@ -82,26 +87,65 @@ function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): st
       const fails: Record<string, number> = {};
       for (const x of runs) for (const [k, n] of Object.entries(x.failures)) fails[k] = (fails[k] ?? 0) + n;
       const good = runs.reduce((a, x) => a + x.good, 0);
-      const failText = Object.keys(fails).length ? `${Object.entries(fails).map(([k, n]) => `${k}×${n}`).join(' ')} (${good} ok)` : '';
-      lines.push(`| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
-        `${f(m((x) => x.p50), 1)} | ${f(m((x) => x.p99), 1)} | ${f(m((x) => x.cpuMsPerUnit), 3)} | ${f(m((x) => x.kernelCpuMsPerUnit ?? NaN), 3)} | ` +
-        `${f(Math.max(...runs.map((x) => x.peakRssMB)))} | ${f(100 * m((x) => x.elu))}% | ${f(m((x) => x.otherCores), 1)} | ` +
-        `${i === 0 ? 'baseline' : `${f(rateRatio, 2)}x`} | ${i === 0 ? 'baseline' : `${f(cpuRatio, 2)}x`} | ${failText} |`);
+      const failText = Object.keys(fails).length
+        ? `${Object.entries(fails)
+            .map(([k, n]) => `${k}×${n}`)
+            .join(' ')} (${good} ok)`
+        : '';
+      lines.push(
+        `| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
+          `${f(
+            m((x) => x.p50),
+            1,
+          )} | ${f(
+            m((x) => x.p99),
+            1,
+          )} | ${f(
+            m((x) => x.cpuMsPerUnit),
+            3,
+          )} | ${f(
+            m((x) => x.kernelCpuMsPerUnit ?? NaN),
+            3,
+          )} | ` +
+          `${f(Math.max(...runs.map((x) => x.peakRssMB)))} | ${f(100 * m((x) => x.elu))}% | ${f(
+            m((x) => x.otherCores),
+            1,
+          )} | ` +
+          `${i === 0 ? 'baseline' : `${f(rateRatio, 2)}x`} | ${i === 0 ? 'baseline' : `${f(cpuRatio, 2)}x`} | ${failText} |`,
+      );
     });
   }
   return lines.join('\n');
 }
 
-function render(header: string, byEngine: Map<string, Array<VariantShape & Partial<Variant>>>, rows: ScaleRow[]): string {
-  const notes = [...byEngine.entries()].map(([engine, vs]) => `- ${engine}: ` + vs.map((v) =>
-    `${countLabel(v.users)} users / ${v.workers} process(es): ${v.size ? `${v.size.users} users before the scenario users, ${v.size.what} ${mib(v.size.bytes)}` : '?'}` +
-    `${v.seedMs ? `, generated in ${(v.seedMs / 1000).toFixed(1)} s` : ''}, Ward up in ${f(v.coldStartMs ?? NaN)} ms`).join('; ')).join('\n');
+function render(
+  header: string,
+  byEngine: Map<string, Array<VariantShape & Partial<Variant>>>,
+  rows: ScaleRow[],
+): string {
+  const notes = [...byEngine.entries()]
+    .map(
+      ([engine, vs]) =>
+        `- ${engine}: ` +
+        vs
+          .map(
+            (v) =>
+              `${countLabel(v.users)} users / ${v.workers} process(es): ${v.size ? `${v.size.users} users before the scenario users, ${v.size.what} ${mib(v.size.bytes)}` : '?'}` +
+              `${v.seedMs ? `, generated in ${(v.seedMs / 1000).toFixed(1)} s` : ''}, Ward up in ${f(v.coldStartMs ?? NaN)} ms`,
+          )
+          .join('; '),
+    )
+    .join('\n');
   return [
-    header, '',
-    `Stores (before the scenario users were added; sizes at that point):`, notes, '',
+    header,
+    '',
+    `Stores (before the scenario users were added; sizes at that point):`,
+    notes,
+    '',
     'CPU ms/unit (hook): process.cpuUsage (all threads) of every Ward process, summed (with --workers: the primary and each worker, through hook.mjs); ' +
-      'CPU ms/unit (/proc): utime+stime of the Ward process and its child processes from /proc, as a cross-check; peak RSS: the sum of the processes\' RSS (shared pages counted in each); ' +
-      'loop busy: the workers\' main threads together (the primary only hands out connections); ratios: median of the per-round ratios to the first variant (with 2 rounds: their mean).', '',
+      "CPU ms/unit (/proc): utime+stime of the Ward process and its child processes from /proc, as a cross-check; peak RSS: the sum of the processes' RSS (shared pages counted in each); " +
+      "loop busy: the workers' main threads together (the primary only hands out connections); ratios: median of the per-round ratios to the first variant (with 2 rounds: their mean).",
+    '',
     scaleTable(rows, byEngine),
   ].join('\n');
 }
@@ -120,9 +164,17 @@ export async function runScale(o: ScaleOptions): Promise<string> {
       variants: for (const users of o.users) {
         for (const workers of o.workers) {
           const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
-          if (!db) { reachable = false; break variants; }
+          if (!db) {
+            reachable = false;
+            break variants;
+          }
           if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
-          const v: Variant = { users, workers, label: `${engine} ${countLabel(users)} users, ${workers} process(es)`, db };
+          const v: Variant = {
+            users,
+            workers,
+            label: `${engine} ${countLabel(users)} users, ${workers} process(es)`,
+            db,
+          };
           variants.push(v);
           all.push(v);
         }
@@ -140,26 +192,39 @@ export async function runScale(o: ScaleOptions): Promise<string> {
         if (v.users) {
           const r = await seedUsers(v.db.target, v.users, 0, (s) => log(`  ${v.label}: ${s.trim()}`));
           v.seedMs = r.ms;
-          log(`  ${v.label}: ${v.users} users generated in ${(r.ms / 1000).toFixed(1)} s (${r.perSecond.toFixed(0)} rows/s)`);
+          log(
+            `  ${v.label}: ${v.users} users generated in ${(r.ms / 1000).toFixed(1)} s (${r.perSecond.toFixed(0)} rows/s)`,
+          );
         }
         v.size = await storeSize(v.db.target);
         v.ward = await startWard(o.cli, v.db, sink.url, o.experiment, v.workers);
         v.coldStartMs = v.ward.coldStartMs;
         const t = performance.now();
         const tag = `${engine}-${countLabel(v.users)}-w${v.workers}-${Date.now()}`;
-        v.side = { kind: 'ward', url: v.ward.url, users: await makeWardUsers(v.ward.url, sink, o.scenarioUsers, tag), sink };
-        log(`  ${v.label}: started in ${v.coldStartMs.toFixed(0)} ms; ${o.scenarioUsers} scenario users made in ${((performance.now() - t) / 1000).toFixed(1)} s; ` +
-          `${v.size.users} users before them; ${v.size.what}: ${mib(v.size.bytes)}`);
+        v.side = {
+          kind: 'ward',
+          url: v.ward.url,
+          users: await makeWardUsers(v.ward.url, sink, o.scenarioUsers, tag),
+          sink,
+        };
+        log(
+          `  ${v.label}: started in ${v.coldStartMs.toFixed(0)} ms; ${o.scenarioUsers} scenario users made in ${((performance.now() - t) / 1000).toFixed(1)} s; ` +
+            `${v.size.users} users before them; ${v.size.what}: ${mib(v.size.bytes)}`,
+        );
       }
       for (const sc of scenarios) {
         const need = { runs: o.rounds + 1, connections: o.connections };
         const prepared: Prepared[] = [];
         for (const v of variants) prepared.push(await sc.prepare(v.side!, need));
         for (const [i, v] of variants.entries()) await smokeCheck(v.side!.url, prepared[i]!);
-        for (const [i, v] of variants.entries()) await measureRun(v.ward!, prepared[i]!, { seconds: o.warm, connections: o.connections });
+        for (const [i, v] of variants.entries())
+          await measureRun(v.ward!, prepared[i]!, { seconds: o.warm, connections: o.connections });
         const row: ScaleRow = { engine, scenario: sc, runs: variants.map(() => []) };
         for (let r = 0; r < o.rounds; r++) {
-          for (const [i, v] of variants.entries()) row.runs[i]!.push(await measureRun(v.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }));
+          for (const [i, v] of variants.entries())
+            row.runs[i]!.push(
+              await measureRun(v.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }),
+            );
         }
         rows.push(row);
         log(scaleTable([row], byEngine).split('\n').slice(2).join('\n'));
@@ -175,11 +240,33 @@ export async function runScale(o: ScaleOptions): Promise<string> {
   const out = render(o.header, byEngine, rows);
   if (o.json) {
     mkdirSync(o.json.replace(/\/[^/]+$/, ''), { recursive: true });
-    writeFileSync(o.json, JSON.stringify({
-      header: o.header,
-      variants: [...byEngine.entries()].map(([engine, vs]) => ({ engine, variants: vs.map((v) => ({ users: v.users, workers: v.workers, size: v.size, seedMs: v.seedMs, coldStartMs: v.coldStartMs })) })),
-      results: rows.map((r) => ({ engine: r.engine, scenario: r.scenario.id, title: r.scenario.title, runs: r.runs })), table: out,
-    }, null, 2));
+    writeFileSync(
+      o.json,
+      JSON.stringify(
+        {
+          header: o.header,
+          variants: [...byEngine.entries()].map(([engine, vs]) => ({
+            engine,
+            variants: vs.map((v) => ({
+              users: v.users,
+              workers: v.workers,
+              size: v.size,
+              seedMs: v.seedMs,
+              coldStartMs: v.coldStartMs,
+            })),
+          })),
+          results: rows.map((r) => ({
+            engine: r.engine,
+            scenario: r.scenario.id,
+            title: r.scenario.title,
+            runs: r.runs,
+          })),
+          table: out,
+        },
+        null,
+        2,
+      ),
+    );
     log(`\nwritten: ${o.json}`);
   }
   return out;
@@ -188,11 +275,16 @@ export async function runScale(o: ScaleOptions): Promise<string> {
 /** `node --import tsx bench/scale.ts bench/results/<date>-scale.json`: prints the table of a scale run again from its JSON. */
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const j = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
-    header?: string; table: string;
+    header?: string;
+    table: string;
     variants: Array<{ engine: string; variants: Array<VariantShape & Partial<Variant>> }>;
     results: Array<{ engine: string; scenario: string; title: string; runs: RunResult[][] }>;
   };
   const byEngine = new Map(j.variants.map((e) => [e.engine, e.variants]));
-  const rows: ScaleRow[] = j.results.map((r) => ({ engine: r.engine, scenario: { id: r.scenario, title: r.title, unit: SCENARIOS.find((s) => s.id === r.scenario)?.unit ?? 'req/s' }, runs: r.runs }));
+  const rows: ScaleRow[] = j.results.map((r) => ({
+    engine: r.engine,
+    scenario: { id: r.scenario, title: r.title, unit: SCENARIOS.find((s) => s.id === r.scenario)?.unit ?? 'req/s' },
+    runs: r.runs,
+  }));
   process.stdout.write(render(j.header ?? j.table.split('\n').slice(0, 3).join('\n'), byEngine, rows) + '\n');
 }

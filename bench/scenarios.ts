@@ -3,13 +3,34 @@
 import type { Ceilings } from './ceilings.js';
 import { Pool } from './flow.js';
 import { makePeerUsers, mintPeerRefresh, peerLogin, peerRefresh, peerSso, type PeerUser } from './flows-peer.js';
-import { mintWardRefresh, refreshFlow, wardChallenges, wardLogin, wardPasswordLogin, wardSso, wardStepUp, wardVerifyWrong, type RefreshState, type WardUser } from './flows-ward.js';
+import {
+  mintWardRefresh,
+  refreshFlow,
+  wardChallenges,
+  wardLogin,
+  wardPasswordLogin,
+  wardSso,
+  wardStepUp,
+  wardVerifyWrong,
+  type RefreshState,
+  type WardUser,
+} from './flows-ward.js';
 import type { Plan } from './load.js';
 import type { Sink } from './smtp.js';
 import { MGMT_SECRET } from './ward.js';
 
-export interface WardSide { kind: 'ward'; url: string; users: WardUser[]; sink: Sink }
-export interface PeerSide { kind: 'peer'; url: string; emails: string[]; users: PeerUser[] }
+export interface WardSide {
+  kind: 'ward';
+  url: string;
+  users: WardUser[];
+  sink: Sink;
+}
+export interface PeerSide {
+  kind: 'peer';
+  url: string;
+  emails: string[];
+  users: PeerUser[];
+}
 export type Side = WardSide | PeerSide;
 
 export interface Prepared {
@@ -31,24 +52,55 @@ export interface Scenario {
 const sig = (c: Ceilings) => 1 / c.L1_2;
 const h = (c: Ceilings) => 1 / c.L4b;
 const basic = 'Basic ' + Buffer.from(`bench-mgmt:${MGMT_SECRET}`).toString('base64');
-const fixed = (path: string, expect = 200, extra: Partial<{ method: string; headers: Record<string, string>; body: string }> = {}): Prepared =>
-  ({ plan: { kind: 'fixed', req: { method: 'GET', path, headers: {}, ...extra }, expect } });
+const fixed = (
+  path: string,
+  expect = 200,
+  extra: Partial<{ method: string; headers: Record<string, string>; body: string }> = {},
+): Prepared => ({ plan: { kind: 'fixed', req: { method: 'GET', path, headers: {}, ...extra }, expect } });
 const onlyWard = (side: Side): WardSide => {
   if (side.kind !== 'ward') throw new Error('a Ward-only scenario');
   return side;
 };
 
 export const SCENARIOS: Scenario[] = [
-  { id: 'B1', title: 'GET jwks', unit: 'req/s', peer: true, goal: '>=0.9 L4a, >=2x peer',
+  {
+    id: 'B1',
+    title: 'GET jwks',
+    unit: 'req/s',
+    peer: true,
+    goal: '>=0.9 L4a, >=2x peer',
     model: (c) => ({ value: c.L4a, label: 'L4a' }),
-    prepare: async (s) => fixed(s.kind === 'ward' ? '/jwks.json' : '/jwks') },
-  { id: 'B2', title: 'GET discovery', unit: 'req/s', peer: true, goal: '>=0.9 L4a',
+    prepare: async (s) => fixed(s.kind === 'ward' ? '/jwks.json' : '/jwks'),
+  },
+  {
+    id: 'B2',
+    title: 'GET discovery',
+    unit: 'req/s',
+    peer: true,
+    goal: '>=0.9 L4a',
     model: (c) => ({ value: c.L4a, label: 'L4a' }),
-    prepare: async () => fixed('/.well-known/openid-configuration') },
-  { id: 'B3', title: 'token client_credentials', unit: 'req/s', peer: true, goal: '>=0.8 L4b, >=2x peer',
+    prepare: async () => fixed('/.well-known/openid-configuration'),
+  },
+  {
+    id: 'B3',
+    title: 'token client_credentials',
+    unit: 'req/s',
+    peer: true,
+    goal: '>=0.8 L4b, >=2x peer',
     model: (c) => ({ value: c.L4b, label: 'L4b' }),
-    prepare: async (s) => fixed(s.kind === 'ward' ? '/oauth/token' : '/token', 200, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic }, body: 'grant_type=client_credentials' }) },
-  { id: 'B4', title: 'token refresh_token + RS256 id_token', unit: 'req/s', peer: true, goal: '>=0.85 model, >=2x peer',
+    prepare: async (s) =>
+      fixed(s.kind === 'ward' ? '/oauth/token' : '/token', 200, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+        body: 'grant_type=client_credentials',
+      }),
+  },
+  {
+    id: 'B4',
+    title: 'token refresh_token + RS256 id_token',
+    unit: 'req/s',
+    peer: true,
+    goal: '>=0.85 model, >=2x peer',
     model: (c) => ({ value: 1 / (sig(c) + h(c)), label: '1/(s+h)' }),
     async prepare(s, need) {
       // A refresh token rotates, so those in flight when a run stops are lost: fresh ones before each
@@ -56,33 +108,78 @@ export const SCENARIOS: Scenario[] = [
       // made again just before too.
       const pool = new Pool<RefreshState>();
       const n = need.connections + 10;
-      const mint = async () => pool.reset(s.kind === 'ward' ? await mintWardRefresh(s.url, s.users, n) : await mintPeerRefresh(s.url, await makePeerUsers(s.url, s.emails.slice(0, 20)), n));
-      return { plan: { kind: 'flow', flow: s.kind === 'ward' ? refreshFlow('/oauth/token', pool) : peerRefresh(pool) }, beforeRun: mint, settle: () => pool.settle(false) };
-    } },
-  { id: 'B5', title: 'code flow, no password (SSO session)', unit: 'flows/s', peer: true, goal: '>=3x peer',
+      const mint = async () =>
+        pool.reset(
+          s.kind === 'ward'
+            ? await mintWardRefresh(s.url, s.users, n)
+            : await mintPeerRefresh(s.url, await makePeerUsers(s.url, s.emails.slice(0, 20)), n),
+        );
+      return {
+        plan: { kind: 'flow', flow: s.kind === 'ward' ? refreshFlow('/oauth/token', pool) : peerRefresh(pool) },
+        beforeRun: mint,
+        settle: () => pool.settle(false),
+      };
+    },
+  },
+  {
+    id: 'B5',
+    title: 'code flow, no password (SSO session)',
+    unit: 'flows/s',
+    peer: true,
+    goal: '>=3x peer',
     model: (c) => ({ value: 1 / (sig(c) + 2 * h(c)), label: 'loose 1/(s+2h)' }),
     async prepare(s) {
       // The peer's sessions are made just before (its LRU store would have dropped older ones).
       if (s.kind === 'peer') s.users = await makePeerUsers(s.url, s.emails);
       return { plan: { kind: 'flow', flow: s.kind === 'ward' ? wardSso(s.users) : peerSso(s.users) } };
-    } },
-  { id: 'B6', title: 'code flow, argon2id hosted login', unit: 'flows/s', peer: true, goal: '>=0.85 model, >=2x peer',
+    },
+  },
+  {
+    id: 'B6',
+    title: 'code flow, argon2id hosted login',
+    unit: 'flows/s',
+    peer: true,
+    goal: '>=0.85 model, >=2x peer',
     model: (c) => ({ value: 1 / (1 / c.L3_2 + sig(c) + 4 * h(c)), label: '1/(1/L3+s+4h)' }),
-    prepare: async (s) => ({ plan: { kind: 'flow', flow: s.kind === 'ward' ? wardLogin(s.users) : peerLogin(s.emails.map((email) => ({ email, jar: {} }))) } }) },
-  { id: 'B7', title: 'password login (tkn)', unit: 'req/s', peer: false, goal: '>=0.9 L3',
+    prepare: async (s) => ({
+      plan: {
+        kind: 'flow',
+        flow: s.kind === 'ward' ? wardLogin(s.users) : peerLogin(s.emails.map((email) => ({ email, jar: {} }))),
+      },
+    }),
+  },
+  {
+    id: 'B7',
+    title: 'password login (tkn)',
+    unit: 'req/s',
+    peer: false,
+    goal: '>=0.9 L3',
     model: (c) => ({ value: c.L3_2, label: 'L3 (2 in flight)' }),
-    prepare: async (s) => ({ plan: { kind: 'flow', flow: wardPasswordLogin(onlyWard(s).users) } }) },
-  { id: 'B8', title: 'verification code check (wrong code)', unit: 'req/s', peer: false, goal: '>=0.6 L4b',
+    prepare: async (s) => ({ plan: { kind: 'flow', flow: wardPasswordLogin(onlyWard(s).users) } }),
+  },
+  {
+    id: 'B8',
+    title: 'verification code check (wrong code)',
+    unit: 'req/s',
+    peer: false,
+    goal: '>=0.6 L4b',
     model: (c) => ({ value: c.L4b, label: 'L4b' }),
     async prepare(s) {
       const w = onlyWard(s);
       return { plan: { kind: 'flow', flow: wardVerifyWrong(await wardChallenges(w.url, w.users, w.sink)) } };
-    } },
-  { id: 'B9', title: 'step-up: stepup, start (SMTP), verify, token', unit: 'flows/s', peer: false, goal: '>=1500 flows/s (SQLite)',
+    },
+  },
+  {
+    id: 'B9',
+    title: 'step-up: stepup, start (SMTP), verify, token',
+    unit: 'flows/s',
+    peer: false,
+    goal: '>=1500 flows/s (SQLite)',
     model: (c) => ({ value: 1 / (sig(c) + 4 * h(c)), label: '1/(s+4h)' }),
     async prepare(s) {
       const w = onlyWard(s);
       const pool = new Pool(w.users);
       return { plan: { kind: 'flow', flow: wardStepUp(pool, w.sink) }, settle: () => pool.settle(true) };
-    } },
+    },
+  },
 ];

@@ -65,6 +65,12 @@ export function parseCounts(text: string): Map<string, number> {
 /** The most frequent calls per unit, as "name n.n". */
 export function formatPerUnit(calls: Map<string, number>, units: number, top = 10): string {
   const total = [...calls.values()].reduce((a, b) => a + b, 0);
-  return `${(total / Math.max(1, units)).toFixed(1)} in all: ` +
-    [...calls.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, n]) => `${name} ${(n / Math.max(1, units)).toFixed(2)}`).join(' | ');
+  return (
+    `${(total / Math.max(1, units)).toFixed(1)} in all: ` +
+    [...calls.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, n]) => `${name} ${(n / Math.max(1, units)).toFixed(2)}`)
+      .join(' | ')
+  );
 }

@@ -4,7 +4,13 @@
 import http from 'node:http';
 
 const filler = 'x'.repeat(1100);
-const template = { access_token: 'a'.repeat(43), token_type: 'Bearer', expires_in: 3600, scope: 'openid', note: filler };
+const template = {
+  access_token: 'a'.repeat(43),
+  token_type: 'Bearer',
+  expires_in: 3600,
+  scope: 'openid',
+  note: filler,
+};
 const staticBody = Buffer.from(JSON.stringify(template));
 
 const server = http.createServer((req, res) => {
@@ -19,9 +25,15 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     const form = new URLSearchParams(data);
     const out = JSON.stringify({ ...template, grant_type: form.get('grant_type') });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out), 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(out),
+      'cache-control': 'no-store',
+    });
     res.end(out);
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => process.stdout.write(`LISTENING ${server.address().port}\n`));
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  process.stdout.write(`LISTENING ${server.address().port}\n`),
+);

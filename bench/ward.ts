@@ -27,13 +27,26 @@ export async function buildWard(ref?: string): Promise<string> {
     const dir = join(ROOT, 'bench/.build/ref');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`, {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     src = join(dir, 'src');
   }
   rmSync(OUT, { recursive: true, force: true });
-  await build({ entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: OUT, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
+  await build({
+    entryPoints: [join(src, '**/*.ts')],
+    outbase: src,
+    outdir: OUT,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    logLevel: 'error',
+  });
   // The console reads its static files beside its module (as `npm run build` copies them to dist/).
-  if (existsSync(join(src, 'console/static'))) cpSync(join(src, 'console/static'), join(OUT, 'console/static'), { recursive: true });
+  if (existsSync(join(src, 'console/static')))
+    cpSync(join(src, 'console/static'), join(OUT, 'console/static'), { recursive: true });
   // Older commits found them at ../../src/ from their own place: the same src.
   const link = join(ROOT, 'bench/.build/src');
   rmSync(link, { recursive: true, force: true });
@@ -45,14 +58,25 @@ export async function buildWard(ref?: string): Promise<string> {
 export async function buildPeer(): Promise<string> {
   const { build } = await import('esbuild');
   const out = join(ROOT, 'bench/.build/peer.js');
-  await build({ entryPoints: [join(ROOT, 'bench/peer.ts')], outfile: out, format: 'esm', platform: 'node', target: 'node20', bundle: false, logLevel: 'error' });
+  await build({
+    entryPoints: [join(ROOT, 'bench/peer.ts')],
+    outfile: out,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    logLevel: 'error',
+  });
   return out;
 }
 
 export const wardConfig = {
   account: {
     // Every per-IP limit off (login, signup, token, and any other the built src/ defines: see below).
-    rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } as Record<string, { limit: null }>,
+    rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } as Record<
+      string,
+      { limit: null }
+    >,
     // B8 spreads wrong codes over users; a 1 s failure window keeps every answer on the full
     // wrong-code path (count, compare, count the failure) instead of the cheaper 429 lockout.
     verification_failures_per_user: { limit: 100, window_seconds: 1 },
@@ -62,9 +86,31 @@ export const wardConfig = {
     step_up_ttl: 1800,
   },
   clients: [
-    { client_id: 'bench-spa', name: 'Bench SPA', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://app.example/cb'], allowed_origins: ['https://app.example'], sso: true },
-    { client_id: 'bench-conf', name: 'Bench backend', type: 'confidential', client_secret: 'bench-confidential-secret-0123456789abcdef', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://api.example/cb'] },
-    { client_id: 'bench-mgmt', name: 'Bench management', type: 'confidential', client_secret: MGMT_SECRET, grant_types: ['client_credentials'], management_scopes: ['read:clients', 'read:settings'] },
+    {
+      client_id: 'bench-spa',
+      name: 'Bench SPA',
+      type: 'public',
+      jwt_algorithm: 'RS256',
+      allowed_callback_urls: ['https://app.example/cb'],
+      allowed_origins: ['https://app.example'],
+      sso: true,
+    },
+    {
+      client_id: 'bench-conf',
+      name: 'Bench backend',
+      type: 'confidential',
+      client_secret: 'bench-confidential-secret-0123456789abcdef',
+      jwt_algorithm: 'RS256',
+      allowed_callback_urls: ['https://api.example/cb'],
+    },
+    {
+      client_id: 'bench-mgmt',
+      name: 'Bench management',
+      type: 'confidential',
+      client_secret: MGMT_SECRET,
+      grant_types: ['client_credentials'],
+      management_scopes: ['read:clients', 'read:settings'],
+    },
   ],
 };
 
@@ -78,7 +124,12 @@ export interface WardDb {
 
 export async function sqliteDb(): Promise<WardDb> {
   const dir = mkdtempSync(join(tmpdir(), 'ward-bench-'));
-  return { env: { WARD_DATA_DIR: dir }, label: 'SQLite', target: { engine: 'sqlite', file: join(dir, 'ward.db') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    env: { WARD_DATA_DIR: dir },
+    label: 'SQLite',
+    target: { engine: 'sqlite', file: join(dir, 'ward.db') },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A dedicated schema on WARD_BENCH_DATABASE_URL or the local test database; null when unreachable. */
@@ -108,7 +159,12 @@ export async function postgresDb(): Promise<WardDb | null> {
     rmSync(dir, { recursive: true, force: true });
   };
   onAbort(drop);
-  return { env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir }, label: `PostgreSQL (schema ${schema})`, target: { engine: 'postgres', url: base, schema }, drop };
+  return {
+    env: { WARD_DATABASE_URL: u.toString(), WARD_DATA_DIR: dir },
+    label: `PostgreSQL (schema ${schema})`,
+    target: { engine: 'postgres', url: base, schema },
+    drop,
+  };
 }
 
 /** The node flags `npm start` gives this build's server (none for a build from before they existed). */
@@ -122,21 +178,49 @@ async function serverNodeFlags(): Promise<readonly string[]> {
  * `cli.js start` (with the node flags of `npm start`), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
  * cluster's primary and this waits (bounded) until all N workers listen, as the primary's banner says.
  */
-export async function startWard(cli: string, db: WardDb, smtpUrl: string, experiment = '', workers = 1, nodeArgs: string[] = []): Promise<Child> {
+export async function startWard(
+  cli: string,
+  db: WardDb,
+  smtpUrl: string,
+  experiment = '',
+  workers = 1,
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const port = await freePort();
   const config = join(db.env.WARD_DATA_DIR!, 'bench-config.json');
   // The settings this src/ knows (others would be refused at start), and all of its rate limits off.
-  const { DEFAULT_ACCOUNT } = (await import(pathToFileURL(join(OUT, 'config/defaults.js')).href)) as { DEFAULT_ACCOUNT: Record<string, unknown> };
+  const { DEFAULT_ACCOUNT } = (await import(pathToFileURL(join(OUT, 'config/defaults.js')).href)) as {
+    DEFAULT_ACCOUNT: Record<string, unknown>;
+  };
   const limits = Object.keys((DEFAULT_ACCOUNT.rate_limits ?? {}) as object);
   const account = Object.fromEntries(Object.entries(wardConfig.account).filter(([k]) => k in DEFAULT_ACCOUNT));
   account.rate_limits = Object.fromEntries(limits.map((k) => [k, { limit: null }]));
   writeFileSync(config, JSON.stringify({ ...wardConfig, account }, null, 2));
   const child = await startChild({
-    name: workers > 1 ? `ward (${workers} workers)` : 'ward', port, probePath: '/.well-known/openid-configuration', args: [...(await serverNodeFlags()), ...nodeArgs, cli, 'start', ...(workers > 1 ? ['--workers', String(workers)] : [])],
+    name: workers > 1 ? `ward (${workers} workers)` : 'ward',
+    port,
+    probePath: '/.well-known/openid-configuration',
+    args: [
+      ...(await serverNodeFlags()),
+      ...nodeArgs,
+      cli,
+      'start',
+      ...(workers > 1 ? ['--workers', String(workers)] : []),
+    ],
     env: {
-      ...db.env, WARD_CONFIG: config, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}`,
-      WARD_MODE: 'production', WARD_LOG_LEVEL: 'warn', WARD_SMTP_URL: smtpUrl, WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
-      WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), BENCH_EXPERIMENT: experiment,
+      ...db.env,
+      WARD_CONFIG: config,
+      WARD_PORT: String(port),
+      WARD_HOST: '127.0.0.1',
+      WARD_TLS: 'off',
+      WARD_ISSUER: `http://127.0.0.1:${port}`,
+      WARD_MODE: 'production',
+      WARD_LOG_LEVEL: 'warn',
+      WARD_SMTP_URL: smtpUrl,
+      WARD_DEMO_CLIENTS: 'off',
+      WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
+      WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+      BENCH_EXPERIMENT: experiment,
     },
   });
   if (workers > 1) {

@@ -48,7 +48,12 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     return503OnClosing: false,
     // Router-level refusals (a path parameter too long, a malformed URL) in the API's error shape.
     frameworkErrors: (err, _req, reply) => {
-      const e = new ApiError(400, 'invalid_request', err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The request URL is malformed', 'error.invalidRequest');
+      const e = new ApiError(
+        400,
+        'invalid_request',
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The request URL is malformed',
+        'error.invalidRequest',
+      );
       void (reply as unknown as FastifyReply).code(400).header('Cache-Control', 'no-store').send(e.body());
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
@@ -56,7 +61,9 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
   };
   const lifecycle = opts.lifecycle ?? new Draining();
-  const app = (opts.https ? Fastify({ ...server, https: opts.https } as FastifyServerOptions) : Fastify(server)) as unknown as FastifyInstance;
+  const app = (opts.https
+    ? Fastify({ ...server, https: opts.https } as FastifyServerOptions)
+    : Fastify(server)) as unknown as FastifyInstance;
   installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installDraining(app, lifecycle);

@@ -67,10 +67,13 @@ async function main(argv: string[]): Promise<number> {
     const log = running.registry.log;
     log.info({ signal }, 'shutting down: finishing the requests in flight');
     // The requests are cut at the shutdown timeout; this bounds what comes after (the queued writes).
-    setTimeout(() => {
-      log.error('shutdown did not finish in time: exiting');
-      process.exit(1);
-    }, (config.shutdownTimeoutSeconds + 5) * 1000).unref();
+    setTimeout(
+      () => {
+        log.error('shutdown did not finish in time: exiting');
+        process.exit(1);
+      },
+      (config.shutdownTimeoutSeconds + 5) * 1000,
+    ).unref();
     try {
       await running.stop();
     } catch (e) {
@@ -130,7 +133,12 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   cluster.on('listening', (_w, address) => {
     if (++listening === workers) {
       const scheme = config.tls ? 'https' : 'http';
-      process.stdout.write(banner(config, { url: `${scheme}://${address.address ?? config.host}:${address.port} (${workers} workers)`, report } as never));
+      process.stdout.write(
+        banner(config, {
+          url: `${scheme}://${address.address ?? config.host}:${address.port} (${workers} workers)`,
+          report,
+        } as never),
+      );
     }
   });
   // A worker that dies young (it cannot start: the database is down) is replaced after a pause that

@@ -72,7 +72,11 @@ export function banner(config: WardConfig, running: Running): string {
   const { admin, demoClients } = running.report;
   if (admin) {
     lines.push('', 'Administrator account created:', `  email     ${admin.email}`);
-    lines.push(admin.password ? `  password  ${admin.password}   (shown once: store it now)` : '  password  (from WARD_ADMIN_PASSWORD)');
+    lines.push(
+      admin.password
+        ? `  password  ${admin.password}   (shown once: store it now)`
+        : '  password  (from WARD_ADMIN_PASSWORD)',
+    );
   }
   for (const c of demoClients) {
     lines.push('', `Demo ${c.type} client created: client_id ${c.client_id}`);

@@ -36,8 +36,18 @@ export interface RegistryOptions {
 
 /** The redaction list of every log line: secrets never reach the logs (LG-01). */
 export const REDACT = [
-  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.client_secret',
-  '*.tkn', '*.code', '*.code_verifier', '*.refresh_token', '*.access_token', '*.id_token', '*.token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.client_secret',
+  '*.tkn',
+  '*.code',
+  '*.code_verifier',
+  '*.refresh_token',
+  '*.access_token',
+  '*.id_token',
+  '*.token',
 ];
 
 export function makeLogger(level: WardConfig['logLevel']): Logger {
@@ -73,24 +83,41 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const account = () => accountSettings;
 
   // A retired key stays published as long as the longest token it may have signed can live.
-  const keys = new KeyStore(storage, master.key, clock, () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000);
+  const keys = new KeyStore(
+    storage,
+    master.key,
+    clock,
+    () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000,
+  );
   await keys.ensureGlobalKey();
   const clients = createClientService({ storage, masterKey: master.key, clock });
   for (const c of config.clients) await clients.upsert(c, 'config');
   await ensureConsoleClient({ config, clients });
 
-  const keyOps = createKeyOperations({ storage, keys, masterKey: master.key, clock, findClient: (id) => clients.find(id), onClientsChanged: () => clients.invalidate() });
+  const keyOps = createKeyOperations({
+    storage,
+    keys,
+    masterKey: master.key,
+    clock,
+    findClient: (id) => clients.find(id),
+    onClientsChanged: () => clients.invalidate(),
+  });
   const socialProviders = createSocialProviders({ storage, masterKey: master.key, clock, issuer: config.issuer });
   for (const p of config.social_providers) await socialProviders.save(p, 'config');
   await socialProviders.reload();
-  const poller = startChangePoller(storage, log, {
-    social: () => socialProviders.reload(),
-    keys: () => keys.reload(),
-    clients: () => clients.invalidate(),
-    account: async () => {
-      accountSettings = await readAccount();
+  const poller = startChangePoller(
+    storage,
+    log,
+    {
+      social: () => socialProviders.reload(),
+      keys: () => keys.reload(),
+      clients: () => clients.invalidate(),
+      account: async () => {
+        accountSettings = await readAccount();
+      },
     },
-  }, { outage });
+    { outage },
+  );
 
   const janitor = startJanitor(storage, log, () => clock.now(), { outage });
   const metrics = createWardMetrics();
@@ -99,7 +126,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
   const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
-  const signIdToken = createIdTokenSigner({ issuer: config.issuer, ttl: () => account().id_token_ttl, now: () => clock.now(), keys, clients });
+  const signIdToken = createIdTokenSigner({
+    issuer: config.issuer,
+    ttl: () => account().id_token_ttl,
+    now: () => clock.now(),
+    keys,
+    clients,
+  });
   return {
     config,
     clock,
@@ -123,7 +156,15 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     users: createUserService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
-    verification: createVerificationService({ storage, masterKey: master.key, clock, account, sender: delivery, log, events }),
+    verification: createVerificationService({
+      storage,
+      masterKey: master.key,
+      clock,
+      account,
+      sender: delivery,
+      log,
+      events,
+    }),
     events,
     notices,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),

@@ -8,7 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
-import { createMessengerWebhook, createNodeListener, type FetchLike, type LinkedProfile, type LinkFailure, type MessengerWebhook } from '../../src/messenger-kit/index.js';
+import {
+  createMessengerWebhook,
+  createNodeListener,
+  type FetchLike,
+  type LinkedProfile,
+  type LinkFailure,
+  type MessengerWebhook,
+} from '../../src/messenger-kit/index.js';
 import { PAGE_HEADERS, buildLinkingPage, linkingPageHtml, loadBundle } from './linking-page.js';
 
 export interface BotOptions {
@@ -28,7 +35,12 @@ export interface BotOptions {
   log?: (line: string) => void;
 }
 
-export interface Link { psid: string; profile: LinkedProfile; claims: Record<string, unknown>; at: number }
+export interface Link {
+  psid: string;
+  profile: LinkedProfile;
+  claims: Record<string, unknown>;
+  at: number;
+}
 
 export interface Bot {
   url: string;
@@ -60,12 +72,16 @@ export async function startMessengerBot(opts: BotOptions): Promise<Bot> {
     appSecret: opts.appSecret,
     verifyToken: opts.verifyToken,
     queuePath: opts.queuePath,
-    ward: { ...opts.ward, redirectUri: opts.redirectUri ?? 'https://www.facebook.com/messenger_platform/account_linking' },
+    ward: {
+      ...opts.ward,
+      redirectUri: opts.redirectUri ?? 'https://www.facebook.com/messenger_platform/account_linking',
+    },
     nonceFor: (psid) => nonces.get(psid),
     onLinked(profile, psid, { claims }) {
       nonces.delete(psid); // one link per button
       const previous = links.get(psid);
-      if (previous && previous.profile.sub !== profile.sub) log(`PSID ${psid} moves from ${previous.profile.sub} to ${profile.sub}`);
+      if (previous && previous.profile.sub !== profile.sub)
+        log(`PSID ${psid} moves from ${previous.profile.sub} to ${profile.sub}`);
       const link = { psid, profile, claims, at: Date.now() };
       links.set(psid, link);
       log(`linked PSID ${psid} to ${profile.sub} (${profile.email ?? 'no email'})`);
@@ -78,7 +94,9 @@ export async function startMessengerBot(opts: BotOptions): Promise<Bot> {
     },
     onMessage(event) {
       const who = links.get(event.sender.id);
-      log(`message from ${event.sender.id}${who ? ` (${who.profile.email ?? who.profile.sub})` : ' (not linked)'}: ${event.message?.text ?? '[no text]'}`);
+      log(
+        `message from ${event.sender.id}${who ? ` (${who.profile.email ?? who.profile.sub})` : ' (not linked)'}: ${event.message?.text ?? '[no text]'}`,
+      );
     },
     onLinkFailed(failure) {
       failures.push(failure);
@@ -97,10 +115,16 @@ export async function startMessengerBot(opts: BotOptions): Promise<Bot> {
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
     if (url.pathname === '/link') {
       res.writeHead(200, PAGE_HEADERS);
-      return void res.end(linkingPageHtml({ domain: wardDomain, clientId: opts.ward.clientId, botName: opts.botName ?? 'Ward bot' }));
+      return void res.end(
+        linkingPageHtml({ domain: wardDomain, clientId: opts.ward.clientId, botName: opts.botName ?? 'Ward bot' }),
+      );
     }
     if (url.pathname === '/link.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+      res.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+      });
       return void res.end(bundle);
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found');

@@ -47,7 +47,11 @@ export interface LinkingPageConfig {
 
 export function linkingPageHtml(cfg: LinkingPageConfig): string {
   // JSON inside HTML: "<" escaped so no value can close the script element.
-  const json = JSON.stringify({ domain: cfg.domain, clientId: cfg.clientId, scope: cfg.scope ?? 'openid profile email' }).replace(/</g, '\\u003c');
+  const json = JSON.stringify({
+    domain: cfg.domain,
+    clientId: cfg.clientId,
+    scope: cfg.scope ?? 'openid profile email',
+  }).replace(/</g, '\\u003c');
   const name = escapeHtml(cfg.botName);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -73,5 +77,6 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src https:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src https:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
 };

@@ -71,7 +71,9 @@ if (process.argv.includes('--demo')) {
       }
       console.log(`webhook answered ${outcome.delivery?.attempts.map((a) => a.status ?? a.error).join(', ')}`);
       const result = await done;
-      console.log(result.linked ? `linked: ${JSON.stringify(result.linked.profile)}` : `failed: ${result.failed?.error}`);
+      console.log(
+        result.linked ? `linked: ${JSON.stringify(result.linked.profile)}` : `failed: ${result.failed?.error}`,
+      );
     } catch (e) {
       console.log((e as Error).message);
     }

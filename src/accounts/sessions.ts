@@ -19,21 +19,40 @@ export interface Session {
 /** SSO sessions: the cookie holds 256 random bits, the database only their SHA-256. */
 export function createSessionService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
   const { storage, clock, account } = deps;
-  const toSession = (r: SessionRow): Session => ({ id: r.id_digest, userId: r.user_id, authTime: r.auth_time, amr: JSON.parse(r.amr) as string[] });
+  const toSession = (r: SessionRow): Session => ({
+    id: r.id_digest,
+    userId: r.user_id,
+    authTime: r.auth_time,
+    amr: JSON.parse(r.amr) as string[],
+  });
   return {
     /**
      * A new session (a new identifier at every login: no fixation). Returns the cookie value.
      * `replaces` is the SSO cookie the browser sent with the login, if any: a re-authentication
      * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in.
      */
-    async create(userId: string, amr: string[], authTime = clock.now(), replaces?: string): Promise<{ cookie: string; session: Session }> {
+    async create(
+      userId: string,
+      amr: string[],
+      authTime = clock.now(),
+      replaces?: string,
+    ): Promise<{ cookie: string; session: Session }> {
       const cookie = randomToken(32);
       const now = clock.now();
       const row: SessionRow = {
-        id_digest: sha256(cookie), user_id: userId, auth_time: authTime, amr: JSON.stringify(amr),
-        created_at: now, last_seen_at: now, expires_at: now + account().session_ttl * 1000, revoked_at: null,
+        id_digest: sha256(cookie),
+        user_id: userId,
+        auth_time: authTime,
+        amr: JSON.stringify(amr),
+        created_at: now,
+        last_seen_at: now,
+        expires_at: now + account().session_ttl * 1000,
+        revoked_at: null,
       };
-      const previous = replaces && replaces.length <= 100 ? await storage.sessions.findLive(sha256(replaces), now, account().session_idle_ttl * 1000) : undefined;
+      const previous =
+        replaces && replaces.length <= 100
+          ? await storage.sessions.findLive(sha256(replaces), now, account().session_idle_ttl * 1000)
+          : undefined;
       if (!previous) {
         await storage.sessions.create(row);
         return { cookie, session: toSession(row) };
@@ -41,7 +60,8 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
       await storage.transaction(async (tx) => {
         await tx.sessions.create(row);
         await tx.sessions.revoke(previous.id_digest, now);
-        if (previous.user_id !== userId) for (const g of await tx.tokens.grantIdsOfSession(previous.id_digest)) await tx.tokens.revokeGrant(g, now);
+        if (previous.user_id !== userId)
+          for (const g of await tx.tokens.grantIdsOfSession(previous.id_digest)) await tx.tokens.revokeGrant(g, now);
       });
       return { cookie, session: toSession(row) };
     },

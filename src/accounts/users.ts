@@ -18,7 +18,8 @@ export interface SignupData {
 
 const optionalName = (field: string, v: unknown): string | null => {
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 200 || v.includes('\u0000')) throw invalidField(field, 'must be a string of at most 200 characters, without NUL characters');
+  if (typeof v !== 'string' || v.length > 200 || v.includes('\u0000'))
+    throw invalidField(field, 'must be a string of at most 200 characters, without NUL characters');
   return v;
 };
 
@@ -29,44 +30,86 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
       const email = data.email === undefined ? null : normalizeEmail(data.email);
       if (data.email !== undefined && !email) throw invalidField('data.email', 'must be a valid email address');
       const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
-      if (data.phone_number !== undefined && !phone) throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
+      if (data.phone_number !== undefined && !phone)
+        throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
       if (!email && !phone) throw missingField('data.email');
       if (typeof data.password !== 'string') throw missingField('data.password');
       const min = deps.account().password_min_length;
       if (data.password.length < min || data.password.length > 256) {
-        throw new ApiError(400, 'invalid_request', `The password must be ${min} to 256 characters long`, 'error.password.tooShort', {
-          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
-        });
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `The password must be ${min} to 256 characters long`,
+          'error.password.tooShort',
+          {
+            details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
+          },
+        );
       }
       const user = {
-        id: randomId(), email, phone_number: phone, password_hash: await hashPassword(data.password),
-        given_name: optionalName('data.given_name', data.given_name), family_name: optionalName('data.family_name', data.family_name),
-        email_verified: false, phone_number_verified: false, role, disabled: false,
+        id: randomId(),
+        email,
+        phone_number: phone,
+        password_hash: await hashPassword(data.password),
+        given_name: optionalName('data.given_name', data.given_name),
+        family_name: optionalName('data.family_name', data.family_name),
+        email_verified: false,
+        phone_number_verified: false,
+        role,
+        disabled: false,
       };
       try {
         return await storage.users.create(user, clock.now());
       } catch (e) {
         if (isUniqueViolation(e)) {
-          throw new ApiError(409, 'email_conflict', 'An account already exists with this identifier', email ? 'error.email.alreadyInUse' : 'error.phoneNumber.alreadyInUse');
+          throw new ApiError(
+            409,
+            'email_conflict',
+            'An account already exists with this identifier',
+            email ? 'error.email.alreadyInUse' : 'error.phoneNumber.alreadyInUse',
+          );
         }
         throw e;
       }
     },
     /** The user whose identifier and password match, or undefined (same time either way). */
-    async authenticate(identifier: { email?: unknown; phone_number?: unknown }, password: unknown): Promise<User | undefined> {
+    async authenticate(
+      identifier: { email?: unknown; phone_number?: unknown },
+      password: unknown,
+    ): Promise<User | undefined> {
       const email = normalizeEmail(identifier.email);
       const phone = email ? null : normalizePhone(identifier.phone_number);
-      const user = email ? await storage.users.findByEmail(email) : phone ? await storage.users.findByPhone(phone) : undefined;
+      const user = email
+        ? await storage.users.findByEmail(email)
+        : phone
+          ? await storage.users.findByPhone(phone)
+          : undefined;
       const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
       return ok && user && !user.disabled ? user : undefined;
     },
     /** A user created by a first social login: no password; the email only when the provider verified it. */
-    async createFederated(profile: { email?: string; email_verified: boolean; given_name?: string; family_name?: string }): Promise<User> {
+    async createFederated(profile: {
+      email?: string;
+      email_verified: boolean;
+      given_name?: string;
+      family_name?: string;
+    }): Promise<User> {
       const email = profile.email_verified ? normalizeEmail(profile.email) : null;
-      return storage.users.create({
-        id: randomId(), email, phone_number: null, password_hash: null, given_name: profile.given_name?.slice(0, 200) ?? null,
-        family_name: profile.family_name?.slice(0, 200) ?? null, email_verified: !!email, phone_number_verified: false, role: null, disabled: false,
-      }, clock.now());
+      return storage.users.create(
+        {
+          id: randomId(),
+          email,
+          phone_number: null,
+          password_hash: null,
+          given_name: profile.given_name?.slice(0, 200) ?? null,
+          family_name: profile.family_name?.slice(0, 200) ?? null,
+          email_verified: !!email,
+          phone_number_verified: false,
+          role: null,
+          disabled: false,
+        },
+        clock.now(),
+      );
     },
     find: (id: string) => storage.users.findById(id),
   };

@@ -11,8 +11,27 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
   viewer: ['read:clients', 'read:settings', 'read:users', 'read:audit'],
   developer: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'read:users', 'read:audit'],
-  manager: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit'],
-  administrator: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit', 'manage:roles'],
+  manager: [
+    'read:clients',
+    'manage:clients',
+    'manage:keys',
+    'read:settings',
+    'manage:settings',
+    'read:users',
+    'manage:users',
+    'read:audit',
+  ],
+  administrator: [
+    'read:clients',
+    'manage:clients',
+    'manage:keys',
+    'read:settings',
+    'manage:settings',
+    'read:users',
+    'manage:users',
+    'read:audit',
+    'manage:roles',
+  ],
 };
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);

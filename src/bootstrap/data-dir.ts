@@ -26,8 +26,14 @@ export interface TlsMaterial {
 }
 
 /** A development certificate for localhost, 127.0.0.1 and ::1, made once in the data dir. */
-export async function loadTls(dataDir: string, certPath: string | null, keyPath: string | null, hostnames: string[] = []): Promise<TlsMaterial> {
-  if (certPath && keyPath) return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), generated: false };
+export async function loadTls(
+  dataDir: string,
+  certPath: string | null,
+  keyPath: string | null,
+  hostnames: string[] = [],
+): Promise<TlsMaterial> {
+  if (certPath && keyPath)
+    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), generated: false };
   const dir = join(dataDir, 'tls');
   const certFile = join(dir, 'dev-cert.pem');
   const keyFile = join(dir, 'dev-key.pem');
@@ -47,7 +53,9 @@ export async function makeDevCertificate(extraHosts: string[] = []): Promise<{ c
   const dns = ['localhost', ...extraHosts.filter((h) => !/^[\d.:]+$/.test(h))];
   const x509 = await loadX509();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: randomBytes(8).toString('hex').replace(/^[89a-f]/, '7'),
+    serialNumber: randomBytes(8)
+      .toString('hex')
+      .replace(/^[89a-f]/, '7'),
     name: 'CN=localhost, O=Ward development certificate',
     notBefore: new Date(Date.now() - 3600_000),
     notAfter: new Date(Date.now() + 825 * 24 * 3600_000),
@@ -65,6 +73,9 @@ export async function makeDevCertificate(extraHosts: string[] = []): Promise<{ c
     ],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`;
+  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END PRIVATE KEY-----\n`;
   return { cert: cert.toString('pem'), key };
 }

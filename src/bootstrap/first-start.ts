@@ -22,23 +22,45 @@ export async function firstStart(r: Registry): Promise<FirstStartReport> {
   if (r.config.demoClients) {
     const base = r.config.issuer;
     if (!(await r.clients.find('demo-public'))) {
-      await r.clients.upsert({
-        client_id: 'demo-public', name: 'Demo single-page app', type: 'public', jwt_algorithm: 'RS256',
-        allowed_callback_urls: [`${base}/demo/callback`, 'https://localhost:3000/callback'],
-        allowed_origins: [new URL(base).origin, 'https://localhost:3000'], sso: true,
-        scope: 'openid profile email phone', pkce_enforced: true, implicit_flow: false,
-        grant_types: ['authorization_code', 'refresh_token'], management_scopes: [],
-      }, 'demo');
+      await r.clients.upsert(
+        {
+          client_id: 'demo-public',
+          name: 'Demo single-page app',
+          type: 'public',
+          jwt_algorithm: 'RS256',
+          allowed_callback_urls: [`${base}/demo/callback`, 'https://localhost:3000/callback'],
+          allowed_origins: [new URL(base).origin, 'https://localhost:3000'],
+          sso: true,
+          scope: 'openid profile email phone',
+          pkce_enforced: true,
+          implicit_flow: false,
+          grant_types: ['authorization_code', 'refresh_token'],
+          management_scopes: [],
+        },
+        'demo',
+      );
       report.demoClients.push({ client_id: 'demo-public', type: 'public' });
     }
     if (!(await r.clients.find('demo-confidential'))) {
       const secret = randomBytes(32).toString('base64url');
-      await r.clients.upsert({
-        client_id: 'demo-confidential', name: 'Demo server-side app', type: 'confidential', client_secret: secret,
-        jwt_algorithm: 'HS256', allowed_callback_urls: ['https://localhost:3001/callback'], allowed_origins: [],
-        sso: false, scope: 'openid profile email', pkce_enforced: false, implicit_flow: false,
-        grant_types: ['authorization_code', 'refresh_token'], management_scopes: [],
-      }, 'demo');
+      await r.clients.upsert(
+        {
+          client_id: 'demo-confidential',
+          name: 'Demo server-side app',
+          type: 'confidential',
+          client_secret: secret,
+          jwt_algorithm: 'HS256',
+          allowed_callback_urls: ['https://localhost:3001/callback'],
+          allowed_origins: [],
+          sso: false,
+          scope: 'openid profile email',
+          pkce_enforced: false,
+          implicit_flow: false,
+          grant_types: ['authorization_code', 'refresh_token'],
+          management_scopes: [],
+        },
+        'demo',
+      );
       report.demoClients.push({ client_id: 'demo-confidential', type: 'confidential', client_secret: secret });
     }
   }

@@ -22,7 +22,8 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
 
   async function find(clientId: string): Promise<Client | undefined> {
     // A NUL is never in a client id (1-128 of A-Z a-z 0-9 . _ ~ -), and PostgreSQL text cannot even hold one.
-    if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128 || clientId.includes('\u0000')) return undefined;
+    if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128 || clientId.includes('\u0000'))
+      return undefined;
     if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
     const c = (await storage.clients.find(clientId)) ?? null;
     if (cache.size > 10_000) cache.clear();
@@ -56,7 +57,10 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
     /** Every allowed origin of every client (CORS), rebuilt after a change. */
     /** Every URL a client registered (callbacks and origins): where logout may send the browser back. */
     async returnUrls(): Promise<Set<string>> {
-      if (!returnUrls) returnUrls = new Set((await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]));
+      if (!returnUrls)
+        returnUrls = new Set(
+          (await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]),
+        );
       return returnUrls;
     },
     async allowedOrigins(): Promise<Set<string>> {
@@ -89,8 +93,10 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
         updated_at: now,
       };
       // Re-sealing the same secret at each start would churn the row; keep the old seal when unchanged.
-      if (existing && secret && existing.secret_digest === record.secret_digest) record.secret_sealed = existing.secret_sealed;
-      const same = existing && JSON.stringify({ ...existing, updated_at: 0 }) === JSON.stringify({ ...record, updated_at: 0 });
+      if (existing && secret && existing.secret_digest === record.secret_digest)
+        record.secret_sealed = existing.secret_sealed;
+      const same =
+        existing && JSON.stringify({ ...existing, updated_at: 0 }) === JSON.stringify({ ...record, updated_at: 0 });
       if (!same) await storage.clients.upsert(record);
       invalidate();
       return same ? existing : record;

@@ -13,7 +13,21 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const FILE_KEYS = ['port', 'host', 'issuer', 'data_dir', 'database_url', 'tls', 'tls_cert', 'tls_key', 'log_level', 'demo_clients', 'account', 'clients', 'social_providers'] as const;
+const FILE_KEYS = [
+  'port',
+  'host',
+  'issuer',
+  'data_dir',
+  'database_url',
+  'tls',
+  'tls_cert',
+  'tls_key',
+  'log_level',
+  'demo_clients',
+  'account',
+  'clients',
+  'social_providers',
+] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function readFile(path: string, p: Problems): Record<string, unknown> {
@@ -45,11 +59,13 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   const p = new Problems();
   const file = env.WARD_CONFIG ? readFile(resolve(env.WARD_CONFIG), p) : {};
   checkKnownKeys(p, 'config', file, FILE_KEYS);
-  const pick = (envName: string, fileKey: string): unknown => (env[envName] !== undefined && env[envName] !== '' ? env[envName] : file[fileKey]);
+  const pick = (envName: string, fileKey: string): unknown =>
+    env[envName] !== undefined && env[envName] !== '' ? env[envName] : file[fileKey];
 
   const portRaw = pick('WARD_PORT', 'port') ?? DEFAULT_PORT;
   const port = typeof portRaw === 'string' && /^\d+$/.test(portRaw) ? Number(portRaw) : portRaw;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) p.add('WARD_PORT', `must be a port number 0-65535, got ${JSON.stringify(portRaw)}`);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535)
+    p.add('WARD_PORT', `must be a port number 0-65535, got ${JSON.stringify(portRaw)}`);
 
   const host = pick('WARD_HOST', 'host') ?? 'localhost';
   if (typeof host !== 'string' || host.length === 0) p.add('WARD_HOST', 'must be a host name or address');
@@ -60,7 +76,8 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
 
   const tlsCert = (pick('WARD_TLS_CERT', 'tls_cert') as string | undefined) ?? null;
   const tlsKey = (pick('WARD_TLS_KEY', 'tls_key') as string | undefined) ?? null;
-  if ((tlsCert === null) !== (tlsKey === null)) p.add('WARD_TLS_CERT', 'WARD_TLS_CERT and WARD_TLS_KEY go together: set both or neither');
+  if ((tlsCert === null) !== (tlsKey === null))
+    p.add('WARD_TLS_CERT', 'WARD_TLS_CERT and WARD_TLS_KEY go together: set both or neither');
 
   const scheme = tls === false ? 'http' : 'https';
   const defaultIssuer = `${scheme}://localhost${port === 443 || port === 0 ? '' : `:${String(port)}`}`;
@@ -75,34 +92,42 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   }
 
   const databaseUrl = (pick('WARD_DATABASE_URL', 'database_url') as string | undefined) ?? null;
-  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) p.add('WARD_DATABASE_URL', 'must be a postgres:// URL (leave it unset for the embedded SQLite)');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    p.add('WARD_DATABASE_URL', 'must be a postgres:// URL (leave it unset for the embedded SQLite)');
 
   const logLevel = (pick('WARD_LOG_LEVEL', 'log_level') as string | undefined) ?? 'info';
   if (!LOG_LEVELS.includes(logLevel as never)) p.add('WARD_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
   const masterKey = env.WARD_MASTER_KEY ?? null;
-  if (masterKey !== null && Buffer.from(masterKey, 'base64').length !== 32) p.add('WARD_MASTER_KEY', 'must be the base64 of exactly 32 bytes');
+  if (masterKey !== null && Buffer.from(masterKey, 'base64').length !== 32)
+    p.add('WARD_MASTER_KEY', 'must be the base64 of exactly 32 bytes');
 
   const adminPassword = env.WARD_ADMIN_PASSWORD ?? null;
-  if (adminPassword !== null && adminPassword.length < 12) p.add('WARD_ADMIN_PASSWORD', 'must be at least 12 characters');
+  if (adminPassword !== null && adminPassword.length < 12)
+    p.add('WARD_ADMIN_PASSWORD', 'must be at least 12 characters');
 
   const demo = pick('WARD_DEMO_CLIENTS', 'demo_clients') ?? true;
 
   const mode = (env.WARD_MODE ?? 'development') as string;
-  if (mode !== 'development' && mode !== 'production') p.add('WARD_MODE', `must be "development" or "production", got ${JSON.stringify(mode)}`);
+  if (mode !== 'development' && mode !== 'production')
+    p.add('WARD_MODE', `must be "development" or "production", got ${JSON.stringify(mode)}`);
   const smtpUrl = env.WARD_SMTP_URL ?? null;
-  if (smtpUrl !== null && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) p.add('WARD_SMTP_URL', 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525');
+  if (smtpUrl !== null && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl))
+    p.add('WARD_SMTP_URL', 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525');
   const smsUrl = env.WARD_SMS_URL ?? null;
-  if (smsUrl !== null && !/^https?:\/\/[^\s]+$/.test(smsUrl)) p.add('WARD_SMS_URL', 'must be the http(s) base URL of a Twilio-compatible API');
+  if (smsUrl !== null && !/^https?:\/\/[^\s]+$/.test(smsUrl))
+    p.add('WARD_SMS_URL', 'must be the http(s) base URL of a Twilio-compatible API');
   const smsAccountSid = env.WARD_SMS_ACCOUNT_SID ?? null;
   const smsAuthToken = env.WARD_SMS_AUTH_TOKEN ?? null;
   const smsFrom = env.WARD_SMS_FROM ?? null;
-  if (smsUrl !== null && (!smsAccountSid || !smsAuthToken || !smsFrom)) p.add('WARD_SMS_URL', 'needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
+  if (smsUrl !== null && (!smsAccountSid || !smsAuthToken || !smsFrom))
+    p.add('WARD_SMS_URL', 'needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
 
   const metricsToken = env.WARD_METRICS_TOKEN ?? null;
   if (metricsToken !== null && metricsToken.length < 16) p.add('WARD_METRICS_TOKEN', 'must be at least 16 characters');
   const shutdown = Number(env.WARD_SHUTDOWN_TIMEOUT ?? 10);
-  if (!Number.isInteger(shutdown) || shutdown < 1 || shutdown > 600) p.add('WARD_SHUTDOWN_TIMEOUT', 'must be a whole number of seconds from 1 to 600');
+  if (!Number.isInteger(shutdown) || shutdown < 1 || shutdown > 600)
+    p.add('WARD_SHUTDOWN_TIMEOUT', 'must be a whole number of seconds from 1 to 600');
 
   const account = validateAccount(p, file.account, DEFAULT_ACCOUNT);
   const clients: ClientConfig[] = [];

@@ -26,8 +26,27 @@ export interface ClientConfig {
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
-export type ManagementScope = 'read:clients' | 'manage:clients' | 'manage:keys' | 'read:settings' | 'manage:settings' | 'read:users' | 'manage:users' | 'read:audit' | 'manage:roles';
-export const MANAGEMENT_SCOPES: readonly ManagementScope[] = ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit', 'manage:roles'];
+export type ManagementScope =
+  | 'read:clients'
+  | 'manage:clients'
+  | 'manage:keys'
+  | 'read:settings'
+  | 'manage:settings'
+  | 'read:users'
+  | 'manage:users'
+  | 'read:audit'
+  | 'manage:roles';
+export const MANAGEMENT_SCOPES: readonly ManagementScope[] = [
+  'read:clients',
+  'manage:clients',
+  'manage:keys',
+  'read:settings',
+  'manage:settings',
+  'read:users',
+  'manage:users',
+  'read:audit',
+  'manage:roles',
+];
 
 export interface RateLimit {
   /** Requests allowed per window and per client IP; null = no limit. */

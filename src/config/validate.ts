@@ -1,7 +1,15 @@
 import { callbackUrlProblem, originProblem } from '../lib/url.js';
 import { hasControlCharacter } from '../lib/text.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
-import { GRANT_TYPES, MANAGEMENT_SCOPES, type AccountSettings, type ClientConfig, type GrantType, type ManagementScope, type RateLimit } from './types.js';
+import {
+  GRANT_TYPES,
+  MANAGEMENT_SCOPES,
+  type AccountSettings,
+  type ClientConfig,
+  type GrantType,
+  type ManagementScope,
+  type RateLimit,
+} from './types.js';
 
 /** Collects every problem of a config, each naming its key and what is allowed. */
 export class Problems {
@@ -13,7 +21,12 @@ export class Problems {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function checkKnownKeys(p: Problems, key: string, obj: Record<string, unknown>, allowed: readonly string[]): void {
+export function checkKnownKeys(
+  p: Problems,
+  key: string,
+  obj: Record<string, unknown>,
+  allowed: readonly string[],
+): void {
   for (const k of Object.keys(obj)) {
     if (!allowed.includes(k)) p.add(`${key}.${k}`, `unknown key (allowed: ${allowed.join(', ')})`);
   }
@@ -37,8 +50,12 @@ function rateLimit(p: Problems, key: string, value: unknown, fallback: RateLimit
   checkKnownKeys(p, key, value, ['limit', 'window_seconds']);
   let limit = fallback.limit;
   if (value.limit === null) limit = null;
-  else if (value.limit !== undefined) limit = positiveInt(p, `${key}.limit`, value.limit, fallback.limit ?? 1, 1_000_000_000);
-  return { limit, window_seconds: positiveInt(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 86400) };
+  else if (value.limit !== undefined)
+    limit = positiveInt(p, `${key}.limit`, value.limit, fallback.limit ?? 1, 1_000_000_000);
+  return {
+    limit,
+    window_seconds: positiveInt(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 86400),
+  };
 }
 
 function intIn(p: Problems, key: string, value: unknown, fallback: number, min: number, max: number): number {
@@ -50,14 +67,24 @@ function intIn(p: Problems, key: string, value: unknown, fallback: number, min: 
   return value;
 }
 
-function windowLimit(p: Problems, key: string, value: unknown, fallback: { limit: number; window_seconds: number }, min: number, max: number) {
+function windowLimit(
+  p: Problems,
+  key: string,
+  value: unknown,
+  fallback: { limit: number; window_seconds: number },
+  min: number,
+  max: number,
+) {
   if (value === undefined) return fallback;
   if (!isObject(value)) {
     p.add(key, 'must be an object {limit, window_seconds}');
     return fallback;
   }
   checkKnownKeys(p, key, value, ['limit', 'window_seconds']);
-  return { limit: intIn(p, `${key}.limit`, value.limit, fallback.limit, min, max), window_seconds: intIn(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 1, 86400) };
+  return {
+    limit: intIn(p, `${key}.limit`, value.limit, fallback.limit, min, max),
+    window_seconds: intIn(p, `${key}.window_seconds`, value.window_seconds, fallback.window_seconds, 1, 86400),
+  };
 }
 
 const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
@@ -75,25 +102,90 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     if (v === 'always' || v === 'never') out.mfa_required = v;
     else p.add('account.mfa_required', `must be "always" or "never", got ${JSON.stringify(raw.mfa_required)}`);
   }
-  for (const k of ['access_token_ttl', 'id_token_ttl', 'refresh_token_ttl', 'authorization_code_ttl', 'tkn_ttl', 'session_ttl', 'session_idle_ttl'] as const) {
+  for (const k of [
+    'access_token_ttl',
+    'id_token_ttl',
+    'refresh_token_ttl',
+    'authorization_code_ttl',
+    'tkn_ttl',
+    'session_ttl',
+    'session_idle_ttl',
+  ] as const) {
     out[k] = positiveInt(p, `account.${k}`, raw[k], base[k]);
   }
-  if (out.authorization_code_ttl > 600) p.add('account.authorization_code_ttl', 'must be at most 600 seconds (RFC 6749 section 4.1.2)');
-  out.password_min_length = positiveInt(p, 'account.password_min_length', raw.password_min_length, base.password_min_length, 128);
-  out.verification_code_length = intIn(p, 'account.verification_code_length', raw.verification_code_length, base.verification_code_length, 4, 10);
-  out.verification_code_ttl = intIn(p, 'account.verification_code_ttl', raw.verification_code_ttl, base.verification_code_ttl, 30, 600);
-  out.verification_max_attempts = intIn(p, 'account.verification_max_attempts', raw.verification_max_attempts, base.verification_max_attempts, 1, 20);
-  out.verification_requests_per_step_up = intIn(p, 'account.verification_requests_per_step_up', raw.verification_requests_per_step_up, base.verification_requests_per_step_up, 0, 100);
-  out.verification_requests_per_user = windowLimit(p, 'account.verification_requests_per_user', raw.verification_requests_per_user, base.verification_requests_per_user, 0, 10_000);
-  out.verification_failures_per_user = windowLimit(p, 'account.verification_failures_per_user', raw.verification_failures_per_user, base.verification_failures_per_user, 1, 100);
+  if (out.authorization_code_ttl > 600)
+    p.add('account.authorization_code_ttl', 'must be at most 600 seconds (RFC 6749 section 4.1.2)');
+  out.password_min_length = positiveInt(
+    p,
+    'account.password_min_length',
+    raw.password_min_length,
+    base.password_min_length,
+    128,
+  );
+  out.verification_code_length = intIn(
+    p,
+    'account.verification_code_length',
+    raw.verification_code_length,
+    base.verification_code_length,
+    4,
+    10,
+  );
+  out.verification_code_ttl = intIn(
+    p,
+    'account.verification_code_ttl',
+    raw.verification_code_ttl,
+    base.verification_code_ttl,
+    30,
+    600,
+  );
+  out.verification_max_attempts = intIn(
+    p,
+    'account.verification_max_attempts',
+    raw.verification_max_attempts,
+    base.verification_max_attempts,
+    1,
+    20,
+  );
+  out.verification_requests_per_step_up = intIn(
+    p,
+    'account.verification_requests_per_step_up',
+    raw.verification_requests_per_step_up,
+    base.verification_requests_per_step_up,
+    0,
+    100,
+  );
+  out.verification_requests_per_user = windowLimit(
+    p,
+    'account.verification_requests_per_user',
+    raw.verification_requests_per_user,
+    base.verification_requests_per_user,
+    0,
+    10_000,
+  );
+  out.verification_failures_per_user = windowLimit(
+    p,
+    'account.verification_failures_per_user',
+    raw.verification_failures_per_user,
+    base.verification_failures_per_user,
+    1,
+    100,
+  );
   out.step_up_ttl = intIn(p, 'account.step_up_ttl', raw.step_up_ttl, base.step_up_ttl, 30, 1800);
-  out.trusted_device_ttl = positiveInt(p, 'account.trusted_device_ttl', raw.trusted_device_ttl, base.trusted_device_ttl, 365 * 24 * 3600);
+  out.trusted_device_ttl = positiveInt(
+    p,
+    'account.trusted_device_ttl',
+    raw.trusted_device_ttl,
+    base.trusted_device_ttl,
+    365 * 24 * 3600,
+  );
   if (raw.step_up_bearer_allowed !== undefined) {
-    if (typeof raw.step_up_bearer_allowed !== 'boolean') p.add('account.step_up_bearer_allowed', 'must be true or false');
+    if (typeof raw.step_up_bearer_allowed !== 'boolean')
+      p.add('account.step_up_bearer_allowed', 'must be true or false');
     else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
   }
   if (raw.rate_limits !== undefined) {
-    if (!isObject(raw.rate_limits)) p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');
+    if (!isObject(raw.rate_limits))
+      p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');
     else {
       checkKnownKeys(p, 'account.rate_limits', raw.rate_limits, ['login', 'signup', 'token', 'verification']);
       for (const k of ['login', 'signup', 'token', 'verification'] as const) {
@@ -104,7 +196,21 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
   return out;
 }
 
-const CLIENT_KEYS = ['client_id', 'name', 'type', 'client_secret', 'jwt_algorithm', 'allowed_callback_urls', 'allowed_origins', 'sso', 'scope', 'pkce_enforced', 'implicit_flow', 'grant_types', 'management_scopes'] as const;
+const CLIENT_KEYS = [
+  'client_id',
+  'name',
+  'type',
+  'client_secret',
+  'jwt_algorithm',
+  'allowed_callback_urls',
+  'allowed_origins',
+  'sso',
+  'scope',
+  'pkce_enforced',
+  'implicit_flow',
+  'grant_types',
+  'management_scopes',
+] as const;
 
 function stringList(p: Problems, key: string, value: unknown, check: (v: string) => string | null): string[] {
   if (value === undefined) return [];
@@ -132,30 +238,51 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     p.add(`${key}.client_id`, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
   }
   const type = raw.type ?? 'public';
-  if (type !== 'public' && type !== 'confidential') p.add(`${key}.type`, `must be "public" or "confidential", got ${JSON.stringify(raw.type)}`);
+  if (type !== 'public' && type !== 'confidential')
+    p.add(`${key}.type`, `must be "public" or "confidential", got ${JSON.stringify(raw.type)}`);
   const alg = raw.jwt_algorithm ?? 'RS256';
-  if (alg !== 'RS256' && alg !== 'HS256') p.add(`${key}.jwt_algorithm`, `must be "RS256" or "HS256", got ${JSON.stringify(raw.jwt_algorithm)}`);
+  if (alg !== 'RS256' && alg !== 'HS256')
+    p.add(`${key}.jwt_algorithm`, `must be "RS256" or "HS256", got ${JSON.stringify(raw.jwt_algorithm)}`);
   const secret = raw.client_secret;
   if (type === 'public' && secret !== undefined) p.add(`${key}.client_secret`, 'a public client has no secret');
   if (type === 'confidential') {
-    if (typeof secret !== 'string') p.add(`${key}.client_secret`, 'a confidential client needs a client_secret of at least 32 characters');
-    else if (Buffer.byteLength(secret) < 32) p.add(`${key}.client_secret`, 'must be at least 32 bytes (OpenID Connect Core 16.19)');
+    if (typeof secret !== 'string')
+      p.add(`${key}.client_secret`, 'a confidential client needs a client_secret of at least 32 characters');
+    else if (Buffer.byteLength(secret) < 32)
+      p.add(`${key}.client_secret`, 'must be at least 32 bytes (OpenID Connect Core 16.19)');
   }
   if (alg === 'HS256' && type === 'public') {
     p.add(`${key}.jwt_algorithm`, 'HS256 needs a client secret: a public client must use RS256');
   }
-  if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name.length > 200 || hasControlCharacter(raw.name))) p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
+  if (
+    raw.name !== undefined &&
+    (typeof raw.name !== 'string' || raw.name.length > 200 || hasControlCharacter(raw.name))
+  )
+    p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
   for (const b of ['sso', 'pkce_enforced', 'implicit_flow'] as const) {
     if (raw[b] !== undefined && typeof raw[b] !== 'boolean') p.add(`${key}.${b}`, 'must be true or false');
   }
-  if (type === 'public' && raw.pkce_enforced === false) p.add(`${key}.pkce_enforced`, 'a public client always needs PKCE (RFC 9700 section 2.1.1)');
-  if (type === 'public' && raw.implicit_flow === true) p.add(`${key}.implicit_flow`, 'a public client cannot use the implicit flow');
-  if (raw.scope !== undefined && (typeof raw.scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(raw.scope))) {
+  if (type === 'public' && raw.pkce_enforced === false)
+    p.add(`${key}.pkce_enforced`, 'a public client always needs PKCE (RFC 9700 section 2.1.1)');
+  if (type === 'public' && raw.implicit_flow === true)
+    p.add(`${key}.implicit_flow`, 'a public client cannot use the implicit flow');
+  if (
+    raw.scope !== undefined &&
+    (typeof raw.scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(raw.scope))
+  ) {
     p.add(`${key}.scope`, 'must be a space-separated list of scope names');
   }
-  const grants = raw.grant_types === undefined ? ['authorization_code', 'refresh_token'] : stringList(p, `${key}.grant_types`, raw.grant_types, (g) => (GRANT_TYPES.includes(g as GrantType) ? null : `is not one of ${GRANT_TYPES.join(', ')}`));
-  if (type === 'public' && grants.includes('client_credentials')) p.add(`${key}.grant_types`, 'a public client cannot use client_credentials');
-  const mgmt = stringList(p, `${key}.management_scopes`, raw.management_scopes, (s) => (MANAGEMENT_SCOPES.includes(s as ManagementScope) ? null : `is not one of ${MANAGEMENT_SCOPES.join(', ')}`));
+  const grants =
+    raw.grant_types === undefined
+      ? ['authorization_code', 'refresh_token']
+      : stringList(p, `${key}.grant_types`, raw.grant_types, (g) =>
+          GRANT_TYPES.includes(g as GrantType) ? null : `is not one of ${GRANT_TYPES.join(', ')}`,
+        );
+  if (type === 'public' && grants.includes('client_credentials'))
+    p.add(`${key}.grant_types`, 'a public client cannot use client_credentials');
+  const mgmt = stringList(p, `${key}.management_scopes`, raw.management_scopes, (s) =>
+    MANAGEMENT_SCOPES.includes(s as ManagementScope) ? null : `is not one of ${MANAGEMENT_SCOPES.join(', ')}`,
+  );
   const callbacks = stringList(p, `${key}.allowed_callback_urls`, raw.allowed_callback_urls, callbackUrlProblem);
   const origins = stringList(p, `${key}.allowed_origins`, raw.allowed_origins, originProblem);
   if (p.list.length > before) return null;

@@ -10,9 +10,15 @@ export const CONSOLE_CLIENT_ID = 'ward-console';
 
 export function consoleClientDefinition(issuer: string) {
   return {
-    client_id: CONSOLE_CLIENT_ID, name: 'Ward console', type: 'public', jwt_algorithm: 'RS256',
-    allowed_callback_urls: [`${issuer}/console/callback`], allowed_origins: [new URL(issuer).origin],
-    sso: false, scope: 'openid profile email', management_scopes: [...MANAGEMENT_SCOPES],
+    client_id: CONSOLE_CLIENT_ID,
+    name: 'Ward console',
+    type: 'public',
+    jwt_algorithm: 'RS256',
+    allowed_callback_urls: [`${issuer}/console/callback`],
+    allowed_origins: [new URL(issuer).origin],
+    sso: false,
+    scope: 'openid profile email',
+    management_scopes: [...MANAGEMENT_SCOPES],
   };
 }
 
@@ -24,8 +30,14 @@ export async function ensureConsoleClient(r: Deps): Promise<void> {
   if (!def) throw new Error(`the console client is invalid: ${p.list.join('; ')}`);
   const existing = await r.clients.find(CONSOLE_CLIENT_ID);
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-  if (existing && existing.type === 'public' && existing.jwt_algorithm === 'RS256'
-    && same(existing.allowed_callback_urls, def.allowed_callback_urls) && same(existing.allowed_origins, def.allowed_origins)
-    && same(existing.management_scopes, def.management_scopes)) return;
+  if (
+    existing &&
+    existing.type === 'public' &&
+    existing.jwt_algorithm === 'RS256' &&
+    same(existing.allowed_callback_urls, def.allowed_callback_urls) &&
+    same(existing.allowed_origins, def.allowed_origins) &&
+    same(existing.management_scopes, def.management_scopes)
+  )
+    return;
   await r.clients.upsert(def, 'config');
 }

@@ -21,7 +21,10 @@ export const PAGES: Record<PageName, { title: string; body: string }> = {
     title: 'Sign in',
     body: `<p id="notice" class="notice" hidden></p><p>Sign in with your Ward account. Your role decides what you can see and change.</p><button type="button" id="signin">Sign in with Ward</button>`,
   },
-  callback: { title: 'Signing in', body: `<p id="callback-msg">Completing the sign-in…</p><p><a href="/console/login" id="callback-retry" hidden>Sign in again</a></p>` },
+  callback: {
+    title: 'Signing in',
+    body: `<p id="callback-msg">Completing the sign-in…</p><p><a href="/console/login" id="callback-retry" hidden>Sign in again</a></p>`,
+  },
   clients: {
     title: 'Clients',
     body: `<p data-perm="manage:clients"><a class="button" href="/console/create-client">New client</a></p>${search('client-search', 'Search clients by id or name', 'q')}<table id="clients-table"><caption>Clients</caption>

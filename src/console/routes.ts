@@ -22,27 +22,44 @@ const ASSET_NAME = /^[a-z][a-z0-9-]*\.(js|css)$/;
 /** Every asset of the directory, read once; a page script the shell names but the directory lacks fails the start. */
 export function loadAssets(dir: URL = STATIC_DIR): Map<string, string> {
   const path = fileURLToPath(dir);
-  if (!existsSync(path)) throw new Error(`The console's static files are missing at ${path} (npm run build copies them)`);
-  const assets = new Map(readdirSync(path).filter((n) => ASSET_NAME.test(n)).map((n) => [n, readFileSync(new URL(n, dir), 'utf8')]));
+  if (!existsSync(path))
+    throw new Error(`The console's static files are missing at ${path} (npm run build copies them)`);
+  const assets = new Map(
+    readdirSync(path)
+      .filter((n) => ASSET_NAME.test(n))
+      .map((n) => [n, readFileSync(new URL(n, dir), 'utf8')]),
+  );
   const wanted = new Set([...CORE_SCRIPTS, ...Object.values(PAGE_SCRIPTS).flat(), 'console.css']);
   const missing = [...wanted].filter((n) => !assets.has(n));
-  if (missing.length) throw new Error(`The console's static files are incomplete at ${path}: ${missing.join(', ')} missing`);
+  if (missing.length)
+    throw new Error(`The console's static files are incomplete at ${path}: ${missing.join(', ')} missing`);
   return assets;
 }
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function secure(reply: FastifyReply): FastifyReply {
-  return reply.header('Content-Security-Policy', CSP).header('Referrer-Policy', 'no-referrer').header('X-Frame-Options', 'DENY')
-    .header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'no-store');
+  return reply
+    .header('Content-Security-Policy', CSP)
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Frame-Options', 'DENY')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Cache-Control', 'no-store');
 }
 
 export function consoleRoutes(app: FastifyInstance, r: Registry): void {
   const assets = loadAssets();
-  const config = JSON.stringify({ issuer: r.config.issuer, client_id: CONSOLE_CLIENT_ID, redirect_uri: `${r.config.issuer}/console/callback` });
+  const config = JSON.stringify({
+    issuer: r.config.issuer,
+    client_id: CONSOLE_CLIENT_ID,
+    redirect_uri: `${r.config.issuer}/console/callback`,
+  });
 
   const page = (name: PageName) => async (_req: unknown, reply: FastifyReply) =>
-    secure(reply).type('text/html; charset=utf-8').send(shell(name, PAGES[name].title, PAGES[name].body));
+    secure(reply)
+      .type('text/html; charset=utf-8')
+      .send(shell(name, PAGES[name].title, PAGES[name].body));
 
   app.get('/console', async (_req, reply) => reply.redirect('/console/clients'));
   app.get('/console/login', page('login'));
@@ -62,7 +79,10 @@ export function consoleRoutes(app: FastifyInstance, r: Registry): void {
     if (body === undefined) return secure(reply).code(404).type('text/plain').send('Not found');
     // The issuer and the console client are given to the script through its own file, not inline.
     const text = name === 'console.js' ? body.replace('/*CONFIG*/null', config) : body;
-    return secure(reply).header('Cache-Control', 'no-cache').type(`${TYPES[name.slice(name.lastIndexOf('.') + 1)]}; charset=utf-8`).send(text);
+    return secure(reply)
+      .header('Cache-Control', 'no-cache')
+      .type(`${TYPES[name.slice(name.lastIndexOf('.') + 1)]}; charset=utf-8`)
+      .send(text);
   });
 
   app.get('/console/api/me', async (req, reply) => {
@@ -70,7 +90,11 @@ export function consoleRoutes(app: FastifyInstance, r: Registry): void {
     const user = actor.type === 'user' ? await r.users.find(actor.id) : undefined;
     const permissions = MANAGEMENT_SCOPES.filter((p) => actor.permissions.has(p));
     return reply.header('Cache-Control', 'no-store').send({
-      type: actor.type, id: actor.id, email: user?.email ?? null, role: user?.role ?? null, permissions,
+      type: actor.type,
+      id: actor.id,
+      email: user?.email ?? null,
+      role: user?.role ?? null,
+      permissions,
     });
   });
 }

@@ -4,29 +4,54 @@
 // WardConsole.pages and remove what the signed-in role may not use (elements marked data-perm).
 import { escapeHtml } from '../http/pages.js';
 
-export type PageName = 'login' | 'callback' | 'clients' | 'create-client' | 'client' | 'site-keys' | 'settings' | 'users' | 'user' | 'audit';
+export type PageName =
+  | 'login'
+  | 'callback'
+  | 'clients'
+  | 'create-client'
+  | 'client'
+  | 'site-keys'
+  | 'settings'
+  | 'users'
+  | 'user'
+  | 'audit';
 
 const NAV: Array<[PageName, string, string]> = [
-  ['clients', 'Clients', '/console/clients'], ['site-keys', 'Site keys', '/console/site-keys'], ['settings', 'Account settings', '/console/settings'],
-  ['users', 'Users', '/console/users'], ['audit', 'Audit log', '/console/audit'],
+  ['clients', 'Clients', '/console/clients'],
+  ['site-keys', 'Site keys', '/console/site-keys'],
+  ['settings', 'Account settings', '/console/settings'],
+  ['users', 'Users', '/console/users'],
+  ['audit', 'Audit log', '/console/audit'],
 ];
 
 /** The page scripts of each page, after the core ones; every name must exist in src/console/static/. */
 export const PAGE_SCRIPTS: Record<PageName, string[]> = {
-  login: [], callback: [], clients: ['clients.js'], 'create-client': ['client-form.js', 'clients.js'],
-  client: ['client-form.js', 'keys.js', 'client.js'], 'site-keys': ['keys.js'], settings: ['settings.js'], users: ['users.js'], user: ['users.js'], audit: ['audit.js'],
+  login: [],
+  callback: [],
+  clients: ['clients.js'],
+  'create-client': ['client-form.js', 'clients.js'],
+  client: ['client-form.js', 'keys.js', 'client.js'],
+  'site-keys': ['keys.js'],
+  settings: ['settings.js'],
+  users: ['users.js'],
+  user: ['users.js'],
+  audit: ['audit.js'],
 };
 export const CORE_SCRIPTS = ['console.js', 'dialog.js'];
 
 function nav(active: PageName): string {
   const current = active === 'client' || active === 'create-client' ? 'clients' : active === 'user' ? 'users' : active;
-  const links = NAV.map(([n, label, href]) => `<li><a href="${href}"${n === current ? ' aria-current="page"' : ''}>${label}</a></li>`).join('');
+  const links = NAV.map(
+    ([n, label, href]) => `<li><a href="${href}"${n === current ? ' aria-current="page"' : ''}>${label}</a></li>`,
+  ).join('');
   return `<nav aria-label="Console"><ul>${links}</ul><p class="who"><span id="who"></span> <button type="button" id="logout" class="link">Sign out</button></p></nav>`;
 }
 
 export function shell(page: PageName, title: string, body: string): string {
   const chrome = page === 'login' || page === 'callback' ? '' : nav(page);
-  const scripts = [...CORE_SCRIPTS, ...PAGE_SCRIPTS[page]].map((s) => `<script src="/console/static/${s}" defer></script>`).join('');
+  const scripts = [...CORE_SCRIPTS, ...PAGE_SCRIPTS[page]]
+    .map((s) => `<script src="/console/static/${s}" defer></script>`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Ward console</title><link rel="stylesheet" href="/console/static/console.css">
 ${scripts}</head>

@@ -53,7 +53,11 @@ export const invalidRequest = (description: string, details?: FieldError[], mess
   new ApiError(400, 'invalid_request', description, messageKey, { details });
 
 export const missingField = (field: string) =>
-  invalidRequest(`${field} is required`, [{ field, message: `${field} is required`, code: 'missing' }], 'error.missingParameter');
+  invalidRequest(
+    `${field} is required`,
+    [{ field, message: `${field} is required`, code: 'missing' }],
+    'error.missingParameter',
+  );
 
 export const invalidField = (field: string, message: string) =>
   invalidRequest(`${field} ${message}`, [{ field, message, code: 'invalid' }], 'error.invalidParameter');
@@ -69,7 +73,8 @@ export const invalidClient = (description: string, basic = false) =>
 export const unauthorizedClient = (description: string) =>
   new ApiError(400, 'unauthorized_client', description, 'error.unauthorizedClient');
 
-export const invalidScope = (description: string) => new ApiError(400, 'invalid_scope', description, 'error.invalidScope');
+export const invalidScope = (description: string) =>
+  new ApiError(400, 'invalid_scope', description, 'error.invalidScope');
 
 export const invalidToken = (description = 'The access token is missing, invalid, expired or revoked') =>
   new ApiError(401, 'invalid_token', description, 'error.invalidToken', {
@@ -94,4 +99,7 @@ export const serviceUnavailable = (
   error: 'server_error' | 'temporarily_unavailable',
   description: string,
   retryAfterSeconds: number,
-) => new ApiError(503, error, description, 'error.serviceUnavailable', { headers: { 'Retry-After': String(retryAfterSeconds) } });
+) =>
+  new ApiError(503, error, description, 'error.serviceUnavailable', {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });

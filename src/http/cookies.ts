@@ -4,7 +4,13 @@ import { SESSION_COOKIE } from '../accounts/sessions.js';
 
 /** Sets the SSO cookie: __Host- (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls. */
 export function setSessionCookie(reply: FastifyReply, value: string, maxAgeSeconds: number): void {
-  reply.setCookie(SESSION_COOKIE, value, { path: '/', secure: true, httpOnly: true, sameSite: 'none', maxAge: maxAgeSeconds });
+  reply.setCookie(SESSION_COOKIE, value, {
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'none',
+    maxAge: maxAgeSeconds,
+  });
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {

@@ -36,15 +36,30 @@ export function documentFastPath(r: Registry, lifecycle: Lifecycle): FastPath {
         view = current;
         viewLength = String(Buffer.byteLength(current.body));
       }
-      res.writeHead(200, { 'x-request-id': id, 'cache-control': 'public, max-age=60', etag: current.etag, 'content-type': JSON_TYPE, 'content-length': viewLength });
+      res.writeHead(200, {
+        'x-request-id': id,
+        'cache-control': 'public, max-age=60',
+        etag: current.etag,
+        'content-type': JSON_TYPE,
+        'content-length': viewLength,
+      });
       res.end(current.body);
     } else {
-      res.writeHead(200, { 'x-request-id': id, 'content-type': JSON_TYPE, 'cache-control': 'public, max-age=300', 'content-length': discoveryLength });
+      res.writeHead(200, {
+        'x-request-id': id,
+        'content-type': JSON_TYPE,
+        'cache-control': 'public, max-age=300',
+        'content-length': discoveryLength,
+      });
       res.end(discovery);
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     r.metrics.request('GET', url, 200, seconds);
-    if (accessLog) r.log.info({ reqId: id, method: 'GET', route: url, path: url, status: 200, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    if (accessLog)
+      r.log.info(
+        { reqId: id, method: 'GET', route: url, path: url, status: 200, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
     return true;
   };
 }

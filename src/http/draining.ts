@@ -82,7 +82,10 @@ export function installDraining(app: FastifyInstance, draining: Draining): void 
     }
     const description = 'The server is shutting down; send the request again';
     const e = serviceUnavailable('temporarily_unavailable', description, SHUTDOWN_RETRY_AFTER_SECONDS);
-    void reply.code(503).headers({ ...e.headers, 'Cache-Control': 'no-store', Connection: 'close' }).send(e.body());
+    void reply
+      .code(503)
+      .headers({ ...e.headers, 'Cache-Control': 'no-store', Connection: 'close' })
+      .send(e.body());
   });
   // A close that did not start with begin() (a test closing its app) drains the same way.
   app.addHook('preClose', (done) => {

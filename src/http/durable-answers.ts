@@ -11,6 +11,9 @@ export function installDurableAnswers(app: FastifyInstance, storage: Pick<Storag
   app.addHook('onSend', (_req, _reply, payload, done) => {
     const pending = storage.settled();
     if (pending === undefined) return done(null, payload);
-    pending.then(() => done(null, payload), (e: unknown) => done(e instanceof Error ? e : new Error(String(e))));
+    pending.then(
+      () => done(null, payload),
+      (e: unknown) => done(e instanceof Error ? e : new Error(String(e))),
+    );
   });
 }

@@ -34,8 +34,15 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog): 
       const description =
         (err as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
           ? 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded'
-          : status === 413 ? 'The request body is too large' : 'The request is malformed';
-      const e = new ApiError(status, code, description, status === 415 ? 'error.unsupportedMediaType' : 'error.invalidRequest');
+          : status === 413
+            ? 'The request body is too large'
+            : 'The request is malformed';
+      const e = new ApiError(
+        status,
+        code,
+        description,
+        status === 415 ? 'error.unsupportedMediaType' : 'error.invalidRequest',
+      );
       return reply.code(status).header('Cache-Control', 'no-store').send(e.body());
     }
     if (isDatabaseUnavailable(err)) {
@@ -48,8 +55,16 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog): 
     }
     if (isUnstorableText(err)) {
       // Input that reached a query unvalidated (a NUL in a search term, say): the caller's mistake, not ours.
-      req.log.warn({ reqId: req.id, event: 'unstorable_text', route: req.routeOptions.url }, 'text the database cannot hold refused');
-      const e = new ApiError(400, 'invalid_request', 'The request contains characters that cannot be stored (such as NUL)', 'error.invalidRequest');
+      req.log.warn(
+        { reqId: req.id, event: 'unstorable_text', route: req.routeOptions.url },
+        'text the database cannot hold refused',
+      );
+      const e = new ApiError(
+        400,
+        'invalid_request',
+        'The request contains characters that cannot be stored (such as NUL)',
+        'error.invalidRequest',
+      );
       return reply.code(400).header('Cache-Control', 'no-store').send(e.body());
     }
     const errorId = randomId();
@@ -80,7 +95,10 @@ function installClientErrorHandler(app: FastifyInstance): void {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new ApiError(408, 'invalid_request', 'The request took too long to arrive', 'error.requestTimeout')
           : new ApiError(400, 'invalid_request', 'The request is malformed', 'error.invalidRequest');
-    app.log.debug({ event: 'client_error', parser_error: String(err.code).slice(0, 60), status: e.status }, 'unparsable request refused');
+    app.log.debug(
+      { event: 'client_error', parser_error: String(err.code).slice(0, 60), status: e.status },
+      'unparsable request refused',
+    );
     if (socket.writable) {
       const body = JSON.stringify(e.body());
       socket.write(

@@ -10,7 +10,10 @@ type BuildValidator = (externalSchemas: unknown, options: unknown) => (route: Ro
 
 export function lazyValidatorFactory(): BuildValidator {
   let base: BuildValidator | undefined;
-  const load = () => (base ??= (createRequire(import.meta.url)('@fastify/ajv-compiler') as { AjvCompiler: () => BuildValidator }).AjvCompiler());
+  const load = () =>
+    (base ??= (
+      createRequire(import.meta.url)('@fastify/ajv-compiler') as { AjvCompiler: () => BuildValidator }
+    ).AjvCompiler());
   return (externalSchemas, options) => {
     let compiler: ((route: RouteSchema) => Validate) | undefined;
     return (route) => {

@@ -19,18 +19,31 @@ export const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/<
  * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak
  * of codes, never cached. `script` is an inline script, the only one the CSP lets run (by its hash).
  */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: string, opts: { script?: string; frameAncestors?: string[]; formAction?: string[] } = {}): FastifyReply {
-  const script = opts.script ? ` script-src 'sha256-${createHash('sha256').update(opts.script).digest('base64')}';` : '';
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: string,
+  opts: { script?: string; frameAncestors?: string[]; formAction?: string[] } = {},
+): FastifyReply {
+  const script = opts.script
+    ? ` script-src 'sha256-${createHash('sha256').update(opts.script).digest('base64')}';`
+    : '';
   if (opts.script) body += `<script>${opts.script}</script>`;
   const frames = opts.frameAncestors?.length ? opts.frameAncestors.join(' ') : "'none'";
   reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${['\'self\'', ...(opts.formAction ?? [])].join(' ')};${script} frame-ancestors ${frames}; base-uri 'none'`)
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...(opts.formAction ?? [])].join(' ')};${script} frame-ancestors ${frames}; base-uri 'none'`,
+    )
     .header('Referrer-Policy', 'no-referrer')
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
     .header('X-Content-Type-Options', 'nosniff');
   if (!opts.frameAncestors?.length) reply.header('X-Frame-Options', 'DENY');
-  return reply.send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
+  return reply.send(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`,
+  );
 }

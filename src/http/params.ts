@@ -28,13 +28,22 @@ export function requireSingle(input: unknown, isJson = false): Params {
 export function str(params: Params, name: string, max = 2048): string | undefined {
   const v = params[name];
   if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw invalidRequest(`${name} must be a string`, [{ field: name, message: 'must be a string', code: 'invalid' }]);
-  if (v.length > max) throw invalidRequest(`${name} is too long`, [{ field: name, message: `must be at most ${max} characters`, code: 'invalid' }]);
+  if (typeof v !== 'string')
+    throw invalidRequest(`${name} must be a string`, [{ field: name, message: 'must be a string', code: 'invalid' }]);
+  if (v.length > max)
+    throw invalidRequest(`${name} is too long`, [
+      { field: name, message: `must be at most ${max} characters`, code: 'invalid' },
+    ]);
   return v;
 }
 
 export function requiredStr(params: Params, name: string, max = 2048): string {
   const v = str(params, name, max);
-  if (v === undefined) throw invalidRequest(`${name} is required`, [{ field: name, message: `${name} is required`, code: 'missing' }], 'error.missingParameter');
+  if (v === undefined)
+    throw invalidRequest(
+      `${name} is required`,
+      [{ field: name, message: `${name} is required`, code: 'missing' }],
+      'error.missingParameter',
+    );
   return v;
 }

@@ -26,7 +26,17 @@ export function installRequestLog(app: FastifyInstance, r: Registry): void {
     r.metrics.request(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (accessLog) {
       const q = req.url.indexOf('?');
-      r.log.info({ reqId: req.id, method: req.method, route, path: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      r.log.info(
+        {
+          reqId: req.id,
+          method: req.method,
+          route,
+          path: q < 0 ? req.url : req.url.slice(0, q),
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
     }
     done();
   });

@@ -59,11 +59,18 @@ const MISSING: Record<DeliveryChannel, string> = {
 };
 
 export function createDelivery(config: DeliveryConfig, log: Logger, options: DeliveryOptions = {}): Delivery {
-  const mailer = options.mailer ?? (config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : null);
+  const mailer =
+    options.mailer ?? (config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : null);
   let sms = options.sms ?? null;
   if (!sms && config.smsUrl) {
-    if (!config.smsAccountSid || !config.smsAuthToken || !config.smsFrom) throw new Error('WARD_SMS_URL needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
-    sms = createSmsSender({ baseUrl: config.smsUrl, accountSid: config.smsAccountSid, authToken: config.smsAuthToken, from: config.smsFrom });
+    if (!config.smsAccountSid || !config.smsAuthToken || !config.smsFrom)
+      throw new Error('WARD_SMS_URL needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
+    sms = createSmsSender({
+      baseUrl: config.smsUrl,
+      accountSid: config.smsAccountSid,
+      authToken: config.smsAuthToken,
+      from: config.smsFrom,
+    });
   }
   const secrets = [config.smsAuthToken];
 
@@ -72,10 +79,22 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
    * 'security notice'); `fields` are logged with it; `secret` (the code) never leaves here, not even
    * in an error. Without a transport: the development outbox, or a DeliveryError in production.
    */
-  async function send(channel: DeliveryChannel, rawTo: unknown, content: { subject: string; text: string; html: string; sms: string }, what: string, fields: Record<string, unknown>, secret?: string): Promise<void> {
+  async function send(
+    channel: DeliveryChannel,
+    rawTo: unknown,
+    content: { subject: string; text: string; html: string; sms: string },
+    what: string,
+    fields: Record<string, unknown>,
+    secret?: string,
+  ): Promise<void> {
     if (channel !== 'email' && channel !== 'sms') throw new TypeError(`unknown channel ${String(channel)}`);
     const to = typeof rawTo === 'string' ? rawTo.trim() : '';
-    if (!to) throw new DeliveryError(channel, 'invalid_destination', `no ${channel === 'email' ? 'email address' : 'phone number'} to send the ${what} to`);
+    if (!to)
+      throw new DeliveryError(
+        channel,
+        'invalid_destination',
+        `no ${channel === 'email' ? 'email address' : 'phone number'} to send the ${what} to`,
+      );
     const where = { channel, ...fields, to: maskDestination(to) };
 
     const transport = channel === 'email' ? mailer : sms;
@@ -94,12 +113,18 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
 
     const hidden = [secret, ...secrets];
     try {
-      if (channel === 'email') await (transport as Mailer).send(to, { subject: content.subject, text: content.text, html: content.html });
+      if (channel === 'email')
+        await (transport as Mailer).send(to, { subject: content.subject, text: content.text, html: content.html });
       else await (transport as SmsSender).send(to, content.sms);
     } catch (e) {
-      const safe = e instanceof DeliveryError
-        ? new DeliveryError(channel, e.failure, scrub(e.message, hidden), e.status)
-        : new DeliveryError(channel, 'unavailable', `${channel} delivery failed: ${scrub(e instanceof Error ? e.message : String(e), hidden)}`);
+      const safe =
+        e instanceof DeliveryError
+          ? new DeliveryError(channel, e.failure, scrub(e.message, hidden), e.status)
+          : new DeliveryError(
+              channel,
+              'unavailable',
+              `${channel} delivery failed: ${scrub(e instanceof Error ? e.message : String(e), hidden)}`,
+            );
       log.error({ ...where, failure: safe.failure, status: safe.status }, `${what} delivery failed: ${safe.message}`);
       throw safe;
     }
@@ -112,7 +137,13 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     },
     async sendCode(input) {
       const { channel, purpose, code } = input;
-      const message = renderVerificationMessage({ purpose, code, ttlSeconds: input.ttlSeconds, locale: input.locale, appName: options.appName });
+      const message = renderVerificationMessage({
+        purpose,
+        code,
+        ttlSeconds: input.ttlSeconds,
+        locale: input.locale,
+        appName: options.appName,
+      });
       await send(channel, input.to, message, 'verification code', { purpose }, code);
     },
     async sendNotice(input) {
@@ -122,7 +153,15 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
         content = renderNotice({ ...notice, appName: options.appName });
       } catch (e) {
         // Notices leave in the background: nobody else would see why one never left.
-        log.error({ channel, notice: notice.change, to: typeof to === 'string' ? maskDestination(to) : undefined, err: { message: (e as Error).message } }, 'security notice could not be written');
+        log.error(
+          {
+            channel,
+            notice: notice.change,
+            to: typeof to === 'string' ? maskDestination(to) : undefined,
+            err: { message: (e as Error).message },
+          },
+          'security notice could not be written',
+        );
         throw e;
       }
       await send(channel, to, content, 'security notice', { notice: notice.change });

@@ -30,5 +30,8 @@ export class DeliveryError extends Error {
 export function scrub(text: string, secrets: ReadonlyArray<string | null | undefined>): string {
   let out = text;
   for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
-  return out.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 300);
+  return out
+    .replace(/[\x00-\x1f\x7f]+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }

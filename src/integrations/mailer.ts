@@ -32,7 +32,8 @@ export interface MailerOptions {
   timeoutMs?: number;
 }
 
-const isLoopback = (host: string): boolean => host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '::1';
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '::1';
 
 function transportOptions(opts: MailerOptions) {
   let u: URL;
@@ -41,7 +42,8 @@ function transportOptions(opts: MailerOptions) {
   } catch {
     throw new Error('the SMTP URL is not a valid URL');
   }
-  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('the SMTP URL must start with smtp:// or smtps://');
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
+    throw new Error('the SMTP URL must start with smtp:// or smtps://');
   const secure = u.protocol === 'smtps:';
   const loopback = isLoopback(u.hostname);
   let requireTLS = !secure && !loopback;
@@ -85,7 +87,12 @@ function toDeliveryError(e: unknown, secrets: string[]): DeliveryError {
   // problem (unavailable) even when the server answered it with a 5xx.
   const refused = kind === 'EAUTH' || (kind !== 'ETLS' && status !== undefined && status >= 500);
   const detail = scrub(typeof err.message === 'string' ? err.message : String(e), secrets);
-  return new DeliveryError('email', refused ? 'refused' : 'unavailable', `email delivery failed (${kind}${status ? ` ${status}` : ''}): ${detail}`, status);
+  return new DeliveryError(
+    'email',
+    refused ? 'refused' : 'unavailable',
+    `email delivery failed (${kind}${status ? ` ${status}` : ''}): ${detail}`,
+    status,
+  );
 }
 
 const HEADERS = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' };
@@ -104,21 +111,26 @@ export function createMailer(opts: MailerOptions): Mailer {
       if (t) (await t.catch(() => undefined))?.close();
     },
     async send(to, content) {
-      if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
+      if (typeof to !== 'string' || to.trim() === '')
+        throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
         const rcpt = sender ? plainAddress(to.trim()) : null;
         // The common case: the message is built here (mime.ts) and nodemailer only speaks SMTP.
-        const mail = sender && rcpt
-          ? { envelope: { from: sender.address, to: [rcpt] }, raw: buildMessage({ from: sender, to: rcpt, ...content, headers: HEADERS, date: new Date() }) }
-          : {
-            from: opts.from,
-            // An address object: the value is one mailbox, never parsed as a list.
-            to: { name: '', address: to.trim() },
-            subject: content.subject,
-            text: content.text,
-            html: content.html,
-            headers: HEADERS,
-          };
+        const mail =
+          sender && rcpt
+            ? {
+                envelope: { from: sender.address, to: [rcpt] },
+                raw: buildMessage({ from: sender, to: rcpt, ...content, headers: HEADERS, date: new Date() }),
+              }
+            : {
+                from: opts.from,
+                // An address object: the value is one mailbox, never parsed as a list.
+                to: { name: '', address: to.trim() },
+                subject: content.subject,
+                text: content.text,
+                html: content.html,
+                headers: HEADERS,
+              };
         await (await transport()).sendMail(mail);
       } catch (e) {
         throw toDeliveryError(e, secrets);

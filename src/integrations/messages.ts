@@ -55,15 +55,20 @@ const CATALOGS: Record<MessageLocale, Catalog> = {
   fr: {
     subject: (code, app) => `${code} est votre code de vérification ${app}`,
     heading: (app) => `Votre code de vérification ${app} est :`,
-    lead: { stepup: 'Saisissez-le pour confirmer votre identité.', register: 'Saisissez-le pour confirmer cette adresse e-mail.' },
+    lead: {
+      stepup: 'Saisissez-le pour confirmer votre identité.',
+      register: 'Saisissez-le pour confirmer cette adresse e-mail.',
+    },
     expires: (d) => `Il expire dans ${d}.`,
     ignore: {
-      stepup: "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : changez-le.",
+      stepup:
+        "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : changez-le.",
       register: "Si vous n'avez pas demandé ce code, vous pouvez ignorer ce message.",
     },
     neverShare: (app) => `Ne communiquez jamais ce code : ${app} ne vous le demandera jamais.`,
     sms: {
-      stepup: (code, app, d) => `${code} est votre code de vérification ${app}. Il expire dans ${d}. Ne le donnez à personne.`,
+      stepup: (code, app, d) =>
+        `${code} est votre code de vérification ${app}. Il expire dans ${d}. Ne le donnez à personne.`,
       register: (code, app, d) => `${code} est votre code pour confirmer ce numéro sur ${app}. Il expire dans ${d}.`,
     },
     smsShort: (code, d) => `${code} est votre code de vérification. Il expire dans ${d}.`,
@@ -78,9 +83,12 @@ export function resolveLocale(locale?: string): MessageLocale {
 }
 
 function duration(ttlSeconds: number, c: Catalog, short: boolean): string {
-  const [n, unit] = ttlSeconds >= 7200 ? [Math.floor(ttlSeconds / 3600), 'h' as const]
-    : ttlSeconds >= 120 || ttlSeconds % 60 === 0 ? [Math.floor(ttlSeconds / 60), 'min' as const]
-    : [ttlSeconds, 's' as const];
+  const [n, unit] =
+    ttlSeconds >= 7200
+      ? [Math.floor(ttlSeconds / 3600), 'h' as const]
+      : ttlSeconds >= 120 || ttlSeconds % 60 === 0
+        ? [Math.floor(ttlSeconds / 60), 'min' as const]
+        : [ttlSeconds, 's' as const];
   return short ? `${n} ${unit}` : `${n} ${c.units[unit][n === 1 ? 0 : 1]}`;
 }
 
@@ -88,7 +96,8 @@ export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 // GSM 03.38: the basic set (one septet each) and the extension table (two septets each).
-const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENDED = '^{}\\[~]|€\f';
 
 /** The length of a text in GSM-7 septets, or null when it needs UCS-2 (then a segment holds 70). */
@@ -109,7 +118,12 @@ function fitsOneSms(text: string): boolean {
 
 /** One line of printable text, at most 40 characters; 'Ward' when nothing is left. */
 export function cleanAppName(name: string | undefined): string {
-  const s = (name ?? '').replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40).trim();
+  const s = (name ?? '')
+    .replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 40)
+    .trim();
   return s || 'Ward';
 }
 
@@ -132,8 +146,10 @@ export function emailHtml(locale: MessageLocale, title: string, body: string[]):
 export function renderVerificationMessage(input: VerificationMessageInput): VerificationMessage {
   const { purpose, code } = input;
   if (purpose !== 'stepup' && purpose !== 'register') throw new TypeError(`unknown purpose ${String(purpose)}`);
-  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{1,32}$/.test(code)) throw new TypeError('the code must be 1 to 32 letters, digits or hyphens');
-  if (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds < 1) throw new TypeError('ttlSeconds must be a positive number');
+  if (typeof code !== 'string' || !/^[A-Za-z0-9-]{1,32}$/.test(code))
+    throw new TypeError('the code must be 1 to 32 letters, digits or hyphens');
+  if (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds < 1)
+    throw new TypeError('ttlSeconds must be a positive number');
   const ttl = Math.floor(input.ttlSeconds);
   const locale = resolveLocale(input.locale);
   const c = CATALOGS[locale];
@@ -142,7 +158,16 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
 
   const subject = c.subject(code, app);
   const heading = c.heading(app);
-  const text = [heading, '', `    ${code}`, '', `${c.lead[purpose]} ${c.expires(long)}`, '', `${c.ignore[purpose]} ${c.neverShare(app)}`, ''].join('\n');
+  const text = [
+    heading,
+    '',
+    `    ${code}`,
+    '',
+    `${c.lead[purpose]} ${c.expires(long)}`,
+    '',
+    `${c.ignore[purpose]} ${c.neverShare(app)}`,
+    '',
+  ].join('\n');
   const e = escapeHtml;
   const html = emailHtml(locale, subject, [
     `<p style="margin:0 0 12px">${e(heading)}</p>`,

@@ -40,7 +40,9 @@ export function plainAddress(address: string): string | null {
 
 /** 'Name <a@b>' or 'a@b' (a From setting) as a Mailbox, or null when it is not that simple. */
 export function mailbox(value: string): Mailbox | null {
-  const m = /^\s*(?:"((?:[^"\\\r\n]|\\.)*)"|([^"<>\r\n]*?))\s*<([^<>\s]+)>\s*$/.exec(value) ?? /^\s*()()([^<>\s"]+)\s*$/.exec(value);
+  const m =
+    /^\s*(?:"((?:[^"\\\r\n]|\\.)*)"|([^"<>\r\n]*?))\s*<([^<>\s]+)>\s*$/.exec(value) ??
+    /^\s*()()([^<>\s"]+)\s*$/.exec(value);
   if (!m) return null;
   const address = plainAddress(m[3]!);
   if (!address) return null;
@@ -96,7 +98,9 @@ export function buildMessage(m: RawMessage): string {
   const id = randomBytes(16).toString('hex');
   const boundary = `=_ward_${id}`;
   const domain = m.from.address.slice(m.from.address.lastIndexOf('@') + 1);
-  const extra = Object.entries(m.headers).map(([k, v]) => `${k}: ${unstructured(v)}\r\n`).join('');
+  const extra = Object.entries(m.headers)
+    .map(([k, v]) => `${k}: ${unstructured(v)}\r\n`)
+    .join('');
   const part = (type: string, body: string) =>
     `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(body)}\r\n`;
   return (

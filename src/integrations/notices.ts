@@ -37,31 +37,48 @@ interface NoticeCatalog {
 
 const NOTICES: Record<MessageLocale, NoticeCatalog> = {
   en: {
-    subject: { factor_added: (app) => `A second factor was added to your ${app} account`, factor_removed: (app) => `A second factor was removed from your ${app} account` },
+    subject: {
+      factor_added: (app) => `A second factor was added to your ${app} account`,
+      factor_removed: (app) => `A second factor was removed from your ${app} account`,
+    },
     factor: { email: (m) => `the email address ${m}`, sms: (m) => `the phone number ${m}` },
     what: {
       factor_added: (f, app, when) => `On ${when}, ${f} was added to the two-step verification of your ${app} account.`,
-      factor_removed: (f, app, when) => `On ${when}, ${f} was removed from the two-step verification of your ${app} account.`,
+      factor_removed: (f, app, when) =>
+        `On ${when}, ${f} was removed from the two-step verification of your ${app} account.`,
     },
-    ifYou: 'If you made this change, there is nothing more to do. Devices you had marked as trusted will ask for a code again.',
-    ifNot: 'If you did not, someone else may be signed in to your account: change your password now, sign out of your other sessions, and check your second factors.',
+    ifYou:
+      'If you made this change, there is nothing more to do. Devices you had marked as trusted will ask for a code again.',
+    ifNot:
+      'If you did not, someone else may be signed in to your account: change your password now, sign out of your other sessions, and check your second factors.',
     sms: {
-      factor_added: (f, app) => `${app ? `${app}: ` : ''}${f} was added to your two-step verification. Not you? Change your password now.`,
-      factor_removed: (f, app) => `${app ? `${app}: ` : ''}${f} was removed from your two-step verification. Not you? Change your password now.`,
+      factor_added: (f, app) =>
+        `${app ? `${app}: ` : ''}${f} was added to your two-step verification. Not you? Change your password now.`,
+      factor_removed: (f, app) =>
+        `${app ? `${app}: ` : ''}${f} was removed from your two-step verification. Not you? Change your password now.`,
     },
   },
   fr: {
-    subject: { factor_added: (app) => `Un second facteur a été ajouté à votre compte ${app}`, factor_removed: (app) => `Un second facteur a été retiré de votre compte ${app}` },
+    subject: {
+      factor_added: (app) => `Un second facteur a été ajouté à votre compte ${app}`,
+      factor_removed: (app) => `Un second facteur a été retiré de votre compte ${app}`,
+    },
     factor: { email: (m) => `l'adresse e-mail ${m}`, sms: (m) => `le numéro ${m}` },
     what: {
-      factor_added: (f, app, when) => `Le ${when}, ${f} a été ajouté(e) à la vérification en deux étapes de votre compte ${app}.`,
-      factor_removed: (f, app, when) => `Le ${when}, ${f} a été retiré(e) de la vérification en deux étapes de votre compte ${app}.`,
+      factor_added: (f, app, when) =>
+        `Le ${when}, ${f} a été ajouté(e) à la vérification en deux étapes de votre compte ${app}.`,
+      factor_removed: (f, app, when) =>
+        `Le ${when}, ${f} a été retiré(e) de la vérification en deux étapes de votre compte ${app}.`,
     },
-    ifYou: "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous demanderont de nouveau un code.",
-    ifNot: "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez vos autres sessions et vérifiez vos seconds facteurs.",
+    ifYou:
+      "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous demanderont de nouveau un code.",
+    ifNot:
+      "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez vos autres sessions et vérifiez vos seconds facteurs.",
     sms: {
-      factor_added: (f, app) => `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
-      factor_removed: (f, app) => `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+      factor_added: (f, app) =>
+        `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+      factor_removed: (f, app) =>
+        `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
     },
   },
 };

@@ -36,7 +36,8 @@ function describeRefusal(text: string, secrets: string[]): string {
 }
 
 export function createSmsSender(opts: SmsSenderOptions): SmsSender {
-  if (!opts.baseUrl || !opts.accountSid || !opts.authToken || !opts.from) throw new Error('the SMS sender needs baseUrl, accountSid, authToken and from');
+  if (!opts.baseUrl || !opts.accountSid || !opts.authToken || !opts.from)
+    throw new Error('the SMS sender needs baseUrl, accountSid, authToken and from');
   const base = new URL(opts.baseUrl);
   if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new Error('the SMS base URL must be http(s)');
   const endpoint = `${opts.baseUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(opts.accountSid)}/Messages.json`;
@@ -45,7 +46,8 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
 
   return {
     async send(to, body) {
-      if (typeof to !== 'string' || to.trim() === '') throw new DeliveryError('sms', 'invalid_destination', 'no phone number to send to');
+      if (typeof to !== 'string' || to.trim() === '')
+        throw new DeliveryError('sms', 'invalid_destination', 'no phone number to send to');
       const secrets = [opts.authToken, basic, body];
       let res: Response;
       let text: string;
@@ -53,7 +55,11 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
         const { fetch } = await import('undici');
         res = await fetch(endpoint, {
           method: 'POST',
-          headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          headers: {
+            authorization: `Basic ${basic}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
           body: new URLSearchParams({ To: to.trim(), From: opts.from, Body: body }).toString(),
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
@@ -61,8 +67,17 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
         text = await res.text();
       } catch (e) {
         const err = e as { name?: string; cause?: { code?: unknown } };
-        const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : typeof err.cause?.code === 'string' ? err.cause.code : 'network error';
-        throw new DeliveryError('sms', 'unavailable', `SMS delivery failed: the SMS provider could not be reached (${why})`);
+        const why =
+          err.name === 'TimeoutError'
+            ? `no answer within ${timeoutMs} ms`
+            : typeof err.cause?.code === 'string'
+              ? err.cause.code
+              : 'network error';
+        throw new DeliveryError(
+          'sms',
+          'unavailable',
+          `SMS delivery failed: the SMS provider could not be reached (${why})`,
+        );
       }
       if (res.status === 201) {
         let sid: unknown;
@@ -72,10 +87,20 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
           sid = undefined;
         }
         if (typeof sid === 'string' && sid !== '') return;
-        throw new DeliveryError('sms', 'unavailable', 'SMS delivery failed: the SMS provider answered 201 without a message sid', 201);
+        throw new DeliveryError(
+          'sms',
+          'unavailable',
+          'SMS delivery failed: the SMS provider answered 201 without a message sid',
+          201,
+        );
       }
       const failure = res.status >= 500 || res.status === 429 ? 'unavailable' : 'refused';
-      throw new DeliveryError('sms', failure, `SMS delivery failed: the SMS provider answered ${res.status}${describeRefusal(text, secrets)}`, res.status);
+      throw new DeliveryError(
+        'sms',
+        failure,
+        `SMS delivery failed: the SMS provider answered ${res.status}${describeRefusal(text, secrets)}`,
+        res.status,
+      );
     },
   };
 }

@@ -13,18 +13,28 @@ export const keyAad = (kid: string): string => `signing-key:${kid}`;
  * A new RS256 signing key: an RSA pair (2048 bits or more), its kid (the RFC 7638 thumbprint), the
  * private part sealed under the master key, and a self-signed X.509 certificate for x5c / x5t.
  */
-export async function generateSigningKey(masterKey: Buffer, keySet: string, now: number, modulusLength = 2048): Promise<SigningKeyRow> {
+export async function generateSigningKey(
+  masterKey: Buffer,
+  keySet: string,
+  now: number,
+  modulusLength = 2048,
+): Promise<SigningKeyRow> {
   const pair = (await webcrypto.subtle.generateKey(
     { ...ALG, modulusLength, publicExponent: new Uint8Array([1, 0, 1]) },
     true,
     ['sign', 'verify'],
   )) as CryptoKeyPair;
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
-  const publicJwk = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'jwk' }) as JWK;
+  const publicJwk = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
+    format: 'jwk',
+  }) as JWK;
   const kid = await calculateJwkThumbprint({ kty: 'RSA', n: publicJwk.n!, e: publicJwk.e! });
   const x509 = await loadX509();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(kid, 'base64url').subarray(0, 16).toString('hex').replace(/^[89a-f]/, '7'),
+    serialNumber: Buffer.from(kid, 'base64url')
+      .subarray(0, 16)
+      .toString('hex')
+      .replace(/^[89a-f]/, '7'),
     name: `CN=Ward signing key ${kid}`,
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + 10 * 365 * 24 * 3600 * 1000),

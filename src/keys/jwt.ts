@@ -6,7 +6,9 @@ const b64 = (v: object): string => Buffer.from(JSON.stringify(v)).toString('base
 export function signRs256(payload: object, kid: string, key: KeyObject, typ = 'JWT'): Promise<string> {
   const input = `${b64({ alg: 'RS256', typ, kid })}.${b64(payload)}`;
   return new Promise((resolve, reject) => {
-    signAsync('sha256', Buffer.from(input), key, (err, sig) => (err ? reject(err) : resolve(`${input}.${sig.toString('base64url')}`)));
+    signAsync('sha256', Buffer.from(input), key, (err, sig) =>
+      err ? reject(err) : resolve(`${input}.${sig.toString('base64url')}`),
+    );
   });
 }
 

@@ -79,7 +79,8 @@ export class KeyStore {
     const published = [...next.values()];
     this.all = view(published);
     this.perSet = new Map();
-    for (const set of new Set(published.map((k) => k.row.key_set))) this.perSet.set(set, view(published.filter((k) => k.row.key_set === set)));
+    for (const set of new Set(published.map((k) => k.row.key_set)))
+      this.perSet.set(set, view(published.filter((k) => k.row.key_set === set)));
   }
 
   private fresh(): void {
@@ -149,7 +150,13 @@ function publicJwk(row: SigningKeyRow): Record<string, unknown> {
   const pub = JSON.parse(row.public_jwk) as { n: string; e: string };
   const cert = Buffer.from(row.cert_der, 'base64');
   return {
-    kty: 'RSA', use: 'sig', alg: row.alg, kid: row.kid, n: pub.n, e: pub.e, x5c: [row.cert_der],
+    kty: 'RSA',
+    use: 'sig',
+    alg: row.alg,
+    kid: row.kid,
+    n: pub.n,
+    e: pub.e,
+    x5c: [row.cert_der],
     x5t: createHash('sha1').update(cert).digest('base64url'),
     'x5t#S256': createHash('sha256').update(cert).digest('base64url'),
   };

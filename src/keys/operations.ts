@@ -23,8 +23,13 @@ const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString()
 
 export function keyView(k: SigningKeyRow): KeyView {
   return {
-    kid: k.kid, key_set: k.key_set, alg: k.alg, status: k.status,
-    created_at: iso(k.created_at)!, retired_at: iso(k.retired_at), revoked_at: iso(k.revoked_at),
+    kid: k.kid,
+    key_set: k.key_set,
+    alg: k.alg,
+    status: k.status,
+    created_at: iso(k.created_at)!,
+    retired_at: iso(k.retired_at),
+    revoked_at: iso(k.revoked_at),
     public_jwk: { kty: 'RSA', use: 'sig', alg: k.alg, kid: k.kid, ...(JSON.parse(k.public_jwk) as object) },
   };
 }
@@ -36,14 +41,26 @@ export function keyView(k: SigningKeyRow): KeyView {
  * the transaction so it stays short. Each transaction first bumps the `keys` version: that row lock
  * serialises key changes across processes on PostgreSQL (SQLite serialises writers anyway).
  */
-export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; masterKey: Buffer; clock: Clock; findClient: (id: string) => Promise<Client | undefined>; onClientsChanged: () => void }) {
+export function createKeyOperations(deps: {
+  storage: Storage;
+  keys: KeyStore;
+  masterKey: Buffer;
+  clock: Clock;
+  findClient: (id: string) => Promise<Client | undefined>;
+  onClientsChanged: () => void;
+}) {
   const { storage, keys, masterKey, clock } = deps;
 
   async function rs256Client(clientId: string): Promise<Client> {
     const client = await deps.findClient(clientId);
     if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
     if (client.jwt_algorithm !== 'RS256') {
-      throw new ApiError(409, 'invalid_request', 'This client signs with HS256: choose RS256 as its JWT algorithm first', 'error.client.notRs256');
+      throw new ApiError(
+        409,
+        'invalid_request',
+        'This client signs with HS256: choose RS256 as its JWT algorithm first',
+        'error.client.notRs256',
+      );
     }
     return client;
   }
@@ -58,11 +75,19 @@ export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; ma
       return (await storage.keys.listSet(keySet)).map(keyView);
     },
 
-    async clientKeys(clientId: string): Promise<{ client_id: string; jwt_algorithm: string; state: 'synced_with_global' | 'client_specific'; keys: KeyView[] }> {
+    async clientKeys(
+      clientId: string,
+    ): Promise<{
+      client_id: string;
+      jwt_algorithm: string;
+      state: 'synced_with_global' | 'client_specific';
+      keys: KeyView[];
+    }> {
       const client = await deps.findClient(clientId);
       if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
       return {
-        client_id: client.client_id, jwt_algorithm: client.jwt_algorithm,
+        client_id: client.client_id,
+        jwt_algorithm: client.jwt_algorithm,
         state: client.key_mode === 'client' ? 'client_specific' : 'synced_with_global',
         keys: (await storage.keys.listSet(clientSet(client.client_id))).map(keyView),
       };
@@ -120,7 +145,8 @@ export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; ma
       if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
       const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
       if (!key || key.key_set !== clientSet(client.client_id)) throw notFound('This client has no key with this kid');
-      if (key.status === 'revoked') throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      if (key.status === 'revoked')
+        throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
       const now = clock.now();
       const wasCurrent = key.status === 'current';
       await storage.transaction(async (tx) => {
@@ -128,7 +154,10 @@ export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; ma
         await tx.keys.revoke(kid, now);
         if (wasCurrent) await tx.clients.setKeyMode(client.client_id, 'global', now);
         if (wasCurrent) await tx.versions.bump('clients');
-        await recordAudit(tx, now, actor, 'key.revoked', `client:${client.client_id}`, 'success', { kid, was_current: wasCurrent });
+        await recordAudit(tx, now, actor, 'key.revoked', `client:${client.client_id}`, 'success', {
+          kid,
+          was_current: wasCurrent,
+        });
       });
       await after(wasCurrent);
     },
@@ -137,7 +166,8 @@ export function createKeyOperations(deps: { storage: Storage; keys: KeyStore; ma
     async revokeGlobalKey(kid: string, actor: Actor): Promise<void> {
       const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
       if (!key || key.key_set !== GLOBAL_SET) throw notFound('No global key with this kid');
-      if (key.status === 'revoked') throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      if (key.status === 'revoked')
+        throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
       const now = clock.now();
       const fresh = key.status === 'current' ? await generateSigningKey(masterKey, GLOBAL_SET, now) : null;
       await storage.transaction(async (tx) => {

@@ -50,6 +50,10 @@ export function seal(masterKey: Buffer, plaintext: string | Buffer, aad = ''): s
 export function unseal(masterKey: Buffer, sealed: string, aad = ''): Buffer {
   const [v, iv, tag, body] = sealed.split('.');
   if (v !== 'v1' || !iv || !tag || body === undefined) throw new Error('sealed value has an unknown format');
-  const raw = Buffer.concat([Buffer.from(iv, 'base64url'), Buffer.from(body, 'base64url'), Buffer.from(tag, 'base64url')]);
+  const raw = Buffer.concat([
+    Buffer.from(iv, 'base64url'),
+    Buffer.from(body, 'base64url'),
+    Buffer.from(tag, 'base64url'),
+  ]);
   return decryptBytes(masterKey, raw, Buffer.from(aad));
 }

@@ -18,7 +18,14 @@ export async function recordAudit(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   await repos.audit.insert({
-    id: randomId(), at: now, actor_type: actor.type, actor_id: actor.id, action, target: target?.slice(0, 400) ?? null,
-    ip: actor.ip, outcome, details: JSON.stringify(details),
+    id: randomId(),
+    at: now,
+    actor_type: actor.type,
+    actor_id: actor.id,
+    action,
+    target: target?.slice(0, 400) ?? null,
+    ip: actor.ip,
+    outcome,
+    details: JSON.stringify(details),
   });
 }

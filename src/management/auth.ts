@@ -12,10 +12,15 @@ export interface ManagementActor extends Actor {
   permissions: ReadonlySet<ManagementScope>;
 }
 
-export async function authenticateManagement(r: Registry, authorization: string | undefined, ip: string): Promise<ManagementActor> {
+export async function authenticateManagement(
+  r: Registry,
+  authorization: string | undefined,
+  ip: string,
+): Promise<ManagementActor> {
   const row = await liveAccessToken(r, authorization);
   const client = await r.clients.find(row.client_id);
-  if (!client || client.management_scopes.length === 0) throw invalidToken('This token is not valid for the management API');
+  if (!client || client.management_scopes.length === 0)
+    throw invalidToken('This token is not valid for the management API');
   const allowed = new Set<ManagementScope>(client.management_scopes as ManagementScope[]);
   if (row.user_id === null) {
     const scopes = row.scope.split(' ').filter((s): s is ManagementScope => allowed.has(s as ManagementScope));
@@ -23,9 +28,15 @@ export async function authenticateManagement(r: Registry, authorization: string 
   }
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();
-  return { type: 'user', id: user.id, ip, permissions: new Set(permissionsOf(user.role).filter((p) => allowed.has(p))) };
+  return {
+    type: 'user',
+    id: user.id,
+    ip,
+    permissions: new Set(permissionsOf(user.role).filter((p) => allowed.has(p))),
+  };
 }
 
 export function requirePermission(actor: ManagementActor, permission: ManagementScope): void {
-  if (!actor.permissions.has(permission)) throw forbidden(`This operation needs the ${permission} permission`, 'error.management.forbidden');
+  if (!actor.permissions.has(permission))
+    throw forbidden(`This operation needs the ${permission} permission`, 'error.management.forbidden');
 }

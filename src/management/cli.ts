@@ -18,13 +18,20 @@ function parse(args: string[]): { flags: Record<string, string | true>; position
     }
     const eq = a.indexOf('=');
     if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
-    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') && a !== '--sso') flags[a.slice(2)] = args[++i]!;
+    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') && a !== '--sso')
+      flags[a.slice(2)] = args[++i]!;
     else flags[a.slice(2)] = true;
   }
   return { flags, positional };
 }
 
-const list = (v: string | true | undefined): string[] => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: string | true | undefined): string[] =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const str = (v: string | true | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or a client's own keys
@@ -44,8 +51,14 @@ export async function runOperatorCommand(r: Registry, args: string[], actorName:
   const [id, kid] = positional;
   try {
     if (group === 'keys' && action === 'list') {
-      const keys = typeof flags.client === 'string' ? (await r.keyOps.clientKeys(flags.client)).keys : await r.keyOps.listSet(GLOBAL_SET);
-      for (const k of keys) out(`${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
+      const keys =
+        typeof flags.client === 'string'
+          ? (await r.keyOps.clientKeys(flags.client)).keys
+          : await r.keyOps.listSet(GLOBAL_SET);
+      for (const k of keys)
+        out(
+          `${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
+        );
       return 0;
     }
     if (group === 'keys' && action === 'rotate') {
@@ -53,7 +66,8 @@ export async function runOperatorCommand(r: Registry, args: string[], actorName:
       return 0;
     }
     if (group === 'clients' && action === 'list') {
-      for (const c of await r.storage.clients.list()) out(`${c.client_id}  ${c.type.padEnd(12)}  ${c.jwt_algorithm}  keys:${c.key_mode}  ${c.name}`);
+      for (const c of await r.storage.clients.list())
+        out(`${c.client_id}  ${c.type.padEnd(12)}  ${c.jwt_algorithm}  keys:${c.key_mode}  ${c.name}`);
       return 0;
     }
     if (group === 'clients' && action === 'create') {
@@ -61,8 +75,14 @@ export async function runOperatorCommand(r: Registry, args: string[], actorName:
       const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
       const p = new Problems();
       const def = validateClient(p, 'client', {
-        client_id: flags.id, type, ...(str(flags.name) ? { name: str(flags.name) } : {}), ...(str(flags.alg) ? { jwt_algorithm: str(flags.alg) } : {}),
-        allowed_callback_urls: list(flags.callbacks), allowed_origins: list(flags.origins), sso: flags.sso === true, ...(secret ? { client_secret: secret } : {}),
+        client_id: flags.id,
+        type,
+        ...(str(flags.name) ? { name: str(flags.name) } : {}),
+        ...(str(flags.alg) ? { jwt_algorithm: str(flags.alg) } : {}),
+        allowed_callback_urls: list(flags.callbacks),
+        allowed_origins: list(flags.origins),
+        sso: flags.sso === true,
+        ...(secret ? { client_secret: secret } : {}),
       });
       if (!def) {
         out(`Invalid client:\n  - ${p.list.join('\n  - ')}`);
@@ -74,7 +94,9 @@ export async function runOperatorCommand(r: Registry, args: string[], actorName:
       }
       await r.clients.upsert(def, 'api');
       await r.storage.versions.bump('clients');
-      out(`Created ${def.type} client ${def.client_id}${secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''}`);
+      out(
+        `Created ${def.type} client ${def.client_id}${secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''}`,
+      );
       return 0;
     }
     if (group === 'clients' && action === 'rotate-key' && id) {

@@ -20,7 +20,11 @@ const clientFields: Record<string, JsonSchema> = {
   scope: { type: 'string', maxLength: 1000 },
   pkce_enforced: { type: 'boolean' },
   implicit_flow: { type: 'boolean' },
-  grant_types: { type: 'array', maxItems: 3, items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] } },
+  grant_types: {
+    type: 'array',
+    maxItems: 3,
+    items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] },
+  },
   management_scopes: { type: 'array', maxItems: 8, items: { type: 'string' } },
 };
 
@@ -30,24 +34,45 @@ export const clientSchema: JsonSchema = {
   type: 'object',
   properties: {
     ...Object.fromEntries(Object.entries(clientFields).filter(([k]) => k !== 'client_secret')),
-    key_mode: { type: 'string', enum: ['global', 'client'] }, created_at: { type: 'string' }, updated_at: { type: 'string' },
+    key_mode: { type: 'string', enum: ['global', 'client'] },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
     client_secret: { type: 'string', description: 'Only in the answer that created or regenerated it' },
   },
 };
 
 export function clientView(c: Client, secret?: string): Record<string, unknown> {
   return {
-    client_id: c.client_id, name: c.name, type: c.type, jwt_algorithm: c.jwt_algorithm, allowed_callback_urls: c.allowed_callback_urls,
-    allowed_origins: c.allowed_origins, sso: c.sso, scope: c.scope, pkce_enforced: c.pkce_enforced, implicit_flow: c.implicit_flow,
-    grant_types: c.grant_types, management_scopes: c.management_scopes, key_mode: c.key_mode,
-    created_at: new Date(c.created_at).toISOString(), updated_at: new Date(c.updated_at).toISOString(),
+    client_id: c.client_id,
+    name: c.name,
+    type: c.type,
+    jwt_algorithm: c.jwt_algorithm,
+    allowed_callback_urls: c.allowed_callback_urls,
+    allowed_origins: c.allowed_origins,
+    sso: c.sso,
+    scope: c.scope,
+    pkce_enforced: c.pkce_enforced,
+    implicit_flow: c.implicit_flow,
+    grant_types: c.grant_types,
+    management_scopes: c.management_scopes,
+    key_mode: c.key_mode,
+    created_at: new Date(c.created_at).toISOString(),
+    updated_at: new Date(c.updated_at).toISOString(),
     ...(secret ? { client_secret: secret } : {}),
   };
 }
 
 /** The stored client as a definition validateClient understands, without its secret. */
 function definitionOf(c: Client): Record<string, unknown> {
-  const { key_mode: _k, created_at: _c, updated_at: _u, secret_sealed: _s, secret_digest: _d, source: _src, ...def } = c;
+  const {
+    key_mode: _k,
+    created_at: _c,
+    updated_at: _u,
+    secret_sealed: _s,
+    secret_digest: _d,
+    source: _src,
+    ...def
+  } = c;
   return def;
 }
 
@@ -55,7 +80,11 @@ function validated(raw: Record<string, unknown>) {
   const p = new Problems();
   const def = validateClient(p, 'client', raw);
   if (!def) {
-    const details = p.list.map((m) => ({ field: m.split(':')[0]!.replace(/^client\./, ''), message: m.slice(m.indexOf(':') + 2), code: 'invalid' as const }));
+    const details = p.list.map((m) => ({
+      field: m.split(':')[0]!.replace(/^client\./, ''),
+      message: m.slice(m.indexOf(':') + 2),
+      code: 'invalid' as const,
+    }));
     throw new ApiError(400, 'invalid_request', p.list.join('; ').slice(0, 500), 'error.client.invalid', { details });
   }
   return def;
@@ -70,7 +99,12 @@ export function clientRoutes(r: Registry, clients: ClientService): ManagementRou
     if (!c) throw notFound(`No client ${id}`);
     return c;
   }
-  async function changed(action: string, actor: Parameters<typeof recordAudit>[2], target: string, details: Record<string, unknown> = {}) {
+  async function changed(
+    action: string,
+    actor: Parameters<typeof recordAudit>[2],
+    target: string,
+    details: Record<string, unknown> = {},
+  ) {
     await r.storage.transaction(async (tx) => {
       await tx.versions.bump('clients');
       await recordAudit(tx, r.clock.now(), actor, action, `client:${target}`, 'success', details);
@@ -79,28 +113,51 @@ export function clientRoutes(r: Registry, clients: ClientService): ManagementRou
   }
   return [
     {
-      method: 'GET', url: '/api/v1/clients', tag: 'clients', permission: 'read:clients', summary: 'List clients (optionally filtered by q, a substring of id or name)',
+      method: 'GET',
+      url: '/api/v1/clients',
+      tag: 'clients',
+      permission: 'read:clients',
+      summary: 'List clients (optionally filtered by q, a substring of id or name)',
       query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200 } } },
-      response: { status: 200, schema: { type: 'object', properties: { clients: { type: 'array', items: clientSchema } } } },
+      response: {
+        status: 200,
+        schema: { type: 'object', properties: { clients: { type: 'array', items: clientSchema } } },
+      },
       handler: async ({ query }) => {
         const q = typeof query.q === 'string' ? query.q.toLowerCase() : '';
         const all = await r.storage.clients.list();
-        return { clients: all.filter((c) => !q || c.client_id.toLowerCase().includes(q) || c.name.toLowerCase().includes(q)).map((c) => clientView(c)) };
+        return {
+          clients: all
+            .filter((c) => !q || c.client_id.toLowerCase().includes(q) || c.name.toLowerCase().includes(q))
+            .map((c) => clientView(c)),
+        };
       },
     },
     {
-      method: 'GET', url: '/api/v1/clients/:clientId', tag: 'clients', permission: 'read:clients', params: clientIdParam, summary: 'Read one client',
+      method: 'GET',
+      url: '/api/v1/clients/:clientId',
+      tag: 'clients',
+      permission: 'read:clients',
+      params: clientIdParam,
+      summary: 'Read one client',
       response: { status: 200, schema: clientSchema },
       handler: async ({ params }) => clientView(await existing(params.clientId!)),
     },
     {
-      method: 'POST', url: '/api/v1/clients', tag: 'clients', permission: 'manage:clients', audit: 'client.created', summary: 'Create a client (a confidential client without a secret gets a generated one, shown once)',
+      method: 'POST',
+      url: '/api/v1/clients',
+      tag: 'clients',
+      permission: 'manage:clients',
+      audit: 'client.created',
+      summary: 'Create a client (a confidential client without a secret gets a generated one, shown once)',
       body: { type: 'object', additionalProperties: false, required: ['client_id'], properties: clientFields },
       response: { status: 201, schema: clientSchema },
       handler: async ({ actor, body }) => {
         const id = body.client_id as string;
-        if (await clients.find(id)) throw new ApiError(409, 'invalid_request', `A client ${id} already exists`, 'error.client.exists');
-        const secret = body.type === 'confidential' ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
+        if (await clients.find(id))
+          throw new ApiError(409, 'invalid_request', `A client ${id} already exists`, 'error.client.exists');
+        const secret =
+          body.type === 'confidential' ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
         const created = await clients.upsert(def, 'api');
         await changed('client.created', actor, id);
@@ -108,17 +165,32 @@ export function clientRoutes(r: Registry, clients: ClientService): ManagementRou
       },
     },
     {
-      method: 'PATCH', url: '/api/v1/clients/:clientId', tag: 'clients', permission: 'manage:clients', audit: 'client.updated', params: clientIdParam,
+      method: 'PATCH',
+      url: '/api/v1/clients/:clientId',
+      tag: 'clients',
+      permission: 'manage:clients',
+      audit: 'client.updated',
+      params: clientIdParam,
       summary: 'Change fields of a client (switching to confidential generates a secret, shown once)',
       body: { type: 'object', additionalProperties: false, minProperties: 1, properties: patchFields },
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params, body }) => {
         const current = await existing(params.clientId!);
         const becomesConfidential = body.type === 'confidential' && current.type === 'public';
-        const secret = current.type === 'confidential' && body.type !== 'public' ? clients.secretOf(current) : becomesConfidential ? newSecret() : undefined;
+        const secret =
+          current.type === 'confidential' && body.type !== 'public'
+            ? clients.secretOf(current)
+            : becomesConfidential
+              ? newSecret()
+              : undefined;
         const def = validated({ ...definitionOf(current), ...body, ...(secret ? { client_secret: secret } : {}) });
         if (def.jwt_algorithm === 'HS256' && current.key_mode === 'client') {
-          throw new ApiError(409, 'invalid_request', 'Sync this client with the global key pair before switching it to HS256', 'error.client.hasOwnKeys');
+          throw new ApiError(
+            409,
+            'invalid_request',
+            'Sync this client with the global key pair before switching it to HS256',
+            'error.client.hasOwnKeys',
+          );
         }
         const updated = await clients.upsert(def, current.source);
         await changed('client.updated', actor, current.client_id, { fields: Object.keys(body) });
@@ -126,21 +198,37 @@ export function clientRoutes(r: Registry, clients: ClientService): ManagementRou
       },
     },
     {
-      method: 'POST', url: '/api/v1/clients/:clientId/secret', tag: 'clients', permission: 'manage:clients', audit: 'client.secret_regenerated', params: clientIdParam, body: emptyBody,
+      method: 'POST',
+      url: '/api/v1/clients/:clientId/secret',
+      tag: 'clients',
+      permission: 'manage:clients',
+      audit: 'client.secret_regenerated',
+      params: clientIdParam,
+      body: emptyBody,
       summary: 'Regenerate the secret of a confidential client (shown once; the old one stops working)',
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params }) => {
         const current = await existing(params.clientId!);
-        if (current.type !== 'confidential') throw new ApiError(409, 'invalid_request', 'A public client has no secret', 'error.client.public');
+        if (current.type !== 'confidential')
+          throw new ApiError(409, 'invalid_request', 'A public client has no secret', 'error.client.public');
         const secret = newSecret();
-        const updated = await clients.upsert(validated({ ...definitionOf(current), client_secret: secret }), current.source);
+        const updated = await clients.upsert(
+          validated({ ...definitionOf(current), client_secret: secret }),
+          current.source,
+        );
         await changed('client.secret_regenerated', actor, current.client_id);
         return clientView(updated, secret);
       },
     },
     {
-      method: 'DELETE', url: '/api/v1/clients/:clientId', tag: 'clients', permission: 'manage:clients', audit: 'client.deleted', params: clientIdParam,
-      summary: 'Delete a client and revoke its own keys', response: { status: 204 },
+      method: 'DELETE',
+      url: '/api/v1/clients/:clientId',
+      tag: 'clients',
+      permission: 'manage:clients',
+      audit: 'client.deleted',
+      params: clientIdParam,
+      summary: 'Delete a client and revoke its own keys',
+      response: { status: 204 },
       handler: async ({ actor, params }) => {
         const current = await existing(params.clientId!);
         const now = r.clock.now();

@@ -10,7 +10,8 @@ type Level = 'info' | 'warn' | 'error';
 
 /** Outcome of an event by its name: refusals and failures are not successes. */
 function outcomeOf(name: string): 'success' | 'failed' | 'denied' {
-  if (/(failed|reused|refused|limit_reached)$/.test(name)) return name.endsWith('limit_reached') || name.endsWith('refused') ? 'denied' : 'failed';
+  if (/(failed|reused|refused|limit_reached)$/.test(name))
+    return name.endsWith('limit_reached') || name.endsWith('refused') ? 'denied' : 'failed';
   return 'success';
 }
 
@@ -95,9 +96,15 @@ export function createSecurityEvents(deps: {
       const clientId = typeof fields.client_id === 'string' ? fields.client_id : null;
       const { user_id: _u, client_id: _c, ...details } = fields;
       pending.push({
-        id: randomId(), at: deps.clock.now(), actor_type: userId ? 'user' : 'client', actor_id: userId ?? clientId ?? 'anonymous',
-        action: name, target: clientId ? `client:${clientId}`.slice(0, 400) : null, ip: typeof fields.ip === 'string' ? fields.ip : null,
-        outcome: outcomeOf(name), details: JSON.stringify(details),
+        id: randomId(),
+        at: deps.clock.now(),
+        actor_type: userId ? 'user' : 'client',
+        actor_id: userId ?? clientId ?? 'anonymous',
+        action: name,
+        target: clientId ? `client:${clientId}`.slice(0, 400) : null,
+        ip: typeof fields.ip === 'string' ? fields.ip : null,
+        outcome: outcomeOf(name),
+        details: JSON.stringify(details),
       });
       if (pending.length >= FLUSH_ROWS && !holding) void flush();
       else schedule(FLUSH_MS);

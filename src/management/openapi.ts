@@ -6,30 +6,68 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.url.replace(/:([A-Za-z]+)/g, '{$1}');
-    const params = Object.entries(((r.params?.properties ?? {}) as Record<string, object>)).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
-    const query = Object.entries(((r.query?.properties ?? {}) as Record<string, object>)).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
-    const errors = Object.fromEntries(['400', '401', '403', '404', '409'].map((s) => [s, { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+    const params = Object.entries((r.params?.properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema,
+    }));
+    const query = Object.entries((r.query?.properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: false,
+      schema,
+    }));
+    const errors = Object.fromEntries(
+      ['400', '401', '403', '404', '409'].map((s) => [
+        s,
+        { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      ]),
+    );
     (paths[path] ??= {})[r.method.toLowerCase()] = {
       summary: r.summary,
       tags: [r.tag],
       'x-permission': r.permission,
       security: [{ bearer: [r.permission] }],
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
-      ...(r.body ? { requestBody: { required: r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0, content: { 'application/json': { schema: r.body } } } } : {}),
+      ...(r.body
+        ? {
+            requestBody: {
+              required: r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0,
+              content: { 'application/json': { schema: r.body } },
+            },
+          }
+        : {}),
       responses: {
-        [String(r.response.status)]: r.response.schema ? { description: 'Success', content: { 'application/json': { schema: r.response.schema } } } : { description: 'Done' },
+        [String(r.response.status)]: r.response.schema
+          ? { description: 'Success', content: { 'application/json': { schema: r.response.schema } } }
+          : { description: 'Done' },
         ...errors,
       },
     };
   }
   return JSON.stringify({
     openapi: '3.1.0',
-    info: { title: 'Ward management API', version: '1', description: 'Bearer: a management client_credentials token or a console user token.' },
+    info: {
+      title: 'Ward management API',
+      version: '1',
+      description: 'Bearer: a management client_credentials token or a console user token.',
+    },
     servers: [{ url: issuer }],
     paths,
     components: {
       schemas: { Error: errorSchema },
-      securitySchemes: { bearer: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${issuer}/oauth/token`, scopes: Object.fromEntries([...new Set(routes.map((r) => r.permission))].map((p) => [p, p])) } } } },
+      securitySchemes: {
+        bearer: {
+          type: 'oauth2',
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${issuer}/oauth/token`,
+              scopes: Object.fromEntries([...new Set(routes.map((r) => r.permission))].map((p) => [p, p])),
+            },
+          },
+        },
+      },
     },
   });
 }

@@ -10,7 +10,14 @@ import { socialRoutes } from './social-routes.js';
 import { userRoutes } from './users-routes.js';
 
 export function managementRoutes(r: Registry): ManagementRoute[] {
-  return [...keyRoutes(r.keyOps), ...clientRoutes(r, r.clients), ...settingsRoutes(r), ...auditRoutes(r), ...userRoutes(r), ...socialRoutes(r)];
+  return [
+    ...keyRoutes(r.keyOps),
+    ...clientRoutes(r, r.clients),
+    ...settingsRoutes(r),
+    ...auditRoutes(r),
+    ...userRoutes(r),
+    ...socialRoutes(r),
+  ];
 }
 
 /** /api/v1: the management routes and their OpenAPI description. */

@@ -21,13 +21,31 @@ export interface ManagementRoute {
   response: { status: number; schema?: JsonSchema };
   /** Audited action name for operations that change something. */
   audit?: string;
-  handler(ctx: { actor: ManagementActor; params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown>; req: FastifyRequest }): Promise<unknown>;
+  handler(ctx: {
+    actor: ManagementActor;
+    params: Record<string, string>;
+    query: Record<string, unknown>;
+    body: Record<string, unknown>;
+    req: FastifyRequest;
+  }): Promise<unknown>;
 }
 
-const detailsOf = (errors: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string }>): FieldError[] =>
+const detailsOf = (
+  errors: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string }>,
+): FieldError[] =>
   errors.map((e) => {
-    const field = [e.instancePath?.replace(/^\//, '').replace(/\//g, '.'), e.params?.additionalProperty ?? e.params?.missingProperty].filter(Boolean).join('.') || 'body';
-    return { field: String(field), message: e.keyword === 'additionalProperties' ? 'is not an allowed field' : (e.message ?? 'is invalid'), code: e.keyword === 'required' ? 'missing' : 'invalid' };
+    const field =
+      [
+        e.instancePath?.replace(/^\//, '').replace(/\//g, '.'),
+        e.params?.additionalProperty ?? e.params?.missingProperty,
+      ]
+        .filter(Boolean)
+        .join('.') || 'body';
+    return {
+      field: String(field),
+      message: e.keyword === 'additionalProperties' ? 'is not an allowed field' : (e.message ?? 'is invalid'),
+      code: e.keyword === 'required' ? 'missing' : 'invalid',
+    };
   });
 
 export function registerManagementRoutes(app: FastifyInstance, r: Registry, routes: ManagementRoute[]): void {
@@ -36,13 +54,25 @@ export function registerManagementRoutes(app: FastifyInstance, r: Registry, rout
       method: def.method,
       url: def.url,
       attachValidation: true,
-      schema: { ...(def.params ? { params: def.params } : {}), ...(def.query ? { querystring: def.query } : {}), ...(def.body ? { body: def.body } : {}) },
+      schema: {
+        ...(def.params ? { params: def.params } : {}),
+        ...(def.query ? { querystring: def.query } : {}),
+        ...(def.body ? { body: def.body } : {}),
+      },
       handler: async (req, reply) => {
         const actor = await authenticateManagement(r, req.headers.authorization, req.ip);
         try {
           requirePermission(actor, def.permission);
         } catch (e) {
-          await recordAudit(r.storage, r.clock.now(), actor, def.audit ?? `${def.tag}.read`, req.url.split('?')[0]!.slice(0, 400), 'denied', { permission: def.permission });
+          await recordAudit(
+            r.storage,
+            r.clock.now(),
+            actor,
+            def.audit ?? `${def.tag}.read`,
+            req.url.split('?')[0]!.slice(0, 400),
+            'denied',
+            { permission: def.permission },
+          );
           throw e;
         }
         const action = def.audit ?? `${def.tag}.read`;
@@ -51,12 +81,28 @@ export function registerManagementRoutes(app: FastifyInstance, r: Registry, rout
         try {
           if (req.validationError) {
             const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
-            throw new ApiError(400, 'invalid_request', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500), 'error.invalidRequest', { details });
+            throw new ApiError(
+              400,
+              'invalid_request',
+              `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500),
+              'error.invalidRequest',
+              { details },
+            );
           }
-          out = await def.handler({ actor, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: (req.body ?? {}) as Record<string, unknown>, req });
+          out = await def.handler({
+            actor,
+            params: req.params as Record<string, string>,
+            query: req.query as Record<string, unknown>,
+            body: (req.body ?? {}) as Record<string, unknown>,
+            req,
+          });
         } catch (e) {
           // Every management call is audited: a refused one too, with its reason (never its body).
-          if (e instanceof ApiError) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', { status: e.status, error: e.error });
+          if (e instanceof ApiError)
+            await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', {
+              status: e.status,
+              error: e.error,
+            });
           throw e;
         }
         // Changes audit themselves inside their transaction (with details); reads are audited here.

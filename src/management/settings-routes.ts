@@ -6,22 +6,41 @@ import { recordAudit } from './audit.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
 const rateLimit: JsonSchema = {
-  type: 'object', additionalProperties: false,
-  properties: { limit: { type: ['integer', 'null'], minimum: 1 }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } },
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: ['integer', 'null'], minimum: 1 },
+    window_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
+  },
 };
 const seconds: JsonSchema = { type: 'integer', minimum: 1, maximum: 315360000 };
 const window = (min: number, max: number): JsonSchema => ({
-  type: 'object', additionalProperties: false,
-  properties: { limit: { type: 'integer', minimum: min, maximum: max }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } },
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: min, maximum: max },
+    window_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
+  },
 });
 
 export const accountSchema: JsonSchema = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: {
     mfa_required: { type: 'string', enum: ['always', 'never', 'Always', 'Never'] },
-    access_token_ttl: seconds, id_token_ttl: seconds, refresh_token_ttl: seconds, authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
-    tkn_ttl: seconds, session_ttl: seconds, session_idle_ttl: seconds, password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
-    rate_limits: { type: 'object', additionalProperties: false, properties: { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit } },
+    access_token_ttl: seconds,
+    id_token_ttl: seconds,
+    refresh_token_ttl: seconds,
+    authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
+    tkn_ttl: seconds,
+    session_ttl: seconds,
+    session_idle_ttl: seconds,
+    password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
+    rate_limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit },
+    },
     verification_code_length: { type: 'integer', minimum: 4, maximum: 10 },
     verification_code_ttl: { type: 'integer', minimum: 30, maximum: 600 },
     verification_max_attempts: { type: 'integer', minimum: 1, maximum: 20 },
@@ -38,13 +57,22 @@ export const accountSchema: JsonSchema = {
 export function settingsRoutes(r: Registry): ManagementRoute[] {
   return [
     {
-      method: 'GET', url: '/api/v1/settings/account', tag: 'settings', permission: 'read:settings', summary: 'Read the account settings',
+      method: 'GET',
+      url: '/api/v1/settings/account',
+      tag: 'settings',
+      permission: 'read:settings',
+      summary: 'Read the account settings',
       response: { status: 200, schema: accountSchema },
       handler: async () => r.account(),
     },
     {
-      method: 'PATCH', url: '/api/v1/settings/account', tag: 'settings', permission: 'manage:settings', audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits)', body: { ...accountSchema, minProperties: 1 },
+      method: 'PATCH',
+      url: '/api/v1/settings/account',
+      tag: 'settings',
+      permission: 'manage:settings',
+      audit: 'settings.updated',
+      summary: 'Change account settings (MFA required, lifetimes, limits)',
+      body: { ...accountSchema, minProperties: 1 },
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {
         const p = new Problems();
@@ -53,7 +81,9 @@ export function settingsRoutes(r: Registry): ManagementRoute[] {
         await r.storage.transaction(async (tx) => {
           await tx.settings.put('account', next, r.clock.now());
           await tx.versions.bump('account');
-          await recordAudit(tx, r.clock.now(), actor, 'settings.updated', 'account', 'success', { fields: Object.keys(body) });
+          await recordAudit(tx, r.clock.now(), actor, 'settings.updated', 'account', 'success', {
+            fields: Object.keys(body),
+          });
         });
         r.setAccount(next);
         return next;

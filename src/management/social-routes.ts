@@ -6,13 +6,26 @@ import type { Registry } from '../registry.js';
 import { recordAudit } from './audit.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
-const nameParam: JsonSchema = { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' } } };
+const nameParam: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' } },
+};
 const url = { type: 'string', maxLength: 2048 };
 const fields: Record<string, JsonSchema> = {
-  name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' }, preset: { type: 'string', enum: ['google', 'microsoft', 'apple', 'facebook'] },
-  type: { type: 'string', enum: ['oidc', 'oauth2'] }, client_id: { type: 'string', maxLength: 512 }, client_secret: { type: 'string', maxLength: 2048 },
-  scopes: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 100 } }, issuer: url, authorization_url: url, token_url: url, userinfo_url: url,
-  claims: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 100 } }, label: { type: 'string', maxLength: 100 },
+  name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
+  preset: { type: 'string', enum: ['google', 'microsoft', 'apple', 'facebook'] },
+  type: { type: 'string', enum: ['oidc', 'oauth2'] },
+  client_id: { type: 'string', maxLength: 512 },
+  client_secret: { type: 'string', maxLength: 2048 },
+  scopes: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 100 } },
+  issuer: url,
+  authorization_url: url,
+  token_url: url,
+  userinfo_url: url,
+  claims: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 100 } },
+  label: { type: 'string', maxLength: 100 },
 };
 const { client_secret: _s, ...publicFields } = fields;
 const providerSchema: JsonSchema = { type: 'object', properties: publicFields };
@@ -26,7 +39,13 @@ const view = (p: SocialProviderConfig) => {
 function validated(raw: Record<string, unknown>): SocialProviderConfig {
   const p = new Problems();
   const [def] = validateSocialProviders(p, [raw]);
-  if (!def || p.list.length) throw new ApiError(400, 'invalid_request', p.list.join('; ').replace(/social_providers\[0\]\./g, ''), 'error.socialProvider.invalid');
+  if (!def || p.list.length)
+    throw new ApiError(
+      400,
+      'invalid_request',
+      p.list.join('; ').replace(/social_providers\[0\]\./g, ''),
+      'error.socialProvider.invalid',
+    );
   return def;
 }
 
@@ -42,26 +61,55 @@ export function socialRoutes(r: Registry): ManagementRoute[] {
   const current = (name: string) => r.socialProviders.list().find((p) => p.name === name);
   return [
     {
-      method: 'GET', url: '/api/v1/social-providers', tag: 'social', permission: 'read:settings', summary: 'List the social login providers (secrets never shown)',
-      response: { status: 200, schema: { type: 'object', properties: { providers: { type: 'array', items: providerSchema } } } },
+      method: 'GET',
+      url: '/api/v1/social-providers',
+      tag: 'social',
+      permission: 'read:settings',
+      summary: 'List the social login providers (secrets never shown)',
+      response: {
+        status: 200,
+        schema: { type: 'object', properties: { providers: { type: 'array', items: providerSchema } } },
+      },
       handler: async () => ({ providers: r.socialProviders.list().map(view) }),
     },
     {
-      method: 'POST', url: '/api/v1/social-providers', tag: 'social', permission: 'manage:settings', audit: 'social_provider.created',
-      body: { type: 'object', additionalProperties: false, properties: fields }, summary: 'Add a provider (generic OIDC, generic OAuth 2.0, or a preset)',
+      method: 'POST',
+      url: '/api/v1/social-providers',
+      tag: 'social',
+      permission: 'manage:settings',
+      audit: 'social_provider.created',
+      body: { type: 'object', additionalProperties: false, properties: fields },
+      summary: 'Add a provider (generic OIDC, generic OAuth 2.0, or a preset)',
       response: { status: 201, schema: providerSchema },
       handler: async ({ actor, body }) => {
         const def = validated(body);
-        if (current(def.name)) throw new ApiError(409, 'invalid_request', `A provider ${def.name} already exists`, 'error.socialProvider.exists');
+        if (current(def.name))
+          throw new ApiError(
+            409,
+            'invalid_request',
+            `A provider ${def.name} already exists`,
+            'error.socialProvider.exists',
+          );
         await r.socialProviders.save(def, 'api');
         await changed(actor, 'social_provider.created', def.name);
         return view(def);
       },
     },
     {
-      method: 'PATCH', url: '/api/v1/social-providers/:name', tag: 'social', permission: 'manage:settings', audit: 'social_provider.updated', params: nameParam,
-      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'name')) },
-      summary: 'Change a provider (a new client_secret replaces the old one)', response: { status: 200, schema: providerSchema },
+      method: 'PATCH',
+      url: '/api/v1/social-providers/:name',
+      tag: 'social',
+      permission: 'manage:settings',
+      audit: 'social_provider.updated',
+      params: nameParam,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'name')),
+      },
+      summary: 'Change a provider (a new client_secret replaces the old one)',
+      response: { status: 200, schema: providerSchema },
       handler: async ({ actor, params, body }) => {
         const existing = current(params.name!);
         if (!existing) throw notFound(`No provider ${params.name}`);
@@ -72,8 +120,14 @@ export function socialRoutes(r: Registry): ManagementRoute[] {
       },
     },
     {
-      method: 'DELETE', url: '/api/v1/social-providers/:name', tag: 'social', permission: 'manage:settings', audit: 'social_provider.deleted', params: nameParam,
-      summary: 'Remove a provider (linked identities stay, unusable until it comes back)', response: { status: 204 },
+      method: 'DELETE',
+      url: '/api/v1/social-providers/:name',
+      tag: 'social',
+      permission: 'manage:settings',
+      audit: 'social_provider.deleted',
+      params: nameParam,
+      summary: 'Remove a provider (linked identities stay, unusable until it comes back)',
+      response: { status: 204 },
       handler: async ({ actor, params }) => {
         if (!(await r.storage.socialProviders.delete(params.name!))) throw notFound(`No provider ${params.name}`);
         await changed(actor, 'social_provider.deleted', params.name!);

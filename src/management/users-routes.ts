@@ -6,19 +6,38 @@ import type { User } from '../storage/sql/users.js';
 import { recordAudit } from './audit.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
-const userIdParam: JsonSchema = { type: 'object', additionalProperties: false, required: ['userId'], properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' } } };
+const userIdParam: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['userId'],
+  properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' } },
+};
 
 const userSchema: JsonSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' }, email: { type: ['string', 'null'] }, phone_number: { type: ['string', 'null'] }, given_name: { type: ['string', 'null'] },
-    family_name: { type: ['string', 'null'] }, role: { type: ['string', 'null'] }, disabled: { type: 'boolean' }, has_password: { type: 'boolean' }, created_at: { type: 'string' },
+    id: { type: 'string' },
+    email: { type: ['string', 'null'] },
+    phone_number: { type: ['string', 'null'] },
+    given_name: { type: ['string', 'null'] },
+    family_name: { type: ['string', 'null'] },
+    role: { type: ['string', 'null'] },
+    disabled: { type: 'boolean' },
+    has_password: { type: 'boolean' },
+    created_at: { type: 'string' },
   },
 };
 
 const view = (u: User) => ({
-  id: u.id, email: u.email, phone_number: u.phone_number, given_name: u.given_name, family_name: u.family_name, role: u.role,
-  disabled: u.disabled, has_password: !!u.password_hash, created_at: new Date(u.created_at).toISOString(),
+  id: u.id,
+  email: u.email,
+  phone_number: u.phone_number,
+  given_name: u.given_name,
+  family_name: u.family_name,
+  role: u.role,
+  disabled: u.disabled,
+  has_password: !!u.password_hash,
+  created_at: new Date(u.created_at).toISOString(),
 });
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
@@ -37,13 +56,39 @@ export function userRoutes(r: Registry): ManagementRoute[] {
   }
   return [
     {
-      method: 'GET', url: '/api/v1/users', tag: 'users', permission: 'read:users', summary: 'Search users by email, phone, name or id',
-      query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200, pattern: '^[^\\u0000]*$' }, limit: { type: 'string', pattern: '^[0-9]{1,3}$' } } },
-      response: { status: 200, schema: { type: 'object', properties: { users: { type: 'array', items: userSchema } } } },
-      handler: async ({ query }) => ({ users: (await r.storage.users.search(typeof query.q === 'string' ? query.q.trim() : '', Math.min(Number(query.limit ?? 50), 200))).map(view) }),
+      method: 'GET',
+      url: '/api/v1/users',
+      tag: 'users',
+      permission: 'read:users',
+      summary: 'Search users by email, phone, name or id',
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          q: { type: 'string', maxLength: 200, pattern: '^[^\\u0000]*$' },
+          limit: { type: 'string', pattern: '^[0-9]{1,3}$' },
+        },
+      },
+      response: {
+        status: 200,
+        schema: { type: 'object', properties: { users: { type: 'array', items: userSchema } } },
+      },
+      handler: async ({ query }) => ({
+        users: (
+          await r.storage.users.search(
+            typeof query.q === 'string' ? query.q.trim() : '',
+            Math.min(Number(query.limit ?? 50), 200),
+          )
+        ).map(view),
+      }),
     },
     {
-      method: 'GET', url: '/api/v1/users/:userId', tag: 'users', permission: 'read:users', params: userIdParam, summary: 'A user, their second factors and linked identities',
+      method: 'GET',
+      url: '/api/v1/users/:userId',
+      tag: 'users',
+      permission: 'read:users',
+      params: userIdParam,
+      summary: 'A user, their second factors and linked identities',
       response: { status: 200, schema: { type: 'object' } },
       handler: async ({ params }) => {
         const u = await existing(params.userId!);
@@ -51,15 +96,39 @@ export function userRoutes(r: Registry): ManagementRoute[] {
         const identities = await r.storage.identities.listOfUser(u.id);
         return {
           ...view(u),
-          mfa_credentials: factors.map((f) => ({ id: f.id, type: f.type, destination: f.destination, verified: f.verified_at !== null, created_at: new Date(f.created_at).toISOString() })),
-          identities: identities.map((i) => ({ id: i.id, provider: i.provider, email: i.email, created_at: new Date(i.created_at).toISOString() })),
+          mfa_credentials: factors.map((f) => ({
+            id: f.id,
+            type: f.type,
+            destination: f.destination,
+            verified: f.verified_at !== null,
+            created_at: new Date(f.created_at).toISOString(),
+          })),
+          identities: identities.map((i) => ({
+            id: i.id,
+            provider: i.provider,
+            email: i.email,
+            created_at: new Date(i.created_at).toISOString(),
+          })),
         };
       },
     },
     {
-      method: 'DELETE', url: '/api/v1/users/:userId/mfa-credentials/:credentialId', tag: 'users', permission: 'manage:users', audit: 'user.factor_removed',
-      params: { type: 'object', additionalProperties: false, required: ['userId', 'credentialId'], properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' }, credentialId: { type: 'string', pattern: '^[a-f0-9]{32}$' } } },
-      summary: "Remove a user's second factor (their trusted devices are revoked; the user is told)", response: { status: 204 },
+      method: 'DELETE',
+      url: '/api/v1/users/:userId/mfa-credentials/:credentialId',
+      tag: 'users',
+      permission: 'manage:users',
+      audit: 'user.factor_removed',
+      params: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['userId', 'credentialId'],
+        properties: {
+          userId: { type: 'string', pattern: '^[a-f0-9]{32}$' },
+          credentialId: { type: 'string', pattern: '^[a-f0-9]{32}$' },
+        },
+      },
+      summary: "Remove a user's second factor (their trusted devices are revoked; the user is told)",
+      response: { status: 204 },
       handler: async ({ actor, params }) => {
         const f = await r.storage.mfaCredentials.find(params.credentialId!);
         if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
@@ -72,12 +141,26 @@ export function userRoutes(r: Registry): ManagementRoute[] {
         });
         // The user is told, as when they remove it themselves (MF-03).
         const user = await r.users.find(f.user_id);
-        if (user && f.verified_at !== null) r.notices.factorChanged({ user, change: 'factor_removed', factor: { type: f.type, destination: f.destination }, before, at: now });
+        if (user && f.verified_at !== null)
+          r.notices.factorChanged({
+            user,
+            change: 'factor_removed',
+            factor: { type: f.type, destination: f.destination },
+            before,
+            at: now,
+          });
       },
     },
     {
-      method: 'POST', url: '/api/v1/users/:userId/sessions/revoke', tag: 'users', permission: 'manage:users', audit: 'user.sessions_revoked', params: userIdParam,
-      body: { type: 'object', additionalProperties: false, maxProperties: 0 }, summary: 'End every session of a user and revoke their tokens', response: { status: 204 },
+      method: 'POST',
+      url: '/api/v1/users/:userId/sessions/revoke',
+      tag: 'users',
+      permission: 'manage:users',
+      audit: 'user.sessions_revoked',
+      params: userIdParam,
+      body: { type: 'object', additionalProperties: false, maxProperties: 0 },
+      summary: 'End every session of a user and revoke their tokens',
+      response: { status: 204 },
       handler: async ({ actor, params }) => {
         const u = await existing(params.userId!);
         const now = r.clock.now();
@@ -86,26 +169,56 @@ export function userRoutes(r: Registry): ManagementRoute[] {
       },
     },
     {
-      method: 'PATCH', url: '/api/v1/users/:userId', tag: 'users', permission: 'manage:users', audit: 'user.updated', params: userIdParam,
-      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: { disabled: { type: 'boolean' } } },
-      summary: 'Disable or enable a user (disabling ends their sessions and tokens)', response: { status: 200, schema: userSchema },
+      method: 'PATCH',
+      url: '/api/v1/users/:userId',
+      tag: 'users',
+      permission: 'manage:users',
+      audit: 'user.updated',
+      params: userIdParam,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { disabled: { type: 'boolean' } },
+      },
+      summary: 'Disable or enable a user (disabling ends their sessions and tokens)',
+      response: { status: 200, schema: userSchema },
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId!);
         const now = r.clock.now();
         await r.storage.users.setDisabled(u.id, body.disabled as boolean, now);
         if (body.disabled) await endEverything(u.id, now);
-        await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled: body.disabled });
+        await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', {
+          disabled: body.disabled,
+        });
         return view((await r.users.find(u.id))!);
       },
     },
     {
-      method: 'PUT', url: '/api/v1/users/:userId/role', tag: 'users', permission: 'manage:roles', audit: 'user.role_changed', params: userIdParam,
-      body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role: { type: ['string', 'null'], enum: [...ROLES, null] } } },
-      summary: 'Give a user a console role (Administrators only)', response: { status: 200, schema: userSchema },
+      method: 'PUT',
+      url: '/api/v1/users/:userId/role',
+      tag: 'users',
+      permission: 'manage:roles',
+      audit: 'user.role_changed',
+      params: userIdParam,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['role'],
+        properties: { role: { type: ['string', 'null'], enum: [...ROLES, null] } },
+      },
+      summary: 'Give a user a console role (Administrators only)',
+      response: { status: 200, schema: userSchema },
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId!);
         const role = body.role === null ? null : isRole(body.role) ? body.role : null;
-        if (actor.type === 'user' && actor.id === u.id && role !== 'administrator') throw new ApiError(409, 'invalid_request', 'An administrator cannot remove their own role', 'error.user.ownRole');
+        if (actor.type === 'user' && actor.id === u.id && role !== 'administrator')
+          throw new ApiError(
+            409,
+            'invalid_request',
+            'An administrator cannot remove their own role',
+            'error.user.ownRole',
+          );
         const now = r.clock.now();
         await r.storage.users.setRole(u.id, role, now);
         await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });

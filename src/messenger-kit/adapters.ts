@@ -17,7 +17,12 @@ export interface AdapterOptions {
 }
 
 function send(res: ServerResponse, r: HandlerResult, extra: Record<string, string> = {}): void {
-  res.writeHead(r.status, { 'content-type': r.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+  res.writeHead(r.status, {
+    'content-type': r.contentType,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...extra,
+  });
   res.end(r.body);
 }
 
@@ -52,17 +57,31 @@ export function createNodeListener(webhook: MessengerWebhook, opts: AdapterOptio
       return send(res, { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not Found' });
     }
     if (req.method === 'GET') return send(res, webhook.handleVerification(url.searchParams));
-    if (req.method !== 'POST') return send(res, { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Method Not Allowed' }, { allow: 'GET, POST' });
+    if (req.method !== 'POST')
+      return send(
+        res,
+        { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Method Not Allowed' },
+        { allow: 'GET, POST' },
+      );
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) {
       // express.json() (or similar) ran first: the signed bytes are gone.
-      return send(res, { status: 500, contentType: 'text/plain; charset=utf-8', body: 'webhook needs the raw body: use express.raw() or no body parser' });
+      return send(res, {
+        status: 500,
+        contentType: 'text/plain; charset=utf-8',
+        body: 'webhook needs the raw body: use express.raw() or no body parser',
+      });
     }
     const body = Buffer.isBuffer(req.body) ? Promise.resolve(req.body as Buffer | null) : readBody(req, limit);
     body.then(
-      (raw) => send(res, raw === null || raw.length > limit
-        ? { status: 413, contentType: 'text/plain; charset=utf-8', body: 'Payload Too Large' }
-        : webhook.handleEvent(raw, req.headers)),
-      (err) => (next ? next(err) : send(res, { status: 400, contentType: 'text/plain; charset=utf-8', body: 'Bad Request' })),
+      (raw) =>
+        send(
+          res,
+          raw === null || raw.length > limit
+            ? { status: 413, contentType: 'text/plain; charset=utf-8', body: 'Payload Too Large' }
+            : webhook.handleEvent(raw, req.headers),
+        ),
+      (err) =>
+        next ? next(err) : send(res, { status: 400, contentType: 'text/plain; charset=utf-8', body: 'Bad Request' }),
     );
   };
 }
@@ -81,7 +100,12 @@ export function messengerFastifyPlugin(webhook: MessengerWebhook, opts: AdapterO
     const reply = (r: HandlerResult) => ({ status: r.status, type: r.contentType, body: r.body });
     app.get(path, async (req, res) => {
       const r = reply(webhook.handleVerification(new URL(req.url, 'http://webhook.invalid').searchParams));
-      return res.code(r.status).type(r.type).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(r.body);
+      return res
+        .code(r.status)
+        .type(r.type)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(r.body);
     });
     app.post(path, async (req, res) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

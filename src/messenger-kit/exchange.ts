@@ -10,7 +10,10 @@ import type { FetchLike, LinkedProfile, WardOptions } from './types.js';
 
 /** Why a link failed; `permanent` ones are recorded and never retried. */
 export class LinkError extends Error {
-  constructor(message: string, readonly permanent: boolean) {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
     super(message);
   }
 }
@@ -36,8 +39,10 @@ export class WardClient {
   ) {
     this.fetch = ward.fetch ?? defaultFetch;
     this.jwksUri = ward.jwksUri ?? `${ward.issuer}/jwks.json`;
-    if (ward.jwtAlgorithm === 'HS256' && !ward.clientSecret) throw new Error('messenger-kit: HS256 needs ward.clientSecret (the verification key)');
-    if (ward.jwtAlgorithm !== 'HS256' && ward.jwtAlgorithm !== 'RS256') throw new Error('messenger-kit: ward.jwtAlgorithm must be HS256 or RS256');
+    if (ward.jwtAlgorithm === 'HS256' && !ward.clientSecret)
+      throw new Error('messenger-kit: HS256 needs ward.clientSecret (the verification key)');
+    if (ward.jwtAlgorithm !== 'HS256' && ward.jwtAlgorithm !== 'RS256')
+      throw new Error('messenger-kit: ward.jwtAlgorithm must be HS256 or RS256');
     this.hsKey = ward.jwtAlgorithm === 'HS256' ? new TextEncoder().encode(ward.clientSecret) : null;
   }
 
@@ -50,7 +55,8 @@ export class WardClient {
     }
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const profile: LinkedProfile = { sub: claims.sub! };
-    for (const k of ['given_name', 'family_name', 'email'] as const) if (str(claims[k]) !== undefined) profile[k] = str(claims[k]);
+    for (const k of ['given_name', 'family_name', 'email'] as const)
+      if (str(claims[k]) !== undefined) profile[k] = str(claims[k]);
     return { profile, claims: claims as Record<string, unknown> };
   }
 
@@ -66,13 +72,22 @@ export class WardClient {
   }
 
   private async exchange(code: string, signal: AbortSignal): Promise<string> {
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: this.ward.clientId, redirect_uri: this.ward.redirectUri });
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: this.ward.clientId,
+      redirect_uri: this.ward.redirectUri,
+    });
     if (this.ward.clientSecret) form.set('client_secret', this.ward.clientSecret);
-    const res = await this.call(`${this.ward.issuer}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-    }, signal);
+    const res = await this.call(
+      `${this.ward.issuer}/oauth/token`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+      },
+      signal,
+    );
     let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(res.text) as Record<string, unknown>;
@@ -91,7 +106,9 @@ export class WardClient {
 
   /** One JWKS fetch at a time: concurrent links share it. */
   private loadJwks(signal: AbortSignal): Promise<void> {
-    this.jwksLoading ??= this.fetchJwks(signal).finally(() => { this.jwksLoading = null; });
+    this.jwksLoading ??= this.fetchJwks(signal).finally(() => {
+      this.jwksLoading = null;
+    });
     return this.jwksLoading;
   }
 
@@ -128,7 +145,8 @@ export class WardClient {
         } catch (e) {
           if (!(e instanceof errors.JWKSNoMatchingKey)) throw e;
           // Fetched a moment ago: try again later rather than hammer the JWKS (or give up on the link).
-          if (this.opts.now() - this.jwksFetchedAt < this.opts.jwksCooldownMs) throw new LinkError('id_token: unknown kid (JWKS fetched recently)', false);
+          if (this.opts.now() - this.jwksFetchedAt < this.opts.jwksCooldownMs)
+            throw new LinkError('id_token: unknown kid (JWKS fetched recently)', false);
           await this.loadJwks(signal); // a rotated key: fetch the set again, once
           payload = (await jwtVerify(idToken, this.jwks!, options)).payload;
         }

@@ -23,7 +23,12 @@ export interface QueueItem {
 }
 
 interface Row {
-  id: number; kind: ItemKind; psid: string; payload: string; attempts: number; result: string | null;
+  id: number;
+  kind: ItemKind;
+  psid: string;
+  payload: string;
+  attempts: number;
+  result: string | null;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -52,7 +57,10 @@ function redact(event: MessagingEvent): string {
 export class DurableQueue {
   private readonly db: Database.Database;
 
-  constructor(path: string, private readonly now: () => number) {
+  constructor(
+    path: string,
+    private readonly now: () => number,
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -78,13 +86,21 @@ export class DurableQueue {
 
   /** Stores every new item of one delivery in one transaction; answers how many were new. */
   enqueue(items: Array<{ pageId: string; event: MessagingEvent }>): { added: number; duplicates: number } {
-    const insert = this.db.prepare(`INSERT OR IGNORE INTO messenger_items (dedupe_key, kind, psid, payload, next_at, received_at)
+    const insert =
+      this.db.prepare(`INSERT OR IGNORE INTO messenger_items (dedupe_key, kind, psid, payload, next_at, received_at)
       VALUES (?, ?, ?, ?, ?, ?)`);
     const t = this.now();
     let added = 0;
     this.db.transaction(() => {
       for (const { pageId, event } of items) {
-        added += insert.run(dedupeKey(pageId, event), kindOf(event), event.sender.id, JSON.stringify(event), t, t).changes;
+        added += insert.run(
+          dedupeKey(pageId, event),
+          kindOf(event),
+          event.sender.id,
+          JSON.stringify(event),
+          t,
+          t,
+        ).changes;
       }
     })();
     return { added, duplicates: items.length - added };
@@ -96,14 +112,23 @@ export class DurableQueue {
    */
   due(limit: number, busy: Set<string>): QueueItem[] {
     if (limit <= 0) return [];
-    const rows = this.db.prepare(`SELECT id, kind, psid, payload, attempts, result FROM messenger_items m
+    const rows = this.db
+      .prepare(`SELECT id, kind, psid, payload, attempts, result FROM messenger_items m
       WHERE status = 'pending' AND next_at <= ?
         AND id = (SELECT MIN(id) FROM messenger_items o WHERE o.psid = m.psid AND o.status = 'pending')
-      ORDER BY id LIMIT ?`).all(this.now(), limit + busy.size) as Row[];
-    return rows.filter((r) => !busy.has(r.psid)).slice(0, limit).map((r) => ({
-      id: r.id, kind: r.kind, psid: r.psid, event: JSON.parse(r.payload) as MessagingEvent, attempts: r.attempts,
-      result: r.result ? (JSON.parse(r.result) as QueueItem['result']) : null,
-    }));
+      ORDER BY id LIMIT ?`)
+      .all(this.now(), limit + busy.size) as Row[];
+    return rows
+      .filter((r) => !busy.has(r.psid))
+      .slice(0, limit)
+      .map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        psid: r.psid,
+        event: JSON.parse(r.payload) as MessagingEvent,
+        attempts: r.attempts,
+        result: r.result ? (JSON.parse(r.result) as QueueItem['result']) : null,
+      }));
   }
 
   /**
@@ -111,7 +136,9 @@ export class DurableQueue {
    * they run already, or start when a running item finishes.
    */
   nextRetryAt(): number | null {
-    const r = this.db.prepare(`SELECT MIN(next_at) AS t FROM messenger_items WHERE status = 'pending' AND next_at > ?`).get(this.now()) as { t: number | null };
+    const r = this.db
+      .prepare(`SELECT MIN(next_at) AS t FROM messenger_items WHERE status = 'pending' AND next_at > ?`)
+      .get(this.now()) as { t: number | null };
     return r.t;
   }
 
@@ -125,12 +152,18 @@ export class DurableQueue {
   }
 
   finish(item: QueueItem): void {
-    this.db.prepare(`UPDATE messenger_items SET status = 'done', result = NULL, payload = ?, finished_at = ?, last_error = NULL WHERE id = ?`)
+    this.db
+      .prepare(
+        `UPDATE messenger_items SET status = 'done', result = NULL, payload = ?, finished_at = ?, last_error = NULL WHERE id = ?`,
+      )
       .run(redact(item.event), this.now(), item.id);
   }
 
   fail(item: QueueItem, error: string): void {
-    this.db.prepare(`UPDATE messenger_items SET status = 'failed', result = NULL, payload = ?, finished_at = ?, last_error = ? WHERE id = ?`)
+    this.db
+      .prepare(
+        `UPDATE messenger_items SET status = 'failed', result = NULL, payload = ?, finished_at = ?, last_error = ? WHERE id = ?`,
+      )
       .run(redact(item.event), this.now(), error, item.id);
   }
 
@@ -139,17 +172,26 @@ export class DurableQueue {
   }
 
   stats(): QueueStats {
-    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM messenger_items GROUP BY status').all() as Array<{ status: string; n: number }>;
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM messenger_items GROUP BY status').all() as Array<{
+      status: string;
+      n: number;
+    }>;
     const get = (s: string) => rows.find((r) => r.status === s)?.n ?? 0;
     return { pending: get('pending'), done: get('done'), failed: get('failed') };
   }
 
   failures(): LinkFailure[] {
-    return (this.db.prepare(`SELECT psid, kind, last_error AS error, attempts FROM messenger_items WHERE status = 'failed' ORDER BY id`).all() as LinkFailure[]);
+    return this.db
+      .prepare(
+        `SELECT psid, kind, last_error AS error, attempts FROM messenger_items WHERE status = 'failed' ORDER BY id`,
+      )
+      .all() as LinkFailure[];
   }
 
   purge(retentionMs: number): number {
-    return this.db.prepare(`DELETE FROM messenger_items WHERE status != 'pending' AND finished_at < ?`).run(this.now() - retentionMs).changes;
+    return this.db
+      .prepare(`DELETE FROM messenger_items WHERE status != 'pending' AND finished_at < ?`)
+      .run(this.now() - retentionMs).changes;
   }
 
   close(): void {

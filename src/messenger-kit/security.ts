@@ -39,7 +39,10 @@ function queryValue(query: URLSearchParams | string | Record<string, unknown>, k
 }
 
 /** The GET verification handshake (WH-01, WH-02). */
-export function verifyHandshake(query: URLSearchParams | string | Record<string, unknown>, verifyToken: string): HandlerResult {
+export function verifyHandshake(
+  query: URLSearchParams | string | Record<string, unknown>,
+  verifyToken: string,
+): HandlerResult {
   const mode = queryValue(query, 'hub.mode');
   const token = queryValue(query, 'hub.verify_token');
   const challenge = queryValue(query, 'hub.challenge');

@@ -2,7 +2,10 @@
 // depends on node:http, Fastify or Express. See src/messenger-kit/README.md.
 
 /** The part of the WHATWG fetch API the kit uses (global fetch, undici's fetch, or a test double). */
-export type FetchLike = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
+export type FetchLike = (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<{
   status: number;
   ok: boolean;
   text(): Promise<string>;
@@ -62,7 +65,11 @@ export interface MessengerWebhookOptions {
   /** SQLite file of the durable queue (created when missing). One consumer process per file. */
   queuePath: string;
   /** A verified link: the Ward profile and the PSID (messaging.sender.id). */
-  onLinked(profile: LinkedProfile, psid: string, details: { claims: Record<string, unknown>; event: MessagingEvent }): unknown;
+  onLinked(
+    profile: LinkedProfile,
+    psid: string,
+    details: { claims: Record<string, unknown>; event: MessagingEvent },
+  ): unknown;
   onUnlinked?(psid: string, event: MessagingEvent): unknown;
   onMessage?(event: MessagingEvent): unknown;
   /** A link that will not happen (invalid_grant, bad id_token, nonce mismatch, retries exhausted). */

@@ -44,7 +44,11 @@ export function createMessengerWebhook(options: MessengerWebhookOptions): Messen
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600 * 1000;
   const log = options.log ?? ((m: string) => console.error(m));
-  const ward = new WardClient(options.ward, { now, timeoutMs: options.exchangeTimeoutMs ?? 10_000, jwksCooldownMs: options.jwksCooldownMs ?? 5000 });
+  const ward = new WardClient(options.ward, {
+    now,
+    timeoutMs: options.exchangeTimeoutMs ?? 10_000,
+    jwksCooldownMs: options.jwksCooldownMs ?? 5000,
+  });
   const queue = new DurableQueue(options.queuePath, now);
 
   const busy = new Map<string, Promise<void>>(); // psid -> in-flight item

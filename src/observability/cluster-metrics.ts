@@ -11,8 +11,16 @@ const COLLECT = 'ward:metrics:collect';
 const SNAPSHOT = 'ward:metrics:snapshot';
 const WAIT_MS = 1500;
 
-interface Message { type: string; id: string; snapshot?: Snapshot }
-const isMessage = (m: unknown): m is Message => typeof m === 'object' && m !== null && typeof (m as Message).type === 'string' && typeof (m as Message).id === 'string';
+interface Message {
+  type: string;
+  id: string;
+  snapshot?: Snapshot;
+}
+const isMessage = (m: unknown): m is Message =>
+  typeof m === 'object' &&
+  m !== null &&
+  typeof (m as Message).type === 'string' &&
+  typeof (m as Message).id === 'string';
 
 /** In a worker: answers the primary's collection requests with this process's snapshot. */
 export function answerClusterCollection(local: () => Snapshot): () => void {

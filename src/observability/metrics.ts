@@ -5,7 +5,11 @@
 
 export type Labels = Record<string, string>;
 
-interface HistogramSeries { counts: number[]; sum: number; count: number }
+interface HistogramSeries {
+  counts: number[];
+  sum: number;
+  count: number;
+}
 
 export interface Snapshot {
   counters: Record<string, { help: string; values: Record<string, number> }>;
@@ -26,7 +30,10 @@ export function labelKey(labels: Labels | undefined): string {
 
 export class Counter {
   readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
   inc(labels?: Labels, by = 1): void {
     this.incKey(labelKey(labels), by);
   }
@@ -38,7 +45,11 @@ export class Counter {
 
 export class Histogram {
   readonly values = new Map<string, HistogramSeries>();
-  constructor(readonly name: string, readonly help: string, readonly buckets: number[]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly buckets: number[],
+  ) {}
   observeKey(key: string, value: number): void {
     let s = this.values.get(key);
     if (!s) this.values.set(key, (s = { counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 }));
@@ -62,7 +73,11 @@ export class MetricsRegistry {
     return c;
   }
   histogram(name: string, help: string, buckets: number[]): Histogram {
-    const h = new Histogram(name, help, [...buckets].sort((a, b) => a - b));
+    const h = new Histogram(
+      name,
+      help,
+      [...buckets].sort((a, b) => a - b),
+    );
     this.histograms.push(h);
     return h;
   }
@@ -92,8 +107,10 @@ function addValues(into: Record<string, number>, from: Record<string, number>): 
 export function mergeSnapshots(list: Snapshot[]): Snapshot {
   const out: Snapshot = { counters: {}, gauges: {}, histograms: {} };
   for (const s of list) {
-    for (const [name, c] of Object.entries(s.counters)) addValues((out.counters[name] ??= { help: c.help, values: {} }).values, c.values);
-    for (const [name, g] of Object.entries(s.gauges)) addValues((out.gauges[name] ??= { help: g.help, values: {} }).values, g.values);
+    for (const [name, c] of Object.entries(s.counters))
+      addValues((out.counters[name] ??= { help: c.help, values: {} }).values, c.values);
+    for (const [name, g] of Object.entries(s.gauges))
+      addValues((out.gauges[name] ??= { help: g.help, values: {} }).values, g.values);
     for (const [name, h] of Object.entries(s.histograms)) {
       const target = (out.histograms[name] ??= { help: h.help, buckets: h.buckets, values: {} });
       for (const [k, series] of Object.entries(h.values)) {

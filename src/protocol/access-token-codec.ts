@@ -38,7 +38,17 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
   return {
     seal(claims) {
       const jti = secureRandomBytes(16).toString('base64url');
-      const body = JSON.stringify([jti, claims.grant_id, claims.client_id, claims.user_id, claims.scope, claims.auth_time, claims.amr, claims.created_at, claims.expires_at]);
+      const body = JSON.stringify([
+        jti,
+        claims.grant_id,
+        claims.client_id,
+        claims.user_id,
+        claims.scope,
+        claims.auth_time,
+        claims.amr,
+        claims.created_at,
+        claims.expires_at,
+      ]);
       return { token: PREFIX + encryptBytes(key, body, aad).toString('base64url'), jti };
     },
     open(token) {
@@ -49,7 +59,17 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
       if (raw.toString('base64url') !== text) return null;
       try {
         const body = decryptBytes(key, raw, aad).toString('utf8');
-        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at] = JSON.parse(body) as [string, string | null, string, string | null, string, number | null, string[], number, number];
+        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at] = JSON.parse(body) as [
+          string,
+          string | null,
+          string,
+          string | null,
+          string,
+          number | null,
+          string[],
+          number,
+          number,
+        ];
         return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at };
       } catch {
         return null;

@@ -22,7 +22,9 @@ export interface BearerContext {
  */
 const noCredentials = (): ApiError => {
   const e = invalidToken();
-  return new ApiError(e.status, e.error, e.description, e.messageKey, { headers: { 'WWW-Authenticate': 'Bearer realm="ward"' } });
+  return new ApiError(e.status, e.error, e.description, e.messageKey, {
+    headers: { 'WWW-Authenticate': 'Bearer realm="ward"' },
+  });
 };
 
 /** The live access token of an Authorization header (not expired, not revoked, its grant neither). */
@@ -42,5 +44,13 @@ export async function verifyBearer(r: Registry, authorization: string | undefine
   if (!row.user_id || !row.grant_id) throw invalidToken();
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();
-  return { user, grantId: row.grant_id, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), amr: row.amr, authTime: row.auth_time, issuedAt: row.created_at };
+  return {
+    user,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    scopes: row.scope.split(' ').filter(Boolean),
+    amr: row.amr,
+    authTime: row.auth_time,
+    issuedAt: row.created_at,
+  };
 }

@@ -21,7 +21,11 @@ function decodePart(part: string): Record<string, unknown> | null {
 }
 
 /** The `sub` of a valid hint for this client, or null. */
-export function verifyIdTokenHint(token: string, client: Client, deps: { issuer: string; keys: KeyStore; clients: ClientService }): string | null {
+export function verifyIdTokenHint(
+  token: string,
+  client: Client,
+  deps: { issuer: string; keys: KeyStore; clients: ClientService },
+): string | null {
   if (token.length > 8192) return null;
   const parts = token.split('.');
   if (parts.length !== 3 || !B64URL.test(parts[2]!)) return null;

@@ -18,16 +18,24 @@ export interface IdTokenInput {
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
-export const halfHash = (token: string): string => hash('sha256', token, 'buffer').subarray(0, 16).toString('base64url');
+export const halfHash = (token: string): string =>
+  hash('sha256', token, 'buffer').subarray(0, 16).toString('base64url');
 
 /** The key set a client's RS256 tokens are signed with: its own pair when client-specific, else global. */
-export const keySetOf = (client: Client): string => (client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET);
+export const keySetOf = (client: Client): string =>
+  client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET;
 
 /**
  * Builds and signs an ID token: HS256 with the client secret, or RS256 with the client's current key,
  * as the client's jwt_algorithm says.
  */
-export function createIdTokenSigner(deps: { issuer: string; ttl: () => number; now: () => number; keys: KeyStore; clients: ClientService }) {
+export function createIdTokenSigner(deps: {
+  issuer: string;
+  ttl: () => number;
+  now: () => number;
+  keys: KeyStore;
+  clients: ClientService;
+}) {
   return async function sign(input: IdTokenInput): Promise<string> {
     const { client, user } = input;
     const iat = seconds(deps.now());
@@ -42,7 +50,11 @@ export function createIdTokenSigner(deps: { issuer: string; ttl: () => number; n
       ...(input.nonce ? { nonce: input.nonce } : {}),
       amr: input.amr,
       // ReachFive's auth_type: the provider of a social login, else password.
-      ...(input.amr.includes('social') ? { auth_type: input.amr[input.amr.indexOf('social') + 1] } : input.amr.includes('pwd') ? { auth_type: 'password' } : {}),
+      ...(input.amr.includes('social')
+        ? { auth_type: input.amr[input.amr.indexOf('social') + 1] }
+        : input.amr.includes('pwd')
+          ? { auth_type: 'password' }
+          : {}),
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...claimsFor(user, input.scopes),

@@ -35,29 +35,58 @@ export interface IssueInput {
  * Mints the access token (sealed, not stored), the refresh token (only its digest is stored) and the
  * id_token of one grant.
  */
-export function createTokenIssuer(deps: { clock: Clock; account: () => AccountSettings; signIdToken: IdTokenSigner; accessTokens: AccessTokenCodec }) {
+export function createTokenIssuer(deps: {
+  clock: Clock;
+  account: () => AccountSettings;
+  signIdToken: IdTokenSigner;
+  accessTokens: AccessTokenCodec;
+}) {
   return async function issue(tx: Repos, input: IssueInput): Promise<TokenResponse> {
     const { client, user, grant, scopes } = input;
     const now = deps.clock.now();
     const ttl = deps.account().access_token_ttl;
     const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
     const { token: accessToken } = deps.accessTokens.seal({
-      grant_id: grant?.id ?? null, client_id: client.client_id, user_id: user?.id ?? null,
-      scope: scopes.join(' '), auth_time: grant?.auth_time ?? null, amr, created_at: now, expires_at: now + ttl * 1000,
+      grant_id: grant?.id ?? null,
+      client_id: client.client_id,
+      user_id: user?.id ?? null,
+      scope: scopes.join(' '),
+      auth_time: grant?.auth_time ?? null,
+      amr,
+      created_at: now,
+      expires_at: now + ttl * 1000,
     });
-    const out: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
+    const out: TokenResponse = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: scopes.join(' '),
+    };
     if (input.refresh && user && grant) {
       const refreshToken = randomToken(32);
       await tx.tokens.insertRefreshToken({
-        digest: sha256(refreshToken), grant_id: grant.id, client_id: client.client_id, user_id: user.id,
-        scope: scopes.join(' '), created_at: now, consumed_at: null,
+        digest: sha256(refreshToken),
+        grant_id: grant.id,
+        client_id: client.client_id,
+        user_id: user.id,
+        scope: scopes.join(' '),
+        created_at: now,
+        consumed_at: null,
       });
       out.refresh_token = refreshToken;
     } else if (input.rotated) {
       out.refresh_token = input.rotated;
     }
     if (user && scopes.includes('openid')) {
-      out.id_token = await deps.signIdToken({ client, user, scopes, nonce: input.nonce, authTime: grant?.auth_time ?? null, amr, accessToken });
+      out.id_token = await deps.signIdToken({
+        client,
+        user,
+        scopes,
+        nonce: input.nonce,
+        authTime: grant?.auth_time ?? null,
+        amr,
+        accessToken,
+      });
     }
     return out;
   };

@@ -7,7 +7,10 @@ const KNOWN = new Set<string>(SUPPORTED_SCOPES);
 /** Splits a scope parameter (a string, or the JSON array the Core SDK sends on refresh). */
 export function parseScope(value: unknown): string[] | null {
   if (value === undefined || value === null || value === '') return [];
-  if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? [...new Set(value.flatMap((v: string) => v.split(' ').filter(Boolean)))] : null;
+  if (Array.isArray(value))
+    return value.every((v) => typeof v === 'string')
+      ? [...new Set(value.flatMap((v: string) => v.split(' ').filter(Boolean)))]
+      : null;
   if (typeof value !== 'string' || value.length > 1000) return null;
   return [...new Set(value.split(' ').filter(Boolean))];
 }

@@ -20,8 +20,14 @@ export function createTknService(deps: { storage: Storage; clock: Clock; ttl: ()
       const tkn = randomToken(32);
       const now = deps.clock.now();
       await deps.storage.oneTime.insert({
-        digest: sha256(tkn), kind: 'tkn', user_id: userId, client_id: clientId, payload: JSON.stringify(payload),
-        expires_at: now + deps.ttl() * 1000, consumed_at: null, created_at: now,
+        digest: sha256(tkn),
+        kind: 'tkn',
+        user_id: userId,
+        client_id: clientId,
+        payload: JSON.stringify(payload),
+        expires_at: now + deps.ttl() * 1000,
+        consumed_at: null,
+        created_at: now,
       });
       return tkn;
     },
@@ -31,7 +37,12 @@ export function createTknService(deps: { storage: Storage; clock: Clock; ttl: ()
       const now = deps.clock.now();
       const r = await deps.storage.oneTime.consume('tkn', sha256(tkn), now);
       if (r.state !== 'ok' || r.row.expires_at <= now || r.row.client_id !== clientId) return { ok: false };
-      return { ok: true, userId: r.row.user_id, clientId: r.row.client_id, payload: JSON.parse(r.row.payload) as TknPayload };
+      return {
+        ok: true,
+        userId: r.row.user_id,
+        clientId: r.row.client_id,
+        payload: JSON.parse(r.row.payload) as TknPayload,
+      };
     },
   };
 }

@@ -152,8 +152,15 @@ export async function migrate(d: Db): Promise<string[]> {
   // Kysely's migrator holds an advisory transaction lock on PostgreSQL, so processes starting
   // together apply each migration once. Its bookkeeping tables go in the schema Ward works in:
   // unqualified, it would take a same-named table of any other schema for its own.
-  const schema = d.engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(d.db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db: d.db, provider: new StaticProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
+  const schema =
+    d.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(d.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: d.db,
+    provider: new StaticProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -23,7 +23,11 @@ export function nameStatement(text: string): void {
 
 const planChanged = (e: unknown): boolean => {
   const err = e as { code?: unknown; message?: unknown };
-  return err.code === '0A000' && typeof err.message === 'string' && err.message.includes('cached plan must not change result type');
+  return (
+    err.code === '0A000' &&
+    typeof err.message === 'string' &&
+    err.message.includes('cached plan must not change result type')
+  );
 };
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;

@@ -87,7 +87,8 @@ export function batchingWrites(file: SqliteDatabase.Database): Batching {
       explicit = true;
     } else if (explicit) {
       // After an error that made SQLite roll everything back there is no savepoint left to end.
-      if (file.inTransaction) file.exec(verb === 'commit' ? `release ${SAVEPOINT}` : `rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
+      if (file.inTransaction)
+        file.exec(verb === 'commit' ? `release ${SAVEPOINT}` : `rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
       endExplicit();
     } else {
       throw new Error(`${verb} without an explicit transaction`);

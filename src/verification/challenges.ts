@@ -17,7 +17,14 @@ import type { SecurityEvents } from '../management/events.js';
 export type Channel = 'email' | 'sms';
 
 export interface CodeSender {
-  sendCode(input: { channel: Channel; to: string; purpose: 'stepup' | 'register'; code: string; ttlSeconds: number; locale?: string }): Promise<void>;
+  sendCode(input: {
+    channel: Channel;
+    to: string;
+    purpose: 'stepup' | 'register';
+    code: string;
+    ttlSeconds: number;
+    locale?: string;
+  }): Promise<void>;
 }
 
 export interface StartInput {
@@ -40,9 +47,18 @@ interface Issued {
 
 const WRONG = 'The verification code is wrong, expired or already used';
 
-export const codesDisabled = () => forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
+export const codesDisabled = () =>
+  forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
 
-export function createVerificationService(deps: { storage: Storage; masterKey: Buffer; clock: Clock; account: () => AccountSettings; sender: CodeSender; log: import('pino').Logger; events: SecurityEvents }) {
+export function createVerificationService(deps: {
+  storage: Storage;
+  masterKey: Buffer;
+  clock: Clock;
+  account: () => AccountSettings;
+  sender: CodeSender;
+  log: import('pino').Logger;
+  events: SecurityEvents;
+}) {
   const { storage, masterKey, clock, account } = deps;
   const codeMac = (challengeId: string, code: string) => hmac(masterKey, `verification-code:${challengeId}:${code}`);
   const failureWindow = () => {
@@ -64,10 +80,16 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     const w = window_seconds * 1000;
     const windowStart = Math.floor(now / w) * w;
     const refuse = async (scope: string) => {
-      await deps.events.emit('mfa.limit_reached', { user_id: input.userId, purpose: input.purpose, scope }, 'verification code limit reached', 'warn');
+      await deps.events.emit(
+        'mfa.limit_reached',
+        { user_id: input.userId, purpose: input.purpose, scope },
+        'verification code limit reached',
+        'warn',
+      );
       return rateLimited((windowStart + w - now) / 1000);
     };
-    if ((await counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit) throw await refuse('user');
+    if ((await counters.hit(`mfa-requests:${input.userId}`, windowStart, windowStart + w)) > limit)
+      throw await refuse('user');
     if (input.purpose === 'register') {
       const to = `mfa-requests-to:${sha256(`${input.channel}:${input.destination}`)}`;
       if ((await counters.hit(to, windowStart, windowStart + w)) > limit) throw await refuse('destination');
@@ -81,9 +103,20 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
     const code = randomDigits(settings.verification_code_length);
     const now = clock.now();
     const row: ChallengeRow = {
-      id, user_id: input.userId, purpose: input.purpose, step_up_digest: input.stepUpDigest ?? null, credential_id: input.credentialId ?? null,
-      channel: input.channel, destination: input.destination, code_hmac: codeMac(id, code), attempts: 0, max_attempts: settings.verification_max_attempts,
-      created_at: now, expires_at: now + settings.verification_code_ttl * 1000, consumed_at: null, superseded_at: null,
+      id,
+      user_id: input.userId,
+      purpose: input.purpose,
+      step_up_digest: input.stepUpDigest ?? null,
+      credential_id: input.credentialId ?? null,
+      channel: input.channel,
+      destination: input.destination,
+      code_hmac: codeMac(id, code),
+      attempts: 0,
+      max_attempts: settings.verification_max_attempts,
+      created_at: now,
+      expires_at: now + settings.verification_code_ttl * 1000,
+      consumed_at: null,
+      superseded_at: null,
     };
     if (input.stepUpDigest) await tx.challenges.supersedeStepUp(input.stepUpDigest, now);
     else await tx.challenges.supersedeRegistrations(input.userId, input.channel, now);
@@ -94,14 +127,35 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
   /** Sends a stored challenge's code to its destination. */
   async function deliver({ input, id, code, ttlSeconds }: Issued): Promise<string> {
     try {
-      await deps.sender.sendCode({ channel: input.channel, to: input.destination, purpose: input.purpose, code, ttlSeconds, locale: input.locale });
+      await deps.sender.sendCode({
+        channel: input.channel,
+        to: input.destination,
+        purpose: input.purpose,
+        code,
+        ttlSeconds,
+        locale: input.locale,
+      });
     } catch (e) {
       // Nothing was delivered: this challenge is dead too, so no code is valid that nobody received.
       await storage.challenges.supersede(id, clock.now());
-      await deps.events.emit('mfa.delivery_failed', { channel: input.channel, err: { message: (e as Error).message } }, 'verification code delivery failed', 'error');
-      throw new ApiError(503, 'server_error', `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`, 'error.delivery.failed');
+      await deps.events.emit(
+        'mfa.delivery_failed',
+        { channel: input.channel, err: { message: (e as Error).message } },
+        'verification code delivery failed',
+        'error',
+      );
+      throw new ApiError(
+        503,
+        'server_error',
+        `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`,
+        'error.delivery.failed',
+      );
     }
-    await deps.events.emit('mfa.code_sent', { purpose: input.purpose, channel: input.channel, user_id: input.userId }, 'verification code sent');
+    await deps.events.emit(
+      'mfa.code_sent',
+      { purpose: input.purpose, channel: input.channel, user_id: input.userId },
+      'verification code sent',
+    );
     return id;
   }
 
@@ -110,12 +164,14 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
    * stops working. (A step-up's goes through startStepUp, whose claim takes the lock.)
    */
   async function issue(input: StartInput & { purpose: 'register' }): Promise<string> {
-    return deliver(await storage.transaction(async (tx) => {
-      // One writer at a time per user: parallel resends on PostgreSQL would otherwise each miss
-      // the others' uncommitted rows and leave several live codes.
-      await tx.challenges.lockUser(input.userId);
-      return store(tx, input);
-    }));
+    return deliver(
+      await storage.transaction(async (tx) => {
+        // One writer at a time per user: parallel resends on PostgreSQL would otherwise each miss
+        // the others' uncommitted rows and leave several live codes.
+        await tx.challenges.lockUser(input.userId);
+        return store(tx, input);
+      }),
+    );
   }
 
   return {
@@ -128,7 +184,10 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
      * then the user's limit is counted and the challenge stored. A refusal (an ApiError) commits the
      * counts made before it, as when each count was its own statement.
      */
-    async startStepUp(input: { stepUpDigest: string; channel: Channel; locale?: string }, claim: (tx: Repos) => Promise<{ userId: string; destination: string }>): Promise<string> {
+    async startStepUp(
+      input: { stepUpDigest: string; channel: Channel; locale?: string },
+      claim: (tx: Repos) => Promise<{ userId: string; destination: string }>,
+    ): Promise<string> {
       const out = await storage.transaction(async (tx): Promise<Issued | { refused: ApiError }> => {
         try {
           const full: StartInput = { ...input, purpose: 'stepup', ...(await claim(tx)) };
@@ -147,29 +206,53 @@ export function createVerificationService(deps: { storage: Storage; masterKey: B
      * Checks a code: the attempt is counted first (atomically), then the code is compared in
      * constant time, then the challenge is consumed by exactly one caller. Every refusal looks the same.
      */
-    async verify(challengeId: unknown, code: unknown, purpose: 'stepup' | 'register', userId?: string): Promise<ChallengeRow> {
+    async verify(
+      challengeId: unknown,
+      code: unknown,
+      purpose: 'stepup' | 'register',
+      userId?: string,
+    ): Promise<ChallengeRow> {
       // A challenge id is base64url: anything else (a NUL, which PostgreSQL cannot compare) is simply wrong.
-      if (typeof challengeId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(challengeId) || typeof code !== 'string' || code.length > 16) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      if (
+        typeof challengeId !== 'string' ||
+        !/^[A-Za-z0-9_-]{1,64}$/.test(challengeId) ||
+        typeof code !== 'string' ||
+        code.length > 16
+      )
+        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       const row = await storage.challenges.countAttempt(challengeId, FAILURES, failureWindow());
       const now = clock.now();
-      if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId)) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId))
+        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       const limit = account().verification_failures_per_user;
       if (row.failures >= limit.limit) {
         const w = limit.window_seconds * 1000;
         throw rateLimited((failureWindow() + w - now) / 1000);
       }
-      const usable = row.consumed_at === null && row.superseded_at === null && row.expires_at > now && row.attempts <= row.max_attempts;
+      const usable =
+        row.consumed_at === null &&
+        row.superseded_at === null &&
+        row.expires_at > now &&
+        row.attempts <= row.max_attempts;
       const right = safeEqual(codeMac(row.id, code), row.code_hmac);
       if (!usable || !right) {
         if (!right) {
           const w = limit.window_seconds * 1000;
           await storage.counters.hit(failureBucket(row.user_id), failureWindow(), failureWindow() + w);
         }
-        await deps.events.emit('mfa.verification_failed', { user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' }, 'verification failed');
+        await deps.events.emit(
+          'mfa.verification_failed',
+          { user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' },
+          'verification failed',
+        );
         throw invalidGrant(WRONG, 'error.invalidVerificationCode');
       }
       if (!(await storage.challenges.consume(row.id, now))) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
-      await deps.events.emit('mfa.verified', { user_id: row.user_id, channel: row.channel, purpose }, 'verification code accepted');
+      await deps.events.emit(
+        'mfa.verified',
+        { user_id: row.user_id, channel: row.channel, purpose },
+        'verification code accepted',
+      );
       return row;
     },
   };

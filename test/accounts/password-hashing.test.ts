@@ -18,11 +18,13 @@ describe('concurrencyLimit', () => {
     const limit = concurrencyLimit(2);
     const gates = [deferred(), deferred(), deferred(), deferred()];
     const started: number[] = [];
-    const all = gates.map((g, i) => limit.run(async () => {
-      started.push(i);
-      await g.promise;
-      return i;
-    }));
+    const all = gates.map((g, i) =>
+      limit.run(async () => {
+        started.push(i);
+        await g.promise;
+        return i;
+      }),
+    );
     const settled = Promise.allSettled(all);
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(started, [0, 1]);
@@ -36,7 +38,10 @@ describe('concurrencyLimit', () => {
     gates[2]!.resolve();
     gates[3]!.resolve();
     const results = await settled;
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'fulfilled', 'fulfilled', 'fulfilled'],
+    );
     assert.deepEqual(limit.stats(), { running: 0, waiting: 0 });
   });
 });
@@ -45,10 +50,15 @@ describe('argon2 hashes: one per core at a time', () => {
   it('passes every hash and verification through the limit, and still answers each right', async () => {
     const cores = availableParallelism();
     const stored = await hashPassword('correct horse battery staple');
-    const checks = Array.from({ length: cores * 3 }, (_, i) => verifyPassword(stored, i % 2 ? 'correct horse battery staple' : 'wrong'));
+    const checks = Array.from({ length: cores * 3 }, (_, i) =>
+      verifyPassword(stored, i % 2 ? 'correct horse battery staple' : 'wrong'),
+    );
     assert.deepEqual(argon2Slots.stats(), { running: cores, waiting: cores * 2 });
     const results = await Promise.all(checks);
-    assert.deepEqual(results, Array.from({ length: cores * 3 }, (_, i) => i % 2 === 1));
+    assert.deepEqual(
+      results,
+      Array.from({ length: cores * 3 }, (_, i) => i % 2 === 1),
+    );
     assert.deepEqual(argon2Slots.stats(), { running: 0, waiting: 0 });
   });
 });

@@ -13,7 +13,8 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from './support.js';
 
 const NO_LIMITS = { rate_limits: { signup: { limit: null }, login: { limit: null } } };
-const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+const unescapeHtml = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
 /** The hidden fields of the login form. */
 function loginFields(html: string): { request: string; csrf: string } {
@@ -32,7 +33,11 @@ async function assertPageHardened(res: Response, body?: string): Promise<string>
   assert.equal(res.headers.get('x-frame-options'), 'DENY');
   assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
   assert.equal(res.headers.get('cache-control'), 'no-store');
-  assert.doesNotMatch(html, /\b(src|href|action|srcset)\s*=\s*["']?\s*(https?:)?\/\//i, 'no third-party resource or link');
+  assert.doesNotMatch(
+    html,
+    /\b(src|href|action|srcset)\s*=\s*["']?\s*(https?:)?\/\//i,
+    'no third-party resource or link',
+  );
   assert.doesNotMatch(html, /url\(|@import|<script\b|<iframe\b|<link\b/i);
   return html;
 }
@@ -53,10 +58,18 @@ describe('hosted login page', () => {
   }
 
   /** Opens the page for `over`, signs in, and returns the 303 answer and the PKCE verifier. */
-  async function signIn(browser: Browser, user: { email: string; password: string }, over: Record<string, string | undefined> = {}) {
+  async function signIn(
+    browser: Browser,
+    user: { email: string; password: string },
+    over: Record<string, string | undefined> = {},
+  ) {
     const pkce = pkcePair();
     const { fields } = await openLogin(browser, codeRequest({ code_challenge: pkce.challenge, ...over }));
-    const res = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    const res = await browser.postForm('/oauth/authorize/login', {
+      ...fields,
+      email: user.email,
+      password: user.password,
+    });
     return { res, verifier: pkce.verifier };
   }
 
@@ -79,14 +92,26 @@ describe('hosted login page', () => {
     const user = await signup(ward);
     const browser = new Browser(ward);
     const { fields } = await openLogin(browser, codeRequest());
-    const wrong = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: 'not the password' });
+    const wrong = await browser.postForm('/oauth/authorize/login', {
+      ...fields,
+      email: user.email,
+      password: 'not the password',
+    });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.headers.get('location'), null);
     await assertPageHardened(wrong);
-    const forged = await browser.postForm('/oauth/authorize/login', { request: fields.request, email: user.email, password: user.password });
+    const forged = await browser.postForm('/oauth/authorize/login', {
+      request: fields.request,
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(forged.status, 403);
     assert.equal(forged.headers.get('location'), null);
-    const otherJar = await new Browser(ward).postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    const otherJar = await new Browser(ward).postForm('/oauth/authorize/login', {
+      ...fields,
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(otherJar.status, 403, 'the CSRF token is bound to the pre-login cookie');
   });
 
@@ -96,22 +121,36 @@ describe('hosted login page', () => {
     const browser = new Browser(ward);
     const { fields } = await openLogin(browser, codeRequest());
     const form = { ...fields, email: user.email, password: user.password };
-    const crossSite = await browser.postForm('/oauth/authorize/login', form, { origin: 'null', 'sec-fetch-site': 'cross-site' });
+    const crossSite = await browser.postForm('/oauth/authorize/login', form, {
+      origin: 'null',
+      'sec-fetch-site': 'cross-site',
+    });
     assert.equal(crossSite.status, 403, 'Sec-Fetch-Site cross-site is refused even with a valid token');
-    const foreign = await browser.postForm('/oauth/authorize/login', form, { origin: 'https://evil.tld', 'sec-fetch-site': 'same-origin' });
+    const foreign = await browser.postForm('/oauth/authorize/login', form, {
+      origin: 'https://evil.tld',
+      'sec-fetch-site': 'same-origin',
+    });
     assert.equal(foreign.status, 403, 'a foreign Origin is refused');
-    const res = await browser.postForm('/oauth/authorize/login', form, { origin: 'null', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' });
+    const res = await browser.postForm('/oauth/authorize/login', form, {
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'navigate',
+    });
     assert.equal(res.status, 303);
     assert.ok(new URL(res.headers.get('location')!).searchParams.get('code'));
   });
 
-  it('AZ-15/AZ-16: the login form may end only at the redirect target: CSP form-action is \'self\' plus that origin', async () => {
+  it("AZ-15/AZ-16: the login form may end only at the redirect target: CSP form-action is 'self' plus that origin", async () => {
     // Chrome and Safari check form-action against the 303 after the POST: 'self' alone blocks the login.
     const browser = new Browser(ward);
     const { res } = await openLogin(browser, codeRequest({ redirect_uri: 'https://app.example/other' }));
     assert.match(res.headers.get('content-security-policy')!, /; form-action 'self' https:\/\/app\.example;/);
     const { fields } = await openLogin(browser, codeRequest());
-    const wrong = await browser.postForm('/oauth/authorize/login', { ...fields, email: 'nobody@example.com', password: 'wrong password' });
+    const wrong = await browser.postForm('/oauth/authorize/login', {
+      ...fields,
+      email: 'nobody@example.com',
+      password: 'wrong password',
+    });
     assert.equal(wrong.status, 401);
     assert.match(wrong.headers.get('content-security-policy')!, /; form-action 'self' https:\/\/app\.example;/);
     const errorPage = await ward.fetch(codeRequest({ client_id: 'nobody' }));
@@ -139,7 +178,10 @@ describe('hosted login page', () => {
     const browser = new Browser(ward);
     const first = await signIn(browser, user);
     assert.equal(first.res.status, 303);
-    const t1 = decodeJwt((await redeem(ward, new URL(first.res.headers.get('location')!).searchParams.get('code')!, first.verifier)).body.id_token!).auth_time as number;
+    const t1 = decodeJwt(
+      (await redeem(ward, new URL(first.res.headers.get('location')!).searchParams.get('code')!, first.verifier)).body
+        .id_token!,
+    ).auth_time as number;
     assert.equal(t1, Math.floor(ward.clock.now() / 1000));
 
     ward.clock.advance(2000);
@@ -148,14 +190,25 @@ describe('hosted login page', () => {
     const pkce = pkcePair();
     const sso = await browser.get(codeRequest({ max_age: '10', code_challenge: pkce.challenge }));
     assert.equal(sso.status, 302);
-    const kept = decodeJwt((await redeem(ward, new URL(sso.headers.get('location')!).searchParams.get('code')!, pkce.verifier)).body.id_token!);
+    const kept = decodeJwt(
+      (await redeem(ward, new URL(sso.headers.get('location')!).searchParams.get('code')!, pkce.verifier)).body
+        .id_token!,
+    );
     assert.equal(kept.auth_time, t1, 'SSO keeps the original auth_time');
 
     // max_age=1: the 2-second-old session is not enough. prompt=none says so; otherwise the form is shown.
-    assertErrorRedirect(await browser.get(codeRequest({ max_age: '1', prompt: 'none' })), CB, 'login_required', ward.url);
+    assertErrorRedirect(
+      await browser.get(codeRequest({ max_age: '1', prompt: 'none' })),
+      CB,
+      'login_required',
+      ward.url,
+    );
     const again = await signIn(browser, user, { max_age: '1' });
     assert.equal(again.res.status, 303);
-    const t2 = decodeJwt((await redeem(ward, new URL(again.res.headers.get('location')!).searchParams.get('code')!, again.verifier)).body.id_token!).auth_time as number;
+    const t2 = decodeJwt(
+      (await redeem(ward, new URL(again.res.headers.get('location')!).searchParams.get('code')!, again.verifier)).body
+        .id_token!,
+    ).auth_time as number;
     assert.equal(t2, t1 + 2);
   });
 
@@ -171,7 +224,12 @@ describe('hosted login page', () => {
     const user = await signup(ward);
     const tkn = await passwordLogin(ward, user.email, user.password);
     ward.clock.advance(2000);
-    assertErrorRedirect(await ward.fetch(codeRequest({ tkn, max_age: '1', prompt: 'none' })), CB, 'login_required', ward.url);
+    assertErrorRedirect(
+      await ward.fetch(codeRequest({ tkn, max_age: '1', prompt: 'none' })),
+      CB,
+      'login_required',
+      ward.url,
+    );
     const tkn2 = await passwordLogin(ward, user.email, user.password);
     ward.clock.advance(2000);
     await openLogin(new Browser(ward), codeRequest({ tkn: tkn2, max_age: '1' }));
@@ -198,8 +256,14 @@ describe('hosted login page', () => {
   it('AZ-14: with an untrusted redirect_uri a refused authentication is the error page, not access_denied there', async () => {
     const user = await signup(ward);
     const tkn = await passwordLogin(ward, user.email, user.password);
-    await assertErrorPage(await ward.fetch(codeRequest({ tkn, redirect_uri: 'https://evil.tld/cb' })), 'invalid_request');
-    await assertErrorPage(await ward.fetch(codeRequest({ tkn: 'x'.repeat(43), redirect_uri: 'https://evil.tld/cb' })), 'invalid_request');
+    await assertErrorPage(
+      await ward.fetch(codeRequest({ tkn, redirect_uri: 'https://evil.tld/cb' })),
+      'invalid_request',
+    );
+    await assertErrorPage(
+      await ward.fetch(codeRequest({ tkn: 'x'.repeat(43), redirect_uri: 'https://evil.tld/cb' })),
+      'invalid_request',
+    );
     // The refused request did not spend the tkn.
     assert.ok(new URL((await ward.fetch(codeRequest({ tkn }))).headers.get('location')!).searchParams.get('code'));
   });
@@ -208,12 +272,16 @@ describe('hosted login page', () => {
     const user = await signup(ward);
     const browser = new Browser(ward);
     const { fields } = await openLogin(browser, codeRequest());
-    const post = (request: string) => browser.postForm('/oauth/authorize/login', { ...fields, request, email: user.email, password: user.password });
+    const post = (request: string) =>
+      browser.postForm('/oauth/authorize/login', { ...fields, request, email: user.email, password: user.password });
     const evil = encodeURIComponent('https://evil.tld/cb');
     await assertErrorPage(await post(fields.request.replace(encodeURIComponent(CB), evil)), 'invalid_request');
     await assertErrorPage(await post(`${fields.request}&redirect_uri=${evil}`), 'invalid_request');
     await assertErrorPage(await post(`redirect_uri=${evil}&${fields.request}`), 'invalid_request');
-    await assertErrorPage(await post(`${fields.request}&redirect_uri=${encodeURIComponent('https://app.example/other')}`), 'invalid_request');
+    await assertErrorPage(
+      await post(`${fields.request}&redirect_uri=${encodeURIComponent('https://app.example/other')}`),
+      'invalid_request',
+    );
     await assertErrorPage(await post(`${fields.request}&client_id=spa`), 'invalid_request');
     assertErrorRedirect(await post(`${fields.request}&scope=openid`), CB, 'invalid_request', ward.url);
   });
@@ -225,7 +293,11 @@ describe('hosted login page', () => {
     const { html, fields } = await openLogin(browser, codeRequest({ state }));
     assert.ok(!html.includes('<script>alert') && !html.includes('<img'), 'state reflected unescaped');
     assert.equal(new URLSearchParams(fields.request).get('state'), state);
-    const res = await browser.postForm('/oauth/authorize/login', { ...fields, email: user.email, password: user.password });
+    const res = await browser.postForm('/oauth/authorize/login', {
+      ...fields,
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(res.status, 303);
     assert.equal(new URL(res.headers.get('location')!).searchParams.get('state'), state);
   });
@@ -233,7 +305,12 @@ describe('hosted login page', () => {
   it('AZ-18: form_post is not offered, so a code never travels in an auto-submitted page; web_message escapes the state', async () => {
     const user = await signup(ward);
     const browser = new Browser(ward);
-    assertErrorRedirect(await browser.get(codeRequest({ response_mode: 'form_post', tkn: user.tkn })), CB, 'invalid_request', ward.url);
+    assertErrorRedirect(
+      await browser.get(codeRequest({ response_mode: 'form_post', tkn: user.tkn })),
+      CB,
+      'invalid_request',
+      ward.url,
+    );
     // The tkn was not consumed by the refused form_post request: it logs in now, starting an SSO session.
     assert.equal((await browser.get(codeRequest({ tkn: user.tkn }))).status, 302);
     const state = '</script><script>alert(1)</script>"><!--';
@@ -244,7 +321,10 @@ describe('hosted login page', () => {
     const scripts = html.match(/<script>[\s\S]*?<\/script>/g) ?? [];
     assert.equal(scripts.length, 1, 'one script of Ward, none injected');
     assert.ok(!html.includes('alert(1)</script>') && !html.includes('<!--'));
-    const data = JSON.parse(/var m=(\{.*?\});var o=/.exec(scripts[0]!)![1]!) as { type: string; response: Record<string, string> };
+    const data = JSON.parse(/var m=(\{.*?\});var o=/.exec(scripts[0]!)![1]!) as {
+      type: string;
+      response: Record<string, string>;
+    };
     assert.equal(data.type, 'authorization_response');
     assert.equal(data.response.state, state);
     assert.ok(data.response.code);

@@ -42,11 +42,19 @@ describe('authorization request parameters', () => {
 
   it('AZ-07: the state is echoed byte for byte in an error redirect too', async () => {
     const state = 'a b+c&d=e%25f/é😀<>"\'';
-    assertErrorRedirect(await ward.fetch(codeRequest({ response_type: 'bogus', state })), CB, 'unsupported_response_type', ward.url, state);
+    assertErrorRedirect(
+      await ward.fetch(codeRequest({ response_type: 'bogus', state })),
+      CB,
+      'unsupported_response_type',
+      ward.url,
+      state,
+    );
   });
 
   it('AZ-07: user input with CR/LF/TAB never reaches the Location or error_description raw', async () => {
-    const res = await ward.fetch(codeRequest({ scope: 'openid bad\r\nSet-Cookie: x=1\tY', state: 's\r\nX-Injected: 1' }));
+    const res = await ward.fetch(
+      codeRequest({ scope: 'openid bad\r\nSet-Cookie: x=1\tY', state: 's\r\nX-Injected: 1' }),
+    );
     const loc = assertErrorRedirect(res, CB, 'invalid_scope', ward.url, 's\r\nX-Injected: 1');
     assert.equal(res.headers.get('set-cookie'), null);
     assert.equal(res.headers.get('x-injected'), null);
@@ -80,8 +88,16 @@ describe('authorization request parameters', () => {
     ]) {
       await assertErrorPage(await ward.fetch(`${base}&client_id=spa&${dup}`), 'invalid_request');
     }
-    for (const dup of ['client_id=spa&client_id=backend', 'client_id=backend&client_id=spa', 'client_id=spa&client_id=spa', 'client_id=spa&client_id=']) {
-      await assertErrorPage(await ward.fetch(`${base}&redirect_uri=${encodeURIComponent(CB)}&${dup}`), 'invalid_request');
+    for (const dup of [
+      'client_id=spa&client_id=backend',
+      'client_id=backend&client_id=spa',
+      'client_id=spa&client_id=spa',
+      'client_id=spa&client_id=',
+    ]) {
+      await assertErrorPage(
+        await ward.fetch(`${base}&redirect_uri=${encodeURIComponent(CB)}&${dup}`),
+        'invalid_request',
+      );
     }
   });
 
@@ -89,7 +105,15 @@ describe('authorization request parameters', () => {
     const user = await signup(ward);
     // Each value valid on its own, the same value twice: only the repetition is wrong.
     const extra: Record<string, string> = { prompt: 'login', nonce: 'n-1', response_mode: 'query', max_age: '60' };
-    for (const name of ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'tkn', ...Object.keys(extra)]) {
+    for (const name of [
+      'response_type',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+      'tkn',
+      ...Object.keys(extra),
+    ]) {
       const base = codeRequest({ tkn: user.tkn, ...(extra[name] ? { [name]: extra[name] } : {}) });
       const value = new RegExp(`[?&]${name}=([^&]*)`).exec(base)![1];
       const res = await ward.fetch(`${base}&${name}=${value}`);
@@ -110,7 +134,9 @@ describe('authorization request parameters', () => {
   });
 
   it('AZ-11: prompt=none with an unknown or expired SSO cookie is still login_required', async () => {
-    const res = await ward.fetch(codeRequest({ prompt: 'none' }), { headers: { cookie: `__Host-ward_sso=${'A'.repeat(43)}` } });
+    const res = await ward.fetch(codeRequest({ prompt: 'none' }), {
+      headers: { cookie: `__Host-ward_sso=${'A'.repeat(43)}` },
+    });
     assertErrorRedirect(res, CB, 'login_required', ward.url);
   });
 
@@ -128,7 +154,14 @@ describe('authorization request parameters', () => {
 
   it('AZ-17: OPTIONS /oauth/authorize with an allowed Origin gets no CORS headers', async () => {
     for (const path of ['/oauth/authorize', codeRequest(), '/oauth/authorize/login']) {
-      const res = await ward.fetch(path, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      const res = await ward.fetch(path, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      });
       const cors = [...res.headers.keys()].filter((h) => h.startsWith('access-control-'));
       assert.deepEqual(cors, [], `${path}: ${cors.join(', ')}`);
       await res.arrayBuffer();
@@ -138,11 +171,14 @@ describe('authorization request parameters', () => {
   it('AZ-17: GET /oauth/authorize with an allowed Origin gets no CORS headers either', async () => {
     const res = await ward.fetch(codeRequest({ prompt: 'none' }), { headers: { origin: 'https://app.example' } });
     assert.equal(res.status, 302);
-    assert.deepEqual([...res.headers.keys()].filter((h) => h.startsWith('access-control-')), []);
+    assert.deepEqual(
+      [...res.headers.keys()].filter((h) => h.startsWith('access-control-')),
+      [],
+    );
   });
 
   it('AZ-19: success carries the code, the state byte for byte and iss; no token of any kind', async () => {
-    const meta = await (await ward.fetch('/.well-known/openid-configuration')).json() as Record<string, unknown>;
+    const meta = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
     assert.equal(meta.authorization_response_iss_parameter_supported, true);
     const state = 'a b+c&d=e%25f/é😀<>"\'#?';
     const user = await signup(ward);
@@ -167,7 +203,16 @@ describe('authorization request parameters', () => {
 
   it('AZ-19: implicit is disabled: response_type=token gets unauthorized_client and no access_token', async () => {
     const user = await signup(ward, 'backend');
-    const res = await ward.fetch(codeRequest({ client_id: 'backend', redirect_uri: 'https://api.example/cb', response_type: 'token', tkn: user.tkn, code_challenge: undefined, code_challenge_method: undefined }));
+    const res = await ward.fetch(
+      codeRequest({
+        client_id: 'backend',
+        redirect_uri: 'https://api.example/cb',
+        response_type: 'token',
+        tkn: user.tkn,
+        code_challenge: undefined,
+        code_challenge_method: undefined,
+      }),
+    );
     assert.equal(res.status, 302);
     const raw = res.headers.get('location')!;
     assert.ok(!raw.includes('access_token') && !raw.includes('id_token'), raw);
@@ -175,6 +220,9 @@ describe('authorization request parameters', () => {
     assert.equal(new URLSearchParams(loc.hash.slice(1)).get('error'), 'unauthorized_client');
     const spa = await ward.fetch(codeRequest({ response_type: 'token', tkn: (await signup(ward)).tkn }));
     assert.ok(!spa.headers.get('location')!.includes('access_token'));
-    assert.equal(new URLSearchParams(new URL(spa.headers.get('location')!).hash.slice(1)).get('error'), 'unauthorized_client');
+    assert.equal(
+      new URLSearchParams(new URL(spa.headers.get('location')!).hash.slice(1)).get('error'),
+      'unauthorized_client',
+    );
   });
 });

@@ -16,9 +16,20 @@ const ORIGINAL = 'https://app.example/cb';
 const REGISTERED = PUBLIC_CLIENT.allowed_callback_urls;
 
 const HOMOGLYPHS: Record<string, string[]> = {
-  a: ['\u0430', '\u0251', '\uff41'], e: ['\u0435', '\uff45'], p: ['\u0440'], c: ['\u0441', '\u217d'], x: ['\u0445'], l: ['\u04cf', '\u217c'],
-  m: ['\uff4d'], b: ['\u0184', '\uff42'], s: ['\u0455'], h: ['\u04bb'], t: ['\uff54'], '.': ['\uff0e', '\u3002', '\u2024'],
-  '/': ['\u2044', '\u2215', '\uff0f'], ':': ['\uff1a', '\u0589'],
+  a: ['\u0430', '\u0251', '\uff41'],
+  e: ['\u0435', '\uff45'],
+  p: ['\u0440'],
+  c: ['\u0441', '\u217d'],
+  x: ['\u0445'],
+  l: ['\u04cf', '\u217c'],
+  m: ['\uff4d'],
+  b: ['\u0184', '\uff42'],
+  s: ['\u0455'],
+  h: ['\u04bb'],
+  t: ['\uff54'],
+  '.': ['\uff0e', '\u3002', '\u2024'],
+  '/': ['\u2044', '\u2215', '\uff0f'],
+  ':': ['\uff1a', '\u0589'],
 };
 
 const at = (s: string, i: number) => i % (s.length + 1);
@@ -31,32 +42,85 @@ const replaceAt = (s: string, i: number, piece: string) => {
 type Mutate = (s: string) => string;
 const mutation: fc.Arbitrary<Mutate> = fc.oneof(
   // case flip of one character
-  fc.nat().map((i): Mutate => (s) => {
-    const c = s[i % s.length]!;
-    return replaceAt(s, i, c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
-  }),
+  fc.nat().map(
+    (i): Mutate =>
+      (s) => {
+        const c = s[i % s.length]!;
+        return replaceAt(s, i, c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
+      },
+  ),
   // percent-encoding of one character (upper- or lowercase hex)
-  fc.tuple(fc.nat(), fc.boolean()).map(([i, upper]): Mutate => (s) => {
-    const hex = s.charCodeAt(i % s.length).toString(16).padStart(2, '0');
-    return replaceAt(s, i, `%${upper ? hex.toUpperCase() : hex}`);
-  }),
+  fc.tuple(fc.nat(), fc.boolean()).map(
+    ([i, upper]): Mutate =>
+      (s) => {
+        const hex = s
+          .charCodeAt(i % s.length)
+          .toString(16)
+          .padStart(2, '0');
+        return replaceAt(s, i, `%${upper ? hex.toUpperCase() : hex}`);
+      },
+  ),
   // dot segments and path tricks
-  fc.tuple(fc.nat(), fc.constantFrom('/.', '/..', '/./', '/../', '..;/', ';', '/%2e', '/%2E%2E', '//', '/cb')).map(([i, p]): Mutate => (s) => insert(s, i, p)),
+  fc.tuple(fc.nat(), fc.constantFrom('/.', '/..', '/./', '/../', '..;/', ';', '/%2e', '/%2E%2E', '//', '/cb')).map(
+    ([i, p]): Mutate =>
+      (s) =>
+        insert(s, i, p),
+  ),
   // authority confusion
-  fc.tuple(fc.nat(), fc.constantFrom('@', '\\', '%40', '%5C', '@evil.tld', 'evil.tld@', '\\@evil.tld', ':443', ':')).map(([i, p]): Mutate => (s) => insert(s, i, p)),
+  fc
+    .tuple(fc.nat(), fc.constantFrom('@', '\\', '%40', '%5C', '@evil.tld', 'evil.tld@', '\\@evil.tld', ':443', ':'))
+    .map(
+      ([i, p]): Mutate =>
+        (s) =>
+          insert(s, i, p),
+    ),
   // unicode homoglyph of a character that has one
-  fc.tuple(fc.nat(), fc.nat()).map(([i, k]): Mutate => (s) => {
-    const spots = [...s].map((c, j) => [c, j] as const).filter(([c]) => HOMOGLYPHS[c.toLowerCase()]);
-    if (!spots.length) return s + '\u0430';
-    const [c, j] = spots[i % spots.length]!;
-    const options = HOMOGLYPHS[c.toLowerCase()]!;
-    return s.slice(0, j) + options[k % options.length]! + s.slice(j + 1);
-  }),
+  fc.tuple(fc.nat(), fc.nat()).map(
+    ([i, k]): Mutate =>
+      (s) => {
+        const spots = [...s].map((c, j) => [c, j] as const).filter(([c]) => HOMOGLYPHS[c.toLowerCase()]);
+        if (!spots.length) return s + '\u0430';
+        const [c, j] = spots[i % spots.length]!;
+        const options = HOMOGLYPHS[c.toLowerCase()]!;
+        return s.slice(0, j) + options[k % options.length]! + s.slice(j + 1);
+      },
+  ),
   // whitespace, controls and invisible characters at either end
-  fc.tuple(fc.constantFrom(' ', '\t', '\r', '\n', '\r\n', '\u0000', '\u000b', '\u00a0', '\u200b', '\ufeff', '%20', '%09', '%00', '/', '?', '#', '.', '&'), fc.boolean())
-    .map(([p, front]): Mutate => (s) => (front ? p + s : s + p)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        ' ',
+        '\t',
+        '\r',
+        '\n',
+        '\r\n',
+        '\u0000',
+        '\u000b',
+        '\u00a0',
+        '\u200b',
+        '\ufeff',
+        '%20',
+        '%09',
+        '%00',
+        '/',
+        '?',
+        '#',
+        '.',
+        '&',
+      ),
+      fc.boolean(),
+    )
+    .map(
+      ([p, front]): Mutate =>
+        (s) =>
+          front ? p + s : s + p,
+    ),
   // any other character anywhere
-  fc.tuple(fc.nat(), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 2 })).map(([i, p]): Mutate => (s) => insert(s, i, p)),
+  fc.tuple(fc.nat(), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 2 })).map(
+    ([i, p]): Mutate =>
+      (s) =>
+        insert(s, i, p),
+  ),
 );
 
 /** 1 to 4 mutations of a registered URI (a case flip of "/" or ":" can give the original back). */
@@ -88,12 +152,20 @@ describe('AZ-20: fuzzed redirect_uri', () => {
     );
     assert.ok([...accepted].every((u) => REGISTERED.includes(u)));
     assert.equal(isRegisteredRedirectUri(REGISTERED, ORIGINAL), true);
-    for (const v of [undefined, null, 42, [ORIGINAL], { toString: () => ORIGINAL }]) assert.equal(isRegisteredRedirectUri(REGISTERED, v), false);
+    for (const v of [undefined, null, 42, [ORIGINAL], { toString: () => ORIGINAL }])
+      assert.equal(isRegisteredRedirectUri(REGISTERED, v), false);
   });
 
   it('the validation pipeline: 10k mutations, exactly one accepted string, every other one a non-redirectable error', async () => {
     const findClient = (id: string) => ward.registry.clients.find(id);
-    const params = { client_id: 'spa', response_type: 'code', scope: 'openid', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+    const params = {
+      client_id: 'spa',
+      response_type: 'code',
+      scope: 'openid',
+      state: 's',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+    };
     const accepted = new Set<string>();
     await fc.assert(
       fc.asyncProperty(mutated(), async (uri) => {
@@ -108,7 +180,10 @@ describe('AZ-20: fuzzed redirect_uri', () => {
     );
     const control = await validateAuthorizeRequest({ ...params, redirect_uri: ORIGINAL }, [], findClient);
     assert.equal(control.ok, true);
-    assert.ok([...accepted].every((u) => u === ORIGINAL), [...accepted].join(', '));
+    assert.ok(
+      [...accepted].every((u) => u === ORIGINAL),
+      [...accepted].join(', '),
+    );
   });
 
   it('over HTTP: 300 mutations, only the original is redirected to; every other one is the 400 page with no Location', async () => {

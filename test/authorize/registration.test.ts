@@ -8,15 +8,25 @@ import { callbackUrlProblem } from '../../src/lib/url.js';
 import { PUBLIC_CLIENT } from '../helpers/oauth.js';
 
 const ACCEPTED = [
-  'https://app.example/cb', 'https://app.example/cb?a=1', 'https://app.example:8443/cb', 'https://app.example',
-  'http://127.0.0.1:8123/cb', 'http://127.0.0.1/cb', 'http://[::1]:8123/cb', 'http://localhost:3000/cb',
-  'com.example.app:/oauth2redirect', 'https://facebook.com/messenger_platform/account_linking/',
+  'https://app.example/cb',
+  'https://app.example/cb?a=1',
+  'https://app.example:8443/cb',
+  'https://app.example',
+  'http://127.0.0.1:8123/cb',
+  'http://127.0.0.1/cb',
+  'http://[::1]:8123/cb',
+  'http://localhost:3000/cb',
+  'com.example.app:/oauth2redirect',
+  'https://facebook.com/messenger_platform/account_linking/',
 ];
 
 /** Every letter-case spelling of a word (2^n), e.g. all 1024 of "javascript". */
 function allCases(word: string): string[] {
   let out = [''];
-  for (const ch of word) out = out.flatMap((p) => (ch.toLowerCase() === ch.toUpperCase() ? [p + ch] : [p + ch.toLowerCase(), p + ch.toUpperCase()]));
+  for (const ch of word)
+    out = out.flatMap((p) =>
+      ch.toLowerCase() === ch.toUpperCase() ? [p + ch] : [p + ch.toLowerCase(), p + ch.toUpperCase()],
+    );
   return out;
 }
 
@@ -87,7 +97,14 @@ describe('validateClient (config file and management API)', () => {
   };
 
   it('AZ-03: a client with a javascript:, data: or userinfo callback is not registered, and the key is named', () => {
-    for (const bad of ['JAVASCRIPT:alert(1)', 'jaVascript:alert(1)', 'Data:text/html,x', 'https://a@app.example/cb', 'https://app.example/cb#x', 'http://app.example/cb']) {
+    for (const bad of [
+      'JAVASCRIPT:alert(1)',
+      'jaVascript:alert(1)',
+      'Data:text/html,x',
+      'https://a@app.example/cb',
+      'https://app.example/cb#x',
+      'http://app.example/cb',
+    ]) {
       const { c, problems } = check(['https://app.example/cb', bad]);
       assert.equal(c, null, bad);
       assert.equal(problems.length, 1, problems.join('\n'));

@@ -19,8 +19,20 @@ describe('ReachFive Core SDK against Ward', () => {
   before(async () => {
     ward = await startWard({
       clients: [
-        { client_id: 'shop-web', name: 'Shop', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: [CALLBACK], allowed_origins: [ORIGIN], sso: true },
-        { ...CONFIDENTIAL_CLIENT, allowed_callback_urls: [...CONFIDENTIAL_CLIENT.allowed_callback_urls, CALLBACK], allowed_origins: [ORIGIN] },
+        {
+          client_id: 'shop-web',
+          name: 'Shop',
+          type: 'public',
+          jwt_algorithm: 'RS256',
+          allowed_callback_urls: [CALLBACK],
+          allowed_origins: [ORIGIN],
+          sso: true,
+        },
+        {
+          ...CONFIDENTIAL_CLIENT,
+          allowed_callback_urls: [...CONFIDENTIAL_CLIENT.allowed_callback_urls, CALLBACK],
+          allowed_origins: [ORIGIN],
+        },
       ],
     });
     page = installBrowserShims(ward, ORIGIN);
@@ -47,7 +59,10 @@ describe('ReachFive Core SDK against Ward', () => {
 
     // signup: POST /identity/v1/signup then the redirect through /oauth/authorize with the tkn.
     let nav = page.nextNavigation();
-    await client.signup({ data: { email, password, givenName: 'Grace', familyName: 'Hopper' }, auth: { redirectUri: CALLBACK } });
+    await client.signup({
+      data: { email, password, givenName: 'Grace', familyName: 'Hopper' },
+      auth: { redirectUri: CALLBACK },
+    });
     const signupCallback = await followToCallback(await nav);
     assert.ok(signupCallback.searchParams.get('code'));
 
@@ -75,7 +90,10 @@ describe('ReachFive Core SDK against Ward', () => {
     assert.ok(refreshed.accessToken && refreshed.accessToken !== auth.accessToken);
     assert.ok(refreshed.refreshToken && refreshed.refreshToken !== auth.refreshToken);
     // The old refresh token is spent: using it again is refused (and revokes the family).
-    await assert.rejects(client.refreshTokens({ refreshToken: auth.refreshToken! }), (e: { error?: string; errorMessageKey?: string }) => e.error === 'invalid_grant' && !!e.errorMessageKey);
+    await assert.rejects(
+      client.refreshTokens({ refreshToken: auth.refreshToken! }),
+      (e: { error?: string; errorMessageKey?: string }) => e.error === 'invalid_grant' && !!e.errorMessageKey,
+    );
 
     // The SSO session is visible to the SDK, then logout ends it.
     const session = await client.getSessionInfo();
@@ -91,8 +109,13 @@ describe('ReachFive Core SDK against Ward', () => {
   it('reports a wrong password with the error body the SDK expects', async () => {
     const client = sdk.createClient({ domain: domain(), clientId: 'shop-web' });
     await assert.rejects(
-      client.loginWithPassword({ email: 'nobody@example.com', password: 'wrong password', auth: { redirectUri: CALLBACK } }),
-      (e: { error?: string; errorMessageKey?: string }) => e.error === 'invalid_grant' && e.errorMessageKey === 'error.invalidEmailOrPassword',
+      client.loginWithPassword({
+        email: 'nobody@example.com',
+        password: 'wrong password',
+        auth: { redirectUri: CALLBACK },
+      }),
+      (e: { error?: string; errorMessageKey?: string }) =>
+        e.error === 'invalid_grant' && e.errorMessageKey === 'error.invalidEmailOrPassword',
     );
   });
 
@@ -108,11 +131,21 @@ describe('ReachFive Core SDK against Ward', () => {
     nav = page.nextNavigation();
     await client.loginWithPassword({ email, password, auth: { redirectUri: CALLBACK } });
     const authorizeUrl = new URL(await nav);
-    assert.equal(authorizeUrl.searchParams.get('code_challenge'), null, 'no PKCE from the SDK for a confidential client');
+    assert.equal(
+      authorizeUrl.searchParams.get('code_challenge'),
+      null,
+      'no PKCE from the SDK for a confidential client',
+    );
     const callback = await followToCallback(authorizeUrl.toString());
-    const res = await tokenRequest(ward, { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: CALLBACK, client_id: 'backend', client_secret: CONFIDENTIAL_SECRET });
+    const res = await tokenRequest(ward, {
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: CALLBACK,
+      client_id: 'backend',
+      client_secret: CONFIDENTIAL_SECRET,
+    });
     assert.equal(res.status, 200);
-    const body = await res.json() as { id_token: string };
+    const body = (await res.json()) as { id_token: string };
     assert.equal(decodeJwt(body.id_token).email, email);
   });
 });

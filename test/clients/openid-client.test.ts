@@ -10,8 +10,20 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 
 /** Fills and posts the hosted login form found in an authorize response. */
 export async function submitLoginPage(browser: Browser, html: string, email: string, password: string) {
-  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-  return browser.postForm('/oauth/authorize/login', { request: field('request')!, csrf: field('csrf')!, email, password });
+  const field = (name: string) =>
+    new RegExp(`name="${name}" value="([^"]*)"`)
+      .exec(html)?.[1]
+      ?.replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+  return browser.postForm('/oauth/authorize/login', {
+    request: field('request')!,
+    csrf: field('csrf')!,
+    email,
+    password,
+  });
 }
 
 describe('openid-client against Ward', () => {
@@ -28,23 +40,37 @@ describe('openid-client against Ward', () => {
       const user = await signup(ward);
       const clientId = kind === 'public' ? 'spa' : 'backend';
       const redirectUri = kind === 'public' ? 'https://app.example/cb' : 'https://api.example/cb';
-      const metadata = kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
-      const config = await client.discovery(new URL(ward.url), clientId, metadata,
-        kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET), { [client.customFetch]: tlsFetch });
+      const metadata =
+        kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
+      const config = await client.discovery(
+        new URL(ward.url),
+        clientId,
+        metadata,
+        kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET),
+        { [client.customFetch]: tlsFetch },
+      );
       config[client.customFetch] = tlsFetch;
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
       const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri, scope: 'openid profile email', state, nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+        redirect_uri: redirectUri,
+        scope: 'openid profile email',
+        state,
+        nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
       });
       const browser = new Browser(ward);
       const page = await browser.get(url.toString());
       assert.equal(page.status, 200);
       const posted = await submitLoginPage(browser, await page.text(), user.email, user.password);
       assert.equal(posted.status, 303);
-      const tokens = await client.authorizationCodeGrant(config, location(posted), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+      const tokens = await client.authorizationCodeGrant(config, location(posted), {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+        expectedNonce: nonce,
+      });
       const claims = tokens.claims()!;
       assert.equal(claims.sub, user.id);
       assert.equal(claims.iss, ward.url);

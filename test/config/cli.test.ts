@@ -14,7 +14,10 @@ import { freePort } from '../helpers/ward.js';
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 
 async function startCli(env: Record<string, string>): Promise<{ out: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...CLI, 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, 'start'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = await waitForOutput(child, 'Ward is listening');
   // The banner follows the listening line in the same write or the next one.
   await new Promise((r) => setTimeout(r, 100));
@@ -36,16 +39,23 @@ describe('ward start', () => {
       assert.ok(password && password.length >= 16);
       assert.match(out, /client_id demo-public/);
       assert.match(out, /client_id demo-confidential\n\s+client_secret\s+\S{32,}/);
-      for (const f of ['ward.db', 'master.key', 'tls/dev-cert.pem', 'tls/dev-key.pem']) assert.ok(existsSync(join(dataDir, f)), f);
+      for (const f of ['ward.db', 'master.key', 'tls/dev-cert.pem', 'tls/dev-key.pem'])
+        assert.ok(existsSync(join(dataDir, f)), f);
       assert.equal(statSync(join(dataDir, 'master.key')).mode & 0o077, 0, 'master.key is private');
       const agent = new Agent({ connect: { ca: readFileSync(join(dataDir, 'tls/dev-cert.pem'), 'utf8') } });
-      const d = await (await fetch(`https://localhost:${port}/.well-known/openid-configuration`, { dispatcher: agent })).json() as { issuer: string };
+      const d = (await (
+        await fetch(`https://localhost:${port}/.well-known/openid-configuration`, { dispatcher: agent })
+      ).json()) as { issuer: string };
       assert.equal(d.issuer, `https://localhost:${port}`);
-      const jwks = await (await fetch(`https://localhost:${port}/jwks.json`, { dispatcher: agent })).json() as { keys: Array<{ kid: string }> };
+      const jwks = (await (await fetch(`https://localhost:${port}/jwks.json`, { dispatcher: agent })).json()) as {
+        keys: Array<{ kid: string }>;
+      };
       assert.equal(jwks.keys.length, 1);
       // The admin can log in with the printed password.
       const login = await fetch(`https://localhost:${port}/identity/v1/password/login`, {
-        dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' },
+        dispatcher: agent,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_id: 'demo-public', scope: 'openid', email: 'admin@ward.local', password }),
       });
       assert.equal(login.status, 200);
@@ -53,8 +63,13 @@ describe('ward start', () => {
       const second = await startCli(env);
       try {
         assert.doesNotMatch(second.out(), /Administrator account created|client_secret/);
-        const again = await (await fetch(`https://localhost:${port}/jwks.json`, { dispatcher: agent })).json() as { keys: Array<{ kid: string }> };
-        assert.deepEqual(again.keys.map((k) => k.kid), jwks.keys.map((k) => k.kid));
+        const again = (await (await fetch(`https://localhost:${port}/jwks.json`, { dispatcher: agent })).json()) as {
+          keys: Array<{ kid: string }>;
+        };
+        assert.deepEqual(
+          again.keys.map((k) => k.kid),
+          jwks.keys.map((k) => k.kid),
+        );
       } finally {
         await second.stop();
         await agent.close();
@@ -65,7 +80,10 @@ describe('ward start', () => {
   });
 
   it('stops on a bad value with a message naming the key', () => {
-    const r = spawnSync(process.execPath, [...CLI, 'start'], { env: { ...process.env, WARD_PORT: 'abc', WARD_TLS: 'maybe' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...CLI, 'start'], {
+      env: { ...process.env, WARD_PORT: 'abc', WARD_TLS: 'maybe' },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /WARD_PORT: must be a port number/);
     assert.match(r.stderr, /WARD_TLS: must be "on" or "off"/);
@@ -73,10 +91,16 @@ describe('ward start', () => {
 
   it('runs migrations alone with `ward migrate`', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ward-mig-'));
-    const r = spawnSync(process.execPath, [...CLI, 'migrate'], { env: { ...process.env, WARD_DATA_DIR: dataDir }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...CLI, 'migrate'], {
+      env: { ...process.env, WARD_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Applied: 001-initial/);
-    const again = spawnSync(process.execPath, [...CLI, 'migrate'], { env: { ...process.env, WARD_DATA_DIR: dataDir }, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [...CLI, 'migrate'], {
+      env: { ...process.env, WARD_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
     assert.match(again.stdout, /up to date/);
   });
 });

@@ -49,38 +49,117 @@ describe('configuration', () => {
     const file = withFile({
       account: { mfa_required: 'Always' },
       clients: [
-        { client_id: 'shop-web', name: 'Shop', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://shop.example/cb'], allowed_origins: ['https://shop.example'], sso: true },
-        { client_id: 'shop-api', type: 'confidential', client_secret: 'x'.repeat(32), jwt_algorithm: 'HS256', allowed_callback_urls: ['https://shop.example/api/cb'] },
+        {
+          client_id: 'shop-web',
+          name: 'Shop',
+          type: 'public',
+          jwt_algorithm: 'RS256',
+          allowed_callback_urls: ['https://shop.example/cb'],
+          allowed_origins: ['https://shop.example'],
+          sso: true,
+        },
+        {
+          client_id: 'shop-api',
+          type: 'confidential',
+          client_secret: 'x'.repeat(32),
+          jwt_algorithm: 'HS256',
+          allowed_callback_urls: ['https://shop.example/api/cb'],
+        },
       ],
     });
     const c = loadConfig({ WARD_CONFIG: file });
     assert.equal(c.account.mfa_required, 'always');
-    assert.deepEqual(c.clients.map((x) => [x.client_id, x.type, x.jwt_algorithm, x.pkce_enforced]), [['shop-web', 'public', 'RS256', true], ['shop-api', 'confidential', 'HS256', false]]);
+    assert.deepEqual(
+      c.clients.map((x) => [x.client_id, x.type, x.jwt_algorithm, x.pkce_enforced]),
+      [
+        ['shop-web', 'public', 'RS256', true],
+        ['shop-api', 'confidential', 'HS256', false],
+      ],
+    );
   });
 
   const bad: Array<[string, Record<string, string> | unknown, RegExp]> = [
     ['a non-numeric port', { WARD_PORT: 'http' }, /^WARD_PORT: must be a port number/],
     ['an unknown TLS mode', { WARD_TLS: 'maybe' }, /^WARD_TLS: must be "on" or "off"/],
-    ['a non-postgres database URL', { WARD_DATABASE_URL: 'mysql://x' }, /^WARD_DATABASE_URL: must be a postgres:\/\/ URL/],
-    ['an issuer with a trailing slash', { WARD_ISSUER: 'https://id.example/' }, /^WARD_ISSUER: must not end with a slash/],
+    [
+      'a non-postgres database URL',
+      { WARD_DATABASE_URL: 'mysql://x' },
+      /^WARD_DATABASE_URL: must be a postgres:\/\/ URL/,
+    ],
+    [
+      'an issuer with a trailing slash',
+      { WARD_ISSUER: 'https://id.example/' },
+      /^WARD_ISSUER: must not end with a slash/,
+    ],
     ['an unknown log level', { WARD_LOG_LEVEL: 'loud' }, /^WARD_LOG_LEVEL: must be one of/],
     ['a short master key', { WARD_MASTER_KEY: 'c2hvcnQ=' }, /^WARD_MASTER_KEY: must be the base64 of exactly 32 bytes/],
-    ['a cert without its key', { WARD_TLS_CERT: '/x.pem' }, /^WARD_TLS_CERT: WARD_TLS_CERT and WARD_TLS_KEY go together/],
-    ['HS256 on a public client', { clients: [{ client_id: 'a', type: 'public', jwt_algorithm: 'HS256', allowed_callback_urls: ['https://a.example/cb'] }] }, /^clients\[0\]\.jwt_algorithm: HS256 needs a client secret/],
-    ['a secret shorter than 32 bytes', { clients: [{ client_id: 'a', type: 'confidential', client_secret: 'short', allowed_callback_urls: ['https://a.example/cb'] }] }, /^clients\[0\]\.client_secret: must be at least 32 bytes/],
-    ['a javascript: callback URL', { clients: [{ client_id: 'a', allowed_callback_urls: ['JaVaScRiPt:alert(1)'] }] }, /^clients\[0\]\.allowed_callback_urls\[0\]: .* must not use a javascript:/],
-    ['an http callback off loopback', { clients: [{ client_id: 'a', allowed_callback_urls: ['http://a.example/cb'] }] }, /^clients\[0\]\.allowed_callback_urls\[0\]: .* must use https/],
-    ['an origin with a path', { clients: [{ client_id: 'a', allowed_callback_urls: [], allowed_origins: ['https://a.example/x'] }] }, /^clients\[0\]\.allowed_origins\[0\]: .* must be exactly an origin/],
-    ['an unknown MFA policy', { account: { mfa_required: 'sometimes' } }, /^account\.mfa_required: must be "always" or "never"/],
+    [
+      'a cert without its key',
+      { WARD_TLS_CERT: '/x.pem' },
+      /^WARD_TLS_CERT: WARD_TLS_CERT and WARD_TLS_KEY go together/,
+    ],
+    [
+      'HS256 on a public client',
+      {
+        clients: [
+          { client_id: 'a', type: 'public', jwt_algorithm: 'HS256', allowed_callback_urls: ['https://a.example/cb'] },
+        ],
+      },
+      /^clients\[0\]\.jwt_algorithm: HS256 needs a client secret/,
+    ],
+    [
+      'a secret shorter than 32 bytes',
+      {
+        clients: [
+          {
+            client_id: 'a',
+            type: 'confidential',
+            client_secret: 'short',
+            allowed_callback_urls: ['https://a.example/cb'],
+          },
+        ],
+      },
+      /^clients\[0\]\.client_secret: must be at least 32 bytes/,
+    ],
+    [
+      'a javascript: callback URL',
+      { clients: [{ client_id: 'a', allowed_callback_urls: ['JaVaScRiPt:alert(1)'] }] },
+      /^clients\[0\]\.allowed_callback_urls\[0\]: .* must not use a javascript:/,
+    ],
+    [
+      'an http callback off loopback',
+      { clients: [{ client_id: 'a', allowed_callback_urls: ['http://a.example/cb'] }] },
+      /^clients\[0\]\.allowed_callback_urls\[0\]: .* must use https/,
+    ],
+    [
+      'an origin with a path',
+      { clients: [{ client_id: 'a', allowed_callback_urls: [], allowed_origins: ['https://a.example/x'] }] },
+      /^clients\[0\]\.allowed_origins\[0\]: .* must be exactly an origin/,
+    ],
+    [
+      'an unknown MFA policy',
+      { account: { mfa_required: 'sometimes' } },
+      /^account\.mfa_required: must be "always" or "never"/,
+    ],
     ['a zero lifetime', { account: { access_token_ttl: 0 } }, /^account\.access_token_ttl: must be an integer from 1/],
     ['an unknown key', { account: { mfa: 'always' } }, /^account\.mfa: unknown key \(allowed: /],
-    ['a duplicate client_id', { clients: [{ client_id: 'a' }, { client_id: 'a' }] }, /^clients\[1\]\.client_id: duplicate client_id a/],
+    [
+      'a duplicate client_id',
+      { clients: [{ client_id: 'a' }, { client_id: 'a' }] },
+      /^clients\[1\]\.client_id: duplicate client_id a/,
+    ],
   ];
   for (const [name, input, expected] of bad) {
     it(`refuses ${name}, naming the key`, () => {
-      const env = (input as Record<string, unknown>).clients || (input as Record<string, unknown>).account ? { WARD_CONFIG: withFile(input) } : (input as Record<string, string>);
+      const env =
+        (input as Record<string, unknown>).clients || (input as Record<string, unknown>).account
+          ? { WARD_CONFIG: withFile(input) }
+          : (input as Record<string, string>);
       const list = problems(env);
-      assert.ok(list.some((p) => expected.test(p)), `${JSON.stringify(list)} should match ${expected}`);
+      assert.ok(
+        list.some((p) => expected.test(p)),
+        `${JSON.stringify(list)} should match ${expected}`,
+      );
     });
   }
 

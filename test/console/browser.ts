@@ -13,7 +13,14 @@ import { startWard, type TestWard, type TestWardOptions } from '../helpers/ward.
 
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/console/', import.meta.url));
 
-export interface ConsoleSession { page: Page; context: BrowserContext; email: string; userId: string; problems: string[]; close(): Promise<void> }
+export interface ConsoleSession {
+  page: Page;
+  context: BrowserContext;
+  email: string;
+  userId: string;
+  problems: string[];
+  close(): Promise<void>;
+}
 
 export interface ConsoleHarness {
   ward: TestWard;
@@ -26,10 +33,20 @@ export async function startConsole(opts: TestWardOptions): Promise<ConsoleHarnes
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const ward = await startWard(opts);
   const browser = await chromium.launch({
-    executablePath: CHROMIUM, timeout: 30_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--ignore-certificate-errors',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'],
+    executablePath: CHROMIUM,
+    timeout: 30_000,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--ignore-certificate-errors',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+    ],
   });
   mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -43,9 +60,13 @@ export async function startConsole(opts: TestWardOptions): Promise<ConsoleHarnes
     await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
     const page = await context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('response', (r) => { if (r.status() === 404 && !r.url().endsWith('/favicon.ico')) problems.push(`404 ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() === 404 && !r.url().endsWith('/favicon.ico')) problems.push(`404 ${r.url()}`);
+    });
     await page.goto(`${ward.url}${start}`);
     await page.waitForURL((u) => u.pathname.startsWith('/oauth/'));
     const authorize = new URL(page.url());
@@ -63,7 +84,9 @@ export async function startConsole(opts: TestWardOptions): Promise<ConsoleHarnes
   }
 
   return {
-    ward, browser, signedIn,
+    ward,
+    browser,
+    signedIn,
     async close() {
       await browser.close();
       await ward.close();
@@ -75,7 +98,12 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: `${ART
 export const status = (page: Page) => page.locator('#status');
 /** Waits for a status message; on a timeout, says what the error region showed. */
 export async function statusSays(page: Page, text: string | RegExp): Promise<void> {
-  await status(page).filter({ hasText: text }).waitFor().catch(async (e) => { throw new Error(`${e} (error region: ${await page.locator('#error').innerText()})`); });
+  await status(page)
+    .filter({ hasText: text })
+    .waitFor()
+    .catch(async (e) => {
+      throw new Error(`${e} (error region: ${await page.locator('#error').innerText()})`);
+    });
 }
 /** Waits until no console operation runs (run() marks the body aria-busy). */
 export const idle = (page: Page) => page.waitForFunction(() => !document.body.hasAttribute('aria-busy'));
@@ -91,9 +119,20 @@ export async function confirmDialog(page: Page, button: string): Promise<string>
   return text;
 }
 
-export const tokenOf = (page: Page) => page.evaluate(() => JSON.parse(sessionStorage.getItem('ward-console:token') ?? 'null')?.access_token as string | undefined);
-export const callApi = (page: Page, method: string, path: string, body?: unknown) => page.evaluate(async ([m, p, b]) => {
-  const t = JSON.parse(sessionStorage.getItem('ward-console:token') ?? 'null').access_token as string;
-  const res = await fetch(p as string, { method: m as string, headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}, [method, path, body] as const);
+export const tokenOf = (page: Page) =>
+  page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('ward-console:token') ?? 'null')?.access_token as string | undefined,
+  );
+export const callApi = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ([m, p, b]) => {
+      const t = JSON.parse(sessionStorage.getItem('ward-console:token') ?? 'null').access_token as string;
+      const res = await fetch(p as string, {
+        method: m as string,
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    },
+    [method, path, body] as const,
+  );

@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
-import { callApi, confirmDialog, dialog, idle, shot, startConsole, statusSays, type ConsoleHarness } from './browser.js';
+import {
+  callApi,
+  confirmDialog,
+  dialog,
+  idle,
+  shot,
+  startConsole,
+  statusSays,
+  type ConsoleHarness,
+} from './browser.js';
 
 describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () => {
   let h: ConsoleHarness;
@@ -19,7 +28,8 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
     await h?.close();
   });
 
-  const jwksKids = async () => ((await (await h.ward.fetch('/jwks.json')).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+  const jwksKids = async () =>
+    ((await (await h.ward.fetch('/jwks.json')).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
   const rowOf = (page: Page, kid: string) => page.locator(`#site-keys-table tbody tr[data-kid="${kid}"]`);
 
   it('a Developer rotates the site key and revokes the replaced one with the keyboard', async () => {
@@ -40,10 +50,17 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await page.getByRole('button', { name: `Revoke key ${before}` }).focus();
       await page.keyboard.press('Enter');
       await dialog(page).waitFor();
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the focus moved into the dialog');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        'Cancel',
+        'the focus moved into the dialog',
+      );
       const labelled = await page.evaluate(() => {
         const d = document.querySelector('dialog')!;
-        return { title: document.getElementById(d.getAttribute('aria-labelledby')!)?.textContent, desc: document.getElementById(d.getAttribute('aria-describedby')!)?.textContent };
+        return {
+          title: document.getElementById(d.getAttribute('aria-labelledby')!)?.textContent,
+          desc: document.getElementById(d.getAttribute('aria-describedby')!)?.textContent,
+        };
       });
       assert.equal(labelled.title, `Revoke key ${before}?`);
       assert.match(labelled.desc!, /leaves the JWKS of the site/);
@@ -61,11 +78,15 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
   it('a Manager changes request limits and lifetimes; a value out of bounds is refused before sending', async () => {
     const { page, close } = await h.signedIn('manager', '/console/settings');
     try {
-      await page.waitForFunction(() => (document.getElementById('s-refresh_token_ttl') as HTMLInputElement).value !== '');
+      await page.waitForFunction(
+        () => (document.getElementById('s-refresh_token_ttl') as HTMLInputElement).value !== '',
+      );
       const fill = async (label: string, value: string) => page.getByLabel(label, { exact: true }).fill(value);
       await fill('Code lifetime (seconds)', '5');
       let patches = 0;
-      page.on('request', (r) => { if (r.method() === 'PATCH') patches++; });
+      page.on('request', (r) => {
+        if (r.method() === 'PATCH') patches++;
+      });
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.locator('#error.shown').filter({ hasText: 'Code lifetime (seconds)' }).waitFor();
       assert.equal(await page.getByLabel('Code lifetime (seconds)').getAttribute('aria-invalid'), 'true');
@@ -101,7 +122,9 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       assert.equal(a.step_up_ttl, 300);
       assert.equal(a.password_min_length, 10);
       await page.reload();
-      await page.waitForFunction(() => (document.getElementById('s-rate_limits-login-limit') as HTMLInputElement).value === '7');
+      await page.waitForFunction(
+        () => (document.getElementById('s-rate_limits-login-limit') as HTMLInputElement).value === '7',
+      );
       assert.equal(await page.getByLabel('Signup: requests per window').inputValue(), '');
       await shot(page, 'settings');
     } finally {
@@ -115,7 +138,11 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
     try {
       await page.getByLabel('Search users by email, phone, name or id').fill(target.email);
       await page.getByRole('button', { name: 'Search' }).click();
-      await page.locator('#users-table tbody tr').filter({ hasText: target.email }).filter({ hasText: 'Active' }).waitFor();
+      await page
+        .locator('#users-table tbody tr')
+        .filter({ hasText: target.email })
+        .filter({ hasText: 'Active' })
+        .waitFor();
       await shot(page, 'users');
       await page.getByRole('link', { name: target.email }).click();
       await page.waitForURL(`${h.ward.url}/console/users/${target.id}`);
@@ -139,7 +166,11 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
     const manager = await h.signedIn('manager', `/console/users/${target.id}`);
     try {
       await manager.page.getByRole('button', { name: 'Disable user' }).waitFor();
-      assert.equal(await manager.page.getByLabel('Role', { exact: true }).count(), 0, 'only an Administrator sees the role select');
+      assert.equal(
+        await manager.page.getByLabel('Role', { exact: true }).count(),
+        0,
+        'only an Administrator sees the role select',
+      );
       const forged = await callApi(manager.page, 'PUT', `/api/v1/users/${target.id}/role`, { role: 'administrator' });
       assert.equal(forged.status, 403);
     } finally {
@@ -153,15 +184,19 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       h.ward.clock.advance(120_000);
       const t1 = h.ward.clock.now();
       for (let i = 0; i < 30; i++) assert.equal((await callApi(page, 'GET', '/api/v1/site/keys')).status, 200);
-      const all = (await callApi(page, 'GET', `/api/v1/audit?actor=${userId}&action=keys.read&limit=100`)).body.events as Array<{ id: string }>;
+      const all = (await callApi(page, 'GET', `/api/v1/audit?actor=${userId}&action=keys.read&limit=100`)).body
+        .events as Array<{ id: string }>;
       assert.equal(all.length, 30);
       // The browser's local time as a datetime-local value (no named helper inside evaluate: tsx would wrap it).
-      const local = (ms: number) => page.evaluate((t) => {
-        const d = new Date(t);
-        return [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0'))
-          .reduce((out, v, i) => out + (i === 0 ? '' : i < 3 ? '-' : i === 3 ? 'T' : ':') + v, '');
-      }, ms);
-      const ids = () => page.locator('#audit-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+      const local = (ms: number) =>
+        page.evaluate((t) => {
+          const d = new Date(t);
+          return [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()]
+            .map((n) => String(n).padStart(2, '0'))
+            .reduce((out, v, i) => out + (i === 0 ? '' : i < 3 ? '-' : i === 3 ? 'T' : ':') + v, '');
+        }, ms);
+      const ids = () =>
+        page.locator('#audit-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
       const cells = (n: number) => page.locator(`#audit-table tbody tr td:nth-child(${n})`).allInnerTexts();
 
       await page.getByLabel('Action').fill('keys.read');
@@ -171,13 +206,21 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await page.getByRole('button', { name: 'Filter' }).click();
       await page.locator('#audit-page').filter({ hasText: 'Page 1, 25 events' }).waitFor();
       const first = await ids();
-      assert.deepEqual(first, all.slice(0, 25).map((e) => e.id));
+      assert.deepEqual(
+        first,
+        all.slice(0, 25).map((e) => e.id),
+      );
       assert.ok((await cells(3)).every((t) => t === `user ${userId}`));
-      const older = page.getByRole('button', { name: 'Older' }), newer = page.getByRole('button', { name: 'Newer' });
+      const older = page.getByRole('button', { name: 'Older' }),
+        newer = page.getByRole('button', { name: 'Newer' });
       assert.equal(await newer.isDisabled(), true);
       await older.click();
       await page.locator('#audit-page').filter({ hasText: 'Page 2, 5 events' }).waitFor();
-      assert.deepEqual(await ids(), all.slice(25).map((e) => e.id), 'the older page continues exactly after the first');
+      assert.deepEqual(
+        await ids(),
+        all.slice(25).map((e) => e.id),
+        'the older page continues exactly after the first',
+      );
       assert.equal(await older.isDisabled(), true, 'no older page');
       await shot(page, 'audit');
       await newer.click();
@@ -190,7 +233,13 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await page.getByLabel('Action').fill('');
       await page.getByRole('button', { name: 'Filter' }).click();
       await page.locator('#audit-page').filter({ hasText: 'Page 1' }).waitFor();
-      await page.waitForFunction((known) => ![...document.querySelectorAll('#audit-table tbody tr')].some((r) => known.includes(r.getAttribute('data-id')!)), all.map((e) => e.id));
+      await page.waitForFunction(
+        (known) =>
+          ![...document.querySelectorAll('#audit-table tbody tr')].some((r) =>
+            known.includes(r.getAttribute('data-id')!),
+          ),
+        all.map((e) => e.id),
+      );
       assert.ok(!(await cells(2)).includes('keys.read'));
       await page.getByLabel('Until').fill('');
       await page.getByLabel('Actor (user or client id)').fill('');

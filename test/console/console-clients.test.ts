@@ -7,7 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PUBLIC_CLIENT } from '../helpers/oauth.js';
-import { callApi, confirmDialog, dialog, idle, shot, startConsole, statusSays, type ConsoleHarness } from './browser.js';
+import {
+  callApi,
+  confirmDialog,
+  dialog,
+  idle,
+  shot,
+  startConsole,
+  statusSays,
+  type ConsoleHarness,
+} from './browser.js';
 
 describe('console: create, edit, secret and delete of a client', { timeout: 180_000 }, () => {
   let h: ConsoleHarness;
@@ -35,7 +44,9 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
 
       // Obviously bad URLs: refused in the browser, nothing sent.
       let posts = 0;
-      page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/clients')) posts++; });
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/api/v1/clients')) posts++;
+      });
       await page.getByRole('button', { name: 'Create client' }).click();
       await field('allowed_callback_urls').waitFor();
       const local = await field('allowed_callback_urls').innerText();
@@ -43,7 +54,11 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       assert.match(local, /http:\/\/billing\.example\/cb must use https/);
       assert.match(local, /must not contain a fragment/);
       assert.equal(await callbacks.getAttribute('aria-invalid'), 'true');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'f-allowed_callback_urls', 'the focus goes to the invalid field');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.id),
+        'f-allowed_callback_urls',
+        'the focus goes to the invalid field',
+      );
       assert.match((await callbacks.getAttribute('aria-describedby'))!, /e-allowed_callback_urls/);
       assert.equal(posts, 0, 'no request for obviously bad URLs');
       await shot(page, 'client-create-errors');
@@ -53,9 +68,18 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await page.getByRole('button', { name: 'Create client' }).click();
       await page.locator('#error.shown').waitFor();
       assert.equal(posts, 1);
-      const refused = await callApi(page, 'POST', '/api/v1/clients', { client_id: 'billing', type: 'confidential', jwt_algorithm: 'HS256', allowed_callback_urls: ['https://@billing.example/cb'] });
+      const refused = await callApi(page, 'POST', '/api/v1/clients', {
+        client_id: 'billing',
+        type: 'confidential',
+        jwt_algorithm: 'HS256',
+        allowed_callback_urls: ['https://@billing.example/cb'],
+      });
       assert.equal(refused.status, 400);
-      assert.equal(await page.locator('#error').innerText(), refused.body.error_user_msg, 'the error_user_msg is shown');
+      assert.equal(
+        await page.locator('#error').innerText(),
+        refused.body.error_user_msg,
+        'the error_user_msg is shown',
+      );
       assert.match(await field('allowed_callback_urls').innerText(), /must not contain userinfo/);
       assert.equal(await h.ward.registry.clients.find('billing'), undefined);
 
@@ -93,7 +117,10 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await page.locator('#key-state').filter({ hasText: 'Synced with global' }).waitFor();
       await idle(page);
       assert.ok(!(await page.content()).includes(secret));
-      assert.equal(await page.getByLabel('Allowed Callback URLs').inputValue(), 'https://billing.example/cb\nhttp://localhost:8080/cb');
+      assert.equal(
+        await page.getByLabel('Allowed Callback URLs').inputValue(),
+        'https://billing.example/cb\nhttp://localhost:8080/cb',
+      );
       assert.equal(await page.getByLabel('Single sign-on (SSO)').isChecked(), true);
 
       // Edit, with progress shown while the request runs.
@@ -103,7 +130,9 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await page.getByLabel('Require PKCE').uncheck();
       await page.getByRole('combobox', { name: 'JWT Algorithm' }).selectOption('RS256');
       let release!: () => void;
-      const held = new Promise<void>((r) => { release = r; });
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
       await page.route('**/api/v1/clients/billing', async (route) => {
         if (route.request().method() === 'PATCH') await held;
         await route.continue();
@@ -126,7 +155,11 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       assert.equal(edited.jwt_algorithm, 'RS256');
       assert.equal(h.ward.registry.clients.secretOf(edited), secret, 'an edit keeps the secret');
       await page.getByRole('button', { name: 'Rotate' }).waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Rotate' }).isEnabled(), true, 'RS256 now: Rotate is enabled');
+      assert.equal(
+        await page.getByRole('button', { name: 'Rotate' }).isEnabled(),
+        true,
+        'RS256 now: Rotate is enabled',
+      );
       await shot(page, 'client-edit');
 
       // Regenerate the secret: after the confirmation, a new one, shown once.
@@ -136,10 +169,18 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await again.waitFor();
       const fresh = await again.getByLabel('Client secret').inputValue();
       assert.notEqual(fresh, secret);
-      assert.equal(h.ward.registry.clients.secretOf((await h.ward.registry.clients.find('billing'))!), fresh, 'the old secret is replaced');
+      assert.equal(
+        h.ward.registry.clients.secretOf((await h.ward.registry.clients.find('billing'))!),
+        fresh,
+        'the old secret is replaced',
+      );
       await page.reload();
       await page.locator('#key-state').filter({ hasText: 'Synced with global' }).waitFor();
-      assert.equal(await page.getByRole('region', { name: 'Client secret of billing' }).count(), 0, 'not shown after a reload');
+      assert.equal(
+        await page.getByRole('region', { name: 'Client secret of billing' }).count(),
+        0,
+        'not shown after a reload',
+      );
       assert.ok(!(await page.content()).includes(fresh));
 
       // Delete: Escape cancels (the focus returns to the button), then confirm.
@@ -148,7 +189,11 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await dialog(page).waitFor();
       await page.keyboard.press('Escape');
       await dialog(page).waitFor({ state: 'detached' });
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'delete-client', 'the focus returns to the opener');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.id),
+        'delete-client',
+        'the focus returns to the opener',
+      );
       assert.ok(await h.ward.registry.clients.find('billing'), 'Escape deletes nothing');
       await del.click();
       await confirmDialog(page, 'Delete client');
@@ -182,7 +227,11 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       assert.equal(c.type, 'public');
       assert.equal(c.pkce_enforced, true);
       assert.deepEqual(c.allowed_callback_urls, ['com.example.mobile:/cb']);
-      assert.equal(await page.getByRole('button', { name: 'Regenerate secret' }).isVisible(), false, 'a public client has no secret');
+      assert.equal(
+        await page.getByRole('button', { name: 'Regenerate secret' }).isVisible(),
+        false,
+        'a public client has no secret',
+      );
     } finally {
       await close();
     }

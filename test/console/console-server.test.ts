@@ -42,8 +42,18 @@ describe('console server side', () => {
 
   it('serves the pages with a strict CSP and the static script', async () => {
     const scripts = new Set<string>();
-    for (const path of ['/console/login', '/console/callback', '/console/clients', '/console/create-client', '/console/clients/spa', '/console/site-keys',
-      '/console/settings', '/console/users', `/console/users/${'a'.repeat(32)}`, '/console/audit']) {
+    for (const path of [
+      '/console/login',
+      '/console/callback',
+      '/console/clients',
+      '/console/create-client',
+      '/console/clients/spa',
+      '/console/site-keys',
+      '/console/settings',
+      '/console/users',
+      `/console/users/${'a'.repeat(32)}`,
+      '/console/audit',
+    ]) {
       const res = await ward.fetch(path);
       assert.equal(res.status, 200, path);
       const csp = res.headers.get('content-security-policy') ?? '';
@@ -59,7 +69,11 @@ describe('console server side', () => {
       assert.equal(res.status, 200, src);
       assert.match(res.headers.get('content-type') ?? '', /text\/javascript/, src);
     }
-    assert.ok(scripts.has('/console/static/dialog.js') && scripts.has('/console/static/client-form.js') && scripts.has('/console/static/audit.js'));
+    assert.ok(
+      scripts.has('/console/static/dialog.js') &&
+        scripts.has('/console/static/client-form.js') &&
+        scripts.has('/console/static/audit.js'),
+    );
     for (const name of readdirSync(STATIC)) {
       const res = await ward.fetch(`/console/static/${name}`);
       assert.equal(res.status, 200, name);
@@ -76,7 +90,11 @@ describe('console server side', () => {
 
   it('GET /console/api/me: the role and permissions of the token, 401 without one', async () => {
     assert.equal((await ward.fetch('/console/api/me')).status, 401);
-    const { code, verifier, user } = await codeFor(ward, { clientId: 'ward-console', redirectUri: `${ward.url}/console/callback`, scope: 'openid' });
+    const { code, verifier, user } = await codeFor(ward, {
+      clientId: 'ward-console',
+      redirectUri: `${ward.url}/console/callback`,
+      scope: 'openid',
+    });
     await ward.registry.storage.users.setRole(user.id, 'developer', ward.clock.now());
     const { body } = await redeem(ward, code, verifier, 'ward-console', `${ward.url}/console/callback`);
     const res = await ward.fetch('/console/api/me', { headers: { authorization: `Bearer ${body.access_token}` } });
@@ -84,33 +102,60 @@ describe('console server side', () => {
     const me = (await res.json()) as { role: string; email: string; permissions: string[] };
     assert.equal(me.role, 'developer');
     assert.equal(me.email, user.email);
-    assert.deepEqual(me.permissions, ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'read:users', 'read:audit']);
+    assert.deepEqual(me.permissions, [
+      'read:clients',
+      'manage:clients',
+      'manage:keys',
+      'read:settings',
+      'read:users',
+      'read:audit',
+    ]);
     // A token of a client without management scopes is refused.
     const spa = await codeFor(ward);
     const spaToken = (await redeem(ward, spa.code, spa.verifier)).body.access_token;
-    assert.equal((await ward.fetch('/console/api/me', { headers: { authorization: `Bearer ${spaToken}` } })).status, 401);
+    assert.equal(
+      (await ward.fetch('/console/api/me', { headers: { authorization: `Bearer ${spaToken}` } })).status,
+      401,
+    );
   });
 
-  it('the build puts the static files beside the compiled module, which serves them from there', { timeout: 120_000 }, () => {
+  it('the build puts the static files beside the compiled module, which serves them from there', {
+    timeout: 120_000,
+  }, () => {
     const build = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build as string;
     assert.match(build, /tsc -p tsconfig\.build\.json && node scripts\/copy-static\.mjs/);
     const out = join(ROOT, 'test-artifacts', 'console-build');
     rmSync(out, { recursive: true, force: true });
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], { cwd: ROOT });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out],
+      { cwd: ROOT },
+    );
     const routes = pathToFileURL(join(out, 'console/routes.js')).href;
     const probe = `import { STATIC_DIR, loadAssets } from ${JSON.stringify(routes)};
       let names = null, error = null;
       try { names = [...loadAssets().keys()].sort(); } catch (e) { error = e.message; }
       console.log(JSON.stringify({ dir: STATIC_DIR.pathname, names, error }));`;
-    const run = () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!);
+    const run = () =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .pop()!,
+      );
     const bare = run();
-    assert.equal(bare.dir, `${pathToFileURL(join(out, 'console/static')).pathname}/`, 'the compiled module reads its own static/ directory');
+    assert.equal(
+      bare.dir,
+      `${pathToFileURL(join(out, 'console/static')).pathname}/`,
+      'the compiled module reads its own static/ directory',
+    );
     assert.match(bare.error, /static files are missing/, 'tsc alone does not copy them');
     execFileSync(process.execPath, [join(ROOT, 'scripts/copy-static.mjs'), out], { cwd: ROOT });
     const copied = run();
     assert.equal(copied.error, null);
     assert.deepEqual(copied.names, readdirSync(STATIC).sort());
-    for (const name of copied.names) assert.equal(readFileSync(join(out, 'console/static', name), 'utf8'), readFileSync(join(STATIC, name), 'utf8'));
+    for (const name of copied.names)
+      assert.equal(readFileSync(join(out, 'console/static', name), 'utf8'), readFileSync(join(STATIC, name), 'utf8'));
     rmSync(out, { recursive: true, force: true });
   });
 });

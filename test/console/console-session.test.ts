@@ -75,29 +75,54 @@ describe('console: session expiry, sign-out, accessibility', { timeout: 180_000 
   it('every main page: labelled controls, a visible focus ring, AA contrast', async () => {
     const { page, userId, problems, close } = await h.signedIn('administrator');
     try {
-      for (const path of ['/console/clients', '/console/create-client', '/console/clients/spa', '/console/site-keys', '/console/settings', '/console/users', `/console/users/${userId}`, '/console/audit']) {
+      for (const path of [
+        '/console/clients',
+        '/console/create-client',
+        '/console/clients/spa',
+        '/console/site-keys',
+        '/console/settings',
+        '/console/users',
+        `/console/users/${userId}`,
+        '/console/audit',
+      ]) {
         await page.goto(`${h.ward.url}${path}`);
         await page.locator('#who').filter({ hasText: '@' }).waitFor();
         await idle(page);
-        const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
-          .filter((el) => (el as HTMLInputElement).type !== 'hidden' && !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label'))
-          .map((el) => el.id || el.outerHTML.slice(0, 60)));
+        const unlabelled = await page.evaluate(() =>
+          [...document.querySelectorAll('input, select, textarea')]
+            .filter(
+              (el) =>
+                (el as HTMLInputElement).type !== 'hidden' &&
+                !(el as HTMLInputElement).labels?.length &&
+                !el.getAttribute('aria-label'),
+            )
+            .map((el) => el.id || el.outerHTML.slice(0, 60)),
+        );
         assert.deepEqual(unlabelled, [], `${path}: every control has a label`);
         const low = await page.evaluate(() => {
           const rgb = (s: string) => (s.match(/[\d.]+/g) ?? []).map(Number);
           const lum = (c: number[]) => {
-            const [r, g, b] = c.slice(0, 3).map((v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+            const [r, g, b] = c.slice(0, 3).map((v) => {
+              const x = v / 255;
+              return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+            });
             return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
           };
           const background = (el: Element | null): number[] => {
-            for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor); if (c.length === 3 || c[3]! > 0.5) return c; }
+            for (; el; el = el.parentElement) {
+              const c = rgb(getComputedStyle(el).backgroundColor);
+              if (c.length === 3 || c[3]! > 0.5) return c;
+            }
             return [255, 255, 255];
           };
           const out: string[] = [];
-          for (const el of document.querySelectorAll('h1, h2, p, label, legend, th, td, a, button, dt, dd, code, option')) {
+          for (const el of document.querySelectorAll(
+            'h1, h2, p, label, legend, th, td, a, button, dt, dd, code, option',
+          )) {
             const box = el.getBoundingClientRect();
             if (!box.width || !box.height || !el.textContent?.trim()) continue;
-            const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(background(el));
+            const fg = lum(rgb(getComputedStyle(el).color)),
+              bg = lum(background(el));
             const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
             if (ratio < 4.5) out.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
           }
@@ -108,8 +133,14 @@ describe('console: session expiry, sign-out, accessibility', { timeout: 180_000 
         await page.locator('main input, main select, main button, main a').first().focus();
         await page.keyboard.press('Shift+Tab');
         await page.keyboard.press('Tab');
-        const ring = await page.evaluate(() => { const s = getComputedStyle(document.activeElement!); return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) }; });
-        assert.ok(ring.style !== 'none' && ring.width >= 2, `${path}: the focused control shows a ring (${JSON.stringify(ring)})`);
+        const ring = await page.evaluate(() => {
+          const s = getComputedStyle(document.activeElement!);
+          return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+        });
+        assert.ok(
+          ring.style !== 'none' && ring.width >= 2,
+          `${path}: the focused control shows a ring (${JSON.stringify(ring)})`,
+        );
       }
       assert.deepEqual(problems, [], 'no script error, CSP violation or missing file on any page');
     } finally {

@@ -9,8 +9,25 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { giveFactors } from '../helpers/mfa.js';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, signup, tokenRequest } from '../helpers/oauth.js';
-import { callApi, confirmDialog, dialog, shot, startConsole, status, statusSays, tokenOf, type ConsoleHarness } from './browser.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  codeFor,
+  signup,
+  tokenRequest,
+} from '../helpers/oauth.js';
+import {
+  callApi,
+  confirmDialog,
+  dialog,
+  shot,
+  startConsole,
+  status,
+  statusSays,
+  tokenOf,
+  type ConsoleHarness,
+} from './browser.js';
 
 describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
   let h: ConsoleHarness;
@@ -22,7 +39,11 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
   });
 
   const jwksKids = async (clientId: string) =>
-    ((await (await h.ward.fetch(clientId ? `/jwks.json?client_id=${clientId}` : '/jwks.json')).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+    (
+      (await (await h.ward.fetch(clientId ? `/jwks.json?client_id=${clientId}` : '/jwks.json')).json()) as {
+        keys: Array<{ kid: string }>;
+      }
+    ).keys.map((k) => k.kid);
 
   it('a Developer switches a client to RS256, rotates, syncs and revokes its key', async () => {
     const { page, close } = await h.signedIn('developer');
@@ -60,14 +81,30 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       await page.getByRole('button', { name: 'Account sync' }).click();
       await statusSays(page, 'Synced with the global key pair.');
       await page.locator('#key-state').filter({ hasText: 'Synced with global' }).waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Account sync' }).isDisabled(), true, 'synced: Account sync is disabled again');
+      assert.equal(
+        await page.getByRole('button', { name: 'Account sync' }).isDisabled(),
+        true,
+        'synced: Account sync is disabled again',
+      );
       const site = await callApi(page, 'GET', '/api/v1/site/keys');
-      const globalKid = (site.body.keys as Array<{ kid: string; status: string }>).find((k) => k.status === 'current')!.kid;
+      const globalKid = (site.body.keys as Array<{ kid: string; status: string }>).find(
+        (k) => k.status === 'current',
+      )!.kid;
       const { code, verifier } = await codeFor(h.ward, { clientId: 'backend', redirectUri: 'https://api.example/cb' });
-      const res = await tokenRequest(h.ward, { grant_type: 'authorization_code', code, client_id: 'backend', client_secret: CONFIDENTIAL_SECRET, redirect_uri: 'https://api.example/cb', code_verifier: verifier });
+      const res = await tokenRequest(h.ward, {
+        grant_type: 'authorization_code',
+        code,
+        client_id: 'backend',
+        client_secret: CONFIDENTIAL_SECRET,
+        redirect_uri: 'https://api.example/cb',
+        code_verifier: verifier,
+      });
       const idToken = ((await res.json()) as { id_token: string }).id_token;
       assert.equal(decodeProtectedHeader(idToken).kid, globalKid, 'the client signs with the global key again');
-      assert.ok((await jwksKids('backend')).includes(kid), "the retired client key stays in the client's JWKS for the grace period");
+      assert.ok(
+        (await jwksKids('backend')).includes(kid),
+        "the retired client key stays in the client's JWKS for the grace period",
+      );
       assert.ok((await jwksKids('')).includes(kid), 'the replaced key stays published in /jwks.json as previous');
 
       await page.getByRole('button', { name: `Revoke key ${kid}` }).click();
@@ -91,7 +128,10 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       await confirmDialog(page, 'Revoke key');
       await statusSays(page, `Key ${current} revoked.`);
       await page.locator('#key-state').filter({ hasText: 'Synced with global' }).waitFor();
-      assert.ok(!(await jwksKids('backend')).includes(current), 'the revoked current key left /jwks.json?client_id=backend');
+      assert.ok(
+        !(await jwksKids('backend')).includes(current),
+        'the revoked current key left /jwks.json?client_id=backend',
+      );
       assert.equal(await dialog(page).count(), 0);
     } finally {
       await close();
@@ -103,15 +143,23 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
     try {
       assert.equal(await page.getByRole('link', { name: 'New client' }).count(), 0);
       await page.goto(`${h.ward.url}/console/clients/backend`);
-      await page.locator('#key-state').filter({ hasText: /Synced|Client-specific/ }).waitFor();
+      await page
+        .locator('#key-state')
+        .filter({ hasText: /Synced|Client-specific/ })
+        .waitFor();
       await page.locator('#keys-table tbody tr').first().waitFor();
-      for (const name of ['Rotate', 'Account sync', 'Save changes', 'Regenerate secret', 'Delete client']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+      for (const name of ['Rotate', 'Account sync', 'Save changes', 'Regenerate secret', 'Delete client'])
+        assert.equal(await page.getByRole('button', { name }).count(), 0, name);
       assert.equal(await page.getByRole('button', { name: /^Revoke key/ }).count(), 0);
       assert.equal(await page.getByRole('combobox', { name: 'JWT Algorithm' }).isDisabled(), true);
       assert.equal(await page.getByLabel('Allowed Callback URLs').isDisabled(), true);
       assert.match(await page.locator('#key-hint').innerText(), /Read-only/);
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content', 'the skip link comes first in the tab order');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        'Skip to content',
+        'the skip link comes first in the tab order',
+      );
       await shot(page, 'viewer-client');
       const me = await callApi(page, 'GET', '/console/api/me');
       assert.equal(me.body.role, 'viewer');
@@ -124,7 +172,9 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       assert.equal(await page.getByRole('button', { name: 'Rotate site key' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: /^Revoke key/ }).count(), 0);
       await page.goto(`${h.ward.url}/console/settings`);
-      await page.waitForFunction(() => (document.getElementById('s-access_token_ttl') as HTMLInputElement).value !== '');
+      await page.waitForFunction(
+        () => (document.getElementById('s-access_token_ttl') as HTMLInputElement).value !== '',
+      );
       assert.equal(await page.getByRole('button', { name: 'Save settings' }).count(), 0);
       assert.equal(await page.getByLabel('Login: requests per window').isDisabled(), true);
     } finally {
@@ -139,7 +189,9 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
     try {
       await page.getByRole('link', { name: 'Account settings' }).click();
       await page.waitForURL(`${h.ward.url}/console/settings`);
-      await page.waitForFunction(() => (document.getElementById('s-access_token_ttl') as HTMLInputElement).value !== '');
+      await page.waitForFunction(
+        () => (document.getElementById('s-access_token_ttl') as HTMLInputElement).value !== '',
+      );
       await page.getByLabel('MFA required').selectOption('always');
       await page.getByLabel('Code length (digits)').fill('8');
       await page.getByRole('button', { name: 'Save settings' }).click();
@@ -147,7 +199,8 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       assert.equal(h.ward.registry.account().mfa_required, 'always');
       assert.equal(h.ward.registry.account().verification_code_length, 8);
       const login = await h.ward.fetch('/identity/v1/password/login', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_id: 'spa', scope: 'openid', email: target.email, password: target.password }),
       });
       assert.equal(login.status, 200);
@@ -169,8 +222,12 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       await page.locator('#audit-table tbody tr').first().waitFor();
       await page.getByLabel('Action').fill('settings.updated');
       await page.getByRole('button', { name: 'Filter' }).click();
-      await page.waitForFunction(() => [...document.querySelectorAll('#audit-table tbody tr td:nth-child(2)')].every((td) => td.textContent === 'settings.updated'));
-      assert.ok(await page.locator('#audit-table tbody tr').count() >= 1);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('#audit-table tbody tr td:nth-child(2)')].every(
+          (td) => td.textContent === 'settings.updated',
+        ),
+      );
+      assert.ok((await page.locator('#audit-table tbody tr').count()) >= 1);
     } finally {
       await close();
     }

@@ -22,11 +22,19 @@ export class Browser {
   }
 
   postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-    return this.request(url, { method: 'POST', body: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    return this.request(url, {
+      method: 'POST',
+      body: new URLSearchParams(form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
   }
 
   postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return this.request(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+    return this.request(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   }
 
   async cookieValue(name: string): Promise<string | undefined> {

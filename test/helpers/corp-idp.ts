@@ -50,10 +50,16 @@ export async function openCorpIdp(): Promise<CorpIdp> {
     async register(redirectUris) {
       const { privateKey } = await generateKeyPair('RS256', { extractable: true });
       const provider = new Provider(idp.issuer, {
-        clients: [{
-          client_id: idp.clientId, client_secret: idp.clientSecret, redirect_uris: redirectUris,
-          grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
-        }],
+        clients: [
+          {
+            client_id: idp.clientId,
+            client_secret: idp.clientSecret,
+            redirect_uris: redirectUris,
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
+        ],
         findAccount: (_ctx, id) => {
           const account = idp.accounts.get(id);
           return account ? { accountId: id, claims: () => ({ sub: id, ...account }) } : undefined;
@@ -62,21 +68,30 @@ export async function openCorpIdp(): Promise<CorpIdp> {
         scopes: ['openid', 'email', 'profile'],
         jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'corp-1', alg: 'RS256', use: 'sig' }] },
         // Plain http on loopback: no SameSite=None cookie (a browser drops it without Secure).
-        cookies: { keys: [randomBytes(16).toString('hex')], long: { httpOnly: true, sameSite: 'lax', signed: true }, short: { httpOnly: true, sameSite: 'lax', signed: true } },
+        cookies: {
+          keys: [randomBytes(16).toString('hex')],
+          long: { httpOnly: true, sameSite: 'lax', signed: true },
+          short: { httpOnly: true, sameSite: 'lax', signed: true },
+        },
         pkce: { required: () => true, methods: ['S256'] },
         features: { devInteractions: { enabled: true } },
         ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
       });
-      provider.on('grant.success', () => { idp.tokenGrants++; });
+      provider.on('grant.success', () => {
+        idp.tokenGrants++;
+      });
       for (const event of ['grant.error', 'authorization.error', 'server_error']) {
-        provider.on(event, (_ctx, err) => { idp.errors.push(`${event}: ${(err as Error).message}`); });
+        provider.on(event, (_ctx, err) => {
+          idp.errors.push(`${event}: ${(err as Error).message}`);
+        });
       }
       handler = provider.callback();
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
   return idp;
 }
@@ -98,10 +113,15 @@ export interface ThroughProvider {
  * From a URL of Ward that redirects to the provider (/oauth/authorize?...&provider=corp-idp):
  * through the provider's login (as `login`) and consent, or its Cancel link, back to Ward's callback.
  */
-export async function throughCorpIdp(browser: Browser, wardUrl: string, opts: { login: string; cancel?: boolean }): Promise<ThroughProvider> {
+export async function throughCorpIdp(
+  browser: Browser,
+  wardUrl: string,
+  opts: { login: string; cancel?: boolean },
+): Promise<ThroughProvider> {
   const pages: string[] = [];
   const start = await browser.get(wardUrl);
-  if (start.status !== 302) throw new Error(`Ward answered ${start.status}, not a redirect to the provider: ${await start.text()}`);
+  if (start.status !== 302)
+    throw new Error(`Ward answered ${start.status}, not a redirect to the provider: ${await start.text()}`);
   const upstream = new URL(start.headers.get('location')!);
   let url = upstream;
   let res = await browser.get(url.toString());
@@ -109,7 +129,8 @@ export async function throughCorpIdp(browser: Browser, wardUrl: string, opts: { 
     if (res.status >= 300 && res.status < 400) {
       url = new URL(res.headers.get('location')!, url);
       if (url.pathname.startsWith('/identity/v1/oauth/callback/')) {
-        if (opts.cancel && !pages.length) throw new Error('asked to cancel, but the provider showed no page (a session there?)');
+        if (opts.cancel && !pages.length)
+          throw new Error('asked to cancel, but the provider showed no page (a session there?)');
         return { upstream, callback: url, res: await browser.get(url.toString()), pages };
       }
       res = await browser.get(url.toString());
@@ -127,22 +148,37 @@ export async function throughCorpIdp(browser: Browser, wardUrl: string, opts: { 
       continue;
     }
     url = new URL(action, url);
-    res = await browser.postForm(url.toString(), prompt === 'login' ? { prompt, login: opts.login, password: 'any password' } : { prompt });
+    res = await browser.postForm(
+      url.toString(),
+      prompt === 'login' ? { prompt, login: opts.login, password: 'any password' } : { prompt },
+    );
   }
   throw new Error('too many steps at the provider');
 }
 
 /** A Ward with corp-idp as its social provider, the provider knowing Ward's callback. */
-export async function startWardWithCorpIdp(clients: Array<Record<string, unknown>>): Promise<{ idp: CorpIdp; ward: TestWard; close(): Promise<void> }> {
+export async function startWardWithCorpIdp(
+  clients: Array<Record<string, unknown>>,
+): Promise<{ idp: CorpIdp; ward: TestWard; close(): Promise<void> }> {
   const idp = await openCorpIdp();
   const ward = await startWard({
     clients,
     account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
-    socialProviders: [{ name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' }],
+    socialProviders: [
+      {
+        name: 'corp-idp',
+        type: 'oidc',
+        issuer: idp.issuer,
+        client_id: idp.clientId,
+        client_secret: idp.clientSecret,
+        label: 'Corp IdP',
+      },
+    ],
   });
   await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
   return {
-    idp, ward,
+    idp,
+    ward,
     async close() {
       await ward.close();
       await idp.close();

@@ -26,7 +26,13 @@ export async function freshDb(engine: 'sqlite' | 'postgres'): Promise<Db> {
   const d = connect({ sqlitePath: '', postgresUrl: url, pgSchema: schema });
   await migrate(d);
   const close = d.close;
-  return { ...d, close: async () => { await close(); await drop(); } };
+  return {
+    ...d,
+    close: async () => {
+      await close();
+      await drop();
+    },
+  };
 }
 
 export async function freshPgSchema(): Promise<{ schema: string; url: string; drop: () => Promise<void> }> {

@@ -5,14 +5,32 @@ import type { TestWard } from './ward.js';
 
 /** A first-party console client: user tokens issued to it carry the user's role permissions. */
 export const CONSOLE_CLIENT = {
-  client_id: 'console', name: 'Ward console', type: 'public', jwt_algorithm: 'RS256',
-  allowed_callback_urls: ['https://console.example/cb'], allowed_origins: ['https://console.example'],
-  management_scopes: ['read:clients', 'manage:clients', 'manage:keys', 'read:settings', 'manage:settings', 'read:users', 'manage:users', 'read:audit', 'manage:roles'],
+  client_id: 'console',
+  name: 'Ward console',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: ['https://console.example/cb'],
+  allowed_origins: ['https://console.example'],
+  management_scopes: [
+    'read:clients',
+    'manage:clients',
+    'manage:keys',
+    'read:settings',
+    'manage:settings',
+    'read:users',
+    'manage:users',
+    'read:audit',
+    'manage:roles',
+  ],
 };
 
 /** An access token of a console user with the given role (null: a user with no role). */
 export async function consoleToken(ward: TestWard, role: Role | null): Promise<{ token: string; userId: string }> {
-  const { code, verifier, user } = await codeFor(ward, { clientId: 'console', redirectUri: 'https://console.example/cb', scope: 'openid' });
+  const { code, verifier, user } = await codeFor(ward, {
+    clientId: 'console',
+    redirectUri: 'https://console.example/cb',
+    scope: 'openid',
+  });
   await ward.registry.storage.users.setRole(user.id, role, ward.clock.now());
   const { body } = await redeem(ward, code, verifier, 'console', 'https://console.example/cb');
   if (!body.access_token) throw new Error(JSON.stringify(body));
@@ -23,7 +41,10 @@ export function api(ward: TestWard, token: string) {
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await ward.fetch(path, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();

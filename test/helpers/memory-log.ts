@@ -11,6 +11,9 @@ export interface LogLine {
 
 export function memoryLogger(): { log: Logger; lines: string[]; parsed: () => LogLine[] } {
   const lines: string[] = [];
-  const log = pino({ level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } }, { write: (s: string) => void lines.push(s) });
+  const log = pino(
+    { level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } },
+    { write: (s: string) => void lines.push(s) },
+  );
   return { log, lines, parsed: () => lines.map((l) => JSON.parse(l) as LogLine) };
 }

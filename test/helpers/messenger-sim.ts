@@ -11,7 +11,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 
-export type FetchFn = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
+export type FetchFn = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<{ status: number; text(): Promise<string> }>;
 
 export interface SimulatorOptions {
   appSecret: string;
@@ -35,8 +38,16 @@ export interface SimulatorOptions {
   now?: () => number;
 }
 
-export interface DeliveryAttempt { status: number | null; error?: string; ms: number }
-export interface DeliveryResult { delivered: boolean; attempts: DeliveryAttempt[]; body: string }
+export interface DeliveryAttempt {
+  status: number | null;
+  error?: string;
+  ms: number;
+}
+export interface DeliveryResult {
+  delivered: boolean;
+  attempts: DeliveryAttempt[];
+  body: string;
+}
 export interface LinkOutcome {
   psid: string;
   /** The code Ward sent back (undefined on refusal / failure: then nothing is delivered). */
@@ -57,13 +68,20 @@ export class MessengerSimulator {
   /** Every webhook POST made, in order. */
   readonly deliveries: Array<{ payload: unknown; result: DeliveryResult }> = [];
   private readonly pending = new Map<string, { psid: string; expires: number }>();
-  private readonly opts: Required<Omit<SimulatorOptions, 'linkingPageUrl' | 'fetch'>> & Pick<SimulatorOptions, 'linkingPageUrl' | 'fetch'>;
+  private readonly opts: Required<Omit<SimulatorOptions, 'linkingPageUrl' | 'fetch'>> &
+    Pick<SimulatorOptions, 'linkingPageUrl' | 'fetch'>;
   private seq = 0;
 
   constructor(options: SimulatorOptions) {
     this.opts = {
-      pageId: 'PAGE_ID_1', spelling: 'meta', deliveryTimeoutMs: 20_000, maxDeliveries: 5, retryDelayMs: 0,
-      escapeUnicode: false, now: Date.now, ...options,
+      pageId: 'PAGE_ID_1',
+      spelling: 'meta',
+      deliveryTimeoutMs: 20_000,
+      maxDeliveries: 5,
+      retryDelayMs: 0,
+      escapeUnicode: false,
+      now: Date.now,
+      ...options,
     };
   }
 
@@ -72,7 +90,10 @@ export class MessengerSimulator {
    * opens: the button's url (the bot may have put its own parameters in it, e.g. a nonce) with
    * `redirect_uri` and `account_linking_token` added.
    */
-  logInButton(psid: string, buttonUrl = this.opts.linkingPageUrl): { url: string; redirectUri: string; accountLinkingToken: string } {
+  logInButton(
+    psid: string,
+    buttonUrl = this.opts.linkingPageUrl,
+  ): { url: string; redirectUri: string; accountLinkingToken: string } {
     if (!buttonUrl) throw new Error('simulator: no linkingPageUrl / button url');
     const accountLinkingToken = randomBytes(24).toString('base64url');
     this.pending.set(accountLinkingToken, { psid, expires: this.opts.now() + TOKEN_TTL_MS });
@@ -107,7 +128,11 @@ export class MessengerSimulator {
   }
 
   sendLinked(psid: string, authorizationCode: string): Promise<DeliveryResult> {
-    return this.deliver(this.envelope([this.item(psid, { account_linking: { status: 'linked', authorization_code: authorizationCode } })]));
+    return this.deliver(
+      this.envelope([
+        this.item(psid, { account_linking: { status: 'linked', authorization_code: authorizationCode } }),
+      ]),
+    );
   }
 
   sendUnlinked(psid: string): Promise<DeliveryResult> {
@@ -115,25 +140,37 @@ export class MessengerSimulator {
   }
 
   sendText(psid: string, text: string): Promise<DeliveryResult> {
-    return this.deliver(this.envelope([this.item(psid, { message: { mid: `m_${randomBytes(8).toString('hex')}`, text } })]));
+    return this.deliver(
+      this.envelope([this.item(psid, { message: { mid: `m_${randomBytes(8).toString('hex')}`, text } })]),
+    );
   }
 
   /** One messaging item (sender, recipient, timestamp + fields). */
   item(psid: string, fields: Record<string, unknown>): Record<string, unknown> {
-    return { sender: { id: psid }, recipient: { id: this.opts.pageId }, timestamp: this.opts.now() + this.seq++, ...fields };
+    return {
+      sender: { id: psid },
+      recipient: { id: this.opts.pageId },
+      timestamp: this.opts.now() + this.seq++,
+      ...fields,
+    };
   }
 
   /** The webhook envelope: one entry per call here (pass several items to batch them). */
   envelope(items: Array<Record<string, unknown>>, entries = 1): Record<string, unknown> {
     const per = Math.ceil(items.length / entries);
-    const entry = Array.from({ length: entries }, (_, i) => ({ id: this.opts.pageId, time: this.opts.now(), messaging: items.slice(i * per, (i + 1) * per) }));
+    const entry = Array.from({ length: entries }, (_, i) => ({
+      id: this.opts.pageId,
+      time: this.opts.now(),
+      messaging: items.slice(i * per, (i + 1) * per),
+    }));
     return { object: 'page', entry };
   }
 
   /** The bytes the platform sends for a payload (optionally \u-escaped), and their signature. */
   serialize(payload: unknown): { body: string; signature: string } {
     let body = JSON.stringify(payload);
-    if (this.opts.escapeUnicode) body = body.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    if (this.opts.escapeUnicode)
+      body = body.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return { body, signature: `sha256=${createHmac('sha256', this.opts.appSecret).update(body).digest('hex')}` };
   }
 
@@ -156,7 +193,11 @@ export class MessengerSimulator {
         attempts.push({ status: res.status, ms: Date.now() - started });
         if (res.status === 200) break;
       } catch (e) {
-        attempts.push({ status: null, error: (e as Error).name === 'TimeoutError' ? 'timeout' : (e as Error).message, ms: Date.now() - started });
+        attempts.push({
+          status: null,
+          error: (e as Error).name === 'TimeoutError' ? 'timeout' : (e as Error).message,
+          ms: Date.now() - started,
+        });
       }
     }
     const result = { delivered: attempts.at(-1)?.status === 200, attempts, body };
@@ -180,21 +221,27 @@ export class MessengerSimulator {
       this.waiters.shift()?.(url);
     };
     const page = `<!doctype html><title>Messenger</title><h1 id="messenger-done">Back to Messenger</h1>`;
-    await target.route((u) => isFacebook(u), async (route: Route) => {
-      seen(route.request().url());
-      await route.fulfill({ status: 200, contentType: 'text/html', body: page });
-    });
-    await target.route((u) => origins.includes(u.origin), async (route: Route) => {
-      const req = route.request();
-      if (!req.isNavigationRequest()) return route.continue();
-      const res = await route.fetch({ maxRedirects: 0 });
-      const location = res.headers().location;
-      if (res.status() >= 300 && res.status() < 400 && location && isFacebook(new URL(location, req.url()))) {
-        seen(new URL(location, req.url()).toString());
-        return route.fulfill({ status: 200, contentType: 'text/html', body: page });
-      }
-      return route.fulfill({ response: res });
-    });
+    await target.route(
+      (u) => isFacebook(u),
+      async (route: Route) => {
+        seen(route.request().url());
+        await route.fulfill({ status: 200, contentType: 'text/html', body: page });
+      },
+    );
+    await target.route(
+      (u) => origins.includes(u.origin),
+      async (route: Route) => {
+        const req = route.request();
+        if (!req.isNavigationRequest()) return route.continue();
+        const res = await route.fetch({ maxRedirects: 0 });
+        const location = res.headers().location;
+        if (res.status() >= 300 && res.status() < 400 && location && isFacebook(new URL(location, req.url()))) {
+          seen(new URL(location, req.url()).toString());
+          return route.fulfill({ status: 200, contentType: 'text/html', body: page });
+        }
+        return route.fulfill({ response: res });
+      },
+    );
     target.on('request', (req) => {
       if (isFacebook(new URL(req.url()))) seen(req.url());
     });
@@ -207,7 +254,10 @@ export class MessengerSimulator {
   /** The next callback URL the intercepted browser is sent to. */
   nextCallback(limitMs = 15_000): Promise<string> {
     const next = new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`simulator: no redirect to Messenger within ${limitMs} ms`)), limitMs);
+      const t = setTimeout(
+        () => reject(new Error(`simulator: no redirect to Messenger within ${limitMs} ms`)),
+        limitMs,
+      );
       this.waiters.push((url) => {
         clearTimeout(t);
         resolve(url);

@@ -21,10 +21,19 @@ export async function startMfaWard(opts: TestWardOptions = {}): Promise<MfaWard>
   const ward = await startWard({
     ...opts,
     account: { ...account, rate_limits: { verification: { limit: null }, ...(account.rate_limits ?? {}) } },
-    delivery: { smtpUrl: smtp.url, smsUrl: sms.url, smsAccountSid: SMS_CREDS.accountSid, smsAuthToken: SMS_CREDS.authToken, smsFrom: '+15005550006', ...(opts.delivery ?? {}) },
+    delivery: {
+      smtpUrl: smtp.url,
+      smsUrl: sms.url,
+      smsAccountSid: SMS_CREDS.accountSid,
+      smsAuthToken: SMS_CREDS.authToken,
+      smsFrom: '+15005550006',
+      ...(opts.delivery ?? {}),
+    },
   });
   return {
-    ward, smtp, sms,
+    ward,
+    smtp,
+    sms,
     async close() {
       await ward.close();
       await smtp.close();
@@ -41,14 +50,44 @@ export function codeIn(text: string, length = 6): string {
 }
 
 /** Gives a user verified factors directly in storage (test setup; registration itself is tested through the API). */
-export async function giveFactors(ward: TestWard, userId: string, factors: { email?: string; phone?: string }): Promise<void> {
+export async function giveFactors(
+  ward: TestWard,
+  userId: string,
+  factors: { email?: string; phone?: string },
+): Promise<void> {
   const now = ward.clock.now();
-  if (factors.email) await ward.registry.storage.mfaCredentials.insert({ id: randomId(), user_id: userId, type: 'email', destination: factors.email, friendly_name: null, verified_at: now, created_at: now });
-  if (factors.phone) await ward.registry.storage.mfaCredentials.insert({ id: randomId(), user_id: userId, type: 'sms', destination: factors.phone, friendly_name: null, verified_at: now, created_at: now });
+  if (factors.email)
+    await ward.registry.storage.mfaCredentials.insert({
+      id: randomId(),
+      user_id: userId,
+      type: 'email',
+      destination: factors.email,
+      friendly_name: null,
+      verified_at: now,
+      created_at: now,
+    });
+  if (factors.phone)
+    await ward.registry.storage.mfaCredentials.insert({
+      id: randomId(),
+      user_id: userId,
+      type: 'sms',
+      destination: factors.phone,
+      friendly_name: null,
+      verified_at: now,
+      created_at: now,
+    });
 }
 
 export async function postJson(ward: TestWard, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await ward.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await ward.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (text ? JSON.parse(text) : undefined) as Record<string, any>,
+  };
 }

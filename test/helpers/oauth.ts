@@ -4,12 +4,21 @@ import { Browser } from './browser.js';
 import type { TestWard } from './ward.js';
 
 export const PUBLIC_CLIENT = {
-  client_id: 'spa', name: 'Shop SPA', type: 'public', jwt_algorithm: 'RS256',
-  allowed_callback_urls: ['https://app.example/cb', 'https://app.example/other'], allowed_origins: ['https://app.example'], sso: true,
+  client_id: 'spa',
+  name: 'Shop SPA',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: ['https://app.example/cb', 'https://app.example/other'],
+  allowed_origins: ['https://app.example'],
+  sso: true,
 };
 export const CONFIDENTIAL_SECRET = 'a-confidential-secret-of-at-least-32-bytes!';
 export const CONFIDENTIAL_CLIENT = {
-  client_id: 'backend', name: 'Shop backend', type: 'confidential', client_secret: CONFIDENTIAL_SECRET, jwt_algorithm: 'HS256',
+  client_id: 'backend',
+  name: 'Shop backend',
+  type: 'confidential',
+  client_secret: CONFIDENTIAL_SECRET,
+  jwt_algorithm: 'HS256',
   allowed_callback_urls: ['https://api.example/cb'],
 };
 
@@ -19,21 +28,37 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 let n = 0;
-export async function signup(ward: TestWard, clientId = 'spa', extra: Record<string, unknown> = {}): Promise<{ id: string; email: string; password: string; tkn: string }> {
+export async function signup(
+  ward: TestWard,
+  clientId = 'spa',
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; email: string; password: string; tkn: string }> {
   const email = `user${++n}-${randomBytes(3).toString('hex')}@example.com`;
   const password = 'correct horse battery';
   const res = await ward.fetch('/identity/v1/signup', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: clientId, scope: 'openid profile email', data: { email, password, given_name: 'Ada', family_name: 'Lovelace', ...extra } }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: clientId,
+      scope: 'openid profile email',
+      data: { email, password, given_name: 'Ada', family_name: 'Lovelace', ...extra },
+    }),
   });
   if (res.status !== 200) throw new Error(`signup ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { id: string; tkn: string };
   return { id: body.id, email, password, tkn: body.tkn };
 }
 
-export async function passwordLogin(ward: TestWard, email: string, password: string, clientId = 'spa', scope = 'openid profile email'): Promise<string> {
+export async function passwordLogin(
+  ward: TestWard,
+  email: string,
+  password: string,
+  clientId = 'spa',
+  scope = 'openid profile email',
+): Promise<string> {
   const res = await ward.fetch('/identity/v1/password/login', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: clientId, scope, email, password }),
   });
   if (res.status !== 200) throw new Error(`login ${res.status} ${await res.text()}`);
@@ -53,17 +78,34 @@ export function location(res: Response): URL {
 }
 
 /** Signs a new user up and runs the code flow with a tkn: returns the code and its PKCE verifier. */
-export async function codeFor(ward: TestWard, opts: { clientId?: string; redirectUri?: string; scope?: string; nonce?: string; pkce?: boolean; browser?: Browser } = {}) {
+export async function codeFor(
+  ward: TestWard,
+  opts: {
+    clientId?: string;
+    redirectUri?: string;
+    scope?: string;
+    nonce?: string;
+    pkce?: boolean;
+    browser?: Browser;
+  } = {},
+) {
   const clientId = opts.clientId ?? 'spa';
   const user = await signup(ward, clientId);
   const tkn = await passwordLogin(ward, user.email, user.password, clientId, opts.scope ?? 'openid profile email');
   const pkce = pkcePair();
   const browser = opts.browser ?? new Browser(ward);
-  const res = await browser.get(authorizeUrl({
-    client_id: clientId, response_type: 'code', redirect_uri: opts.redirectUri ?? 'https://app.example/cb', scope: opts.scope ?? 'openid profile email',
-    state: 'st-1', nonce: opts.nonce, tkn,
-    ...(opts.pkce === false ? {} : { code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
-  }));
+  const res = await browser.get(
+    authorizeUrl({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: opts.redirectUri ?? 'https://app.example/cb',
+      scope: opts.scope ?? 'openid profile email',
+      state: 'st-1',
+      nonce: opts.nonce,
+      tkn,
+      ...(opts.pkce === false ? {} : { code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+    }),
+  );
   if (res.status !== 302) throw new Error(`authorize ${res.status} ${await res.text()}`);
   const loc = location(res);
   const code = loc.searchParams.get('code');
@@ -71,11 +113,31 @@ export async function codeFor(ward: TestWard, opts: { clientId?: string; redirec
   return { code, verifier: pkce.verifier, user, browser, location: loc };
 }
 
-export async function tokenRequest(ward: TestWard, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return ward.fetch('/oauth/token', { method: 'POST', body: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+export async function tokenRequest(
+  ward: TestWard,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return ward.fetch('/oauth/token', {
+    method: 'POST',
+    body: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 }
 
-export async function redeem(ward: TestWard, code: string, verifier: string, clientId = 'spa', redirectUri = 'https://app.example/cb') {
-  const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: redirectUri, code_verifier: verifier });
+export async function redeem(
+  ward: TestWard,
+  code: string,
+  verifier: string,
+  clientId = 'spa',
+  redirectUri = 'https://app.example/cb',
+) {
+  const res = await tokenRequest(ward, {
+    grant_type: 'authorization_code',
+    code,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
   return { res, body: (await res.json()) as Record<string, string> };
 }

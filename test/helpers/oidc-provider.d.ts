@@ -2,8 +2,14 @@
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
-  export interface AccountClaims { sub: string; [claim: string]: unknown }
-  export interface Account { accountId: string; claims(use: string, scope: string): AccountClaims | Promise<AccountClaims> }
+  export interface AccountClaims {
+    sub: string;
+    [claim: string]: unknown;
+  }
+  export interface Account {
+    accountId: string;
+    claims(use: string, scope: string): AccountClaims | Promise<AccountClaims>;
+  }
 
   export interface Configuration {
     clients?: Array<Record<string, unknown>>;

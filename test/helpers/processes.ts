@@ -14,14 +14,25 @@ export interface SharedDb {
 
 export async function sharedDb(engine: 'sqlite' | 'postgres'): Promise<SharedDb> {
   const masterKey = randomBytes(32).toString('base64');
-  const base = { WARD_MASTER_KEY: masterKey, WARD_LOG_LEVEL: 'warn', WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'admin-password-for-tests' };
+  const base = {
+    WARD_MASTER_KEY: masterKey,
+    WARD_LOG_LEVEL: 'warn',
+    WARD_DEMO_CLIENTS: 'off',
+    WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+  };
   if (engine === 'sqlite') {
-    return { env: { ...base, WARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'ward-shared-')) }, drop: async () => undefined };
+    return {
+      env: { ...base, WARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'ward-shared-')) },
+      drop: async () => undefined,
+    };
   }
   const s = await freshPgSchema();
   const url = new URL(s.url);
   url.searchParams.set('options', `-c search_path=${s.schema}`);
-  return { env: { ...base, WARD_DATABASE_URL: url.toString(), WARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'ward-pg-')) }, drop: s.drop };
+  return {
+    env: { ...base, WARD_DATABASE_URL: url.toString(), WARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'ward-pg-')) },
+    drop: s.drop,
+  };
 }
 
 export interface WardProcess {
@@ -58,7 +69,14 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 export async function startWardProcess(env: Record<string, string>, args: string[] = []): Promise<WardProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', ...args], {
-    env: { ...process.env, ...env, WARD_PORT: String(port), WARD_HOST: '127.0.0.1', WARD_TLS: 'off', WARD_ISSUER: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      ...env,
+      WARD_PORT: String(port),
+      WARD_HOST: '127.0.0.1',
+      WARD_TLS: 'off',
+      WARD_ISSUER: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = await waitForOutput(child, 'Ward is listening');
@@ -68,7 +86,10 @@ export async function startWardProcess(env: Record<string, string>, args: string
 /** Runs `ward <args>` to completion. */
 export function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));

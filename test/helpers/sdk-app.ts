@@ -10,7 +10,10 @@ import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
 
-const SDK_BUNDLE = readFileSync(createRequire(import.meta.url).resolve('@reachfive/identity-core/umd/identity-core.min.js'), 'utf8');
+const SDK_BUNDLE = readFileSync(
+  createRequire(import.meta.url).resolve('@reachfive/identity-core/umd/identity-core.min.js'),
+  'utf8',
+);
 
 export interface SdkApp {
   /** https://<host>:<port> */
@@ -29,7 +32,8 @@ export async function startSdkApp(opts: { host?: string; clientId?: string } = {
   const tls = await makeDevCertificate([host]);
   const page = (path: string) => {
     const setup = `<script src="/sdk.js"></script><script>window.client = reach5.createClient({ domain: ${JSON.stringify(new URL(app.wardUrl).host)}, clientId: ${JSON.stringify(app.clientId)} });</script>`;
-    if (path !== '/cb') return `<!doctype html><title>App</title>${setup}<button id="go" onclick="window.go()">Go</button>`;
+    if (path !== '/cb')
+      return `<!doctype html><title>App</title>${setup}<button id="go" onclick="window.go()">Go</button>`;
     return `<!doctype html><title>Callback</title>${setup}<h1>Callback</h1><script>
 client.exchangeAuthorizationCodeWithPkce({ code: new URL(location.href).searchParams.get('code'), redirectUri: location.origin + '/cb' })
   .then(function (a) { window.auth = a; }, function (e) { window.auth = { failed: e }; });</script>`;
@@ -49,8 +53,21 @@ client.exchangeAuthorizationCodeWithPkce({ code: new URL(location.href).searchPa
     origin,
     wardUrl: '',
     clientId,
-    client: () => ({ client_id: clientId, name: 'SDK app', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: [`${origin}/cb`, `${origin}/other`], allowed_origins: [origin], sso: true, scope: 'openid email profile' }),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    client: () => ({
+      client_id: clientId,
+      name: 'SDK app',
+      type: 'public',
+      jwt_algorithm: 'RS256',
+      allowed_callback_urls: [`${origin}/cb`, `${origin}/other`],
+      allowed_origins: [origin],
+      sso: true,
+      scope: 'openid email profile',
+    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return app;
 }
@@ -63,19 +80,29 @@ export async function openSdkApp(context: BrowserContext, app: SdkApp, path = '/
   return page;
 }
 
-export const sdkReady = (page: Page) => page.waitForFunction(() => typeof (window as unknown as { client?: unknown }).client === 'object');
+export const sdkReady = (page: Page) =>
+  page.waitForFunction(() => typeof (window as unknown as { client?: unknown }).client === 'object');
 
 /** What the callback page's exchange gave: the SDK's AuthResult, or `{failed}`. */
 export async function callbackOutcome(page: Page, app: SdkApp): Promise<Record<string, unknown>> {
   await page.waitForURL((u) => u.origin === app.origin && u.pathname === '/cb');
-  return await page.waitForFunction(() => (window as unknown as { auth?: unknown }).auth).then((h) => h.jsonValue()) as Record<string, unknown>;
+  return (await page
+    .waitForFunction(() => (window as unknown as { auth?: unknown }).auth)
+    .then((h) => h.jsonValue())) as Record<string, unknown>;
 }
 
 export type SdkOutcome = { ok?: Record<string, any>; failed?: Record<string, any> };
 
 /** Runs `client[method](arg)` in the page: its result, or its rejection (an Error as {message}). */
 export const sdkCall = (page: Page, method: string, arg?: unknown): Promise<SdkOutcome> =>
-  page.evaluate(([m, a]) => {
-    const client = (window as unknown as { client: Record<string, (x: unknown) => Promise<Record<string, unknown>>> }).client;
-    return client[m as string]!(a ?? undefined).then((ok) => ({ ok }), (failed) => ({ failed: failed instanceof Error ? { message: failed.message } : failed }));
-  }, [method, arg ?? null] as const);
+  page.evaluate(
+    ([m, a]) => {
+      const client = (window as unknown as { client: Record<string, (x: unknown) => Promise<Record<string, unknown>>> })
+        .client;
+      return client[m as string]!(a ?? undefined).then(
+        (ok) => ({ ok }),
+        (failed) => ({ failed: failed instanceof Error ? { message: failed.message } : failed }),
+      );
+    },
+    [method, arg ?? null] as const,
+  );

@@ -7,10 +7,18 @@ import type { TestWard } from './ward.js';
 
 class MemoryStorage {
   private m = new Map<string, string>();
-  getItem(k: string) { return this.m.has(k) ? this.m.get(k)! : null; }
-  setItem(k: string, v: string) { this.m.set(k, String(v)); }
-  removeItem(k: string) { this.m.delete(k); }
-  clear() { this.m.clear(); }
+  getItem(k: string) {
+    return this.m.has(k) ? this.m.get(k)! : null;
+  }
+  setItem(k: string, v: string) {
+    this.m.set(k, String(v));
+  }
+  removeItem(k: string) {
+    this.m.delete(k);
+  }
+  clear() {
+    this.m.clear();
+  }
 }
 
 export interface SdkPage {
@@ -25,7 +33,11 @@ export function installBrowserShims(ward: TestWard, pageOrigin: string): SdkPage
   const navigations: string[] = [];
   const waiters: Array<(u: string) => void> = [];
   const location = {
-    href: `${pageOrigin}/`, origin: pageOrigin, search: '', hash: '', pathname: '/',
+    href: `${pageOrigin}/`,
+    origin: pageOrigin,
+    search: '',
+    hash: '',
+    pathname: '/',
     assign(url: string) {
       navigations.push(url);
       const w = waiters.shift();
@@ -37,9 +49,26 @@ export function installBrowserShims(ward: TestWard, pageOrigin: string): SdkPage
   const sessionStorage = new MemoryStorage();
   g.localStorage = localStorage;
   g.sessionStorage = sessionStorage;
-  Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'Mozilla/5.0 (Ward test shim)' }, configurable: true, writable: true });
-  g.window = { location, localStorage, sessionStorage, crypto: globalThis.crypto, atob: globalThis.atob, btoa: globalThis.btoa, addEventListener() {}, removeEventListener() {}, document: {} };
-  g.fetch = async (input: string, init: { method?: string; headers?: Record<string, string>; body?: string; credentials?: string } = {}) => {
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { userAgent: 'Mozilla/5.0 (Ward test shim)' },
+    configurable: true,
+    writable: true,
+  });
+  g.window = {
+    location,
+    localStorage,
+    sessionStorage,
+    crypto: globalThis.crypto,
+    atob: globalThis.atob,
+    btoa: globalThis.btoa,
+    addEventListener() {},
+    removeEventListener() {},
+    document: {},
+  };
+  g.fetch = async (
+    input: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string; credentials?: string } = {},
+  ) => {
     const url = new URL(input);
     const headers = new Headers(init.headers ?? {});
     const crossOrigin = url.origin !== pageOrigin;
@@ -47,7 +76,13 @@ export function installBrowserShims(ward: TestWard, pageOrigin: string): SdkPage
     const withCookies = !crossOrigin || init.credentials === 'include';
     const cookie = withCookies ? await browser.jar.getCookieString(url.toString()) : '';
     if (cookie) headers.set('cookie', cookie);
-    const res = await undiciFetch(url, { method: init.method ?? 'GET', headers, body: init.body, dispatcher: ward.agent, redirect: 'manual' });
+    const res = await undiciFetch(url, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body,
+      dispatcher: ward.agent,
+      redirect: 'manual',
+    });
     if (withCookies) for (const c of res.headers.getSetCookie()) await browser.jar.setCookie(c, url.toString());
     if (crossOrigin) {
       const allow = res.headers.get('access-control-allow-origin');

@@ -54,17 +54,24 @@ export async function startSmsSink(creds: { accountSid: string; authToken: strin
         res.setHeader('www-authenticate', 'Basic realm="Twilio API"');
         return twilioError(res, 401, 20003, 'Authenticate');
       }
-      if (decodeURIComponent(m[1]) !== creds.accountSid) return twilioError(res, 404, 20404, 'The requested resource was not found');
+      if (decodeURIComponent(m[1]) !== creds.accountSid)
+        return twilioError(res, 404, 20404, 'The requested resource was not found');
       const failure = failures.shift();
       if (failure) {
         if (failure.body !== undefined) {
           res.writeHead(failure.status, { 'content-type': 'application/json' });
           return res.end(failure.body);
         }
-        return twilioError(res, failure.status, failure.status >= 500 ? 20500 : 21211, failure.status >= 500 ? 'Internal Server Error' : "The 'To' number is not a valid phone number.");
+        return twilioError(
+          res,
+          failure.status,
+          failure.status >= 500 ? 20500 : 21211,
+          failure.status >= 500 ? 'Internal Server Error' : "The 'To' number is not a valid phone number.",
+        );
       }
       const contentType = req.headers['content-type'] ?? '';
-      if (!contentType.startsWith('application/x-www-form-urlencoded')) return twilioError(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
+      if (!contentType.startsWith('application/x-www-form-urlencoded'))
+        return twilioError(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
       const form = new URLSearchParams(text);
       const to = form.get('To');
       const from = form.get('From');
@@ -74,8 +81,25 @@ export async function startSmsSink(creds: { accountSid: string; authToken: strin
       if (!body) return twilioError(res, 400, 21602, 'Message body is required.');
       const sid = `SM${randomBytes(16).toString('hex')}`;
       res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ sid, account_sid: creds.accountSid, status: 'queued', to, from, body, num_segments: '1', date_created: new Date().toUTCString() }));
-      inbox.add({ sid, to, from, body, request: { method: req.method, path, contentType, authorization: req.headers.authorization } });
+      res.end(
+        JSON.stringify({
+          sid,
+          account_sid: creds.accountSid,
+          status: 'queued',
+          to,
+          from,
+          body,
+          num_segments: '1',
+          date_created: new Date().toUTCString(),
+        }),
+      );
+      inbox.add({
+        sid,
+        to,
+        from,
+        body,
+        request: { method: req.method, path, contentType, authorization: req.headers.authorization },
+      });
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -97,9 +121,10 @@ export async function startSmsSink(creds: { accountSid: string; authToken: strin
     get requests() {
       return requests;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

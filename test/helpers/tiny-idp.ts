@@ -38,8 +38,17 @@ export async function startTinyIdp(): Promise<TinyIdp> {
   const codes = new Map<string, { nonce: string | null; challenge: string; redirect: string; account: TinyAccount }>();
   const tokens = new Map<string, TinyAccount>();
   const idp: TinyIdp = {
-    issuer: '', clientId: 'ward-at-tiny', clientSecret: randomBytes(16).toString('hex'), mode: 'ok',
-    account: { sub: 'tiny-user-1', email: 'tiny@example.com', email_verified: true, given_name: 'Tiny', family_name: 'User' },
+    issuer: '',
+    clientId: 'ward-at-tiny',
+    clientSecret: randomBytes(16).toString('hex'),
+    mode: 'ok',
+    account: {
+      sub: 'tiny-user-1',
+      email: 'tiny@example.com',
+      email_verified: true,
+      given_name: 'Tiny',
+      family_name: 'User',
+    },
     close: () => new Promise((r) => server.close(() => r())),
   };
   const server: Server = createServer(async (req, res) => {
@@ -50,17 +59,29 @@ export async function startTinyIdp(): Promise<TinyIdp> {
     };
     if (idp.mode === 'down' && url.pathname !== '/authorize') return json(503, { error: 'temporarily_unavailable' });
     if (url.pathname === '/.well-known/openid-configuration') {
-      return json(200, { issuer: idp.issuer, authorization_endpoint: `${idp.issuer}/authorize`, token_endpoint: `${idp.issuer}/token`, userinfo_endpoint: `${idp.issuer}/me`, jwks_uri: `${idp.issuer}/jwks` });
+      return json(200, {
+        issuer: idp.issuer,
+        authorization_endpoint: `${idp.issuer}/authorize`,
+        token_endpoint: `${idp.issuer}/token`,
+        userinfo_endpoint: `${idp.issuer}/me`,
+        jwks_uri: `${idp.issuer}/jwks`,
+      });
     }
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
     if (url.pathname === '/authorize') {
       const q = url.searchParams;
       const back = new URL(q.get('redirect_uri')!);
-      if (q.get('client_id') !== idp.clientId || q.get('code_challenge_method') !== 'S256') return json(400, { error: 'invalid_request' });
+      if (q.get('client_id') !== idp.clientId || q.get('code_challenge_method') !== 'S256')
+        return json(400, { error: 'invalid_request' });
       if (idp.mode === 'refuse') back.searchParams.set('error', 'access_denied');
       else {
         const code = randomBytes(16).toString('hex');
-        codes.set(code, { nonce: q.get('nonce'), challenge: q.get('code_challenge')!, redirect: q.get('redirect_uri')!, account: { ...idp.account } });
+        codes.set(code, {
+          nonce: q.get('nonce'),
+          challenge: q.get('code_challenge')!,
+          redirect: q.get('redirect_uri')!,
+          account: { ...idp.account },
+        });
         back.searchParams.set('code', code);
       }
       back.searchParams.set('state', q.get('state')!);
@@ -74,13 +95,25 @@ export async function startTinyIdp(): Promise<TinyIdp> {
       const grant = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
-      if (!grant || grant.redirect !== form.get('redirect_uri') || createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return json(400, { error: 'invalid_grant' });
+      if (
+        !grant ||
+        grant.redirect !== form.get('redirect_uri') ||
+        createHash('sha256').update(verifier).digest('base64url') !== grant.challenge
+      )
+        return json(400, { error: 'invalid_grant' });
       const access = randomBytes(16).toString('hex');
       tokens.set(access, grant.account);
       const now = Math.floor(Date.now() / 1000);
-      const idToken = await new SignJWT({ ...grant.account, nonce: idp.mode === 'wrong_nonce' ? 'not-the-nonce' : grant.nonce })
-        .setProtectedHeader({ alg: 'RS256', kid: 'tiny-1' }).setIssuer(idp.issuer).setAudience(idp.mode === 'wrong_audience' ? 'someone-else' : idp.clientId)
-        .setSubject(grant.account.sub).setIssuedAt(now).setExpirationTime(now + 300)
+      const idToken = await new SignJWT({
+        ...grant.account,
+        nonce: idp.mode === 'wrong_nonce' ? 'not-the-nonce' : grant.nonce,
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: 'tiny-1' })
+        .setIssuer(idp.issuer)
+        .setAudience(idp.mode === 'wrong_audience' ? 'someone-else' : idp.clientId)
+        .setSubject(grant.account.sub)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
         .sign(idp.mode === 'foreign_key' ? foreign.privateKey : keys.privateKey);
       return json(200, { access_token: access, token_type: 'Bearer', expires_in: 300, id_token: idToken });
     }

@@ -67,7 +67,13 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     databaseUrl = s.url;
     dropSchema = s.drop;
   }
-  const config = loadConfig({ WARD_PORT: String(port), WARD_DATA_DIR: dataDir, WARD_LOG_LEVEL: 'trace', WARD_ADMIN_PASSWORD: 'admin-password-for-tests', ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    WARD_PORT: String(port),
+    WARD_DATA_DIR: dataDir,
+    WARD_LOG_LEVEL: 'trace',
+    WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+    ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}),
+  });
   const p = new Problems();
   config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);
   config.accountPatch = opts.account ?? null;
@@ -77,7 +83,12 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   config.social_providers = validateSocialProviders(p, opts.socialProviders);
   if (p.list.length) throw new Error(p.list.join('\n'));
   const logs: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const logger = pino({ level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } }, sink);
   const clock = opts.clock ?? new FakeClock(Date.now());
   const registry = await buildRegistry(config, { clock, logger, pgSchema });
@@ -94,7 +105,8 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     ca: tls.cert,
     agent,
     logs,
-    fetch: (path, init = {}) => undiciFetch(path.startsWith('http') ? path : url + path, { redirect: 'manual', dispatcher: agent, ...init }),
+    fetch: (path, init = {}) =>
+      undiciFetch(path.startsWith('http') ? path : url + path, { redirect: 'manual', dispatcher: agent, ...init }),
     async addClient(def) {
       const q = new Problems();
       const c = validateClient(q, 'client', def);

@@ -9,7 +9,15 @@ import { memoryLogger } from '../helpers/memory-log.js';
 import { startSmsSink, type SmsSink } from '../helpers/sms-sink.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
-const NONE: DeliveryConfig = { mode: 'development', smtpUrl: null, mailFrom: 'Ward <no-reply@ward.test>', smsUrl: null, smsAccountSid: null, smsAuthToken: null, smsFrom: null };
+const NONE: DeliveryConfig = {
+  mode: 'development',
+  smtpUrl: null,
+  mailFrom: 'Ward <no-reply@ward.test>',
+  smsUrl: null,
+  smsAccountSid: null,
+  smsAuthToken: null,
+  smsFrom: null,
+};
 const SID = 'AC00000000000000000000000000000001';
 const TOKEN = 'delivery-test-token-0123456789';
 
@@ -28,8 +36,21 @@ describe('verification code delivery', () => {
   it('in development mode without transports, writes each message with its code to the development outbox', async () => {
     const { log, parsed } = memoryLogger();
     const delivery = createDelivery(NONE, log);
-    await delivery.sendCode({ channel: 'email', to: 'alice@example.com', purpose: 'stepup', code: '314159', ttlSeconds: 300 });
-    await delivery.sendCode({ channel: 'sms', to: '+33612345678', purpose: 'register', code: '271828', ttlSeconds: 300, locale: 'fr' });
+    await delivery.sendCode({
+      channel: 'email',
+      to: 'alice@example.com',
+      purpose: 'stepup',
+      code: '314159',
+      ttlSeconds: 300,
+    });
+    await delivery.sendCode({
+      channel: 'sms',
+      to: '+33612345678',
+      purpose: 'register',
+      code: '271828',
+      ttlSeconds: 300,
+      locale: 'fr',
+    });
     const [email, text] = parsed();
     assert.equal(email.level, 30);
     assert.match(email.msg, /^DEVELOPMENT OUTBOX \(not sent: no SMTP server is configured/);
@@ -48,15 +69,27 @@ describe('verification code delivery', () => {
     const { log, lines, parsed } = memoryLogger();
     const delivery = createDelivery({ ...NONE, mode: 'production' }, log);
     for (const channel of ['email', 'sms'] as const) {
-      await assert.rejects(delivery.sendCode({ channel, to: channel === 'email' ? 'bob@example.com' : '+33698765432', purpose: 'stepup', code: '161803', ttlSeconds: 300 }), (e: unknown) => {
-        assert.ok(e instanceof DeliveryError);
-        assert.equal(e.channel, channel);
-        assert.equal(e.failure, 'not_configured');
-        assert.ok(!e.message.includes('161803'));
-        return true;
-      });
+      await assert.rejects(
+        delivery.sendCode({
+          channel,
+          to: channel === 'email' ? 'bob@example.com' : '+33698765432',
+          purpose: 'stepup',
+          code: '161803',
+          ttlSeconds: 300,
+        }),
+        (e: unknown) => {
+          assert.ok(e instanceof DeliveryError);
+          assert.equal(e.channel, channel);
+          assert.equal(e.failure, 'not_configured');
+          assert.ok(!e.message.includes('161803'));
+          return true;
+        },
+      );
     }
-    assert.deepEqual(parsed().map((l) => l.level), [40, 40]);
+    assert.deepEqual(
+      parsed().map((l) => l.level),
+      [40, 40],
+    );
     assert.match(parsed()[0].msg, /not sent: no SMTP server is configured/);
     assert.match(parsed()[1].msg, /not sent: no SMS provider is configured/);
     const all = lines.join('\n');
@@ -66,9 +99,23 @@ describe('verification code delivery', () => {
 
   it('sends through SMTP and the SMS API when they are configured, even in development mode, without logging the code', async () => {
     const { log, lines } = memoryLogger();
-    const config: DeliveryConfig = { ...NONE, smtpUrl: smtp.url, smsUrl: sms.url, smsAccountSid: SID, smsAuthToken: TOKEN, smsFrom: 'Ward' };
+    const config: DeliveryConfig = {
+      ...NONE,
+      smtpUrl: smtp.url,
+      smsUrl: sms.url,
+      smsAccountSid: SID,
+      smsAuthToken: TOKEN,
+      smsFrom: 'Ward',
+    };
     const delivery = createDelivery(config, log, { appName: 'Shop' });
-    await delivery.sendCode({ channel: 'email', to: 'carol@example.com', purpose: 'stepup', code: '577215', ttlSeconds: 120, locale: 'fr-CA' });
+    await delivery.sendCode({
+      channel: 'email',
+      to: 'carol@example.com',
+      purpose: 'stepup',
+      code: '577215',
+      ttlSeconds: 120,
+      locale: 'fr-CA',
+    });
     await delivery.sendCode({ channel: 'sms', to: '+14155550100', purpose: 'stepup', code: '662607', ttlSeconds: 120 });
     const mail = await smtp.next('carol@example.com');
     assert.equal(mail.subject, '577215 est votre code de vérification Shop');
@@ -77,7 +124,8 @@ describe('verification code delivery', () => {
     assert.equal(text.body, '662607 is your Shop verification code. It expires in 2 min. Never share it.');
     assert.equal(text.from, 'Ward');
     const all = lines.join('\n');
-    for (const secret of ['577215', '662607', TOKEN, 'carol@example.com', '+14155550100']) assert.ok(!all.includes(secret), `${secret} in:\n${all}`);
+    for (const secret of ['577215', '662607', TOKEN, 'carol@example.com', '+14155550100'])
+      assert.ok(!all.includes(secret), `${secret} in:\n${all}`);
     assert.equal(lines.length, 2);
     assert.match(all, /"to":"c\*\*\*@example.com"/);
   });
@@ -86,11 +134,31 @@ describe('verification code delivery', () => {
     const { log, lines, parsed } = memoryLogger();
     const gone = await startSmtpSink();
     await gone.close();
-    const delivery = createDelivery({ ...NONE, mode: 'production', smtpUrl: gone.url, smsUrl: sms.url, smsAccountSid: SID, smsAuthToken: TOKEN, smsFrom: 'Ward' }, log);
-    await assert.rejects(delivery.sendCode({ channel: 'email', to: 'dan@example.com', purpose: 'stepup', code: '141421', ttlSeconds: 60 }), (e: unknown) => e instanceof DeliveryError && e.channel === 'email' && e.failure === 'unavailable');
+    const delivery = createDelivery(
+      {
+        ...NONE,
+        mode: 'production',
+        smtpUrl: gone.url,
+        smsUrl: sms.url,
+        smsAccountSid: SID,
+        smsAuthToken: TOKEN,
+        smsFrom: 'Ward',
+      },
+      log,
+    );
+    await assert.rejects(
+      delivery.sendCode({ channel: 'email', to: 'dan@example.com', purpose: 'stepup', code: '141421', ttlSeconds: 60 }),
+      (e: unknown) => e instanceof DeliveryError && e.channel === 'email' && e.failure === 'unavailable',
+    );
     sms.failNext(503);
-    await assert.rejects(delivery.sendCode({ channel: 'sms', to: '+14155550101', purpose: 'stepup', code: '173205', ttlSeconds: 60 }), (e: unknown) => e instanceof DeliveryError && e.status === 503);
-    assert.deepEqual(parsed().map((l) => l.level), [50, 50]);
+    await assert.rejects(
+      delivery.sendCode({ channel: 'sms', to: '+14155550101', purpose: 'stepup', code: '173205', ttlSeconds: 60 }),
+      (e: unknown) => e instanceof DeliveryError && e.status === 503,
+    );
+    assert.deepEqual(
+      parsed().map((l) => l.level),
+      [50, 50],
+    );
     const all = lines.join('\n');
     for (const secret of ['141421', '173205', TOKEN]) assert.ok(!all.includes(secret), `${secret} in:\n${all}`);
   });
@@ -100,7 +168,10 @@ describe('verification code delivery', () => {
       const { log, lines } = memoryLogger();
       const delivery = createDelivery({ ...NONE, mode }, log);
       for (const channel of ['email', 'sms'] as const) {
-        await assert.rejects(delivery.sendCode({ channel, to: '   ', purpose: 'stepup', code: '999999', ttlSeconds: 60 }), (e: unknown) => e instanceof DeliveryError && e.failure === 'invalid_destination');
+        await assert.rejects(
+          delivery.sendCode({ channel, to: '   ', purpose: 'stepup', code: '999999', ttlSeconds: 60 }),
+          (e: unknown) => e instanceof DeliveryError && e.failure === 'invalid_destination',
+        );
       }
       assert.equal(lines.length, 0);
     }
@@ -109,7 +180,14 @@ describe('verification code delivery', () => {
   it('logs a security notice that cannot be written (they leave in the background), with the destination masked', async () => {
     const { log, parsed } = memoryLogger();
     const delivery = createDelivery(NONE, log);
-    const bad = { channel: 'email', to: 'carol@example.com', change: 'factor_renamed', factor: 'email', masked: 'c***@example.com', at: 0 } as unknown as Parameters<typeof delivery.sendNotice>[0];
+    const bad = {
+      channel: 'email',
+      to: 'carol@example.com',
+      change: 'factor_renamed',
+      factor: 'email',
+      masked: 'c***@example.com',
+      at: 0,
+    } as unknown as Parameters<typeof delivery.sendNotice>[0];
     await assert.rejects(delivery.sendNotice(bad), /unknown change/);
     const [line] = parsed();
     assert.equal(line.level, 50);

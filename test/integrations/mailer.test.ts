@@ -58,7 +58,7 @@ describe('SMTP mailer', () => {
 
   it('writes a well-formed MIME message: long accented subject and sender name, headers, line lengths', async () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: '"Équipe Ward, sécurité" <no-reply@ward.test>' });
-    const subject = 'Votre code de vérification Ward : 208417 — à saisir avant l\'expiration, ne le partagez pas 🙂';
+    const subject = "Votre code de vérification Ward : 208417 — à saisir avant l'expiration, ne le partagez pas 🙂";
     const text = `Ligne accentuée : é à ç ü\n${'x'.repeat(300)}`;
     await mailer.send('ivy@example.com', { subject, text, html: '<p>é</p>' });
     const got = await sink.next('ivy@example.com');
@@ -72,7 +72,8 @@ describe('SMTP mailer', () => {
     assert.match(got.headers.get('date')!, /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
     assert.match(got.headers.get('message-id')!, /^<[0-9a-f]{32}@ward\.test>$/);
     assert.equal(got.headers.get('auto-submitted'), 'auto-generated');
-    for (const line of got.raw.split('\r\n')) assert.ok(line.length <= 78, `line of ${line.length}: ${line.slice(0, 40)}`);
+    for (const line of got.raw.split('\r\n'))
+      assert.ok(line.length <= 78, `line of ${line.length}: ${line.slice(0, 40)}`);
     assert.ok(!/[^\r]\n/.test(got.raw), 'CRLF only');
   });
 
@@ -104,8 +105,10 @@ describe('SMTP mailer', () => {
     const own = await startSmtpSink();
     try {
       const mailer = createMailer({ smtpUrl: own.url, from: FROM });
-      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com']) await mailer.send(to, { subject: to, text: 'x', html: '<p>x</p>' });
-      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com']) assert.equal((await own.next(to)).subject, to);
+      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com'])
+        await mailer.send(to, { subject: to, text: 'x', html: '<p>x</p>' });
+      for (const to of ['p1@example.com', 'p2@example.com', 'p3@example.com'])
+        assert.equal((await own.next(to)).subject, to);
       assert.deepEqual(own.connections(), { accepted: 1, open: 1 });
       await mailer.close();
       for (let i = 0; i < 100 && own.connections().open > 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -141,10 +144,21 @@ describe('SMTP mailer', () => {
     const secureSink = await startSmtpSink({ mode: 'smtps', tls });
     try {
       assert.match(secureSink.url, /^smtps:\/\/127\.0\.0\.1:\d+$/);
-      await createMailer({ smtpUrl: secureSink.url, from: FROM, tls: { ca: tls.cert } }).send('erin@example.com', { subject: 's', text: 't', html: '<p>h</p>' });
+      await createMailer({ smtpUrl: secureSink.url, from: FROM, tls: { ca: tls.cert } }).send('erin@example.com', {
+        subject: 's',
+        text: 't',
+        html: '<p>h</p>',
+      });
       assert.equal((await secureSink.next('erin@example.com')).secure, true);
       // An untrusted certificate is refused, not ignored.
-      await assert.rejects(createMailer({ smtpUrl: secureSink.url, from: FROM }).send('erin@example.com', { subject: 's', text: 't', html: 'h' }), DeliveryError);
+      await assert.rejects(
+        createMailer({ smtpUrl: secureSink.url, from: FROM }).send('erin@example.com', {
+          subject: 's',
+          text: 't',
+          html: 'h',
+        }),
+        DeliveryError,
+      );
     } finally {
       await closeMailers();
       await secureSink.close();
@@ -154,9 +168,16 @@ describe('SMTP mailer', () => {
   it('ignores STARTTLS on loopback by default, and upgrades when the URL requires TLS', async () => {
     const startTlsSink = await startSmtpSink({ mode: 'starttls', tls });
     try {
-      await createMailer({ smtpUrl: startTlsSink.url, from: FROM }).send('frank@example.com', { subject: 'a', text: 't', html: 'h' });
+      await createMailer({ smtpUrl: startTlsSink.url, from: FROM }).send('frank@example.com', {
+        subject: 'a',
+        text: 't',
+        html: 'h',
+      });
       assert.equal((await startTlsSink.next('frank@example.com')).secure, false);
-      await createMailer({ smtpUrl: `${startTlsSink.url}/?requireTLS=true`, from: FROM, tls: { ca: tls.cert } }).send('frank@example.com', { subject: 'b', text: 't', html: 'h' });
+      await createMailer({ smtpUrl: `${startTlsSink.url}/?requireTLS=true`, from: FROM, tls: { ca: tls.cert } }).send(
+        'frank@example.com',
+        { subject: 'b', text: 't', html: 'h' },
+      );
       assert.equal((await startTlsSink.next('frank@example.com')).secure, true);
     } finally {
       await closeMailers();
@@ -165,7 +186,11 @@ describe('SMTP mailer', () => {
     // A server that offers no STARTTLS while TLS is required: nothing is sent in clear.
     const before = sink.messages.length;
     await assert.rejects(
-      createMailer({ smtpUrl: `${sink.url}/?requireTLS=true`, from: FROM }).send('frank@example.com', { subject: 'c', text: 't', html: 'h' }),
+      createMailer({ smtpUrl: `${sink.url}/?requireTLS=true`, from: FROM }).send('frank@example.com', {
+        subject: 'c',
+        text: 't',
+        html: 'h',
+      }),
       (e: unknown) => e instanceof DeliveryError && e.channel === 'email' && e.failure === 'unavailable',
     );
     assert.equal(sink.messages.length, before);
@@ -181,7 +206,10 @@ describe('SMTP mailer', () => {
       return true;
     });
     sink.rejectNext(451);
-    await assert.rejects(mailer.send('gina@example.com', { subject: 's', text: 't', html: 'h' }), (e: unknown) => e instanceof DeliveryError && e.failure === 'unavailable' && e.status === 451);
+    await assert.rejects(
+      mailer.send('gina@example.com', { subject: 's', text: 't', html: 'h' }),
+      (e: unknown) => e instanceof DeliveryError && e.failure === 'unavailable' && e.status === 451,
+    );
     await assert.rejects(sink.next('gina@example.com', 50));
   });
 
@@ -189,19 +217,32 @@ describe('SMTP mailer', () => {
     const gone = await startSmtpSink();
     await gone.close();
     const url = gone.url.replace('smtp://', 'smtp://mailer:Pa55-w0rd-secret@');
-    await assert.rejects(createMailer({ smtpUrl: url, from: FROM, timeoutMs: 2000 }).send('hank@example.com', { subject: 's', text: 't', html: 'h' }), (e: unknown) => {
-      assert.ok(e instanceof DeliveryError);
-      assert.equal(e.failure, 'unavailable');
-      assert.ok(!e.message.includes('Pa55-w0rd-secret'), e.message);
-      assert.ok(!JSON.stringify(e).includes('Pa55-w0rd-secret'));
-      return true;
-    });
+    await assert.rejects(
+      createMailer({ smtpUrl: url, from: FROM, timeoutMs: 2000 }).send('hank@example.com', {
+        subject: 's',
+        text: 't',
+        html: 'h',
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof DeliveryError);
+        assert.equal(e.failure, 'unavailable');
+        assert.ok(!e.message.includes('Pa55-w0rd-secret'), e.message);
+        assert.ok(!JSON.stringify(e).includes('Pa55-w0rd-secret'));
+        return true;
+      },
+    );
   });
 
   it('refuses an empty address and a malformed SMTP URL', async () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: FROM });
-    await assert.rejects(mailer.send('  ', { subject: 's', text: 't', html: 'h' }), (e: unknown) => e instanceof DeliveryError && e.failure === 'invalid_destination');
+    await assert.rejects(
+      mailer.send('  ', { subject: 's', text: 't', html: 'h' }),
+      (e: unknown) => e instanceof DeliveryError && e.failure === 'invalid_destination',
+    );
     assert.throws(() => createMailer({ smtpUrl: 'http://127.0.0.1:25', from: FROM }), /smtp:\/\/ or smtps:\/\//);
-    assert.throws(() => createMailer({ smtpUrl: `${sink.url}/?tls.rejectUnauthorized=false`, from: FROM }), /unknown parameter/);
+    assert.throws(
+      () => createMailer({ smtpUrl: `${sink.url}/?tls.rejectUnauthorized=false`, from: FROM }),
+      /unknown parameter/,
+    );
   });
 });

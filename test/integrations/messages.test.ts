@@ -91,7 +91,8 @@ describe('verification message templates', () => {
   });
 
   it('says the lifetime in the words of each locale', () => {
-    const text = (ttlSeconds: number, locale: string) => renderVerificationMessage({ ...base, ttlSeconds, locale }).text;
+    const text = (ttlSeconds: number, locale: string) =>
+      renderVerificationMessage({ ...base, ttlSeconds, locale }).text;
     assert.match(text(60, 'en'), /in 1 minute\./);
     assert.match(text(45, 'en'), /in 45 seconds\./);
     assert.match(text(90, 'fr'), /dans 90 secondes\./);

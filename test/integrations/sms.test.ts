@@ -13,14 +13,16 @@ const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'tok3n-that-must-never-leak-0123456789';
 const FROM = '+15005550006';
 
-const isDeliveryError = (failure: string, status?: number) => (e: unknown): boolean => {
-  assert.ok(e instanceof DeliveryError, String(e));
-  assert.equal(e.channel, 'sms');
-  assert.equal(e.failure, failure);
-  assert.equal(e.status, status);
-  assert.ok(!e.message.includes(TOKEN), e.message);
-  return true;
-};
+const isDeliveryError =
+  (failure: string, status?: number) =>
+  (e: unknown): boolean => {
+    assert.ok(e instanceof DeliveryError, String(e));
+    assert.equal(e.channel, 'sms');
+    assert.equal(e.failure, failure);
+    assert.equal(e.status, status);
+    assert.ok(!e.message.includes(TOKEN), e.message);
+    return true;
+  };
 
 describe('Twilio-compatible SMS adapter', () => {
   let sink: SmsSink;
@@ -30,7 +32,10 @@ describe('Twilio-compatible SMS adapter', () => {
   after(() => sink.close());
 
   it('posts To, From and Body as a form, with Basic auth, to the Messages resource', async () => {
-    await createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send('+33612345678', '482913 est votre code. Il expire dans 5 min.');
+    await createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+      '+33612345678',
+      '482913 est votre code. Il expire dans 5 min.',
+    );
     const got = await sink.next('+33612345678');
     assert.equal(got.from, FROM);
     assert.equal(got.body, '482913 est votre code. Il expire dans 5 min.');
@@ -44,13 +49,22 @@ describe('Twilio-compatible SMS adapter', () => {
   });
 
   it('accepts a base URL with a trailing slash', async () => {
-    await createSmsSender({ baseUrl: `${sink.url}/`, accountSid: SID, authToken: TOKEN, from: FROM }).send('+447700900123', 'hello');
+    await createSmsSender({ baseUrl: `${sink.url}/`, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+      '+447700900123',
+      'hello',
+    );
     assert.equal((await sink.next('+447700900123')).body, 'hello');
   });
 
   it('fails on a 401 for a wrong token, as Twilio answers', async () => {
     const before = sink.messages.length;
-    await assert.rejects(createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: 'wrong-token', from: FROM }).send('+33612345678', 'x'), isDeliveryError('refused', 401));
+    await assert.rejects(
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: 'wrong-token', from: FROM }).send(
+        '+33612345678',
+        'x',
+      ),
+      isDeliveryError('refused', 401),
+    );
     assert.equal(sink.messages.length, before);
   });
 
@@ -68,34 +82,58 @@ describe('Twilio-compatible SMS adapter', () => {
     await assert.rejects(sms.send('+33612345678', 'x'), isDeliveryError('refused', 302));
   });
 
-  it('keeps Twilio\'s error code and message, with the token and the body scrubbed from it', async () => {
-    sink.failNext(400, JSON.stringify({ code: 21211, message: `Invalid 'To' for ${TOKEN}: 555111 is your code`, status: 400 }));
-    await assert.rejects(createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send('+33612345678', '555111 is your code'), (e: unknown) => {
-      isDeliveryError('refused', 400)(e);
-      const message = (e as Error).message;
-      assert.match(message, /answered 400 21211: Invalid 'To' for \[redacted\]: \[redacted\]/);
-      assert.ok(!message.includes('555111'), message);
-      return true;
-    });
+  it("keeps Twilio's error code and message, with the token and the body scrubbed from it", async () => {
+    sink.failNext(
+      400,
+      JSON.stringify({ code: 21211, message: `Invalid 'To' for ${TOKEN}: 555111 is your code`, status: 400 }),
+    );
+    await assert.rejects(
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+        '+33612345678',
+        '555111 is your code',
+      ),
+      (e: unknown) => {
+        isDeliveryError('refused', 400)(e);
+        const message = (e as Error).message;
+        assert.match(message, /answered 400 21211: Invalid 'To' for \[redacted\]: \[redacted\]/);
+        assert.ok(!message.includes('555111'), message);
+        return true;
+      },
+    );
   });
 
   it('fails when the provider cannot be reached', async () => {
     const gone = await startSmsSink({ accountSid: SID, authToken: TOKEN });
     await gone.close();
-    await assert.rejects(createSmsSender({ baseUrl: gone.url, accountSid: SID, authToken: TOKEN, from: FROM }).send('+33612345678', 'x'), isDeliveryError('unavailable', undefined));
+    await assert.rejects(
+      createSmsSender({ baseUrl: gone.url, accountSid: SID, authToken: TOKEN, from: FROM }).send('+33612345678', 'x'),
+      isDeliveryError('unavailable', undefined),
+    );
   });
 
   it('refuses an empty phone number without calling the provider', async () => {
     const before = sink.requests;
-    await assert.rejects(createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(' ', 'x'), isDeliveryError('invalid_destination', undefined));
+    await assert.rejects(
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(' ', 'x'),
+      isDeliveryError('invalid_destination', undefined),
+    );
     assert.equal(sink.requests, before);
   });
 
   it('never writes the auth token, nor the code, to the logs, whether the send succeeds or fails', async () => {
     const { log, lines } = memoryLogger();
-    const config = { mode: 'production' as const, smtpUrl: null, mailFrom: 'Ward <no-reply@ward.test>', smsUrl: sink.url, smsAccountSid: SID, smsAuthToken: TOKEN, smsFrom: FROM };
+    const config = {
+      mode: 'production' as const,
+      smtpUrl: null,
+      mailFrom: 'Ward <no-reply@ward.test>',
+      smsUrl: sink.url,
+      smsAccountSid: SID,
+      smsAuthToken: TOKEN,
+      smsFrom: FROM,
+    };
     const delivery = createDelivery(config, log);
-    const send = (code: string) => delivery.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code, ttlSeconds: 300 });
+    const send = (code: string) =>
+      delivery.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code, ttlSeconds: 300 });
 
     await send('901234');
     assert.match((await sink.next('+33699887766')).body, /^901234 /);
@@ -104,11 +142,22 @@ describe('Twilio-compatible SMS adapter', () => {
     sink.failNext(400, JSON.stringify({ code: 21211, message: `echo ${TOKEN} 901236` }));
     await assert.rejects(send('901236'), DeliveryError);
     const badToken = createDelivery({ ...config, smsAuthToken: `${TOKEN}-wrong` }, log);
-    await assert.rejects(badToken.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code: '901237', ttlSeconds: 300 }), DeliveryError);
+    await assert.rejects(
+      badToken.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code: '901237', ttlSeconds: 300 }),
+      DeliveryError,
+    );
 
     assert.ok(lines.length >= 4, `expected log lines, got ${lines.length}`);
     const all = lines.join('\n');
-    for (const secret of [TOKEN, Buffer.from(`${SID}:${TOKEN}`).toString('base64'), '901234', '901235', '901236', '901237', '+33699887766']) {
+    for (const secret of [
+      TOKEN,
+      Buffer.from(`${SID}:${TOKEN}`).toString('base64'),
+      '901234',
+      '901235',
+      '901236',
+      '901237',
+      '+33699887766',
+    ]) {
       assert.ok(!all.includes(secret), `${secret} in the logs:\n${all}`);
     }
     assert.match(all, /verification code sent/);

@@ -21,19 +21,34 @@ describe('ward keys / ward clients', () => {
     assert.match(listed.out, new RegExp(`^${oldKid}\\s+previous\\s+global`, 'm'));
     assert.match(listed.out, new RegExp(`^${newKid}\\s+current\\s+global`, 'm'));
 
-    const created = await runCli(db.env, ['clients', 'create', '--id', 'shop', '--type', 'confidential', '--callbacks', 'https://shop.example/cb']);
+    const created = await runCli(db.env, [
+      'clients',
+      'create',
+      '--id',
+      'shop',
+      '--type',
+      'confidential',
+      '--callbacks',
+      'https://shop.example/cb',
+    ]);
     assert.equal(created.code, 0, created.out);
     assert.match(created.out, /client_secret \S{40,}/);
     assert.match((await runCli(db.env, ['clients', 'list'])).out, /^shop\s+confidential\s+RS256\s+keys:global/m);
     const own = await runCli(db.env, ['clients', 'rotate-key', 'shop']);
     const kid = /New key (\S+) for shop/.exec(own.out)![1]!;
-    assert.match((await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out, new RegExp(`^${kid}\\s+current\\s+client:shop`, 'm'));
+    assert.match(
+      (await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out,
+      new RegExp(`^${kid}\\s+current\\s+client:shop`, 'm'),
+    );
     const synced = await runCli(db.env, ['clients', 'sync-key', 'shop']);
     assert.equal(synced.code, 0, synced.out);
     assert.match((await runCli(db.env, ['clients', 'list'])).out, /^shop .*keys:global/m);
     const revoked = await runCli(db.env, ['clients', 'revoke-key', 'shop', kid]);
     assert.equal(revoked.code, 0, revoked.out);
-    assert.match((await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out, new RegExp(`^${kid}\\s+revoked`, 'm'));
+    assert.match(
+      (await runCli(db.env, ['keys', 'list', '--client', 'shop'])).out,
+      new RegExp(`^${kid}\\s+revoked`, 'm'),
+    );
   });
 
   it('refuses bad input with a message and a non-zero exit code', async () => {
@@ -43,7 +58,18 @@ describe('ward keys / ward clients', () => {
     const unknown = await runCli(db.env, ['clients', 'rotate-key', 'nobody']);
     assert.equal(unknown.code, 1, unknown.out);
     assert.match(unknown.out, /No client nobody/);
-    const hs = await runCli(db.env, ['clients', 'create', '--id', 'hs', '--type', 'confidential', '--alg', 'HS256', '--callbacks', 'https://h.example/cb']);
+    const hs = await runCli(db.env, [
+      'clients',
+      'create',
+      '--id',
+      'hs',
+      '--type',
+      'confidential',
+      '--alg',
+      'HS256',
+      '--callbacks',
+      'https://h.example/cb',
+    ]);
     assert.equal(hs.code, 0, hs.out);
     assert.match((await runCli(db.env, ['clients', 'rotate-key', 'hs'])).out, /choose RS256/);
     const explode = await runCli(db.env, ['keys', 'explode']);

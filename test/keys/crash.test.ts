@@ -14,7 +14,10 @@ import { engines } from '../helpers/databases.js';
 import { sharedDb, waitForOutput } from '../helpers/processes.js';
 
 async function killDuringChurn(env: Record<string, string>, afterMs: number): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/keys/fixtures/churn.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/keys/fixtures/churn.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await waitForOutput(child, 'ready');
   await new Promise((r) => setTimeout(r, afterMs));
   const exited = new Promise((r) => child.once('exit', r));
@@ -36,7 +39,8 @@ for (const engine of engines()) {
             assert.equal(current(GLOBAL_SET).length, 1, `kill ${i}: one current global key`);
             assert.ok(current(clientSet('churn')).length <= 1, `kill ${i}: at most one current client key`);
             const client = (await r.clients.find('churn'))!;
-            if (client.key_mode === 'client') assert.equal(current(clientSet('churn')).length, 1, `kill ${i}: a client-specific client has its key`);
+            if (client.key_mode === 'client')
+              assert.equal(current(clientSet('churn')).length, 1, `kill ${i}: a client-specific client has its key`);
             const { kid, key } = r.keys.current(keySetOf(client));
             const jwt = await signRs256({ sub: 'x' }, kid, key);
             assert.ok(jwt.split('.').length === 3);

@@ -24,7 +24,10 @@ for (const engine of engines()) {
       await db?.drop();
     });
 
-    const kids = async (w: WardProcess, q = '') => ((await (await fetch(`${w.url}/jwks.json${q}`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+    const kids = async (w: WardProcess, q = '') =>
+      ((await (await fetch(`${w.url}/jwks.json${q}`)).json()) as { keys: Array<{ kid: string }> }).keys.map(
+        (k) => k.kid,
+      );
 
     it('shares the global key, and sees a rotation made by another process within a second', async () => {
       assert.deepEqual(await kids(a), await kids(b));
@@ -35,13 +38,25 @@ for (const engine of engines()) {
     });
 
     it('sees a client created and given its own key by the CLI within a second, on both servers', async () => {
-      const created = await runCli(db.env, ['clients', 'create', '--id', `multi-${engine}`, '--callbacks', 'https://m.example/cb']);
+      const created = await runCli(db.env, [
+        'clients',
+        'create',
+        '--id',
+        `multi-${engine}`,
+        '--callbacks',
+        'https://m.example/cb',
+      ]);
       assert.equal(created.code, 0, created.out);
-      for (const w of [a, b]) await within(1000, async () => (await fetch(`${w.url}/identity/v1/config?client_id=multi-${engine}`)).status === 200);
+      for (const w of [a, b])
+        await within(
+          1000,
+          async () => (await fetch(`${w.url}/identity/v1/config?client_id=multi-${engine}`)).status === 200,
+        );
       const rotated = await runCli(db.env, ['clients', 'rotate-key', `multi-${engine}`]);
       assert.equal(rotated.code, 0, rotated.out);
       const kid = /New key (\S+)/.exec(rotated.out)![1]!;
-      for (const w of [a, b]) await within(1000, async () => (await kids(w, `?client_id=multi-${engine}`)).includes(kid));
+      for (const w of [a, b])
+        await within(1000, async () => (await kids(w, `?client_id=multi-${engine}`)).includes(kid));
       const revoked = await runCli(db.env, ['clients', 'revoke-key', `multi-${engine}`, kid]);
       assert.equal(revoked.code, 0, revoked.out);
       for (const w of [a, b]) await within(1000, async () => !(await kids(w)).includes(kid));

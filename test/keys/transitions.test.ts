@@ -3,14 +3,33 @@
 // revocation; the grace period on a fake clock; tokens of A never verify with B's keys (IDT-07..09).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  decodeProtectedHeader,
+  jwtVerify,
+  type JSONWebKeySet,
+} from 'jose';
 import { fetch as undiciFetch } from 'undici';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { codeFor, redeem } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
-const A = { client_id: 'app-a', name: 'A', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://a.example/cb'] };
-const B = { client_id: 'app-b', name: 'B', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: ['https://b.example/cb'] };
+const A = {
+  client_id: 'app-a',
+  name: 'A',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: ['https://a.example/cb'],
+};
+const B = {
+  client_id: 'app-b',
+  name: 'B',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: ['https://b.example/cb'],
+};
 
 describe('key sets: rotate, sync, revoke', () => {
   let ward: TestWard;
@@ -25,15 +44,27 @@ describe('key sets: rotate, sync, revoke', () => {
   after(() => ward.close());
 
   async function idToken(client: typeof A): Promise<string> {
-    const { code, verifier } = await codeFor(ward, { clientId: client.client_id, redirectUri: client.allowed_callback_urls[0], scope: 'openid' });
+    const { code, verifier } = await codeFor(ward, {
+      clientId: client.client_id,
+      redirectUri: client.allowed_callback_urls[0],
+      scope: 'openid',
+    });
     const { body } = await redeem(ward, code, verifier, client.client_id, client.allowed_callback_urls[0]);
     return body.id_token!;
   }
-  const jwks = async (query = ''): Promise<JSONWebKeySet> => (await ward.fetch(`/jwks.json${query}`)).json() as Promise<JSONWebKeySet>;
+  const jwks = async (query = ''): Promise<JSONWebKeySet> =>
+    (await ward.fetch(`/jwks.json${query}`)).json() as Promise<JSONWebKeySet>;
   const kids = async (query = '') => (await jwks(query)).keys.map((k) => k.kid);
-  const remote = () => createRemoteJWKSet(new URL(`${ward.url}/jwks.json`), { [customFetch]: ((u: string, i: object) => undiciFetch(u, { ...i, dispatcher: ward.agent })) as never, cooldownDuration: 0 });
+  const remote = () =>
+    createRemoteJWKSet(new URL(`${ward.url}/jwks.json`), {
+      [customFetch]: ((u: string, i: object) => undiciFetch(u, { ...i, dispatcher: ward.agent })) as never,
+      cooldownDuration: 0,
+    });
   const verifies = async (token: string, set: Parameters<typeof jwtVerify>[1], aud: string) =>
-    jwtVerify(token, set as never, { issuer: ward.url, audience: aud, algorithms: ['RS256'] }).then(() => true, () => false);
+    jwtVerify(token, set as never, { issuer: ward.url, audience: aud, algorithms: ['RS256'] }).then(
+      () => true,
+      () => false,
+    );
 
   it('rotates the global pair: new tokens use the new kid, the old one stays published for the grace period, then leaves', async () => {
     const rp = remote();
@@ -51,7 +82,13 @@ describe('key sets: rotate, sync, revoke', () => {
     assert.ok(await verifies(before, rp, 'app-a'), 'tokens of the old key still verify during the grace period');
     assert.ok(await verifies(after, rp, 'app-a'), 'the relying party refetches for the unknown kid');
     const site = await admin.get('/api/v1/site/keys');
-    assert.deepEqual(site.body.keys.map((k: { kid: string; status: string }) => [k.kid, k.status]), [[oldKid, 'previous'], [newKid, 'current']]);
+    assert.deepEqual(
+      site.body.keys.map((k: { kid: string; status: string }) => [k.kid, k.status]),
+      [
+        [oldKid, 'previous'],
+        [newKid, 'current'],
+      ],
+    );
     ward.clock.advance(899_000);
     assert.ok((await kids()).includes(oldKid), 'still published just before the longest token lifetime (900 s)');
     ward.clock.advance(2_000);
@@ -59,7 +96,9 @@ describe('key sets: rotate, sync, revoke', () => {
   });
 
   it('gives a client its own pair, whose tokens verify only with that pair; sync returns it to the global pair', async () => {
-    const globalKid = (await admin.get('/api/v1/site/keys')).body.keys.find((k: { status: string }) => k.status === 'current').kid as string;
+    const globalKid = (await admin.get('/api/v1/site/keys')).body.keys.find(
+      (k: { status: string }) => k.status === 'current',
+    ).kid as string;
     const rotated = await admin.post('/api/v1/clients/app-a/keys', {});
     assert.equal(rotated.status, 201);
     const aKid = rotated.body.kid as string;
@@ -71,7 +110,10 @@ describe('key sets: rotate, sync, revoke', () => {
     assert.equal(decodeProtectedHeader(tokenB).kid, globalKid);
     const jwksA = await jwks('?client_id=app-a');
     const jwksB = await jwks('?client_id=app-b');
-    assert.deepEqual(jwksA.keys.map((k) => k.kid), [aKid]);
+    assert.deepEqual(
+      jwksA.keys.map((k) => k.kid),
+      [aKid],
+    );
     assert.ok(jwksB.keys.some((k) => k.kid === globalKid) && !jwksB.keys.some((k) => k.kid === aKid));
     assert.ok(await verifies(tokenA, createLocalJWKSet(jwksA), 'app-a'));
     assert.ok(!(await verifies(tokenA, createLocalJWKSet(jwksB), 'app-a')), "B's key set cannot verify A's tokens");
@@ -85,7 +127,10 @@ describe('key sets: rotate, sync, revoke', () => {
     assert.equal(decodeProtectedHeader(afterSync).kid, globalKid, 'signs with the global pair again');
     assert.ok(await verifies(tokenA, remote(), 'app-a'), 'tokens of its own pair still verify during the grace period');
     const syncedView = await kids('?client_id=app-a');
-    assert.ok(syncedView.includes(aKid) && syncedView.includes(globalKid), "a synced client's view: the global keys and its own retired key in grace");
+    assert.ok(
+      syncedView.includes(aKid) && syncedView.includes(globalKid),
+      "a synced client's view: the global keys and its own retired key in grace",
+    );
     assert.ok(!(await kids('?client_id=app-b')).includes(aKid), "B's view never holds A's key");
   });
 
@@ -93,7 +138,10 @@ describe('key sets: rotate, sync, revoke', () => {
     await admin.post('/api/v1/clients/app-b/keys', {});
     const tokenB = await idToken(B);
     const kid = decodeProtectedHeader(tokenB).kid!;
-    const hint = (t: string) => ward.fetch(`/oauth/authorize?client_id=app-b&response_type=code&redirect_uri=${encodeURIComponent(B.allowed_callback_urls[0]!)}&scope=openid&prompt=none&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&id_token_hint=${t}`);
+    const hint = (t: string) =>
+      ward.fetch(
+        `/oauth/authorize?client_id=app-b&response_type=code&redirect_uri=${encodeURIComponent(B.allowed_callback_urls[0]!)}&scope=openid&prompt=none&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&id_token_hint=${t}`,
+      );
     const okHint = new URL((await hint(tokenB)).headers.get('location')!);
     assert.equal(okHint.searchParams.get('error'), 'login_required', 'a valid hint is accepted (no session here)');
     const revoked = await admin.del(`/api/v1/clients/app-b/jwks/${kid}`);
@@ -105,14 +153,24 @@ describe('key sets: rotate, sync, revoke', () => {
     assert.equal(badHint.searchParams.get('error'), 'invalid_request');
     const next = await idToken(B);
     assert.notEqual(decodeProtectedHeader(next).kid, kid, 'never signs again');
-    assert.equal((await admin.get('/api/v1/clients/app-b/keys')).body.state, 'synced_with_global', 'revoking the current key sends the client back to the global pair');
+    assert.equal(
+      (await admin.get('/api/v1/clients/app-b/keys')).body.state,
+      'synced_with_global',
+      'revoking the current key sends the client back to the global pair',
+    );
     assert.equal((await admin.del(`/api/v1/clients/app-b/jwks/${kid}`)).status, 409, 'already revoked');
     const globalKid = decodeProtectedHeader(next).kid!;
-    assert.equal((await admin.del(`/api/v1/clients/app-b/jwks/${globalKid}`)).status, 404, 'the global key is not the client\'s to revoke');
+    assert.equal(
+      (await admin.del(`/api/v1/clients/app-b/jwks/${globalKid}`)).status,
+      404,
+      "the global key is not the client's to revoke",
+    );
   });
 
   it('revokes the current global key and puts a fresh one in its place', async () => {
-    const current = (await admin.get('/api/v1/site/keys')).body.keys.find((k: { status: string }) => k.status === 'current').kid as string;
+    const current = (await admin.get('/api/v1/site/keys')).body.keys.find(
+      (k: { status: string }) => k.status === 'current',
+    ).kid as string;
     assert.equal((await admin.del(`/api/v1/site/keys/${current}`)).status, 204);
     const fresh = await idToken(A);
     assert.notEqual(decodeProtectedHeader(fresh).kid, current);

@@ -34,9 +34,15 @@ describe('management API audit paging and filters', () => {
       const last = events[events.length - 1]!;
       query = `&before=${encodeURIComponent(last.at)}&before_id=${last.id}`;
     }
-    assert.deepEqual(seen.map((e) => e.id), all.map((e) => e.id), 'the pages together are the whole list, in order');
+    assert.deepEqual(
+      seen.map((e) => e.id),
+      all.map((e) => e.id),
+      'the pages together are the whole list, in order',
+    );
     // The time alone as a cursor would lose the rest of the millisecond.
-    const timeOnly = await a.get(`/api/v1/audit?actor=${userId}&action=clients.read&before=${encodeURIComponent(all[2]!.at)}`);
+    const timeOnly = await a.get(
+      `/api/v1/audit?actor=${userId}&action=clients.read&before=${encodeURIComponent(all[2]!.at)}`,
+    );
     assert.equal(timeOnly.body.events.length, 0);
     assert.equal((await a.get('/api/v1/audit?before_id=../x')).status, 400);
   });
@@ -55,8 +61,13 @@ describe('management API audit paging and filters', () => {
     assert.ok(byTarget.length >= 1 && byTarget.every((e) => e.target === 'account'));
     assert.ok(byTarget.some((e) => e.action === 'settings.updated'));
 
-    const window = (await a.get(`/api/v1/audit?since=${iso(t0 + 30_000)}&until=${iso(t0 + 90_000)}`)).body.events as Event[];
-    assert.deepEqual([...new Set(window.map((e) => e.action))], ['key.rotated'], 'only the rotation lies in the window');
+    const window = (await a.get(`/api/v1/audit?since=${iso(t0 + 30_000)}&until=${iso(t0 + 90_000)}`)).body
+      .events as Event[];
+    assert.deepEqual(
+      [...new Set(window.map((e) => e.action))],
+      ['key.rotated'],
+      'only the rotation lies in the window',
+    );
     const later = (await a.get(`/api/v1/audit?since=${iso(t0 + 90_000)}`)).body.events as Event[];
     assert.ok(later.some((e) => e.action === 'settings.updated') && !later.some((e) => e.action === 'key.rotated'));
   });

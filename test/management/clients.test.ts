@@ -17,7 +17,13 @@ describe('management API: clients', () => {
 
   it('creates a confidential client with a generated secret shown once, which then authenticates', async () => {
     const id = uniqueId('svc');
-    const created = await a.post('/api/v1/clients', { client_id: id, name: 'Service', type: 'confidential', jwt_algorithm: 'HS256', allowed_callback_urls: ['https://svc.example/cb'] });
+    const created = await a.post('/api/v1/clients', {
+      client_id: id,
+      name: 'Service',
+      type: 'confidential',
+      jwt_algorithm: 'HS256',
+      allowed_callback_urls: ['https://svc.example/cb'],
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const secret = created.body.client_secret as string;
     assert.ok(secret && secret.length >= 32);
@@ -26,15 +32,30 @@ describe('management API: clients', () => {
     assert.equal(read.body.client_secret, undefined, 'never shown again');
     assert.equal(read.body.jwt_algorithm, 'HS256');
     // The secret works at the token endpoint (a wrong grant, but client authentication passes first).
-    const res = await tokenRequest(ward, { grant_type: 'authorization_code', code: 'x', client_id: id, client_secret: secret });
-    assert.equal((await res.json() as { error: string }).error, 'invalid_grant');
-    const wrong = await tokenRequest(ward, { grant_type: 'authorization_code', code: 'x', client_id: id, client_secret: 'w'.repeat(40) });
+    const res = await tokenRequest(ward, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      client_id: id,
+      client_secret: secret,
+    });
+    assert.equal(((await res.json()) as { error: string }).error, 'invalid_grant');
+    const wrong = await tokenRequest(ward, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      client_id: id,
+      client_secret: 'w'.repeat(40),
+    });
     assert.equal(wrong.status, 401);
 
     const regenerated = await a.post(`/api/v1/clients/${id}/secret`, {});
     assert.equal(regenerated.status, 200);
     assert.notEqual(regenerated.body.client_secret, secret);
-    const old = await tokenRequest(ward, { grant_type: 'authorization_code', code: 'x', client_id: id, client_secret: secret });
+    const old = await tokenRequest(ward, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      client_id: id,
+      client_secret: secret,
+    });
     assert.equal(old.status, 401, 'the old secret stops working');
 
     const list = await a.get(`/api/v1/clients?q=${id.slice(0, 8)}`);
@@ -45,8 +66,21 @@ describe('management API: clients', () => {
 
   it('changes a client, and refuses a change the rules forbid', async () => {
     const id = uniqueId('web');
-    assert.equal((await a.post('/api/v1/clients', { client_id: id, type: 'public', allowed_callback_urls: ['https://w.example/cb'] })).status, 201);
-    const patched = await a.patch(`/api/v1/clients/${id}`, { name: 'Web', allowed_origins: ['https://w.example'], sso: true });
+    assert.equal(
+      (
+        await a.post('/api/v1/clients', {
+          client_id: id,
+          type: 'public',
+          allowed_callback_urls: ['https://w.example/cb'],
+        })
+      ).status,
+      201,
+    );
+    const patched = await a.patch(`/api/v1/clients/${id}`, {
+      name: 'Web',
+      allowed_origins: ['https://w.example'],
+      sso: true,
+    });
     assert.equal(patched.status, 200);
     assert.deepEqual(patched.body.allowed_origins, ['https://w.example']);
     const hs = await a.patch(`/api/v1/clients/${id}`, { jwt_algorithm: 'HS256' });
@@ -54,7 +88,11 @@ describe('management API: clients', () => {
     assert.match(hs.body.error_description, /HS256 needs a client secret/);
     const js = await a.patch(`/api/v1/clients/${id}`, { allowed_callback_urls: ['JavaScript:alert(1)'] });
     assert.equal(js.status, 400);
-    assert.equal((await a.get(`/api/v1/clients/${id}`)).body.allowed_callback_urls[0], 'https://w.example/cb', 'nothing changed');
+    assert.equal(
+      (await a.get(`/api/v1/clients/${id}`)).body.allowed_callback_urls[0],
+      'https://w.example/cb',
+      'nothing changed',
+    );
     const conf = await a.patch(`/api/v1/clients/${id}`, { type: 'confidential' });
     assert.equal(conf.status, 200);
     assert.ok(conf.body.client_secret, 'switching to confidential shows the new secret once');
@@ -78,16 +116,29 @@ describe('management API: clients', () => {
       ['POST', '/api/v1/site/keys', { force: true }],
     ];
     for (const [method, path, body] of cases) {
-      const r = method === 'POST' ? await a.post(path, body) : method === 'PATCH' ? await a.patch(path, body) : method === 'DELETE' ? await a.del(path) : await a.get(path);
+      const r =
+        method === 'POST'
+          ? await a.post(path, body)
+          : method === 'PATCH'
+            ? await a.patch(path, body)
+            : method === 'DELETE'
+              ? await a.del(path)
+              : await a.get(path);
       assert.ok(r.status >= 400 && r.status < 500, `${method} ${path.slice(0, 60)} -> ${r.status}`);
-      assert.ok(r.body?.error_message_key, `${method} ${path.slice(0, 60)} has error_message_key: ${JSON.stringify(r.body).slice(0, 200)}`);
+      assert.ok(
+        r.body?.error_message_key,
+        `${method} ${path.slice(0, 60)} has error_message_key: ${JSON.stringify(r.body).slice(0, 200)}`,
+      );
     }
     assert.equal((await a.get('/api/v1/clients')).body.clients.length, before);
   });
 
   it('serves an OpenAPI 3.1 description of every management route', async () => {
     const res = await ward.fetch('/api/v1/openapi.json');
-    const doc = await res.json() as { openapi: string; paths: Record<string, Record<string, { 'x-permission': string }>> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { 'x-permission': string }>>;
+    };
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.paths['/api/v1/clients/{clientId}/keys']!.post!['x-permission'], 'manage:keys');
     assert.ok(doc.paths['/api/v1/clients/{clientId}/jwks/{kid}']!.delete);

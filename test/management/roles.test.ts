@@ -9,7 +9,19 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 describe('management API roles', () => {
   let ward: TestWard;
   before(async () => {
-    ward = await startWard({ clients: [PUBLIC_CLIENT, CONSOLE_CLIENT, { client_id: 'hs', type: 'confidential', client_secret: 's'.repeat(40), jwt_algorithm: 'HS256', allowed_callback_urls: ['https://hs.example/cb'] }] });
+    ward = await startWard({
+      clients: [
+        PUBLIC_CLIENT,
+        CONSOLE_CLIENT,
+        {
+          client_id: 'hs',
+          type: 'confidential',
+          client_secret: 's'.repeat(40),
+          jwt_algorithm: 'HS256',
+          allowed_callback_urls: ['https://hs.example/cb'],
+        },
+      ],
+    });
   });
   after(() => ward.close());
 
@@ -24,14 +36,54 @@ describe('management API roles', () => {
   });
 
   const matrix: Array<[string, string, string, Record<string, number>]> = [
-    ['GET', '/api/v1/clients', 'read clients', { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 }],
-    ['GET', '/api/v1/site/keys', 'read keys', { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 }],
-    ['GET', '/api/v1/settings/account', 'read settings', { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 }],
-    ['GET', '/api/v1/audit', 'read audit', { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 }],
-    ['POST', '/api/v1/clients/spa/keys', 'rotate a client key', { viewer: 403, developer: 201, manager: 201, administrator: 201, none: 403 }],
-    ['PUT', '/api/v1/clients/spa/keys', 'sync a client key', { viewer: 403, developer: 200, manager: 200, administrator: 200, none: 403 }],
-    ['POST', '/api/v1/site/keys', 'rotate the global key', { viewer: 403, developer: 201, manager: 201, administrator: 201, none: 403 }],
-    ['PATCH', '/api/v1/settings/account', 'change settings', { viewer: 403, developer: 403, manager: 200, administrator: 200, none: 403 }],
+    [
+      'GET',
+      '/api/v1/clients',
+      'read clients',
+      { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 },
+    ],
+    [
+      'GET',
+      '/api/v1/site/keys',
+      'read keys',
+      { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 },
+    ],
+    [
+      'GET',
+      '/api/v1/settings/account',
+      'read settings',
+      { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 },
+    ],
+    [
+      'GET',
+      '/api/v1/audit',
+      'read audit',
+      { viewer: 200, developer: 200, manager: 200, administrator: 200, none: 403 },
+    ],
+    [
+      'POST',
+      '/api/v1/clients/spa/keys',
+      'rotate a client key',
+      { viewer: 403, developer: 201, manager: 201, administrator: 201, none: 403 },
+    ],
+    [
+      'PUT',
+      '/api/v1/clients/spa/keys',
+      'sync a client key',
+      { viewer: 403, developer: 200, manager: 200, administrator: 200, none: 403 },
+    ],
+    [
+      'POST',
+      '/api/v1/site/keys',
+      'rotate the global key',
+      { viewer: 403, developer: 201, manager: 201, administrator: 201, none: 403 },
+    ],
+    [
+      'PATCH',
+      '/api/v1/settings/account',
+      'change settings',
+      { viewer: 403, developer: 403, manager: 200, administrator: 200, none: 403 },
+    ],
   ];
   for (const role of ['viewer', 'developer', 'manager', 'administrator', 'none'] as const) {
     it(`enforces the permission table for ${role}`, async () => {
@@ -39,7 +91,14 @@ describe('management API roles', () => {
       const a = api(ward, token);
       for (const [method, path, what, expected] of matrix) {
         const body = method === 'PATCH' ? { access_token_ttl: 3600 } : method === 'GET' ? undefined : {};
-        const r = method === 'GET' ? await a.get(path) : method === 'POST' ? await a.post(path, body) : method === 'PUT' ? await a.put(path, body) : await a.patch(path, body);
+        const r =
+          method === 'GET'
+            ? await a.get(path)
+            : method === 'POST'
+              ? await a.post(path, body)
+              : method === 'PUT'
+                ? await a.put(path, body)
+                : await a.patch(path, body);
         assert.equal(r.status, expected[role], `${role} ${what}: ${JSON.stringify(r.body)}`);
         if (r.status === 403) assert.equal(r.body.error_message_key, 'error.management.forbidden');
       }
@@ -52,14 +111,20 @@ describe('management API roles', () => {
     const admin = await consoleToken(ward, 'administrator');
     const log = await api(ward, admin.token).get('/api/v1/audit?limit=100');
     assert.equal(log.status, 200);
-    const denied = log.body.events.find((e: Record<string, string>) => e.actor_id === viewer.userId && e.outcome === 'denied');
+    const denied = log.body.events.find(
+      (e: Record<string, string>) => e.actor_id === viewer.userId && e.outcome === 'denied',
+    );
     assert.ok(denied, 'the denied call is audited');
     assert.equal(denied.action, 'key.rotated');
-    assert.ok(log.body.events.some((e: Record<string, string>) => e.action === 'key.rotated' && e.outcome === 'success'));
+    assert.ok(
+      log.body.events.some((e: Record<string, string>) => e.action === 'key.rotated' && e.outcome === 'success'),
+    );
     // Reads and refused calls are audited too, with who, what, from where.
     assert.equal((await api(ward, viewer.token).get('/api/v1/clients')).status, 200);
     assert.equal((await api(ward, admin.token).post('/api/v1/clients', { client_id: 'x', bogus: 1 })).status, 400);
-    const all = (await api(ward, admin.token).get('/api/v1/audit?limit=100')).body.events as Array<Record<string, unknown>>;
+    const all = (await api(ward, admin.token).get('/api/v1/audit?limit=100')).body.events as Array<
+      Record<string, unknown>
+    >;
     const read = all.find((e) => e.actor_id === viewer.userId && e.action === 'clients.read');
     assert.ok(read && read.outcome === 'success' && read.target === '/api/v1/clients' && typeof read.ip === 'string');
     const failed = all.find((e) => e.action === 'client.created' && e.outcome === 'failed');

@@ -24,11 +24,24 @@ describe('management API: account settings', () => {
     const { code, verifier } = await codeFor(ward);
     const { body } = await redeem(ward, code, verifier);
     assert.equal(body.expires_in, 900 as unknown as string);
-    assert.deepEqual(await ward.registry.storage.settings.get('account').then((s) => (s as { access_token_ttl: number }).access_token_ttl), 900);
+    assert.deepEqual(
+      await ward.registry.storage.settings
+        .get('account')
+        .then((s) => (s as { access_token_ttl: number }).access_token_ttl),
+      900,
+    );
   });
 
   it('refuses bad values and changes nothing', async () => {
-    for (const body of [{ access_token_ttl: 0 }, { access_token_ttl: '900' }, { mfa_required: 'sometimes' }, { authorization_code_ttl: 3600 }, { unknown: 1 }, {}, { rate_limits: { login: { limit: -1 } } }]) {
+    for (const body of [
+      { access_token_ttl: 0 },
+      { access_token_ttl: '900' },
+      { mfa_required: 'sometimes' },
+      { authorization_code_ttl: 3600 },
+      { unknown: 1 },
+      {},
+      { rate_limits: { login: { limit: -1 } } },
+    ]) {
       const r = await a.patch('/api/v1/settings/account', body);
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.ok(r.body.error_message_key);

@@ -10,7 +10,10 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 describe('management API: users', () => {
   let ward: TestWard;
   before(async () => {
-    ward = await startWard({ clients: [PUBLIC_CLIENT, CONSOLE_CLIENT], account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } } });
+    ward = await startWard({
+      clients: [PUBLIC_CLIENT, CONSOLE_CLIENT],
+      account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
+    });
   });
   after(() => ward.close());
 
@@ -25,7 +28,10 @@ describe('management API: users', () => {
     assert.equal(one.body.mfa_credentials.length, 2);
     const sms = one.body.mfa_credentials.find((c: { type: string }) => c.type === 'sms');
     assert.equal((await manager.del(`/api/v1/users/${user.id}/mfa-credentials/${sms.id}`)).status, 204);
-    assert.deepEqual((await manager.get(`/api/v1/users/${user.id}`)).body.mfa_credentials.map((c: { type: string }) => c.type), ['email']);
+    assert.deepEqual(
+      (await manager.get(`/api/v1/users/${user.id}`)).body.mfa_credentials.map((c: { type: string }) => c.type),
+      ['email'],
+    );
     assert.equal((await manager.get('/api/v1/users/not-an-id')).status, 400);
     assert.equal((await manager.get(`/api/v1/users/${'0'.repeat(32)}`)).status, 404);
   });
@@ -40,7 +46,11 @@ describe('management API: users', () => {
     assert.equal((await ui()).status, 401);
     const disabled = await manager.patch(`/api/v1/users/${user.id}`, { disabled: true });
     assert.equal(disabled.body.disabled, true);
-    const login = await ward.fetch('/identity/v1/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'spa', email: user.email, password: user.password }) });
+    const login = await ward.fetch('/identity/v1/password/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'spa', email: user.email, password: user.password }),
+    });
     assert.equal(login.status, 400);
   });
 

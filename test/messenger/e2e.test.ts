@@ -34,8 +34,26 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     const [hsPort, rsPort] = [await freePort(), await freePort()];
     m = await startMfaWard({
       clients: [
-        { client_id: 'bot-hs', name: 'Shop bot', type: 'confidential', client_secret: HS_SECRET, jwt_algorithm: 'HS256', allowed_callback_urls: [CB], allowed_origins: [`https://localhost:${hsPort}`], sso: true },
-        { client_id: 'bot-rs', name: 'RS bot', type: 'confidential', client_secret: RS_SECRET, jwt_algorithm: 'RS256', allowed_callback_urls: [CB], allowed_origins: [`https://localhost:${rsPort}`], sso: true },
+        {
+          client_id: 'bot-hs',
+          name: 'Shop bot',
+          type: 'confidential',
+          client_secret: HS_SECRET,
+          jwt_algorithm: 'HS256',
+          allowed_callback_urls: [CB],
+          allowed_origins: [`https://localhost:${hsPort}`],
+          sso: true,
+        },
+        {
+          client_id: 'bot-rs',
+          name: 'RS bot',
+          type: 'confidential',
+          client_secret: RS_SECRET,
+          jwt_algorithm: 'RS256',
+          allowed_callback_urls: [CB],
+          allowed_origins: [`https://localhost:${rsPort}`],
+          sso: true,
+        },
       ],
       account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
     });
@@ -43,14 +61,44 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     botAgent = new Agent({ connect: { ca: tls.cert } });
     const wardFetch = (url: string, init: object) => undiciFetch(url, { ...init, dispatcher: m.ward.agent });
     const common = { appSecret: APP_SECRET, verifyToken: 'e2e-verify', tls, log: () => undefined };
-    botHs = await startMessengerBot({ ...common, port: hsPort, queuePath: tempQueuePath(), botName: 'Shop bot',
-      ward: { issuer: m.ward.url, clientId: 'bot-hs', clientSecret: HS_SECRET, jwtAlgorithm: 'HS256', fetch: wardFetch } });
+    botHs = await startMessengerBot({
+      ...common,
+      port: hsPort,
+      queuePath: tempQueuePath(),
+      botName: 'Shop bot',
+      ward: {
+        issuer: m.ward.url,
+        clientId: 'bot-hs',
+        clientSecret: HS_SECRET,
+        jwtAlgorithm: 'HS256',
+        fetch: wardFetch,
+      },
+    });
     // RS256, ReachFive's spelling of the callback, and no secret at the exchange (the specification's way).
-    botRs = await startMessengerBot({ ...common, port: rsPort, queuePath: tempQueuePath(), botName: 'RS bot', build: false, redirectUri: CB,
-      ward: { issuer: m.ward.url, clientId: 'bot-rs', jwtAlgorithm: 'RS256', fetch: wardFetch } });
-    for (const [bot, spelling] of [[botHs, 'meta'], [botRs, 'reachfive']] as const) {
-      sims.set(bot, new MessengerSimulator({ appSecret: APP_SECRET, webhookUrl: `${bot.url}/webhook`, spelling, deliveryTimeoutMs: 5000, maxDeliveries: 2,
-        fetch: (url, init) => undiciFetch(url, { ...init, dispatcher: botAgent }) }));
+    botRs = await startMessengerBot({
+      ...common,
+      port: rsPort,
+      queuePath: tempQueuePath(),
+      botName: 'RS bot',
+      build: false,
+      redirectUri: CB,
+      ward: { issuer: m.ward.url, clientId: 'bot-rs', jwtAlgorithm: 'RS256', fetch: wardFetch },
+    });
+    for (const [bot, spelling] of [
+      [botHs, 'meta'],
+      [botRs, 'reachfive'],
+    ] as const) {
+      sims.set(
+        bot,
+        new MessengerSimulator({
+          appSecret: APP_SECRET,
+          webhookUrl: `${bot.url}/webhook`,
+          spelling,
+          deliveryTimeoutMs: 5000,
+          maxDeliveries: 2,
+          fetch: (url, init) => undiciFetch(url, { ...init, dispatcher: botAgent }),
+        }),
+      );
     }
   });
   after(async () => {
@@ -70,14 +118,24 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     if (process.env.E2E_DEBUG) {
       page.on('console', (msg) => console.log(`[console] ${msg.text()}`));
       page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
-      page.on('requestfinished', async (r) => console.log(`[request] ${r.method()} ${r.url().slice(0, 120)} ${(await r.response())?.status()}`));
-      page.on('requestfailed', (r) => console.log(`[failed] ${r.method()} ${r.url().slice(0, 120)} ${r.failure()?.errorText}`));
+      page.on('requestfinished', async (r) =>
+        console.log(`[request] ${r.method()} ${r.url().slice(0, 120)} ${(await r.response())?.status()}`),
+      );
+      page.on('requestfailed', (r) =>
+        console.log(`[failed] ${r.method()} ${r.url().slice(0, 120)} ${r.failure()?.errorText}`),
+      );
     }
     return page;
   }
 
   /** Taps the Log In button for `psid`, opens the linking page, signs in with the Core SDK form. */
-  async function linkWithForm(page: Page, bot: Bot, psid: string, user: { email: string; password: string }, shot: string) {
+  async function linkWithForm(
+    page: Page,
+    bot: Bot,
+    psid: string,
+    user: { email: string; password: string },
+    shot: string,
+  ) {
     const sim = sims.get(bot)!;
     const button = sim.logInButton(psid, bot.buttonUrl(psid));
     const back = sim.nextCallback();
@@ -105,7 +163,10 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     const outcome = bot.nextOutcome();
     const result = await sim.receiveRedirect(callbackUrl);
     assert.ok(result.authorizationCode, callbackUrl);
-    assert.deepEqual(result.delivery?.attempts.map((a) => a.status), [200]);
+    assert.deepEqual(
+      result.delivery?.attempts.map((a) => a.status),
+      [200],
+    );
     const { linked, failed } = await outcome;
     assert.equal(failed, undefined, failed?.error);
     assert.equal(linked?.psid, psid);
@@ -114,7 +175,10 @@ describe('Messenger account linking end to end (Chromium, Core SDK, Ward, webhoo
     return linked!;
   }
 
-  for (const [label, which] of [['HS256', 'hs'], ['RS256 (ReachFive spelling, no secret)', 'rs']] as const) {
+  for (const [label, which] of [
+    ['HS256', 'hs'],
+    ['RS256 (ReachFive spelling, no secret)', 'rs'],
+  ] as const) {
     it(`links with the ${label} client: linking page -> Ward -> callback -> signed webhook -> onLinked(profile, PSID)`, async () => {
       const bot = which === 'hs' ? botHs : botRs;
       const user = await signup(m.ward, `bot-${which}`);

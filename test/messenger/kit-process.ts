@@ -9,7 +9,12 @@ const kit = createMessengerWebhook({
   appSecret: APP_SECRET,
   verifyToken: VERIFY_TOKEN,
   queuePath: process.env.MESSENGER_QUEUE!,
-  ward: { issuer: process.env.MESSENGER_ISSUER!, clientId: CLIENT_ID, redirectUri: CALLBACK_BASE, jwtAlgorithm: 'RS256' },
+  ward: {
+    issuer: process.env.MESSENGER_ISSUER!,
+    clientId: CLIENT_ID,
+    redirectUri: CALLBACK_BASE,
+    jwtAlgorithm: 'RS256',
+  },
   onLinked: (profile, psid) => console.log(`LINKED ${psid} ${profile.sub}`),
   exchangeTimeoutMs: 60_000,
 });

@@ -8,7 +8,25 @@ import { signBody, type MessengerWebhook } from '../../src/messenger-kit/index.j
 import { APP_SECRET, CALLBACK_BASE, CLIENT_ID, CLIENT_SECRET, FakeWard, makeKit, tempQueuePath } from './support.js';
 
 function linked(kit: MessengerWebhook, psid: string, code: string): void {
-  const raw = Buffer.from(JSON.stringify({ object: 'page', entry: [{ id: 'P', time: 1, messaging: [{ sender: { id: psid }, recipient: { id: 'P' }, timestamp: Date.now(), account_linking: { status: 'linked', authorization_code: code } }] }] }));
+  const raw = Buffer.from(
+    JSON.stringify({
+      object: 'page',
+      entry: [
+        {
+          id: 'P',
+          time: 1,
+          messaging: [
+            {
+              sender: { id: psid },
+              recipient: { id: 'P' },
+              timestamp: Date.now(),
+              account_linking: { status: 'linked', authorization_code: code },
+            },
+          ],
+        },
+      ],
+    }),
+  );
   const r = kit.handleEvent(raw, { 'x-hub-signature-256': signBody(raw, APP_SECRET) });
   assert.equal(r.status, 200);
 }
@@ -21,17 +39,33 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
     hs = await new FakeWard().start();
     hs.alg = 'HS256';
   });
-  after(async () => { await rs.close(); await hs.close(); });
+  after(async () => {
+    await rs.close();
+    await hs.close();
+  });
 
   it('HS256: sends the form with the configured secret, verifies with it, hands the profile and the PSID', async () => {
     const { kit, rec } = makeKit(hs);
     const mark = hs.tokenRequests.length;
-    linked(kit, 'psid-hs', hs.issue({ sub: 'user-hs', given_name: 'Grace', family_name: 'Hopper', email: 'grace@example.com' }));
+    linked(
+      kit,
+      'psid-hs',
+      hs.issue({ sub: 'user-hs', given_name: 'Grace', family_name: 'Hopper', email: 'grace@example.com' }),
+    );
     await kit.drain();
-    assert.deepEqual(hs.tokenRequests.slice(mark).map((f) => Object.keys(f).sort()), [['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri']]);
+    assert.deepEqual(
+      hs.tokenRequests.slice(mark).map((f) => Object.keys(f).sort()),
+      [['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri']],
+    );
     const form = hs.tokenRequests[mark];
-    assert.deepEqual([form.grant_type, form.client_id, form.redirect_uri, form.client_secret], ['authorization_code', CLIENT_ID, CALLBACK_BASE, CLIENT_SECRET]);
-    assert.deepEqual(rec.linked.map((l) => [l.psid, l.profile]), [['psid-hs', { sub: 'user-hs', given_name: 'Grace', family_name: 'Hopper', email: 'grace@example.com' }]]);
+    assert.deepEqual(
+      [form.grant_type, form.client_id, form.redirect_uri, form.client_secret],
+      ['authorization_code', CLIENT_ID, CALLBACK_BASE, CLIENT_SECRET],
+    );
+    assert.deepEqual(
+      rec.linked.map((l) => [l.psid, l.profile]),
+      [['psid-hs', { sub: 'user-hs', given_name: 'Grace', family_name: 'Hopper', email: 'grace@example.com' }]],
+    );
     assert.equal(rec.linked[0].claims.iss, hs.url);
     await kit.close();
   });
@@ -46,7 +80,10 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
       hs.signingSecret = CLIENT_SECRET;
     }
     assert.equal(rec.linked.length, 0);
-    assert.deepEqual(rec.failed.map((f) => [f.psid, f.attempts]), [['psid-forged', 1]]);
+    assert.deepEqual(
+      rec.failed.map((f) => [f.psid, f.attempts]),
+      [['psid-forged', 1]],
+    );
     assert.match(rec.failed[0].error, /^id_token: signature verification failed/);
     await kit.close();
   });
@@ -83,7 +120,7 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
     rs.alg = 'RS256';
     assert.equal(rec.linked.length, 0);
     const errors = Object.fromEntries(rec.failed.map((f) => [f.psid, f.error]));
-    assert.match(errors["psid-aud"], /unexpected "aud" claim value/);
+    assert.match(errors['psid-aud'], /unexpected "aud" claim value/);
     assert.match(errors['psid-exp'], /"exp" claim timestamp check failed/);
     assert.match(errors['psid-iss'], /unexpected "iss" claim value/);
     assert.match(errors['psid-alg'], /"alg" \(Algorithm\) Header Parameter value not allowed/);
@@ -97,7 +134,10 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
     linked(kit, 'psid-n2', rs.issue({ sub: 'user-n2' }, { nonce: 'nonce-1' }));
     linked(kit, 'psid-n3', rs.issue({ sub: 'user-n3' }, { nonce: 'nonce-3' }));
     await kit.drain();
-    assert.deepEqual(rec.linked.map((l) => [l.psid, l.profile.sub, l.claims.nonce]), [['psid-n1', 'user-n1', 'nonce-1']]);
+    assert.deepEqual(
+      rec.linked.map((l) => [l.psid, l.profile.sub, l.claims.nonce]),
+      [['psid-n1', 'user-n1', 'nonce-1']],
+    );
     assert.deepEqual(rec.failed.map((f) => f.psid).sort(), ['psid-n2', 'psid-n3']);
     assert.ok(rec.failed.every((f) => /nonce/.test(f.error)));
     await kit.close();
@@ -118,7 +158,10 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
       rs.mode = 'ok';
       await kit.drain();
       assert.equal(rs.tokenRequests.length - mark, 2);
-      assert.deepEqual(rec.linked.map((l) => l.profile.sub), ['user-retry']);
+      assert.deepEqual(
+        rec.linked.map((l) => l.profile.sub),
+        ['user-retry'],
+      );
 
       rs.mode = 'error500';
       linked(kit, 'psid-give-up', rs.issue());
@@ -130,7 +173,10 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
       t += 60_000;
       await kit.drain();
       assert.equal(rs.tokenRequests.length - mark, 5);
-      assert.deepEqual(rec.failed.map((f) => [f.psid, f.attempts, f.error]), [['psid-give-up', 3, 'token endpoint: server_error (500)']]);
+      assert.deepEqual(
+        rec.failed.map((f) => [f.psid, f.attempts, f.error]),
+        [['psid-give-up', 3, 'token endpoint: server_error (500)']],
+      );
     } finally {
       rs.mode = 'ok';
     }
@@ -140,7 +186,12 @@ describe('Messenger webhook kit: code exchange and id_token verification', () =>
   it('a throwing onLinked is retried with the stored profile, without a second exchange', async () => {
     let t = Date.now();
     let calls = 0;
-    const { kit } = makeKit(rs, { now: () => t, onLinked: () => { if (++calls === 1) throw new Error('database down'); } });
+    const { kit } = makeKit(rs, {
+      now: () => t,
+      onLinked: () => {
+        if (++calls === 1) throw new Error('database down');
+      },
+    });
     const mark = rs.tokenRequests.length;
     linked(kit, 'psid-cb', rs.issue());
     await kit.drain();

@@ -11,11 +11,16 @@ import { APP_SECRET, FakeWard, makeKit } from './support.js';
 
 describe('Messenger platform simulator', () => {
   let ward: FakeWard;
-  before(async () => { ward = await new FakeWard().start(); });
+  before(async () => {
+    ward = await new FakeWard().start();
+  });
   after(() => ward.close());
 
   it('builds the Log In URL from the button URL, in both spellings of the callback', () => {
-    for (const [spelling, base] of [['meta', 'https://www.facebook.com/messenger_platform/account_linking'], ['reachfive', 'https://facebook.com/messenger_platform/account_linking/']] as const) {
+    for (const [spelling, base] of [
+      ['meta', 'https://www.facebook.com/messenger_platform/account_linking'],
+      ['reachfive', 'https://facebook.com/messenger_platform/account_linking/'],
+    ] as const) {
       const sim = new MessengerSimulator({ appSecret: APP_SECRET, webhookUrl: 'http://127.0.0.1:9/webhook', spelling });
       const b = sim.logInButton('psid-1', 'https://bot.example/link?nonce=n1');
       const url = new URL(b.url);
@@ -29,15 +34,34 @@ describe('Messenger platform simulator', () => {
 
   it('delivers only a code that came back on a known, unexpired token, once', async () => {
     let t = Date.now();
-    const sim = new MessengerSimulator({ appSecret: APP_SECRET, webhookUrl: 'http://127.0.0.1:9/webhook', now: () => t, maxDeliveries: 1 });
+    const sim = new MessengerSimulator({
+      appSecret: APP_SECRET,
+      webhookUrl: 'http://127.0.0.1:9/webhook',
+      now: () => t,
+      maxDeliveries: 1,
+    });
     const a = sim.logInButton('psid-a', 'https://bot.example/link');
-    assert.deepEqual(await sim.receiveRedirect(`${a.redirectUri}&error=access_denied`), { psid: 'psid-a', error: 'access_denied' });
+    assert.deepEqual(await sim.receiveRedirect(`${a.redirectUri}&error=access_denied`), {
+      psid: 'psid-a',
+      error: 'access_denied',
+    });
     await assert.rejects(sim.receiveRedirect(`${a.redirectUri}&authorization_code=c1`), /unknown or repeated/);
-    await assert.rejects(sim.receiveRedirect('https://www.facebook.com/messenger_platform/account_linking?account_linking_token=forged&authorization_code=c'), /unknown/);
-    await assert.rejects(sim.receiveRedirect('https://evil.example/messenger_platform/account_linking?account_linking_token=x'), /not a Messenger callback/);
+    await assert.rejects(
+      sim.receiveRedirect(
+        'https://www.facebook.com/messenger_platform/account_linking?account_linking_token=forged&authorization_code=c',
+      ),
+      /unknown/,
+    );
+    await assert.rejects(
+      sim.receiveRedirect('https://evil.example/messenger_platform/account_linking?account_linking_token=x'),
+      /not a Messenger callback/,
+    );
     const b = sim.logInButton('psid-b', 'https://bot.example/link');
     t += 5 * 60 * 1000 + 1;
-    assert.deepEqual(await sim.receiveRedirect(`${b.redirectUri}&authorization_code=c2`), { psid: 'psid-b', error: 'account_linking_token expired' });
+    assert.deepEqual(await sim.receiveRedirect(`${b.redirectUri}&authorization_code=c2`), {
+      psid: 'psid-b',
+      error: 'account_linking_token expired',
+    });
     assert.equal(sim.deliveries.length, 0);
   });
 
@@ -54,18 +78,32 @@ describe('Messenger platform simulator', () => {
     await once(server, 'listening');
     try {
       const webhookUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-      const sim = new MessengerSimulator({ appSecret: APP_SECRET, webhookUrl, deliveryTimeoutMs: 300, maxDeliveries: 3 });
+      const sim = new MessengerSimulator({
+        appSecret: APP_SECRET,
+        webhookUrl,
+        deliveryTimeoutMs: 300,
+        maxDeliveries: 3,
+      });
       const r = await sim.sendLinked('psid-slow-bot', ward.issue({ sub: 'user-slow-bot' }));
-      assert.deepEqual(r.attempts.map((a) => a.status ?? a.error), ['timeout', 200]);
+      assert.deepEqual(
+        r.attempts.map((a) => a.status ?? a.error),
+        ['timeout', 200],
+      );
       assert.equal(r.delivered, true);
       await kit.drain();
-      assert.deepEqual(rec.linked.map((l) => [l.psid, l.profile.sub]), [['psid-slow-bot', 'user-slow-bot']]);
+      assert.deepEqual(
+        rec.linked.map((l) => [l.psid, l.profile.sub]),
+        [['psid-slow-bot', 'user-slow-bot']],
+      );
       assert.deepEqual(kit.stats(), { pending: 0, done: 1, failed: 0 });
 
       // A bot that keeps failing: every delivery is tried, then the simulator gives up.
       const failing = new MessengerSimulator({ appSecret: 'wrong-secret', webhookUrl, maxDeliveries: 3 });
       const f = await failing.sendText('psid-x', 'hello');
-      assert.deepEqual(f.attempts.map((a) => a.status), [403, 403, 403]);
+      assert.deepEqual(
+        f.attempts.map((a) => a.status),
+        [403, 403, 403],
+      );
       assert.equal(f.delivered, false);
     } finally {
       server.closeAllConnections();

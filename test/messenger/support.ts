@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { createMessengerWebhook, type LinkedProfile, type MessagingEvent, type MessengerWebhookOptions, type LinkFailure } from '../../src/messenger-kit/index.js';
+import {
+  createMessengerWebhook,
+  type LinkedProfile,
+  type MessagingEvent,
+  type MessengerWebhookOptions,
+  type LinkFailure,
+} from '../../src/messenger-kit/index.js';
 
 export const APP_SECRET = 'app-secret-for-tests';
 export const VERIFY_TOKEN = 'verify-token-for-tests';
@@ -18,7 +24,11 @@ export const CLIENT_ID = 'messenger-bot';
 export const CLIENT_SECRET = 'a-messenger-bot-secret-of-at-least-32-bytes';
 export const CALLBACK_BASE = 'https://www.facebook.com/messenger_platform/account_linking';
 
-export interface StubCode { profile: LinkedProfile; nonce?: string; claims?: Record<string, unknown> }
+export interface StubCode {
+  profile: LinkedProfile;
+  nonce?: string;
+  claims?: Record<string, unknown>;
+}
 
 /** Ward's /oauth/token and /jwks.json, as far as the kit sees them. */
 export class FakeWard extends EventEmitter {
@@ -55,12 +65,25 @@ export class FakeWard extends EventEmitter {
   async rotateKey(): Promise<void> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const kid = randomBytes(8).toString('hex');
-    this.keys.unshift({ kid, privateKey: privateKey as CryptoKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
+    this.keys.unshift({
+      kid,
+      privateKey: privateKey as CryptoKey,
+      jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
+    });
   }
 
   issue(profile: Partial<LinkedProfile> = {}, extra: Omit<StubCode, 'profile'> = {}): string {
     const code = randomBytes(32).toString('base64url');
-    this.codes.set(code, { profile: { sub: `user-${randomBytes(4).toString('hex')}`, given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.com', ...profile }, ...extra });
+    this.codes.set(code, {
+      profile: {
+        sub: `user-${randomBytes(4).toString('hex')}`,
+        given_name: 'Ada',
+        family_name: 'Lovelace',
+        email: 'ada@example.com',
+        ...profile,
+      },
+      ...extra,
+    });
     return code;
   }
 
@@ -82,23 +105,42 @@ export class FakeWard extends EventEmitter {
     if (this.mode === 'hold') return; // never answered; closed with the server
     if (this.mode === 'error500') return json(500, { error: 'server_error' });
     if (this.mode === 'slow') {
-      await new Promise<void>((r) => { const t = setTimeout(r, this.slowMs); this.timers.add(t); });
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, this.slowMs);
+        this.timers.add(t);
+      });
       if (res.destroyed) return;
     }
     const entry = this.codes.get(form.code);
     this.codes.delete(form.code); // single use
-    if (!entry || form.client_id !== CLIENT_ID || form.grant_type !== 'authorization_code' || form.redirect_uri !== CALLBACK_BASE) {
+    if (
+      !entry ||
+      form.client_id !== CLIENT_ID ||
+      form.grant_type !== 'authorization_code' ||
+      form.redirect_uri !== CALLBACK_BASE
+    ) {
       return json(400, { error: 'invalid_grant', error_description: 'invalid code' });
     }
     const now = Math.floor(this.now() / 1000);
     const jwt = new SignJWT({
-      iss: this.issuerOverride ?? this.url, aud: CLIENT_ID, iat: now, exp: now + 3600,
-      ...entry.profile, ...(entry.nonce ? { nonce: entry.nonce } : {}), ...(entry.claims ?? {}),
+      iss: this.issuerOverride ?? this.url,
+      aud: CLIENT_ID,
+      iat: now,
+      exp: now + 3600,
+      ...entry.profile,
+      ...(entry.nonce ? { nonce: entry.nonce } : {}),
+      ...(entry.claims ?? {}),
     });
-    const idToken = this.alg === 'HS256'
-      ? await jwt.setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(this.signingSecret))
-      : await jwt.setProtectedHeader({ alg: 'RS256', kid: this.keys[0].kid }).sign(this.keys[0].privateKey);
-    json(200, { id_token: idToken, access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 3600 });
+    const idToken =
+      this.alg === 'HS256'
+        ? await jwt.setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(this.signingSecret))
+        : await jwt.setProtectedHeader({ alg: 'RS256', kid: this.keys[0].kid }).sign(this.keys[0].privateKey);
+    json(200, {
+      id_token: idToken,
+      access_token: randomBytes(16).toString('hex'),
+      token_type: 'Bearer',
+      expires_in: 3600,
+    });
   }
 
   async close(): Promise<void> {
@@ -129,11 +171,28 @@ export function makeKit(ward: FakeWard, overrides: Partial<MessengerWebhookOptio
     appSecret: APP_SECRET,
     verifyToken: VERIFY_TOKEN,
     queuePath,
-    ward: { issuer: ward.url, clientId: CLIENT_ID, redirectUri: CALLBACK_BASE, jwtAlgorithm: ward.alg, ...(ward.alg === 'HS256' ? { clientSecret: CLIENT_SECRET } : {}) },
-    onLinked: (profile, psid, d) => { rec.linked.push({ profile, psid, claims: d.claims }); rec.order.push(`linked:${psid}`); },
-    onUnlinked: (psid) => { rec.unlinked.push(psid); rec.order.push(`unlinked:${psid}`); },
-    onMessage: (e) => { rec.messages.push(e); rec.order.push(`message:${e.sender.id}`); },
-    onLinkFailed: (f) => { rec.failed.push(f); },
+    ward: {
+      issuer: ward.url,
+      clientId: CLIENT_ID,
+      redirectUri: CALLBACK_BASE,
+      jwtAlgorithm: ward.alg,
+      ...(ward.alg === 'HS256' ? { clientSecret: CLIENT_SECRET } : {}),
+    },
+    onLinked: (profile, psid, d) => {
+      rec.linked.push({ profile, psid, claims: d.claims });
+      rec.order.push(`linked:${psid}`);
+    },
+    onUnlinked: (psid) => {
+      rec.unlinked.push(psid);
+      rec.order.push(`unlinked:${psid}`);
+    },
+    onMessage: (e) => {
+      rec.messages.push(e);
+      rec.order.push(`message:${e.sender.id}`);
+    },
+    onLinkFailed: (f) => {
+      rec.failed.push(f);
+    },
     retryBaseMs: 1000,
     jwksCooldownMs: 0,
     log: () => undefined,

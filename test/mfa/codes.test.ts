@@ -12,11 +12,23 @@ import { hmac, sha256 } from '../../src/lib/secrets.js';
 import { engines } from '../helpers/databases.js';
 import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
-import { OPEN, assertLimited, assertWrongCode, challengesOf, emailCode, mfaUser, start, stepUpOf, verify, wrong } from './support.js';
+import {
+  OPEN,
+  assertLimited,
+  assertWrongCode,
+  challengesOf,
+  emailCode,
+  mfaUser,
+  start,
+  stepUpOf,
+  verify,
+  wrong,
+} from './support.js';
 
 /** Chi-square upper critical value (Wilson–Hilferty), z = 4.265 for p = 1e-5. */
 const critical = (df: number, z = 4.265) => df * (1 - 2 / (9 * df) + z * Math.sqrt(2 / (9 * df))) ** 3;
-const chiSquare = (counts: number[], expected: number) => counts.reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
+const chiSquare = (counts: number[], expected: number) =>
+  counts.reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
 
 describe('PL-01: the code generator', () => {
   it('gives 100k codes uniform over 000000-999999 by digit and by half (chi-square), leading zeros included', () => {
@@ -33,7 +45,8 @@ describe('PL-01: the code generator', () => {
       low[Number(c.slice(3))]! += 1;
       seen.add(c);
     }
-    for (let p = 0; p < 6; p++) assert.ok(chiSquare(byPosition[p]!, N / 10) < critical(9), `digit ${p}: ${byPosition[p]}`);
+    for (let p = 0; p < 6; p++)
+      assert.ok(chiSquare(byPosition[p]!, N / 10) < critical(9), `digit ${p}: ${byPosition[p]}`);
     assert.ok(chiSquare(high, N / 1000) < critical(999), 'first three digits');
     assert.ok(chiSquare(low, N / 1000) < critical(999), 'last three digits');
     // 100k draws from 10^6 values: about 95,163 distinct expected (birthday), sd about 150.
@@ -42,23 +55,36 @@ describe('PL-01: the code generator', () => {
 
   it('never calls Math.random, in the generator or anywhere in src/', () => {
     const original = Math.random;
-    Math.random = () => { throw new Error('Math.random used'); };
+    Math.random = () => {
+      throw new Error('Math.random used');
+    };
     try {
       for (let i = 0; i < 1000; i++) randomDigits(10);
     } finally {
       Math.random = original;
     }
     const files: string[] = [];
-    const walk = (d: string) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts')) files.push(p); } };
+    const walk = (d: string) => {
+      for (const n of readdirSync(d)) {
+        const p = join(d, n);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) files.push(p);
+      }
+    };
     walk('src');
-    assert.deepEqual(files.filter((f) => /Math\.random\s*\(/.test(readFileSync(f, 'utf8'))), []);
+    assert.deepEqual(
+      files.filter((f) => /Math\.random\s*\(/.test(readFileSync(f, 'utf8'))),
+      [],
+    );
     assert.ok(randomDigits(6).length === 6 && randomDigits(10).length === 10);
   });
 });
 
 describe('verification codes: TTL, single use, binding, attempts (sqlite)', () => {
   let m: MfaWard;
-  before(async () => { m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } }); });
+  before(async () => {
+    m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } });
+  });
   after(() => m.close());
 
   it('PL-02: a code works until its TTL and not one second after', async () => {
@@ -94,10 +120,15 @@ describe('verification codes: TTL, single use, binding, attempts (sqlite)', () =
     const b = await emailCode(m, u, (await stepUpOf(m, u)).token);
     const x = await emailCode(m, other, (await stepUpOf(m, other)).token);
     // Two codes are equal once in 10^6: then that pairing proves nothing and is skipped.
-    if (b.code !== a.code) assertWrongCode(await verify(m, b.challengeId, a.code), 'code of A with challenge B (same user)');
-    if (x.code !== a.code) assertWrongCode(await verify(m, x.challengeId, a.code), 'code of A with the challenge of another user');
+    if (b.code !== a.code)
+      assertWrongCode(await verify(m, b.challengeId, a.code), 'code of A with challenge B (same user)');
+    if (x.code !== a.code)
+      assertWrongCode(await verify(m, x.challengeId, a.code), 'code of A with the challenge of another user');
     assertWrongCode(await verify(m, undefined, a.code), 'challenge_id null');
-    assertWrongCode(await postJson(m.ward, '/identity/v1/passwordless/verify', { verification_code: a.code }), 'no challenge_id');
+    assertWrongCode(
+      await postJson(m.ward, '/identity/v1/passwordless/verify', { verification_code: a.code }),
+      'no challenge_id',
+    );
     assertWrongCode(await verify(m, [a.challengeId], a.code), 'challenge_id not a string');
     // Each stays good for its own code.
     assert.equal((await verify(m, a.challengeId, a.code)).status, 200);
@@ -139,7 +170,10 @@ describe('verification codes: TTL, single use, binding, attempts (sqlite)', () =
       assert.ok(!pattern.test(JSON.stringify(rows)), 'the challenges table');
       const tables = await db.introspection.getTables();
       for (const t of tables) {
-        const all = await db.selectFrom(t.name as 'challenges').selectAll().execute();
+        const all = await db
+          .selectFrom(t.name as 'challenges')
+          .selectAll()
+          .execute();
         assert.ok(!pattern.test(JSON.stringify(all)), `table ${t.name}`);
       }
       assert.ok(!m.ward.logs.some((l) => pattern.test(l)), 'the logs');
@@ -160,7 +194,10 @@ describe('verification codes: TTL, single use, binding, attempts (sqlite)', () =
     await m.ward.registry.storage.users.setDisabled(gone.id, true, m.ward.clock.now());
     const sent = m.smtp.messages.length + m.sms.messages.length;
     const answers = [
-      await start(m, 'x'.repeat(43)), await start(m, used.token), await start(m, expired.token), await start(m, disabled.token),
+      await start(m, 'x'.repeat(43)),
+      await start(m, used.token),
+      await start(m, expired.token),
+      await start(m, disabled.token),
       await start(m, used.token, 'sms'),
     ];
     const shape = (r: (typeof answers)[number]) => ({ status: r.status, ...r.body, error_id: undefined });
@@ -174,7 +211,9 @@ describe('verification codes: TTL, single use, binding, attempts (sqlite)', () =
 for (const engine of engines()) {
   describe(`verification codes under concurrency and brute force (${engine})`, () => {
     let m: MfaWard;
-    before(async () => { m = await startMfaWard({ engine, clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } }); });
+    before(async () => {
+      m = await startMfaWard({ engine, clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } });
+    });
     after(() => m.close());
 
     it('PL-06 + CC-05: 50 wrong codes and the right one in parallel: at most 5 evaluated, attempts = 51', async () => {
@@ -199,7 +238,9 @@ for (const engine of engines()) {
         // parallel first, then the right one is refused.
         const v = await mfaUser(m);
         const d = await emailCode(m, v, (await stepUpOf(m, v)).token);
-        const burst = await Promise.all(Array.from({ length: 50 }, (_, k) => verify(m, d.challengeId, wrong(d.code, k + 1))));
+        const burst = await Promise.all(
+          Array.from({ length: 50 }, (_, k) => verify(m, d.challengeId, wrong(d.code, k + 1))),
+        );
         for (const a of burst) assertWrongCode(a);
         assertWrongCode(await verify(m, d.challengeId, d.code), 'the right code after the burst');
         const [dRow] = (await challengesOf(m, { userId: v.id })).filter((r) => r.id === d.challengeId);
@@ -237,7 +278,10 @@ for (const engine of engines()) {
           live = await emailCode(m, u, s.token);
           for (let k = 1; k <= 5; k++) {
             const r = await verify(m, live.challengeId, wrong(live.code, k));
-            if (r.status === 429) { locked = r; break outer; }
+            if (r.status === 429) {
+              locked = r;
+              break outer;
+            }
             assertWrongCode(r);
             failures += 1;
           }
@@ -253,7 +297,10 @@ for (const engine of engines()) {
       const s3 = await stepUpOf(m, u);
       const after = await emailCode(m, u, s3.token);
       assert.equal((await verify(m, after.challengeId, after.code)).status, 200, 'the next window');
-      assert.throws(() => m.ward.setAccount({ verification_failures_per_user: { limit: 101, window_seconds: 3600 } }), /verification_failures_per_user/);
+      assert.throws(
+        () => m.ward.setAccount({ verification_failures_per_user: { limit: 101, window_seconds: 3600 } }),
+        /verification_failures_per_user/,
+      );
     });
 
     it('PL-08 + PL-09: the guess budget is capped by starts: 5 per step_up, 10 per user per window', async () => {
@@ -266,14 +313,20 @@ for (const engine of engines()) {
           const s = await stepUpOf(m, u);
           for (let j = 0; j < 6; j++) {
             const r = await start(m, s.token);
-            if (r.status === 200) { accepted += 1; await m.smtp.next(u.email); } else limited.push(r);
+            if (r.status === 200) {
+              accepted += 1;
+              await m.smtp.next(u.email);
+            } else limited.push(r);
           }
         }
         assert.equal(accepted, 10, 'per user per window');
         for (const r of limited) assertLimited(r);
         const rows = await challengesOf(m, { userId: u.id });
         assert.equal(rows.length, 10);
-        assert.ok(rows.every((r) => r.max_attempts === 5), 'at most 5 x 10 = 50 guesses per window (<= 100)');
+        assert.ok(
+          rows.every((r) => r.max_attempts === 5),
+          'at most 5 x 10 = 50 guesses per window (<= 100)',
+        );
       } finally {
         m.ward.setAccount({ verification_failures_per_user: { limit: 20, window_seconds: 3600 } });
       }

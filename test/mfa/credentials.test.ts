@@ -10,9 +10,24 @@ import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
 import { codeIn, giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem } from '../helpers/oauth.js';
-import { OPEN, assertWrongCode, bearer, del, emailCode, getJson, plainToken, refresh, start, stepUpBody, stepUpOf, steppedUpToken, type User } from './support.js';
+import {
+  OPEN,
+  assertWrongCode,
+  bearer,
+  del,
+  emailCode,
+  getJson,
+  plainToken,
+  refresh,
+  start,
+  stepUpBody,
+  stepUpOf,
+  steppedUpToken,
+  type User,
+} from './support.js';
 
-const post = (m: MfaWard, path: string, access: string, body: unknown = {}) => postJson(m.ward, `/identity/v1/mfa/credentials${path}`, body, bearer(access));
+const post = (m: MfaWard, path: string, access: string, body: unknown = {}) =>
+  postJson(m.ward, `/identity/v1/mfa/credentials${path}`, body, bearer(access));
 const list = async (m: MfaWard, access: string) => {
   const r = await getJson(m, '/identity/v1/mfa/credentials', bearer(access));
   assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -32,7 +47,9 @@ const rowsOf = (m: MfaWard, user: User) => m.ward.registry.storage.mfaCredential
 
 describe('MFA credentials API (sqlite)', () => {
   let m: MfaWard;
-  before(async () => { m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN } }); });
+  before(async () => {
+    m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN } });
+  });
   after(() => m.close());
 
   it('registers a first factor without a step-up, a second only with a fresh step-up token (MF-01)', async () => {
@@ -42,15 +59,23 @@ describe('MFA credentials API (sqlite)', () => {
     assert.equal(e.status, 200, JSON.stringify(e.body));
     assert.deepEqual(e.body, { status: 'email_sent' });
     const code = codeIn((await m.smtp.next(user.email)).text);
-    assertWrongCode(await post(m, '/emails/verify', access, { verification_code: code === '000000' ? '000001' : '000000' }));
+    assertWrongCode(
+      await post(m, '/emails/verify', access, { verification_code: code === '000000' ? '000001' : '000000' }),
+    );
     const ok = await post(m, '/emails/verify', access, { verification_code: code });
     assert.equal(ok.status, 204);
     assert.deepEqual(await list(m, access), [`email:${user.email}`]);
 
     // A second factor with the plain token: refused, nothing stored, nothing sent.
     const smsBefore = m.sms.messages.length;
-    assertStepUpRequired(await post(m, '/phone-numbers', access, { phone_number: '+33612345678' }), 'add a phone without step-up');
-    assertStepUpRequired(await post(m, '/phone-numbers/verify', access, { verification_code: '123456' }), 'verify without step-up');
+    assertStepUpRequired(
+      await post(m, '/phone-numbers', access, { phone_number: '+33612345678' }),
+      'add a phone without step-up',
+    );
+    assertStepUpRequired(
+      await post(m, '/phone-numbers/verify', access, { verification_code: '123456' }),
+      'verify without step-up',
+    );
     assertStepUpRequired(await post(m, '/emails', access), 'email again without step-up');
     assert.equal(m.sms.messages.length, smsBefore);
     assert.equal((await rowsOf(m, user)).length, 1);
@@ -60,18 +85,35 @@ describe('MFA credentials API (sqlite)', () => {
     const p = await post(m, '/phone-numbers', stepped.access, { phone_number: '+33612345678' });
     assert.deepEqual(p.body, { status: 'sms_sent' });
     const sms = await m.sms.next('+33612345678');
-    assert.equal((await post(m, '/phone-numbers/verify', stepped.access, { verification_code: codeIn(sms.body) })).status, 204);
+    assert.equal(
+      (await post(m, '/phone-numbers/verify', stepped.access, { verification_code: codeIn(sms.body) })).status,
+      204,
+    );
     assert.deepEqual(await list(m, access), [`email:${user.email}`, 'sms:+33612345678']);
 
     // 5 minutes and 1 second later the same token no longer changes anything.
     m.ward.clock.advance(5 * 60_000 + 1000);
-    assertStepUpRequired(await post(m, '/phone-numbers', stepped.access, { phone_number: '+33698765432' }), 'stale step-up: add');
-    assertStepUpRequired(await del(m, '/identity/v1/mfa/credentials/emails', bearer(stepped.access)), 'stale step-up: delete');
-    assertStepUpRequired(await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(stepped.access), { phone_number: '+33612345678' }), 'stale step-up: delete phone');
+    assertStepUpRequired(
+      await post(m, '/phone-numbers', stepped.access, { phone_number: '+33698765432' }),
+      'stale step-up: add',
+    );
+    assertStepUpRequired(
+      await del(m, '/identity/v1/mfa/credentials/emails', bearer(stepped.access)),
+      'stale step-up: delete',
+    );
+    assertStepUpRequired(
+      await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(stepped.access), {
+        phone_number: '+33612345678',
+      }),
+      'stale step-up: delete phone',
+    );
     // A refresh gives a new access token, not a new step-up: its freshness is that of the step-up.
     const refreshed = await refresh(m, stepped.refresh!);
     assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
-    assertStepUpRequired(await post(m, '/phone-numbers', refreshed.body.access_token!, { phone_number: '+33698765432' }), 'refreshed stale step-up');
+    assertStepUpRequired(
+      await post(m, '/phone-numbers', refreshed.body.access_token!, { phone_number: '+33698765432' }),
+      'refreshed stale step-up',
+    );
     assert.equal(m.sms.messages.filter((x) => x.to === '+33698765432').length, 0);
     assert.deepEqual(await list(m, access), [`email:${user.email}`, 'sms:+33612345678']);
     assert.equal((await rowsOf(m, user)).length, 2, 'no pending row either');
@@ -84,17 +126,36 @@ describe('MFA credentials API (sqlite)', () => {
     const pkce = pkcePair();
     const s = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody(pkce.challenge), bearer(access));
     const { challengeId, code } = await emailCode(m, user, ((await s.json()) as { token: string }).token);
-    assert.equal((await browser.postJson('/identity/v1/passwordless/verify', { challenge_id: challengeId, verification_code: code })).status, 200);
+    assert.equal(
+      (
+        await browser.postJson('/identity/v1/passwordless/verify', {
+          challenge_id: challengeId,
+          verification_code: code,
+        })
+      ).status,
+      200,
+    );
     m.ward.clock.advance(5 * 60_000 + 1000);
     const again = pkcePair();
-    const sso = await browser.get(authorizeUrl({
-      client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', prompt: 'none', code_challenge: again.challenge, code_challenge_method: 'S256',
-    }));
+    const sso = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        prompt: 'none',
+        code_challenge: again.challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     const ssoCode = location(sso).searchParams.get('code');
     assert.ok(ssoCode, `an SSO code: ${sso.headers.get('location')}`);
     const { body } = await redeem(m.ward, ssoCode, again.verifier);
     assert.ok((decodeJwt(body.id_token!).amr as string[]).includes('mfa'), 'the session remembers the step-up');
-    assertStepUpRequired(await post(m, '/phone-numbers', body.access_token!, { phone_number: '+33611223344' }), 'new token, old step-up');
+    assertStepUpRequired(
+      await post(m, '/phone-numbers', body.access_token!, { phone_number: '+33611223344' }),
+      'new token, old step-up',
+    );
     assert.deepEqual(await list(m, access), [`email:${user.email}`]);
   });
 
@@ -102,7 +163,9 @@ describe('MFA credentials API (sqlite)', () => {
     const { user, access } = await plainToken(m);
     await giveFactors(m.ward, user.id, { email: user.email });
     const stepped = await steppedUpToken(m, user, access);
-    assert.deepEqual((await post(m, '/phone-numbers', stepped.access, { phone_number: '+33622334455' })).body, { status: 'sms_sent' });
+    assert.deepEqual((await post(m, '/phone-numbers', stepped.access, { phone_number: '+33622334455' })).body, {
+      status: 'sms_sent',
+    });
     await m.sms.next('+33622334455');
     assert.deepEqual(await list(m, access), [`email:${user.email}`], 'not listed while pending');
     const s = await stepUpOf(m, user);
@@ -114,9 +177,24 @@ describe('MFA credentials API (sqlite)', () => {
     assert.equal(m.sms.messages.length, smsBefore, 'no code to the pending phone');
     // A user whose only factor is pending has nothing to step up with.
     const { user: other, access: otherAccess } = await plainToken(m);
-    assert.deepEqual((await post(m, '/phone-numbers', otherAccess, { phone_number: '+33622334466' })).body, { status: 'sms_sent' });
-    const l = await postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email: other.email, password: other.password });
-    const none = await postJson(m.ward, '/identity/v1/mfa/stepup', { client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', tkn: l.body.tkn });
+    assert.deepEqual((await post(m, '/phone-numbers', otherAccess, { phone_number: '+33622334466' })).body, {
+      status: 'sms_sent',
+    });
+    const l = await postJson(m.ward, '/identity/v1/password/login', {
+      client_id: 'spa',
+      scope: 'openid',
+      email: other.email,
+      password: other.password,
+    });
+    const none = await postJson(m.ward, '/identity/v1/mfa/stepup', {
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+      tkn: l.body.tkn,
+    });
     assert.equal(none.status, 400);
     assert.equal(none.body.error_message_key, 'error.mfa.noCredential');
   });
@@ -139,11 +217,14 @@ describe('MFA credentials API (sqlite)', () => {
     assert.equal(bad.body.error_message_key, 'error.invalidParameter');
   });
 
-  it('MF-04: another user\'s trusted device or factor is not found, and stays', async () => {
+  it("MF-04: another user's trusted device or factor is not found, and stays", async () => {
     const a = await plainToken(m);
     await giveFactors(m.ward, a.user.id, { email: a.user.email, phone: '+33633445566' });
     const stepped = await steppedUpToken(m, a.user, a.access, { trustDevice: true });
-    assert.ok(stepped.deviceCookie?.includes('HttpOnly') && stepped.deviceCookie.includes('Secure'), 'the trusted-device cookie');
+    assert.ok(
+      stepped.deviceCookie?.includes('HttpOnly') && stepped.deviceCookie.includes('Secure'),
+      'the trusted-device cookie',
+    );
     const [deviceId] = await devices(m, a.access);
     assert.ok(deviceId);
     const b = await plainToken(m);
@@ -151,7 +232,9 @@ describe('MFA credentials API (sqlite)', () => {
     const idor = await del(m, `/identity/v1/mfa/trusteddevices/${deviceId}`, bearer(b.access));
     assert.equal(idor.status, 404);
     assert.equal(idor.body.error_message_key, 'error.notFound');
-    const phone = await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(b.access), { phone_number: '+33633445566' });
+    const phone = await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(b.access), {
+      phone_number: '+33633445566',
+    });
     assert.equal(phone.status, 404);
     assert.deepEqual(await devices(m, a.access), [deviceId]);
     assert.deepEqual(await list(m, a.access), [`email:${a.user.email}`, 'sms:+33633445566']);
@@ -165,16 +248,28 @@ describe('MFA credentials API (sqlite)', () => {
     const first = await steppedUpToken(m, user, access, { trustDevice: true });
     const second = await steppedUpToken(m, user, access, { trustDevice: true });
     assert.equal((await devices(m, access)).length, 2);
-    assertStepUpRequired(await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(access), { phone_number: '+33644556677' }), 'delete without step-up');
-    assertStepUpRequired(await del(m, '/identity/v1/mfa/credentials/emails', bearer(access)), 'delete email without step-up');
+    assertStepUpRequired(
+      await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(access), { phone_number: '+33644556677' }),
+      'delete without step-up',
+    );
+    assertStepUpRequired(
+      await del(m, '/identity/v1/mfa/credentials/emails', bearer(access)),
+      'delete email without step-up',
+    );
     assert.deepEqual(await list(m, access), [`email:${user.email}`, 'sms:+33644556677']);
     assert.equal((await devices(m, access)).length, 2, 'nothing changed');
 
-    const gone = await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(second.access), { phone_number: '+33 6 44 55 66 77' });
+    const gone = await del(m, '/identity/v1/mfa/credentials/phone-numbers', bearer(second.access), {
+      phone_number: '+33 6 44 55 66 77',
+    });
     assert.equal(gone.status, 204, JSON.stringify(gone.body));
     assert.deepEqual(await list(m, access), [`email:${user.email}`]);
     assert.deepEqual(await devices(m, access), [], 'trusted devices revoked');
-    const rows = await m.ward.registry.db.db.selectFrom('trusted_devices').selectAll().where('user_id', '=', user.id).execute();
+    const rows = await m.ward.registry.db.db
+      .selectFrom('trusted_devices')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     assert.equal(rows.length, 2);
     assert.ok(rows.every((d) => d.revoked_at !== null));
     assert.equal((await del(m, '/identity/v1/mfa/credentials/emails', bearer(first.access))).status, 204);

@@ -9,12 +9,19 @@ import { Browser } from '../helpers/browser.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 
-const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 describe('hosted login page with MFA required = Always', () => {
   let m: MfaWard;
   before(async () => {
-    m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { mfa_required: 'always', rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } } });
+    m = await startMfaWard({
+      clients: [PUBLIC_CLIENT],
+      account: {
+        mfa_required: 'always',
+        rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } },
+      },
+    });
   });
   after(() => m.close());
 
@@ -23,22 +30,54 @@ describe('hosted login page with MFA required = Always', () => {
     await giveFactors(m.ward, user.id, { email: user.email, phone: '+33677889900' });
     const pkce = pkcePair();
     const browser = new Browser(m.ward);
-    const loginPage = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', state: 'hs', code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
+    const loginPage = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        state: 'hs',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     const html = await loginPage.text();
-    const afterPassword = await browser.postForm('/oauth/authorize/login', { request: field(html, 'request'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
+    const afterPassword = await browser.postForm('/oauth/authorize/login', {
+      request: field(html, 'request'),
+      csrf: field(html, 'csrf'),
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(afterPassword.status, 200, 'no redirect on a password alone');
     const mfaHtml = await afterPassword.text();
     assert.match(mfaHtml, /Verify it is you/);
     assert.match(afterPassword.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
     const code1 = codeIn((await m.smtp.next(user.email)).text);
 
-    const resent = await browser.postForm('/oauth/authorize/mfa', { request: field(mfaHtml, 'request'), csrf: field(mfaHtml, 'csrf'), step_up: field(mfaHtml, 'step_up'), auth_type: 'sms', action: 'resend' });
+    const resent = await browser.postForm('/oauth/authorize/mfa', {
+      request: field(mfaHtml, 'request'),
+      csrf: field(mfaHtml, 'csrf'),
+      step_up: field(mfaHtml, 'step_up'),
+      auth_type: 'sms',
+      action: 'resend',
+    });
     const resentHtml = await resent.text();
     assert.match(resentHtml, /A new code was sent/);
     const sms = codeIn((await m.sms.next('+33677889900')).body);
-    const form = (code: string) => ({ request: field(resentHtml, 'request'), csrf: field(resentHtml, 'csrf'), step_up: field(resentHtml, 'step_up'), challenge_id: field(resentHtml, 'challenge_id'), auth_type: 'sms', verification_code: code, action: 'verify' });
+    const form = (code: string) => ({
+      request: field(resentHtml, 'request'),
+      csrf: field(resentHtml, 'csrf'),
+      step_up: field(resentHtml, 'step_up'),
+      challenge_id: field(resentHtml, 'challenge_id'),
+      auth_type: 'sms',
+      verification_code: code,
+      action: 'verify',
+    });
 
-    const old = await browser.postForm('/oauth/authorize/mfa', { ...form(code1), challenge_id: field(mfaHtml, 'challenge_id') });
+    const old = await browser.postForm('/oauth/authorize/mfa', {
+      ...form(code1),
+      challenge_id: field(mfaHtml, 'challenge_id'),
+    });
     assert.equal(old.status, 401, 'the first code died with the resend');
     assert.match(await old.text(), /wrong or has expired/);
     const ok = await browser.postForm('/oauth/authorize/mfa', form(sms));
@@ -50,7 +89,16 @@ describe('hosted login page with MFA required = Always', () => {
 
     // The session it made carries mfa: the next authorization goes straight through.
     const next = pkcePair();
-    const sso = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: next.challenge, code_challenge_method: 'S256' }));
+    const sso = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: next.challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.equal(sso.status, 302);
   });
 
@@ -60,10 +108,22 @@ describe('hosted login page with MFA required = Always', () => {
     await giveFactors(m.ward, user.id, { email: user.email });
     const browser = new Browser(m.ward);
     const { challenge } = pkcePair();
-    const q = { client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' };
+    const q = {
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
     const page = await browser.get(authorizeUrl(q));
     const html = await page.text();
-    const done = await browser.postForm('/oauth/authorize/login', { request: field(html, 'request'), csrf: field(html, 'csrf'), email: user.email, password: user.password });
+    const done = await browser.postForm('/oauth/authorize/login', {
+      request: field(html, 'request'),
+      csrf: field(html, 'csrf'),
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(done.status, 303, 'MFA Never: the password is enough');
     m.ward.setAccount({ mfa_required: 'always' });
     const again = await browser.get(authorizeUrl(q));

@@ -9,15 +9,29 @@ import { hmac, sha256 } from '../../src/lib/secrets.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, pkcePair, redeem } from '../helpers/oauth.js';
-import { OPEN, assertLimited, bearer, challengesOf, mfaUser, plainToken, start, stepUpBody, stepUpOf, verify } from './support.js';
+import {
+  OPEN,
+  assertLimited,
+  bearer,
+  challengesOf,
+  mfaUser,
+  plainToken,
+  start,
+  stepUpBody,
+  stepUpOf,
+  verify,
+} from './support.js';
 
 const sent = (m: MfaWard) => m.smtp.messages.length + m.sms.messages.length;
-const registerPhone = (m: MfaWard, access: string, phone: string) => postJson(m.ward, '/identity/v1/mfa/credentials/phone-numbers', { phone_number: phone }, bearer(access));
+const registerPhone = (m: MfaWard, access: string, phone: string) =>
+  postJson(m.ward, '/identity/v1/mfa/credentials/phone-numbers', { phone_number: phone }, bearer(access));
 const pendingOf = (m: MfaWard, userId: string) => m.ward.registry.storage.mfaCredentials.listOfUser(userId);
 
 describe('code limits from the account settings, changed at run time (sqlite)', () => {
   let m: MfaWard;
-  before(async () => { m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } }); });
+  before(async () => {
+    m = await startMfaWard({ clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } });
+  });
   after(() => m.close());
 
   it('PL-11: per step_up limit 3: the 4th start answers 429 with Retry-After and sends nothing; raised, it sends again', async () => {
@@ -70,12 +84,18 @@ describe('code limits from the account settings, changed at run time (sqlite)', 
     const s = await stepUpOf(m, u);
     const { user: fresh, access } = await plainToken(m);
     const before = sent(m);
-    for (const patch of [{ verification_requests_per_user: { limit: 0, window_seconds: 3600 } }, { verification_requests_per_step_up: 0 }]) {
+    for (const patch of [
+      { verification_requests_per_user: { limit: 0, window_seconds: 3600 } },
+      { verification_requests_per_step_up: 0 },
+    ]) {
       m.ward.setAccount(patch);
       const r = await start(m, s.token);
       assert.equal(r.status, 403, JSON.stringify(r.body));
       assert.equal(r.body.error_message_key, 'error.mfa.codesDisabled');
-      m.ward.setAccount({ verification_requests_per_user: { limit: 10, window_seconds: 3600 }, verification_requests_per_step_up: 5 });
+      m.ward.setAccount({
+        verification_requests_per_user: { limit: 10, window_seconds: 3600 },
+        verification_requests_per_step_up: 5,
+      });
     }
     m.ward.setAccount({ verification_requests_per_user: { limit: 0, window_seconds: 3600 } });
     const reg = await registerPhone(m, access, '+33622222222');
@@ -115,7 +135,9 @@ describe('code limits from the account settings, changed at run time (sqlite)', 
 for (const engine of engines()) {
   describe(`parallel code requests and single use (${engine})`, () => {
     let m: MfaWard;
-    before(async () => { m = await startMfaWard({ engine, clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } }); });
+    before(async () => {
+      m = await startMfaWard({ engine, clients: [PUBLIC_CLIENT], account: { ...OPEN, mfa_required: 'always' } });
+    });
     after(() => m.close());
 
     it('CC-06: 50 parallel starts on one step_up send 5 SMS (the limit), and one code stays live', async () => {
@@ -126,7 +148,9 @@ for (const engine of engines()) {
       assert.equal(answers.filter((a) => a.status === 200).length, 5);
       for (const a of answers) if (a.status !== 200) assertLimited(a);
       assert.equal(m.sms.messages.filter((x) => x.to === phone).length, 5, 'no more messages than the limit');
-      const live = (await challengesOf(m, { stepUp: s.token })).filter((r) => r.superseded_at === null && r.consumed_at === null);
+      const live = (await challengesOf(m, { stepUp: s.token })).filter(
+        (r) => r.superseded_at === null && r.consumed_at === null,
+      );
       assert.equal(live.length, 1, 'a new code supersedes every earlier one, even in parallel (PL-07)');
     });
 
@@ -144,12 +168,17 @@ for (const engine of engines()) {
       for (const a of regs) if (a.status !== 200) assertLimited(a);
       assert.equal(m.sms.messages.filter((x) => x.to === '+33677777703').length, 10);
       assert.equal((await pendingOf(m, user.id)).length, 1, 'one pending factor');
-      const live = (await challengesOf(m, { userId: user.id })).filter((r) => r.superseded_at === null && r.consumed_at === null);
+      const live = (await challengesOf(m, { userId: user.id })).filter(
+        (r) => r.superseded_at === null && r.consumed_at === null,
+      );
       assert.equal(live.length, 1, 'one live registration code');
     });
 
     it('CC-03: one step_up token, 20 codes started and verified in parallel: exactly one success', async () => {
-      m.ward.setAccount({ verification_requests_per_step_up: 20, verification_requests_per_user: { limit: 100, window_seconds: 3600 } });
+      m.ward.setAccount({
+        verification_requests_per_step_up: 20,
+        verification_requests_per_user: { limit: 100, window_seconds: 3600 },
+      });
       try {
         const u = await mfaUser(m);
         const s = await stepUpOf(m, u);
@@ -159,26 +188,57 @@ for (const engine of engines()) {
         assert.equal(codes.length, 20);
         // Which code belongs to which challenge: the stored HMAC says so, without spending attempts.
         const rows = await challengesOf(m, { stepUp: s.token });
-        const pairs = rows.map((r) => ({ id: r.id, code: codes.find((c) => hmac(m.ward.registry.masterKey, `verification-code:${r.id}:${c}`) === r.code_hmac) }));
-        assert.ok(pairs.every((p) => p.code), 'every challenge got its code');
+        const pairs = rows.map((r) => ({
+          id: r.id,
+          code: codes.find((c) => hmac(m.ward.registry.masterKey, `verification-code:${r.id}:${c}`) === r.code_hmac),
+        }));
+        assert.ok(
+          pairs.every((p) => p.code),
+          'every challenge got its code',
+        );
         const answers = await Promise.all(pairs.map((p) => verify(m, p.id, p.code)));
         const ok = answers.filter((a) => a.status === 200);
         assert.equal(ok.length, 1, answers.map((a) => a.status).join(','));
         assert.equal((await redeem(m.ward, ok[0]!.body.code, s.verifier)).res.status, 200);
       } finally {
-        m.ward.setAccount({ verification_requests_per_step_up: 5, verification_requests_per_user: { limit: 10, window_seconds: 3600 } });
+        m.ward.setAccount({
+          verification_requests_per_step_up: 5,
+          verification_requests_per_user: { limit: 10, window_seconds: 3600 },
+        });
       }
     });
 
     it('CC-03: the same tkn at /mfa/stepup 20 times in parallel: exactly one step_up token', async () => {
       const u = await mfaUser(m);
-      const l = await postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid email', email: u.email, password: u.password });
-      const answers = await Promise.all(Array.from({ length: 20 }, () => postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkcePair().challenge, { tkn: l.body.tkn }))));
+      const l = await postJson(m.ward, '/identity/v1/password/login', {
+        client_id: 'spa',
+        scope: 'openid email',
+        email: u.email,
+        password: u.password,
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkcePair().challenge, { tkn: l.body.tkn })),
+        ),
+      );
       const ok = answers.filter((a) => a.status === 200);
       assert.equal(ok.length, 1, answers.map((a) => a.status).join(','));
-      for (const a of answers) if (a.status !== 200) { assert.equal(a.status, 401); assert.equal(a.body.error, 'invalid_token'); }
-      const live = await m.ward.registry.db.db.selectFrom('step_ups').selectAll().where('user_id', '=', u.id).where('consumed_at', 'is', null).execute();
-      assert.deepEqual(live.map((x) => x.digest), [sha256(ok[0]!.body.token)], 'only the winner\'s step_up token lives');
+      for (const a of answers)
+        if (a.status !== 200) {
+          assert.equal(a.status, 401);
+          assert.equal(a.body.error, 'invalid_token');
+        }
+      const live = await m.ward.registry.db.db
+        .selectFrom('step_ups')
+        .selectAll()
+        .where('user_id', '=', u.id)
+        .where('consumed_at', 'is', null)
+        .execute();
+      assert.deepEqual(
+        live.map((x) => x.digest),
+        [sha256(ok[0]!.body.token)],
+        "only the winner's step_up token lives",
+      );
     });
   });
 }

@@ -34,27 +34,43 @@ describe('Core SDK step-up MFA in Chromium', { timeout: 120_000 }, () => {
     const page = await openSdkApp(chromium.context, app);
     const redirectUri = `${app.origin}/cb`;
 
-    const login = await call(page, 'loginWithPassword', { email: user.email, password: user.password, auth: { redirectUri } });
+    const login = await call(page, 'loginWithPassword', {
+      email: user.email,
+      password: user.password,
+      auth: { redirectUri },
+    });
     assert.ok(login.ok?.stepUpToken, JSON.stringify(login));
     assert.deepEqual(login.ok.amr, ['email']);
     const first = await call(page, 'startPasswordless', { authType: 'email', stepUp: login.ok.stepUpToken });
     const code1 = codeIn((await m.smtp.next(user.email)).text);
     const second = await call(page, 'startPasswordless', { authType: 'email', stepUp: login.ok.stepUpToken });
     const code2 = codeIn((await m.smtp.next(user.email)).text);
-    const stale = await call(page, 'verifyMfaPasswordless', { challengeId: first.ok!.challengeId, verificationCode: code1 });
+    const stale = await call(page, 'verifyMfaPasswordless', {
+      challengeId: first.ok!.challengeId,
+      verificationCode: code1,
+    });
     assert.equal(stale.failed?.errorMessageKey, 'error.invalidVerificationCode', 'a new code ends the one before');
-    const verified = await call(page, 'verifyMfaPasswordless', { challengeId: second.ok!.challengeId, verificationCode: code2 });
+    const verified = await call(page, 'verifyMfaPasswordless', {
+      challengeId: second.ok!.challengeId,
+      verificationCode: code2,
+    });
     assert.ok(verified.ok?.code, JSON.stringify(verified));
     const auth = await call(page, 'exchangeAuthorizationCodeWithPkce', { code: verified.ok.code, redirectUri });
     assert.deepEqual(decodeJwt(auth.ok!.idToken).amr, ['pwd', 'mfa', 'email']);
-    assert.ok((await chromium.context.cookies(app.wardUrl)).some((c) => c.name === '__Host-ward_sso'), 'the SSO cookie from the cross-origin verify response was kept');
+    assert.ok(
+      (await chromium.context.cookies(app.wardUrl)).some((c) => c.name === '__Host-ward_sso'),
+      'the SSO cookie from the cross-origin verify response was kept',
+    );
 
     // Nothing but the cookie now: the SDK sends it with credentials: include.
     const byCookie = await call(page, 'getMfaStepUpToken', { options: { redirectUri } });
     assert.ok(byCookie.ok?.token, JSON.stringify(byCookie));
     const challenge = await call(page, 'startPasswordless', { authType: 'email', stepUp: byCookie.ok.token });
     const code3 = codeIn((await m.smtp.next(user.email)).text);
-    const again = await call(page, 'verifyMfaPasswordless', { challengeId: challenge.ok!.challengeId, verificationCode: code3 });
+    const again = await call(page, 'verifyMfaPasswordless', {
+      challengeId: challenge.ok!.challengeId,
+      verificationCode: code3,
+    });
     const second2 = await call(page, 'exchangeAuthorizationCodeWithPkce', { code: again.ok!.code, redirectUri });
     assert.equal(decodeJwt(second2.ok!.idToken).email, user.email);
     await page.close();

@@ -11,7 +11,15 @@ import { signup } from '../helpers/oauth.js';
 
 const ORIGIN = 'https://shop.example';
 const CALLBACK = 'https://shop.example/callback';
-const SHOP = { client_id: 'shop-web', name: 'Shop', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: [CALLBACK], allowed_origins: [ORIGIN], sso: true };
+const SHOP = {
+  client_id: 'shop-web',
+  name: 'Shop',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: [CALLBACK],
+  allowed_origins: [ORIGIN],
+  sso: true,
+};
 type Sdk = typeof import('@reachfive/identity-core');
 
 describe('ReachFive Core SDK: step-up MFA against Ward', () => {
@@ -20,7 +28,13 @@ describe('ReachFive Core SDK: step-up MFA against Ward', () => {
   let sdk: Sdk;
   let client: ReturnType<Sdk['createClient']>;
   before(async () => {
-    m = await startMfaWard({ clients: [SHOP], account: { mfa_required: 'always', rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } } });
+    m = await startMfaWard({
+      clients: [SHOP],
+      account: {
+        mfa_required: 'always',
+        rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } },
+      },
+    });
     page = installBrowserShims(m.ward, ORIGIN);
     sdk = await import('@reachfive/identity-core');
     client = sdk.createClient({ domain: new URL(m.ward.url).host, clientId: 'shop-web' });
@@ -45,14 +59,21 @@ describe('ReachFive Core SDK: step-up MFA against Ward', () => {
 
   it('loginWithPassword -> step-up -> two codes (the first refused) -> verify -> PKCE exchange -> amr mfa', async () => {
     const user = await mfaUser();
-    const stepUp = await client.loginWithPassword({ email: user.email, password: user.password, auth: { redirectUri: CALLBACK } });
+    const stepUp = await client.loginWithPassword({
+      email: user.email,
+      password: user.password,
+      auth: { redirectUri: CALLBACK },
+    });
     assert.ok(stepUp.stepUpToken);
     assert.deepEqual(stepUp.amr, ['email', 'sms']);
     const first = await client.startPasswordless({ authType: 'email', stepUp: stepUp.stepUpToken! });
     const code1 = codeIn((await m.smtp.next(user.email)).text);
     const second = await client.startPasswordless({ authType: 'email', stepUp: stepUp.stepUpToken! });
     const code2 = codeIn((await m.smtp.next(user.email)).text);
-    await assert.rejects(client.verifyMfaPasswordless({ challengeId: first.challengeId!, verificationCode: code1 }), (e: { errorMessageKey?: string }) => e.errorMessageKey === 'error.invalidVerificationCode');
+    await assert.rejects(
+      client.verifyMfaPasswordless({ challengeId: first.challengeId!, verificationCode: code1 }),
+      (e: { errorMessageKey?: string }) => e.errorMessageKey === 'error.invalidVerificationCode',
+    );
     const verified = await client.verifyMfaPasswordless({ challengeId: second.challengeId!, verificationCode: code2 });
     assert.ok(verified.code);
     const auth = await client.exchangeAuthorizationCodeWithPkce({ code: verified.code!, redirectUri: CALLBACK });
@@ -63,14 +84,20 @@ describe('ReachFive Core SDK: step-up MFA against Ward', () => {
   it('steps up by Bearer access token and by SSO cookie (getMfaStepUpToken), then verifies by SMS', async () => {
     const user = await mfaUser();
     const auth = await loginWithMfa(user.email, user.password);
-    const byBearer = await client.getMfaStepUpToken({ options: { redirectUri: CALLBACK }, accessToken: auth.accessToken });
+    const byBearer = await client.getMfaStepUpToken({
+      options: { redirectUri: CALLBACK },
+      accessToken: auth.accessToken,
+    });
     assert.ok(byBearer.token);
     // The step-up above left an SSO cookie in the jar: the SDK sends it (credentials: include).
     const byCookie = await client.getMfaStepUpToken({ options: { redirectUri: CALLBACK } });
     assert.ok(byCookie.token);
     const { challengeId } = await client.startPasswordless({ authType: 'sms', stepUp: byCookie.token });
     const sms = await m.sms.next('+33611223344');
-    const verified = await client.verifyMfaPasswordless({ challengeId: challengeId!, verificationCode: codeIn(sms.body) });
+    const verified = await client.verifyMfaPasswordless({
+      challengeId: challengeId!,
+      verificationCode: codeIn(sms.body),
+    });
     const again = await client.exchangeAuthorizationCodeWithPkce({ code: verified.code!, redirectUri: CALLBACK });
     assert.deepEqual(decodeJwt(again.idToken!).amr, ['pwd', 'mfa', 'sms']);
   });
@@ -80,15 +107,27 @@ describe('ReachFive Core SDK: step-up MFA against Ward', () => {
     await giveFactors(m.ward, user.id, { email: user.email });
     const auth = await loginWithMfa(user.email, user.password);
     const listed = await client.listMfaCredentials(auth.accessToken!);
-    assert.deepEqual(listed.credentials.map((c) => c.type), ['email']);
-    const started = await client.startMfaPhoneNumberRegistration({ accessToken: auth.accessToken!, phoneNumber: '+33 6 55 44 33 22' });
+    assert.deepEqual(
+      listed.credentials.map((c) => c.type),
+      ['email'],
+    );
+    const started = await client.startMfaPhoneNumberRegistration({
+      accessToken: auth.accessToken!,
+      phoneNumber: '+33 6 55 44 33 22',
+    });
     assert.equal(started.status, 'sms_sent');
     const sms = await m.sms.next('+33655443322');
-    await client.verifyMfaPhoneNumberRegistration({ accessToken: auth.accessToken!, verificationCode: codeIn(sms.body) });
+    await client.verifyMfaPhoneNumberRegistration({
+      accessToken: auth.accessToken!,
+      verificationCode: codeIn(sms.body),
+    });
     const after2 = await client.listMfaCredentials(auth.accessToken!);
     assert.deepEqual(after2.credentials.map((c) => c.type).sort(), ['email', 'sms']);
     await client.removeMfaEmail({ accessToken: auth.accessToken! });
-    assert.deepEqual((await client.listMfaCredentials(auth.accessToken!)).credentials.map((c) => c.type), ['sms']);
+    assert.deepEqual(
+      (await client.listMfaCredentials(auth.accessToken!)).credentials.map((c) => c.type),
+      ['sms'],
+    );
     assert.equal(page.navigations.length >= 0, true);
   });
 });

@@ -15,7 +15,10 @@ const PLAIN = 'The access token is missing, invalid, expired or revoked';
 describe('step-up: the order of refusals', () => {
   let m: MfaWard;
   before(async () => {
-    m = await startMfaWard({ clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'spa2', name: 'Other SPA' }], account: { ...OPEN } });
+    m = await startMfaWard({
+      clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'spa2', name: 'Other SPA' }],
+      account: { ...OPEN },
+    });
   });
   after(() => m.close());
 
@@ -23,7 +26,12 @@ describe('step-up: the order of refusals', () => {
     postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkcePair().challenge, extra), headers);
   const disable = (id: string) => m.ward.registry.storage.users.setDisabled(id, true, m.ward.clock.now());
   const tknOf = async (user: { email: string; password: string }) => {
-    const l = await postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid email', email: user.email, password: user.password });
+    const l = await postJson(m.ward, '/identity/v1/password/login', {
+      client_id: 'spa',
+      scope: 'openid email',
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(l.status, 200, JSON.stringify(l.body));
     return l.body.tkn as string;
   };
@@ -43,9 +51,21 @@ describe('step-up: the order of refusals', () => {
 
     assertRefused(await stepUp({}, bearer(off.access)), PLAIN, 'disabled, Bearer');
     assertRefused(await stepUp({ client_id: 'spa2' }, bearer(off.access)), PLAIN, 'disabled, Bearer of another client');
-    assertRefused(await stepUp({ client_id: 'spa2' }, bearer(on.access)), 'The access token was issued to another client', 'Bearer of another client');
-    assertRefused(await stepUp({ tkn: await tknOf(other) }, bearer(off.access)), PLAIN, 'disabled Bearer with another user\'s tkn');
-    assertRefused(await stepUp({ tkn: await tknOf(other) }, bearer(on.access)), 'The credentials sent name different users', 'different users');
+    assertRefused(
+      await stepUp({ client_id: 'spa2' }, bearer(on.access)),
+      'The access token was issued to another client',
+      'Bearer of another client',
+    );
+    assertRefused(
+      await stepUp({ tkn: await tknOf(other) }, bearer(off.access)),
+      PLAIN,
+      "disabled Bearer with another user's tkn",
+    );
+    assertRefused(
+      await stepUp({ tkn: await tknOf(other) }, bearer(on.access)),
+      'The credentials sent name different users',
+      'different users',
+    );
     assertRefused(await stepUp({ action: 'x'.repeat(101) }, bearer(off.access)), PLAIN, 'disabled, action too long');
     const long = await stepUp({ action: 'x'.repeat(101) }, bearer(on.access));
     assert.equal(long.status, 400, JSON.stringify(long.body));
@@ -70,9 +90,16 @@ describe('step-up: the order of refusals', () => {
   it('answers the factor types in the order the user got them (pending factors do not count)', async () => {
     const user = await signup(m.ward);
     const now = m.ward.clock.now();
-    const add = (type: 'email' | 'sms', destination: string, at: number, verified = true) => m.ward.registry.storage.mfaCredentials.insert({
-      id: `${user.id}-${type}-${at}`, user_id: user.id, type, destination, friendly_name: null, verified_at: verified ? at : null, created_at: at,
-    });
+    const add = (type: 'email' | 'sms', destination: string, at: number, verified = true) =>
+      m.ward.registry.storage.mfaCredentials.insert({
+        id: `${user.id}-${type}-${at}`,
+        user_id: user.id,
+        type,
+        destination,
+        friendly_name: null,
+        verified_at: verified ? at : null,
+        created_at: at,
+      });
     await add('email', 'pending@example.com', now - 3000, false);
     await add('sms', '+33611111111', now - 2000);
     await add('email', user.email, now - 1000);
@@ -82,7 +109,14 @@ describe('step-up: the order of refusals', () => {
   it('refuses a code request as the checks rank, with codes disabled too, and counts nothing it refuses', async () => {
     const user = await mfaUser(m);
     const s = await stepUpOf(m, user);
-    const requests = async () => (await m.ward.registry.db.db.selectFrom('step_ups').select('requests').where('digest', '=', sha256(s.token)).executeTakeFirstOrThrow()).requests;
+    const requests = async () =>
+      (
+        await m.ward.registry.db.db
+          .selectFrom('step_ups')
+          .select('requests')
+          .where('digest', '=', sha256(s.token))
+          .executeTakeFirstOrThrow()
+      ).requests;
     const noSms = await start(m, s.token, 'sms');
     assert.equal(noSms.status, 400);
     assert.equal(noSms.body.error_message_key, 'error.mfa.noCredential');
@@ -107,7 +141,11 @@ describe('step-up: the order of refusals', () => {
     await disable(user.id);
     const gone = await start(m, s.token, 'sms');
     assert.equal(gone.status, 400);
-    assert.equal(gone.body.error_message_key, 'error.mfa.invalidStepUp', 'a disabled user is answered as an unknown token, before the factor');
+    assert.equal(
+      gone.body.error_message_key,
+      'error.mfa.invalidStepUp',
+      'a disabled user is answered as an unknown token, before the factor',
+    );
     assert.equal(Number(await requests()), 1);
   });
 });

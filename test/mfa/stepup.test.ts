@@ -23,10 +23,23 @@ describe('step-up MFA: API', () => {
     await giveFactors(m.ward, user.id, { email: user.email, ...(phone ? { phone } : {}) });
     return user;
   }
-  const login = (email: string, password: string) => postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid profile email', email, password });
+  const login = (email: string, password: string) =>
+    postJson(m.ward, '/identity/v1/password/login', {
+      client_id: 'spa',
+      scope: 'openid profile email',
+      email,
+      password,
+    });
   const stepUpBody = (extra: Record<string, unknown>, challenge: string) => ({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email', state: 'st-9', nonce: 'n-9',
-    code_challenge: challenge, code_challenge_method: 'S256', ...extra,
+    client_id: 'spa',
+    response_type: 'code',
+    redirect_uri: 'https://app.example/cb',
+    scope: 'openid email',
+    state: 'st-9',
+    nonce: 'n-9',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
   });
 
   it('runs the whole retry flow: login, step-up by tkn, two codes (the first refused), verify, token with amr mfa', async () => {
@@ -36,7 +49,17 @@ describe('step-up MFA: API', () => {
     assert.equal(l.body.mfa_required, true);
     // That tkn is good for the step-up only, never for /oauth/authorize.
     const pkce = pkcePair();
-    const direct = await m.ward.fetch(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', tkn: l.body.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
+    const direct = await m.ward.fetch(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        tkn: l.body.tkn,
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.equal(location(direct).searchParams.get('error'), 'access_denied');
 
     const l2 = await login(user.email, user.password);
@@ -52,18 +75,30 @@ describe('step-up MFA: API', () => {
     assert.notEqual(second.body.challenge_id, first.body.challenge_id);
     const code2 = codeIn((await m.smtp.next(user.email)).text);
 
-    const stale = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: first.body.challenge_id, verification_code: code1 });
+    const stale = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: first.body.challenge_id,
+      verification_code: code1,
+    });
     assert.equal(stale.status, 400);
     assert.equal(stale.body.error_message_key, 'error.invalidVerificationCode');
-    const ok = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: second.body.challenge_id, verification_code: code2 });
+    const ok = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: second.body.challenge_id,
+      verification_code: code2,
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.state, 'st-9');
-    assert.ok(ok.headers.getSetCookie().some((c) => c.startsWith('__Host-ward_sso=')), 'a step-up session');
+    assert.ok(
+      ok.headers.getSetCookie().some((c) => c.startsWith('__Host-ward_sso=')),
+      'a step-up session',
+    );
 
     // PK-12: the code needs the verifier bound at step-up.
     const wrong = await redeem(m.ward, ok.body.code, pkcePair().verifier);
     assert.equal(wrong.body.error, 'invalid_grant');
-    const again = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: second.body.challenge_id, verification_code: code2 });
+    const again = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: second.body.challenge_id,
+      verification_code: code2,
+    });
     assert.equal(again.status, 400, 'the challenge and the step_up token are used up');
   });
 
@@ -73,9 +108,16 @@ describe('step-up MFA: API', () => {
     const pkce = pkcePair();
     const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge));
     assert.deepEqual(s.body.amr, ['email', 'sms']);
-    const start = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'sms', step_up: s.body.token });
+    const start = await postJson(m.ward, '/identity/v1/passwordless/start', {
+      auth_type: 'sms',
+      step_up: s.body.token,
+    });
     const sms = await m.sms.next('+33612345678');
-    const v = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: start.body.challenge_id, verification_code: codeIn(sms.body), trust_device: false });
+    const v = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: start.body.challenge_id,
+      verification_code: codeIn(sms.body),
+      trust_device: false,
+    });
     const { res, body } = await redeem(m.ward, v.body.code, pkce.verifier);
     assert.equal(res.status, 200);
     const claims = decodeJwt(body.id_token!);
@@ -91,16 +133,31 @@ describe('step-up MFA: API', () => {
     assert.ok(none.body.error_message_key);
     const user = await mfaUser();
     const l = await login(user.email, user.password);
-    assert.equal((await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge))).status, 200);
-    assert.equal((await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge))).status, 401, 'a tkn is single use');
+    assert.equal(
+      (await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge))).status,
+      200,
+    );
+    assert.equal(
+      (await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge))).status,
+      401,
+      'a tkn is single use',
+    );
     m.ward.clock.advance(121_000);
     const late = await login(user.email, user.password);
     m.ward.clock.advance(121_000);
-    assert.equal((await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: late.body.tkn }, pkce.challenge))).status, 401, 'expired tkn');
+    assert.equal(
+      (await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: late.body.tkn }, pkce.challenge))).status,
+      401,
+      'expired tkn',
+    );
     const plain = await signup(m.ward);
     const pl = await login(plain.email, plain.password);
     assert.equal(pl.body.mfa_required, undefined, 'no factors: no step-up at login');
-    const noFactor = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: pl.body.tkn }, pkce.challenge));
+    const noFactor = await postJson(
+      m.ward,
+      '/identity/v1/mfa/stepup',
+      stepUpBody({ tkn: pl.body.tkn }, pkce.challenge),
+    );
     assert.equal(noFactor.status, 400);
     assert.equal(noFactor.body.error_message_key, 'error.mfa.noCredential');
   });
@@ -111,11 +168,23 @@ describe('step-up MFA: API', () => {
     const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkcePair().challenge));
     const before = m.smtp.messages.length;
     const smsBefore = m.sms.messages.length;
-    const r1 = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'email', step_up: s.body.token, email: 'attacker@evil.example', phone_number: '+15551234567' });
+    const r1 = await postJson(m.ward, '/identity/v1/passwordless/start', {
+      auth_type: 'email',
+      step_up: s.body.token,
+      email: 'attacker@evil.example',
+      phone_number: '+15551234567',
+    });
     assert.equal(r1.status, 200);
     const sent = m.smtp.messages.slice(before);
-    assert.deepEqual(sent.map((x) => x.to), [user.email]);
-    const r2 = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'sms', step_up: s.body.token, phone_number: '+15551234567' });
+    assert.deepEqual(
+      sent.map((x) => x.to),
+      [user.email],
+    );
+    const r2 = await postJson(m.ward, '/identity/v1/passwordless/start', {
+      auth_type: 'sms',
+      step_up: s.body.token,
+      phone_number: '+15551234567',
+    });
     assert.equal(r2.status, 400, 'no sms factor registered');
     assert.equal(m.sms.messages.length, smsBefore);
   });
@@ -129,27 +198,50 @@ describe('step-up MFA: API', () => {
     const l = await login(b.email, b.password);
     const pkce = pkcePair();
     const s = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkce.challenge));
-    const st = await (await browser.postJson('/identity/v1/passwordless/start', { auth_type: 'email', step_up: ((await s.json()) as { token: string }).token })).json() as { challenge_id: string };
-    const v = await browser.postJson('/identity/v1/passwordless/verify', { challenge_id: st.challenge_id, verification_code: codeIn((await m.smtp.next(b.email)).text) });
+    const st = (await (
+      await browser.postJson('/identity/v1/passwordless/start', {
+        auth_type: 'email',
+        step_up: ((await s.json()) as { token: string }).token,
+      })
+    ).json()) as { challenge_id: string };
+    const v = await browser.postJson('/identity/v1/passwordless/verify', {
+      challenge_id: st.challenge_id,
+      verification_code: codeIn((await m.smtp.next(b.email)).text),
+    });
     const { body: tokens } = await redeem(m.ward, ((await v.json()) as { code: string }).code, pkce.verifier);
 
     const before = m.smtp.messages.length;
-    const foreign = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), { origin: 'https://evil.example' });
+    const foreign = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), {
+      origin: 'https://evil.example',
+    });
     assert.equal(foreign.status, 403);
-    const ok = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), { origin: 'https://app.example' });
+    const ok = await browser.postJson('/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), {
+      origin: 'https://app.example',
+    });
     assert.equal(ok.status, 200);
     assert.equal(m.smtp.messages.length, before, 'nothing sent by a step-up alone');
 
-    const bearer = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), { authorization: `Bearer ${tokens.access_token}` });
+    const bearer = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), {
+      authorization: `Bearer ${tokens.access_token}`,
+    });
     assert.equal(bearer.status, 200);
     const la = await login(a.email, a.password);
-    const mixed = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: la.body.tkn }, pkcePair().challenge), { authorization: `Bearer ${tokens.access_token}` });
+    const mixed = await postJson(
+      m.ward,
+      '/identity/v1/mfa/stepup',
+      stepUpBody({ tkn: la.body.tkn }, pkcePair().challenge),
+      { authorization: `Bearer ${tokens.access_token}` },
+    );
     assert.equal(mixed.status, 401, 'the tkn of a and the token of b');
     m.ward.setAccount({ step_up_bearer_allowed: false });
-    const off = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), { authorization: `Bearer ${tokens.access_token}` });
+    const off = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), {
+      authorization: `Bearer ${tokens.access_token}`,
+    });
     assert.equal(off.status, 401);
     m.ward.setAccount({ step_up_bearer_allowed: true });
-    const forged = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' });
+    const forged = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({}, pkcePair().challenge), {
+      authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    });
     assert.equal(forged.status, 401, 'SV-03 / SV-01: a JWT is no access token');
   });
 
@@ -158,12 +250,21 @@ describe('step-up MFA: API', () => {
     const l = await login(user.email, user.password);
     const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody({ tkn: l.body.tkn }, pkcePair().challenge));
     m.sms.failNext(500);
-    const failed = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'sms', step_up: s.body.token });
+    const failed = await postJson(m.ward, '/identity/v1/passwordless/start', {
+      auth_type: 'sms',
+      step_up: s.body.token,
+    });
     assert.equal(failed.status, 503);
     assert.equal(failed.body.error_message_key, 'error.delivery.failed');
-    const retry = await postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: 'sms', step_up: s.body.token });
+    const retry = await postJson(m.ward, '/identity/v1/passwordless/start', {
+      auth_type: 'sms',
+      step_up: s.body.token,
+    });
     assert.equal(retry.status, 200);
-    const v = await postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: retry.body.challenge_id, verification_code: codeIn((await m.sms.next('+33699999999')).body) });
+    const v = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: retry.body.challenge_id,
+      verification_code: codeIn((await m.sms.next('+33699999999')).body),
+    });
     assert.equal(v.status, 200);
   });
 });

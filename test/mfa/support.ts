@@ -14,20 +14,34 @@ export type User = Awaited<ReturnType<typeof signup>>;
 
 export async function mfaUser(m: MfaWard, factors: { phone?: string; email?: boolean } = {}): Promise<User> {
   const user = await signup(m.ward);
-  await giveFactors(m.ward, user.id, { ...(factors.email === false ? {} : { email: user.email }), ...(factors.phone ? { phone: factors.phone } : {}) });
+  await giveFactors(m.ward, user.id, {
+    ...(factors.email === false ? {} : { email: user.email }),
+    ...(factors.phone ? { phone: factors.phone } : {}),
+  });
   return user;
 }
 
 export function stepUpBody(challenge: string, extra: Record<string, unknown> = {}) {
   return {
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email offline_access', state: 'st-1',
-    code_challenge: challenge, code_challenge_method: 'S256', ...extra,
+    client_id: 'spa',
+    response_type: 'code',
+    redirect_uri: 'https://app.example/cb',
+    scope: 'openid email offline_access',
+    state: 'st-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
   };
 }
 
 /** A fresh step_up token of a user (password login → tkn → /mfa/stepup), and the PKCE verifier it binds. */
 export async function stepUpOf(m: MfaWard, user: User): Promise<{ token: string; verifier: string; amr: string[] }> {
-  const l = await postJson(m.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid email', email: user.email, password: user.password });
+  const l = await postJson(m.ward, '/identity/v1/password/login', {
+    client_id: 'spa',
+    scope: 'openid email',
+    email: user.email,
+    password: user.password,
+  });
   assert.equal(l.status, 200, JSON.stringify(l.body));
   const pkce = pkcePair();
   const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkce.challenge, { tkn: l.body.tkn }));
@@ -39,13 +53,24 @@ export const start = (m: MfaWard, stepUp: string, authType: 'email' | 'sms' = 'e
   postJson(m.ward, '/identity/v1/passwordless/start', { auth_type: authType, step_up: stepUp });
 
 export const verify = (m: MfaWard, challengeId: unknown, code: unknown, extra: Record<string, unknown> = {}) =>
-  postJson(m.ward, '/identity/v1/passwordless/verify', { challenge_id: challengeId, verification_code: code, ...extra });
+  postJson(m.ward, '/identity/v1/passwordless/verify', {
+    challenge_id: challengeId,
+    verification_code: code,
+    ...extra,
+  });
 
 /** Starts a code by email and reads it from the SMTP sink. */
-export async function emailCode(m: MfaWard, user: User, stepUp: string): Promise<{ challengeId: string; code: string }> {
+export async function emailCode(
+  m: MfaWard,
+  user: User,
+  stepUp: string,
+): Promise<{ challengeId: string; code: string }> {
   const s = await start(m, stepUp, 'email');
   assert.equal(s.status, 200, JSON.stringify(s.body));
-  return { challengeId: s.body.challenge_id, code: codeIn((await m.smtp.next(user.email)).text, m.ward.registry.account().verification_code_length) };
+  return {
+    challengeId: s.body.challenge_id,
+    code: codeIn((await m.smtp.next(user.email)).text, m.ward.registry.account().verification_code_length),
+  };
 }
 
 /** A code of the same length that is not `code`. */
@@ -62,7 +87,10 @@ export function assertWrongCode(res: { status: number; body: Record<string, any>
 }
 
 /** Asserts a 429 rate_limit_reached with a positive Retry-After. */
-export function assertLimited(res: { status: number; headers: Headers | { get(n: string): string | null }; body: Record<string, any> }, what = 'limited'): void {
+export function assertLimited(
+  res: { status: number; headers: Headers | { get(n: string): string | null }; body: Record<string, any> },
+  what = 'limited',
+): void {
   assert.equal(res.status, 429, `${what}: ${JSON.stringify(res.body)}`);
   assert.equal(res.body.error, 'rate_limit_reached', what);
   assert.equal(res.body.error_message_key, 'error.rateLimitReached', what);
@@ -83,7 +111,9 @@ export async function plainToken(m: MfaWard): Promise<{ user: User; access: stri
  */
 export async function steppedUpToken(m: MfaWard, user: User, access: string, opts: { trustDevice?: boolean } = {}) {
   const pkce = pkcePair();
-  const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkce.challenge), { authorization: `Bearer ${access}` });
+  const s = await postJson(m.ward, '/identity/v1/mfa/stepup', stepUpBody(pkce.challenge), {
+    authorization: `Bearer ${access}`,
+  });
   assert.equal(s.status, 200, JSON.stringify(s.body));
   const { challengeId, code } = await emailCode(m, user, s.body.token);
   const v = await verify(m, challengeId, code, opts.trustDevice ? { trust_device: true } : {});
@@ -97,7 +127,11 @@ export async function steppedUpToken(m: MfaWard, user: User, access: string, opt
 }
 
 export const refresh = async (m: MfaWard, refreshToken: string) => {
-  const res = await tokenRequest(m.ward, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'spa' });
+  const res = await tokenRequest(m.ward, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: 'spa',
+  });
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 };
 
@@ -114,12 +148,18 @@ export const bearer = (access: string) => ({ authorization: `Bearer ${access}` }
 export async function getJson(m: MfaWard, path: string, headers: Record<string, string> = {}) {
   const res = await m.ward.fetch(path, { headers });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (text ? JSON.parse(text) : undefined) as Record<string, any>,
+  };
 }
 
 export async function del(m: MfaWard, path: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await m.ward.fetch(path, {
-    method: 'DELETE', headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    method: 'DELETE',
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };

@@ -55,7 +55,9 @@ describe('JWK Set and discovery: the fast path answers like the route', () => {
     await first.arrayBuffer();
     const cached = await ward.fetch('/jwks.json', { headers: { 'if-none-match': etag } });
     assert.equal(cached.status, 304);
-    const cors = await ward.fetch('/.well-known/openid-configuration', { headers: { origin: 'https://anywhere.example' } });
+    const cors = await ward.fetch('/.well-known/openid-configuration', {
+      headers: { origin: 'https://anywhere.example' },
+    });
     assert.equal(cors.headers.get('access-control-allow-origin'), '*');
     await cors.arrayBuffer();
     const head = await ward.fetch('/jwks.json', { method: 'HEAD' });
@@ -70,9 +72,9 @@ describe('JWK Set and discovery: the fast path answers like the route', () => {
   });
 
   it('a key rotation shows at once on the fast path', async () => {
-    const before = await (await ward.fetch('/jwks.json')).json() as { keys: { kid: string }[] };
+    const before = (await (await ward.fetch('/jwks.json')).json()) as { keys: { kid: string }[] };
     await ward.registry.keyOps.rotateGlobal({ type: 'system', id: 'test', ip: null });
-    const after = await (await ward.fetch('/jwks.json')).json() as { keys: { kid: string }[] };
+    const after = (await (await ward.fetch('/jwks.json')).json()) as { keys: { kid: string }[] };
     assert.equal(after.keys.length, before.keys.length + 1);
   });
 });

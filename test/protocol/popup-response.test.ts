@@ -20,16 +20,30 @@ function runPopupScript(html: string, opener: boolean) {
   const timers: Array<() => void> = [];
   const did = { replaced: null as string | null, closed: false };
   const window = {
-    opener: opener ? { postMessage: (msg: string, origin: string) => posted.push({ msg: JSON.parse(msg), origin }) } : null,
+    opener: opener
+      ? { postMessage: (msg: string, origin: string) => posted.push({ msg: JSON.parse(msg), origin }) }
+      : null,
     addEventListener: (type: string, l: Listener) => type === 'message' && listeners.push(l),
-    close: () => { did.closed = true; },
+    close: () => {
+      did.closed = true;
+    },
   };
-  const loc = { replace: (u: string) => { did.replaced = u; } };
+  const loc = {
+    replace: (u: string) => {
+      did.replaced = u;
+    },
+  };
   new Function('window', 'location', 'setTimeout', m[1]!)(window, loc, (f: () => void) => timers.push(f));
   return {
-    posted, did, script: m[1]!,
-    send: (origin: string, data: unknown) => { for (const l of listeners) l({ origin, data }); },
-    timeout: () => { for (const t of timers) t(); },
+    posted,
+    did,
+    script: m[1]!,
+    send: (origin: string, data: unknown) => {
+      for (const l of listeners) l({ origin, data });
+    },
+    timeout: () => {
+      for (const t of timers) t();
+    },
   };
 }
 
@@ -38,18 +52,48 @@ describe('display=popup: the answer goes to the opener (winchan protocol)', () =
   let browser: Browser;
   let user: Awaited<ReturnType<typeof signup>>;
   before(async () => {
-    ward = await startWard({ clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'other-app', allowed_callback_urls: ['https://other.example/cb'], allowed_origins: [] }] });
+    ward = await startWard({
+      clients: [
+        PUBLIC_CLIENT,
+        {
+          ...PUBLIC_CLIENT,
+          client_id: 'other-app',
+          allowed_callback_urls: ['https://other.example/cb'],
+          allowed_origins: [],
+        },
+      ],
+    });
     user = await signup(ward);
     browser = new Browser(ward);
     const pkce = pkcePair();
-    const first = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', tkn: user.tkn, code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
+    const first = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        tkn: user.tkn,
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.equal(first.status, 302, 'an SSO session in this browser');
   });
   after(() => ward.close());
 
   const popup = (extra: Record<string, string> = {}) => {
     const pkce = pkcePair();
-    const url = authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email', display: 'popup', state: 'st-1', code_challenge: pkce.challenge, code_challenge_method: 'S256', ...extra });
+    const url = authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid email',
+      display: 'popup',
+      state: 'st-1',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    });
     return { pkce, url };
   };
 
@@ -60,7 +104,10 @@ describe('display=popup: the answer goes to the opener (winchan protocol)', () =
     const csp = res.headers.get('content-security-policy')!;
     assert.match(csp, /frame-ancestors 'none'/);
     const run = runPopupScript(await res.text(), true);
-    assert.ok(csp.includes(`'sha256-${createHash('sha256').update(run.script).digest('base64')}'`), 'the CSP names the script by hash');
+    assert.ok(
+      csp.includes(`'sha256-${createHash('sha256').update(run.script).digest('base64')}'`),
+      'the CSP names the script by hash',
+    );
     assert.deepEqual(run.posted, [{ msg: { a: 'ready' }, origin: 'https://app.example' }]);
 
     run.send('https://evil.example', JSON.stringify({ a: 'request' }));
@@ -108,15 +155,31 @@ describe('display=popup: the answer goes to the opener (winchan protocol)', () =
     const res = await new Browser(ward).get(popup({ prompt: 'none' }).url);
     const run = runPopupScript(await res.text(), true);
     run.send('https://app.example', JSON.stringify({ a: 'request' }));
-    assert.deepEqual(run.posted[1]!.msg.d, { success: false, data: { error: 'login_required', error_description: 'The user is not signed in', state: 'st-1', iss: ward.url } });
+    assert.deepEqual(run.posted[1]!.msg.d, {
+      success: false,
+      data: { error: 'login_required', error_description: 'The user is not signed in', state: 'st-1', iss: ward.url },
+    });
   });
 
   it('a client with no allowed origin answers only the origin of its redirect_uri', async () => {
-    const res = await new Browser(ward).get(authorizeUrl({ client_id: 'other-app', response_type: 'code', redirect_uri: 'https://other.example/cb', scope: 'openid', display: 'popup', prompt: 'none', ...(() => { const p = pkcePair(); return { code_challenge: p.challenge, code_challenge_method: 'S256' }; })() }));
+    const res = await new Browser(ward).get(
+      authorizeUrl({
+        client_id: 'other-app',
+        response_type: 'code',
+        redirect_uri: 'https://other.example/cb',
+        scope: 'openid',
+        display: 'popup',
+        prompt: 'none',
+        ...(() => {
+          const p = pkcePair();
+          return { code_challenge: p.challenge, code_challenge_method: 'S256' };
+        })(),
+      }),
+    );
     const run = runPopupScript(await res.text(), true);
     assert.deepEqual(run.posted, [{ msg: { a: 'ready' }, origin: 'https://other.example' }]);
     run.send('https://app.example', JSON.stringify({ a: 'request' }));
-    assert.equal(run.posted.length, 1, 'another client\'s origin gets nothing');
+    assert.equal(run.posted.length, 1, "another client's origin gets nothing");
   });
 
   it('refuses a display that OpenID does not define, by redirect', async () => {
@@ -133,7 +196,7 @@ describe('display=popup: the answer goes to the opener (winchan protocol)', () =
       assert.equal(res.status, 302);
       assert.ok(location(res).searchParams.get('code'));
     }
-    const meta = await (await ward.fetch('/.well-known/openid-configuration')).json() as Record<string, unknown>;
+    const meta = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
     assert.deepEqual(meta.display_values_supported, ['page', 'popup', 'touch', 'wap']);
   });
 });

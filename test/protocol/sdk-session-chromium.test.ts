@@ -19,15 +19,22 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 
 /** The SDK's loginWithPassword from the app's button; resolves with the callback page's exchange. */
 async function loginWithPassword(page: Page, app: SdkApp, email: string, password: string) {
-  await page.evaluate(([e, p]) => {
-    const w = window as unknown as { client: { loginWithPassword(x: object): Promise<void> }; go(): void };
-    w.go = () => { void w.client.loginWithPassword({ email: e, password: p, auth: { redirectUri: `${location.origin}/cb` } }); };
-  }, [email, password] as const);
+  await page.evaluate(
+    ([e, p]) => {
+      const w = window as unknown as { client: { loginWithPassword(x: object): Promise<void> }; go(): void };
+      w.go = () => {
+        void w.client.loginWithPassword({ email: e, password: p, auth: { redirectUri: `${location.origin}/cb` } });
+      };
+    },
+    [email, password] as const,
+  );
   await page.click('#go');
   return callbackOutcome(page, app);
 }
 
-describe('Core SDK sessions in Chromium: loginWithPassword, checkSession, getSessionInfo, logout', { timeout: 120_000 }, () => {
+describe('Core SDK sessions in Chromium: loginWithPassword, checkSession, getSessionInfo, logout', {
+  timeout: 120_000,
+}, () => {
   let ward: TestWard;
   let chromium: Chromium;
   let sameSite: SdkApp;
@@ -47,7 +54,7 @@ describe('Core SDK sessions in Chromium: loginWithPassword, checkSession, getSes
     await otherSite?.close();
   });
 
-  it('Ward on the app\'s site: signs in with a password, finds the session again from a hidden iframe, loses it after logout', async () => {
+  it("Ward on the app's site: signs in with a password, finds the session again from a hidden iframe, loses it after logout", async () => {
     const user = await signup(ward, sameSite.clientId);
     const page = await openSdkApp(chromium.context, sameSite);
     assert.equal((await sdk(page, 'checkSession')).failed?.error, 'login_required', 'no session yet');
@@ -60,14 +67,20 @@ describe('Core SDK sessions in Chromium: loginWithPassword, checkSession, getSes
     await sdkReady(page);
     const again = await sdk(page, 'checkSession');
     assert.equal(again.failed, undefined, JSON.stringify(again));
-    assert.equal(decodeJwt(again.ok!.idToken as string).email, user.email, 'a new code from the iframe, exchanged by the SDK');
+    assert.equal(
+      decodeJwt(again.ok!.idToken as string).email,
+      user.email,
+      'a new code from the iframe, exchanged by the SDK',
+    );
     assert.ok(again.ok!.accessToken);
     const info = await sdk(page, 'getSessionInfo');
     assert.equal(info.ok?.isAuthenticated, true, JSON.stringify(info));
     assert.equal(info.ok?.email, user.email);
 
     await page.evaluate(() => {
-      void (window as unknown as { client: { logout(o: object): Promise<void> } }).client.logout({ redirectTo: `${location.origin}/other` });
+      void (window as unknown as { client: { logout(o: object): Promise<void> } }).client.logout({
+        redirectTo: `${location.origin}/other`,
+      });
     });
     await page.waitForURL(`${sameSite.origin}/other`);
     await sdkReady(page);
@@ -82,13 +95,22 @@ describe('Core SDK sessions in Chromium: loginWithPassword, checkSession, getSes
     const login = await loginWithPassword(page, otherSite, user.email, user.password);
     assert.equal(login.failed, undefined, JSON.stringify(login));
     assert.equal(decodeJwt(login.idToken as string).email, user.email);
-    assert.ok((await chromium.context.cookies(ward.url)).some((c) => c.name === '__Host-ward_sso' && c.sameSite === 'None'), 'the session cookie, SameSite=None');
+    assert.ok(
+      (await chromium.context.cookies(ward.url)).some((c) => c.name === '__Host-ward_sso' && c.sameSite === 'None'),
+      'the session cookie, SameSite=None',
+    );
 
     await page.goto(`${otherSite.origin}/`);
     await sdkReady(page);
-    const iframeRequest = chromium.context.waitForEvent('request', (r) => r.url().startsWith(`${ward.url}/oauth/authorize?`));
+    const iframeRequest = chromium.context.waitForEvent('request', (r) =>
+      r.url().startsWith(`${ward.url}/oauth/authorize?`),
+    );
     const check = await sdk(page, 'checkSession');
-    assert.equal((await (await iframeRequest).allHeaders())['sec-fetch-storage-access'], 'none', 'the browser withholds third-party cookies');
+    assert.equal(
+      (await (await iframeRequest).allHeaders())['sec-fetch-storage-access'],
+      'none',
+      'the browser withholds third-party cookies',
+    );
     assert.equal(check.failed?.error, 'login_required', JSON.stringify(check));
     await page.close();
   });

@@ -60,10 +60,13 @@ const signup = (w: WardProcess) => {
 /** The config every Ward here runs with: one public client, and no per-IP limit on signups (the load is one IP). */
 function configIn(dir: string): string {
   const file = join(dir, 'ward.json');
-  writeFileSync(file, JSON.stringify({
-    account: { rate_limits: { signup: { limit: null }, login: { limit: null }, token: { limit: null } } },
-    clients: [{ client_id: 'spa', type: 'public', allowed_callback_urls: ['https://app.example/cb'] }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      account: { rate_limits: { signup: { limit: null }, login: { limit: null }, token: { limit: null } } },
+      clients: [{ client_id: 'spa', type: 'public', allowed_callback_urls: ['https://app.example/cb'] }],
+    }),
+  );
   return file;
 }
 
@@ -81,7 +84,7 @@ function assertUnavailable(a: Answer): void {
 
 const needsPostgres = { skip: !testPostgresUrl() && 'needs WARD_TEST_DATABASE_URL', timeout: 90_000 };
 
-describe('Ward\'s PostgreSQL connections terminated under load', needsPostgres, () => {
+describe("Ward's PostgreSQL connections terminated under load", needsPostgres, () => {
   let db: SharedDb;
   let ward: WardProcess;
   let admin: pg.Client;
@@ -103,8 +106,9 @@ describe('Ward\'s PostgreSQL connections terminated under load', needsPostgres, 
 
   /** Ends Ward's own sessions (named by its application_name), never another test's. */
   const terminate = async () => {
-    const text = 'select pg_terminate_backend(pid) from pg_stat_activity'
-      + ' where application_name = $1 and pid <> pg_backend_pid()';
+    const text =
+      'select pg_terminate_backend(pid) from pg_stat_activity' +
+      ' where application_name = $1 and pid <> pg_backend_pid()';
     return (await admin.query(text, [appName])).rowCount ?? 0;
   };
 
@@ -152,9 +156,13 @@ describe('a private PostgreSQL stopped and started again', needsServerBinaries, 
     server = await startPrivatePostgres();
     const dataDir = mkdtempSync(join(tmpdir(), 'ward-outage-'));
     env = {
-      WARD_DATABASE_URL: server.url, WARD_DATA_DIR: dataDir, WARD_CONFIG: configIn(dataDir),
+      WARD_DATABASE_URL: server.url,
+      WARD_DATA_DIR: dataDir,
+      WARD_CONFIG: configIn(dataDir),
       WARD_MASTER_KEY: randomBytes(32).toString('base64'),
-      WARD_LOG_LEVEL: 'warn', WARD_DEMO_CLIENTS: 'off', WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+      WARD_LOG_LEVEL: 'warn',
+      WARD_DEMO_CLIENTS: 'off',
+      WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
     };
   });
   // Always: the server is stopped and its directory removed, whatever the tests did.
@@ -180,7 +188,10 @@ describe('a private PostgreSQL stopped and started again', needsServerBinaries, 
       const stored = () => storage.audit.list({ action: 'login.failed', limit: 10 }).catch(() => []);
       await within(10_000, async () => (await stored()).length === 3);
       const outageLines = parsed().filter((l) => l.event === 'database_unavailable');
-      assert.ok(outageLines.some((l) => l.source === 'audit write'), 'the outage is logged');
+      assert.ok(
+        outageLines.some((l) => l.source === 'audit write'),
+        'the outage is logged',
+      );
       assert.ok(outageLines.length <= 2, `once per interval, not once per failure (${outageLines.length} lines)`);
       assert.ok(!parsed().some((l) => /audit write failed/.test(l.msg)), 'no row given up');
     } finally {

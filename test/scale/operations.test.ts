@@ -19,7 +19,9 @@ describe('operations endpoints and metrics', () => {
   before(async () => {
     m = await startMfaWard({
       clients: [PUBLIC_CLIENT],
-      account: { rate_limits: { signup: { limit: 3, window_seconds: 600 }, login: { limit: null }, token: { limit: null } } },
+      account: {
+        rate_limits: { signup: { limit: 3, window_seconds: 600 }, login: { limit: null }, token: { limit: null } },
+      },
     });
   });
   after(() => m.close());
@@ -46,7 +48,12 @@ describe('operations endpoints and metrics', () => {
     assert.match(after.type ?? '', /^text\/plain; version=0\.0\.4/);
     assert.equal(metricValue(after.text, series), metricValue(before, series) + 1);
     assert.match(after.text, /# TYPE ward_http_request_duration_seconds histogram/);
-    assert.ok(metricValue(after.text, 'ward_http_request_duration_seconds_bucket{method="POST",route="/oauth/token",status="200",le="+Inf"}') >= 1);
+    assert.ok(
+      metricValue(
+        after.text,
+        'ward_http_request_duration_seconds_bucket{method="POST",route="/oauth/token",status="200",le="+Inf"}',
+      ) >= 1,
+    );
     for (const token of ['access_token', 'id_token']) {
       const s = `ward_tokens_issued_total{grant_type="authorization_code",token="${token}"}`;
       assert.equal(metricValue(after.text, s), metricValue(before, s) + 1, s);
@@ -92,11 +99,15 @@ describe('operations endpoints and metrics', () => {
   });
 
   it('echoes a sane X-Request-Id (or a fresh one) and logs one line per request with it and no query string', async () => {
-    const given = await m.ward.fetch('/jwks.json?client_id=spa&secret=do-not-log-me', { headers: { 'x-request-id': 'trace-abc-12345' } });
+    const given = await m.ward.fetch('/jwks.json?client_id=spa&secret=do-not-log-me', {
+      headers: { 'x-request-id': 'trace-abc-12345' },
+    });
     assert.equal(given.headers.get('x-request-id'), 'trace-abc-12345');
     const odd = await m.ward.fetch('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     assert.match(odd.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
-    const line = m.ward.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.reqId === 'trace-abc-12345' && l.msg === 'request');
+    const line = m.ward.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.reqId === 'trace-abc-12345' && l.msg === 'request');
     assert.ok(line, 'an access-log line carries the request id');
     assert.equal(line.route, '/jwks.json');
     assert.equal(line.path, '/jwks.json');

@@ -11,7 +11,12 @@ import { SERVER_NODE_FLAGS, withServerNodeFlags } from '../../src/lib/server-nod
 const fixture = fileURLToPath(new URL('./fixtures/old-space-growth.ts', import.meta.url));
 /** The largest old space (bytes) of the churn fixture, in a node started with `flags`. */
 const oldSpacePeak = (flags: string[], ...args: string[]) =>
-  Number(execFileSync(process.execPath, [...flags, '--import', 'tsx', fixture, ...args], { encoding: 'utf8', timeout: 60_000 }));
+  Number(
+    execFileSync(process.execPath, [...flags, '--import', 'tsx', fixture, ...args], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    }),
+  );
 
 describe('server node flags', () => {
   it('are added to a command line that has none of them', () => {
@@ -20,11 +25,16 @@ describe('server node flags', () => {
 
   it("leave an operator's own setting of the same option alone, whichever spelling", () => {
     assert.deepEqual(withServerNodeFlags(['--max_semi_space_size=32']), ['--max_semi_space_size=32']);
-    assert.deepEqual(withServerNodeFlags(['--max-semi-space-size=4', '--inspect']), ['--max-semi-space-size=4', '--inspect']);
+    assert.deepEqual(withServerNodeFlags(['--max-semi-space-size=4', '--inspect']), [
+      '--max-semi-space-size=4',
+      '--inspect',
+    ]);
   });
 
   it('are the ones npm start runs the server with', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     const start = pkg.scripts.start!;
     const node = start.slice(start.lastIndexOf('node '));
     assert.match(node, /dist\/cli\.js start$/);
@@ -36,6 +46,9 @@ describe('server node flags', () => {
     const applied = oldSpacePeak([], 'apply');
     const operators = oldSpacePeak(['--heap-growing-percent=300'], 'apply');
     assert.ok(applied < defaults * 0.75, `old space peak ${applied} with the setting, ${defaults} without`);
-    assert.ok(operators > applied * 1.3, `old space peak ${operators} with the operator's own growth, ${applied} with Ward's`);
+    assert.ok(
+      operators > applied * 1.3,
+      `old space peak ${operators} with the operator's own growth, ${applied} with Ward's`,
+    );
   });
 });

@@ -54,8 +54,9 @@ async function halfSentTokenRequest(
     socket.on('error', () => resolve(answer));
   });
   const half = Math.floor(body.length / 2);
-  const head = `POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\n`
-    + 'Content-Type: application/x-www-form-urlencoded\r\n';
+  const head =
+    `POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+    'Content-Type: application/x-www-form-urlencoded\r\n';
   const connection = keepAlive ? 'keep-alive' : 'close';
   socket.write(`${head}Content-Length: ${body.length}\r\nConnection: ${connection}\r\n\r\n${body.slice(0, half)}`);
   return { socket, rest: body.slice(half), answer: done };
@@ -71,7 +72,10 @@ describe('graceful shutdown of one process', { timeout: 60_000 }, () => {
   it('finishes the request in flight after SIGTERM, refuses new connections, exits 0', async () => {
     const ward = await startWardProcess(db.env);
     const exited = exitOf(ward.child);
-    const inFlight = await halfSentTokenRequest(ward.url, 'grant_type=client_credentials&client_id=no-such-client&client_secret=x');
+    const inFlight = await halfSentTokenRequest(
+      ward.url,
+      'grant_type=client_credentials&client_id=no-such-client&client_secret=x',
+    );
     await new Promise((r) => setTimeout(r, 200));
     ward.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 400));
@@ -211,7 +215,13 @@ describe('ward start --workers 2', { timeout: 90_000 }, () => {
         const scrape = await getFresh(`${ward.url}/metrics`);
         assert.equal(scrape.status, 200, scrape.body);
         assert.equal(metricValue(scrape.body, 'ward_processes'), 2);
-        assert.equal(metricValue(scrape.body, 'ward_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}'), 40);
+        assert.equal(
+          metricValue(
+            scrape.body,
+            'ward_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}',
+          ),
+          40,
+        );
       }
       assert.ok(ward.output().includes('(2 workers)'));
       // Each worker runs with the server's heap settings, though this primary was started without them.

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { createHmac, createPrivateKey, createPublicKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { FlattenedSign, SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
+import {
+  FlattenedSign,
+  SignJWT,
+  UnsecuredJWT,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+} from 'jose';
 import { generateSigningKey, keyAad } from '../../src/keys/generate.js';
 import { GLOBAL_SET, clientSet } from '../../src/keys/key-store.js';
 import { unseal } from '../../src/lib/secrets.js';
@@ -36,9 +44,19 @@ describe('forged JWTs are never access tokens', () => {
     spa = await issueSpaTokens(ward);
     const now = Math.floor(ward.clock.now() / 1000);
     // What an access-token JWT for the victim would carry: every claim a naive validator checks.
-    claims = { ...decodeJwt(spa.id_token), aud: ['spa', ward.url], scope: 'openid profile email', client_id: 'spa', iat: now, exp: now + 600 };
+    claims = {
+      ...decodeJwt(spa.id_token),
+      aud: ['spa', ward.url],
+      scope: 'openid profile email',
+      client_id: 'spa',
+      iat: now,
+      exp: now + 600,
+    };
     globalKid = decodeProtectedHeader(spa.id_token).kid!;
-    attacker = (await generateKeyPair('RS256', { extractable: true })) as unknown as { privateKey: KeyObject; publicKey: KeyObject };
+    attacker = (await generateKeyPair('RS256', { extractable: true })) as unknown as {
+      privateKey: KeyObject;
+      publicKey: KeyObject;
+    };
     await assertAccepted(ward, spa.access_token, spa.user.id);
   });
   after(() => ward.close());
@@ -63,7 +81,9 @@ describe('forged JWTs are never access tokens', () => {
   });
 
   it('SV-02: HS256/HS512 keyed with the RSA public key (PEM, DER, JWK JSON, certificate, modulus)', async () => {
-    const jwks = (await (await ward.fetch('/jwks.json')).json()) as { keys: Array<Record<string, string> & { x5c: string[] }> };
+    const jwks = (await (await ward.fetch('/jwks.json')).json()) as {
+      keys: Array<Record<string, string> & { x5c: string[] }>;
+    };
     const jwk = jwks.keys.find((k) => k.kid === globalKid)!;
     const pub = createPublicKey({ key: jwk as never, format: 'jwk' });
     const pem = pub.export({ type: 'spki', format: 'pem' }) as string;
@@ -96,7 +116,9 @@ describe('forged JWTs are never access tokens', () => {
       ['aud = spa', { ...base, aud: 'spa', client_id: 'spa' }],
       ['typ at+jwt', { ...base, aud: ward.url, client_id: 'backend', jti: 'x1' }],
     ] as const) {
-      const token = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: what === 'typ at+jwt' ? 'at+jwt' : 'JWT' }).sign(key);
+      const token = await new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256', typ: what === 'typ at+jwt' ? 'at+jwt' : 'JWT' })
+        .sign(key);
       await refused(token, `client-secret forgery: ${what}`);
     }
   });
@@ -111,7 +133,12 @@ describe('forged JWTs are never access tokens', () => {
     await ward.registry.storage.keys.insert(otherRow);
     await ward.registry.storage.keys.revoke(revokedRow.kid, now);
     await ward.registry.keys.reload();
-    const privateOf = (row: typeof revokedRow) => createPrivateKey({ key: unseal(ward.registry.masterKey, row.private_sealed, keyAad(row.kid)), format: 'der', type: 'pkcs8' });
+    const privateOf = (row: typeof revokedRow) =>
+      createPrivateKey({
+        key: unseal(ward.registry.masterKey, row.private_sealed, keyAad(row.kid)),
+        format: 'der',
+        type: 'pkcs8',
+      });
     const cases: Array<[string, string, KeyObject]> = [
       ['path traversal', '../../../../../../dev/null', attacker.privateKey],
       ['SQL', "' OR 1=1--", attacker.privateKey],
@@ -135,7 +162,10 @@ describe('forged JWTs are never access tokens', () => {
     // The kid as a non-string, and the same through jose's own signer.
     await refused(jws({ alg: 'RS256', kid: { $ne: null } }, claims, rs256(attacker.privateKey)), 'kid object');
     await refused(jws({ alg: 'RS256', kid: ['a', 'b'] }, claims, rs256(attacker.privateKey)), 'kid array');
-    await refused(await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: '../x' }).sign(attacker.privateKey), 'jose-signed kid');
+    await refused(
+      await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: '../x' }).sign(attacker.privateKey),
+      'jose-signed kid',
+    );
   });
 
   describe('SV-05: jku, x5u and embedded jwk headers', () => {
@@ -156,11 +186,17 @@ describe('forged JWTs are never access tokens', () => {
       const pubJwk = { ...(await exportJWK(attacker.publicKey)), kid: 'attacker', alg: 'RS256', use: 'sig' };
       const headers: Array<[string, object]> = [
         ['jku', { alg: 'RS256', kid: 'attacker', jku: `${spyUrl}/jwks.json` }],
-        ['jku with the issuer prefix', { alg: 'RS256', kid: 'attacker', jku: `${ward.url}@localhost:${new URL(spyUrl).port}/jwks.json` }],
+        [
+          'jku with the issuer prefix',
+          { alg: 'RS256', kid: 'attacker', jku: `${ward.url}@localhost:${new URL(spyUrl).port}/jwks.json` },
+        ],
         ['x5u', { alg: 'RS256', x5u: `${spyUrl}/cert.pem` }],
         ['embedded jwk', { alg: 'RS256', jwk: pubJwk }],
         ['embedded jwk with the global kid', { alg: 'RS256', kid: globalKid, jwk: pubJwk }],
-        ['jku + jwk + x5u', { alg: 'RS256', kid: 'attacker', jku: `${spyUrl}/jwks.json`, x5u: `${spyUrl}/c.pem`, jwk: pubJwk }],
+        [
+          'jku + jwk + x5u',
+          { alg: 'RS256', kid: 'attacker', jku: `${spyUrl}/jwks.json`, x5u: `${spyUrl}/c.pem`, jwk: pubJwk },
+        ],
       ];
       for (const [what, header] of headers) await refused(jws(header, claims, rs256(attacker.privateKey)), what);
       await new Promise((r) => setTimeout(r, 200));
@@ -171,13 +207,21 @@ describe('forged JWTs are never access tokens', () => {
   it('SV-06: crit headers and unencoded payloads, signed with the real global key', async () => {
     const { key } = ward.registry.keys.current(GLOBAL_SET);
     await refused(jws({ alg: 'RS256', kid: globalKid, crit: ['exp'] }, claims, rs256(key)), 'crit exp');
-    await refused(jws({ alg: 'RS256', kid: globalKid, crit: ['unknown'], unknown: true }, claims, rs256(key)), 'crit unknown');
+    await refused(
+      jws({ alg: 'RS256', kid: globalKid, crit: ['unknown'], unknown: true }, claims, rs256(key)),
+      'crit unknown',
+    );
     await refused(jws({ alg: 'RS256', kid: globalKid, crit: [] }, claims, rs256(key)), 'crit empty');
     const raw = JSON.stringify(claims).replace(/\./g, '');
-    const flat = await new FlattenedSign(new TextEncoder().encode(raw)).setProtectedHeader({ alg: 'RS256', kid: globalKid, b64: false, crit: ['b64'] }).sign(key);
+    const flat = await new FlattenedSign(new TextEncoder().encode(raw))
+      .setProtectedHeader({ alg: 'RS256', kid: globalKid, b64: false, crit: ['b64'] })
+      .sign(key);
     await refused(`${flat.protected}.${raw}.${flat.signature}`, 'b64 false, payload inline');
     await refused(`${flat.protected}..${flat.signature}`, 'b64 false, detached payload');
-    await refused(jws({ alg: 'HS256', crit: ['b64'], b64: false }, claims, hs256(CONFIDENTIAL_SECRET)), 'b64 false HS256');
+    await refused(
+      jws({ alg: 'HS256', crit: ['b64'], b64: false }, claims, hs256(CONFIDENTIAL_SECRET)),
+      'b64 false HS256',
+    );
   });
 
   it('SV-09: psychic ES256 signatures, truncated and padded signatures and tokens', async () => {
@@ -187,9 +231,15 @@ describe('forged JWTs are never access tokens', () => {
     await refused(`${es}.`, 'ES256 empty signature');
     const [h, p, s] = spa.id_token.split('.') as [string, string, string];
     const sig = Buffer.from(s, 'base64url');
-    await refused(`${h}.${p}.${sig.subarray(0, sig.length - 1).toString('base64url')}`, 'id_token signature minus one byte');
+    await refused(
+      `${h}.${p}.${sig.subarray(0, sig.length - 1).toString('base64url')}`,
+      'id_token signature minus one byte',
+    );
     await refused(`${h}.${p}.${sig.subarray(0, 16).toString('base64url')}`, 'id_token signature truncated to 16 bytes');
-    await refused(`${h}.${p}.${Buffer.concat([sig, Buffer.from([0])]).toString('base64url')}`, 'id_token signature plus a byte');
+    await refused(
+      `${h}.${p}.${Buffer.concat([sig, Buffer.from([0])]).toString('base64url')}`,
+      'id_token signature plus a byte',
+    );
     await refused(`${h}.${p}.${s}AAAA`, 'id_token signature plus base64 text');
     // The opaque access token itself, altered.
     const at = spa.access_token;

@@ -6,9 +6,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { GLOBAL_SET } from '../../src/keys/key-store.js';
-import { CONFIDENTIAL_SECRET, authorizeUrl, location, pkcePair, redeem, signup, passwordLogin, tokenRequest } from '../helpers/oauth.js';
+import {
+  CONFIDENTIAL_SECRET,
+  authorizeUrl,
+  location,
+  pkcePair,
+  redeem,
+  signup,
+  passwordLogin,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import type { TestWard } from '../helpers/ward.js';
-import { SSO, assertAccepted, assertRefused, basic, issueBackendTokens, issueSpaTokens, startSecurityWard, userinfo } from './support.js';
+import {
+  SSO,
+  assertAccepted,
+  assertRefused,
+  basic,
+  issueBackendTokens,
+  issueSpaTokens,
+  startSecurityWard,
+  userinfo,
+} from './support.js';
 
 const NO_CREDENTIALS = 'Bearer realm="ward"';
 
@@ -25,9 +43,19 @@ describe('bearer validation', () => {
     const fresh = await signup(ward);
     const tkn = await passwordLogin(ward, fresh.email, fresh.password);
     const pkce = pkcePair();
-    const loc = location(await ward.fetch(authorizeUrl({
-      client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn: fresh.tkn,
-    })));
+    const loc = location(
+      await ward.fetch(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+          tkn: fresh.tkn,
+        }),
+      ),
+    );
     const unusedCode = loc.searchParams.get('code')!;
     const sso = (await spa.browser.cookieValue(SSO))!;
     assert.ok(spa.refresh_token && unusedCode && sso);
@@ -45,19 +73,36 @@ describe('bearer validation', () => {
       await assertRefused(await userinfo(ward, `Bearer ${value}`), what);
     }
     // ...and an access token is nothing else: not a tkn, not a refresh token, not a code.
-    const asTkn = await ward.fetch(authorizeUrl({
-      client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', state: 's7', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn: spa.access_token,
-    }));
+    const asTkn = await ward.fetch(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        state: 's7',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        tkn: spa.access_token,
+      }),
+    );
     assert.equal(asTkn.status, 302);
     assert.equal(location(asTkn).searchParams.get('error'), 'access_denied');
     assert.equal(location(asTkn).searchParams.get('code'), null);
-    const asRefresh = await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: spa.access_token });
+    const asRefresh = await tokenRequest(ward, {
+      grant_type: 'refresh_token',
+      client_id: 'spa',
+      refresh_token: spa.access_token,
+    });
     assert.equal(asRefresh.status, 400);
     assert.equal(((await asRefresh.json()) as { error: string }).error, 'invalid_grant');
     const asCode = await redeem(ward, spa.access_token, pkce.verifier);
     assert.equal(asCode.res.status, 400);
     assert.equal(asCode.body.error, 'invalid_grant');
-    const idAsRefresh = await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: spa.id_token });
+    const idAsRefresh = await tokenRequest(ward, {
+      grant_type: 'refresh_token',
+      client_id: 'spa',
+      refresh_token: spa.id_token,
+    });
     assert.equal(idAsRefresh.status, 400);
     // The real tokens still work: nothing above was refused by accident.
     await assertAccepted(ward, spa.access_token, spa.user.id);
@@ -68,7 +113,15 @@ describe('bearer validation', () => {
     const spa = await issueSpaTokens(ward);
     const { kid, key } = ward.registry.keys.current(GLOBAL_SET);
     const now = Math.floor(ward.clock.now() / 1000);
-    const good = { iss: ward.url, sub: spa.user.id, aud: [ward.url, 'spa'], client_id: 'spa', scope: 'openid profile email', iat: now, exp: now + 600 };
+    const good = {
+      iss: ward.url,
+      sub: spa.user.id,
+      aud: [ward.url, 'spa'],
+      client_id: 'spa',
+      scope: 'openid profile email',
+      iat: now,
+      exp: now + 600,
+    };
     const variants: Array<[string, Record<string, unknown>, string?]> = [
       ['every claim right', good],
       ['every claim right, typ at+jwt', good, 'at+jwt'],
@@ -102,7 +155,9 @@ describe('bearer validation', () => {
     const spa = await issueSpaTokens(ward);
     await assertAccepted(ward, spa.access_token, spa.user.id);
     const res = await ward.fetch('/oauth/revoke', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token: spa.access_token }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'spa', token: spa.access_token }).toString(),
     });
     assert.equal(res.status, 204);
     await assertRefused(await userinfo(ward, `Bearer ${spa.access_token}`), 'revoked token');
@@ -115,7 +170,11 @@ describe('bearer validation', () => {
     const out = await spa.browser.get('/identity/v1/logout');
     assert.equal(out.status, 200);
     await assertRefused(await userinfo(ward, `Bearer ${spa.access_token}`), 'token of a logged-out session');
-    const refresh = await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: spa.refresh_token! });
+    const refresh = await tokenRequest(ward, {
+      grant_type: 'refresh_token',
+      client_id: 'spa',
+      refresh_token: spa.refresh_token!,
+    });
     assert.equal(refresh.status, 400);
     assert.equal(((await refresh.json()) as { error: string }).error, 'invalid_grant');
     // Another user's session is untouched.
@@ -127,11 +186,19 @@ describe('bearer validation', () => {
     const backend = await issueBackendTokens(ward);
     await ward.registry.storage.users.setDisabled(spa.user.id, true, ward.clock.now());
     await assertRefused(await userinfo(ward, `Bearer ${spa.access_token}`), 'disabled user, GET');
-    await assertRefused(await ward.fetch('/identity/v1/userinfo', { method: 'POST', headers: { authorization: `Bearer ${spa.access_token}` } }), 'disabled user, POST');
+    await assertRefused(
+      await ward.fetch('/identity/v1/userinfo', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${spa.access_token}` },
+      }),
+      'disabled user, POST',
+    );
     await assertAccepted(ward, backend.access_token, backend.user.id);
     // And the disabled user cannot get new credentials either.
     const login = await ward.fetch('/identity/v1/password/login', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'spa', scope: 'openid', email: spa.user.email, password: spa.user.password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'spa', scope: 'openid', email: spa.user.email, password: spa.user.password }),
     });
     assert.equal(login.status, 400);
   });
@@ -140,8 +207,16 @@ describe('bearer validation', () => {
     const spa = await issueSpaTokens(ward);
     const at = spa.access_token;
     await assertRefused(await userinfo(ward), 'no Authorization header', NO_CREDENTIALS);
-    await assertRefused(await userinfo(ward, basic('backend', CONFIDENTIAL_SECRET)), 'Basic credentials', NO_CREDENTIALS);
-    await assertRefused(await ward.fetch(`/identity/v1/userinfo?access_token=${at}`), 'token in the query', NO_CREDENTIALS);
+    await assertRefused(
+      await userinfo(ward, basic('backend', CONFIDENTIAL_SECRET)),
+      'Basic credentials',
+      NO_CREDENTIALS,
+    );
+    await assertRefused(
+      await ward.fetch(`/identity/v1/userinfo?access_token=${at}`),
+      'token in the query',
+      NO_CREDENTIALS,
+    );
     for (const [what, header] of [
       ['scheme only', 'Bearer'],
       ['empty token', 'Bearer '],
@@ -153,7 +228,11 @@ describe('bearer validation', () => {
       ['another scheme named like Bearer', `Bearerx ${at}`],
       ['DPoP scheme', `DPoP ${at}`],
     ] as const) {
-      await assertRefused(await userinfo(ward, header), what, header.startsWith('Bearer ') || header === 'Bearer' ? undefined : NO_CREDENTIALS);
+      await assertRefused(
+        await userinfo(ward, header),
+        what,
+        header.startsWith('Bearer ') || header === 'Bearer' ? undefined : NO_CREDENTIALS,
+      );
     }
     // The scheme is case-insensitive (RFC 7235 2.1).
     const lower = await userinfo(ward, `bearer ${at}`);

@@ -9,10 +9,26 @@ import type { TestWard } from '../helpers/ward.js';
 import { issueSpaTokens, startSecurityWard } from './support.js';
 
 const ALLOWED = 'https://app.example';
-const CREDENTIALED = ['/identity/v1/userinfo', '/identity/v1/sso/data?client_id=spa', '/identity/v1/password/login', '/identity/v1/logout', '/oauth/token', '/oauth/revoke'];
+const CREDENTIALED = [
+  '/identity/v1/userinfo',
+  '/identity/v1/sso/data?client_id=spa',
+  '/identity/v1/password/login',
+  '/identity/v1/logout',
+  '/oauth/token',
+  '/oauth/revoke',
+];
 const FOREIGN = [
-  'https://evil.tld', 'null', 'https://app.example.evil.tld', 'https://evilapp.example', 'http://app.example', 'https://app.example:8443',
-  'https://APP.EXAMPLE', 'https://app.example/', 'https://sub.app.example', 'https://app.example%00.evil.tld', '*',
+  'https://evil.tld',
+  'null',
+  'https://app.example.evil.tld',
+  'https://evilapp.example',
+  'http://app.example',
+  'https://app.example:8443',
+  'https://APP.EXAMPLE',
+  'https://app.example/',
+  'https://sub.app.example',
+  'https://app.example%00.evil.tld',
+  '*',
 ];
 
 function corsHeaders(res: Response): Record<string, string> {
@@ -26,22 +42,32 @@ describe('SS-04: CORS', () => {
   });
   after(() => ward.close());
 
-  const preflight = (path: string, origin: string, method = 'POST') => ward.fetch(path, {
-    method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
-  });
+  const preflight = (path: string, origin: string, method = 'POST') =>
+    ward.fetch(path, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
 
   it('answers a preflight from an allowed origin with the exact origin, credentials and the SDK headers', async () => {
     for (const path of CREDENTIALED) {
       const res = await preflight(path, ALLOWED);
       assert.equal(res.status, 204, path);
-      assert.deepEqual(corsHeaders(res), {
-        'access-control-allow-origin': ALLOWED,
-        'access-control-allow-credentials': 'true',
-        'access-control-allow-methods': 'GET, POST, DELETE',
-        'access-control-allow-headers': 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id',
-        'access-control-max-age': '600',
-      }, path);
+      assert.deepEqual(
+        corsHeaders(res),
+        {
+          'access-control-allow-origin': ALLOWED,
+          'access-control-allow-credentials': 'true',
+          'access-control-allow-methods': 'GET, POST, DELETE',
+          'access-control-allow-headers':
+            'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id',
+          'access-control-max-age': '600',
+        },
+        path,
+      );
       assert.match(res.headers.get('vary') ?? '', /Origin/);
     }
   });
@@ -53,7 +79,9 @@ describe('SS-04: CORS', () => {
         const res = await preflight(path, origin, 'GET');
         assert.deepEqual(corsHeaders(res), {}, `preflight ${path} from ${origin}`);
       }
-      const res = await ward.fetch('/identity/v1/userinfo', { headers: { origin, authorization: `Bearer ${access_token}` } });
+      const res = await ward.fetch('/identity/v1/userinfo', {
+        headers: { origin, authorization: `Bearer ${access_token}` },
+      });
       assert.deepEqual(corsHeaders(res), {}, `GET userinfo from ${origin}`);
       await res.body?.cancel();
       // The same origin must not become allowed because a client allows a prefix of it.
@@ -65,9 +93,14 @@ describe('SS-04: CORS', () => {
 
   it('echoes the allowed origin on actual requests, errors included, with Vary: Origin', async () => {
     const { access_token } = await issueSpaTokens(ward);
-    const ok = await ward.fetch('/identity/v1/userinfo', { headers: { origin: ALLOWED, authorization: `Bearer ${access_token}` } });
+    const ok = await ward.fetch('/identity/v1/userinfo', {
+      headers: { origin: ALLOWED, authorization: `Bearer ${access_token}` },
+    });
     assert.equal(ok.status, 200);
-    assert.deepEqual(corsHeaders(ok), { 'access-control-allow-origin': ALLOWED, 'access-control-allow-credentials': 'true' });
+    assert.deepEqual(corsHeaders(ok), {
+      'access-control-allow-origin': ALLOWED,
+      'access-control-allow-credentials': 'true',
+    });
     assert.match(ok.headers.get('vary') ?? '', /Origin/);
     await ok.body?.cancel();
     // The SDK reads error bodies too: a 401 from an allowed origin is readable.
@@ -89,7 +122,10 @@ describe('SS-04: CORS', () => {
     for (const path of [...CREDENTIALED, '/jwks.json']) {
       for (const origin of [ALLOWED, ...FOREIGN]) {
         const h = corsHeaders(await preflight(path, origin));
-        assert.ok(!(h['access-control-allow-origin'] === '*' && h['access-control-allow-credentials'] === 'true'), `${path} ${origin}`);
+        assert.ok(
+          !(h['access-control-allow-origin'] === '*' && h['access-control-allow-credentials'] === 'true'),
+          `${path} ${origin}`,
+        );
       }
     }
   });

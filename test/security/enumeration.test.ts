@@ -18,7 +18,9 @@ const WRONG_CREDENTIALS = {
 
 async function shape(res: Response): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   // x-request-id is a fresh random id on every answer: it tells requests apart, not users.
-  const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'keep-alive', 'connection', 'x-request-id'].includes(k)));
+  const headers = Object.fromEntries(
+    [...res.headers].filter(([k]) => !['date', 'keep-alive', 'connection', 'x-request-id'].includes(k)),
+  );
   return { status: res.status, headers, body: await res.text() };
 }
 
@@ -36,9 +38,12 @@ describe('SS-08: login answers do not tell users apart', () => {
   });
   after(() => ward.close());
 
-  const login = (body: Record<string, unknown>) => ward.fetch('/identity/v1/password/login', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'spa', scope: 'openid', ...body }),
-  });
+  const login = (body: Record<string, unknown>) =>
+    ward.fetch('/identity/v1/password/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'spa', scope: 'openid', ...body }),
+    });
 
   it('answers an unknown email, a wrong password and a disabled account with the same 400', async () => {
     const cases = {
@@ -62,13 +67,20 @@ describe('SS-08: login answers do not tell users apart', () => {
 
   it('answers the hosted form the same for an unknown user and a wrong password', async () => {
     const pages: string[] = [];
-    for (const [email, password] of [['nobody-here@example.com', user.password], [user.email, 'not the password'], [disabled.email, disabled.password]] as const) {
+    for (const [email, password] of [
+      ['nobody-here@example.com', user.password],
+      [user.email, 'not the password'],
+      [disabled.email, disabled.password],
+    ] as const) {
       const browser = new Browser(ward);
       const page = await openLoginPage(ward, browser);
       const res = await postLogin(ward, browser, { request: page.request, csrf: page.csrf, email, password });
       assert.equal(res.status, 401, email);
       assert.equal(res.headers.getSetCookie().length, 0, 'no session cookie, and the CSRF cookie is kept');
-      const html = (await res.text()).replaceAll(page.csrf, 'CSRF').replace(`value="${email}"`, 'value="EMAIL"').replace(/code_challenge=[\w-]+/g, 'code_challenge=C');
+      const html = (await res.text())
+        .replaceAll(page.csrf, 'CSRF')
+        .replace(`value="${email}"`, 'value="EMAIL"')
+        .replace(/code_challenge=[\w-]+/g, 'code_challenge=C');
       assert.match(html, /The email or password is incorrect\./);
       pages.push(html);
     }
@@ -91,6 +103,9 @@ describe('SS-08: login answers do not tell users apart', () => {
     const unknown = await median({ email: `ghost-${Date.now()}@example.com`, password: 'correct horse battery' });
     const wrong = await median({ email: user.email, password: 'correct horse batterz' });
     // Without the dummy hash an unknown user answers in ~1 ms against tens for argon2id.
-    assert.ok(unknown > wrong * 0.4 && unknown < wrong * 2.5, `unknown ${unknown.toFixed(1)} ms vs wrong password ${wrong.toFixed(1)} ms`);
+    assert.ok(
+      unknown > wrong * 0.4 && unknown < wrong * 2.5,
+      `unknown ${unknown.toFixed(1)} ms vs wrong password ${wrong.toFixed(1)} ms`,
+    );
   });
 });

@@ -11,14 +11,28 @@ import { authorizeUrl, codeFor, passwordLogin, pkcePair, signup } from '../helpe
 import type { TestWard } from '../helpers/ward.js';
 import { INTERNALS, issueSpaTokens, startSecurityWard, userinfo } from './support.js';
 
-
-const apiError = (error: string, description: string, key: string) => ({ error, error_description: description, error_user_msg: description, error_message_key: key });
+const apiError = (error: string, description: string, key: string) => ({
+  error,
+  error_description: description,
+  error_user_msg: description,
+  error_message_key: key,
+});
 const MALFORMED = apiError('invalid_request', 'The request is malformed', 'error.invalidRequest');
-const MEDIA = apiError('unsupported_media_type', 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded', 'error.unsupportedMediaType');
+const MEDIA = apiError(
+  'unsupported_media_type',
+  'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded',
+  'error.unsupportedMediaType',
+);
 
-async function assertGeneric(res: Response | { status: number; text: string; type?: string | null }, status: number, body: object, what: string): Promise<void> {
+async function assertGeneric(
+  res: Response | { status: number; text: string; type?: string | null },
+  status: number,
+  body: object,
+  what: string,
+): Promise<void> {
   const text = 'text' in res && typeof res.text === 'string' ? res.text : await (res as Response).text();
-  const type = 'headers' in res ? (res as Response).headers.get('content-type') : (res as { type?: string | null }).type;
+  const type =
+    'headers' in res ? (res as Response).headers.get('content-type') : (res as { type?: string | null }).type;
   assert.equal(res.status, status, `${what}: ${res.status} ${text}`);
   assert.match(type ?? '', /^application\/json/, what);
   assert.deepEqual(JSON.parse(text), body, what);
@@ -32,7 +46,8 @@ describe('LG-04: generic errors on bad input', () => {
   });
   after(() => ward.close());
 
-  const post = (path: string, body: string, type?: string) => ward.fetch(path, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
+  const post = (path: string, body: string, type?: string) =>
+    ward.fetch(path, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
 
   it('answers malformed JSON with 400 invalid_request, echoing nothing', async () => {
     for (const [what, body] of [
@@ -47,26 +62,55 @@ describe('LG-04: generic errors on bad input', () => {
         const res = await post(path, body, 'application/json');
         const text = await res.text();
         assert.doesNotMatch(text, /Secret-Input-123/, `${what} ${path} echoes the input`);
-        await assertGeneric({ status: res.status, text, type: res.headers.get('content-type') }, 400, MALFORMED, `${what} JSON to ${path}`);
+        await assertGeneric(
+          { status: res.status, text, type: res.headers.get('content-type') },
+          400,
+          MALFORMED,
+          `${what} JSON to ${path}`,
+        );
       }
     }
   });
 
   it('answers other content types with 415 and oversized bodies with 413', async () => {
-    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonx']) {
+    for (const type of [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+      'application/jsonx',
+    ]) {
       for (const path of ['/identity/v1/password/login', '/oauth/token']) {
         await assertGeneric(await post(path, '{"client_id":"spa"}', type), 415, MEDIA, `${type} to ${path}`);
       }
     }
-    await assertGeneric(await post('/identity/v1/password/login', JSON.stringify({ client_id: 'spa', pad: 'x'.repeat(70_000) }), 'application/json'), 413,
-      apiError('payload_too_large', 'The request body is too large', 'error.invalidRequest'), 'body over 64 kB');
+    await assertGeneric(
+      await post(
+        '/identity/v1/password/login',
+        JSON.stringify({ client_id: 'spa', pad: 'x'.repeat(70_000) }),
+        'application/json',
+      ),
+      413,
+      apiError('payload_too_large', 'The request body is too large', 'error.invalidRequest'),
+      'body over 64 kB',
+    );
   });
 
   it('answers oversized headers with 431 JSON and keeps big-but-legal headers ordinary', async () => {
-    const big = await request(`${ward.url}/identity/v1/userinfo`, { dispatcher: ward.agent, headers: { 'x-pad': 'p'.repeat(20_000) } });
-    await assertGeneric({ status: big.statusCode, text: await big.body.text(), type: big.headers['content-type'] as string }, 431,
-      apiError('invalid_request', 'The request headers are too large', 'error.requestHeadersTooLarge'), 'headers over 16 kB');
-    const cookie = await ward.fetch('/identity/v1/sso/data?client_id=spa', { headers: { cookie: `__Host-ward_sso=${'c'.repeat(12_000)}` } });
+    const big = await request(`${ward.url}/identity/v1/userinfo`, {
+      dispatcher: ward.agent,
+      headers: { 'x-pad': 'p'.repeat(20_000) },
+    });
+    await assertGeneric(
+      { status: big.statusCode, text: await big.body.text(), type: big.headers['content-type'] as string },
+      431,
+      apiError('invalid_request', 'The request headers are too large', 'error.requestHeadersTooLarge'),
+      'headers over 16 kB',
+    );
+    const cookie = await ward.fetch('/identity/v1/sso/data?client_id=spa', {
+      headers: { cookie: `__Host-ward_sso=${'c'.repeat(12_000)}` },
+    });
     assert.equal(cookie.status, 200);
     assert.deepEqual(await cookie.json(), { is_authenticated: false });
     const auth = await userinfo(ward, `Bearer ${'t'.repeat(12_000)}`);
@@ -77,7 +121,9 @@ describe('LG-04: generic errors on bad input', () => {
   it('answers an unparsable request line with 400 JSON', async () => {
     const port = Number(new URL(ward.url).port);
     const raw = await new Promise<string>((resolve, reject) => {
-      const s = tlsConnect({ host: 'localhost', port, ca: ward.ca, servername: 'localhost' }, () => s.write('GARBAGE / HTTP/9.9\r\nHost: x\r\n\r\n'));
+      const s = tlsConnect({ host: 'localhost', port, ca: ward.ca, servername: 'localhost' }, () =>
+        s.write('GARBAGE / HTTP/9.9\r\nHost: x\r\n\r\n'),
+      );
       let out = '';
       s.on('data', (d) => (out += String(d)));
       s.on('end', () => resolve(out));
@@ -92,8 +138,18 @@ describe('LG-04: generic errors on bad input', () => {
 
   it('answers unknown routes and wrong methods with JSON', async () => {
     const res = await ward.fetch('/identity/v1/nope?tkn=abc');
-    await assertGeneric(res, 404, apiError('not_found', 'No route for GET /identity/v1/nope', 'error.notFound'), 'unknown route');
-    await assertGeneric(await ward.fetch('/oauth/token'), 405, apiError('invalid_request', 'Use POST', 'error.methodNotAllowed'), 'GET /oauth/token');
+    await assertGeneric(
+      res,
+      404,
+      apiError('not_found', 'No route for GET /identity/v1/nope', 'error.notFound'),
+      'unknown route',
+    );
+    await assertGeneric(
+      await ward.fetch('/oauth/token'),
+      405,
+      apiError('invalid_request', 'Use POST', 'error.methodNotAllowed'),
+      'GET /oauth/token',
+    );
   });
 });
 
@@ -120,7 +176,10 @@ describe('LG-04: a forced internal error (database closed)', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const body = JSON.parse(text) as Record<string, string>;
     assert.match(body.error_id ?? '', /^[0-9a-f]{32}$/, what);
-    assert.deepEqual(body, { ...apiError('server_error', 'An unexpected error occurred', 'error.unexpected'), error_id: body.error_id });
+    assert.deepEqual(body, {
+      ...apiError('server_error', 'An unexpected error occurred', 'error.unexpected'),
+      error_id: body.error_id,
+    });
     assert.doesNotMatch(text, INTERNALS, what);
     // The operator can find the full error by its id; the client cannot see it.
     const line = ward.logs.find((l) => l.includes(body.error_id!));
@@ -132,18 +191,37 @@ describe('LG-04: a forced internal error (database closed)', () => {
 
   it('answers 500 with a fresh error_id and no internals, and fails closed', async () => {
     const login = await ward.fetch('/identity/v1/password/login', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'spa', scope: 'openid', email: user.email, password: user.password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'spa', scope: 'openid', email: user.email, password: user.password }),
     });
     const id1 = await assertServerError(login, 'password login');
     const token = await ward.fetch('/oauth/token', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'spa', code: pending.code, code_verifier: pending.verifier, redirect_uri: 'https://app.example/cb' }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: 'spa',
+        code: pending.code,
+        code_verifier: pending.verifier,
+        redirect_uri: 'https://app.example/cb',
+      }).toString(),
     });
     const id2 = await assertServerError(token, 'token endpoint');
     assert.notEqual(id1, id2);
     await assertServerError(await userinfo(ward, `Bearer ${tokens.access_token}`), 'userinfo with a valid token');
     const pkce = pkcePair();
-    const authz = await new Browser(ward).get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn }));
+    const authz = await new Browser(ward).get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        tkn,
+      }),
+    );
     await assertServerError(authz, 'authorize with a tkn');
     assert.equal(authz.headers.get('location'), null);
     assert.equal(authz.headers.getSetCookie().length, 0);

@@ -24,21 +24,48 @@ function problemsOf(def: Record<string, unknown>): string[] {
 
 describe('IDT-04, IDT-05: signing configuration', () => {
   it('IDT-04: refuses HS256 on a public client and client secrets shorter than 32 octets', async () => {
-    assert.match(problemsOf({ ...PUBLIC_CLIENT, jwt_algorithm: 'HS256' }).join('\n'), /client\.jwt_algorithm: HS256 needs a client secret/);
-    assert.match(problemsOf({ ...PUBLIC_CLIENT, client_secret: 'x'.repeat(40) }).join('\n'), /client\.client_secret: a public client has no secret/);
-    assert.match(problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 'x'.repeat(31) }).join('\n'), /client\.client_secret: must be at least 32 bytes/);
-    assert.match(problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: undefined }).join('\n'), /client\.client_secret: a confidential client needs a client_secret/);
-    assert.match(problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 12345678901234567890123456789012345 }).join('\n'), /client\.client_secret/);
+    assert.match(
+      problemsOf({ ...PUBLIC_CLIENT, jwt_algorithm: 'HS256' }).join('\n'),
+      /client\.jwt_algorithm: HS256 needs a client secret/,
+    );
+    assert.match(
+      problemsOf({ ...PUBLIC_CLIENT, client_secret: 'x'.repeat(40) }).join('\n'),
+      /client\.client_secret: a public client has no secret/,
+    );
+    assert.match(
+      problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 'x'.repeat(31) }).join('\n'),
+      /client\.client_secret: must be at least 32 bytes/,
+    );
+    assert.match(
+      problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: undefined }).join('\n'),
+      /client\.client_secret: a confidential client needs a client_secret/,
+    );
+    assert.match(
+      problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 12345678901234567890123456789012345 }).join('\n'),
+      /client\.client_secret/,
+    );
     // Octets, not characters: 16 two-octet characters are 32 octets; 31 ASCII + nothing are not.
     assert.deepEqual(problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 'é'.repeat(16) }), []);
     assert.deepEqual(problemsOf({ ...CONFIDENTIAL_CLIENT, client_secret: 'x'.repeat(32) }), []);
     // Through the two doors: the config file at start, and the management upsert of a running Ward.
-    await assert.rejects(startWard({ clients: [{ ...PUBLIC_CLIENT, jwt_algorithm: 'HS256' }] }), /HS256 needs a client secret/);
-    await assert.rejects(startWard({ clients: [{ ...CONFIDENTIAL_CLIENT, client_secret: 'short-secret' }] }), /at least 32 bytes/);
+    await assert.rejects(
+      startWard({ clients: [{ ...PUBLIC_CLIENT, jwt_algorithm: 'HS256' }] }),
+      /HS256 needs a client secret/,
+    );
+    await assert.rejects(
+      startWard({ clients: [{ ...CONFIDENTIAL_CLIENT, client_secret: 'short-secret' }] }),
+      /at least 32 bytes/,
+    );
     const ward = await startSecurityWard();
     try {
-      await assert.rejects(ward.addClient({ ...PUBLIC_CLIENT, client_id: 'spa2', jwt_algorithm: 'HS256' }), /HS256 needs a client secret/);
-      await assert.rejects(ward.addClient({ ...CONFIDENTIAL_CLIENT, client_id: 'b2', client_secret: 'y'.repeat(31) }), /at least 32 bytes/);
+      await assert.rejects(
+        ward.addClient({ ...PUBLIC_CLIENT, client_id: 'spa2', jwt_algorithm: 'HS256' }),
+        /HS256 needs a client secret/,
+      );
+      await assert.rejects(
+        ward.addClient({ ...CONFIDENTIAL_CLIENT, client_id: 'b2', client_secret: 'y'.repeat(31) }),
+        /at least 32 bytes/,
+      );
       assert.equal(await ward.registry.clients.find('spa2'), undefined);
       assert.equal(await ward.registry.clients.find('b2'), undefined);
     } finally {
@@ -48,21 +75,33 @@ describe('IDT-04, IDT-05: signing configuration', () => {
 
   it('IDT-05: refuses alg none in any spelling and the unknown id_token_signed_response_alg key; discovery omits none', async () => {
     for (const alg of ['none', 'None', 'NONE', 'RS512', 'ES256', 'HS512', '']) {
-      assert.match(problemsOf({ ...CONFIDENTIAL_CLIENT, jwt_algorithm: alg }).join('\n'), /client\.jwt_algorithm: must be "RS256" or "HS256"/, alg);
+      assert.match(
+        problemsOf({ ...CONFIDENTIAL_CLIENT, jwt_algorithm: alg }).join('\n'),
+        /client\.jwt_algorithm: must be "RS256" or "HS256"/,
+        alg,
+      );
     }
-    assert.match(problemsOf({ ...PUBLIC_CLIENT, id_token_signed_response_alg: 'none' }).join('\n'), /client\.id_token_signed_response_alg: unknown key/);
+    assert.match(
+      problemsOf({ ...PUBLIC_CLIENT, id_token_signed_response_alg: 'none' }).join('\n'),
+      /client\.id_token_signed_response_alg: unknown key/,
+    );
     await assert.rejects(startWard({ clients: [{ ...PUBLIC_CLIENT, jwt_algorithm: 'none' }] }), /jwt_algorithm/);
     const ward = await startSecurityWard();
     try {
       const d = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, string[]>;
       assert.deepEqual(d.id_token_signing_alg_values_supported, ['RS256', 'HS256']);
       for (const [k, v] of Object.entries(d)) {
-        if (Array.isArray(v)) assert.ok(!v.some((x) => typeof x === 'string' && x.toLowerCase() === 'none' && k.includes('alg')), k);
+        if (Array.isArray(v))
+          assert.ok(!v.some((x) => typeof x === 'string' && x.toLowerCase() === 'none' && k.includes('alg')), k);
       }
       // What Ward actually signs: RS256 with a kid for 'spa', HS256 for 'backend'; never none.
       const spa = await issueSpaTokens(ward);
       const backend = await issueBackendTokens(ward);
-      assert.deepEqual(decodeProtectedHeader(spa.id_token), { alg: 'RS256', typ: 'JWT', kid: decodeProtectedHeader(spa.id_token).kid });
+      assert.deepEqual(decodeProtectedHeader(spa.id_token), {
+        alg: 'RS256',
+        typ: 'JWT',
+        kid: decodeProtectedHeader(spa.id_token).kid,
+      });
       assert.equal(decodeProtectedHeader(backend.id_token).alg, 'HS256');
       assert.notEqual(spa.id_token.split('.')[2], '');
     } finally {
@@ -93,7 +132,9 @@ describe('IDT-06: /jwks.json', () => {
   after(() => ward.close());
   let revokedKid = '';
 
-  async function jwks(query = ''): Promise<{ res: Awaited<ReturnType<TestWard['fetch']>>; keys: Jwk[]; raw: Record<string, unknown> }> {
+  async function jwks(
+    query = '',
+  ): Promise<{ res: Awaited<ReturnType<TestWard['fetch']>>; keys: Jwk[]; raw: Record<string, unknown> }> {
     const res = await ward.fetch(`/jwks.json${query}`);
     assert.equal(res.status, 200);
     const raw = (await res.json()) as Record<string, unknown>;
@@ -163,7 +204,10 @@ describe('IDT-06: /jwks.json', () => {
     try {
       const { id_token } = await issueSpaTokens(ward2);
       const keys = ((await (await ward2.fetch('/jwks.json')).json()) as { keys: Jwk[] }).keys;
-      assert.deepEqual(keys.map((k) => k.kid), [decodeProtectedHeader(id_token).kid]);
+      assert.deepEqual(
+        keys.map((k) => k.kid),
+        [decodeProtectedHeader(id_token).kid],
+      );
     } finally {
       await ward2.close();
     }

@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Browser } from '../helpers/browser.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, passwordLogin, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
+import {
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  location,
+  passwordLogin,
+  pkcePair,
+  redeem,
+  signup,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const SCOPE = 'openid profile email offline_access';
@@ -14,10 +23,17 @@ const SCOPE = 'openid profile email offline_access';
 async function tokensIn(ward: TestWard, browser: Browser, user: { email: string; password: string } | null) {
   const pkce = pkcePair();
   const tkn = user ? await passwordLogin(ward, user.email, user.password, 'spa', SCOPE) : undefined;
-  const res = await browser.get(authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: SCOPE, code_challenge: pkce.challenge, code_challenge_method: 'S256',
-    ...(tkn ? { tkn } : { prompt: 'none' }),
-  }));
+  const res = await browser.get(
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: SCOPE,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      ...(tkn ? { tkn } : { prompt: 'none' }),
+    }),
+  );
   const code = location(res).searchParams.get('code');
   assert.ok(code, `a code: ${res.headers.get('location')}`);
   const { body } = await redeem(ward, code, pkce.verifier);
@@ -25,24 +41,40 @@ async function tokensIn(ward: TestWard, browser: Browser, user: { email: string;
   return { access: body.access_token, refresh: body.refresh_token };
 }
 
-const userinfo = async (ward: TestWard, access: string) => (await ward.fetch('/identity/v1/userinfo', { headers: { authorization: `Bearer ${access}` } })).status;
-const refreshes = async (ward: TestWard, refresh: string) => (await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: refresh, client_id: 'spa' })).status;
+const userinfo = async (ward: TestWard, access: string) =>
+  (await ward.fetch('/identity/v1/userinfo', { headers: { authorization: `Bearer ${access}` } })).status;
+const refreshes = async (ward: TestWard, refresh: string) =>
+  (await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: refresh, client_id: 'spa' })).status;
 async function silent(browser: Browser): Promise<string | null> {
   const pkce = pkcePair();
-  const res = await browser.get(authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', prompt: 'none', code_challenge: pkce.challenge, code_challenge_method: 'S256',
-  }));
+  const res = await browser.get(
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid',
+      prompt: 'none',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
+  );
   const loc = location(res);
   return loc.searchParams.get('code') ? 'code' : loc.searchParams.get('error');
 }
-const endOthers = (ward: TestWard, headers: Record<string, string>) => ward.fetch('/identity/v1/sessions/others', { method: 'DELETE', headers });
+const endOthers = (ward: TestWard, headers: Record<string, string>) =>
+  ward.fetch('/identity/v1/sessions/others', { method: 'DELETE', headers });
 
 describe('DELETE /identity/v1/sessions/others', () => {
   let ward: TestWard;
-  before(async () => { ward = await startWard({ clients: [PUBLIC_CLIENT], account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } } }); });
+  before(async () => {
+    ward = await startWard({
+      clients: [PUBLIC_CLIENT],
+      account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
+    });
+  });
   after(() => ward.close());
 
-  it('ends the other sessions and their tokens, keeps the caller\'s session and its grants', async () => {
+  it("ends the other sessions and their tokens, keeps the caller's session and its grants", async () => {
     const user = await signup(ward);
     const here = new Browser(ward);
     const elsewhere = new Browser(ward);
@@ -61,7 +93,7 @@ describe('DELETE /identity/v1/sessions/others', () => {
     assert.deepEqual(await res.json(), { ended_sessions: 2, revoked_grants: 2 });
 
     for (const t of [theirs, also]) {
-      assert.equal(await userinfo(ward, t.access), 401, 'the other sessions\' access tokens are dead');
+      assert.equal(await userinfo(ward, t.access), 401, "the other sessions' access tokens are dead");
       assert.equal(await refreshes(ward, t.refresh), 400, 'and their refresh tokens');
     }
     assert.equal(await silent(elsewhere), 'login_required');

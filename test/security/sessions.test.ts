@@ -11,7 +11,9 @@ import { CSRF, SSO, openLoginPage, postLogin, setCookie, startSecurityWard } fro
 
 /** GET /identity/v1/sso/data with exactly this cookie value (or none). */
 async function ssoData(ward: TestWard, cookie?: string): Promise<{ is_authenticated: boolean; email?: string }> {
-  const res = await ward.fetch('/identity/v1/sso/data?client_id=spa', { headers: cookie === undefined ? {} : { cookie: `${SSO}=${cookie}` } });
+  const res = await ward.fetch('/identity/v1/sso/data?client_id=spa', {
+    headers: cookie === undefined ? {} : { cookie: `${SSO}=${cookie}` },
+  });
   assert.equal(res.status, 200);
   return (await res.json()) as { is_authenticated: boolean; email?: string };
 }
@@ -19,9 +21,18 @@ async function ssoData(ward: TestWard, cookie?: string): Promise<{ is_authentica
 /** prompt=none with exactly this cookie: a code when the session is live, login_required when not. */
 async function silentAuth(ward: TestWard, cookie: string): Promise<string | null> {
   const pkce = pkcePair();
-  const res = await ward.fetch(authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', prompt: 'none', code_challenge: pkce.challenge, code_challenge_method: 'S256',
-  }), { headers: { cookie: `${SSO}=${cookie}` } });
+  const res = await ward.fetch(
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid',
+      prompt: 'none',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
+    { headers: { cookie: `${SSO}=${cookie}` } },
+  );
   assert.equal(res.status, 302);
   const loc = location(res);
   return loc.searchParams.get('code') ?? loc.searchParams.get('error');
@@ -31,9 +42,17 @@ async function silentAuth(ward: TestWard, cookie: string): Promise<string | null
 async function tknLogin(ward: TestWard, browser: Browser, user: { email: string; password: string }): Promise<string> {
   const tkn = await passwordLogin(ward, user.email, user.password);
   const pkce = pkcePair();
-  const res = await browser.get(authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn,
-  }));
+  const res = await browser.get(
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      tkn,
+    }),
+  );
   assert.equal(res.status, 302);
   const c = setCookie(res, SSO);
   assert.ok(c, 'a login sets the SSO cookie');
@@ -63,7 +82,12 @@ describe('SSO session', () => {
     const b2 = new Browser(ward);
     await b2.jar.setCookie(`${SSO}=${planted}; Secure; HttpOnly; Path=/; SameSite=None`, ward.url);
     const page = await openLoginPage(ward, b2);
-    const res = await postLogin(ward, b2, { request: page.request, csrf: page.csrf, email: user.email, password: user.password });
+    const res = await postLogin(ward, b2, {
+      request: page.request,
+      csrf: page.csrf,
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(res.status, 303);
     const formCookie = setCookie(res, SSO)!.value;
     assert.notEqual(formCookie, planted);
@@ -93,15 +117,29 @@ describe('SSO session', () => {
     const browser = new Browser(ward);
     const tkn = await passwordLogin(ward, user.email, user.password);
     const pkce = pkcePair();
-    const res = await browser.get(authorizeUrl({
-      client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn,
-    }));
+    const res = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        tkn,
+      }),
+    );
     const sso = res.headers.getSetCookie().filter((c) => c.startsWith(`${SSO}=`));
     assert.equal(sso.length, 1);
     const [pair, ...attrs] = sso[0]!.split('; ');
     const value = pair!.slice(SSO.length + 1);
     assert.match(value, /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
-    assert.deepEqual(attrs.filter((a) => !a.startsWith('Expires=')).sort(), ['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=None', 'Secure']);
+    assert.deepEqual(attrs.filter((a) => !a.startsWith('Expires=')).sort(), [
+      'HttpOnly',
+      'Max-Age=604800',
+      'Path=/',
+      'SameSite=None',
+      'Secure',
+    ]);
     assert.ok(!/domain=/i.test(sso[0]!));
     const rows = await ward.registry.db.db.selectFrom('sessions').selectAll().execute();
     assert.ok(rows.some((r) => r.id_digest === sha256(value)));
@@ -130,7 +168,11 @@ describe('SSO session', () => {
     // Replaying the old value (as a copy of the cookie would) finds nothing.
     assert.equal((await ssoData(ward, cookie)).is_authenticated, false);
     assert.equal(await silentAuth(ward, cookie), 'login_required');
-    const row = await ward.registry.db.db.selectFrom('sessions').selectAll().where('id_digest', '=', sha256(cookie)).executeTakeFirstOrThrow();
+    const row = await ward.registry.db.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id_digest', '=', sha256(cookie))
+      .executeTakeFirstOrThrow();
     assert.ok(row.revoked_at !== null);
   });
 });
@@ -162,9 +204,17 @@ describe('SS-06: session timeouts', () => {
     const user = await signup(ward);
     const tkn = await passwordLogin(ward, user.email, user.password);
     const pkce = pkcePair();
-    const res = await browser.get(authorizeUrl({
-      client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkce.challenge, code_challenge_method: 'S256', tkn,
-    }));
+    const res = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        tkn,
+      }),
+    );
     const cookie = setCookie(res, SSO)!;
     assert.match(cookie.raw, new RegExp(`Max-Age=${ABSOLUTE};`), 'the cookie lives as long as the session');
     for (let t = 500; t < ABSOLUTE; t += 500) {

@@ -3,16 +3,32 @@
 import assert from 'node:assert/strict';
 import type { Response } from 'undici';
 import { Browser } from '../helpers/browser.js';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, authorizeUrl, codeFor, pkcePair, redeem, tokenRequest } from '../helpers/oauth.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  codeFor,
+  pkcePair,
+  redeem,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard, type TestWardOptions } from '../helpers/ward.js';
 
 /** What a leaked error would show in a JSON error body: a stack, a source file, SQL, a parser's own message. */
-export const INTERNALS = /stack|\bat [\w.<>]+ \(|node_modules|\.ts\b|\.js\b|sqlite|kysely|select |insert |update |SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError/i;
+export const INTERNALS =
+  /stack|\bat [\w.<>]+ \(|node_modules|\.ts\b|\.js\b|sqlite|kysely|select |insert |update |SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError/i;
 
-export const NO_RATE_LIMITS = { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } };
+export const NO_RATE_LIMITS = {
+  rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } },
+};
 
 export function startSecurityWard(opts: TestWardOptions = {}): Promise<TestWard> {
-  return startWard({ clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT], ...opts, account: { ...NO_RATE_LIMITS, ...(opts.account ?? {}) } });
+  return startWard({
+    clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT],
+    ...opts,
+    account: { ...NO_RATE_LIMITS, ...(opts.account ?? {}) },
+  });
 }
 
 export interface Issued {
@@ -30,19 +46,38 @@ export async function issueSpaTokens(ward: TestWard, scope = 'openid profile ema
   const { code, verifier, user, browser } = await codeFor(ward, { scope });
   const { res, body } = await redeem(ward, code, verifier);
   assert.equal(res.status, 200, JSON.stringify(body));
-  return { access_token: body.access_token!, id_token: body.id_token!, refresh_token: body.refresh_token, user, browser, code, verifier };
+  return {
+    access_token: body.access_token!,
+    id_token: body.id_token!,
+    refresh_token: body.refresh_token,
+    user,
+    browser,
+    code,
+    verifier,
+  };
 }
 
 /** The same for the confidential HS256 client 'backend' (client_secret_basic). */
-export async function issueBackendTokens(ward: TestWard): Promise<{ access_token: string; id_token: string; user: { id: string } }> {
-  const { code, user } = await codeFor(ward, { clientId: 'backend', redirectUri: 'https://api.example/cb', pkce: false });
-  const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: 'https://api.example/cb' }, { authorization: basic('backend', CONFIDENTIAL_SECRET) });
+export async function issueBackendTokens(
+  ward: TestWard,
+): Promise<{ access_token: string; id_token: string; user: { id: string } }> {
+  const { code, user } = await codeFor(ward, {
+    clientId: 'backend',
+    redirectUri: 'https://api.example/cb',
+    pkce: false,
+  });
+  const res = await tokenRequest(
+    ward,
+    { grant_type: 'authorization_code', code, redirect_uri: 'https://api.example/cb' },
+    { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+  );
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, string>;
   return { access_token: body.access_token!, id_token: body.id_token!, user };
 }
 
-export const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+export const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 export function userinfo(ward: TestWard, authorization?: string): Promise<Response> {
   return ward.fetch('/identity/v1/userinfo', { headers: authorization === undefined ? {} : { authorization } });
@@ -56,7 +91,11 @@ export const INVALID_TOKEN_BODY = {
 };
 
 /** The one answer to any refused Bearer credential: 401, the exact JSON body, WWW-Authenticate, no-store. */
-export async function assertRefused(res: Response, what: string, challenge = 'Bearer realm="ward", error="invalid_token"'): Promise<void> {
+export async function assertRefused(
+  res: Response,
+  what: string,
+  challenge = 'Bearer realm="ward", error="invalid_token"',
+): Promise<void> {
   const text = await res.text();
   assert.equal(res.status, 401, `${what}: ${res.status} ${text}`);
   assert.deepEqual(JSON.parse(text), INVALID_TOKEN_BODY, what);
@@ -73,22 +112,45 @@ export async function assertAccepted(ward: TestWard, accessToken: string, sub: s
 /** Opens the hosted login page for 'spa' in `browser`: its CSRF token and the request to post back. */
 export async function openLoginPage(ward: TestWard, browser: Browser, extra: Record<string, string> = {}) {
   const pkce = pkcePair();
-  const res = await browser.get(authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid profile email', state: 'st-login',
-    code_challenge: pkce.challenge, code_challenge_method: 'S256', ...extra,
-  }));
+  const res = await browser.get(
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid profile email',
+      state: 'st-login',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    }),
+  );
   assert.equal(res.status, 200);
   const html = await res.text();
   const field = (name: string) => {
     const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
     assert.ok(m, `no ${name} field in the login page`);
-    return m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    return m[1]!
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
   };
-  return { csrf: field('csrf'), request: field('request'), verifier: pkce.verifier, setCookies: res.headers.getSetCookie() };
+  return {
+    csrf: field('csrf'),
+    request: field('request'),
+    verifier: pkce.verifier,
+    setCookies: res.headers.getSetCookie(),
+  };
 }
 
 /** Posts the hosted login form from Ward's own origin (as the browser would). */
-export function postLogin(ward: TestWard, browser: Browser, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function postLogin(
+  ward: TestWard,
+  browser: Browser,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return browser.postForm('/oauth/authorize/login', form, { origin: ward.url, ...headers });
 }
 

@@ -10,7 +10,8 @@ import type { TestWard } from '../helpers/ward.js';
 import { INTERNALS } from './support.js';
 
 /** For HTML pages (which may name a script file): only what a leaked error would look like. */
-const HTML_INTERNALS = /\bat [\w.<>]+ \(|node_modules|sqlite|kysely|SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError|RangeError/i;
+const HTML_INTERNALS =
+  /\bat [\w.<>]+ \(|node_modules|sqlite|kysely|SyntaxError|Unexpected token|JSON at position|FST_|TypeError|ReferenceError|RangeError/i;
 const CLEAR_4XX = new Set([400, 401, 403, 404, 409, 413, 415, 422, 429]);
 
 /** The wrong-typed values, as JSON text (1e309 and 1e999 are Infinity once parsed). */
@@ -53,7 +54,17 @@ const FORM_VALUES: Array<[string, (k: string) => string]> = [
  * ignored) in JavaScript the same way on either engine, while a string may reach the database, whose
  * text type cannot hold a NUL (SQLite's can).
  */
-const STRING_VALUES = new Set(['""', '10,000-character string', 'NUL and unpaired surrogate', 'empty', '10,000 characters', 'NUL', 'unpaired surrogate as UTF-8', 'malformed percent', 'lone percent']);
+const STRING_VALUES = new Set([
+  '""',
+  '10,000-character string',
+  'NUL and unpaired surrogate',
+  'empty',
+  '10,000 characters',
+  'NUL',
+  'unpaired surrogate as UTF-8',
+  'malformed percent',
+  'lone percent',
+]);
 
 export type Body = Record<string, unknown>;
 
@@ -102,7 +113,10 @@ function jsonShapes(body: Body): Array<[string, string]> {
     ['body 123', '123'],
     ['body null', 'null'],
     ['body {}', '{}'],
-    ['body with unknown fields', JSON.stringify({ ...body, zz_unknown: { a: [1, { b: null }] }, '': 1, 'a.b': true, $where: '1' })],
+    [
+      'body with unknown fields',
+      JSON.stringify({ ...body, zz_unknown: { a: [1, { b: null }] }, '': 1, 'a.b': true, $where: '1' }),
+    ],
     ['every field twice', `{${pairs.map(([k, v]) => `${k}:${v},${k}:${v}`).join(',')}}`],
     ['every field twice, then {"$ne":""}', `{${pairs.map(([k, v]) => `${k}:${v},${k}:{"$ne":""}`).join(',')}}`],
   ];
@@ -126,7 +140,11 @@ export function createSweeper(ward: TestWard, engine: 'sqlite' | 'postgres') {
   async function probe(t: Target, body: string, type: string, what: string): Promise<string | null> {
     const method = t.method ?? 'POST';
     const label = `${method} ${t.path.split('?')[0]} ${what}`;
-    const headers = { ...(method === 'GET' ? {} : { 'content-type': type }), ...(t.headers?.() ?? {}), ...(t.html ? { origin: ward.url } : {}) };
+    const headers = {
+      ...(method === 'GET' ? {} : { 'content-type': type }),
+      ...(t.headers?.() ?? {}),
+      ...(t.html ? { origin: ward.url } : {}),
+    };
     const init = { method, body: method === 'GET' ? undefined : body, headers, signal: AbortSignal.timeout(15_000) };
     stats.sent++;
     let res: Response;
@@ -156,7 +174,8 @@ export function createSweeper(ward: TestWard, engine: 'sqlite' | 'postgres') {
     } catch {
       return `${label}: ${res.status} body is not JSON: ${text.slice(0, 200)}`;
     }
-    if (typeof (parsed as { error_message_key?: unknown })?.error_message_key !== 'string') return `${label}: ${res.status} no error_message_key: ${text.slice(0, 200)}`;
+    if (typeof (parsed as { error_message_key?: unknown })?.error_message_key !== 'string')
+      return `${label}: ${res.status} no error_message_key: ${text.slice(0, 200)}`;
     if (INTERNALS.test(text)) return `${label}: ${res.status} body shows internals: ${text.slice(0, 300)}`;
     return null;
   }
@@ -169,21 +188,51 @@ export function createSweeper(ward: TestWard, engine: 'sqlite' | 'postgres') {
     for (const encoding of t.encodings ?? ['json']) {
       if (encoding === 'json') {
         for (const field of t.fields) {
-          for (const [name, raw] of jsonValues) note(await probe(t, withValue(await t.body(field), field, raw), 'application/json', `JSON ${field}=${name}`));
+          for (const [name, raw] of jsonValues)
+            note(
+              await probe(t, withValue(await t.body(field), field, raw), 'application/json', `JSON ${field}=${name}`),
+            );
           // A well-formed value with a NUL appended (passes a shape check, e.g. an email address).
           const body = await t.body(field);
           const current = field.split('.').reduce<unknown>((o, k) => (o as Body | undefined)?.[k], body);
-          if (typeof current === 'string') note(await probe(t, withValue(body, field, JSON.stringify(`${current}\u0000`)), 'application/json', `JSON ${field}=valid value + NUL`));
+          if (typeof current === 'string')
+            note(
+              await probe(
+                t,
+                withValue(body, field, JSON.stringify(`${current}\u0000`)),
+                'application/json',
+                `JSON ${field}=valid value + NUL`,
+              ),
+            );
         }
-        for (const [name, raw] of jsonShapes(await t.body())) note(await probe(t, raw, 'application/json', `JSON ${name}`));
+        for (const [name, raw] of jsonShapes(await t.body()))
+          note(await probe(t, raw, 'application/json', `JSON ${name}`));
       } else {
         const type = 'application/x-www-form-urlencoded';
         for (const field of t.fields) {
           for (const [name, pair] of formValues) {
-            note(await probe(t, joinForm(formWithout(await t.body(field), field), pair(encodeURIComponent(field))), type, `form ${field}=${name}`));
+            note(
+              await probe(
+                t,
+                joinForm(formWithout(await t.body(field), field), pair(encodeURIComponent(field))),
+                type,
+                `form ${field}=${name}`,
+              ),
+            );
           }
           const body = await t.body(field);
-          if (typeof body[field] === 'string') note(await probe(t, joinForm(formWithout(body, field), `${encodeURIComponent(field)}=${encodeURIComponent(body[field] as string)}%00`), type, `form ${field}=valid value + NUL`));
+          if (typeof body[field] === 'string')
+            note(
+              await probe(
+                t,
+                joinForm(
+                  formWithout(body, field),
+                  `${encodeURIComponent(field)}=${encodeURIComponent(body[field] as string)}%00`,
+                ),
+                type,
+                `form ${field}=valid value + NUL`,
+              ),
+            );
         }
         for (const [name, raw] of formShapes(await t.body())) note(await probe(t, raw, type, name));
       }

@@ -10,24 +10,30 @@ import { engines } from '../helpers/databases.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
-for (const engine of engines()) describe(`NUL in management input (${engine})`, () => {
-  let ward: TestWard;
-  before(async () => {
-    ward = await startWard({ engine, clients: [CONSOLE_CLIENT] });
-  });
-  after(() => ward.close());
+for (const engine of engines())
+  describe(`NUL in management input (${engine})`, () => {
+    let ward: TestWard;
+    before(async () => {
+      ward = await startWard({ engine, clients: [CONSOLE_CLIENT] });
+    });
+    after(() => ward.close());
 
-  it('is a 400 in a user search and in a client name, and nothing is created', async () => {
-    const admin = api(ward, (await consoleToken(ward, 'administrator')).token);
-    const search = await admin.get('/api/v1/users?q=a%00b');
-    assert.equal(search.status, 400, JSON.stringify(search.body));
-    assert.equal(typeof search.body.error_message_key, 'string');
-    const created = await admin.post('/api/v1/clients', { client_id: 'nul-name', name: 'a\u0000b', type: 'public', allowed_callback_urls: ['https://x.example/cb'] });
-    assert.equal(created.status, 400, JSON.stringify(created.body));
-    assert.equal(typeof created.body.error_message_key, 'string');
-    assert.equal((await admin.get('/api/v1/clients/nul-name')).status, 404);
+    it('is a 400 in a user search and in a client name, and nothing is created', async () => {
+      const admin = api(ward, (await consoleToken(ward, 'administrator')).token);
+      const search = await admin.get('/api/v1/users?q=a%00b');
+      assert.equal(search.status, 400, JSON.stringify(search.body));
+      assert.equal(typeof search.body.error_message_key, 'string');
+      const created = await admin.post('/api/v1/clients', {
+        client_id: 'nul-name',
+        name: 'a\u0000b',
+        type: 'public',
+        allowed_callback_urls: ['https://x.example/cb'],
+      });
+      assert.equal(created.status, 400, JSON.stringify(created.body));
+      assert.equal(typeof created.body.error_message_key, 'string');
+      assert.equal((await admin.get('/api/v1/clients/nul-name')).status, 404);
+    });
   });
-});
 
 describe('the error handler and text the database refuses', () => {
   const app = Fastify();

@@ -23,8 +23,28 @@ describe('Core SDK loginWithSocialProvider (redirect mode) through corp-idp', { 
   before(async () => {
     idp = await openCorpIdp();
     ward = await startWard({
-      clients: [{ client_id: 'shop-web', name: 'Shop', type: 'public', jwt_algorithm: 'RS256', allowed_callback_urls: [CALLBACK], allowed_origins: [ORIGIN], sso: true, scope: 'openid email profile' }],
-      socialProviders: [{ name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' }],
+      clients: [
+        {
+          client_id: 'shop-web',
+          name: 'Shop',
+          type: 'public',
+          jwt_algorithm: 'RS256',
+          allowed_callback_urls: [CALLBACK],
+          allowed_origins: [ORIGIN],
+          sso: true,
+          scope: 'openid email profile',
+        },
+      ],
+      socialProviders: [
+        {
+          name: 'corp-idp',
+          type: 'oidc',
+          issuer: idp.issuer,
+          client_id: idp.clientId,
+          client_secret: idp.clientSecret,
+          label: 'Corp IdP',
+        },
+      ],
     });
     await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
     page = installBrowserShims(ward, ORIGIN);
@@ -38,7 +58,12 @@ describe('Core SDK loginWithSocialProvider (redirect mode) through corp-idp', { 
   const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
 
   it('logs in with the provider and exchanges the code with PKCE; the SSO session knows the provider', async () => {
-    idp.accounts.set('dana', { email: 'dana@corp.example', email_verified: true, given_name: 'Dana', family_name: 'Corp' });
+    idp.accounts.set('dana', {
+      email: 'dana@corp.example',
+      email_verified: true,
+      given_name: 'Dana',
+      family_name: 'Corp',
+    });
     const c = client();
     const nav = page.nextNavigation();
     await c.loginWithSocialProvider('corp-idp', { redirectUri: CALLBACK });
@@ -66,18 +91,29 @@ describe('Core SDK loginWithSocialProvider (redirect mode) through corp-idp', { 
     assert.equal(claims.givenName, 'Dana');
     assert.equal(claims.familyName, 'Corp');
     assert.equal(claims.authType, 'corp-idp');
-    const user = await c.getUser({ accessToken: auth.accessToken!, fields: 'email,given_name' }) as Record<string, unknown>;
+    const user = (await c.getUser({ accessToken: auth.accessToken!, fields: 'email,given_name' })) as Record<
+      string,
+      unknown
+    >;
     assert.equal(user.email, 'dana@corp.example');
 
-    const session = await c.getSessionInfo() as { isAuthenticated: boolean; socialProviders?: string[] };
+    const session = (await c.getSessionInfo()) as { isAuthenticated: boolean; socialProviders?: string[] };
     assert.equal(session.isAuthenticated, true);
     assert.deepEqual(session.socialProviders, ['corp-idp']);
     // A code is single use, the verifier was the SDK's: a second exchange is refused.
-    await assert.rejects(c.exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK }), (e: { error?: string }) => e.error === 'invalid_grant');
+    await assert.rejects(
+      c.exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK }),
+      (e: { error?: string }) => e.error === 'invalid_grant',
+    );
   });
 
   it('brings a refusal at the provider back to the application as error=access_denied, no code', async () => {
-    idp.accounts.set('erin', { email: 'erin@corp.example', email_verified: true, given_name: 'Erin', family_name: 'Corp' });
+    idp.accounts.set('erin', {
+      email: 'erin@corp.example',
+      email_verified: true,
+      given_name: 'Erin',
+      family_name: 'Corp',
+    });
     await page.browser.jar.removeAllCookies(); // no session at the provider from the test before
     const nav = page.nextNavigation();
     await client().loginWithSocialProvider('corp-idp', { redirectUri: CALLBACK, state: 'sdk-state' });

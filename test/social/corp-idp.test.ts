@@ -12,7 +12,8 @@ import { startWardWithCorpIdp, throughCorpIdp, type CorpIdp } from '../helpers/c
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import type { TestWard } from '../helpers/ward.js';
 
-const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 describe('social login with oidc-provider as corp-idp', { timeout: 60_000 }, () => {
   let idp: CorpIdp;
@@ -23,21 +24,40 @@ describe('social login with oidc-provider as corp-idp', { timeout: 60_000 }, () 
   });
   after(() => close());
 
-  const authorize = (pkce: { challenge: string }, state = 'st-corp') => authorizeUrl({
-    client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email profile', state, nonce: 'client-nonce',
-    code_challenge: pkce.challenge, code_challenge_method: 'S256', provider: 'corp-idp',
-  });
+  const authorize = (pkce: { challenge: string }, state = 'st-corp') =>
+    authorizeUrl({
+      client_id: 'spa',
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid email profile',
+      state,
+      nonce: 'client-nonce',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      provider: 'corp-idp',
+    });
 
   it('logs in through the provider: state, nonce and PKCE sent, its profile in Ward’s id_token and userinfo', async () => {
-    idp.accounts.set('alice', { email: 'alice@corp.example', email_verified: true, given_name: 'Alice', family_name: 'Corp' });
+    idp.accounts.set('alice', {
+      email: 'alice@corp.example',
+      email_verified: true,
+      given_name: 'Alice',
+      family_name: 'Corp',
+    });
     const grantsBefore = idp.tokenGrants;
     const pkce = pkcePair();
-    const { upstream, callback, res, pages } = await throughCorpIdp(new Browser(ward), authorize(pkce), { login: 'alice' });
+    const { upstream, callback, res, pages } = await throughCorpIdp(new Browser(ward), authorize(pkce), {
+      login: 'alice',
+    });
     assert.equal(`${upstream.origin}${upstream.pathname}`, `${idp.issuer}/auth`);
     assert.equal(upstream.searchParams.get('client_id'), idp.clientId);
     assert.equal(upstream.searchParams.get('redirect_uri'), `${ward.url}/identity/v1/oauth/callback/corp-idp`);
     assert.equal(upstream.searchParams.get('code_challenge_method'), 'S256');
-    assert.ok(upstream.searchParams.get('nonce') && upstream.searchParams.get('state') && upstream.searchParams.get('code_challenge'));
+    assert.ok(
+      upstream.searchParams.get('nonce') &&
+        upstream.searchParams.get('state') &&
+        upstream.searchParams.get('code_challenge'),
+    );
     assert.notEqual(upstream.searchParams.get('state'), 'st-corp', "the client's state never goes upstream");
     assert.notEqual(upstream.searchParams.get('nonce'), 'client-nonce', "nor the client's nonce");
     assert.deepEqual(pages, ['login', 'consent'], "the provider's own pages were shown");
@@ -71,9 +91,17 @@ describe('social login with oidc-provider as corp-idp', { timeout: 60_000 }, () 
   });
 
   it('sends the user who cancels at the provider back to the client with error=access_denied and no code', async () => {
-    idp.accounts.set('bob', { email: 'bob@corp.example', email_verified: true, given_name: 'Bob', family_name: 'Corp' });
+    idp.accounts.set('bob', {
+      email: 'bob@corp.example',
+      email_verified: true,
+      given_name: 'Bob',
+      family_name: 'Corp',
+    });
     const grantsBefore = idp.tokenGrants;
-    const { callback, res, pages } = await throughCorpIdp(new Browser(ward), authorize(pkcePair(), 'st-cancel'), { login: 'bob', cancel: true });
+    const { callback, res, pages } = await throughCorpIdp(new Browser(ward), authorize(pkcePair(), 'st-cancel'), {
+      login: 'bob',
+      cancel: true,
+    });
     assert.deepEqual(pages, ['login']);
     assert.equal(callback.searchParams.get('error'), 'access_denied', "the provider's own answer");
     assert.equal(res.status, 302);
@@ -98,7 +126,11 @@ describe('social login with oidc-provider as corp-idp', { timeout: 60_000 }, () 
     assert.match(html, /You already have an account/);
     assert.match(html, /link your Corp IdP sign-in/);
     assert.equal(await ward.registry.storage.identities.find('corp-idp', 'carol'), undefined, 'not linked yet');
-    const ok = await browser.postForm('/identity/v1/oauth/link', { link_token: field(html, 'link_token'), csrf: field(html, 'csrf'), password: owner.password });
+    const ok = await browser.postForm('/identity/v1/oauth/link', {
+      link_token: field(html, 'link_token'),
+      csrf: field(html, 'csrf'),
+      password: owner.password,
+    });
     assert.equal(ok.status, 303);
     const { body } = await redeem(ward, location(ok).searchParams.get('code')!, pkce.verifier);
     const claims = decodeJwt(body.id_token!);

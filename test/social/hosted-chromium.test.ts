@@ -31,8 +31,22 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
     ward = await startWard({
       clients: [PUBLIC_CLIENT],
       socialProviders: [
-        { name: 'corp-idp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp IdP' },
-        { name: 'tiny', type: 'oidc', issuer: tiny.issuer, client_id: tiny.clientId, client_secret: tiny.clientSecret, label: 'Tiny IdP' },
+        {
+          name: 'corp-idp',
+          type: 'oidc',
+          issuer: idp.issuer,
+          client_id: idp.clientId,
+          client_secret: idp.clientSecret,
+          label: 'Corp IdP',
+        },
+        {
+          name: 'tiny',
+          type: 'oidc',
+          issuer: tiny.issuer,
+          client_id: tiny.clientId,
+          client_secret: tiny.clientSecret,
+          label: 'Tiny IdP',
+        },
       ],
     });
     await idp.register([`${ward.url}/identity/v1/oauth/callback/corp-idp`]);
@@ -40,8 +54,15 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
       executablePath: CHROMIUM,
       timeout: 30_000,
       args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--ignore-certificate-errors',
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--ignore-certificate-errors',
         '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
       ],
     });
@@ -57,14 +78,31 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
   async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     context.setDefaultTimeout(15_000);
-    await context.route('https://app.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>App</title><h1>Signed in</h1>' }));
+    await context.route('https://app.example/**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><title>App</title><h1>Signed in</h1>',
+      }),
+    );
     return { context, page: await context.newPage() };
   }
 
   /** Opens Ward's hosted login page for the client (code flow with PKCE). */
   async function openLoginPage(page: Page, state: string) {
     const pkce = pkcePair();
-    await page.goto(ward.url + authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email profile', state, code_challenge: pkce.challenge, code_challenge_method: 'S256' }));
+    await page.goto(
+      ward.url +
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid email profile',
+          state,
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }),
+    );
     return pkce;
   }
 
@@ -77,7 +115,12 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
   };
 
   it('shows a button per provider; Corp IdP: its login and consent forms, then the client gets a code', async () => {
-    idp.accounts.set('frank', { email: 'frank@corp.example', email_verified: true, given_name: 'Frank', family_name: 'Corp' });
+    idp.accounts.set('frank', {
+      email: 'frank@corp.example',
+      email_verified: true,
+      given_name: 'Frank',
+      family_name: 'Corp',
+    });
     const { context, page } = await freshPage();
     try {
       const pkce = await openLoginPage(page, 'st-chromium');
@@ -104,14 +147,23 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
       const claims = decodeJwt(body.id_token!);
       assert.equal(claims.email, 'frank@corp.example');
       assert.equal(claims.auth_type, 'corp-idp');
-      assert.ok((await context.cookies(ward.url)).some((c) => c.name === '__Host-ward_sso'), 'an SSO session in the browser');
+      assert.ok(
+        (await context.cookies(ward.url)).some((c) => c.name === '__Host-ward_sso'),
+        'an SSO session in the browser',
+      );
     } finally {
       await context.close();
     }
   });
 
   it('Tiny IdP redirects back at once: the client gets a code', async () => {
-    tiny.account = { sub: 'tiny-chromium', email: 'tiny.chromium@example.com', email_verified: true, given_name: 'Tina', family_name: 'Tiny' };
+    tiny.account = {
+      sub: 'tiny-chromium',
+      email: 'tiny.chromium@example.com',
+      email_verified: true,
+      given_name: 'Tina',
+      family_name: 'Tiny',
+    };
     const { context, page } = await freshPage();
     try {
       const pkce = await openLoginPage(page, 'st-tiny');

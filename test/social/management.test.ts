@@ -22,16 +22,38 @@ describe('management API: social providers', () => {
 
   it('adds a provider that works at once, never shows its secret, changes and removes it', async () => {
     const admin = api(ward, (await consoleToken(ward, 'manager')).token);
-    const created = await admin.post('/api/v1/social-providers', { name: 'tiny', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Tiny' });
+    const created = await admin.post('/api/v1/social-providers', {
+      name: 'tiny',
+      type: 'oidc',
+      issuer: idp.issuer,
+      client_id: idp.clientId,
+      client_secret: idp.clientSecret,
+      label: 'Tiny',
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.client_secret, undefined);
     const listed = await admin.get('/api/v1/social-providers');
-    assert.deepEqual(listed.body.providers.map((p: { name: string }) => p.name), ['tiny']);
+    assert.deepEqual(
+      listed.body.providers.map((p: { name: string }) => p.name),
+      ['tiny'],
+    );
     assert.ok(!JSON.stringify(listed.body).includes(idp.clientSecret));
-    const config = await (await ward.fetch('/identity/v1/config?client_id=spa')).json() as { social_providers: string[] };
+    const config = (await (await ward.fetch('/identity/v1/config?client_id=spa')).json()) as {
+      social_providers: string[];
+    };
     assert.deepEqual(config.social_providers, ['tiny']);
     const browser = new Browser(ward);
-    const start = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', provider: 'tiny' }));
+    const start = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        provider: 'tiny',
+      }),
+    );
     assert.equal(location(start).origin, idp.issuer);
     const back = await browser.get(location(start).toString());
     const cb = await browser.get(location(back).toString());
@@ -39,16 +61,40 @@ describe('management API: social providers', () => {
 
     assert.equal((await admin.patch('/api/v1/social-providers/tiny', { label: 'Tiny IdP' })).body.label, 'Tiny IdP');
     assert.equal((await admin.patch('/api/v1/social-providers/tiny', { issuer: 'http://evil.example' })).status, 400);
-    assert.equal((await admin.post('/api/v1/social-providers', { name: 'tiny', type: 'oidc', issuer: idp.issuer, client_id: 'x', client_secret: 'y' })).status, 409);
+    assert.equal(
+      (
+        await admin.post('/api/v1/social-providers', {
+          name: 'tiny',
+          type: 'oidc',
+          issuer: idp.issuer,
+          client_id: 'x',
+          client_secret: 'y',
+        })
+      ).status,
+      409,
+    );
     assert.equal((await admin.post('/api/v1/social-providers', { name: 'BAD NAME', type: 'oidc' })).status, 400);
     assert.equal((await admin.del('/api/v1/social-providers/tiny')).status, 204);
-    const gone = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', provider: 'tiny' }));
+    const gone = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        provider: 'tiny',
+      }),
+    );
     assert.equal(location(gone).searchParams.get('error'), 'invalid_request');
   });
 
   it('refuses a Developer', async () => {
     const dev = api(ward, (await consoleToken(ward, 'developer')).token);
-    assert.equal((await dev.post('/api/v1/social-providers', { preset: 'google', client_id: 'a', client_secret: 'b' })).status, 403);
+    assert.equal(
+      (await dev.post('/api/v1/social-providers', { preset: 'google', client_id: 'a', client_secret: 'b' })).status,
+      403,
+    );
     assert.equal((await dev.get('/api/v1/social-providers')).status, 200);
   });
 });

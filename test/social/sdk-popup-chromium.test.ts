@@ -22,7 +22,16 @@ describe('Core SDK loginWithSocialProvider in popup mode, in Chromium', { timeou
     app = await startSdkApp();
     ward = await startWard({
       clients: [app.client()],
-      socialProviders: [{ name: 'tiny', type: 'oidc', issuer: tiny.issuer, client_id: tiny.clientId, client_secret: tiny.clientSecret, label: 'Tiny IdP' }],
+      socialProviders: [
+        {
+          name: 'tiny',
+          type: 'oidc',
+          issuer: tiny.issuer,
+          client_id: tiny.clientId,
+          client_secret: tiny.clientSecret,
+          label: 'Tiny IdP',
+        },
+      ],
     });
     app.wardUrl = ward.url;
     chromium = await launchChromium();
@@ -37,16 +46,40 @@ describe('Core SDK loginWithSocialProvider in popup mode, in Chromium', { timeou
   /** Clicks the app's button, which signs in with Tiny IdP in a popup; resolves once the popup is closed. */
   async function signInWithPopup(page: Page): Promise<URL> {
     await page.evaluate((origin) => {
-      const w = window as unknown as { client: { on(e: string, f: (x: unknown) => void): void; loginWithSocialProvider(p: string, o: object): Promise<void> }; go(): void; outcome: unknown; failed: unknown };
+      const w = window as unknown as {
+        client: {
+          on(e: string, f: (x: unknown) => void): void;
+          loginWithSocialProvider(p: string, o: object): Promise<void>;
+        };
+        go(): void;
+        outcome: unknown;
+        failed: unknown;
+      };
       w.outcome = 'pending';
-      w.client.on('authentication_failed', (e) => { w.failed = e; });
+      w.client.on('authentication_failed', (e) => {
+        w.failed = e;
+      });
       w.go = () => {
-        w.client.loginWithSocialProvider('tiny', { popupMode: true, redirectUri: `${origin}/cb`, scope: 'openid email profile' })
-          .then(() => { w.outcome = 'resolved'; }, (e) => { w.outcome = { rejected: e }; });
+        w.client
+          .loginWithSocialProvider('tiny', {
+            popupMode: true,
+            redirectUri: `${origin}/cb`,
+            scope: 'openid email profile',
+          })
+          .then(
+            () => {
+              w.outcome = 'resolved';
+            },
+            (e) => {
+              w.outcome = { rejected: e };
+            },
+          );
       };
     }, app.origin);
     const popupOpened = page.waitForEvent('popup');
-    const authorizeSent = chromium.context.waitForEvent('request', (r) => r.url().startsWith(`${ward.url}/oauth/authorize?`));
+    const authorizeSent = chromium.context.waitForEvent('request', (r) =>
+      r.url().startsWith(`${ward.url}/oauth/authorize?`),
+    );
     await page.click('#go');
     const popup = await popupOpened;
     const authorize = new URL((await authorizeSent).url());
@@ -55,7 +88,13 @@ describe('Core SDK loginWithSocialProvider in popup mode, in Chromium', { timeou
   }
 
   it('signs in through the popup: the app lands on its redirectUri with a code the SDK exchanges', async () => {
-    tiny.account = { sub: 'tiny-popup', email: 'tiny.popup@example.com', email_verified: true, given_name: 'Pop', family_name: 'Up' };
+    tiny.account = {
+      sub: 'tiny-popup',
+      email: 'tiny.popup@example.com',
+      email_verified: true,
+      given_name: 'Pop',
+      family_name: 'Up',
+    };
     const page = await openSdkApp(chromium.context, app);
     const authorize = await signInWithPopup(page);
     assert.equal(`${authorize.origin}${authorize.pathname}`, `${ward.url}/oauth/authorize`);
@@ -78,7 +117,13 @@ describe('Core SDK loginWithSocialProvider in popup mode, in Chromium', { timeou
     const page = await openSdkApp(chromium.context, app);
     try {
       await signInWithPopup(page);
-      const outcome = await page.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome !== 'pending' && (window as unknown as { outcome?: unknown }).outcome).then((h) => h.jsonValue()) as { rejected?: Record<string, string> };
+      const outcome = (await page
+        .waitForFunction(
+          () =>
+            (window as unknown as { outcome?: unknown }).outcome !== 'pending' &&
+            (window as unknown as { outcome?: unknown }).outcome,
+        )
+        .then((h) => h.jsonValue())) as { rejected?: Record<string, string> };
       assert.equal(outcome.rejected?.error, 'access_denied', JSON.stringify(outcome));
       const failed = await page.evaluate(() => (window as unknown as { failed?: Record<string, string> }).failed);
       assert.equal(failed?.error, 'access_denied');

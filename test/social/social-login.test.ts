@@ -11,7 +11,8 @@ import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startTinyIdp, type TinyIdp } from '../helpers/tiny-idp.js';
 
-const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 describe('social login', () => {
   let idp: TinyIdp;
@@ -22,8 +23,24 @@ describe('social login', () => {
       clients: [PUBLIC_CLIENT],
       account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
       socialProviders: [
-        { name: 'corp', type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, label: 'Corp' },
-        { name: 'plain', type: 'oauth2', authorization_url: `${idp.issuer}/authorize`, token_url: `${idp.issuer}/token`, userinfo_url: `${idp.issuer}/me`, client_id: idp.clientId, client_secret: idp.clientSecret, claims: { sub: 'id', email: 'mail', given_name: 'first', family_name: 'last' } },
+        {
+          name: 'corp',
+          type: 'oidc',
+          issuer: idp.issuer,
+          client_id: idp.clientId,
+          client_secret: idp.clientSecret,
+          label: 'Corp',
+        },
+        {
+          name: 'plain',
+          type: 'oauth2',
+          authorization_url: `${idp.issuer}/authorize`,
+          token_url: `${idp.issuer}/token`,
+          userinfo_url: `${idp.issuer}/me`,
+          client_id: idp.clientId,
+          client_secret: idp.clientSecret,
+          claims: { sub: 'id', email: 'mail', given_name: 'first', family_name: 'last' },
+        },
       ],
     });
   });
@@ -34,7 +51,19 @@ describe('social login', () => {
 
   /** Runs /oauth/authorize?provider=... through the provider and back; returns Ward's last answer. */
   async function viaProvider(provider: string, browser = new Browser(m.ward), pkce = pkcePair()) {
-    const start = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid email profile', state: 'soc', nonce: 'client-nonce', code_challenge: pkce.challenge, code_challenge_method: 'S256', provider }));
+    const start = await browser.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid email profile',
+        state: 'soc',
+        nonce: 'client-nonce',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        provider,
+      }),
+    );
     assert.equal(start.status, 302, await start.text());
     const upstream = location(start);
     assert.ok(upstream.searchParams.get('state') && upstream.searchParams.get('code_challenge'));
@@ -45,7 +74,13 @@ describe('social login', () => {
   }
 
   it('creates the user at the first OIDC login and finds it the next time; the id_token says how', async () => {
-    idp.account = { sub: 'corp-1', email: 'new.user@corp.example', email_verified: true, given_name: 'New', family_name: 'User' };
+    idp.account = {
+      sub: 'corp-1',
+      email: 'new.user@corp.example',
+      email_verified: true,
+      given_name: 'New',
+      family_name: 'User',
+    };
     const { res, pkce, upstream } = await viaProvider('corp');
     assert.equal(upstream.origin, idp.issuer);
     assert.ok(upstream.searchParams.get('nonce'));
@@ -64,7 +99,13 @@ describe('social login', () => {
   });
 
   it('reads the profile of a plain OAuth 2.0 provider through the claim mapping', async () => {
-    idp.account = { sub: 'plain-7', email: 'plain@corp.example', email_verified: false, given_name: 'Pla', family_name: 'In' };
+    idp.account = {
+      sub: 'plain-7',
+      email: 'plain@corp.example',
+      email_verified: false,
+      given_name: 'Pla',
+      family_name: 'In',
+    };
     const { res, pkce } = await viaProvider('plain');
     const { body } = await redeem(m.ward, location(res).searchParams.get('code')!, pkce.verifier);
     const claims = decodeJwt(body.id_token!);
@@ -79,21 +120,41 @@ describe('social login', () => {
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.match(html, /You already have an account/);
-    const wrong = await browser.postForm('/identity/v1/oauth/link', { link_token: field(html, 'link_token'), csrf: field(html, 'csrf'), password: 'not the password' });
+    const wrong = await browser.postForm('/identity/v1/oauth/link', {
+      link_token: field(html, 'link_token'),
+      csrf: field(html, 'csrf'),
+      password: 'not the password',
+    });
     assert.equal(wrong.status, 401);
     assert.match(await wrong.text(), /The password is incorrect/);
     assert.equal(await m.ward.registry.storage.identities.find('corp', 'corp-takeover'), undefined, 'not linked');
-    const ok = await browser.postForm('/identity/v1/oauth/link', { link_token: field(html, 'link_token'), csrf: field(html, 'csrf'), password: owner.password });
+    const ok = await browser.postForm('/identity/v1/oauth/link', {
+      link_token: field(html, 'link_token'),
+      csrf: field(html, 'csrf'),
+      password: owner.password,
+    });
     assert.equal(ok.status, 303);
     const { body } = await redeem(m.ward, location(ok).searchParams.get('code')!, pkce.verifier);
     assert.equal(decodeJwt(body.id_token!).sub, owner.id);
     assert.equal((await m.ward.registry.storage.identities.find('corp', 'corp-takeover'))?.user_id, owner.id);
   });
 
-  const failures: Array<[TinyIdp['mode'], string]> = [['refuse', 'access_denied'], ['wrong_nonce', 'access_denied'], ['foreign_key', 'access_denied'], ['wrong_audience', 'access_denied'], ['down', 'server_error']];
+  const failures: Array<[TinyIdp['mode'], string]> = [
+    ['refuse', 'access_denied'],
+    ['wrong_nonce', 'access_denied'],
+    ['foreign_key', 'access_denied'],
+    ['wrong_audience', 'access_denied'],
+    ['down', 'server_error'],
+  ];
   for (const [mode, error] of failures) {
     it(`ends an upstream failure (${mode}) in the client's redirect_uri with ${error}, no code`, async () => {
-      idp.account = { sub: `corp-${mode}`, email: `${mode}@corp.example`, email_verified: true, given_name: 'F', family_name: 'M' };
+      idp.account = {
+        sub: `corp-${mode}`,
+        email: `${mode}@corp.example`,
+        email_verified: true,
+        given_name: 'F',
+        family_name: 'M',
+      };
       idp.mode = mode;
       try {
         const { res } = await viaProvider('corp');
@@ -114,17 +175,50 @@ describe('social login', () => {
     const replay = await browser.get(callback.toString());
     assert.equal(replay.status, 400, 'the state is single use');
     const browser2 = new Browser(m.ward);
-    const start = await browser2.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', provider: 'corp' }));
+    const start = await browser2.get(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        provider: 'corp',
+      }),
+    );
     const back = location(await browser2.get(location(start).toString()));
     assert.equal((await new Browser(m.ward).get(back.toString())).status, 400, 'another browser (login CSRF)');
     const tampered = new URL(back);
     tampered.searchParams.set('state', 'forged');
     assert.equal((await browser2.get(tampered.toString())).status, 400);
-    assert.equal((await browser2.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', provider: 'nope' }))).headers.get('location')?.includes('error=invalid_request'), true);
+    assert.equal(
+      (
+        await browser2.get(
+          authorizeUrl({
+            client_id: 'spa',
+            response_type: 'code',
+            redirect_uri: 'https://app.example/cb',
+            scope: 'openid',
+            code_challenge: pkcePair().challenge,
+            code_challenge_method: 'S256',
+            provider: 'nope',
+          }),
+        )
+      ).headers
+        .get('location')
+        ?.includes('error=invalid_request'),
+      true,
+    );
   });
 
   it('still asks for the second factor under MFA Always', async () => {
-    idp.account = { sub: 'corp-mfa', email: 'mfa.social@corp.example', email_verified: true, given_name: 'M', family_name: 'F' };
+    idp.account = {
+      sub: 'corp-mfa',
+      email: 'mfa.social@corp.example',
+      email_verified: true,
+      given_name: 'M',
+      family_name: 'F',
+    };
     const first = await viaProvider('corp');
     const { body } = await redeem(m.ward, location(first.res).searchParams.get('code')!, first.pkce.verifier);
     const userId = decodeJwt(body.id_token!).sub!;
@@ -136,8 +230,13 @@ describe('social login', () => {
       const html = await res.text();
       assert.match(html, /Verify it is you/);
       const done = await browser.postForm('/oauth/authorize/mfa', {
-        request: field(html, 'request'), csrf: field(html, 'csrf'), step_up: field(html, 'step_up'), challenge_id: field(html, 'challenge_id'),
-        auth_type: 'email', action: 'verify', verification_code: codeIn((await m.smtp.next('mfa.social@corp.example')).text),
+        request: field(html, 'request'),
+        csrf: field(html, 'csrf'),
+        step_up: field(html, 'step_up'),
+        challenge_id: field(html, 'challenge_id'),
+        auth_type: 'email',
+        action: 'verify',
+        verification_code: codeIn((await m.smtp.next('mfa.social@corp.example')).text),
       });
       assert.equal(done.status, 303);
       const { body: b2 } = await redeem(m.ward, location(done).searchParams.get('code')!, pkce.verifier);
@@ -148,14 +247,35 @@ describe('social login', () => {
   });
 
   it('lists providers in the remote config and on the login page; unlink removes an identity', async () => {
-    const config = await (await m.ward.fetch('/identity/v1/config?client_id=spa')).json() as { social_providers: string[] };
+    const config = (await (await m.ward.fetch('/identity/v1/config?client_id=spa')).json()) as {
+      social_providers: string[];
+    };
     assert.deepEqual(config.social_providers, ['corp', 'plain']);
-    const page = await m.ward.fetch(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }));
+    const page = await m.ward.fetch(
+      authorizeUrl({
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.match(await page.text(), /Continue with Corp/);
-    idp.account = { sub: 'corp-unlink', email: 'unlink@corp.example', email_verified: true, given_name: 'U', family_name: 'L' };
+    idp.account = {
+      sub: 'corp-unlink',
+      email: 'unlink@corp.example',
+      email_verified: true,
+      given_name: 'U',
+      family_name: 'L',
+    };
     const { res, pkce } = await viaProvider('corp');
     const { body } = await redeem(m.ward, location(res).searchParams.get('code')!, pkce.verifier);
-    const unlink = await m.ward.fetch('/identity/v1/unlink', { method: 'POST', headers: { authorization: `Bearer ${body.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'corp' }) });
+    const unlink = await m.ward.fetch('/identity/v1/unlink', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${body.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'corp' }),
+    });
     assert.equal(unlink.status, 204);
     assert.equal(await m.ward.registry.storage.identities.find('corp', 'corp-unlink'), undefined);
   });

@@ -25,12 +25,25 @@ describe('OIDC upstream: the profile completed from UserInfo', { timeout: 30_000
     server = createServer(async (req, res) => {
       for await (const _ of req);
       const json = (v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
-      if (req.url === '/.well-known/openid-configuration') return json({ issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, userinfo_endpoint: `${issuer}/me`, jwks_uri: `${issuer}/jwks` });
+      if (req.url === '/.well-known/openid-configuration')
+        return json({
+          issuer,
+          authorization_endpoint: `${issuer}/auth`,
+          token_endpoint: `${issuer}/token`,
+          userinfo_endpoint: `${issuer}/me`,
+          jwks_uri: `${issuer}/jwks`,
+        });
       if (req.url === '/jwks') return json({ keys: [jwk] });
       if (req.url === '/token') {
         const now = Math.floor(Date.now() / 1000);
-        const idToken = await new SignJWT({ nonce: 'n-1', ...idClaims }).setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-          .setIssuer(issuer).setAudience('rp').setSubject('subject-1').setIssuedAt(now).setExpirationTime(now + 300).sign(privateKey);
+        const idToken = await new SignJWT({ nonce: 'n-1', ...idClaims })
+          .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+          .setIssuer(issuer)
+          .setAudience('rp')
+          .setSubject('subject-1')
+          .setIssuedAt(now)
+          .setExpirationTime(now + 300)
+          .sign(privateKey);
         return json({ access_token: 'upstream-access', token_type: 'Bearer', id_token: idToken });
       }
       if (req.url === '/me') {
@@ -47,27 +60,67 @@ describe('OIDC upstream: the profile completed from UserInfo', { timeout: 30_000
     userinfoCalls = [];
   });
 
-  const upstream = () => createUpstream({ name: 'scripted', type: 'oidc', client_id: 'rp', client_secret: 's', scopes: ['openid', 'email', 'profile'], issuer, label: 'S' } satisfies SocialProviderConfig, CALLBACK);
+  const upstream = () =>
+    createUpstream(
+      {
+        name: 'scripted',
+        type: 'oidc',
+        client_id: 'rp',
+        client_secret: 's',
+        scopes: ['openid', 'email', 'profile'],
+        issuer,
+        label: 'S',
+      } satisfies SocialProviderConfig,
+      CALLBACK,
+    );
 
   it('asks UserInfo (with the access token) for the claims the id_token lacks', async () => {
     idClaims = {};
-    userinfo = { sub: 'subject-1', email: 'info@corp.example', email_verified: true, given_name: 'In', family_name: 'Fo' };
+    userinfo = {
+      sub: 'subject-1',
+      email: 'info@corp.example',
+      email_verified: true,
+      given_name: 'In',
+      family_name: 'Fo',
+    };
     const profile = await upstream().profile('code', 'verifier', 'n-1');
-    assert.deepEqual(profile, { sub: 'subject-1', email: 'info@corp.example', email_verified: true, given_name: 'In', family_name: 'Fo' });
+    assert.deepEqual(profile, {
+      sub: 'subject-1',
+      email: 'info@corp.example',
+      email_verified: true,
+      given_name: 'In',
+      family_name: 'Fo',
+    });
     assert.deepEqual(userinfoCalls, ['Bearer upstream-access']);
   });
 
   it('refuses a UserInfo answer about another subject (access_denied)', async () => {
     idClaims = {};
     userinfo = { sub: 'someone-else', email: 'victim@corp.example', email_verified: true };
-    await assert.rejects(upstream().profile('code', 'verifier', 'n-1'), (e: unknown) => e instanceof UpstreamError && e.oauthError === 'access_denied' && /another subject/.test(e.message));
+    await assert.rejects(
+      upstream().profile('code', 'verifier', 'n-1'),
+      (e: unknown) =>
+        e instanceof UpstreamError && e.oauthError === 'access_denied' && /another subject/.test(e.message),
+    );
   });
 
   it("keeps the id_token's email and its email_verified; UserInfo only fills in the names", async () => {
     idClaims = { email: 'token@corp.example', email_verified: false };
-    userinfo = { sub: 'subject-1', email: 'other@corp.example', email_verified: true, given_name: 'Gi', family_name: 'Ven' };
+    userinfo = {
+      sub: 'subject-1',
+      email: 'other@corp.example',
+      email_verified: true,
+      given_name: 'Gi',
+      family_name: 'Ven',
+    };
     const profile = await upstream().profile('code', 'verifier', 'n-1');
-    assert.deepEqual(profile, { sub: 'subject-1', email: 'token@corp.example', email_verified: false, given_name: 'Gi', family_name: 'Ven' });
+    assert.deepEqual(profile, {
+      sub: 'subject-1',
+      email: 'token@corp.example',
+      email_verified: false,
+      given_name: 'Gi',
+      family_name: 'Ven',
+    });
   });
 
   it('does not call UserInfo when the id_token has everything', async () => {

@@ -17,8 +17,16 @@ for (const engine of engines()) {
 
     const now = 1_700_000_000_000;
     const user = (id: string, email: string) => ({
-      id, email, phone_number: null, password_hash: 'h', given_name: 'Ada', family_name: 'L',
-      email_verified: false, phone_number_verified: false, role: null, disabled: false,
+      id,
+      email,
+      phone_number: null,
+      password_hash: 'h',
+      given_name: 'Ada',
+      family_name: 'L',
+      email_verified: false,
+      phone_number_verified: false,
+      role: null,
+      disabled: false,
     });
 
     it('creates and finds users; a duplicate email is a unique violation', async () => {
@@ -30,10 +38,24 @@ for (const engine of engines()) {
 
     it('upserts clients and keeps key_mode', async () => {
       const c = {
-        client_id: 'c1', name: 'C', type: 'public' as const, secret_sealed: null, secret_digest: null,
-        jwt_algorithm: 'RS256' as const, allowed_callback_urls: ['https://a.example/cb'], allowed_origins: [],
-        sso: true, scope: 'openid', pkce_enforced: true, implicit_flow: false, key_mode: 'global' as const,
-        source: 'config' as const, grant_types: ['authorization_code'], management_scopes: [], created_at: now, updated_at: now,
+        client_id: 'c1',
+        name: 'C',
+        type: 'public' as const,
+        secret_sealed: null,
+        secret_digest: null,
+        jwt_algorithm: 'RS256' as const,
+        allowed_callback_urls: ['https://a.example/cb'],
+        allowed_origins: [],
+        sso: true,
+        scope: 'openid',
+        pkce_enforced: true,
+        implicit_flow: false,
+        key_mode: 'global' as const,
+        source: 'config' as const,
+        grant_types: ['authorization_code'],
+        management_scopes: [],
+        created_at: now,
+        updated_at: now,
       };
       await s.clients.upsert(c);
       await s.clients.setKeyMode('c1', 'client', now);
@@ -46,9 +68,20 @@ for (const engine of engines()) {
 
     it('consumes an authorization code exactly once under 20 concurrent callers', async () => {
       await s.codes.insert({
-        code_digest: 'd1', client_id: 'c1', user_id: 'u1', session_id: null, redirect_uri: 'https://a.example/cb',
-        scope: 'openid', nonce: null, code_challenge: null, auth_time: now, amr: '["pwd"]', grant_id: 'g1',
-        expires_at: now + 60_000, consumed_at: null, created_at: now,
+        code_digest: 'd1',
+        client_id: 'c1',
+        user_id: 'u1',
+        session_id: null,
+        redirect_uri: 'https://a.example/cb',
+        scope: 'openid',
+        nonce: null,
+        code_challenge: null,
+        auth_time: now,
+        amr: '["pwd"]',
+        grant_id: 'g1',
+        expires_at: now + 60_000,
+        consumed_at: null,
+        created_at: now,
       });
       const results = await Promise.all(Array.from({ length: 20 }, () => s.codes.consume('d1', now)));
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
@@ -56,16 +89,39 @@ for (const engine of engines()) {
       assert.equal((await s.codes.consume('nope', now)).state, 'missing');
       const won = results.find((r) => r.state === 'ok');
       assert.ok(won?.state === 'ok');
-      assert.equal(won.user?.id, 'u1', 'the winner gets the code\'s user');
+      assert.equal(won.user?.id, 'u1', "the winner gets the code's user");
       assert.equal(won.user?.disabled, false);
       assert.equal(won.challengeSeen, false, 'no challenge: nothing seen');
     });
 
     it('stores a grant with its first code in one call; the consume tells a PKCE challenge seen on another code', async () => {
-      const grant = (id: string) => ({ id, user_id: 'u1', client_id: 'c9', session_id: null, scope: 'openid', auth_time: now, amr: '["pwd"]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      const grant = (id: string) => ({
+        id,
+        user_id: 'u1',
+        client_id: 'c9',
+        session_id: null,
+        scope: 'openid',
+        auth_time: now,
+        amr: '["pwd"]',
+        created_at: now,
+        expires_at: now + 1e6,
+        revoked_at: null,
+      });
       const code = (digest: string, grantId: string, challenge: string, userId = 'u1') => ({
-        code_digest: digest, client_id: 'c9', user_id: userId, session_id: null, redirect_uri: null, scope: 'openid', nonce: null,
-        code_challenge: challenge, auth_time: now, amr: '["pwd"]', grant_id: grantId, expires_at: now + 60_000, consumed_at: null, created_at: now,
+        code_digest: digest,
+        client_id: 'c9',
+        user_id: userId,
+        session_id: null,
+        redirect_uri: null,
+        scope: 'openid',
+        nonce: null,
+        code_challenge: challenge,
+        auth_time: now,
+        amr: '["pwd"]',
+        grant_id: grantId,
+        expires_at: now + 60_000,
+        consumed_at: null,
+        created_at: now,
       });
       await s.codes.insertWithGrant(grant('g9a'), code('c9a', 'g9a', 'ch-once'));
       await s.codes.insertWithGrant(grant('g9b'), code('c9b', 'g9b', 'ch-twice'));
@@ -87,17 +143,55 @@ for (const engine of engines()) {
     });
 
     it('consumes a one-time token once, and only as its own kind', async () => {
-      await s.oneTime.insert({ digest: 't1', kind: 'tkn', user_id: 'u1', client_id: 'c1', payload: '{}', expires_at: now + 1000, consumed_at: null, created_at: now });
+      await s.oneTime.insert({
+        digest: 't1',
+        kind: 'tkn',
+        user_id: 'u1',
+        client_id: 'c1',
+        payload: '{}',
+        expires_at: now + 1000,
+        consumed_at: null,
+        created_at: now,
+      });
       assert.equal((await s.oneTime.consume('step_up', 't1', now)).state, 'missing');
       const results = await Promise.all(Array.from({ length: 20 }, () => s.oneTime.consume('tkn', 't1', now)));
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
     });
 
     it('rotates a refresh token once under concurrency, and revoking a grant kills its access tokens', async () => {
-      await s.tokens.createGrant({ id: 'g1', user_id: 'u1', client_id: 'c1', session_id: 's1', scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
-      await s.tokens.insertRefreshToken({ digest: 'r1', grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
-      const next = (i: number) => ({ digest: `r1-next-${i}`, grant_id: 'g1', client_id: 'c1', user_id: 'u1', scope: 'openid', created_at: now, consumed_at: null });
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.tokens.rotateRefreshToken('r1', now, next(i))));
+      await s.tokens.createGrant({
+        id: 'g1',
+        user_id: 'u1',
+        client_id: 'c1',
+        session_id: 's1',
+        scope: 'openid',
+        auth_time: now,
+        amr: '[]',
+        created_at: now,
+        expires_at: now + 1e6,
+        revoked_at: null,
+      });
+      await s.tokens.insertRefreshToken({
+        digest: 'r1',
+        grant_id: 'g1',
+        client_id: 'c1',
+        user_id: 'u1',
+        scope: 'openid',
+        created_at: now,
+        consumed_at: null,
+      });
+      const next = (i: number) => ({
+        digest: `r1-next-${i}`,
+        grant_id: 'g1',
+        client_id: 'c1',
+        user_id: 'u1',
+        scope: 'openid',
+        created_at: now,
+        consumed_at: null,
+      });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => s.tokens.rotateRefreshToken('r1', now, next(i))),
+      );
       assert.equal(results.filter((won) => won).length, 1);
       const winner = results.indexOf(true);
       const seen = await s.tokens.findRefreshTokenWithGrant('r1');
@@ -106,7 +200,11 @@ for (const engine of engines()) {
       assert.equal(seen?.user?.email, 'ada@example.com', 'the token is read with its user');
       assert.equal(seen?.user?.email_verified, false);
       // Only the winner's successor is stored, and it is live.
-      for (let i = 0; i < 20; i++) assert.equal((await s.tokens.findRefreshTokenWithGrant(`r1-next-${i}`))?.consumed_at, i === winner ? null : undefined);
+      for (let i = 0; i < 20; i++)
+        assert.equal(
+          (await s.tokens.findRefreshTokenWithGrant(`r1-next-${i}`))?.consumed_at,
+          i === winner ? null : undefined,
+        );
       assert.equal(await s.tokens.rotateRefreshToken('r1', now, next(99)), false, 'a used token rotates no more');
       assert.equal(await s.tokens.findRefreshTokenWithGrant('r1-next-99'), undefined);
       assert.deepEqual(await s.tokens.grantIdsOfSession('s1'), ['g1']);
@@ -118,10 +216,25 @@ for (const engine of engines()) {
     });
 
     it('revokes one access token by its jti, with or without a grant, until it expires', async () => {
-      await s.tokens.createGrant({ id: 'g2', user_id: 'u1', client_id: 'c1', session_id: null, scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      await s.tokens.createGrant({
+        id: 'g2',
+        user_id: 'u1',
+        client_id: 'c1',
+        session_id: null,
+        scope: 'openid',
+        auth_time: now,
+        amr: '[]',
+        created_at: now,
+        expires_at: now + 1e6,
+        revoked_at: null,
+      });
       assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), false);
       assert.equal(await s.tokens.accessTokenRevoked('j3', null), false);
-      assert.equal(await s.tokens.accessTokenRevoked('j2', 'no-such-grant'), true, 'a token of a grant that is gone is dead');
+      assert.equal(
+        await s.tokens.accessTokenRevoked('j2', 'no-such-grant'),
+        true,
+        'a token of a grant that is gone is dead',
+      );
       await s.tokens.revokeAccessToken('j2', now + 1000);
       await s.tokens.revokeAccessToken('j2', now + 1000); // twice is a no-op
       await s.tokens.revokeAccessToken('j3', now + 5000);
@@ -134,7 +247,16 @@ for (const engine of engines()) {
     });
 
     it('finds a live session until it is revoked, idle or past its absolute limit', async () => {
-      await s.sessions.create({ id_digest: 's-1', user_id: 'u1', auth_time: now, amr: '["pwd"]', created_at: now, last_seen_at: now, expires_at: now + 10_000, revoked_at: null });
+      await s.sessions.create({
+        id_digest: 's-1',
+        user_id: 'u1',
+        auth_time: now,
+        amr: '["pwd"]',
+        created_at: now,
+        last_seen_at: now,
+        expires_at: now + 10_000,
+        revoked_at: null,
+      });
       assert.equal((await s.sessions.findLive('s-1', now + 1, 5_000))?.user_id, 'u1');
       const withUser = await s.sessions.findLiveWithUser('s-1', now + 1, 5_000);
       assert.equal(withUser?.user?.email, 'ada@example.com');
@@ -151,8 +273,30 @@ for (const engine of engines()) {
 
     it('ends the other sessions and grants of a user, keeping one session and its grants', async () => {
       await s.users.create(user('u9', 'nine@example.com'), now);
-      const session = (id: string, userId = 'u9') => s.sessions.create({ id_digest: id, user_id: userId, auth_time: now, amr: '[]', created_at: now, last_seen_at: now, expires_at: now + 1e6, revoked_at: null });
-      const grant = (id: string, sessionId: string | null, userId = 'u9') => s.tokens.createGrant({ id, user_id: userId, client_id: 'c1', session_id: sessionId, scope: 'openid', auth_time: now, amr: '[]', created_at: now, expires_at: now + 1e6, revoked_at: null });
+      const session = (id: string, userId = 'u9') =>
+        s.sessions.create({
+          id_digest: id,
+          user_id: userId,
+          auth_time: now,
+          amr: '[]',
+          created_at: now,
+          last_seen_at: now,
+          expires_at: now + 1e6,
+          revoked_at: null,
+        });
+      const grant = (id: string, sessionId: string | null, userId = 'u9') =>
+        s.tokens.createGrant({
+          id,
+          user_id: userId,
+          client_id: 'c1',
+          session_id: sessionId,
+          scope: 'openid',
+          auth_time: now,
+          amr: '[]',
+          created_at: now,
+          expires_at: now + 1e6,
+          revoked_at: null,
+        });
       for (const id of ['keep', 'other-1', 'other-2']) await session(id);
       await session('someone-else', 'u1');
       await grant('g-mine', 'keep');
@@ -166,7 +310,10 @@ for (const engine of engines()) {
       ]);
       assert.deepEqual(ended, [2, 2]);
       const live = async (id: string) => (await s.tokens.findGrant(id))?.revoked_at === null;
-      assert.deepEqual(await Promise.all(['g-mine', 'g-same-browser', 'g-other', 'g-no-session', 'g-someone-else'].map(live)), [true, true, false, false, true]);
+      assert.deepEqual(
+        await Promise.all(['g-mine', 'g-same-browser', 'g-other', 'g-no-session', 'g-someone-else'].map(live)),
+        [true, true, false, false, true],
+      );
       assert.ok(await s.sessions.findLive('keep', now + 2, 1e6));
       assert.equal(await s.sessions.findLive('other-1', now + 2, 1e6), undefined);
       assert.ok(await s.sessions.findLive('someone-else', now + 2, 1e6));
@@ -177,7 +324,9 @@ for (const engine of engines()) {
     });
 
     it('counts 50 concurrent hits without losing one', async () => {
-      const counts = await Promise.all(Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)));
+      const counts = await Promise.all(
+        Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)),
+      );
       assert.equal(Math.max(...counts), 50);
       assert.equal(new Set(counts).size, 50);
     });
@@ -195,14 +344,34 @@ for (const engine of engines()) {
     });
 
     it('keeps signing keys by set and status', async () => {
-      const k = (kid: string, set: string) => ({ kid, key_set: set, alg: 'RS256', status: 'current' as const, public_jwk: '{}', private_sealed: 'x', cert_der: 'y', created_at: now, retired_at: null, revoked_at: null });
+      const k = (kid: string, set: string) => ({
+        kid,
+        key_set: set,
+        alg: 'RS256',
+        status: 'current' as const,
+        public_jwk: '{}',
+        private_sealed: 'x',
+        cert_der: 'y',
+        created_at: now,
+        retired_at: null,
+        revoked_at: null,
+      });
       await s.keys.insert(k('k1', 'global'));
       assert.equal(await s.keys.retireCurrent('global', now), 1);
       await s.keys.insert(k('k2', 'global'));
-      assert.deepEqual((await s.keys.listLive()).map((r) => [r.kid, r.status]), [['k1', 'previous'], ['k2', 'current']]);
+      assert.deepEqual(
+        (await s.keys.listLive()).map((r) => [r.kid, r.status]),
+        [
+          ['k1', 'previous'],
+          ['k2', 'current'],
+        ],
+      );
       assert.equal(await s.keys.revoke('k1', now), true);
       assert.equal(await s.keys.revoke('k1', now), false);
-      assert.deepEqual((await s.keys.listLive()).map((r) => r.kid), ['k2']);
+      assert.deepEqual(
+        (await s.keys.listLive()).map((r) => r.kid),
+        ['k2'],
+      );
     });
   });
 }

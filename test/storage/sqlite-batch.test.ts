@@ -16,12 +16,15 @@ import { batchingWrites } from '../../src/storage/sqlite-batch.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'ward-batch-'));
 
-describe('SQLite group commit, through Ward\'s storage', () => {
+describe("SQLite group commit, through Ward's storage", () => {
   let d: Db;
   let other: SqliteDatabase.Database;
-  const seen = (digest: string) => other.prepare('select count(*) as n from refresh_tokens where digest = ?').get(digest) as { n: number };
+  const seen = (digest: string) =>
+    other.prepare('select count(*) as n from refresh_tokens where digest = ?').get(digest) as { n: number };
   const insert = (digest: string) =>
-    sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values (${digest}, 'g', 'c', 'u', 'openid', 1)`.execute(d.db);
+    sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values (${digest}, 'g', 'c', 'u', 'openid', 1)`.execute(
+      d.db,
+    );
   before(async () => {
     const path = join(dir(), 'ward.db');
     d = connect({ sqlitePath: path, postgresUrl: null });
@@ -39,7 +42,9 @@ describe('SQLite group commit, through Ward\'s storage', () => {
     const pending = d.settled!();
     assert.ok(pending, 'a commit is pending');
     assert.equal(seen('a1').n + seen('a2').n + seen('a3').n, 0, 'not visible to another connection before the commit');
-    const [mine] = (await sql<{ n: number }>`select count(*) as n from refresh_tokens where digest like 'a%'`.execute(d.db)).rows;
+    const [mine] = (
+      await sql<{ n: number }>`select count(*) as n from refresh_tokens where digest like 'a%'`.execute(d.db)
+    ).rows;
     assert.equal(Number(mine!.n), 3, 'visible to this connection at once, as if run one after another');
     await pending;
     assert.equal(seen('a1').n + seen('a2').n + seen('a3').n, 3, 'all three committed');
@@ -48,25 +53,35 @@ describe('SQLite group commit, through Ward\'s storage', () => {
 
   it('a statement refused on a constraint is undone alone; the others of the batch stand', async () => {
     const results = await Promise.allSettled([insert('b1'), insert('b1'), insert('b2')]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     await d.settled!();
     assert.equal(seen('b1').n, 1);
     assert.equal(seen('b2').n, 1);
   });
 
   const insertIn = (db: typeof d.db, digest: string) =>
-    sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values (${digest}, 'g', 'c', 'u', 'openid', 1)`.execute(db);
+    sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values (${digest}, 'g', 'c', 'u', 'openid', 1)`.execute(
+      db,
+    );
   const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
   it('an explicit transaction joins the shared one: its rollback undoes its own writes, the others commit together', async () => {
     await insert('c1');
     assert.ok(d.settled!(), 'c1 pending');
-    await assert.rejects(d.db.transaction().execute(async (trx) => {
-      assert.equal(seen('c1').n, 0, 'beginning it committed nothing');
-      await insertIn(trx, 'c2');
-      throw new Error('roll back');
-    }), /roll back/);
-    const [inside] = (await sql<{ n: number }>`select count(*) as n from refresh_tokens where digest = 'c2'`.execute(d.db)).rows;
+    await assert.rejects(
+      d.db.transaction().execute(async (trx) => {
+        assert.equal(seen('c1').n, 0, 'beginning it committed nothing');
+        await insertIn(trx, 'c2');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    const [inside] = (
+      await sql<{ n: number }>`select count(*) as n from refresh_tokens where digest = 'c2'`.execute(d.db)
+    ).rows;
     assert.equal(Number(inside!.n), 0, 'its write is undone at once');
     await insert('c3');
     await d.settled!();
@@ -84,21 +99,26 @@ describe('SQLite group commit, through Ward\'s storage', () => {
     });
     await d.settled!();
     assert.equal(seen('e1').n + seen('e2').n, 2);
-    await assert.rejects(d.db.transaction().execute(async (trx) => {
-      await insertIn(trx, 'e3');
-      await turn();
-      throw new Error('late failure');
-    }), /late failure/);
+    await assert.rejects(
+      d.db.transaction().execute(async (trx) => {
+        await insertIn(trx, 'e3');
+        await turn();
+        throw new Error('late failure');
+      }),
+      /late failure/,
+    );
     await d.settled?.();
     assert.equal(seen('e3').n, 0, 'a failure after a turn of the loop still undoes everything it wrote');
   });
 
   it('a statement refused inside an explicit transaction rolls back that transaction only', async () => {
     await insert('f1');
-    await assert.rejects(d.db.transaction().execute(async (trx) => {
-      await insertIn(trx, 'f2');
-      await insertIn(trx, 'f1'); // primary key taken
-    }));
+    await assert.rejects(
+      d.db.transaction().execute(async (trx) => {
+        await insertIn(trx, 'f2');
+        await insertIn(trx, 'f1'); // primary key taken
+      }),
+    );
     await d.settled!();
     assert.equal(seen('f1').n, 1);
     assert.equal(seen('f2').n, 0);
@@ -127,7 +147,9 @@ describe('SQLite group commit, through Ward\'s storage', () => {
     const path = join(dir(), 'ward.db');
     const e = connect({ sqlitePath: path, postgresUrl: null });
     await migrate(e);
-    await sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values ('d1', 'g', 'c', 'u', 'openid', 1)`.execute(e.db);
+    await sql`insert into refresh_tokens (digest, grant_id, client_id, user_id, scope, created_at) values ('d1', 'g', 'c', 'u', 'openid', 1)`.execute(
+      e.db,
+    );
     await e.close();
     const check = new SqliteDatabase(path, { readonly: true });
     assert.equal((check.prepare('select count(*) as n from refresh_tokens').get() as { n: number }).n, 1);
@@ -141,27 +163,37 @@ describe('SQLite group commit: a failed commit', () => {
     const file = new SqliteDatabase(join(dir(), 'f.db'));
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
-    file.exec('create table parent (id integer primary key); create table child (id integer primary key, parent_id integer references parent(id) deferrable initially deferred)');
+    file.exec(
+      'create table parent (id integer primary key); create table child (id integer primary key, parent_id integer references parent(id) deferrable initially deferred)',
+    );
     file.exec('insert into parent values (1)');
     const batch = batchingWrites(file);
     const text = 'insert into child values (?, ?)';
     return { file, batch, insert: batch.wrap(file.prepare(text), text) };
   };
 
-  it('rejects the writes\' settled() and leaves none of them', async () => {
+  it("rejects the writes' settled() and leaves none of them", async () => {
     const { file, batch, insert } = open();
     insert.run(1, 1);
     insert.run(2, 999);
     await assert.rejects(batch.settled()!, /FOREIGN KEY/);
     assert.equal(file.inTransaction, false);
-    assert.equal((file.prepare('select count(*) as n from child').get() as { n: number }).n, 0, 'the whole batch rolled back');
+    assert.equal(
+      (file.prepare('select count(*) as n from child').get() as { n: number }).n,
+      0,
+      'the whole batch rolled back',
+    );
     insert.run(3, 1);
     await batch.settled();
-    assert.equal((file.prepare('select count(*) as n from child').get() as { n: number }).n, 1, 'the next batch commits');
+    assert.equal(
+      (file.prepare('select count(*) as n from child').get() as { n: number }).n,
+      1,
+      'the next batch commits',
+    );
     file.close();
   });
 
-  it('turns the answers that waited for it into a 500 in the API\'s error shape; others are answered', async () => {
+  it("turns the answers that waited for it into a 500 in the API's error shape; others are answered", async () => {
     const { file, batch, insert } = open();
     const app = Fastify();
     installErrorHandling(app);

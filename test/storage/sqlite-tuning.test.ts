@@ -33,13 +33,16 @@ async function withStore(use: (d: Db, path: string) => Promise<void>): Promise<v
   }
 }
 
-describe('SQLite tuning of Ward\'s storage', () => {
+describe("SQLite tuning of Ward's storage", () => {
   it('a large statement inside the group commit keeps its statement journal in memory, not in a temporary file', () =>
     withStore(async (d) => {
       // One turn of the event loop: every write joins the same (group commit) transaction. The
       // update may fail half-way on the primary key, so SQLite journals the pages it changes, and
       // those pages were already changed in this transaction: over 64 KiB of statement journal.
-      for (let i = 0; i < 400; i++) await sql`insert into settings (key, value, updated_at) values (${`k${i}`}, ${'v'.repeat(300)}, 1)`.execute(d.db);
+      for (let i = 0; i < 400; i++)
+        await sql`insert into settings (key, value, updated_at) values (${`k${i}`}, ${'v'.repeat(300)}, 1)`.execute(
+          d.db,
+        );
       await sql`update settings set key = key || '-renamed', value = value || 'w'`.execute(d.db);
       assert.deepEqual(sqliteTempFiles(), []);
       await d.settled?.();
@@ -52,7 +55,9 @@ describe('SQLite tuning of Ward\'s storage', () => {
       const before = statSync(path).size;
       // ~2,000 pages in 20 commits: SQLite's default (1,000) would have copied them back already.
       for (let i = 0; i < 20; i++) {
-        await sql`insert into settings (key, value, updated_at) values (${`big${i}`}, ${'z'.repeat(400_000)}, 1)`.execute(d.db);
+        await sql`insert into settings (key, value, updated_at) values (${`big${i}`}, ${'z'.repeat(400_000)}, 1)`.execute(
+          d.db,
+        );
         await d.settled?.();
       }
       assert.ok(statSync(`${path}-wal`).size > 1900 * 4096, 'the pages are in the WAL');

@@ -12,13 +12,44 @@ for (const engine of engines()) {
     let s: Storage;
     const now = 1_700_000_000_000;
     const user = (id: string, disabled = false) => ({
-      id, email: `${id}@example.com`, phone_number: null, password_hash: null, given_name: 'Ada', family_name: null,
-      email_verified: true, phone_number_verified: false, role: null, disabled,
+      id,
+      email: `${id}@example.com`,
+      phone_number: null,
+      password_hash: null,
+      given_name: 'Ada',
+      family_name: null,
+      email_verified: true,
+      phone_number_verified: false,
+      role: null,
+      disabled,
     });
-    const factor = (id: string, userId: string, type: 'email' | 'sms', destination: string, createdAt: number, verified = true) =>
-      s.mfaCredentials.insert({ id, user_id: userId, type, destination, friendly_name: null, verified_at: verified ? createdAt : null, created_at: createdAt });
+    const factor = (
+      id: string,
+      userId: string,
+      type: 'email' | 'sms',
+      destination: string,
+      createdAt: number,
+      verified = true,
+    ) =>
+      s.mfaCredentials.insert({
+        id,
+        user_id: userId,
+        type,
+        destination,
+        friendly_name: null,
+        verified_at: verified ? createdAt : null,
+        created_at: createdAt,
+      });
     const stepUp = (digest: string, userId: string, expiresAt = now + 300_000): StepUpRow => ({
-      digest, user_id: userId, client_id: 'c1', params: '{}', base_amr: '["pwd"]', requests: 0, created_at: now, expires_at: expiresAt, consumed_at: null,
+      digest,
+      user_id: userId,
+      client_id: 'c1',
+      params: '{}',
+      base_amr: '["pwd"]',
+      requests: 0,
+      created_at: now,
+      expires_at: expiresAt,
+      consumed_at: null,
     });
 
     before(async () => {
@@ -39,7 +70,11 @@ for (const engine of engines()) {
       assert.deepEqual(await s.stepUps.insertForLiveUser(stepUp('s-both', 'both')), { email: now + 2, sms: now + 1 });
       assert.equal((await s.stepUps.findLive('s-both', now))?.user_id, 'both');
       assert.deepEqual(await s.stepUps.findLive('s-both', now), stepUp('s-both', 'both'), 'the row as given');
-      for (const [digest, userId] of [['s-pending', 'pending'], ['s-off', 'off'], ['s-gone', 'gone']] as const) {
+      for (const [digest, userId] of [
+        ['s-pending', 'pending'],
+        ['s-off', 'off'],
+        ['s-gone', 'gone'],
+      ] as const) {
         assert.equal(await s.stepUps.insertForLiveUser(stepUp(digest, userId)), undefined, userId);
         assert.equal(await s.stepUps.findLive(digest, now), undefined, `${userId}: nothing stored`);
       }
@@ -47,15 +82,32 @@ for (const engine of engines()) {
 
     it('claims a code request only on a live token of an enabled user with a verified factor of the type, to its oldest destination', async () => {
       await s.stepUps.insert(stepUp('c-both', 'both'));
-      assert.deepEqual(await s.stepUps.claimRequest('c-both', now, 'email'), { user_id: 'both', requests: 1, expires_at: now + 300_000, destination: 'old@example.com' });
-      assert.deepEqual(await s.stepUps.claimRequest('c-both', now, 'sms'), { user_id: 'both', requests: 2, expires_at: now + 300_000, destination: '+33600000001' });
+      assert.deepEqual(await s.stepUps.claimRequest('c-both', now, 'email'), {
+        user_id: 'both',
+        requests: 1,
+        expires_at: now + 300_000,
+        destination: 'old@example.com',
+      });
+      assert.deepEqual(await s.stepUps.claimRequest('c-both', now, 'sms'), {
+        user_id: 'both',
+        requests: 2,
+        expires_at: now + 300_000,
+        destination: '+33600000001',
+      });
       await s.stepUps.insert(stepUp('c-pending', 'pending'));
       await s.stepUps.insert(stepUp('c-off', 'off'));
       await s.stepUps.insert(stepUp('c-gone', 'gone'));
       await s.stepUps.insert(stepUp('c-expired', 'both', now));
       await s.stepUps.insert(stepUp('c-used', 'both'));
       await s.stepUps.consume('c-used', now);
-      for (const [digest, type] of [['c-pending', 'email'], ['c-off', 'email'], ['c-gone', 'email'], ['c-expired', 'email'], ['c-used', 'email'], ['nope', 'email']] as const) {
+      for (const [digest, type] of [
+        ['c-pending', 'email'],
+        ['c-off', 'email'],
+        ['c-gone', 'email'],
+        ['c-expired', 'email'],
+        ['c-used', 'email'],
+        ['nope', 'email'],
+      ] as const) {
         assert.equal(await s.stepUps.claimRequest(digest, now, type), undefined, digest);
       }
       await s.users.create(user('email-only'), now);
@@ -68,8 +120,13 @@ for (const engine of engines()) {
 
     it('counts 20 concurrent claims without losing one', async () => {
       await s.stepUps.insert(stepUp('c-race', 'both'));
-      const claims = await Promise.all(Array.from({ length: 20 }, () => s.stepUps.claimRequest('c-race', now, 'email')));
-      assert.deepEqual(claims.map((c) => c?.requests).sort((a, b) => a! - b!), Array.from({ length: 20 }, (_, i) => i + 1));
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, () => s.stepUps.claimRequest('c-race', now, 'email')),
+      );
+      assert.deepEqual(
+        claims.map((c) => c?.requests).sort((a, b) => a! - b!),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
     });
 
     it('consumes a step_up with its user exactly once under 20 concurrent callers', async () => {

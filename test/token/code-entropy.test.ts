@@ -61,7 +61,17 @@ describe('authorization code entropy and storage', () => {
     const codes = [first.code];
     const { challenge } = pkcePair();
     for (let i = 0; i < 299; i++) {
-      const res = await browser.get(authorizeUrl({ client_id: 'spa', response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'openid', state: `s${i}`, code_challenge: challenge, code_challenge_method: 'S256' }));
+      const res = await browser.get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid',
+          state: `s${i}`,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
       assert.equal(res.status, 302);
       const code = location(res).searchParams.get('code');
       assert.ok(code);
@@ -81,12 +91,40 @@ describe('authorization code entropy and storage', () => {
     const waiting = await codeFor(ward, { scope: OFFLINE }); // a code not yet redeemed
     const { code, tokens } = await offlineTokens(ward);
     const db = ward.registry.db.db;
-    const codeRow = await db.selectFrom('authorization_codes').selectAll().where('code_digest', '=', sha(waiting.code)).executeTakeFirst();
+    const codeRow = await db
+      .selectFrom('authorization_codes')
+      .selectAll()
+      .where('code_digest', '=', sha(waiting.code))
+      .executeTakeFirst();
     assert.ok(codeRow, 'the code is found by its SHA-256');
-    assert.ok(await db.selectFrom('authorization_codes').select('code_digest').where('code_digest', '=', sha(code)).executeTakeFirst());
-    assert.ok(await db.selectFrom('refresh_tokens').select('digest').where('digest', '=', sha(tokens.refresh_token!)).executeTakeFirst());
+    assert.ok(
+      await db
+        .selectFrom('authorization_codes')
+        .select('code_digest')
+        .where('code_digest', '=', sha(code))
+        .executeTakeFirst(),
+    );
+    assert.ok(
+      await db
+        .selectFrom('refresh_tokens')
+        .select('digest')
+        .where('digest', '=', sha(tokens.refresh_token!))
+        .executeTakeFirst(),
+    );
     // A dump of every table never contains a plaintext value.
-    const tables = ['users', 'clients', 'signing_keys', 'sessions', 'authorization_codes', 'one_time_tokens', 'grants', 'revoked_access_tokens', 'refresh_tokens', 'rate_counters', 'settings'] as const;
+    const tables = [
+      'users',
+      'clients',
+      'signing_keys',
+      'sessions',
+      'authorization_codes',
+      'one_time_tokens',
+      'grants',
+      'revoked_access_tokens',
+      'refresh_tokens',
+      'rate_counters',
+      'settings',
+    ] as const;
     let dump = '';
     for (const t of tables) dump += JSON.stringify(await db.selectFrom(t).selectAll().execute());
     for (const secret of [waiting.code, code, tokens.access_token!, tokens.refresh_token!, waiting.user.tkn]) {
@@ -97,7 +135,9 @@ describe('authorization code entropy and storage', () => {
     // The digests from the dump replay nothing.
     await expectError(await redeemRaw(ward, codeRow.code_digest, waiting.verifier), 400, 'invalid_grant');
     await expectError(await refresh(ward, sha(tokens.refresh_token!)), 400, 'invalid_grant');
-    const ui = await ward.fetch('/identity/v1/userinfo', { headers: { authorization: `Bearer ${sha(tokens.access_token!)}` } });
+    const ui = await ward.fetch('/identity/v1/userinfo', {
+      headers: { authorization: `Bearer ${sha(tokens.access_token!)}` },
+    });
     await expectError(ui, 401, 'invalid_token');
     // The digest attempt did not touch the real code (lookups are by digest of what is sent).
     const { res } = await redeem(ward, waiting.code, waiting.verifier);

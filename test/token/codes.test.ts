@@ -6,9 +6,27 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, redeem, tokenRequest } from '../helpers/oauth.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  codeFor,
+  redeem,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-import { basic, redeemRaw, expectError, expectTokens, offlineTokens, refresh, shape, userinfoStatus, type Body, NO_LIMITS } from './support.js';
+import {
+  basic,
+  redeemRaw,
+  expectError,
+  expectTokens,
+  offlineTokens,
+  refresh,
+  shape,
+  userinfoStatus,
+  type Body,
+  NO_LIMITS,
+} from './support.js';
 
 const OTHER_PUBLIC = { ...PUBLIC_CLIENT, client_id: 'spa-two', name: 'Another SPA' };
 
@@ -22,7 +40,13 @@ describe('authorization codes at the token endpoint', () => {
   describe('TK-01 happy path', () => {
     it('redeems a public client code sent as a form: no-store, Bearer, expires_in, scope, id_token', async () => {
       const { code, verifier, user } = await codeFor(ward, { nonce: 'n-1' });
-      const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/cb', client_id: 'spa', code_verifier: verifier });
+      const res = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://app.example/cb',
+        client_id: 'spa',
+        code_verifier: verifier,
+      });
       const body = await expectTokens(res);
       assert.equal(res.headers.get('pragma'), 'no-cache');
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
@@ -39,8 +63,15 @@ describe('authorization codes at the token endpoint', () => {
     it('redeems a code sent as JSON the way the Core SDK does', async () => {
       const { code, verifier } = await codeFor(ward);
       const res = await ward.fetch('/oauth/token', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: 'spa', grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/cb', code_verifier: verifier }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_id: 'spa',
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'https://app.example/cb',
+          code_verifier: verifier,
+        }),
       });
       const body = await expectTokens(res);
       assert.ok(body.id_token);
@@ -48,18 +79,32 @@ describe('authorization codes at the token endpoint', () => {
 
     it('redeems a confidential client code with client_secret_post, and with code_verifier JSON null', async () => {
       const a = await codeFor(ward, { clientId: 'backend', redirectUri: 'https://api.example/cb', pkce: false });
-      await expectTokens(await tokenRequest(ward, { grant_type: 'authorization_code', code: a.code, redirect_uri: 'https://api.example/cb', client_id: 'backend', client_secret: CONFIDENTIAL_SECRET }));
+      await expectTokens(
+        await tokenRequest(ward, {
+          grant_type: 'authorization_code',
+          code: a.code,
+          redirect_uri: 'https://api.example/cb',
+          client_id: 'backend',
+          client_secret: CONFIDENTIAL_SECRET,
+        }),
+      );
       const b = await codeFor(ward, { clientId: 'backend', redirectUri: 'https://api.example/cb', pkce: false });
       const res = await ward.fetch('/oauth/token', {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: basic('backend', CONFIDENTIAL_SECRET) },
-        body: JSON.stringify({ grant_type: 'authorization_code', code: b.code, redirect_uri: 'https://api.example/cb', code_verifier: null }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basic('backend', CONFIDENTIAL_SECRET) },
+        body: JSON.stringify({
+          grant_type: 'authorization_code',
+          code: b.code,
+          redirect_uri: 'https://api.example/cb',
+          code_verifier: null,
+        }),
       });
       await expectTokens(res);
     });
   });
 
   describe('TK-02 code reuse', () => {
-    it('refuses a second redemption and revokes the first one\'s access token', async () => {
+    it("refuses a second redemption and revokes the first one's access token", async () => {
       const { code, verifier } = await codeFor(ward);
       const first = await redeem(ward, code, verifier);
       assert.equal(first.res.status, 200);
@@ -93,13 +138,22 @@ describe('authorization codes at the token endpoint', () => {
 
     it('refuses the code of spa redeemed by an authenticated confidential client', async () => {
       const { code, verifier } = await codeFor(ward);
-      const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/cb', code_verifier: verifier }, { authorization: basic('backend', CONFIDENTIAL_SECRET) });
+      const res = await tokenRequest(
+        ward,
+        { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/cb', code_verifier: verifier },
+        { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+      );
       await expectError(res, 400, 'invalid_grant');
     });
 
     it('refuses the code of backend redeemed by a public client naming itself backend (no secret)', async () => {
       const { code } = await codeFor(ward, { clientId: 'backend', redirectUri: 'https://api.example/cb', pkce: false });
-      const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: 'https://api.example/cb', client_id: 'backend' });
+      const res = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://api.example/cb',
+        client_id: 'backend',
+      });
       await expectError(res, 401, 'invalid_client');
     });
   });
@@ -116,7 +170,12 @@ describe('authorization codes at the token endpoint', () => {
     for (const [name, uri] of variants) {
       it(`refuses ${name}`, async () => {
         const { code, verifier } = await codeFor(ward);
-        const form: Record<string, string> = { grant_type: 'authorization_code', code, client_id: 'spa', code_verifier: verifier };
+        const form: Record<string, string> = {
+          grant_type: 'authorization_code',
+          code,
+          client_id: 'spa',
+          code_verifier: verifier,
+        };
         if (uri !== undefined) form.redirect_uri = uri;
         await expectError(await tokenRequest(ward, form), 400, 'invalid_grant');
       });
@@ -151,20 +210,31 @@ describe('authorization codes at the token endpoint', () => {
         await other.close();
       }
       const bodies: Body[] = [];
-      for (const attempt of [randomBytes(32).toString('base64url'), code.slice(0, -1), code.slice(0, 20), flip(code), `${code}A`, code.toUpperCase(), foreign.code]) {
+      for (const attempt of [
+        randomBytes(32).toString('base64url'),
+        code.slice(0, -1),
+        code.slice(0, 20),
+        flip(code),
+        `${code}A`,
+        code.toUpperCase(),
+        foreign.code,
+      ]) {
         const v = attempt === foreign.code ? foreign.verifier : verifier;
         bodies.push(await expectError(await redeemRaw(ward, attempt, v), 400, 'invalid_grant'));
       }
       // A code of another client and an expired code answer exactly like an unknown one.
       const forOther = await codeFor(ward);
-      bodies.push(await expectError(await redeemRaw(ward, forOther.code, forOther.verifier, 'spa-two'), 400, 'invalid_grant'));
+      bodies.push(
+        await expectError(await redeemRaw(ward, forOther.code, forOther.verifier, 'spa-two'), 400, 'invalid_grant'),
+      );
       const expired = await codeFor(ward);
       ward.clock.advance(61_000);
       bodies.push(await expectError(await redeemRaw(ward, expired.code, expired.verifier), 400, 'invalid_grant'));
       for (const b of bodies) assert.deepEqual(shape(b), shape(bodies[0]!));
       // None of the near misses matched the real code, which is still good (had it not expired).
       const fresh = await codeFor(ward);
-      for (const near of [fresh.code.slice(0, -1), flip(fresh.code)]) await expectError(await redeemRaw(ward, near, fresh.verifier), 400, 'invalid_grant');
+      for (const near of [fresh.code.slice(0, -1), flip(fresh.code)])
+        await expectError(await redeemRaw(ward, near, fresh.verifier), 400, 'invalid_grant');
       await expectTokens(await redeemRaw(ward, fresh.code, fresh.verifier));
     });
   });

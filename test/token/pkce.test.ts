@@ -10,7 +10,18 @@ import { syncBuiltinESMExports } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { pkceMatches } from '../../src/protocol/token/pkce.js';
 import { Browser } from '../helpers/browser.js';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, authorizeUrl, codeFor, location, passwordLogin, pkcePair, signup, tokenRequest } from '../helpers/oauth.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  codeFor,
+  location,
+  passwordLogin,
+  pkcePair,
+  signup,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { basic, expectError, expectTokens, redeemRaw, NO_LIMITS } from './support.js';
 
@@ -26,10 +37,25 @@ describe('PKCE', () => {
   after(() => ward.close());
 
   /** Signs a user in and runs authorize with the given PKCE parameters; returns the redirect. */
-  async function authorize(pkce: Record<string, string | undefined>, clientId = 'spa', redirectUri = CB, state = 'st-pk') {
+  async function authorize(
+    pkce: Record<string, string | undefined>,
+    clientId = 'spa',
+    redirectUri = CB,
+    state = 'st-pk',
+  ) {
     const user = await signup(ward, clientId);
     const tkn = await passwordLogin(ward, user.email, user.password, clientId);
-    const res = await new Browser(ward).get(authorizeUrl({ client_id: clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', state, tkn, ...pkce }));
+    const res = await new Browser(ward).get(
+      authorizeUrl({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state,
+        tkn,
+        ...pkce,
+      }),
+    );
     assert.equal(res.status, 302, await res.text());
     return location(res);
   }
@@ -48,12 +74,13 @@ describe('PKCE', () => {
   describe('at the authorization endpoint', () => {
     it('PK-01: a public client without code_challenge gets invalid_request', async () => {
       assertRefused(await authorize({}));
-      assertRefused(await authorize({ code_challenge: '' , code_challenge_method: 'S256' }));
+      assertRefused(await authorize({ code_challenge: '', code_challenge_method: 'S256' }));
     });
 
     it('PK-02: code_challenge_method=plain is refused, in any spelling', async () => {
       const { verifier } = pkcePair();
-      for (const method of ['plain', 'PLAIN', 's256', 'S512']) assertRefused(await authorize({ code_challenge: verifier.slice(0, 43), code_challenge_method: method }));
+      for (const method of ['plain', 'PLAIN', 's256', 'S512'])
+        assertRefused(await authorize({ code_challenge: verifier.slice(0, 43), code_challenge_method: method }));
     });
 
     it('PK-03: a challenge without code_challenge_method is refused, not read as plain or S256', async () => {
@@ -62,7 +89,14 @@ describe('PKCE', () => {
 
     it('PK-04: a malformed challenge is refused', async () => {
       const good = pkcePair().challenge;
-      for (const bad of [good.slice(0, 42), `${good}A`, `${good.slice(0, 42)}=`, `${good.slice(0, 41)}+/`, `${good.slice(0, 42)} `, 'A'.repeat(128)]) {
+      for (const bad of [
+        good.slice(0, 42),
+        `${good}A`,
+        `${good.slice(0, 42)}=`,
+        `${good.slice(0, 41)}+/`,
+        `${good.slice(0, 42)} `,
+        'A'.repeat(128),
+      ]) {
         assertRefused(await authorize({ code_challenge: bad, code_challenge_method: 'S256' }));
       }
     });
@@ -71,37 +105,94 @@ describe('PKCE', () => {
   describe('at the token endpoint', () => {
     it('PK-05: a code issued without a challenge refuses any code_verifier (downgrade A)', async () => {
       const code = codeOf(await authorize({}, 'backend', API_CB));
-      const res = await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: API_CB, code_verifier: pkcePair().verifier }, { authorization: basic('backend', CONFIDENTIAL_SECRET) });
+      const res = await tokenRequest(
+        ward,
+        { grant_type: 'authorization_code', code, redirect_uri: API_CB, code_verifier: pkcePair().verifier },
+        { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+      );
       await expectError(res, 400, 'invalid_grant');
-      await expectError(await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: API_CB }, { authorization: basic('backend', CONFIDENTIAL_SECRET) }), 400, 'invalid_grant');
+      await expectError(
+        await tokenRequest(
+          ward,
+          { grant_type: 'authorization_code', code, redirect_uri: API_CB },
+          { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+        ),
+        400,
+        'invalid_grant',
+      );
     });
 
     it('PK-06: a code issued with a challenge needs its verifier (downgrade B), public and confidential', async () => {
       for (const omit of [undefined, '']) {
         const { code } = await codeFor(ward);
-        const form: Record<string, string> = { grant_type: 'authorization_code', code, redirect_uri: CB, client_id: 'spa' };
+        const form: Record<string, string> = {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CB,
+          client_id: 'spa',
+        };
         if (omit !== undefined) form.code_verifier = omit;
         await expectError(await tokenRequest(ward, form), 400, 'invalid_grant');
       }
       const nul = await codeFor(ward);
-      const res = await ward.fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', code: nul.code, redirect_uri: CB, client_id: 'spa', code_verifier: null }) });
+      const res = await ward.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'authorization_code',
+          code: nul.code,
+          redirect_uri: CB,
+          client_id: 'spa',
+          code_verifier: null,
+        }),
+      });
       await expectError(res, 400, 'invalid_grant');
       const pair = pkcePair();
-      const code = codeOf(await authorize({ code_challenge: pair.challenge, code_challenge_method: 'S256' }, 'backend', API_CB));
-      await expectError(await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: API_CB }, { authorization: basic('backend', CONFIDENTIAL_SECRET) }), 400, 'invalid_grant');
-      const ok = codeOf(await authorize({ code_challenge: pair.challenge, code_challenge_method: 'S256' }, 'backend', API_CB));
-      await expectTokens(await tokenRequest(ward, { grant_type: 'authorization_code', code: ok, redirect_uri: API_CB, code_verifier: pair.verifier }, { authorization: basic('backend', CONFIDENTIAL_SECRET) }));
+      const code = codeOf(
+        await authorize({ code_challenge: pair.challenge, code_challenge_method: 'S256' }, 'backend', API_CB),
+      );
+      await expectError(
+        await tokenRequest(
+          ward,
+          { grant_type: 'authorization_code', code, redirect_uri: API_CB },
+          { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+        ),
+        400,
+        'invalid_grant',
+      );
+      const ok = codeOf(
+        await authorize({ code_challenge: pair.challenge, code_challenge_method: 'S256' }, 'backend', API_CB),
+      );
+      await expectTokens(
+        await tokenRequest(
+          ward,
+          { grant_type: 'authorization_code', code: ok, redirect_uri: API_CB, code_verifier: pair.verifier },
+          { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+        ),
+      );
     });
 
     it('PK-07: a wrong verifier burns the code: the right one fails afterwards', async () => {
       const { code, verifier } = await codeFor(ward);
       await expectError(await redeemRaw(ward, code, pkcePair().verifier), 400, 'invalid_grant');
       await expectError(await redeemRaw(ward, code, verifier), 400, 'invalid_grant');
-      assert.ok(ward.logs.some((l) => l.includes('"event":"pkce.failed"')), 'the failure is logged');
+      assert.ok(
+        ward.logs.some((l) => l.includes('"event":"pkce.failed"')),
+        'the failure is logged',
+      );
     });
 
     it('PK-08: a verifier outside the RFC 7636 grammar fails even when its S256 matches', async () => {
-      const bad = ['a', 'b'.repeat(42), 'c'.repeat(129), `${'d'.repeat(42)}+`, `${'e'.repeat(42)}/`, `${'f'.repeat(42)}=`, `${'g'.repeat(21)} ${'g'.repeat(21)}`, `${'h'.repeat(42)}é`];
+      const bad = [
+        'a',
+        'b'.repeat(42),
+        'c'.repeat(129),
+        `${'d'.repeat(42)}+`,
+        `${'e'.repeat(42)}/`,
+        `${'f'.repeat(42)}=`,
+        `${'g'.repeat(21)} ${'g'.repeat(21)}`,
+        `${'h'.repeat(42)}é`,
+      ];
       for (const verifier of bad) {
         const code = codeOf(await authorize({ code_challenge: s256(verifier), code_challenge_method: 'S256' }));
         await expectError(await redeemRaw(ward, code, verifier), 400, 'invalid_grant');
@@ -152,7 +243,7 @@ describe('PKCE', () => {
   });
 
   it('PK-10: discovery advertises S256 only', async () => {
-    const d = await (await ward.fetch('/.well-known/openid-configuration')).json() as Record<string, unknown>;
+    const d = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
     assert.deepEqual(d.code_challenge_methods_supported, ['S256']);
   });
 
@@ -176,7 +267,10 @@ describe('PKCE', () => {
 
     it('refuses a code_verifier equal to the state of the same request', async () => {
       const verifier = randomBytes(32).toString('base64url');
-      assertRefused(await authorize({ code_challenge: s256(verifier), code_challenge_method: 'S256' }, 'spa', CB, verifier), verifier);
+      assertRefused(
+        await authorize({ code_challenge: s256(verifier), code_challenge_method: 'S256' }, 'spa', CB, verifier),
+        verifier,
+      );
     });
   });
 });

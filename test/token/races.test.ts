@@ -33,11 +33,17 @@ for (const engine of engines()) {
     it('CC-01: one code redeemed 20 times at once gives exactly one 200, whose tokens are then revoked', async () => {
       for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
         const { code, verifier } = await codeFor(ward, { scope: 'openid profile email offline_access' });
-        const wins = await outcomes(await Promise.all(Array.from({ length: PARALLEL }, () => redeemRaw(ward, code, verifier))));
+        const wins = await outcomes(
+          await Promise.all(Array.from({ length: PARALLEL }, () => redeemRaw(ward, code, verifier))),
+        );
         assert.equal(wins.length, 1, `round ${round}: ${wins.length} successes`);
         const [win] = wins;
         assert.ok(win!.access_token && win!.refresh_token);
-        assert.equal(await userinfoStatus(ward, win!.access_token!), 401, 'reuse was detected: the access token is revoked');
+        assert.equal(
+          await userinfoStatus(ward, win!.access_token!),
+          401,
+          'reuse was detected: the access token is revoked',
+        );
         await expectError(await refresh(ward, win!.refresh_token!), 400, 'invalid_grant');
       }
     });
@@ -45,7 +51,9 @@ for (const engine of engines()) {
     it('CC-04: one refresh token used 20 times at once gives at most one 200, then the family is dead', async () => {
       for (let round = 0; round < 3; round++) {
         const { tokens } = await offlineTokens(ward);
-        const wins = await outcomes(await Promise.all(Array.from({ length: PARALLEL }, () => refresh(ward, tokens.refresh_token!))));
+        const wins = await outcomes(
+          await Promise.all(Array.from({ length: PARALLEL }, () => refresh(ward, tokens.refresh_token!))),
+        );
         assert.ok(wins.length <= 1, `round ${round}: ${wins.length} successes`);
         for (const w of wins) {
           assert.equal(await userinfoStatus(ward, w.access_token!), 401);

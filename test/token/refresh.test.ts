@@ -4,9 +4,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, redeem, tokenRequest } from '../helpers/oauth.js';
+import {
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  PUBLIC_CLIENT,
+  codeFor,
+  redeem,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-import { NO_LIMITS, OFFLINE, basic, expectError, expectTokens, offlineTokens, refresh, userinfoStatus } from './support.js';
+import {
+  NO_LIMITS,
+  OFFLINE,
+  basic,
+  expectError,
+  expectTokens,
+  offlineTokens,
+  refresh,
+  userinfoStatus,
+} from './support.js';
 
 const DAY = 86_400_000;
 
@@ -14,7 +30,10 @@ describe('refresh tokens', () => {
   let ward: TestWard;
   before(async () => {
     // A 10-day family lifetime, so RT-03 can cross it with the fake clock.
-    ward = await startWard({ account: { ...NO_LIMITS, refresh_token_ttl: 10 * 86_400 }, clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'spa-two' }, CONFIDENTIAL_CLIENT] });
+    ward = await startWard({
+      account: { ...NO_LIMITS, refresh_token_ttl: 10 * 86_400 },
+      clients: [PUBLIC_CLIENT, { ...PUBLIC_CLIENT, client_id: 'spa-two' }, CONFIDENTIAL_CLIENT],
+    });
   });
   after(() => ward.close());
 
@@ -44,7 +63,8 @@ describe('refresh tokens', () => {
       assert.equal(await userinfoStatus(ward, b.access_token!), 200);
       await expectError(await refresh(ward, tokens.refresh_token!), 400, 'invalid_grant');
       await expectError(await refresh(ward, b.refresh_token!), 400, 'invalid_grant');
-      for (const at of [tokens.access_token!, a.access_token!, b.access_token!]) assert.equal(await userinfoStatus(ward, at), 401);
+      for (const at of [tokens.access_token!, a.access_token!, b.access_token!])
+        assert.equal(await userinfoStatus(ward, at), 401);
       assert.ok(ward.logs.some((l) => l.includes('"event":"refresh_token.reused"')));
     });
 
@@ -58,12 +78,21 @@ describe('refresh tokens', () => {
 
     it('refuses made-up, truncated and access tokens as refresh tokens', async () => {
       const { tokens } = await offlineTokens(ward);
-      for (const t of ['x'.repeat(43), tokens.refresh_token!.slice(0, -1), tokens.access_token!, tokens.id_token!]) await expectError(await refresh(ward, t), 400, 'invalid_grant');
+      for (const t of ['x'.repeat(43), tokens.refresh_token!.slice(0, -1), tokens.access_token!, tokens.id_token!])
+        await expectError(await refresh(ward, t), 400, 'invalid_grant');
       // Longer than any token Ward issues (4096, as for a Bearer token): a malformed request.
       await expectError(await refresh(ward, 'x'.repeat(4097)), 400, 'invalid_request');
       // A missing parameter is invalid_request (RFC 6749 5.2).
-      await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa' }), 400, 'invalid_request');
-      await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: '' }), 400, 'invalid_request');
+      await expectError(
+        await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa' }),
+        400,
+        'invalid_request',
+      );
+      await expectError(
+        await tokenRequest(ward, { grant_type: 'refresh_token', client_id: 'spa', refresh_token: '' }),
+        400,
+        'invalid_request',
+      );
       await expectTokens(await refresh(ward, tokens.refresh_token!));
     });
   });
@@ -72,18 +101,51 @@ describe('refresh tokens', () => {
     it('refuses the refresh token of spa used by another public client and by an authenticated confidential client', async () => {
       const { tokens } = await offlineTokens(ward);
       await expectError(await refresh(ward, tokens.refresh_token!, {}, 'spa-two'), 400, 'invalid_grant');
-      const res = await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, { authorization: basic('backend', CONFIDENTIAL_SECRET) });
+      const res = await tokenRequest(
+        ward,
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
+        { authorization: basic('backend', CONFIDENTIAL_SECRET) },
+      );
       await expectError(res, 400, 'invalid_grant');
       await expectTokens(await refresh(ward, tokens.refresh_token!));
     });
 
     it('a confidential client must authenticate to refresh', async () => {
-      const { code } = await codeFor(ward, { clientId: 'backend', redirectUri: 'https://api.example/cb', pkce: false, scope: OFFLINE });
+      const { code } = await codeFor(ward, {
+        clientId: 'backend',
+        redirectUri: 'https://api.example/cb',
+        pkce: false,
+        scope: OFFLINE,
+      });
       const auth = { authorization: basic('backend', CONFIDENTIAL_SECRET) };
-      const t = await expectTokens(await tokenRequest(ward, { grant_type: 'authorization_code', code, redirect_uri: 'https://api.example/cb' }, auth));
-      await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: 'backend' }), 401, 'invalid_client');
-      await expectError(await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: t.refresh_token! }, { authorization: basic('backend', 'wrong') }), 401, 'invalid_client');
-      await expectTokens(await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: t.refresh_token! }, auth));
+      const t = await expectTokens(
+        await tokenRequest(
+          ward,
+          { grant_type: 'authorization_code', code, redirect_uri: 'https://api.example/cb' },
+          auth,
+        ),
+      );
+      await expectError(
+        await tokenRequest(ward, {
+          grant_type: 'refresh_token',
+          refresh_token: t.refresh_token!,
+          client_id: 'backend',
+        }),
+        401,
+        'invalid_client',
+      );
+      await expectError(
+        await tokenRequest(
+          ward,
+          { grant_type: 'refresh_token', refresh_token: t.refresh_token! },
+          { authorization: basic('backend', 'wrong') },
+        ),
+        401,
+        'invalid_client',
+      );
+      await expectTokens(
+        await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: t.refresh_token! }, auth),
+      );
     });
   });
 
@@ -97,7 +159,7 @@ describe('refresh tokens', () => {
       await expectError(await refresh(ward, late.tokens.refresh_token!), 400, 'invalid_grant');
     });
 
-    it('rotation does not extend the family: the newest token dies at the first token\'s deadline', async () => {
+    it("rotation does not extend the family: the newest token dies at the first token's deadline", async () => {
       let { tokens } = await offlineTokens(ward);
       for (let day = 0; day < 9; day++) {
         ward.clock.advance(DAY + 3_600_000);
@@ -109,25 +171,45 @@ describe('refresh tokens', () => {
   });
 
   describe('RT-04 scope', () => {
-    it('refuses a wider scope with invalid_scope, as a string or as the SDK\'s JSON array', async () => {
+    it("refuses a wider scope with invalid_scope, as a string or as the SDK's JSON array", async () => {
       const { tokens } = await offlineTokens(ward);
-      await expectError(await refresh(ward, tokens.refresh_token!, { scope: `${OFFLINE} phone` }), 400, 'invalid_scope');
+      await expectError(
+        await refresh(ward, tokens.refresh_token!, { scope: `${OFFLINE} phone` }),
+        400,
+        'invalid_scope',
+      );
       await expectError(await refresh(ward, tokens.refresh_token!, { scope: 'openid admin' }), 400, 'invalid_scope');
       const res = await ward.fetch('/oauth/token', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'spa', scope: ['openid', 'address'] }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: 'spa',
+          scope: ['openid', 'address'],
+        }),
       });
       await expectError(res, 400, 'invalid_scope');
     });
 
-    it('narrows the access token but keeps the grant\'s scope for the next refresh', async () => {
+    it("narrows the access token but keeps the grant's scope for the next refresh", async () => {
       const { tokens } = await offlineTokens(ward);
-      const narrow = await expectTokens(await ward.fetch('/oauth/token', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'spa', scope: ['openid', 'email'] }),
-      }));
+      const narrow = await expectTokens(
+        await ward.fetch('/oauth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            grant_type: 'refresh_token',
+            refresh_token: tokens.refresh_token,
+            client_id: 'spa',
+            scope: ['openid', 'email'],
+          }),
+        }),
+      );
       assert.equal(narrow.scope, 'openid email');
-      const info = await (await ward.fetch('/identity/v1/userinfo', { headers: { authorization: `Bearer ${narrow.access_token}` } })).json() as Record<string, unknown>;
+      const info = (await (
+        await ward.fetch('/identity/v1/userinfo', { headers: { authorization: `Bearer ${narrow.access_token}` } })
+      ).json()) as Record<string, unknown>;
       assert.equal(info.given_name, undefined, 'profile was not asked');
       const full = await expectTokens(await refresh(ward, narrow.refresh_token!));
       assert.deepEqual(full.scope!.split(' ').sort(), OFFLINE.split(' ').sort());
@@ -152,7 +234,17 @@ describe('refresh tokens', () => {
     it('a code issued in the session cannot be redeemed after logout', async () => {
       const { code, verifier, browser } = await codeFor(ward, { scope: OFFLINE });
       await (await browser.get('/identity/v1/logout')).arrayBuffer();
-      await expectError((await tokenRequest(ward, { grant_type: 'authorization_code', code, client_id: 'spa', redirect_uri: 'https://app.example/cb', code_verifier: verifier })), 400, 'invalid_grant');
+      await expectError(
+        await tokenRequest(ward, {
+          grant_type: 'authorization_code',
+          code,
+          client_id: 'spa',
+          redirect_uri: 'https://app.example/cb',
+          code_verifier: verifier,
+        }),
+        400,
+        'invalid_grant',
+      );
     });
   });
 });

@@ -13,11 +13,23 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 import { NO_LIMITS, OFFLINE, expectTokens, offlineTokens, refresh, userinfoStatus } from './support.js';
 
 const SECRET = 'management-client-secret-of-40-characters!';
-const MGMT = { client_id: 'ops', type: 'confidential', client_secret: SECRET, grant_types: ['client_credentials'], management_scopes: ['read:clients'] };
+const MGMT = {
+  client_id: 'ops',
+  type: 'confidential',
+  client_secret: SECRET,
+  grant_types: ['client_credentials'],
+  management_scopes: ['read:clients'],
+};
 
 const CLAIMS = {
-  grant_id: 'g'.repeat(32), client_id: 'spa', user_id: 'u'.repeat(32), scope: OFFLINE, auth_time: 1_700_000_000_000,
-  amr: ['pwd', 'mfa'], created_at: 1_700_000_000_000, expires_at: 1_700_000_900_000,
+  grant_id: 'g'.repeat(32),
+  client_id: 'spa',
+  user_id: 'u'.repeat(32),
+  scope: OFFLINE,
+  auth_time: 1_700_000_000_000,
+  amr: ['pwd', 'mfa'],
+  created_at: 1_700_000_000_000,
+  expires_at: 1_700_000_900_000,
 };
 
 describe('sealed access tokens: the codec', () => {
@@ -41,7 +53,19 @@ describe('sealed access tokens: the codec', () => {
       const c = body[i] === 'A' ? 'B' : 'A';
       assert.equal(codec.open(`wat1.${body.slice(0, i)}${c}${body.slice(i + 1)}`), null, `byte ${i} changed`);
     }
-    for (const bad of [token.slice(0, -1), `${token}A`, `${token}=`, `${token}.`, token.replace('wat1.', 'wat2.'), token.replace('wat1.', ''), `wat1.${body.replace(/-/g, '+').replace(/_/g, '/')}`, 'wat1.', 'wat1.AAAA', '', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']) {
+    for (const bad of [
+      token.slice(0, -1),
+      `${token}A`,
+      `${token}=`,
+      `${token}.`,
+      token.replace('wat1.', 'wat2.'),
+      token.replace('wat1.', ''),
+      `wat1.${body.replace(/-/g, '+').replace(/_/g, '/')}`,
+      'wat1.',
+      'wat1.AAAA',
+      '',
+      'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    ]) {
       if (bad === token) continue;
       assert.equal(codec.open(bad), null, bad.slice(0, 30));
     }
@@ -69,8 +93,13 @@ describe('sealed access tokens: through Ward', () => {
   after(() => ward.close());
 
   const revoke = (form: Record<string, string>) =>
-    ward.fetch('/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
-  const rowCount = async () => (await ward.registry.db.db.selectFrom('revoked_access_tokens').select('jti').execute()).length;
+    ward.fetch('/oauth/revoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+  const rowCount = async () =>
+    (await ward.registry.db.db.selectFrom('revoked_access_tokens').select('jti').execute()).length;
 
   it('issuing writes no token row; revoking one access token leaves its grant (refresh, other tokens) alive', async () => {
     const { tokens } = await offlineTokens(ward);
@@ -100,7 +129,12 @@ describe('sealed access tokens: through Ward', () => {
     assert.equal((await revoke({ client_id: 'ops', client_secret: SECRET, token })).status, 204);
     assert.equal((await api(ward, token).get('/api/v1/clients')).status, 401);
     const jti = ward.registry.accessTokens.open(token)!.jti;
-    const has = async () => (await ward.registry.db.db.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti).executeTakeFirst()) !== undefined;
+    const has = async () =>
+      (await ward.registry.db.db
+        .selectFrom('revoked_access_tokens')
+        .select('jti')
+        .where('jti', '=', jti)
+        .executeTakeFirst()) !== undefined;
     await ward.registry.janitor.sweep();
     assert.ok(await has(), 'kept while the token could still be used');
     ward.clock.advance((ttl + 1) * 1000);

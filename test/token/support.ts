@@ -54,7 +54,12 @@ export async function offlineTokens(ward: TestWard) {
 }
 
 export function refresh(ward: TestWard, refreshToken: string, extra: Record<string, string> = {}, clientId = 'spa') {
-  return tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
+  return tokenRequest(ward, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+    ...extra,
+  });
 }
 
 /** The error body with its per-request parts removed: what must be identical across failures (TK-08). */
@@ -64,8 +69,20 @@ export function shape(body: Body): Body {
 }
 
 /** redeem() without reading the body: the Response for expectError / expectTokens. */
-export function redeemRaw(ward: TestWard, code: string, verifier: string, clientId = 'spa', redirectUri = 'https://app.example/cb'): Promise<Response> {
-  return tokenRequest(ward, { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: redirectUri, code_verifier: verifier });
+export function redeemRaw(
+  ward: TestWard,
+  code: string,
+  verifier: string,
+  clientId = 'spa',
+  redirectUri = 'https://app.example/cb',
+): Promise<Response> {
+  return tokenRequest(ward, {
+    grant_type: 'authorization_code',
+    code,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
 }
 
 /** Account settings for suites that sign many users up from one IP (the limits have their own tests). */

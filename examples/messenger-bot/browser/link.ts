@@ -6,7 +6,11 @@
 // and Ward sends the browser back to Messenger with authorization_code (or error=access_denied).
 import { createClient } from '@reachfive/identity-core';
 
-interface PageConfig { domain: string; clientId: string; scope: string }
+interface PageConfig {
+  domain: string;
+  clientId: string;
+  scope: string;
+}
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig;
 const query = new URLSearchParams(window.location.search);
@@ -34,7 +38,13 @@ if (!redirectUri) {
   // Another way in: Ward's own sign-in page (a confirmation when already signed in; Cancel there
   // sends Messenger error=access_denied).
   const authorize = new URL(`https://${config.domain}/oauth/authorize`);
-  for (const [k, v] of Object.entries({ client_id: config.clientId, response_type: 'messenger_code', redirect_uri: redirectUri, scope: config.scope, nonce })) {
+  for (const [k, v] of Object.entries({
+    client_id: config.clientId,
+    response_type: 'messenger_code',
+    redirect_uri: redirectUri,
+    scope: config.scope,
+    nonce,
+  })) {
     if (v) authorize.searchParams.set(k, v);
   }
   hosted.href = authorize.toString();

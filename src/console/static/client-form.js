@@ -4,36 +4,75 @@
 // and the one-time secret panel (dismissable, with a copy button; the secret is never shown again).
 (function () {
   'use strict';
-  var C = window.WardConsole, h = C.h;
-  var FIELDS = ['client_id', 'name', 'type', 'jwt_algorithm', 'allowed_callback_urls', 'allowed_origins', 'scope', 'pkce_enforced', 'grant_types'];
-  var lines = function (v) { return v.split(/\r?\n/).map(function (s) { return s.trim(); }).filter(Boolean); };
+  var C = window.WardConsole,
+    h = C.h;
+  var FIELDS = [
+    'client_id',
+    'name',
+    'type',
+    'jwt_algorithm',
+    'allowed_callback_urls',
+    'allowed_origins',
+    'scope',
+    'pkce_enforced',
+    'grant_types',
+  ];
+  var lines = function (v) {
+    return v
+      .split(/\r?\n/)
+      .map(function (s) {
+        return s.trim();
+      })
+      .filter(Boolean);
+  };
   var LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
   /** Why a callback URL is obviously wrong, or null (the API checks the finer rules). */
   function callbackProblem(v) {
     if (/[\s\\]/.test(v)) return 'must not contain spaces or backslashes';
-    if (/^\s*(javascript|data|vbscript|file):/i.test(v)) return 'must not use a javascript:, data:, vbscript: or file: scheme';
+    if (/^\s*(javascript|data|vbscript|file):/i.test(v))
+      return 'must not use a javascript:, data:, vbscript: or file: scheme';
     var u;
-    try { u = new URL(v); } catch (e) { return 'must be an absolute URL, e.g. https://app.example/callback'; }
+    try {
+      u = new URL(v);
+    } catch (e) {
+      return 'must be an absolute URL, e.g. https://app.example/callback';
+    }
     if (v.indexOf('#') >= 0) return 'must not contain a fragment (#…)';
     if (u.protocol === 'https:') return null;
-    if (u.protocol === 'http:') return LOOPBACK.indexOf(u.hostname) >= 0 ? null : 'must use https (http is allowed only for loopback addresses)';
-    return /\./.test(u.protocol) ? null : 'must use https, loopback http, or a reverse-domain scheme such as com.example.app:/cb';
+    if (u.protocol === 'http:')
+      return LOOPBACK.indexOf(u.hostname) >= 0 ? null : 'must use https (http is allowed only for loopback addresses)';
+    return /\./.test(u.protocol)
+      ? null
+      : 'must use https, loopback http, or a reverse-domain scheme such as com.example.app:/cb';
   }
   function originProblem(v) {
     var u;
-    try { u = new URL(v); } catch (e) { return 'must be an origin such as https://app.example'; }
+    try {
+      u = new URL(v);
+    } catch (e) {
+      return 'must be an origin such as https://app.example';
+    }
     if (u.origin !== v) return 'must be exactly an origin (scheme://host[:port], no path or trailing slash)';
-    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && LOOPBACK.indexOf(u.hostname) >= 0)) return 'must use https (http only for loopback)';
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && LOOPBACK.indexOf(u.hostname) >= 0))
+      return 'must use https (http only for loopback)';
     return null;
   }
 
-  function slot(form, name) { return form.querySelector('#e-' + name); }
-  function control(form, name) { return form.querySelector('#f-' + name) || form.querySelector('fieldset[aria-describedby~="h-' + name + '"]'); }
+  function slot(form, name) {
+    return form.querySelector('#e-' + name);
+  }
+  function control(form, name) {
+    return form.querySelector('#f-' + name) || form.querySelector('fieldset[aria-describedby~="h-' + name + '"]');
+  }
   function clearErrors(form) {
     FIELDS.forEach(function (n) {
-      var s = slot(form, n), c = control(form, n);
-      if (s) { s.textContent = ''; s.hidden = true; }
+      var s = slot(form, n),
+        c = control(form, n);
+      if (s) {
+        s.textContent = '';
+        s.hidden = true;
+      }
       if (c) c.removeAttribute('aria-invalid');
     });
   }
@@ -41,11 +80,15 @@
   function showErrors(form, byField) {
     var first = null;
     Object.keys(byField).forEach(function (n) {
-      var s = slot(form, n), c = control(form, n);
+      var s = slot(form, n),
+        c = control(form, n);
       if (!s) return;
       s.textContent = byField[n].join(' ');
       s.hidden = false;
-      if (c) { c.setAttribute('aria-invalid', 'true'); first = first || c; }
+      if (c) {
+        c.setAttribute('aria-invalid', 'true');
+        first = first || c;
+      }
     });
     if (first) (first.tagName === 'FIELDSET' ? first.querySelector('input') : first).focus();
     return !!first;
@@ -54,7 +97,9 @@
   function detailsByField(details) {
     var out = {};
     (details || []).forEach(function (d) {
-      var name = String(d.field || '').replace(/^client\./, '').replace(/[[.].*$/, '');
+      var name = String(d.field || '')
+        .replace(/^client\./, '')
+        .replace(/[[.].*$/, '');
       if (FIELDS.indexOf(name) < 0) return;
       (out[name] = out[name] || []).push(d.message);
     });
@@ -63,28 +108,56 @@
 
   function check(form) {
     var errs = {};
-    var add = function (n, m) { (errs[n] = errs[n] || []).push(m); };
+    var add = function (n, m) {
+      (errs[n] = errs[n] || []).push(m);
+    };
     var id = form.elements.client_id;
-    if (id && !/^[A-Za-z0-9._~-]{1,128}$/.test(id.value.trim())) add('client_id', 'A client ID is 1 to 128 letters, digits or . _ ~ -');
-    lines(form.elements.allowed_callback_urls.value).forEach(function (v) { var p = callbackProblem(v); if (p) add('allowed_callback_urls', v + ' ' + p + '.'); });
-    lines(form.elements.allowed_origins.value).forEach(function (v) { var p = originProblem(v); if (p) add('allowed_origins', v + ' ' + p + '.'); });
-    if (form.elements.type.value === 'public' && form.elements.jwt_algorithm.value === 'HS256') add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256.');
+    if (id && !/^[A-Za-z0-9._~-]{1,128}$/.test(id.value.trim()))
+      add('client_id', 'A client ID is 1 to 128 letters, digits or . _ ~ -');
+    lines(form.elements.allowed_callback_urls.value).forEach(function (v) {
+      var p = callbackProblem(v);
+      if (p) add('allowed_callback_urls', v + ' ' + p + '.');
+    });
+    lines(form.elements.allowed_origins.value).forEach(function (v) {
+      var p = originProblem(v);
+      if (p) add('allowed_origins', v + ' ' + p + '.');
+    });
+    if (form.elements.type.value === 'public' && form.elements.jwt_algorithm.value === 'HS256')
+      add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256.');
     return errs;
   }
 
   /** A public client always requires PKCE and cannot use client credentials: the form says so. */
   function applyType(form) {
-    var pub = form.elements.type.value === 'public', pkce = form.elements.pkce_enforced, cc = form.querySelector('#f-g-client_credentials');
-    if (pub) { pkce.checked = true; cc.checked = false; }
-    if (!form.dataset.readonly) { pkce.disabled = pub; cc.disabled = pub; }
+    var pub = form.elements.type.value === 'public',
+      pkce = form.elements.pkce_enforced,
+      cc = form.querySelector('#f-g-client_credentials');
+    if (pub) {
+      pkce.checked = true;
+      cc.checked = false;
+    }
+    if (!form.dataset.readonly) {
+      pkce.disabled = pub;
+      cc.disabled = pub;
+    }
   }
 
   function read(form) {
     var e = form.elements;
     var body = {
-      name: e.name.value.trim(), type: e.type.value, jwt_algorithm: e.jwt_algorithm.value,
-      allowed_callback_urls: lines(e.allowed_callback_urls.value), allowed_origins: lines(e.allowed_origins.value),
-      sso: e.sso.checked, grant_types: Array.prototype.filter.call(form.querySelectorAll('input[name=grant_types]'), function (c) { return c.checked; }).map(function (c) { return c.value; }),
+      name: e.name.value.trim(),
+      type: e.type.value,
+      jwt_algorithm: e.jwt_algorithm.value,
+      allowed_callback_urls: lines(e.allowed_callback_urls.value),
+      allowed_origins: lines(e.allowed_origins.value),
+      sso: e.sso.checked,
+      grant_types: Array.prototype.filter
+        .call(form.querySelectorAll('input[name=grant_types]'), function (c) {
+          return c.checked;
+        })
+        .map(function (c) {
+          return c.value;
+        }),
     };
     if (e.scope.value.trim()) body.scope = e.scope.value.trim().replace(/\s+/g, ' ');
     if (body.type === 'confidential') body.pkce_enforced = e.pkce_enforced.checked;
@@ -94,45 +167,92 @@
   }
   function write(form, c) {
     var e = form.elements;
-    e.name.value = c.name; e.type.value = c.type; e.jwt_algorithm.value = c.jwt_algorithm;
-    e.allowed_callback_urls.value = c.allowed_callback_urls.join('\n'); e.allowed_origins.value = c.allowed_origins.join('\n');
-    e.scope.value = c.scope || ''; e.sso.checked = !!c.sso; e.pkce_enforced.checked = !!c.pkce_enforced;
-    form.querySelectorAll('input[name=grant_types]').forEach(function (g) { g.checked = c.grant_types.indexOf(g.value) >= 0; });
+    e.name.value = c.name;
+    e.type.value = c.type;
+    e.jwt_algorithm.value = c.jwt_algorithm;
+    e.allowed_callback_urls.value = c.allowed_callback_urls.join('\n');
+    e.allowed_origins.value = c.allowed_origins.join('\n');
+    e.scope.value = c.scope || '';
+    e.sso.checked = !!c.sso;
+    e.pkce_enforced.checked = !!c.pkce_enforced;
+    form.querySelectorAll('input[name=grant_types]').forEach(function (g) {
+      g.checked = c.grant_types.indexOf(g.value) >= 0;
+    });
     applyType(form);
   }
 
   /** Wires the form: checks first, then submit(body); an API refusal shows its details next to the fields. */
   function bind(form, submit) {
-    form.elements.type.addEventListener('change', function () { applyType(form); });
+    form.elements.type.addEventListener('change', function () {
+      applyType(form);
+    });
     if (!C.can('manage:clients')) {
       form.dataset.readonly = 'true';
-      Array.prototype.forEach.call(form.elements, function (el) { el.disabled = true; });
+      Array.prototype.forEach.call(form.elements, function (el) {
+        el.disabled = true;
+      });
     }
     applyType(form);
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
       clearErrors(form);
       C.error('');
-      if (showErrors(form, check(form))) { C.error('Some fields need attention: see the messages next to them.'); return; }
-      C.run(async function () {
-        try { await submit(read(form)); } catch (err) { showErrors(form, detailsByField(err.details)); throw err; }
-      }, form.querySelector('button[type=submit]'), form.dataset.mode === 'create' ? 'Creating the client…' : 'Saving…');
+      if (showErrors(form, check(form))) {
+        C.error('Some fields need attention: see the messages next to them.');
+        return;
+      }
+      C.run(
+        async function () {
+          try {
+            await submit(read(form));
+          } catch (err) {
+            showErrors(form, detailsByField(err.details));
+            throw err;
+          }
+        },
+        form.querySelector('button[type=submit]'),
+        form.dataset.mode === 'create' ? 'Creating the client…' : 'Saving…',
+      );
     });
   }
 
   /** The one-time secret: a panel to copy it from, removed (with the secret) when dismissed. */
   function showSecret(clientId, secret) {
     var slotEl = C.$('#secret-slot');
-    var input = h('input', { id: 'secret-value', readonly: true, class: 'secret', spellcheck: 'false', 'aria-describedby': 'secret-once' });
+    var input = h('input', {
+      id: 'secret-value',
+      readonly: true,
+      class: 'secret',
+      spellcheck: 'false',
+      'aria-describedby': 'secret-once',
+    });
     input.value = secret;
     var copy = h('button', { type: 'button', id: 'copy-secret' }, 'Copy secret');
-    var dismiss = h('button', { type: 'button', id: 'dismiss-secret', class: 'secondary' }, 'I have stored it: hide the secret');
-    var panel = h('section', { class: 'secret-panel', id: 'secret-panel', 'aria-labelledby': 'secret-title' },
+    var dismiss = h(
+      'button',
+      { type: 'button', id: 'dismiss-secret', class: 'secondary' },
+      'I have stored it: hide the secret',
+    );
+    var panel = h(
+      'section',
+      { class: 'secret-panel', id: 'secret-panel', 'aria-labelledby': 'secret-title' },
       h('h2', { id: 'secret-title', tabindex: '-1' }, 'Client secret of ' + clientId),
-      h('p', { id: 'secret-once' }, 'Copy it now and keep it somewhere safe: it is shown only this once and Ward cannot show it again.'),
-      h('label', { for: 'secret-value' }, 'Client secret'), input, h('div', { class: 'actions' }, copy, dismiss));
+      h(
+        'p',
+        { id: 'secret-once' },
+        'Copy it now and keep it somewhere safe: it is shown only this once and Ward cannot show it again.',
+      ),
+      h('label', { for: 'secret-value' }, 'Client secret'),
+      input,
+      h('div', { class: 'actions' }, copy, dismiss),
+    );
     copy.addEventListener('click', async function () {
-      try { await navigator.clipboard.writeText(secret); } catch (e) { input.select(); document.execCommand('copy'); }
+      try {
+        await navigator.clipboard.writeText(secret);
+      } catch (e) {
+        input.select();
+        document.execCommand('copy');
+      }
       C.status('Secret copied to the clipboard.');
     });
     dismiss.addEventListener('click', function () {

@@ -2,28 +2,52 @@
 // a confidential client's generated secret is shown once in the secret panel).
 (function () {
   'use strict';
-  var C = window.WardConsole, h = C.h, $ = C.$;
+  var C = window.WardConsole,
+    h = C.h,
+    $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) { return h('td', {}, v === null || v === undefined || v === '' ? '—' : v); };
+  var td = function (v) {
+    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
+  };
 
   C.pages.clients = async function () {
-    var form = $('#client-search'), tbody = $('#clients-table tbody');
+    var form = $('#client-search'),
+      tbody = $('#clients-table tbody');
     async function load() {
       var q = form.elements.q.value.trim();
       var data = await C.api('GET', '/api/v1/clients' + (q ? '?q=' + enc(q) : ''));
-      C.fill(tbody, data.clients.map(function (c) {
-        return h('tr', {}, h('td', {}, h('a', { href: '/console/clients/' + enc(c.client_id) }, c.client_id)), td(c.name), td(c.type),
-          td(c.jwt_algorithm), td(c.key_mode === 'client' ? 'Client-specific' : 'Synced with global'));
-      }), 5, 'No client matches.');
+      C.fill(
+        tbody,
+        data.clients.map(function (c) {
+          return h(
+            'tr',
+            {},
+            h('td', {}, h('a', { href: '/console/clients/' + enc(c.client_id) }, c.client_id)),
+            td(c.name),
+            td(c.type),
+            td(c.jwt_algorithm),
+            td(c.key_mode === 'client' ? 'Client-specific' : 'Synced with global'),
+          );
+        }),
+        5,
+        'No client matches.',
+      );
     }
-    form.addEventListener('submit', function (e) { e.preventDefault(); C.run(load, form.querySelector('button'), 'Searching…'); });
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      C.run(load, form.querySelector('button'), 'Searching…');
+    });
     await load();
   };
 
   C.pages['create-client'] = async function () {
     var form = $('#client-form');
-    if (!C.can('manage:clients')) { C.error('Creating a client needs the manage:clients permission (Developer and above).'); }
-    form.elements.grant_types.forEach(function (g) { g.checked = g.value !== 'client_credentials'; });
+    if (!C.can('manage:clients')) {
+      C.error('Creating a client needs the manage:clients permission (Developer and above).');
+    }
+    form.elements.grant_types.forEach(function (g) {
+      g.checked = g.value !== 'client_credentials';
+    });
     form.elements.scope.value = 'openid profile email';
     C.clientForm.bind(form, async function (body) {
       var created = await C.api('POST', '/api/v1/clients', body);

@@ -3,37 +3,80 @@
 // length). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
   'use strict';
-  var C = window.WardConsole, $ = C.$;
+  var C = window.WardConsole,
+    $ = C.$;
 
-  var get = function (obj, path) { return path.split('.').reduce(function (o, k) { return o === null || o === undefined ? undefined : o[k]; }, obj); };
+  var get = function (obj, path) {
+    return path.split('.').reduce(function (o, k) {
+      return o === null || o === undefined ? undefined : o[k];
+    }, obj);
+  };
   function set(obj, path, value) {
-    var keys = path.split('.'), last = keys.pop();
-    keys.reduce(function (o, k) { return (o[k] = o[k] || {}); }, obj)[last] = value;
+    var keys = path.split('.'),
+      last = keys.pop();
+    keys.reduce(function (o, k) {
+      return (o[k] = o[k] || {});
+    }, obj)[last] = value;
   }
 
   C.pages.settings = async function () {
     var form = $('#settings-form');
-    var numbers = Array.prototype.filter.call(form.elements, function (el) { return el.type === 'number'; });
+    var numbers = Array.prototype.filter.call(form.elements, function (el) {
+      return el.type === 'number';
+    });
     function show(s) {
       form.elements.mfa_required.value = String(s.mfa_required).toLowerCase();
       form.elements.step_up_bearer_allowed.checked = !!s.step_up_bearer_allowed;
-      numbers.forEach(function (el) { var v = get(s, el.name); el.value = v === null || v === undefined ? '' : String(v); });
+      numbers.forEach(function (el) {
+        var v = get(s, el.name);
+        el.value = v === null || v === undefined ? '' : String(v);
+      });
     }
     show(await C.api('GET', '/api/v1/settings/account'));
-    if (!C.can('manage:settings')) { Array.prototype.forEach.call(form.elements, function (el) { el.disabled = true; }); return; }
+    if (!C.can('manage:settings')) {
+      Array.prototype.forEach.call(form.elements, function (el) {
+        el.disabled = true;
+      });
+      return;
+    }
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      var bad = numbers.filter(function (el) { return !el.checkValidity(); });
-      numbers.forEach(function (el) { if (el.checkValidity()) el.removeAttribute('aria-invalid'); else el.setAttribute('aria-invalid', 'true'); });
+      var bad = numbers.filter(function (el) {
+        return !el.checkValidity();
+      });
+      numbers.forEach(function (el) {
+        if (el.checkValidity()) el.removeAttribute('aria-invalid');
+        else el.setAttribute('aria-invalid', 'true');
+      });
       if (bad.length) {
-        C.error('Check ' + bad.map(function (el) { return el.labels[0].textContent; }).join(', ') + ': ' + bad[0].validationMessage);
+        C.error(
+          'Check ' +
+            bad
+              .map(function (el) {
+                return el.labels[0].textContent;
+              })
+              .join(', ') +
+            ': ' +
+            bad[0].validationMessage,
+        );
         bad[0].focus();
         return;
       }
-      var patch = { mfa_required: form.elements.mfa_required.value, step_up_bearer_allowed: form.elements.step_up_bearer_allowed.checked };
-      numbers.forEach(function (el) { set(patch, el.name, el.value === '' ? null : Number(el.value)); });
-      C.run(async function () { show(await C.api('PATCH', '/api/v1/settings/account', patch)); C.status('Settings saved.'); },
-        form.querySelector('button[type=submit]'), 'Saving…');
+      var patch = {
+        mfa_required: form.elements.mfa_required.value,
+        step_up_bearer_allowed: form.elements.step_up_bearer_allowed.checked,
+      };
+      numbers.forEach(function (el) {
+        set(patch, el.name, el.value === '' ? null : Number(el.value));
+      });
+      C.run(
+        async function () {
+          show(await C.api('PATCH', '/api/v1/settings/account', patch));
+          C.status('Settings saved.');
+        },
+        form.querySelector('button[type=submit]'),
+        'Saving…',
+      );
     });
   };
 })();

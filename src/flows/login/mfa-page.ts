@@ -21,7 +21,11 @@ export function sendMfaPage(reply: FastifyReply, status: number, p: MfaPageInput
   const common = hidden('request', p.request) + hidden('csrf', p.csrf) + hidden('step_up', p.stepUp);
   const where = p.channel === 'email' ? 'your email address' : 'your phone';
   const other = p.channels.filter((c) => c !== p.channel);
-  const message = p.error ? `<p class="error" role="alert" id="mfa-error">${escapeHtml(p.error)}</p>` : p.notice ? `<p role="status">${escapeHtml(p.notice)}</p>` : '';
+  const message = p.error
+    ? `<p class="error" role="alert" id="mfa-error">${escapeHtml(p.error)}</p>`
+    : p.notice
+      ? `<p role="status">${escapeHtml(p.notice)}</p>`
+      : '';
   return sendPage(
     reply,
     status,

@@ -23,9 +23,21 @@ export type CallbackOutcome =
 export function createSocialService(r: Registry) {
   const upstream = (name: string) => r.socialProviders.get(name);
 
-  async function link(userId: string, provider: string, subject: string, email: string | undefined | null): Promise<void> {
+  async function link(
+    userId: string,
+    provider: string,
+    subject: string,
+    email: string | undefined | null,
+  ): Promise<void> {
     try {
-      await r.storage.identities.insert({ id: randomId(), user_id: userId, provider, subject, email: email ?? null, created_at: r.clock.now() });
+      await r.storage.identities.insert({
+        id: randomId(),
+        user_id: userId,
+        provider,
+        subject,
+        email: email ?? null,
+        created_at: r.clock.now(),
+      });
     } catch (e) {
       if (!isUniqueViolation(e)) throw e; // linked meanwhile by a parallel callback: the same link
     }
@@ -35,16 +47,26 @@ export function createSocialService(r: Registry) {
     const linked = await r.storage.identities.find(provider, profile.sub);
     if (linked) {
       const user = await r.users.find(linked.user_id);
-      if (!user || user.disabled) return { kind: 'refused', request, error: 'access_denied', description: 'This account is disabled' };
+      if (!user || user.disabled)
+        return { kind: 'refused', request, error: 'access_denied', description: 'This account is disabled' };
       return { kind: 'user', user, request, provider };
     }
-    const existing = profile.email_verified && profile.email ? await r.storage.users.findByEmail(profile.email.trim().toLowerCase()) : undefined;
+    const existing =
+      profile.email_verified && profile.email
+        ? await r.storage.users.findByEmail(profile.email.trim().toLowerCase())
+        : undefined;
     if (existing) {
       const linkToken = randomToken(32);
       const now = r.clock.now();
       await r.storage.oneTime.insert({
-        digest: sha256(linkToken), kind: 'social_link', user_id: existing.id, client_id: provider,
-        payload: JSON.stringify({ provider, subject: profile.sub, email: existing.email, request }), expires_at: now + LINK_TTL, consumed_at: null, created_at: now,
+        digest: sha256(linkToken),
+        kind: 'social_link',
+        user_id: existing.id,
+        client_id: provider,
+        payload: JSON.stringify({ provider, subject: profile.sub, email: existing.email, request }),
+        expires_at: now + LINK_TTL,
+        consumed_at: null,
+        created_at: now,
       });
       return { kind: 'link', linkToken, email: existing.email!, request, provider };
     }
@@ -66,25 +88,55 @@ export function createSocialService(r: Registry) {
       const verifier = randomToken(48);
       const now = r.clock.now();
       await r.storage.oneTime.insert({
-        digest: sha256(state), kind: 'social_state', user_id: '-', client_id: clientId, payload: JSON.stringify({ provider, nonce, verifier, request, browser: sha256(browser) }),
-        expires_at: now + STATE_TTL, consumed_at: null, created_at: now,
+        digest: sha256(state),
+        kind: 'social_state',
+        user_id: '-',
+        client_id: clientId,
+        payload: JSON.stringify({ provider, nonce, verifier, request, browser: sha256(browser) }),
+        expires_at: now + STATE_TTL,
+        consumed_at: null,
+        created_at: now,
       });
       return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
     },
 
     /** The provider's answer: state, nonce and PKCE checked, then the user found, linked or created. */
-    async callback(provider: string, query: Record<string, unknown>, browser: string | undefined): Promise<CallbackOutcome> {
+    async callback(
+      provider: string,
+      query: Record<string, unknown>,
+      browser: string | undefined,
+    ): Promise<CallbackOutcome> {
       const state = typeof query.state === 'string' && query.state.length <= 100 ? query.state : null;
       if (!state) return { kind: 'bad_state' };
       const consumed = await r.storage.oneTime.consume('social_state', sha256(state), r.clock.now());
       if (consumed.state !== 'ok' || consumed.row.expires_at <= r.clock.now()) return { kind: 'bad_state' };
-      const saved = JSON.parse(consumed.row.payload) as { provider: string; nonce: string; verifier: string; request: string; browser: string };
+      const saved = JSON.parse(consumed.row.payload) as {
+        provider: string;
+        nonce: string;
+        verifier: string;
+        request: string;
+        browser: string;
+      };
       // The answer must come back to the browser that started (login CSRF on the callback).
-      if (saved.provider !== provider || !upstream(provider) || !browser || sha256(browser) !== saved.browser) return { kind: 'bad_state' };
+      if (saved.provider !== provider || !upstream(provider) || !browser || sha256(browser) !== saved.browser)
+        return { kind: 'bad_state' };
       if (query.error !== undefined) {
-        return { kind: 'refused', request: saved.request, error: 'access_denied', description: `The identity provider answered ${String(query.error).slice(0, 40).replace(/[^\x20-\x7e]/g, '')}` };
+        return {
+          kind: 'refused',
+          request: saved.request,
+          error: 'access_denied',
+          description: `The identity provider answered ${String(query.error)
+            .slice(0, 40)
+            .replace(/[^\x20-\x7e]/g, '')}`,
+        };
       }
-      if (typeof query.code !== 'string' || query.code.length > 2048) return { kind: 'refused', request: saved.request, error: 'access_denied', description: 'The identity provider sent no code' };
+      if (typeof query.code !== 'string' || query.code.length > 2048)
+        return {
+          kind: 'refused',
+          request: saved.request,
+          error: 'access_denied',
+          description: 'The identity provider sent no code',
+        };
       try {
         const profile = await upstream(provider)!.profile(query.code, saved.verifier, saved.nonce);
         return await userFor(provider, profile, saved.request);
@@ -105,7 +157,10 @@ export function createSocialService(r: Registry) {
     },
 
     /** The existing account proved itself (its password): link the identity, once. */
-    async confirmLink(linkToken: unknown, password: unknown): Promise<{ user: User; provider: string; request: string } | null> {
+    async confirmLink(
+      linkToken: unknown,
+      password: unknown,
+    ): Promise<{ user: User; provider: string; request: string } | null> {
       if (typeof linkToken !== 'string' || linkToken.length > 100) return null;
       const row = await r.storage.oneTime.find('social_link', sha256(linkToken));
       if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now()) return null;
@@ -114,7 +169,11 @@ export function createSocialService(r: Registry) {
       if (!user || user.id !== row.user_id) return null;
       if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
       await link(user.id, saved.provider, saved.subject, saved.email);
-      await r.events.emit('social.linked', { provider: saved.provider, user_id: user.id }, 'identity linked after the account proved itself');
+      await r.events.emit(
+        'social.linked',
+        { provider: saved.provider, user_id: user.id },
+        'identity linked after the account proved itself',
+      );
       return { user, provider: saved.provider, request: saved.request };
     },
   };

@@ -42,7 +42,10 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   });
 }
 
-export function createFactorNotices(deps: { delivery: Delivery; sent?: (channel: DeliveryChannel, outcome: 'sent' | 'failed') => void }) {
+export function createFactorNotices(deps: {
+  delivery: Delivery;
+  sent?: (channel: DeliveryChannel, outcome: 'sent' | 'failed') => void;
+}) {
   const inFlight = new Set<Promise<void>>();
   return {
     /** Sends the notices of one change in the background; returns at once. */
@@ -50,8 +53,19 @@ export function createFactorNotices(deps: { delivery: Delivery; sent?: (channel:
       const masked = maskDestination(input.factor.destination);
       for (const r of noticeRecipients(input)) {
         const p = deps.delivery
-          .sendNotice({ channel: r.channel, to: r.to, change: input.change, factor: input.factor.type, masked, at: input.at, locale: input.locale })
-          .then(() => deps.sent?.(r.channel, 'sent'), () => deps.sent?.(r.channel, 'failed'))
+          .sendNotice({
+            channel: r.channel,
+            to: r.to,
+            change: input.change,
+            factor: input.factor.type,
+            masked,
+            at: input.at,
+            locale: input.locale,
+          })
+          .then(
+            () => deps.sent?.(r.channel, 'sent'),
+            () => deps.sent?.(r.channel, 'failed'),
+          )
           .finally(() => inFlight.delete(p));
         inFlight.add(p);
       }

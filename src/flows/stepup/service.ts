@@ -50,30 +50,63 @@ export function createStepUpService(r: Registry, verification: VerificationServi
     if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
     // Only to a factor already registered and verified: never to an address in the request.
     if (!(await verifiedFactors(repos, stepUp.user_id)).some((f) => f.type === authType)) {
-      throw new ApiError(400, 'invalid_request', `This user has no verified ${authType} factor`, 'error.mfa.noCredential');
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `This user has no verified ${authType} factor`,
+        'error.mfa.noCredential',
+      );
     }
   }
 
   return {
     /** A step_up token for a user who has factors; answers the factor types as amr. */
-    async begin(user: Pick<User, 'id'>, req: AuthorizeRequest, baseAmr: string[], action?: string): Promise<{ token: string; amr: string[] }> {
+    async begin(
+      user: Pick<User, 'id'>,
+      req: AuthorizeRequest,
+      baseAmr: string[],
+      action?: string,
+    ): Promise<{ token: string; amr: string[] }> {
       const token = randomToken(32);
       const now = r.clock.now();
       const binding: Binding = {
-        redirect_uri: req.redirectUri, target: req.target, response_type: req.responseType, response_mode: req.responseMode, scopes: req.scopes,
-        state: req.state, nonce: req.nonce, code_challenge: req.codeChallenge, action,
+        redirect_uri: req.redirectUri,
+        target: req.target,
+        response_type: req.responseType,
+        response_mode: req.responseMode,
+        scopes: req.scopes,
+        state: req.state,
+        nonce: req.nonce,
+        code_challenge: req.codeChallenge,
+        action,
       };
       // Stored only for an enabled user with a verified factor (one statement); a refusal reads why, user first.
       const since = await r.storage.stepUps.insertForLiveUser({
-        digest: sha256(token), user_id: user.id, client_id: req.client.client_id, params: JSON.stringify(binding), base_amr: JSON.stringify(baseAmr),
-        requests: 0, created_at: now, expires_at: now + r.account().step_up_ttl * 1000, consumed_at: null,
+        digest: sha256(token),
+        user_id: user.id,
+        client_id: req.client.client_id,
+        params: JSON.stringify(binding),
+        base_amr: JSON.stringify(baseAmr),
+        requests: 0,
+        created_at: now,
+        expires_at: now + r.account().step_up_ttl * 1000,
+        consumed_at: null,
       });
       if (!since) {
         const row = await r.users.find(user.id);
         if (!row || row.disabled) throw invalidToken();
-        throw new ApiError(400, 'invalid_request', 'This user has no verified second factor to step up with', 'error.mfa.noCredential');
+        throw new ApiError(
+          400,
+          'invalid_request',
+          'This user has no verified second factor to step up with',
+          'error.mfa.noCredential',
+        );
       }
-      await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: req.client.client_id }, 'step-up started');
+      await r.events.emit(
+        'mfa.stepup_started',
+        { user_id: user.id, client_id: req.client.client_id },
+        'step-up started',
+      );
       // The factor types in the order the user got them (a stable sort: email first on a tie).
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
       return { token, amr };
@@ -81,8 +114,12 @@ export function createStepUpService(r: Registry, verification: VerificationServi
 
     /** Sends a new code for a step_up token to the user's registered factor of that type. */
     async requestCode(stepUpToken: unknown, authType: unknown, locale?: string): Promise<string> {
-      if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
-      if (authType !== 'email' && authType !== 'sms') throw invalidRequest('auth_type must be email or sms', [{ field: 'auth_type', message: 'must be email or sms', code: 'invalid' }]);
+      if (typeof stepUpToken !== 'string' || stepUpToken.length > 100)
+        throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (authType !== 'email' && authType !== 'sms')
+        throw invalidRequest('auth_type must be email or sms', [
+          { field: 'auth_type', message: 'must be email or sms', code: 'invalid' },
+        ]);
       const digest = sha256(stepUpToken);
       const now = r.clock.now();
       const settings = r.account();
@@ -98,7 +135,12 @@ export function createStepUpService(r: Registry, verification: VerificationServi
         }
         // The token's own limit first: a request it refuses does not use up the user's codes for the window.
         if (claim.requests > settings.verification_requests_per_step_up) {
-          await r.events.emit('mfa.limit_reached', { user_id: claim.user_id, scope: 'step_up' }, 'verification code limit reached', 'warn');
+          await r.events.emit(
+            'mfa.limit_reached',
+            { user_id: claim.user_id, scope: 'step_up' },
+            'verification code limit reached',
+            'warn',
+          );
           throw rateLimited((claim.expires_at - now) / 1000);
         }
         // The per-user limit (shared with factor registration) is counted by the verification service.
@@ -110,18 +152,31 @@ export function createStepUpService(r: Registry, verification: VerificationServi
     async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
       const challenge = await verification.verify(challengeId, code, 'stepup');
       const now = r.clock.now();
-      const stepUp = challenge.step_up_digest ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now) : undefined;
+      const stepUp = challenge.step_up_digest
+        ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now)
+        : undefined;
       if (!stepUp || stepUp.expires_at <= now) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       const { user } = stepUp;
       const client: Client | undefined = await r.clients.find(stepUp.client_id);
       if (!user || user.disabled || !client) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
       const b = JSON.parse(stepUp.params) as Binding;
       const request: AuthorizeRequest = {
-        client, redirectUri: b.redirect_uri, target: b.target, responseType: b.response_type, responseMode: b.response_mode, scopes: b.scopes,
-        state: b.state, nonce: b.nonce, codeChallenge: b.code_challenge,
+        client,
+        redirectUri: b.redirect_uri,
+        target: b.target,
+        responseType: b.response_type,
+        responseMode: b.response_mode,
+        scopes: b.scopes,
+        state: b.state,
+        nonce: b.nonce,
+        codeChallenge: b.code_challenge,
       };
       const channel = challenge.channel as Channel;
-      await r.events.emit('mfa.stepup_verified', { user_id: user.id, client_id: client.client_id, channel }, 'step-up verified');
+      await r.events.emit(
+        'mfa.stepup_verified',
+        { user_id: user.id, client_id: client.client_id, channel },
+        'step-up verified',
+      );
       return { user, request, amr: steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel), channel };
     },
   };

@@ -15,7 +15,13 @@ import { acceptHostedPost, ensureCsrf } from './hosted-form.js';
  * login page) sends Messenger back its URL with error=access_denied and no code (ML-04).
  */
 export function consentRoutes(app: FastifyInstance, r: Registry) {
-  function page(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, who: string): FastifyReply {
+  function page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ar: AuthorizeRequest,
+    rawQuery: string,
+    who: string,
+  ): FastifyReply {
     const hidden = `<input type="hidden" name="request" value="${escapeHtml(rawQuery)}"><input type="hidden" name="csrf" value="${escapeHtml(ensureCsrf(r, req, reply))}">`;
     return sendPage(
       reply,
@@ -34,12 +40,30 @@ export function consentRoutes(app: FastifyInstance, r: Registry) {
     const { params, ar } = accepted;
     if (params.decision !== 'allow') {
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
-      return sendAuthorizeError(reply, new AuthorizeError('access_denied', 'The user cancelled', true), ar, r.config.issuer, 303);
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError('access_denied', 'The user cancelled', true),
+        ar,
+        r.config.issuer,
+        303,
+      );
     }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     const user = session?.user;
-    if (!session || !user || user.disabled) return sendAuthorizeError(reply, new AuthorizeError('login_required', 'The session has ended', true), ar, r.config.issuer);
-    await completeAuthorization(r, reply, ar, { user, sessionId: session.id, authTime: session.authTime, amr: session.amr }, 303);
+    if (!session || !user || user.disabled)
+      return sendAuthorizeError(
+        reply,
+        new AuthorizeError('login_required', 'The session has ended', true),
+        ar,
+        r.config.issuer,
+      );
+    await completeAuthorization(
+      r,
+      reply,
+      ar,
+      { user, sessionId: session.id, authTime: session.authTime, amr: session.amr },
+      303,
+    );
     return reply;
   });
 

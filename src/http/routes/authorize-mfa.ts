@@ -26,17 +26,41 @@ const userMessage = (e: unknown): string | null => {
 export function hostedMfaRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpService) {
   const locale = (req: FastifyRequest) => req.headers['accept-language']?.split(',')[0]?.trim();
 
-  async function page(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, stepUp: string, channel: Channel, status: number, extra: { challengeId?: string; notice?: string; error?: string }) {
+  async function page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ar: AuthorizeRequest,
+    rawQuery: string,
+    stepUp: string,
+    channel: Channel,
+    status: number,
+    extra: { challengeId?: string; notice?: string; error?: string },
+  ) {
     const live = await r.storage.stepUps.findLive(sha256(stepUp), r.clock.now());
     const channels = live ? (await verifiedFactors(r.storage, live.user_id)).map((c) => c.type) : [channel];
     return sendMfaPage(reply, status, {
-      clientName: ar.client.name, request: rawQuery, csrf: ensureCsrf(r, req, reply), stepUp, challengeId: extra.challengeId ?? '',
-      channel, channels: [...new Set(channels)], target: ar.target, notice: extra.notice, error: extra.error,
+      clientName: ar.client.name,
+      request: rawQuery,
+      csrf: ensureCsrf(r, req, reply),
+      stepUp,
+      challengeId: extra.challengeId ?? '',
+      channel,
+      channels: [...new Set(channels)],
+      target: ar.target,
+      notice: extra.notice,
+      error: extra.error,
     });
   }
 
   /** Called by the login form once the password is right: step-up bound to this request, first code sent. */
-  async function begin(req: FastifyRequest, reply: FastifyReply, ar: AuthorizeRequest, rawQuery: string, user: User, baseAmr: string[] = ['pwd']): Promise<FastifyReply> {
+  async function begin(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ar: AuthorizeRequest,
+    rawQuery: string,
+    user: User,
+    baseAmr: string[] = ['pwd'],
+  ): Promise<FastifyReply> {
     const { token, amr } = await stepUps.begin(user, ar, baseAmr);
     const channel: Channel = amr.includes('email') ? 'email' : 'sms';
     try {
@@ -58,10 +82,14 @@ export function hostedMfaRoutes(app: FastifyInstance, r: Registry, stepUps: Step
     try {
       if (params.action === 'resend') {
         const challengeId = await stepUps.requestCode(stepUp, channel, locale(req));
-        return page(req, reply, ar, rawQuery, stepUp, channel, 200, { challengeId, notice: 'A new code was sent. The previous one no longer works.' });
+        return page(req, reply, ar, rawQuery, stepUp, channel, 200, {
+          challengeId,
+          notice: 'A new code was sent. The previous one no longer works.',
+        });
       }
       const done = await stepUps.finish(params.challenge_id, params.verification_code);
-      if (done.request.client.client_id !== ar.client.client_id) throw new ApiError(400, 'invalid_grant', 'step-up of another request', 'error.mfa.invalidStepUp');
+      if (done.request.client.client_id !== ar.client.client_id)
+        throw new ApiError(400, 'invalid_grant', 'step-up of another request', 'error.mfa.invalidStepUp');
       const authTime = r.clock.now();
       const sessionId = await startLoginSession(r, req, reply, done.user.id, done.amr, authTime);
       await completeAuthorization(r, reply, done.request, { user: done.user, sessionId, authTime, amr: done.amr }, 303);
@@ -71,7 +99,10 @@ export function hostedMfaRoutes(app: FastifyInstance, r: Registry, stepUps: Step
       if (!msg) throw e;
       const status = e instanceof ApiError ? e.status : 500;
       if (e instanceof ApiError) for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-      return page(req, reply, ar, rawQuery, stepUp, channel, status === 400 ? 401 : status, { challengeId: typeof params.challenge_id === 'string' ? params.challenge_id : '', error: msg });
+      return page(req, reply, ar, rawQuery, stepUp, channel, status === 400 ? 401 : status, {
+        challengeId: typeof params.challenge_id === 'string' ? params.challenge_id : '',
+        error: msg,
+      });
     }
   });
 

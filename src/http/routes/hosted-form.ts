@@ -35,7 +35,11 @@ export function queryParams(raw: string): Record<string, string | string[]> {
 }
 
 /** Validates an authorization request; on failure the error is already answered (page or redirect). */
-export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: unknown): Promise<AuthorizeRequest | null> {
+export async function validateOrAnswer(
+  r: Registry,
+  reply: FastifyReply,
+  query: unknown,
+): Promise<AuthorizeRequest | null> {
   const { params, duplicates } = singleValued(query);
   const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
   if (!v.ok) {
@@ -46,7 +50,14 @@ export async function validateOrAnswer(r: Registry, reply: FastifyReply, query: 
 }
 
 /** A login: a new session id, and the session the browser had (if any) is ended (ASVS 7.2.4). */
-export async function startLoginSession(r: Registry, req: FastifyRequest, reply: FastifyReply, userId: string, amr: string[], authTime: number): Promise<string> {
+export async function startLoginSession(
+  r: Registry,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  amr: string[],
+  authTime: number,
+): Promise<string> {
   const { cookie, session } = await r.sessions.create(userId, amr, authTime, req.cookies[SESSION_COOKIE]);
   setSessionCookie(reply, cookie, r.account().session_ttl);
   return session.id;
@@ -67,10 +78,23 @@ export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply
  * of the pre-login cookie, then the authorization request the form carries (parsed like a query
  * string, so a repeated parameter stays repeated and is refused). Null when already answered.
  */
-export async function acceptHostedPost(r: Registry, req: FastifyRequest, reply: FastifyReply): Promise<{ params: Record<string, unknown>; rawQuery: string; ar: AuthorizeRequest } | null> {
+export async function acceptHostedPost(
+  r: Registry,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ params: Record<string, unknown>; rawQuery: string; ar: AuthorizeRequest } | null> {
   const { params, duplicates } = singleValued(req.body);
-  if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)) {
-    sendPage(reply, 403, 'Sign-in expired', '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>');
+  if (
+    duplicates.length ||
+    !sameOriginPost(req, r.config.issuer) ||
+    !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)
+  ) {
+    sendPage(
+      reply,
+      403,
+      'Sign-in expired',
+      '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>',
+    );
     return null;
   }
   const rawQuery = typeof params.request === 'string' ? params.request : '';

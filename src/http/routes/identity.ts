@@ -35,10 +35,16 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
     const client = await clientOf(params);
     const scopes = scopeOf(params);
     const data = params.data;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalidField('data', 'must be an object with email or phone_number and password');
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw invalidField('data', 'must be an object with email or phone_number and password');
     const user = await r.users.signup(data as Record<string, unknown>);
     const now = r.clock.now();
-    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: false });
+    const tkn = await r.tkn.issue(user.id, client.client_id, {
+      scope: scopes.join(' '),
+      amr: ['pwd'],
+      auth_time: now,
+      mfa_pending: false,
+    });
     return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
   });
 
@@ -56,15 +62,31 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
     }
     const now = r.clock.now();
     // MFA required = Always and a verified factor: this tkn is good for /mfa/stepup only.
-    const mfa = (await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) && !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id));
-    const tkn = await r.tkn.issue(user.id, client.client_id, { scope: scopes.join(' '), amr: ['pwd'], auth_time: now, mfa_pending: mfa });
-    r.log.info({ event: mfa ? 'login.mfa_required' : 'login.succeeded', client_id: client.client_id, user_id: user.id }, 'password login');
+    const mfa =
+      (await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) &&
+      !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id));
+    const tkn = await r.tkn.issue(user.id, client.client_id, {
+      scope: scopes.join(' '),
+      amr: ['pwd'],
+      auth_time: now,
+      mfa_pending: mfa,
+    });
+    r.log.info(
+      { event: mfa ? 'login.mfa_required' : 'login.succeeded', client_id: client.client_id, user_id: user.id },
+      'password login',
+    );
     return reply.header('Cache-Control', 'no-store').send(mfa ? { tkn, mfa_required: true } : { tkn });
   });
 
-  const userinfo = async (req: { headers: Record<string, string | string[] | undefined> }, reply: import('fastify').FastifyReply) => {
+  const userinfo = async (
+    req: { headers: Record<string, string | string[] | undefined> },
+    reply: import('fastify').FastifyReply,
+  ) => {
     const ctx = await verifyBearer(r, req.headers.authorization as string | undefined);
-    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send({ sub: ctx.user.id, id: ctx.user.id, ...claimsFor(ctx.user, ctx.scopes) });
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Pragma', 'no-cache')
+      .send({ sub: ctx.user.id, id: ctx.user.id, ...claimsFor(ctx.user, ctx.scopes) });
   };
   app.get('/identity/v1/userinfo', userinfo);
   app.post('/identity/v1/userinfo', userinfo);
@@ -77,7 +99,11 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
    */
   async function logoutAllowed(headers: Record<string, string | string[] | undefined>): Promise<boolean> {
     const origin = headers.origin;
-    if (origin !== undefined) return origin === new URL(r.config.issuer).origin || (typeof origin === 'string' && (await r.clients.allowedOrigins()).has(origin));
+    if (origin !== undefined)
+      return (
+        origin === new URL(r.config.issuer).origin ||
+        (typeof origin === 'string' && (await r.clients.allowedOrigins()).has(origin))
+      );
     const site = headers['sec-fetch-site'];
     if (site === undefined || site === 'same-origin' || site === 'none') return true;
     const dest = headers['sec-fetch-dest'];
@@ -87,7 +113,12 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
   app.get('/identity/v1/logout', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     if (!(await logoutAllowed(req.headers))) {
-      await r.events.emit('logout.refused', { origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] }, 'cross-site logout refused', 'warn');
+      await r.events.emit(
+        'logout.refused',
+        { origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] },
+        'cross-site logout refused',
+        'warn',
+      );
       throw forbidden('Logout must be a top-level navigation or come from an allowed origin');
     }
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
@@ -103,7 +134,12 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
         return reply.code(302).header('Location', url.toString()).header('Cache-Control', 'no-store').send();
       }
     }
-    return sendPage(reply, 200, 'Signed out', `<h1>You are signed out</h1>${redirectTo ? `<p class="muted">The return address ${escapeHtml(redirectTo.slice(0, 200))} is not registered, so you stay here.</p>` : ''}`);
+    return sendPage(
+      reply,
+      200,
+      'Signed out',
+      `<h1>You are signed out</h1>${redirectTo ? `<p class="muted">The return address ${escapeHtml(redirectTo.slice(0, 200))} is not registered, so you stay here.</p>` : ''}`,
+    );
   });
 
   app.get('/identity/v1/sso/data', async (req, reply) => {
@@ -119,7 +155,11 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       ...(name ? { name } : {}),
       ...(user.email ? { email: user.email } : {}),
       ...(user.phone_number ? { phone_number: user.phone_number } : {}),
-      last_login_type: session.amr.includes('social') ? session.amr[session.amr.indexOf('social') + 1] : session.amr.includes('pwd') ? 'password' : session.amr[0],
+      last_login_type: session.amr.includes('social')
+        ? session.amr[session.amr.indexOf('social') + 1]
+        : session.amr.includes('pwd')
+          ? 'password'
+          : session.amr[0],
       has_password: !!user.password_hash,
       social_providers: [...new Set((await r.storage.identities.listOfUser(user.id)).map((i) => i.provider))],
     });
@@ -139,7 +179,11 @@ export function identityRoutes(app: FastifyInstance, r: Registry): void {
       is_implicit_flow_forbidden: !client.implicit_flow,
       scope: client.scope,
       social_providers: r.socialProviders.list().map((p) => p.name),
-      password_policy: { min_length: r.account().password_min_length, min_strength: 1, allow_update_with_access_token_only: false },
+      password_policy: {
+        min_length: r.account().password_min_length,
+        min_strength: 1,
+        allow_update_with_access_token_only: false,
+      },
       custom_fields: [],
       consents: [],
       resource_base_url: r.config.issuer,

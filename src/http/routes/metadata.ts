@@ -6,7 +6,10 @@ import type { Registry } from '../../registry.js';
 export function metadataRoutes(app: FastifyInstance, r: Registry): void {
   const discovery = discoveryDocument(r.config.issuer);
   app.get('/.well-known/openid-configuration', (_req, reply) => {
-    reply.header('Content-Type', 'application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(discovery);
+    reply
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=300')
+      .send(discovery);
   });
   app.get('/jwks.json', async (req, reply) => {
     const clientId = (req.query as Record<string, unknown>).client_id;
@@ -14,7 +17,14 @@ export function metadataRoutes(app: FastifyInstance, r: Registry): void {
     if (clientId !== undefined) {
       const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;
       if (!client) {
-        reply.code(404).send({ error: 'invalid_client', error_description: 'Unknown client_id', error_user_msg: 'Unknown client_id', error_message_key: 'error.client.notFound' });
+        reply
+          .code(404)
+          .send({
+            error: 'invalid_client',
+            error_description: 'Unknown client_id',
+            error_user_msg: 'Unknown client_id',
+            error_message_key: 'error.client.notFound',
+          });
         return reply;
       }
       view = r.keys.jwksOfClient(client.client_id, client.key_mode);

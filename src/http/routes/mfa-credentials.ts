@@ -32,7 +32,11 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
       // Fresh = the step-up itself (auth_time) is recent, not the token: a refresh, or a new code from
       // the SSO session the step-up left, mints new access tokens that keep the old auth_time and amr.
       const fresh = ctx.amr.includes('mfa') && ctx.authTime !== null && r.clock.now() - ctx.authTime <= FRESH_MS;
-      if (!fresh) throw forbidden('This change needs a step-up: an access token from a verified second factor, less than 5 minutes old', 'error.mfa.stepUpRequired');
+      if (!fresh)
+        throw forbidden(
+          'This change needs a step-up: an access token from a verified second factor, less than 5 minutes old',
+          'error.mfa.stepUpRequired',
+        );
     }
     return ctx;
   }
@@ -46,9 +50,17 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     // The same limits as a step-up's codes (per user per window, and per destination), counted
     // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
     await r.verification.admit(request);
-    const credential = existing ?? await r.storage.mfaCredentials.insertIfAbsent({
-      id: randomId(), user_id: ctx.user.id, type, destination, friendly_name: null, verified_at: null, created_at: r.clock.now(),
-    });
+    const credential =
+      existing ??
+      (await r.storage.mfaCredentials.insertIfAbsent({
+        id: randomId(),
+        user_id: ctx.user.id,
+        type,
+        destination,
+        friendly_name: null,
+        verified_at: null,
+        created_at: r.clock.now(),
+      }));
     if (credential.verified_at) return { status: 'enabled', credential: view(credential) };
     await r.verification.issue({ ...request, credentialId: credential.id });
     return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
@@ -56,7 +68,13 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
 
   async function confirm(ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) {
     const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
-    if (!challenge) throw new ApiError(400, 'invalid_grant', 'No registration is waiting for a code; start it again', 'error.invalidVerificationCode');
+    if (!challenge)
+      throw new ApiError(
+        400,
+        'invalid_grant',
+        'No registration is waiting for a code; start it again',
+        'error.invalidVerificationCode',
+      );
     const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
     const before = await verifiedFactors(r.storage, ctx.user.id);
     const now = r.clock.now();
@@ -64,7 +82,15 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
     await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
     await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
-    if (row.credential_id) r.notices.factorChanged({ user: ctx.user, change: 'factor_added', factor: { type: channel, destination: row.destination }, before, at: now, locale });
+    if (row.credential_id)
+      r.notices.factorChanged({
+        user: ctx.user,
+        change: 'factor_added',
+        factor: { type: channel, destination: row.destination },
+        before,
+        at: now,
+        locale,
+      });
   }
 
   async function remove(ctx: BearerContext, type: Channel, destination: string | null, locale: string | undefined) {
@@ -78,13 +104,21 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
     // A pending registration was no factor: its removal changes nothing to tell.
     if (target.verified_at !== null) {
-      r.notices.factorChanged({ user: ctx.user, change: 'factor_removed', factor: { type, destination: target.destination }, before: all.filter((c) => c.verified_at !== null), at: now, locale });
+      r.notices.factorChanged({
+        user: ctx.user,
+        change: 'factor_removed',
+        factor: { type, destination: target.destination },
+        before: all.filter((c) => c.verified_at !== null),
+        at: now,
+        locale,
+      });
     }
   }
 
   const phoneOf = (params: Record<string, unknown>) => {
     const phone = normalizePhone(params.phone_number);
-    if (!phone) throw invalidField('phone_number', 'must be a phone number in international format, such as +33612345678');
+    if (!phone)
+      throw invalidField('phone_number', 'must be a phone number in international format, such as +33612345678');
     return phone;
   };
 
@@ -96,7 +130,8 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
 
   app.post('/identity/v1/mfa/credentials/emails', async (req, reply) => {
     const ctx = await caller(req, true);
-    if (!ctx.user.email) throw new ApiError(400, 'invalid_request', 'This account has no email address', 'error.mfa.noEmail');
+    if (!ctx.user.email)
+      throw new ApiError(400, 'invalid_request', 'This account has no email address', 'error.mfa.noEmail');
     return reply.send(await register(ctx, 'email', ctx.user.email, req));
   });
 
@@ -137,14 +172,21 @@ export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
     const ctx = await caller(req, false);
     const devices = await r.storage.trustedDevices.listOfUser(ctx.user.id, r.clock.now());
     return reply.header('Cache-Control', 'no-store').send({
-      trusted_devices: devices.map((d) => ({ id: d.id, user_id: d.user_id, created_at: new Date(d.created_at).toISOString(), expires_at: new Date(d.expires_at).toISOString(), metadata: { device_name: d.name } })),
+      trusted_devices: devices.map((d) => ({
+        id: d.id,
+        user_id: d.user_id,
+        created_at: new Date(d.created_at).toISOString(),
+        expires_at: new Date(d.expires_at).toISOString(),
+        metadata: { device_name: d.name },
+      })),
     });
   });
 
   app.delete<{ Params: { id: string } }>('/identity/v1/mfa/trusteddevices/:id', async (req, reply) => {
     const ctx = await caller(req, false);
     // Another user's device id is simply not found (no IDOR).
-    if (!(await r.storage.trustedDevices.revoke(req.params.id.slice(0, 64), ctx.user.id, r.clock.now()))) throw notFound('No such trusted device');
+    if (!(await r.storage.trustedDevices.revoke(req.params.id.slice(0, 64), ctx.user.id, r.clock.now())))
+      throw notFound('No such trusted device');
     return reply.code(204).send();
   });
 }

@@ -22,7 +22,10 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 async function databaseAnswers(r: Registry): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
-  const probe = sql`select 1 as ok`.execute(r.db.db).then(() => true, () => false);
+  const probe = sql`select 1 as ok`.execute(r.db.db).then(
+    () => true,
+    () => false,
+  );
   try {
     return await Promise.race([probe, timeout]);
   } finally {
@@ -49,7 +52,9 @@ export function opsRoutes(app: FastifyInstance, r: Registry, lifecycle: Lifecycl
       accepting: !lifecycle.closing,
     };
     const ready = checks.database && checks.keys && checks.accepting;
-    return noStore(reply).code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    return noStore(reply)
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not_ready', checks });
   });
 
   app.get('/metrics', async (req, reply) => {

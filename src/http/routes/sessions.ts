@@ -18,7 +18,13 @@ export function sessionRoutes(app: FastifyInstance, r: Registry): void {
       sessions: await tx.sessions.revokeAllForUser(ctx.user.id, now, keepSession),
       grants: await tx.tokens.revokeGrantsOfUser(ctx.user.id, now, { grant: ctx.grantId, session: keepSession }),
     }));
-    await r.events.emit('sessions.others_ended', { user_id: ctx.user.id, client_id: ctx.clientId, ...ended }, 'other sessions ended');
-    return reply.header('Cache-Control', 'no-store').send({ ended_sessions: ended.sessions, revoked_grants: ended.grants });
+    await r.events.emit(
+      'sessions.others_ended',
+      { user_id: ctx.user.id, client_id: ctx.clientId, ...ended },
+      'other sessions ended',
+    );
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ ended_sessions: ended.sessions, revoked_grants: ended.grants });
   });
 }

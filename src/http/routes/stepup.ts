@@ -14,7 +14,8 @@ import { requireSingle, str } from '../params.js';
 import { rememberDevice } from './trusted-device.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
-const localeOf = (req: FastifyRequest) => (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
+const localeOf = (req: FastifyRequest) =>
+  (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
 
 interface Identified {
   userId: string;
@@ -49,12 +50,18 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     const tkn = str(params, 'tkn', 100);
     if (tkn) {
       const row = await r.storage.oneTime.find('tkn', sha256(tkn));
-      if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now() || row.client_id !== client.client_id) throw invalidToken('The tkn is invalid, expired, already used or was issued to another client');
+      if (!row || row.consumed_at !== null || row.expires_at <= r.clock.now() || row.client_id !== client.client_id)
+        throw invalidToken('The tkn is invalid, expired, already used or was issued to another client');
       const payload = JSON.parse(row.payload) as { amr: string[] };
-      found.push({ userId: row.user_id, amr: payload.amr, commit: async () => (await r.tkn.consume(tkn, client.client_id)).ok });
+      found.push({
+        userId: row.user_id,
+        amr: payload.amr,
+        commit: async () => (await r.tkn.consume(tkn, client.client_id)).ok,
+      });
     }
     if (req.headers.authorization) {
-      if (!r.account().step_up_bearer_allowed) throw invalidToken('This account does not accept access tokens for a step-up');
+      if (!r.account().step_up_bearer_allowed)
+        throw invalidToken('This account does not accept access tokens for a step-up');
       // verifyBearer without its read of the user (see requireLiveUser).
       const token = await liveAccessToken(r, req.headers.authorization);
       if (!token.user_id) throw invalidToken();
@@ -77,7 +84,10 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     if (!cookie) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
     const origin = req.headers.origin;
     if (origin === undefined || !client.allowed_origins.includes(origin)) {
-      throw forbidden('The session cookie is accepted only from an allowed origin of the client', 'error.stepUp.origin');
+      throw forbidden(
+        'The session cookie is accepted only from an allowed origin of the client',
+        'error.stepUp.origin',
+      );
     }
     const session = await r.sessions.fromCookie(cookie);
     if (!session) throw invalidToken('The session has ended');
@@ -111,7 +121,12 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     // Per client IP too, on both ends of the code (PL-09, PL-10), besides the per-token and per-user limits.
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
-    if (params.step_up === undefined) throw invalidRequest('Only the step-up passwordless flow is supported: send step_up', [{ field: 'step_up', message: 'is required', code: 'missing' }], 'error.missingParameter');
+    if (params.step_up === undefined)
+      throw invalidRequest(
+        'Only the step-up passwordless flow is supported: send step_up',
+        [{ field: 'step_up', message: 'is required', code: 'missing' }],
+        'error.missingParameter',
+      );
     const challengeId = await stepUps.requestCode(params.step_up, params.auth_type, localeOf(req));
     return reply.header('Cache-Control', 'no-store').send({ challenge_id: challengeId });
   });
@@ -122,8 +137,14 @@ export function stepUpRoutes(app: FastifyInstance, r: Registry, stepUps: StepUpS
     // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
     const { cookie, session } = await r.sessions.create(done.user.id, done.amr, authTime, req.cookies[SESSION_COOKIE]);
     setSessionCookie(reply, cookie, r.account().session_ttl);
-    if (params.trust_device === true || params.trust_device === 'true') await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
-    const values = await issueAuthorization(r, done.request as AuthorizeRequest, { user: done.user, sessionId: session.id, authTime, amr: done.amr });
+    if (params.trust_device === true || params.trust_device === 'true')
+      await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
+    const values = await issueAuthorization(r, done.request as AuthorizeRequest, {
+      user: done.user,
+      sessionId: session.id,
+      authTime,
+      amr: done.amr,
+    });
     const body: Record<string, unknown> = { ...values };
     if (done.request.state !== undefined) body.state = done.request.state;
     if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);

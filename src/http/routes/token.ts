@@ -19,7 +19,12 @@ const methodNotAllowed = (reply: FastifyReply) => {
 function bodyParams(req: FastifyRequest): Params {
   const type = req.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
   if (type !== undefined && type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
-    throw new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded', 'error.unsupportedMediaType');
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded',
+      'error.unsupportedMediaType',
+    );
   }
   return requireSingle(req.body, type === 'application/json');
 }
@@ -35,7 +40,11 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
     r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
-  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/token', handler: (_req, reply) => methodNotAllowed(reply) });
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/oauth/token',
+    handler: (_req, reply) => methodNotAllowed(reply),
+  });
 
   app.post('/oauth/revoke', async (req, reply) => {
     const params = bodyParams(req);
@@ -44,13 +53,19 @@ export function tokenRoutes(app: FastifyInstance, r: Registry): void {
     const access = r.accessTokens.open(token);
     if (access) {
       // An access token dies alone (its grant's refresh token lives on), until it would expire anyway.
-      if (access.client_id === client.client_id && access.expires_at > r.clock.now()) await r.storage.tokens.revokeAccessToken(access.jti, access.expires_at);
+      if (access.client_id === client.client_id && access.expires_at > r.clock.now())
+        await r.storage.tokens.revokeAccessToken(access.jti, access.expires_at);
     } else {
       const refresh = await r.storage.tokens.findRefreshToken(sha256(token));
-      if (refresh && refresh.client_id === client.client_id) await r.storage.tokens.revokeGrant(refresh.grant_id, r.clock.now());
+      if (refresh && refresh.client_id === client.client_id)
+        await r.storage.tokens.revokeGrant(refresh.grant_id, r.clock.now());
     }
     // RFC 7009 2.2: an unknown or foreign token is not an error. No body: the SDK expects 204.
     return reply.code(204).header('Cache-Control', 'no-store').send();
   });
-  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/oauth/revoke', handler: (_req, reply) => methodNotAllowed(reply) });
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/oauth/revoke',
+    handler: (_req, reply) => methodNotAllowed(reply),
+  });
 }

@@ -6,14 +6,31 @@ import type { Registry } from '../../registry.js';
 /** The trusted-device cookie: __Host-, HttpOnly, Secure; the database keeps only its digest. */
 export const TRUSTED_DEVICE_COOKIE = '__Host-ward_td';
 
-export async function rememberDevice(r: Registry, reply: FastifyReply, userId: string, userAgent: string | undefined): Promise<void> {
+export async function rememberDevice(
+  r: Registry,
+  reply: FastifyReply,
+  userId: string,
+  userAgent: string | undefined,
+): Promise<void> {
   const value = randomToken(32);
   const now = r.clock.now();
   const ttl = r.account().trusted_device_ttl;
   await r.storage.trustedDevices.insert({
-    id: randomId(), user_id: userId, digest: sha256(value), name: userAgent?.slice(0, 200) ?? null, created_at: now, expires_at: now + ttl * 1000, revoked_at: null,
+    id: randomId(),
+    user_id: userId,
+    digest: sha256(value),
+    name: userAgent?.slice(0, 200) ?? null,
+    created_at: now,
+    expires_at: now + ttl * 1000,
+    revoked_at: null,
   });
-  reply.setCookie(TRUSTED_DEVICE_COOKIE, value, { path: '/', secure: true, httpOnly: true, sameSite: 'none', maxAge: ttl });
+  reply.setCookie(TRUSTED_DEVICE_COOKIE, value, {
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'none',
+    maxAge: ttl,
+  });
 }
 
 /** True when the request carries a live trusted-device cookie of this user. */

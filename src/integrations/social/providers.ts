@@ -20,7 +20,11 @@ export function createSocialProviders(deps: { storage: Storage; masterKey: Buffe
       const secret = unseal(deps.masterKey, row.secret_sealed, aad(row.name)).toString('utf8');
       // Keep the client (and its discovery and JWKS caches) when nothing changed.
       const prev = upstreams.get(row.name);
-      const same = prev && JSON.stringify({ ...prev.provider, client_secret: undefined }) === JSON.stringify({ ...def, client_secret: undefined }) && prev.provider.client_secret === secret;
+      const same =
+        prev &&
+        JSON.stringify({ ...prev.provider, client_secret: undefined }) ===
+          JSON.stringify({ ...def, client_secret: undefined }) &&
+        prev.provider.client_secret === secret;
       next.set(row.name, same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name)));
     }
     upstreams = next;
@@ -35,11 +39,18 @@ export function createSocialProviders(deps: { storage: Storage; masterKey: Buffe
       const { client_secret, ...def } = p;
       const now = deps.clock.now();
       const existing = await deps.storage.socialProviders.find(p.name);
-      const unchanged = existing && existing.definition === JSON.stringify(def) && unseal(deps.masterKey, existing.secret_sealed, aad(p.name)).toString('utf8') === client_secret;
+      const unchanged =
+        existing &&
+        existing.definition === JSON.stringify(def) &&
+        unseal(deps.masterKey, existing.secret_sealed, aad(p.name)).toString('utf8') === client_secret;
       if (unchanged) return;
       await deps.storage.socialProviders.upsert({
-        name: p.name, definition: JSON.stringify(def), secret_sealed: seal(deps.masterKey, client_secret, aad(p.name)), source,
-        created_at: existing?.created_at ?? now, updated_at: now,
+        name: p.name,
+        definition: JSON.stringify(def),
+        secret_sealed: seal(deps.masterKey, client_secret, aad(p.name)),
+        source,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
       });
     },
   };

@@ -8,7 +8,10 @@ import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../../config/types.js';
 
 export class UpstreamError extends Error {
-  constructor(readonly oauthError: 'access_denied' | 'server_error', message: string) {
+  constructor(
+    readonly oauthError: 'access_denied' | 'server_error',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -48,16 +51,24 @@ async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Pro
   } catch {
     throw new UpstreamError('server_error', `The identity provider answered ${res.status} without JSON`);
   }
-  if (!res.ok) throw new UpstreamError(res.status >= 500 ? 'server_error' : 'access_denied', `The identity provider refused: ${res.status}`);
-  if (typeof body !== 'object' || body === null) throw new UpstreamError('server_error', 'The identity provider answered no object');
+  if (!res.ok)
+    throw new UpstreamError(
+      res.status >= 500 ? 'server_error' : 'access_denied',
+      `The identity provider refused: ${res.status}`,
+    );
+  if (typeof body !== 'object' || body === null)
+    throw new UpstreamError('server_error', 'The identity provider answered no object');
   return body as Record<string, unknown>;
 }
 
 /** The profile in OIDC claims (an id_token's or a UserInfo answer's). */
 function oidcProfile(sub: string, c: Record<string, unknown>): UpstreamProfile {
   return {
-    sub, email: typeof c.email === 'string' ? c.email : undefined, email_verified: c.email_verified === true,
-    given_name: typeof c.given_name === 'string' ? c.given_name : undefined, family_name: typeof c.family_name === 'string' ? c.family_name : undefined,
+    sub,
+    email: typeof c.email === 'string' ? c.email : undefined,
+    email_verified: c.email_verified === true,
+    given_name: typeof c.given_name === 'string' ? c.given_name : undefined,
+    family_name: typeof c.family_name === 'string' ? c.family_name : undefined,
   };
 }
 
@@ -66,13 +77,22 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
 
   function resolve(): Promise<Endpoints> {
-    if (p.type === 'oauth2') return Promise.resolve({ authorization_endpoint: p.authorization_url!, token_endpoint: p.token_url!, userinfo_endpoint: p.userinfo_url });
+    if (p.type === 'oauth2')
+      return Promise.resolve({
+        authorization_endpoint: p.authorization_url!,
+        token_endpoint: p.token_url!,
+        userinfo_endpoint: p.userinfo_url,
+      });
     endpoints ??= getJson(`${p.issuer}/.well-known/openid-configuration`).then(
       (d) => {
-        if (d.issuer !== p.issuer) throw new UpstreamError('server_error', 'The provider discovery names another issuer');
+        if (d.issuer !== p.issuer)
+          throw new UpstreamError('server_error', 'The provider discovery names another issuer');
         return {
-          issuer: p.issuer, authorization_endpoint: p.authorization_url ?? (d.authorization_endpoint as string), token_endpoint: p.token_url ?? (d.token_endpoint as string),
-          userinfo_endpoint: (d.userinfo_endpoint as string | undefined) ?? p.userinfo_url, jwks_uri: d.jwks_uri as string,
+          issuer: p.issuer,
+          authorization_endpoint: p.authorization_url ?? (d.authorization_endpoint as string),
+          token_endpoint: p.token_url ?? (d.token_endpoint as string),
+          userinfo_endpoint: (d.userinfo_endpoint as string | undefined) ?? p.userinfo_url,
+          jwks_uri: d.jwks_uri as string,
         };
       },
       (e: unknown) => {
@@ -88,7 +108,16 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
     async authorizationUrl(state: string, nonce: string, codeChallenge: string): Promise<string> {
       const e = await resolve();
       const url = new URL(e.authorization_endpoint);
-      const q = { response_type: 'code', client_id: p.client_id, redirect_uri: callbackUrl, scope: p.scopes.join(' '), state, code_challenge: codeChallenge, code_challenge_method: 'S256', ...(p.type === 'oidc' ? { nonce } : {}) };
+      const q = {
+        response_type: 'code',
+        client_id: p.client_id,
+        redirect_uri: callbackUrl,
+        scope: p.scopes.join(' '),
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+        ...(p.type === 'oidc' ? { nonce } : {}),
+      };
       for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
       return url.toString();
     },
@@ -97,43 +126,89 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
       const e = await resolve();
       const tokens = await getJson(e.token_endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`).toString('base64')}` },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, code_verifier: verifier }).toString(),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: callbackUrl,
+          code_verifier: verifier,
+        }).toString(),
       });
       if (p.type === 'oidc') {
-        if (typeof tokens.id_token !== 'string') throw new UpstreamError('server_error', 'The provider sent no id_token');
-        jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), { [customFetch]: ((u: string, i: object) => fetch(u, { ...i, signal: AbortSignal.timeout(TIMEOUT) })) as never });
+        if (typeof tokens.id_token !== 'string')
+          throw new UpstreamError('server_error', 'The provider sent no id_token');
+        jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), {
+          [customFetch]: ((u: string, i: object) => fetch(u, { ...i, signal: AbortSignal.timeout(TIMEOUT) })) as never,
+        });
         let claims: JWTPayload;
         try {
-          ({ payload: claims } = await jwtVerify(tokens.id_token, jwks, { issuer: p.issuer, audience: p.client_id, algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] }));
+          ({ payload: claims } = await jwtVerify(tokens.id_token, jwks, {
+            issuer: p.issuer,
+            audience: p.client_id,
+            algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+          }));
         } catch (err) {
-          throw new UpstreamError('access_denied', `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200));
+          throw new UpstreamError(
+            'access_denied',
+            `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200),
+          );
         }
-        if (claims.nonce !== nonce) throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
-        if (typeof claims.sub !== 'string' || claims.sub === '') throw new UpstreamError('access_denied', "The provider's id_token has no subject");
+        if (claims.nonce !== nonce)
+          throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
+        if (typeof claims.sub !== 'string' || claims.sub === '')
+          throw new UpstreamError('access_denied', "The provider's id_token has no subject");
         const fromToken = oidcProfile(claims.sub, claims);
         // With an access token, the claims of the email and profile scopes may come only from the
         // UserInfo endpoint (OIDC Core 5.4; oidc-provider's default): ask it for what the id_token
         // lacks, and take its answer only for the same subject (OIDC Core 5.3.2).
-        if ((fromToken.email && fromToken.given_name && fromToken.family_name) || !e.userinfo_endpoint || typeof tokens.access_token !== 'string') return fromToken;
-        const info = await getJson(e.userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
-        if (info.sub !== claims.sub) throw new UpstreamError('access_denied', "The provider's userinfo names another subject than its id_token");
+        if (
+          (fromToken.email && fromToken.given_name && fromToken.family_name) ||
+          !e.userinfo_endpoint ||
+          typeof tokens.access_token !== 'string'
+        )
+          return fromToken;
+        const info = await getJson(e.userinfo_endpoint, {
+          headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
+        });
+        if (info.sub !== claims.sub)
+          throw new UpstreamError('access_denied', "The provider's userinfo names another subject than its id_token");
         const fromInfo = oidcProfile(claims.sub, info);
         return {
           sub: claims.sub,
-          ...(fromToken.email ? { email: fromToken.email, email_verified: fromToken.email_verified } : { email: fromInfo.email, email_verified: fromInfo.email_verified }),
-          given_name: fromToken.given_name ?? fromInfo.given_name, family_name: fromToken.family_name ?? fromInfo.family_name,
+          ...(fromToken.email
+            ? { email: fromToken.email, email_verified: fromToken.email_verified }
+            : { email: fromInfo.email, email_verified: fromInfo.email_verified }),
+          given_name: fromToken.given_name ?? fromInfo.given_name,
+          family_name: fromToken.family_name ?? fromInfo.family_name,
         };
       }
-      if (typeof tokens.access_token !== 'string') throw new UpstreamError('server_error', 'The provider sent no access_token');
-      const raw = await getJson(e.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
-      const map = { sub: 'sub', email: 'email', email_verified: 'email_verified', given_name: 'given_name', family_name: 'family_name', ...(p.claims ?? {}) };
+      if (typeof tokens.access_token !== 'string')
+        throw new UpstreamError('server_error', 'The provider sent no access_token');
+      const raw = await getJson(e.userinfo_endpoint!, {
+        headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
+      });
+      const map = {
+        sub: 'sub',
+        email: 'email',
+        email_verified: 'email_verified',
+        given_name: 'given_name',
+        family_name: 'family_name',
+        ...(p.claims ?? {}),
+      };
       const get = (k: keyof typeof map) => raw[map[k]];
       const sub = get('sub');
-      if ((typeof sub !== 'string' && typeof sub !== 'number') || String(sub) === '') throw new UpstreamError('access_denied', 'The provider profile has no subject');
+      if ((typeof sub !== 'string' && typeof sub !== 'number') || String(sub) === '')
+        throw new UpstreamError('access_denied', 'The provider profile has no subject');
       return {
-        sub: String(sub), email: typeof get('email') === 'string' ? (get('email') as string) : undefined, email_verified: get('email_verified') === true,
-        given_name: typeof get('given_name') === 'string' ? (get('given_name') as string) : undefined, family_name: typeof get('family_name') === 'string' ? (get('family_name') as string) : undefined,
+        sub: String(sub),
+        email: typeof get('email') === 'string' ? (get('email') as string) : undefined,
+        email_verified: get('email_verified') === true,
+        given_name: typeof get('given_name') === 'string' ? (get('given_name') as string) : undefined,
+        family_name: typeof get('family_name') === 'string' ? (get('family_name') as string) : undefined,
       };
     },
   };

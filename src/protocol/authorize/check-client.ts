@@ -4,7 +4,8 @@ import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext } from './request.js';
 
 export async function checkClient(ctx: AuthorizeContext): Promise<void> {
-  if (ctx.duplicates.includes('client_id')) throw new AuthorizeError('invalid_request', 'client_id was sent more than once', false);
+  if (ctx.duplicates.includes('client_id'))
+    throw new AuthorizeError('invalid_request', 'client_id was sent more than once', false);
   const id = ctx.params.client_id;
   if (typeof id !== 'string' || id === '') throw new AuthorizeError('invalid_request', 'client_id is required', false);
   const client = await ctx.findClient(id);

@@ -12,13 +12,20 @@ export function isRegisteredRedirectUri(registered: readonly string[], given: un
 }
 
 export function checkRedirectUri(ctx: AuthorizeContext): void {
-  if (ctx.duplicates.includes('redirect_uri')) throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
+  if (ctx.duplicates.includes('redirect_uri'))
+    throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
   const client = ctx.req.client!;
   const given = ctx.params.redirect_uri;
   if (ctx.params.response_type === 'messenger_code') {
     // The one exception to exact matching: Messenger's own URL, under the strict rule of messenger.ts.
-    if (!allowsMessenger(client.allowed_callback_urls)) throw new AuthorizeError('unauthorized_client', 'This client has not registered the Messenger callback', false);
-    if (!isMessengerRedirect(given)) throw new AuthorizeError('invalid_request', 'redirect_uri must be the Messenger account-linking URL with one account_linking_token', false);
+    if (!allowsMessenger(client.allowed_callback_urls))
+      throw new AuthorizeError('unauthorized_client', 'This client has not registered the Messenger callback', false);
+    if (!isMessengerRedirect(given))
+      throw new AuthorizeError(
+        'invalid_request',
+        'redirect_uri must be the Messenger account-linking URL with one account_linking_token',
+        false,
+      );
     ctx.req.redirectUri = MESSENGER_BINDING + given;
     ctx.req.target = given;
     return;
@@ -38,7 +45,11 @@ export function checkRedirectUri(ctx: AuthorizeContext): void {
     return;
   }
   if (!isRegisteredRedirectUri(client.allowed_callback_urls, given)) {
-    throw new AuthorizeError('invalid_request', 'redirect_uri is not one of the Allowed Callback URLs of this client', false);
+    throw new AuthorizeError(
+      'invalid_request',
+      'redirect_uri is not one of the Allowed Callback URLs of this client',
+      false,
+    );
   }
   ctx.req.redirectUri = given;
   ctx.req.target = given;

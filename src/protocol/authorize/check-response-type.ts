@@ -18,12 +18,14 @@ export function checkResponseType(ctx: AuthorizeContext): void {
   else if (type === 'messenger_code') {
     // Only reached with a valid Messenger redirect (check-redirect-uri); answered in the query.
     ctx.req.responseType = 'messenger_code';
-    if (ctx.req.responseMode !== 'query') throw new AuthorizeError('invalid_request', 'messenger_code is answered in the query only', true);
-  }
-  else if (type === 'token') {
+    if (ctx.req.responseMode !== 'query')
+      throw new AuthorizeError('invalid_request', 'messenger_code is answered in the query only', true);
+  } else if (type === 'token') {
     ctx.req.responseType = 'token';
-    if (client.type === 'public' || !client.implicit_flow) throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=token', true);
-    if (ctx.req.responseMode === 'query') throw new AuthorizeError('invalid_request', 'Tokens are never returned in a query string', true);
+    if (client.type === 'public' || !client.implicit_flow)
+      throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=token', true);
+    if (ctx.req.responseMode === 'query')
+      throw new AuthorizeError('invalid_request', 'Tokens are never returned in a query string', true);
   } else {
     throw new AuthorizeError('unsupported_response_type', 'response_type must be code, token or messenger_code', true);
   }

@@ -17,32 +17,75 @@ export interface Authenticated {
  * Ends an authorization request for an authenticated user: a code bound to client, redirect_uri,
  * PKCE challenge, nonce and grant (RFC 6749 4.1.2), or tokens for the implicit response type.
  */
-export async function completeAuthorization(r: Registry, reply: FastifyReply, req: AuthorizeRequest, auth: Authenticated, redirectStatus = 302): Promise<void> {
+export async function completeAuthorization(
+  r: Registry,
+  reply: FastifyReply,
+  req: AuthorizeRequest,
+  auth: Authenticated,
+  redirectStatus = 302,
+): Promise<void> {
   sendAuthorizationResponse(reply, req, r.config.issuer, await issueAuthorization(r, req, auth), redirectStatus);
 }
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */
-export async function issueAuthorization(r: Registry, req: AuthorizeRequest, auth: Authenticated): Promise<Record<string, string | number | undefined>> {
+export async function issueAuthorization(
+  r: Registry,
+  req: AuthorizeRequest,
+  auth: Authenticated,
+): Promise<Record<string, string | number | undefined>> {
   const now = r.clock.now();
   const account = r.account();
   const grant = {
-    id: randomId(), user_id: auth.user.id, client_id: req.client.client_id, session_id: auth.sessionId,
-    scope: req.scopes.join(' '), auth_time: auth.authTime, amr: JSON.stringify(auth.amr),
-    created_at: now, expires_at: now + account.refresh_token_ttl * 1000, revoked_at: null,
+    id: randomId(),
+    user_id: auth.user.id,
+    client_id: req.client.client_id,
+    session_id: auth.sessionId,
+    scope: req.scopes.join(' '),
+    auth_time: auth.authTime,
+    amr: JSON.stringify(auth.amr),
+    created_at: now,
+    expires_at: now + account.refresh_token_ttl * 1000,
+    revoked_at: null,
   };
   if (req.responseType === 'code' || req.responseType === 'messenger_code') {
     const code = randomToken(32);
     // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.
-    const ttl = req.responseType === 'messenger_code' ? Math.min(account.authorization_code_ttl, 300) : account.authorization_code_ttl;
+    const ttl =
+      req.responseType === 'messenger_code'
+        ? Math.min(account.authorization_code_ttl, 300)
+        : account.authorization_code_ttl;
     await r.storage.codes.insertWithGrant(grant, {
-      code_digest: sha256(code), client_id: req.client.client_id, user_id: auth.user.id, session_id: auth.sessionId,
-      redirect_uri: req.redirectUri, scope: grant.scope, nonce: req.nonce ?? null, code_challenge: req.codeChallenge ?? null,
-      auth_time: auth.authTime, amr: grant.amr, grant_id: grant.id, expires_at: now + ttl * 1000,
-      consumed_at: null, created_at: now,
+      code_digest: sha256(code),
+      client_id: req.client.client_id,
+      user_id: auth.user.id,
+      session_id: auth.sessionId,
+      redirect_uri: req.redirectUri,
+      scope: grant.scope,
+      nonce: req.nonce ?? null,
+      code_challenge: req.codeChallenge ?? null,
+      auth_time: auth.authTime,
+      amr: grant.amr,
+      grant_id: grant.id,
+      expires_at: now + ttl * 1000,
+      consumed_at: null,
+      created_at: now,
     });
     return { code };
   }
   await r.storage.tokens.createGrant(grant);
-  const tokens = await r.issueTokens(r.storage, { client: req.client, user: auth.user, grant, scopes: req.scopes, nonce: req.nonce, refresh: false });
-  return { access_token: tokens.access_token, token_type: tokens.token_type, expires_in: tokens.expires_in, scope: tokens.scope, id_token: tokens.id_token };
+  const tokens = await r.issueTokens(r.storage, {
+    client: req.client,
+    user: auth.user,
+    grant,
+    scopes: req.scopes,
+    nonce: req.nonce,
+    refresh: false,
+  });
+  return {
+    access_token: tokens.access_token,
+    token_type: tokens.token_type,
+    expires_in: tokens.expires_in,
+    scope: tokens.scope,
+    id_token: tokens.id_token,
+  };
 }

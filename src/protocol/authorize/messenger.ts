@@ -16,7 +16,8 @@ export const MESSENGER_BASES = [
   'https://www.facebook.com/messenger_platform/account_linking',
 ];
 
-const STRICT = /^https:\/\/(www\.)?facebook\.com\/messenger_platform\/account_linking\/?\?account_linking_token=[A-Za-z0-9_-]{1,1024}$/;
+const STRICT =
+  /^https:\/\/(www\.)?facebook\.com\/messenger_platform\/account_linking\/?\?account_linking_token=[A-Za-z0-9_-]{1,1024}$/;
 
 /** Codes bound to a Messenger callback are marked so the token endpoint applies the Messenger rule. */
 export const MESSENGER_BINDING = 'messenger:';
@@ -31,7 +32,14 @@ export function isMessengerRedirect(value: unknown): value is string {
   // The regex is the rule; the URL parser must agree that nothing hides in it (no userinfo, port, fragment).
   try {
     const u = new URL(value);
-    return u.username === '' && u.password === '' && u.port === '' && u.hash === '' && [...u.searchParams.keys()].length === 1 && `${u.origin}${u.pathname}${u.search}` === value;
+    return (
+      u.username === '' &&
+      u.password === '' &&
+      u.port === '' &&
+      u.hash === '' &&
+      [...u.searchParams.keys()].length === 1 &&
+      `${u.origin}${u.pathname}${u.search}` === value
+    );
   } catch {
     return false;
   }

@@ -30,8 +30,10 @@ function checkState(ctx: AuthorizeContext): void {
 
 // Rule: no parameter twice (RFC 6749 section 3.1), once the redirect target is trusted.
 function checkDuplicates(ctx: AuthorizeContext): void {
-  if (ctx.duplicates.length) throw new AuthorizeError('invalid_request', `Parameters sent more than once: ${ctx.duplicates.join(', ')}`, true);
-  if (typeof ctx.params.state === 'string' && ctx.params.state.length > 2048) throw new AuthorizeError('invalid_request', 'state is too long', true);
+  if (ctx.duplicates.length)
+    throw new AuthorizeError('invalid_request', `Parameters sent more than once: ${ctx.duplicates.join(', ')}`, true);
+  if (typeof ctx.params.state === 'string' && ctx.params.state.length > 2048)
+    throw new AuthorizeError('invalid_request', 'state is too long', true);
 }
 
 /** Runs the checks; on failure the error says whether it may be redirected and `partial` says where. */
@@ -39,7 +41,9 @@ export async function validateAuthorizeRequest(
   params: Record<string, unknown>,
   duplicates: string[],
   findClient: (id: string) => Promise<Client | undefined>,
-): Promise<{ ok: true; req: AuthorizeRequest } | { ok: false; error: AuthorizeError; partial: Partial<AuthorizeRequest> }> {
+): Promise<
+  { ok: true; req: AuthorizeRequest } | { ok: false; error: AuthorizeError; partial: Partial<AuthorizeRequest> }
+> {
   const ctx: AuthorizeContext = { params, duplicates, req: {}, findClient };
   try {
     for (const check of CHECKS) await check(ctx);

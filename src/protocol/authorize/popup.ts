@@ -27,15 +27,23 @@ function popupOrigins(req: Partial<AuthorizeRequest>): string[] {
  * The page that answers the opener. `data` holds the response's values (numbers kept as numbers,
  * as the SDK hands them to the application); `fallback` is the URL a redirect would have gone to.
  */
-export function sendPopupResponse(reply: FastifyReply, req: Partial<AuthorizeRequest>, data: Record<string, string | number>, fallback: string): FastifyReply {
+export function sendPopupResponse(
+  reply: FastifyReply,
+  req: Partial<AuthorizeRequest>,
+  data: Record<string, string | number>,
+  fallback: string,
+): FastifyReply {
   const result = { success: data.error === undefined, data };
-  const script = `(function(){var r=${jsonInScript(result)},o=${jsonInScript(popupOrigins(req))},u=${jsonInScript(fallback)},w=window.opener,done=false;`
-    + 'function go(){if(done)return;done=true;location.replace(u);}'
-    + 'if(!w){go();return;}'
-    + 'window.addEventListener("message",function(e){if(done||o.indexOf(e.origin)<0||typeof e.data!=="string")return;var d;try{d=JSON.parse(e.data);}catch(x){return;}'
-    + 'if(!d||d.a!=="request")return;done=true;w.postMessage(JSON.stringify({a:"response",d:r}),e.origin);window.close();});'
-    + 'for(var i=0;i<o.length;i++)w.postMessage(JSON.stringify({a:"ready"}),o[i]);'
-    + `setTimeout(go,${POPUP_FALLBACK_MS});})();`;
-  const text = result.success ? 'Signing you in. This window closes by itself.' : 'The sign-in did not complete. This window closes by itself.';
+  const script =
+    `(function(){var r=${jsonInScript(result)},o=${jsonInScript(popupOrigins(req))},u=${jsonInScript(fallback)},w=window.opener,done=false;` +
+    'function go(){if(done)return;done=true;location.replace(u);}' +
+    'if(!w){go();return;}' +
+    'window.addEventListener("message",function(e){if(done||o.indexOf(e.origin)<0||typeof e.data!=="string")return;var d;try{d=JSON.parse(e.data);}catch(x){return;}' +
+    'if(!d||d.a!=="request")return;done=true;w.postMessage(JSON.stringify({a:"response",d:r}),e.origin);window.close();});' +
+    'for(var i=0;i<o.length;i++)w.postMessage(JSON.stringify({a:"ready"}),o[i]);' +
+    `setTimeout(go,${POPUP_FALLBACK_MS});})();`;
+  const text = result.success
+    ? 'Signing you in. This window closes by itself.'
+    : 'The sign-in did not complete. This window closes by itself.';
   return sendPage(reply, 200, 'Signing in', `<p>${text}</p>`, { script });
 }

@@ -23,7 +23,12 @@ export function sendAuthorizationResponse(
     const url = new URL(req.target!);
     if (response.code) url.searchParams.append('authorization_code', response.code);
     else for (const k of ['error', 'error_description']) if (response[k]) url.searchParams.append(k, response[k]!);
-    return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+    return reply
+      .code(redirectStatus)
+      .header('Location', url.toString())
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .send();
   }
   if (req.state !== undefined) response.state = req.state;
   response.iss = issuer;
@@ -40,15 +45,37 @@ export function sendAuthorizationResponse(
     for (const [k, v] of Object.entries(values)) if (typeof v === 'number') data[k] = v;
     return sendPopupResponse(reply, req, data, url.toString());
   }
-  return reply.code(redirectStatus).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+  return reply
+    .code(redirectStatus)
+    .header('Location', url.toString())
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .send();
 }
 
-export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req: Partial<AuthorizeRequest>, issuer: string, redirectStatus = 302): FastifyReply {
+export function sendAuthorizeError(
+  reply: FastifyReply,
+  err: AuthorizeError,
+  req: Partial<AuthorizeRequest>,
+  issuer: string,
+  redirectStatus = 302,
+): FastifyReply {
   const description = cleanDescription(err.description);
   if (!err.redirectable || (!req.target && req.responseMode !== 'web_message')) {
-    return sendPage(reply, 400, 'Authorization error', `<h1>This request cannot be completed</h1><p class="error" role="alert">${escapeHtml(description)}</p><p class="muted">Error: ${escapeHtml(err.error)}</p>`);
+    return sendPage(
+      reply,
+      400,
+      'Authorization error',
+      `<h1>This request cannot be completed</h1><p class="error" role="alert">${escapeHtml(description)}</p><p class="muted">Error: ${escapeHtml(err.error)}</p>`,
+    );
   }
-  return sendAuthorizationResponse(reply, req, issuer, { error: err.error, error_description: description }, redirectStatus);
+  return sendAuthorizationResponse(
+    reply,
+    req,
+    issuer,
+    { error: err.error, error_description: description },
+    redirectStatus,
+  );
 }
 
 /**
@@ -56,7 +83,11 @@ export function sendAuthorizeError(reply: FastifyReply, err: AuthorizeError, req
  * parent, addressed to each allowed origin of the client (postMessage delivers only to a matching
  * one). It may be framed only by those origins.
  */
-function sendWebMessage(reply: FastifyReply, req: Partial<AuthorizeRequest>, response: Record<string, string>): FastifyReply {
+function sendWebMessage(
+  reply: FastifyReply,
+  req: Partial<AuthorizeRequest>,
+  response: Record<string, string>,
+): FastifyReply {
   const origins = req.client?.allowed_origins ?? [];
   const script = `(function(){var m=${jsonInScript({ type: 'authorization_response', response })};var o=${jsonInScript(origins)};var w=window.opener||window.parent;for(var i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
   return sendPage(reply, 200, 'Authorization response', '', { script, frameAncestors: origins });

@@ -24,24 +24,35 @@ function parseBasic(header: string): { id: string; secret: string } | null {
   const i = decoded.indexOf(':');
   if (i < 0) return null;
   try {
-    return { id: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')) };
+    return {
+      id: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     return null;
   }
 }
 
-export async function authenticateClient(r: Registry, authorization: string | undefined, params: Params): Promise<AuthenticatedClient> {
+export async function authenticateClient(
+  r: Registry,
+  authorization: string | undefined,
+  params: Params,
+): Promise<AuthenticatedClient> {
   const bodySecret = params.client_secret;
   const bodyId = params.client_id;
-  if (bodySecret !== undefined && bodySecret !== null && typeof bodySecret !== 'string') throw invalidRequest('client_secret must be a string');
-  if (bodyId !== undefined && bodyId !== null && typeof bodyId !== 'string') throw invalidRequest('client_id must be a string');
+  if (bodySecret !== undefined && bodySecret !== null && typeof bodySecret !== 'string')
+    throw invalidRequest('client_secret must be a string');
+  if (bodyId !== undefined && bodyId !== null && typeof bodyId !== 'string')
+    throw invalidRequest('client_id must be a string');
   if (authorization && /^basic /i.test(authorization)) {
     const basic = parseBasic(authorization);
     if (!basic) throw invalidClient('Malformed Basic credentials', true);
-    if (bodySecret) throw invalidRequest('Use one client authentication method: Basic or client_secret in the body, not both');
+    if (bodySecret)
+      throw invalidRequest('Use one client authentication method: Basic or client_secret in the body, not both');
     if (bodyId && bodyId !== basic.id) throw invalidRequest('client_id differs from the Basic credentials');
     const client = await r.clients.find(basic.id);
-    if (!client || client.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret)) throw invalidClient('Client authentication failed', true);
+    if (!client || client.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret))
+      throw invalidClient('Client authentication failed', true);
     return { client, method: 'client_secret_basic', authenticated: true };
   }
   if (!bodyId) {
@@ -54,7 +65,8 @@ export async function authenticateClient(r: Registry, authorization: string | un
     if (bodySecret) throw invalidClient('A public client has no secret');
     return { client, method: 'none', authenticated: true };
   }
-  if (bodySecret === undefined || bodySecret === null || bodySecret === '') return { client, method: 'none', authenticated: false };
+  if (bodySecret === undefined || bodySecret === null || bodySecret === '')
+    return { client, method: 'none', authenticated: false };
   // A secret that is sent is always checked.
   if (!r.clients.checkSecret(client, bodySecret)) throw invalidClient('Client authentication failed');
   return { client, method: 'client_secret_post', authenticated: true };

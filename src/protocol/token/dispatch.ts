@@ -7,7 +7,11 @@ import { authorizationCodeGrant } from './grant-authorization-code.js';
 import { clientCredentialsGrant } from './grant-client-credentials.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 
-type Grant = (r: Registry, auth: Awaited<ReturnType<typeof authenticateClient>>, params: Params) => Promise<TokenResponse>;
+type Grant = (
+  r: Registry,
+  auth: Awaited<ReturnType<typeof authenticateClient>>,
+  params: Params,
+) => Promise<TokenResponse>;
 
 const GRANTS: Record<string, Grant> = {
   authorization_code: authorizationCodeGrant,
@@ -16,14 +20,25 @@ const GRANTS: Record<string, Grant> = {
 };
 
 /** POST /oauth/token: authenticate the client, then the grant named by grant_type. */
-export async function tokenEndpoint(r: Registry, authorization: string | undefined, params: Params): Promise<TokenResponse> {
+export async function tokenEndpoint(
+  r: Registry,
+  authorization: string | undefined,
+  params: Params,
+): Promise<TokenResponse> {
   const grantType = requiredStr(params, 'grant_type', 100);
   const auth = await authenticateClient(r, authorization, params);
   const grant = GRANTS[grantType];
-  if (!grant) throw new ApiError(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported`, 'error.unsupportedGrantType');
+  if (!grant)
+    throw new ApiError(
+      400,
+      'unsupported_grant_type',
+      `grant_type ${grantType.slice(0, 40)} is not supported`,
+      'error.unsupportedGrantType',
+    );
   // A confidential client without its secret may only redeem a Messenger code (checked by that grant).
   if (!auth.authenticated && grantType !== 'authorization_code') throw invalidClient('Client authentication failed');
   // Each client uses only the grants it lists (a public client never lists client_credentials).
-  if (!auth.client.grant_types.includes(grantType as never)) throw unauthorizedClient(`This client may not use the ${grantType} grant`);
+  if (!auth.client.grant_types.includes(grantType as never))
+    throw unauthorizedClient(`This client may not use the ${grantType} grant`);
   return grant(r, auth, params);
 }

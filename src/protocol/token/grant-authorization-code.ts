@@ -10,7 +10,8 @@ import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
 import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
 
-const BAD_CODE = 'The authorization code is invalid, expired, already used, or was issued to another client or redirect_uri';
+const BAD_CODE =
+  'The authorization code is invalid, expired, already used, or was issued to another client or redirect_uri';
 
 /**
  * redirect_uri at the token endpoint (RFC 6749 4.1.3): identical to the one of the request when one
@@ -19,11 +20,18 @@ const BAD_CODE = 'The authorization code is invalid, expired, already used, or w
  */
 function redirectMatches(bound: string | null, sent: unknown): boolean {
   if (bound === null) return true;
-  if (bound.startsWith(MESSENGER_BINDING)) return typeof sent === 'string' && (MESSENGER_BASES.includes(sent) || sent === bound.slice(MESSENGER_BINDING.length));
+  if (bound.startsWith(MESSENGER_BINDING))
+    return (
+      typeof sent === 'string' && (MESSENGER_BASES.includes(sent) || sent === bound.slice(MESSENGER_BINDING.length))
+    );
   return sent === bound;
 }
 
-export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
+export async function authorizationCodeGrant(
+  r: Registry,
+  auth: AuthenticatedClient,
+  params: Params,
+): Promise<TokenResponse> {
   // A missing parameter is invalid_request (RFC 6749 5.2); a wrong code is invalid_grant.
   const code = requiredStr(params, 'code', 4096);
   const now = r.clock.now();
@@ -38,7 +46,12 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   if (consumed.state === 'missing') throw invalidGrant(BAD_CODE);
   if (consumed.state === 'reused') {
     await r.storage.tokens.revokeGrant(consumed.row.grant_id, now);
-    await r.events.emit('code.reused', { client_id: consumed.row.client_id, grant_id: consumed.row.grant_id }, 'authorization code reused: grant revoked', 'warn');
+    await r.events.emit(
+      'code.reused',
+      { client_id: consumed.row.client_id, grant_id: consumed.row.grant_id },
+      'authorization code reused: grant revoked',
+      'warn',
+    );
     throw invalidGrant(BAD_CODE);
   }
   const row = consumed.row;
@@ -51,7 +64,12 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   }
   if (row.code_challenge !== null && consumed.challengeSeen) {
     // A security event, not a refusal (RFC 9700 2.1.1): the client reuses its PKCE pair.
-    await r.events.emit('pkce.challenge_reused', { client_id: row.client_id }, 'a PKCE code_challenge was used in more than one authorization request', 'warn');
+    await r.events.emit(
+      'pkce.challenge_reused',
+      { client_id: row.client_id },
+      'a PKCE code_challenge was used in more than one authorization request',
+      'warn',
+    );
   }
   // The consume refused a code of a revoked grant. A revocation after it (a concurrent reuse of
   // this code) is not re-checked here: this request won, and its tokens die with the grant.
@@ -60,5 +78,12 @@ export async function authorizationCodeGrant(r: Registry, auth: AuthenticatedCli
   const user = consumed.user;
   if (!user || user.disabled) throw invalidGrant(BAD_CODE);
   const scopes = row.scope.split(' ').filter(Boolean);
-  return r.issueTokens(r.storage, { client: auth.client, user, grant, scopes, nonce: row.nonce, refresh: scopes.includes('offline_access') });
+  return r.issueTokens(r.storage, {
+    client: auth.client,
+    user,
+    grant,
+    scopes,
+    nonce: row.nonce,
+    refresh: scopes.includes('offline_access'),
+  });
 }

@@ -8,9 +8,14 @@ import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
 
-export async function clientCredentialsGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
+export async function clientCredentialsGrant(
+  r: Registry,
+  auth: AuthenticatedClient,
+  params: Params,
+): Promise<TokenResponse> {
   const { client } = auth;
-  if (client.type !== 'confidential') throw unauthorizedClient('A public client cannot use the client_credentials grant');
+  if (client.type !== 'confidential')
+    throw unauthorizedClient('A public client cannot use the client_credentials grant');
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a space-separated string');
   const refused = asked.filter((s) => !client.management_scopes.includes(s));

@@ -15,17 +15,27 @@ const BAD_TOKEN = 'The refresh token is invalid, expired, revoked or was issued 
 /** A used refresh token presented again (RFC 9700 4.14.2): the whole family is revoked. */
 async function reused(r: Registry, clientId: string, grantId: string, now: number): Promise<never> {
   await r.storage.tokens.revokeGrant(grantId, now);
-  await r.events.emit('refresh_token.reused', { client_id: clientId, grant_id: grantId }, 'refresh token reused: family revoked', 'warn');
+  await r.events.emit(
+    'refresh_token.reused',
+    { client_id: clientId, grant_id: grantId },
+    'refresh token reused: family revoked',
+    'warn',
+  );
   throw invalidGrant(BAD_TOKEN);
 }
 
-export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, params: Params): Promise<TokenResponse> {
+export async function refreshTokenGrant(
+  r: Registry,
+  auth: AuthenticatedClient,
+  params: Params,
+): Promise<TokenResponse> {
   const token = requiredStr(params, 'refresh_token', 4096);
   const now = r.clock.now();
   const digest = sha256(token);
   const row = await r.storage.tokens.findRefreshTokenWithGrant(digest);
   if (!row || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_TOKEN);
-  if (row.grant_expires_at === null || row.grant_revoked_at !== null || row.grant_expires_at <= now) throw invalidGrant(BAD_TOKEN);
+  if (row.grant_expires_at === null || row.grant_revoked_at !== null || row.grant_expires_at <= now)
+    throw invalidGrant(BAD_TOKEN);
   const granted = row.scope.split(' ').filter(Boolean);
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a string or an array of strings');
@@ -35,9 +45,25 @@ export async function refreshTokenGrant(r: Registry, auth: AuthenticatedClient, 
   // Of concurrent uses of one token exactly one wins; the others, and a used token, are reuse.
   // The successor keeps the grant's scope even when this access token's is narrowed (RFC 6749 6).
   const refreshToken = randomToken(32);
-  const next = { digest: sha256(refreshToken), grant_id: row.grant_id, client_id: row.client_id, user_id: row.user_id, scope: granted.join(' '), created_at: now, consumed_at: null };
-  if (!(await r.storage.tokens.rotateRefreshToken(digest, now, next))) return reused(r, row.client_id, row.grant_id, now);
+  const next = {
+    digest: sha256(refreshToken),
+    grant_id: row.grant_id,
+    client_id: row.client_id,
+    user_id: row.user_id,
+    scope: granted.join(' '),
+    created_at: now,
+    consumed_at: null,
+  };
+  if (!(await r.storage.tokens.rotateRefreshToken(digest, now, next)))
+    return reused(r, row.client_id, row.grant_id, now);
   const scopes = asked.length ? asked : granted;
   const grant = { id: row.grant_id, auth_time: row.grant_auth_time, amr: row.grant_amr ?? '[]' };
-  return r.issueTokens(r.storage, { client: auth.client, user: row.user, grant, scopes, refresh: false, rotated: refreshToken });
+  return r.issueTokens(r.storage, {
+    client: auth.client,
+    user: row.user,
+    grant,
+    scopes,
+    refresh: false,
+    rotated: refreshToken,
+  });
 }

@@ -158,7 +158,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['settings', 'rate_counters', 'refresh_tokens', 'access_tokens', 'grants', 'one_time_tokens', 'authorization_codes', 'sessions', 'signing_keys', 'clients', 'users']) {
+  for (const t of [
+    'settings',
+    'rate_counters',
+    'refresh_tokens',
+    'access_tokens',
+    'grants',
+    'one_time_tokens',
+    'authorization_codes',
+    'sessions',
+    'signing_keys',
+    'clients',
+    'users',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

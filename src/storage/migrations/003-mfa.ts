@@ -62,5 +62,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['trusted_devices', 'challenges', 'step_ups', 'mfa_credentials']) await db.schema.dropTable(t).execute();
+  for (const t of ['trusted_devices', 'challenges', 'step_ups', 'mfa_credentials'])
+    await db.schema.dropTable(t).execute();
 }

@@ -14,7 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('jti', 'varchar(32)', (c) => c.primaryKey())
     .addColumn('expires_at', ms, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('revoked_access_tokens_expiry').on('revoked_access_tokens').column('expires_at').execute();
+  await db.schema
+    .createIndex('revoked_access_tokens_expiry')
+    .on('revoked_access_tokens')
+    .column('expires_at')
+    .execute();
   await db.schema.dropTable('access_tokens').execute();
 }
 

@@ -33,7 +33,8 @@ export function auditRepo(db: Kysely<Database>) {
       if (f.target) q = q.where('target', '=', f.target);
       if (f.since !== undefined) q = q.where('at', '>=', f.since);
       if (f.until !== undefined) q = q.where('at', '<=', f.until);
-      const before = f.before, beforeId = f.beforeId;
+      const before = f.before,
+        beforeId = f.beforeId;
       if (before !== undefined && beforeId !== undefined) {
         q = q.where((eb) => eb.or([eb('at', '<', before), eb.and([eb('at', '=', before), eb('id', '<', beforeId)])]));
       } else if (before !== undefined) q = q.where('at', '<', before);

@@ -76,7 +76,11 @@ export function clientsRepo(db: Kysely<Database>) {
       return Number(r.numDeletedRows) === 1;
     },
     async setKeyMode(clientId: string, mode: 'global' | 'client', now: number): Promise<void> {
-      await db.updateTable('clients').set({ key_mode: mode, updated_at: now }).where('client_id', '=', clientId).execute();
+      await db
+        .updateTable('clients')
+        .set({ key_mode: mode, updated_at: now })
+        .where('client_id', '=', clientId)
+        .execute();
     },
   };
 }

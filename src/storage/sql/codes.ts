@@ -12,7 +12,10 @@ export type ConsumedCode = { row: CodeRow; user: User | undefined; challengeSeen
 
 /** The outcome of a consume: exactly one concurrent caller gets `ok`. */
 export type Consumed<T> = { state: 'ok'; row: T } | { state: 'reused'; row: T } | { state: 'missing' };
-export type ConsumedCodeOutcome = ({ state: 'ok' } & ConsumedCode) | { state: 'reused'; row: CodeRow } | { state: 'missing' };
+export type ConsumedCodeOutcome =
+  | ({ state: 'ok' } & ConsumedCode)
+  | { state: 'reused'; row: CodeRow }
+  | { state: 'missing' };
 
 /** RFC 9700 2.1.1: whether another code of this client carried the same PKCE challenge (index on client_id, code_challenge). */
 const challengeSeen = sql<boolean>`exists (select 1 from authorization_codes other where other.client_id = authorization_codes.client_id
@@ -24,34 +27,73 @@ const challengeSeen = sql<boolean>`exists (select 1 from authorization_codes oth
  * winner never has to re-read its grant, and reads whether the code's challenge was seen before.
  */
 const consumeCode = (q: QueryCreator<Database>, codeDigest: string, now: number) =>
-  q.updateTable('authorization_codes')
+  q
+    .updateTable('authorization_codes')
     .set({ consumed_at: now })
     .where('code_digest', '=', codeDigest)
     .where('consumed_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('grants').select('grants.id').whereRef('grants.id', '=', 'authorization_codes.grant_id').where('grants.revoked_at', 'is not', null))),
+      not(
+        exists(
+          selectFrom('grants')
+            .select('grants.id')
+            .whereRef('grants.id', '=', 'authorization_codes.grant_id')
+            .where('grants.revoked_at', 'is not', null),
+        ),
+      ),
     )
     .returningAll()
     .returning(challengeSeen.as('challenge_seen'));
 
-const CODE_COLUMNS = columnsOf<CodeRow>()('code_digest', 'client_id', 'user_id', 'session_id', 'redirect_uri', 'scope', 'nonce',
-  'code_challenge', 'auth_time', 'amr', 'grant_id', 'expires_at', 'consumed_at', 'created_at');
+const CODE_COLUMNS = columnsOf<CodeRow>()(
+  'code_digest',
+  'client_id',
+  'user_id',
+  'session_id',
+  'redirect_uri',
+  'scope',
+  'nonce',
+  'code_challenge',
+  'auth_time',
+  'amr',
+  'grant_id',
+  'expires_at',
+  'consumed_at',
+  'created_at',
+);
 
 const consumeThenReadQ = prepared((q, codeDigest: string, now: number) => consumeCode(q, codeDigest, now));
 const consumeJoinedQ = prepared((q, codeDigest: string, now: number) =>
-  q.with('won', (w) => consumeCode(w, codeDigest, now)).selectFrom('won').leftJoin('users', 'users.id', 'won.user_id').selectAll('won').select(JOINED_USER));
+  q
+    .with('won', (w) => consumeCode(w, codeDigest, now))
+    .selectFrom('won')
+    .leftJoin('users', 'users.id', 'won.user_id')
+    .selectAll('won')
+    .select(JOINED_USER),
+);
 const userOfCode = prepared((q, userId: string) => q.selectFrom('users').select(JOINED_USER).where('id', '=', userId));
-const findCode = prepared((q, codeDigest: string) => q.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest));
+const findCode = prepared((q, codeDigest: string) =>
+  q.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest),
+);
 const insertGrant = prepared((q, g: GrantRow) => q.insertInto('grants').values(g), { 0: GRANT_COLUMNS });
 const insertCode = prepared((q, c: CodeRow) => q.insertInto('authorization_codes').values(c), { 0: CODE_COLUMNS });
-const insertCodeWithGrant = prepared((q, g: GrantRow, c: CodeRow) =>
-  q.with('g', (w) => w.insertInto('grants').values(g).returning('id')).insertInto('authorization_codes').values(c), { 0: GRANT_COLUMNS, 1: CODE_COLUMNS });
+const insertCodeWithGrant = prepared(
+  (q, g: GrantRow, c: CodeRow) =>
+    q
+      .with('g', (w) => w.insertInto('grants').values(g).returning('id'))
+      .insertInto('authorization_codes')
+      .values(c),
+  { 0: GRANT_COLUMNS, 1: CODE_COLUMNS },
+);
 
 export function codesRepo(db: Kysely<Database>, engine: Engine) {
   async function consumeJoined(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
     const [joined] = (await consumeJoinedQ(db, engine, codeDigest, now)).rows;
     if (!joined) return undefined;
-    const { user, rest: { challenge_seen, ...row } } = splitJoinedUser(joined);
+    const {
+      user,
+      rest: { challenge_seen, ...row },
+    } = splitJoinedUser(joined);
     return { row, user, challengeSeen: Boolean(challenge_seen) };
   }
   async function consumeThenRead(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {

@@ -4,10 +4,14 @@ import { prepared } from '../prepared.js';
 import type { Database } from '../schema.js';
 
 const hit = prepared((q, bucket: string, windowStart: number, expiresAt: number) =>
-  q.insertInto('rate_counters')
+  q
+    .insertInto('rate_counters')
     .values({ bucket, window_start: windowStart, count: 1, expires_at: expiresAt })
-    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql<number>`rate_counters.count + 1` }))
-    .returning('count'));
+    .onConflict((oc) =>
+      oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql<number>`rate_counters.count + 1` }),
+    )
+    .returning('count'),
+);
 
 /** Fixed-window counters shared by every process on one database. */
 export function countersRepo(db: Kysely<Database>, engine: Engine) {

@@ -1,7 +1,9 @@
 /** True when a write failed on a UNIQUE constraint (SQLite or PostgreSQL). */
 export function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string };
-  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /**

@@ -6,7 +6,12 @@ export type IdentityRow = Selectable<IdentitiesTable>;
 export function identitiesRepo(db: Kysely<Database>) {
   return {
     async find(provider: string, subject: string): Promise<IdentityRow | undefined> {
-      return db.selectFrom('identities').selectAll().where('provider', '=', provider).where('subject', '=', subject).executeTakeFirst();
+      return db
+        .selectFrom('identities')
+        .selectAll()
+        .where('provider', '=', provider)
+        .where('subject', '=', subject)
+        .executeTakeFirst();
     },
     async listOfUser(userId: string): Promise<IdentityRow[]> {
       return db.selectFrom('identities').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
@@ -35,7 +40,11 @@ export function socialProvidersRepo(db: Kysely<Database>) {
     },
     async upsert(row: SocialProviderRow): Promise<void> {
       const { name: _n, created_at: _c, ...update } = row;
-      await db.insertInto('social_providers').values(row).onConflict((oc) => oc.column('name').doUpdateSet(update)).execute();
+      await db
+        .insertInto('social_providers')
+        .values(row)
+        .onConflict((oc) => oc.column('name').doUpdateSet(update))
+        .execute();
     },
     async delete(name: string): Promise<boolean> {
       const r = await db.deleteFrom('social_providers').where('name', '=', name).executeTakeFirst();

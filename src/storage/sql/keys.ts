@@ -11,13 +11,25 @@ export function keysRepo(db: Kysely<Database>) {
     },
     /** Every key that is not revoked (current and previous), all key sets. */
     async listLive(): Promise<SigningKeyRow[]> {
-      return (await db.selectFrom('signing_keys').selectAll().where('status', '!=', 'revoked').orderBy('created_at').execute()) as SigningKeyRow[];
+      return (await db
+        .selectFrom('signing_keys')
+        .selectAll()
+        .where('status', '!=', 'revoked')
+        .orderBy('created_at')
+        .execute()) as SigningKeyRow[];
     },
     async listSet(keySet: string): Promise<SigningKeyRow[]> {
-      return (await db.selectFrom('signing_keys').selectAll().where('key_set', '=', keySet).orderBy('created_at').execute()) as SigningKeyRow[];
+      return (await db
+        .selectFrom('signing_keys')
+        .selectAll()
+        .where('key_set', '=', keySet)
+        .orderBy('created_at')
+        .execute()) as SigningKeyRow[];
     },
     async find(kid: string): Promise<SigningKeyRow | undefined> {
-      return (await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst()) as SigningKeyRow | undefined;
+      return (await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst()) as
+        | SigningKeyRow
+        | undefined;
     },
     /** Moves the current key of a set to previous. Returns how many keys changed. */
     async retireCurrent(keySet: string, now: number): Promise<number> {
@@ -31,7 +43,12 @@ export function keysRepo(db: Kysely<Database>) {
     },
     /** Revokes every key of a set (a deleted client). */
     async revokeSet(keySet: string, now: number): Promise<number> {
-      const r = await db.updateTable('signing_keys').set({ status: 'revoked', revoked_at: now }).where('key_set', '=', keySet).where('status', '!=', 'revoked').executeTakeFirst();
+      const r = await db
+        .updateTable('signing_keys')
+        .set({ status: 'revoked', revoked_at: now })
+        .where('key_set', '=', keySet)
+        .where('status', '!=', 'revoked')
+        .executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
     async revoke(kid: string, now: number): Promise<boolean> {

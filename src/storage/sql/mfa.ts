@@ -13,21 +13,44 @@ export type TrustedDeviceRow = Selectable<TrustedDevicesTable>;
 export function credentialsRepo(db: Kysely<Database>) {
   return {
     async listOfUser(userId: string): Promise<CredentialRow[]> {
-      return (await db.selectFrom('mfa_credentials').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()) as CredentialRow[];
+      return (await db
+        .selectFrom('mfa_credentials')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute()) as CredentialRow[];
     },
     async find(id: string): Promise<CredentialRow | undefined> {
-      return (await db.selectFrom('mfa_credentials').selectAll().where('id', '=', id).executeTakeFirst()) as CredentialRow | undefined;
+      return (await db.selectFrom('mfa_credentials').selectAll().where('id', '=', id).executeTakeFirst()) as
+        | CredentialRow
+        | undefined;
     },
     async findOne(userId: string, type: string, destination: string): Promise<CredentialRow | undefined> {
-      return (await db.selectFrom('mfa_credentials').selectAll().where('user_id', '=', userId).where('type', '=', type).where('destination', '=', destination).executeTakeFirst()) as CredentialRow | undefined;
+      return (await db
+        .selectFrom('mfa_credentials')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('type', '=', type)
+        .where('destination', '=', destination)
+        .executeTakeFirst()) as CredentialRow | undefined;
     },
     async insert(c: CredentialRow): Promise<void> {
       await db.insertInto('mfa_credentials').values(c).execute();
     },
     /** Inserts a pending factor unless the user already has it (parallel requests: one row); answers the stored row. */
     async insertIfAbsent(c: CredentialRow): Promise<CredentialRow> {
-      await db.insertInto('mfa_credentials').values(c).onConflict((oc) => oc.columns(['user_id', 'type', 'destination']).doNothing()).execute();
-      return (await db.selectFrom('mfa_credentials').selectAll().where('user_id', '=', c.user_id).where('type', '=', c.type).where('destination', '=', c.destination).executeTakeFirstOrThrow()) as CredentialRow;
+      await db
+        .insertInto('mfa_credentials')
+        .values(c)
+        .onConflict((oc) => oc.columns(['user_id', 'type', 'destination']).doNothing())
+        .execute();
+      return (await db
+        .selectFrom('mfa_credentials')
+        .selectAll()
+        .where('user_id', '=', c.user_id)
+        .where('type', '=', c.type)
+        .where('destination', '=', c.destination)
+        .executeTakeFirstOrThrow()) as CredentialRow;
     },
     async markVerified(id: string, now: number): Promise<void> {
       await db.updateTable('mfa_credentials').set({ verified_at: now }).where('id', '=', id).execute();
@@ -45,23 +68,41 @@ export type FactorsSince = Record<'email' | 'sms', number | null>;
 /** `from mfa_credentials` rows of the user `userId` names that are verified (of one type, if given). */
 const verifiedOf = (userId: RawBuilder<unknown>, type?: string) =>
   sql`from mfa_credentials m where m.user_id = ${userId} and m.verified_at is not null${type === undefined ? sql`` : sql` and m.type = ${type}`}`;
-const enabledUser = (userId: RawBuilder<unknown>) => sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.disabled = 0)`;
+const enabledUser = (userId: RawBuilder<unknown>) =>
+  sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.disabled = 0)`;
 const ofStepUp = sql.ref('step_ups.user_id');
 
-const STEP_UP_COLUMNS = columnsOf<StepUpRow>()('digest', 'user_id', 'client_id', 'params', 'base_amr', 'requests', 'created_at', 'expires_at', 'consumed_at');
+const STEP_UP_COLUMNS = columnsOf<StepUpRow>()(
+  'digest',
+  'user_id',
+  'client_id',
+  'params',
+  'base_amr',
+  'requests',
+  'created_at',
+  'expires_at',
+  'consumed_at',
+);
 
 /** The step_up's user, read back in the RETURNING of its consume. */
 const USER_OF_STEP_UP = userSubqueries('step_ups.user_id');
 
 const sinceOf = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
 // INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
-const insertForLiveUser = prepared((_q, s: StepUpRow) => sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, requests, created_at, expires_at, consumed_at)
+const insertForLiveUser = prepared(
+  (
+    _q,
+    s: StepUpRow,
+  ) => sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, requests, created_at, expires_at, consumed_at)
   select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text), cast(${s.base_amr} as text),
     cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint), cast(${s.consumed_at} as bigint)
   from users where users.id = ${s.user_id} and users.disabled = 0 and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
-  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`, { 0: STEP_UP_COLUMNS });
+  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`,
+  { 0: STEP_UP_COLUMNS },
+);
 const claimRequest = prepared((q, digest: string, now: number, type: string) =>
-  q.updateTable('step_ups')
+  q
+    .updateTable('step_ups')
     .set({ requests: sql<number>`requests + 1` })
     .where('digest', '=', digest)
     .where('consumed_at', 'is', null)
@@ -69,9 +110,19 @@ const claimRequest = prepared((q, digest: string, now: number, type: string) =>
     .where(enabledUser(ofStepUp))
     .where(sql<boolean>`exists (select 1 ${verifiedOf(ofStepUp, type)})`)
     .returning(['user_id', 'requests', 'expires_at'])
-    .returning(sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination')));
+    .returning(
+      sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination'),
+    ),
+);
 const consumeWithUser = prepared((q, digest: string, now: number) =>
-  q.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returningAll().returning(USER_OF_STEP_UP));
+  q
+    .updateTable('step_ups')
+    .set({ consumed_at: now })
+    .where('digest', '=', digest)
+    .where('consumed_at', 'is', null)
+    .returningAll()
+    .returning(USER_OF_STEP_UP),
+);
 
 /** step_up tokens: bound to user, client and OAuth parameters; reused for new codes, consumed once. */
 export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
@@ -89,20 +140,36 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
       return r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
     },
     async findLive(digest: string, now: number): Promise<StepUpRow | undefined> {
-      return db.selectFrom('step_ups').selectAll().where('digest', '=', digest).where('consumed_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+      return db
+        .selectFrom('step_ups')
+        .selectAll()
+        .where('digest', '=', digest)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
     },
     /**
      * Counts one more code request on a live token whose user is enabled and has a verified factor
      * of `type`; answers the new count and that factor's destination (the oldest), or undefined and
      * counts nothing. In a transaction, the row stays locked until it ends.
      */
-    async claimRequest(digest: string, now: number, type: string): Promise<{ user_id: string; requests: number; expires_at: number; destination: string } | undefined> {
+    async claimRequest(
+      digest: string,
+      now: number,
+      type: string,
+    ): Promise<{ user_id: string; requests: number; expires_at: number; destination: string } | undefined> {
       const [r] = (await claimRequest(db, engine, digest, now, type)).rows;
       return r && { ...r, requests: Number(r.requests), expires_at: Number(r.expires_at) };
     },
     /** Uses the token up: exactly one concurrent caller wins. */
     async consume(digest: string, now: number): Promise<StepUpRow | undefined> {
-      return db.updateTable('step_ups').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returningAll().executeTakeFirst();
+      return db
+        .updateTable('step_ups')
+        .set({ consumed_at: now })
+        .where('digest', '=', digest)
+        .where('consumed_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
     },
     /** consume, with the token's user read in the same statement (undefined if gone). */
     async consumeWithUser(digest: string, now: number): Promise<(StepUpRow & { user: User | undefined }) | undefined> {
@@ -116,17 +183,53 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
 
 /** Verification challenges: the code only as an HMAC, an attempt counter, single use. */
 const countAttempt = prepared((q, id: string, failureBucketPrefix: string, windowStart: number) =>
-  q.updateTable('challenges').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id)
+  q
+    .updateTable('challenges')
+    .set({ attempts: sql<number>`attempts + 1` })
+    .where('id', '=', id)
     .returningAll()
-    .returning(sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as('failures')));
+    .returning(
+      sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as(
+        'failures',
+      ),
+    ),
+);
 
-const CHALLENGE_COLUMNS = columnsOf<ChallengeRow>()('id', 'user_id', 'purpose', 'step_up_digest', 'credential_id', 'channel', 'destination', 'code_hmac',
-  'attempts', 'max_attempts', 'created_at', 'expires_at', 'consumed_at', 'superseded_at');
-const insertChallenge = prepared((q, c: ChallengeRow) => q.insertInto('challenges').values(c), { 0: CHALLENGE_COLUMNS });
+const CHALLENGE_COLUMNS = columnsOf<ChallengeRow>()(
+  'id',
+  'user_id',
+  'purpose',
+  'step_up_digest',
+  'credential_id',
+  'channel',
+  'destination',
+  'code_hmac',
+  'attempts',
+  'max_attempts',
+  'created_at',
+  'expires_at',
+  'consumed_at',
+  'superseded_at',
+);
+const insertChallenge = prepared((q, c: ChallengeRow) => q.insertInto('challenges').values(c), {
+  0: CHALLENGE_COLUMNS,
+});
 const supersedeStepUp = prepared((q, stepUpDigest: string, now: number) =>
-  q.updateTable('challenges').set({ superseded_at: now }).where('step_up_digest', '=', stepUpDigest).where('superseded_at', 'is', null).where('consumed_at', 'is', null));
+  q
+    .updateTable('challenges')
+    .set({ superseded_at: now })
+    .where('step_up_digest', '=', stepUpDigest)
+    .where('superseded_at', 'is', null)
+    .where('consumed_at', 'is', null),
+);
 const consumeChallenge = prepared((q, id: string, now: number) =>
-  q.updateTable('challenges').set({ consumed_at: now }).where('id', '=', id).where('consumed_at', 'is', null).where('superseded_at', 'is', null));
+  q
+    .updateTable('challenges')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .where('superseded_at', 'is', null),
+);
 
 export function challengesRepo(db: Kysely<Database>, engine: Engine) {
   return {
@@ -145,7 +248,15 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
       await supersedeStepUp(db, engine, stepUpDigest, now);
     },
     async supersedeRegistrations(userId: string, channel: string, now: number): Promise<void> {
-      await db.updateTable('challenges').set({ superseded_at: now }).where('user_id', '=', userId).where('purpose', '=', 'register').where('channel', '=', channel).where('superseded_at', 'is', null).where('consumed_at', 'is', null).execute();
+      await db
+        .updateTable('challenges')
+        .set({ superseded_at: now })
+        .where('user_id', '=', userId)
+        .where('purpose', '=', 'register')
+        .where('channel', '=', channel)
+        .where('superseded_at', 'is', null)
+        .where('consumed_at', 'is', null)
+        .execute();
     },
     async supersede(id: string, now: number): Promise<void> {
       await db.updateTable('challenges').set({ superseded_at: now }).where('id', '=', id).execute();
@@ -153,10 +264,16 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
     /** The live registration challenge of a user for a channel (the newest). */
     async liveRegistration(userId: string, channel: string, now: number): Promise<ChallengeRow | undefined> {
       return db
-        .selectFrom('challenges').selectAll()
-        .where('user_id', '=', userId).where('purpose', '=', 'register').where('channel', '=', channel)
-        .where('superseded_at', 'is', null).where('consumed_at', 'is', null).where('expires_at', '>', now)
-        .orderBy('created_at', 'desc').executeTakeFirst();
+        .selectFrom('challenges')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('purpose', '=', 'register')
+        .where('channel', '=', channel)
+        .where('superseded_at', 'is', null)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
     },
     /**
      * Counts an attempt before any compare, as its own atomic statement (Kratos's rule): the row as
@@ -164,7 +281,11 @@ export function challengesRepo(db: Kysely<Database>, engine: Engine) {
      * the user's failure counter for the window (`rate_counters` at `failureBucketPrefix` + user id):
      * one round trip for both.
      */
-    async countAttempt(id: string, failureBucketPrefix: string, windowStart: number): Promise<(ChallengeRow & { failures: number }) | undefined> {
+    async countAttempt(
+      id: string,
+      failureBucketPrefix: string,
+      windowStart: number,
+    ): Promise<(ChallengeRow & { failures: number }) | undefined> {
       const [row] = (await countAttempt(db, engine, id, failureBucketPrefix, windowStart)).rows;
       return row && { ...row, failures: Number(row.failures) };
     },
@@ -182,17 +303,41 @@ export function trustedDevicesRepo(db: Kysely<Database>) {
       await db.insertInto('trusted_devices').values(d).execute();
     },
     async findLive(digest: string, now: number): Promise<TrustedDeviceRow | undefined> {
-      return db.selectFrom('trusted_devices').selectAll().where('digest', '=', digest).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+      return db
+        .selectFrom('trusted_devices')
+        .selectAll()
+        .where('digest', '=', digest)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
     },
     async listOfUser(userId: string, now: number): Promise<TrustedDeviceRow[]> {
-      return db.selectFrom('trusted_devices').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now).orderBy('created_at').execute();
+      return db
+        .selectFrom('trusted_devices')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .execute();
     },
     async revoke(id: string, userId: string, now: number): Promise<boolean> {
-      const r = await db.updateTable('trusted_devices').set({ revoked_at: now }).where('id', '=', id).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+      const r = await db
+        .updateTable('trusted_devices')
+        .set({ revoked_at: now })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
     async revokeAllOfUser(userId: string, now: number): Promise<number> {
-      const r = await db.updateTable('trusted_devices').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+      const r = await db
+        .updateTable('trusted_devices')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
   };

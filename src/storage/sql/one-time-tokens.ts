@@ -23,14 +23,24 @@ export function oneTimeTokensRepo(db: Kysely<Database>) {
         .returningAll()
         .executeTakeFirst();
       if (won) return { state: 'ok', row: won };
-      const seen = await db.selectFrom('one_time_tokens').selectAll().where('digest', '=', digest).where('kind', '=', kind).executeTakeFirst();
+      const seen = await db
+        .selectFrom('one_time_tokens')
+        .selectAll()
+        .where('digest', '=', digest)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
       return seen ? { state: 'reused', row: seen } : { state: 'missing' };
     },
     async deleteExpired(before: number): Promise<void> {
       await db.deleteFrom('one_time_tokens').where('expires_at', '<', before).execute();
     },
     async find(kind: string, digest: string): Promise<OneTimeTokenRow | undefined> {
-      return db.selectFrom('one_time_tokens').selectAll().where('digest', '=', digest).where('kind', '=', kind).executeTakeFirst();
+      return db
+        .selectFrom('one_time_tokens')
+        .selectAll()
+        .where('digest', '=', digest)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
     },
   };
 }

@@ -7,17 +7,28 @@ import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 export type SessionRow = Selectable<SessionsTable>;
 
 const findLiveWithUser = prepared((q, idDigest: string, now: number, idleSince: number) =>
-  q.selectFrom('sessions')
+  q
+    .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
     .select(JOINED_USER)
     .where('sessions.id_digest', '=', idDigest)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
-    .where('sessions.last_seen_at', '>', idleSince));
+    .where('sessions.last_seen_at', '>', idleSince),
+);
 
 const insertSession = prepared((q, s: SessionRow) => q.insertInto('sessions').values(s), {
-  0: columnsOf<SessionRow>()('id_digest', 'user_id', 'auth_time', 'amr', 'created_at', 'last_seen_at', 'expires_at', 'revoked_at'),
+  0: columnsOf<SessionRow>()(
+    'id_digest',
+    'user_id',
+    'auth_time',
+    'amr',
+    'created_at',
+    'last_seen_at',
+    'expires_at',
+    'revoked_at',
+  ),
 });
 
 export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
@@ -37,7 +48,11 @@ export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
         .executeTakeFirst();
     },
     /** findLive with its user in the same statement (undefined if the user is gone). */
-    async findLiveWithUser(idDigest: string, now: number, idleMs: number): Promise<(SessionRow & { user: User | undefined }) | undefined> {
+    async findLiveWithUser(
+      idDigest: string,
+      now: number,
+      idleMs: number,
+    ): Promise<(SessionRow & { user: User | undefined }) | undefined> {
       const [row] = (await findLiveWithUser(db, engine, idDigest, now, now - idleMs)).rows;
       if (!row) return undefined;
       const { user, rest } = splitJoinedUser(row);
@@ -47,12 +62,21 @@ export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
       await db.updateTable('sessions').set({ last_seen_at: now }).where('id_digest', '=', idDigest).execute();
     },
     async revoke(idDigest: string, now: number): Promise<boolean> {
-      const r = await db.updateTable('sessions').set({ revoked_at: now }).where('id_digest', '=', idDigest).where('revoked_at', 'is', null).executeTakeFirst();
+      const r = await db
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('id_digest', '=', idDigest)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
     /** Ends every live session of a user, but `except` when given. Answers how many ended. */
     async revokeAllForUser(userId: string, now: number, except: string | null = null): Promise<number> {
-      let q = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+      let q = db
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
       if (except !== null) q = q.where('id_digest', '<>', except);
       return Number((await q.executeTakeFirst()).numUpdatedRows);
     },

@@ -7,39 +7,101 @@ import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 export type GrantRow = Selectable<GrantsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type RefreshWithGrant = RefreshTokenRow & {
-  grant_auth_time: number | null; grant_amr: string | null; grant_expires_at: number | null; grant_revoked_at: number | null;
+  grant_auth_time: number | null;
+  grant_amr: string | null;
+  grant_expires_at: number | null;
+  grant_revoked_at: number | null;
   user: User | undefined;
 };
 
-export const GRANT_COLUMNS = columnsOf<GrantRow>()('id', 'user_id', 'client_id', 'session_id', 'scope', 'auth_time', 'amr', 'created_at', 'expires_at', 'revoked_at');
-const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()('digest', 'grant_id', 'client_id', 'user_id', 'scope', 'created_at', 'consumed_at');
+export const GRANT_COLUMNS = columnsOf<GrantRow>()(
+  'id',
+  'user_id',
+  'client_id',
+  'session_id',
+  'scope',
+  'auth_time',
+  'amr',
+  'created_at',
+  'expires_at',
+  'revoked_at',
+);
+const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()(
+  'digest',
+  'grant_id',
+  'client_id',
+  'user_id',
+  'scope',
+  'created_at',
+  'consumed_at',
+);
 
 const findRefreshWithGrant = prepared((q, digest: string) =>
-  q.selectFrom('refresh_tokens')
+  q
+    .selectFrom('refresh_tokens')
     .leftJoin('grants', 'grants.id', 'refresh_tokens.grant_id')
     .leftJoin('users', 'users.id', 'refresh_tokens.user_id')
     .selectAll('refresh_tokens')
-    .select(['grants.auth_time as grant_auth_time', 'grants.amr as grant_amr', 'grants.expires_at as grant_expires_at', 'grants.revoked_at as grant_revoked_at'])
+    .select([
+      'grants.auth_time as grant_auth_time',
+      'grants.amr as grant_amr',
+      'grants.expires_at as grant_expires_at',
+      'grants.revoked_at as grant_revoked_at',
+    ])
     .select(JOINED_USER)
-    .where('refresh_tokens.digest', '=', digest));
+    .where('refresh_tokens.digest', '=', digest),
+);
 const consumeRefresh = prepared((q, digest: string, now: number) =>
-  q.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null));
-const revokedOnItsOwn = prepared((q, jti: string) => q.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti));
+  q
+    .updateTable('refresh_tokens')
+    .set({ consumed_at: now })
+    .where('digest', '=', digest)
+    .where('consumed_at', 'is', null),
+);
+const revokedOnItsOwn = prepared((q, jti: string) =>
+  q.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti),
+);
 const revokedWithGrant = prepared((q, jti: string, grantId: string) =>
-  q.selectFrom('grants')
-    .select((eb) => ['grants.revoked_at', eb.exists(eb.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti)).as('revoked')])
-    .where('grants.id', '=', grantId));
-const insertRefresh = prepared((q, t: RefreshTokenRow) => q.insertInto('refresh_tokens').values(t), { 0: REFRESH_COLUMNS });
+  q
+    .selectFrom('grants')
+    .select((eb) => [
+      'grants.revoked_at',
+      eb.exists(eb.selectFrom('revoked_access_tokens').select('jti').where('jti', '=', jti)).as('revoked'),
+    ])
+    .where('grants.id', '=', grantId),
+);
+const insertRefresh = prepared((q, t: RefreshTokenRow) => q.insertInto('refresh_tokens').values(t), {
+  0: REFRESH_COLUMNS,
+});
 // PostgreSQL: the successor is stored only if this statement's update consumed the token.
-const rotateRefresh = prepared((q, digest: string, now: number, t: RefreshTokenRow) =>
-  q.with('used', (w) => w.updateTable('refresh_tokens').set({ consumed_at: now }).where('digest', '=', digest).where('consumed_at', 'is', null).returning('grant_id'))
-    .insertInto('refresh_tokens')
-    .columns([...REFRESH_COLUMNS])
-    .expression((eb) => eb.selectFrom('used').select([
-      sql<string>`cast(${t.digest} as text)`.as('digest'), 'used.grant_id', sql<string>`cast(${t.client_id} as text)`.as('client_id'),
-      sql<string>`cast(${t.user_id} as text)`.as('user_id'), sql<string>`cast(${t.scope} as text)`.as('scope'),
-      sql<number>`cast(${t.created_at} as bigint)`.as('created_at'), sql<null>`cast(${t.consumed_at} as bigint)`.as('consumed_at'),
-    ])), { 2: REFRESH_COLUMNS.filter((c) => c !== 'grant_id') });
+const rotateRefresh = prepared(
+  (q, digest: string, now: number, t: RefreshTokenRow) =>
+    q
+      .with('used', (w) =>
+        w
+          .updateTable('refresh_tokens')
+          .set({ consumed_at: now })
+          .where('digest', '=', digest)
+          .where('consumed_at', 'is', null)
+          .returning('grant_id'),
+      )
+      .insertInto('refresh_tokens')
+      .columns([...REFRESH_COLUMNS])
+      .expression((eb) =>
+        eb
+          .selectFrom('used')
+          .select([
+            sql<string>`cast(${t.digest} as text)`.as('digest'),
+            'used.grant_id',
+            sql<string>`cast(${t.client_id} as text)`.as('client_id'),
+            sql<string>`cast(${t.user_id} as text)`.as('user_id'),
+            sql<string>`cast(${t.scope} as text)`.as('scope'),
+            sql<number>`cast(${t.created_at} as bigint)`.as('created_at'),
+            sql<null>`cast(${t.consumed_at} as bigint)`.as('consumed_at'),
+          ]),
+      ),
+  { 2: REFRESH_COLUMNS.filter((c) => c !== 'grant_id') },
+);
 
 /** Grants (token families), rotating refresh tokens, and the access tokens revoked one by one. */
 export function tokensRepo(db: Kysely<Database>, engine: Engine) {
@@ -52,18 +114,36 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
     },
     /** Revokes a grant: its access and refresh tokens die with it (each check reads the grant). */
     async revokeGrant(id: string, now: number): Promise<void> {
-      await db.updateTable('grants').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      await db
+        .updateTable('grants')
+        .set({ revoked_at: now })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
     },
     async grantIdsOfSession(sessionId: string): Promise<string[]> {
-      const rows = await db.selectFrom('grants').select('id').where('session_id', '=', sessionId).where('revoked_at', 'is', null).execute();
+      const rows = await db
+        .selectFrom('grants')
+        .select('id')
+        .where('session_id', '=', sessionId)
+        .where('revoked_at', 'is', null)
+        .execute();
       return rows.map((r) => r.id);
     },
     /**
      * Revokes every live grant of a user in one statement. `except`: the caller's own grant stays,
      * and so do those issued inside its session (the same browser). Answers how many were revoked.
      */
-    async revokeGrantsOfUser(userId: string, now: number, except?: { grant: string; session: string | null }): Promise<number> {
-      let q = db.updateTable('grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    async revokeGrantsOfUser(
+      userId: string,
+      now: number,
+      except?: { grant: string; session: string | null },
+    ): Promise<number> {
+      let q = db
+        .updateTable('grants')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
       if (except) q = q.where('id', '<>', except.grant);
       const keepSession = except?.session;
       if (keepSession) q = q.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '<>', keepSession)]));
@@ -80,7 +160,11 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
     },
     /** Revokes one access token until it would have expired anyway (a second revocation is a no-op). */
     async revokeAccessToken(jti: string, expiresAt: number): Promise<void> {
-      await db.insertInto('revoked_access_tokens').values({ jti, expires_at: expiresAt }).onConflict((oc) => oc.column('jti').doNothing()).execute();
+      await db
+        .insertInto('revoked_access_tokens')
+        .values({ jti, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .execute();
     },
     async deleteExpiredRevocations(now: number): Promise<void> {
       await db.deleteFrom('revoked_access_tokens').where('expires_at', '<', now).execute();

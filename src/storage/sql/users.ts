@@ -33,10 +33,18 @@ export type NewUser = Omit<User, 'created_at' | 'updated_at'>;
  * names it (`leftJoin('users', ...)`): one round trip instead of two on the hot paths.
  */
 export const JOINED_USER = [
-  'users.id as user_row_id', 'users.email as user_email', 'users.phone_number as user_phone_number',
-  'users.password_hash as user_password_hash', 'users.given_name as user_given_name', 'users.family_name as user_family_name',
-  'users.email_verified as user_email_verified', 'users.phone_number_verified as user_phone_number_verified',
-  'users.role as user_role', 'users.disabled as user_disabled', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at',
+  'users.id as user_row_id',
+  'users.email as user_email',
+  'users.phone_number as user_phone_number',
+  'users.password_hash as user_password_hash',
+  'users.given_name as user_given_name',
+  'users.family_name as user_family_name',
+  'users.email_verified as user_email_verified',
+  'users.phone_number_verified as user_phone_number_verified',
+  'users.role as user_role',
+  'users.disabled as user_disabled',
+  'users.created_at as user_created_at',
+  'users.updated_at as user_updated_at',
 ] as const;
 
 type Joined = { [K in keyof UsersTable as K extends 'id' ? 'user_row_id' : `user_${K}`]: UsersTable[K] | null };
@@ -54,13 +62,38 @@ export const userSubqueries = (userIdColumn: string) =>
 
 /** The user of a row read with JOINED_USER (undefined when the join found none), and the row without those columns. */
 export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefined; rest: Omit<R, keyof Joined> } {
-  const { user_row_id, user_email, user_phone_number, user_password_hash, user_given_name, user_family_name, user_email_verified,
-    user_phone_number_verified, user_role, user_disabled, user_created_at, user_updated_at, ...rest } = row;
-  const user = user_row_id === null ? undefined : toUser({
-    id: user_row_id, email: user_email, phone_number: user_phone_number, password_hash: user_password_hash, given_name: user_given_name,
-    family_name: user_family_name, email_verified: user_email_verified!, phone_number_verified: user_phone_number_verified!,
-    role: user_role, disabled: user_disabled!, created_at: user_created_at!, updated_at: user_updated_at!,
-  });
+  const {
+    user_row_id,
+    user_email,
+    user_phone_number,
+    user_password_hash,
+    user_given_name,
+    user_family_name,
+    user_email_verified,
+    user_phone_number_verified,
+    user_role,
+    user_disabled,
+    user_created_at,
+    user_updated_at,
+    ...rest
+  } = row;
+  const user =
+    user_row_id === null
+      ? undefined
+      : toUser({
+          id: user_row_id,
+          email: user_email,
+          phone_number: user_phone_number,
+          password_hash: user_password_hash,
+          given_name: user_given_name,
+          family_name: user_family_name,
+          email_verified: user_email_verified!,
+          phone_number_verified: user_phone_number_verified!,
+          role: user_role,
+          disabled: user_disabled!,
+          created_at: user_created_at!,
+          updated_at: user_updated_at!,
+        });
   return { user, rest };
 }
 
@@ -100,23 +133,36 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
       await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
     },
     async setDisabled(id: string, disabled: boolean, now: number): Promise<void> {
-      await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('users')
+        .set({ disabled: disabled ? 1 : 0, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     },
     /** Users whose email, phone, name or id contains q (case-insensitive), newest first. */
     async search(q: string, limit: number): Promise<User[]> {
       const like = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
       let query = db.selectFrom('users').selectAll();
       if (q) {
-        query = query.where((eb) => eb.or([
-          eb(eb.fn('lower', ['email']), 'like', like), eb('phone_number', 'like', like), eb(eb.fn('lower', ['given_name']), 'like', like),
-          eb(eb.fn('lower', ['family_name']), 'like', like), eb('id', '=', q),
-        ]));
+        query = query.where((eb) =>
+          eb.or([
+            eb(eb.fn('lower', ['email']), 'like', like),
+            eb('phone_number', 'like', like),
+            eb(eb.fn('lower', ['given_name']), 'like', like),
+            eb(eb.fn('lower', ['family_name']), 'like', like),
+            eb('id', '=', q),
+          ]),
+        );
       }
       const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
       return rows.map(toUser);
     },
     async countByRole(role: string): Promise<number> {
-      const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', role).executeTakeFirst();
+      const r = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', role)
+        .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
   };
