@@ -6,11 +6,12 @@ import { ApiError } from './errors/api-error.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
+import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
 import { lazyValidatorFactory } from './http/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
-import { opsRoutes, type Lifecycle } from './http/routes/ops.js';
+import { opsRoutes } from './http/routes/ops.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
 import { createSignIn } from './http/sign-in.js';
@@ -26,8 +27,8 @@ import type { Registry } from './registry.js';
 
 export interface AppOptions {
   https?: { cert: string; key: string };
-  /** Shared with main: set when shutting down (/readyz turns 503). */
-  lifecycle?: Lifecycle;
+  /** Shared with main: begun when shutting down (/readyz turns 503, new requests get 503, see draining.ts). */
+  lifecycle?: Draining;
 }
 
 /** Builds the Fastify instance (no listen: tests and main both use it). */
@@ -43,6 +44,8 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     bodyLimit: 64 * 1024,
     trustProxy: !r.config.tls,
     routerOptions: { ignoreTrailingSlash: false },
+    // Requests that arrive while closing get the API's 503 (draining.ts), not Fastify's own body.
+    return503OnClosing: false,
     // Router-level refusals (a path parameter too long, a malformed URL) in the API's error shape.
     frameworkErrors: (err, _req, reply) => {
       const e = new ApiError(
@@ -57,13 +60,14 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
   };
-  const lifecycle = opts.lifecycle ?? { closing: false };
+  const lifecycle = opts.lifecycle ?? new Draining();
   const app = (opts.https
     ? Fastify({ ...server, https: opts.https } as FastifyServerOptions)
     : Fastify(server)) as unknown as FastifyInstance;
   installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
-  installErrorHandling(app);
+  installDraining(app, lifecycle);
+  installErrorHandling(app, r.outage);
   installDurableAnswers(app, r.storage);
   await app.register(cookie);
   await app.register(formbody);

@@ -9,6 +9,7 @@ import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/server-node-
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
+import { describeUnavailable, isDatabaseUnavailable } from './storage/unavailable.js';
 
 const usage = `Usage: ward <command>
   start [--workers N]  run the server (migrations, keys and first-start bootstrap included);
@@ -60,16 +61,50 @@ async function main(argv: string[]): Promise<number> {
   if (workers > 1 && cluster.isPrimary) return runCluster(config, workers);
   applyRuntimeHeapSetting();
   const running = await startServer(config, { bootstrap: cluster.isPrimary });
+  survivingStrayDatabaseErrors(running.registry.log);
   if (cluster.isPrimary) process.stdout.write(banner(config, running));
   else process.stdout.write(`Ward worker ${process.pid} is listening on ${running.url}\n`);
   const stop = async (signal: string) => {
-    running.registry.log.info({ signal }, 'shutting down: finishing the requests in flight');
-    await running.stop();
+    const log = running.registry.log;
+    log.info({ signal }, 'shutting down: finishing the requests in flight');
+    // The requests are cut at the shutdown timeout; this bounds what comes after (the queued writes).
+    setTimeout(
+      () => {
+        log.error('shutdown did not finish in time: exiting');
+        process.exit(1);
+      },
+      (config.shutdownTimeoutSeconds + 5) * 1000,
+    ).unref();
+    try {
+      await running.stop();
+    } catch (e) {
+      log.error({ err: e }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return -1;
+}
+
+/**
+ * The net under the database's error handling (storage/pg-faults.ts): should a database failure
+ * still escape as an unhandled rejection or error, it is logged and the process serves on, since
+ * the pool recovers by itself. Anything else ends the process as Node would (exit code 1).
+ */
+function survivingStrayDatabaseErrors(log: { error(obj: object, msg: string): void }): void {
+  const handle = (e: unknown) => {
+    if (isDatabaseUnavailable(e)) {
+      const fields = { event: 'database_error_escaped', ...describeUnavailable(e) };
+      log.error(fields, 'database failure outside a request: serving on');
+      return;
+    }
+    process.stderr.write(`ward: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', handle);
+  process.on('uncaughtException', handle);
 }
 
 /** `--workers N` (or WARD_WORKERS through the config): null when it is not a sane number. */
@@ -90,7 +125,11 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   serveClusterMetrics();
   // Each worker gets the server's node flags, unless the primary was started with its own values.
   cluster.setupPrimary({ execArgv: withServerNodeFlags(process.execArgv) });
-  for (let i = 0; i < workers; i++) cluster.fork();
+  const bornAt = new Map<number, number>();
+  const fork = () => {
+    if (!stopping) bornAt.set(cluster.fork().id, Date.now());
+  };
+  for (let i = 0; i < workers; i++) fork();
   let listening = 0;
   cluster.on('listening', (_w, address) => {
     if (++listening === workers) {
@@ -103,17 +142,27 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
       );
     }
   });
+  // A worker that dies young (it cannot start: the database is down) is replaced after a pause that
+  // doubles up to 5 s, not in a loop of process starts that would take the cores from the others.
+  let youngDeaths = 0;
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    process.stderr.write(`ward: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
-    cluster.fork();
+    const lived = Date.now() - (bornAt.get(worker.id) ?? 0);
+    bornAt.delete(worker.id);
+    youngDeaths = lived < 10_000 ? youngDeaths + 1 : 0;
+    const pause = youngDeaths ? Math.min(5000, 250 * 2 ** (youngDeaths - 1)) : 0;
+    const when = pause ? ` in ${pause} ms` : '';
+    process.stderr.write(`ward: worker ${worker.process.pid} exited (${signal ?? code}); starting another${when}\n`);
+    setTimeout(fork, pause);
   });
   const stop = () => {
     stopping = true;
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     // A signal, not worker.kill(): each worker runs its own graceful stop (see startServer).
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    // Each worker finishes its requests in flight (up to the shutdown timeout) before it exits.
-    setTimeout(() => process.exit(0), (config.shutdownTimeoutSeconds + 2) * 1000).unref();
+    // Each worker finishes its requests in flight (up to the shutdown timeout) and its queued writes
+    // (its own ceiling: 5 s more) before it exits.
+    setTimeout(() => process.exit(0), (config.shutdownTimeoutSeconds + 6) * 1000).unref();
     cluster.on('exit', () => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     });

@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { loadTls } from './bootstrap/data-dir.js';
 import { firstStart, type FirstStartReport } from './bootstrap/first-start.js';
 import type { WardConfig } from './config/types.js';
-import type { Lifecycle } from './http/routes/ops.js';
+import { Draining } from './http/draining.js';
 import { answerClusterCollection } from './observability/cluster-metrics.js';
 import { buildRegistry, type Registry } from './registry.js';
 
@@ -24,7 +24,7 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
   const registry = await buildRegistry(config);
   const report = opts.bootstrap === false ? { demoClients: [] } : await firstStart(registry);
   const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
-  const lifecycle: Lifecycle = { closing: false };
+  const lifecycle = new Draining();
   const app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
   const address = await app.listen({ port: config.port, host: config.host });
   const stopAnswering = answerClusterCollection(() => registry.metrics.registry.snapshot());
@@ -35,17 +35,24 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
     report,
     tlsCert: tls?.cert ?? null,
     /**
-     * Graceful: /readyz turns 503, the listener closes, idle keep-alive connections are closed, and
-     * requests in flight finish (new ones on busy connections get 503 from Fastify) before the
-     * database closes. After the shutdown timeout the remaining connections are cut.
+     * Graceful and prompt: /readyz turns 503, the listener closes, idle keep-alive connections are
+     * closed at once, requests in flight finish and close their connections (`Connection: close`),
+     * requests arriving meanwhile get 503 with Retry-After (draining.ts); then the queued writes
+     * (audit events, notices, mail, SQLite's group commit) are finished and the database closes.
+     * The shutdown timeout is only a ceiling: past it the remaining connections are cut.
      */
     async stop() {
-      lifecycle.closing = true;
+      lifecycle.begin();
       stopAnswering();
-      const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutSeconds * 1000);
+      const cut = setTimeout(() => {
+        registry.log.warn({ in_flight: lifecycle.inFlight }, 'shutdown timeout reached: cutting what is in flight');
+        lifecycle.cut();
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutSeconds * 1000);
       cut.unref();
       try {
         await app.close();
+        await lifecycle.idle();
       } finally {
         clearTimeout(cut);
         await registry.close();

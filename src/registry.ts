@@ -25,6 +25,7 @@ import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
 import { createVerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
+import { outageLog } from './storage/unavailable.js';
 
 export interface RegistryOptions {
   clock?: Clock;
@@ -58,11 +59,9 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? makeLogger(config.logLevel);
   const master = loadMasterKey(config.dataDir, config.masterKey);
-  const db = connect({
-    sqlitePath: join(config.dataDir, 'ward.db'),
-    postgresUrl: config.databaseUrl,
-    pgSchema: opts.pgSchema,
-  });
+  const outage = outageLog(log);
+  const sqlitePath = join(config.dataDir, 'ward.db');
+  const db = connect({ sqlitePath, postgresUrl: config.databaseUrl, pgSchema: opts.pgSchema, outage });
   const applied = await migrate(db);
   const storage: Storage = createStorage(db);
 
@@ -106,18 +105,23 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const socialProviders = createSocialProviders({ storage, masterKey: master.key, clock, issuer: config.issuer });
   for (const p of config.social_providers) await socialProviders.save(p, 'config');
   await socialProviders.reload();
-  const poller = startChangePoller(storage, log, {
-    social: () => socialProviders.reload(),
-    keys: () => keys.reload(),
-    clients: () => clients.invalidate(),
-    account: async () => {
-      accountSettings = await readAccount();
+  const poller = startChangePoller(
+    storage,
+    log,
+    {
+      social: () => socialProviders.reload(),
+      keys: () => keys.reload(),
+      clients: () => clients.invalidate(),
+      account: async () => {
+        accountSettings = await readAccount();
+      },
     },
-  });
+    { outage },
+  );
 
-  const janitor = startJanitor(storage, log, () => clock.now());
+  const janitor = startJanitor(storage, log, () => clock.now(), { outage });
   const metrics = createWardMetrics();
-  const events = createSecurityEvents({ storage, log, clock, metrics });
+  const events = createSecurityEvents({ storage, log, clock, metrics, outage });
 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
@@ -134,6 +138,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     log,
     db,
+    /** One line per interval while the database is unreachable, shared by the requests and the loops. */
+    outage,
     storage,
     masterKey: master.key,
     masterKeyCreated: master.created,
@@ -170,7 +176,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     async close() {
       poller.stop();
       janitor.stop();
-      await events.flush();
+      await events.flush(true);
       await notices.drain();
       await delivery.close();
       await storage.close();

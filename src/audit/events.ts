@@ -4,6 +4,7 @@ import { randomId } from '../lib/random.js';
 import type { WardMetrics } from '../observability/ward-metrics.js';
 import type { AuditRow } from '../storage/sql/audit.js';
 import type { Storage } from '../storage/storage.js';
+import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -16,6 +17,10 @@ function outcomeOf(name: string): 'success' | 'failed' | 'denied' {
 
 const FLUSH_MS = 100;
 const FLUSH_ROWS = 100;
+/** While the database is unreachable, the rows wait and a write is tried again every second... */
+const RETRY_MS = 1000;
+/** ...up to this many rows (a few MB): past it the oldest are dropped, and the log says how many. */
+const MAX_HELD = 10_000;
 
 /**
  * Security-relevant outcomes (login.failed, code.reused, mfa.code_sent, mfa.verification_failed,
@@ -25,14 +30,43 @@ const FLUSH_ROWS = 100;
  * These events come from the public endpoints' hot paths (every wrong code, every step of a
  * step-up), so their audit rows are buffered and written in one multi-row insert every 100 ms (or
  * every 100 events), not one commit each. `flush()` writes what is pending: the audit API calls it
- * before reading, and shutdown calls it last. The log line is never delayed.
+ * before reading, and shutdown calls it last (`final`). The log line is never delayed.
+ *
+ * A database outage loses no row that can be kept: a batch that failed because the database is
+ * unreachable goes back in front of the pending rows and is written when the database answers again.
  */
-export function createSecurityEvents(deps: { storage: Storage; log: Logger; clock: Clock; metrics: WardMetrics }) {
+export function createSecurityEvents(deps: {
+  storage: Storage;
+  log: Logger;
+  clock: Clock;
+  metrics: WardMetrics;
+  outage?: OutageLog;
+}) {
   let pending: AuditRow[] = [];
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
+  /** The last write found the database unreachable: only the retry timer writes until one succeeds. */
+  let holding = false;
 
-  function flush(): Promise<void> {
+  function schedule(ms: number): void {
+    if (timer) return;
+    timer = setTimeout(() => void flush(), ms);
+    timer.unref();
+  }
+
+  function hold(rows: AuditRow[], e: unknown): void {
+    holding = true;
+    deps.outage?.failed('audit write', e);
+    pending = rows.concat(pending);
+    if (pending.length > MAX_HELD) {
+      const dropped = pending.length - MAX_HELD;
+      pending = pending.slice(dropped);
+      deps.log.error({ events: dropped }, 'audit rows dropped: the database has been unreachable for too long');
+    }
+    schedule(RETRY_MS);
+  }
+
+  function flush(final = false): Promise<void> {
     if (timer) {
       clearTimeout(timer);
       timer = null;
@@ -44,8 +78,11 @@ export function createSecurityEvents(deps: { storage: Storage; log: Logger; cloc
       if (!rows.length) return;
       try {
         await deps.storage.audit.insertMany(rows);
+        holding = false;
       } catch (e) {
-        deps.log.error({ err: e, events: rows.length }, 'audit write failed');
+        if (!final && isDatabaseUnavailable(e)) return hold(rows, e);
+        const what = final ? 'audit write failed at shutdown: rows lost' : 'audit write failed';
+        deps.log.error({ err: e, events: rows.length }, what);
       }
     });
     return writing;
@@ -69,11 +106,8 @@ export function createSecurityEvents(deps: { storage: Storage; log: Logger; cloc
         outcome: outcomeOf(name),
         details: JSON.stringify(details),
       });
-      if (pending.length >= FLUSH_ROWS) void flush();
-      else if (!timer) {
-        timer = setTimeout(() => void flush(), FLUSH_MS);
-        timer.unref();
-      }
+      if (pending.length >= FLUSH_ROWS && !holding) void flush();
+      else schedule(FLUSH_MS);
     },
     flush,
   };

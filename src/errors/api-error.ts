@@ -90,3 +90,16 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limit_reached', 'Too many requests, retry later', 'error.rateLimitReached', {
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
+
+/**
+ * Nothing wrong with the request, but it cannot be served now: the database is unreachable, or the
+ * process is shutting down. The caller may send it again after `Retry-After` seconds.
+ */
+export const serviceUnavailable = (
+  error: 'server_error' | 'temporarily_unavailable',
+  description: string,
+  retryAfterSeconds: number,
+) =>
+  new ApiError(503, error, description, 'error.serviceUnavailable', {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });

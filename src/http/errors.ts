@@ -1,16 +1,22 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, serviceUnavailable } from '../errors/api-error.js';
 import { randomId } from '../lib/random.js';
 import { isUnstorableText } from '../storage/sql/errors.js';
+import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
+
+/** Seconds a caller is asked to wait when the database is unreachable: pg-pool reconnects on the next request. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /**
  * Every API error leaves as the contract's JSON body with error_message_key. Fastify's own errors
  * (bad JSON, body too large, unsupported media type) keep their status; text PostgreSQL cannot hold
- * (a NUL) is a 400; anything unknown is a generic 500, logged in full with an error_id the body repeats.
+ * (a NUL) is a 400; an unreachable database is a 503 with Retry-After (logged once per interval
+ * through `outage`, not once per request); anything unknown is a generic 500, logged in full with an
+ * error_id the body repeats.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, outage?: OutageLog): void {
   // Bodies are JSON or form-encoded only (identity-api.md, transport rules). Fastify parses
   // text/plain by default: drop that parser so such a body is the 415 below, never a string that
   // a handler might half-read (text/plain is also the cross-site "simple request" of CSRF).
@@ -38,6 +44,14 @@ export function installErrorHandling(app: FastifyInstance): void {
         status === 415 ? 'error.unsupportedMediaType' : 'error.invalidRequest',
       );
       return reply.code(status).header('Cache-Control', 'no-store').send(e.body());
+    }
+    if (isDatabaseUnavailable(err)) {
+      if (outage) outage.failed('request', err);
+      else req.log.warn({ reqId: req.id, event: 'database_unavailable' }, 'database unavailable');
+      const description = 'The service is temporarily unavailable; try again in a moment';
+      const e = serviceUnavailable('server_error', description, DATABASE_RETRY_AFTER_SECONDS);
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      return reply.code(503).header('Cache-Control', 'no-store').send(e.body());
     }
     if (isUnstorableText(err)) {
       // Input that reached a query unvalidated (a NUL in a search term, say): the caller's mistake, not ours.

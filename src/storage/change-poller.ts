@@ -1,17 +1,28 @@
 import type { Logger } from 'pino';
 import type { Storage } from './storage.js';
 import type { Area } from './sql/versions.js';
+import { isDatabaseUnavailable, type OutageLog } from './unavailable.js';
+
+/**
+ * A background loop's failure: while the database is unreachable it is one of many alike (the
+ * outage log says so once per interval); anything else is logged as it comes.
+ */
+function loopFailed(log: Logger, outage: OutageLog | undefined, source: string, e: unknown): void {
+  if (outage && isDatabaseUnavailable(e)) outage.failed(source, e);
+  else log.warn({ err: e }, `${source} failed`);
+}
 
 /**
  * Keeps each process's caches fresh: polls the change counters (one indexed read) every interval
  * and runs the refresh of each area that moved. Changes made by another process, or by the CLI,
- * are seen within one interval on SQLite and PostgreSQL alike.
+ * are seen within one interval on SQLite and PostgreSQL alike. While the database is unreachable the
+ * poll fails and the caches keep what they had; the first poll that succeeds again catches up.
  */
 export function startChangePoller(
   storage: Storage,
   log: Logger,
   refresh: Record<Area, () => Promise<void> | void>,
-  intervalMs = 250,
+  opts: { intervalMs?: number; outage?: OutageLog } = {},
 ) {
   let seen: Record<string, number> | null = null;
   let running = false;
@@ -27,12 +38,12 @@ export function startChangePoller(
       }
       seen = now;
     } catch (e) {
-      log.warn({ err: e }, 'change poll failed');
+      loopFailed(log, opts.outage, 'change poll', e);
     } finally {
       running = false;
     }
   }
-  const timer = setInterval(() => void tick(), intervalMs);
+  const timer = setInterval(() => void tick(), opts.intervalMs ?? 250);
   timer.unref();
   void tick();
   return {
@@ -46,7 +57,12 @@ export function startChangePoller(
  * so a late reuse of a code is still detected and revokes its grant), finished rate windows, and
  * revocations of access tokens that have expired anyway.
  */
-export function startJanitor(storage: Storage, log: Logger, now: () => number, intervalMs = 10 * 60_000) {
+export function startJanitor(
+  storage: Storage,
+  log: Logger,
+  now: () => number,
+  opts: { intervalMs?: number; outage?: OutageLog } = {},
+) {
   const DAY = 24 * 3600_000;
   const sweep = async () => {
     try {
@@ -57,10 +73,10 @@ export function startJanitor(storage: Storage, log: Logger, now: () => number, i
       await storage.counters.deleteExpired(t);
       await storage.tokens.deleteExpiredRevocations(t);
     } catch (e) {
-      log.warn({ err: e }, 'janitor sweep failed');
+      loopFailed(log, opts.outage, 'janitor sweep', e);
     }
   };
-  const timer = setInterval(() => void sweep(), intervalMs);
+  const timer = setInterval(() => void sweep(), opts.intervalMs ?? 10 * 60_000);
   timer.unref();
   return { sweep, stop: () => clearInterval(timer) };
 }

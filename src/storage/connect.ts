@@ -12,9 +12,11 @@ import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
 import * as m008 from './migrations/008-interactions.js';
+import { survivingOutages } from './pg-faults.js';
 import { namingStatements } from './pg-named.js';
 import { batchingWrites, type Batching } from './sqlite-batch.js';
 import type { Database } from './schema.js';
+import { outageLog, type OutageLog } from './unavailable.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -43,7 +45,22 @@ export interface ConnectOptions {
   /** PostgreSQL schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** Where the outage lines go (`unavailable.ts`); standard error when not given (the CLI's one-off commands). */
+  outage?: OutageLog;
 }
+
+const stderrOutage = (): OutageLog =>
+  outageLog({
+    warn: (obj, msg) => process.stderr.write(`ward: ${msg} ${JSON.stringify(obj)}\n`),
+    info: (obj, msg) => process.stderr.write(`ward: ${msg} ${JSON.stringify(obj)}\n`),
+  });
+
+/**
+ * Bounds on waiting for PostgreSQL. A connection attempt to a server that does not answer (a
+ * failover, a dropped route) fails after 5 s instead of holding the request forever; TCP keepalive
+ * finds a connection whose server vanished without closing it.
+ */
+const PG_CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * Measured under the benchmark's step-up flow (bench/README.md, "Eighth session"):
@@ -62,9 +79,14 @@ export function connect(opts: ConnectOptions): Db {
     const pool = new (loadPg().Pool)({
       connectionString: opts.postgresUrl,
       max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      // Names Ward's sessions in pg_stat_activity unless the URL or PGAPPNAME names them.
+      fallback_application_name: 'ward',
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     namingStatements(pool);
+    survivingOutages(pool, opts.outage ?? stderrOutage());
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }

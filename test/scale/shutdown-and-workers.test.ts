@@ -1,12 +1,15 @@
 // Graceful shutdown and `ward start --workers N`, on real processes: after SIGTERM a request already
 // in flight (its body half sent) still gets its whole answer, new connections are refused, and the
 // process exits 0; a request that never completes cannot hold the process past
-// WARD_SHUTDOWN_TIMEOUT. With two workers, /metrics sums both processes (a scrape reaches one of
-// them), each worker runs with the server's node flags, and SIGTERM to the primary stops the
-// cluster cleanly.
+// WARD_SHUTDOWN_TIMEOUT. With idle keep-alive clients connected, the process exits as soon as the
+// answer in flight is out (it says Connection: close), far below the timeout, and a request whose
+// headers arrive after SIGTERM gets 503 in Ward's error format with Retry-After (the document fast
+// path's URLs too; /readyz answers its own not_ready). With two workers, /metrics sums both
+// processes (a scrape reaches one of them), each worker runs with the server's node flags, and
+// SIGTERM to the primary stops the cluster cleanly.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SERVER_NODE_FLAGS } from '../../src/lib/server-node-flags.js';
@@ -32,10 +35,14 @@ function getFresh(url: string, headers: Record<string, string> = {}): Promise<{ 
   });
 }
 
-/** Opens a connection and sends a token request's headers and the first half of its body. */
+/**
+ * Opens a connection and sends a token request's headers and the first half of its body; the
+ * client asks to close the connection after it, unless `keepAlive`.
+ */
 async function halfSentTokenRequest(
   url: string,
   body: string,
+  keepAlive = false,
 ): Promise<{ socket: Socket; rest: string; answer: Promise<string> }> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
@@ -47,9 +54,11 @@ async function halfSentTokenRequest(
     socket.on('error', () => resolve(answer));
   });
   const half = Math.floor(body.length / 2);
-  socket.write(
-    `POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
-  );
+  const head =
+    `POST /oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+    'Content-Type: application/x-www-form-urlencoded\r\n';
+  const connection = keepAlive ? 'keep-alive' : 'close';
+  socket.write(`${head}Content-Length: ${body.length}\r\nConnection: ${connection}\r\n\r\n${body.slice(0, half)}`);
   return { socket, rest: body.slice(half), answer: done };
 }
 
@@ -91,6 +100,98 @@ describe('graceful shutdown of one process', { timeout: 60_000 }, () => {
     assert.ok(at - sent >= 900, `waited for the request first (${at - sent} ms)`);
     assert.ok(at - sent < 8000, `then stopped (${at - sent} ms)`);
     stuck.socket.destroy();
+  });
+});
+
+/** Opens a connection and sends the start of a request's headers, not the blank line that ends them. */
+async function unfinishedHeaders(url: string, path: string): Promise<{ socket: Socket; answer: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let answer = '';
+  const done = new Promise<string>((resolve) => {
+    socket.on('data', (d) => (answer += String(d)));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', () => resolve(answer));
+  });
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n`);
+  return { socket, answer: done };
+}
+
+/** `p`, or a failure naming `what` after `ms`: a connection the server never closes fails the test, not its timeout. */
+function settledWithin<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** Ward's refusal while shutting down: 503, Retry-After, the connection closed, its error format. */
+function assertShuttingDown(raw: string): void {
+  const [head, body] = raw.split('\r\n\r\n') as [string, string];
+  assert.match(head, /^HTTP\/1\.1 503 /);
+  assert.match(head, /\r\nretry-after: [1-9][0-9]*\r\n/i);
+  assert.match(head, /\r\nconnection: close\r\n/i);
+  const json = JSON.parse(body) as Record<string, unknown>;
+  assert.equal(json.error, 'temporarily_unavailable');
+  assert.equal(json.error_message_key, 'error.serviceUnavailable');
+  assert.equal(typeof json.error_description, 'string');
+}
+
+describe('prompt shutdown with keep-alive clients', { timeout: 60_000 }, () => {
+  let db: SharedDb;
+  before(async () => {
+    db = await sharedDb('sqlite');
+  });
+  after(() => db.drop());
+
+  it('exits once the answer in flight is out, closes its connection, refuses later requests', async () => {
+    // A timeout of 30 s: an exit that waited for it (or for the 72 s keep-alive) cannot pass.
+    const ward = await startWardProcess({ ...db.env, WARD_SHUTDOWN_TIMEOUT: '30' });
+    const exited = exitOf(ward.child);
+    // Five idle keep-alive clients, connected before SIGTERM.
+    const agent = new Agent({ keepAlive: true, maxSockets: 5 });
+    const keepAliveGet = () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const req = httpRequest(`${ward.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers.connection));
+        });
+        req.on('error', reject).end();
+      });
+    const idle = await Promise.all(Array.from({ length: 5 }, keepAliveGet));
+    assert.deepEqual(idle, Array(5).fill('keep-alive'));
+    // One request in flight (half its body sent), one whose headers are not finished, for each of
+    // the plain route and the fast path's document.
+    const tokenBody = 'grant_type=client_credentials&client_id=no-such-client&client_secret=x';
+    const inFlight = await halfSentTokenRequest(ward.url, tokenBody, true);
+    const later = await unfinishedHeaders(ward.url, '/healthz');
+    const laterDocument = await unfinishedHeaders(ward.url, '/jwks.json');
+    const laterProbe = await unfinishedHeaders(ward.url, '/readyz');
+    await new Promise((r) => setTimeout(r, 200));
+    const sent = Date.now();
+    ward.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    later.socket.write('\r\n');
+    laterDocument.socket.write('\r\n');
+    laterProbe.socket.write('\r\n');
+    inFlight.socket.write(inFlight.rest);
+    const answer = await settledWithin(inFlight.answer, 5000, 'the in-flight answer and its connection closed');
+    assert.match(answer, /^HTTP\/1\.1 401 /);
+    assert.match(answer, /\r\nconnection: close\r\n/i);
+    assert.match(answer, /"error_message_key":"error\.invalidClient"/);
+    assertShuttingDown(await settledWithin(later.answer, 5000, 'the refusal of /healthz'));
+    assertShuttingDown(await settledWithin(laterDocument.answer, 5000, 'the refusal of /jwks.json'));
+    // The balancer's probe is answered, not refused: it says why the process is not ready.
+    const probe = await settledWithin(laterProbe.answer, 5000, 'the answer of /readyz');
+    assert.match(probe, /^HTTP\/1\.1 503 [\s\S]*\r\nconnection: close\r\n/i);
+    assert.match(probe, /"status":"not_ready"/);
+    assert.match(probe, /"accepting":false/);
+    const { code, at } = await settledWithin(exited, 5000, 'exit after SIGTERM');
+    assert.equal(code, 0);
+    assert.ok(at - sent < 2000, `exited ${at - sent} ms after SIGTERM`);
+    agent.destroy();
   });
 });
 
