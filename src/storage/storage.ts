@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 import { auditRepo } from './sql/audit.js';
@@ -47,6 +47,8 @@ export interface Storage extends Repos {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   /** The commit that the writes made so far still wait for (SQLite's group commit), or undefined. */
   settled(): Promise<void> | undefined;
+  /** Whether the database answers a trivial query (readiness). */
+  answers(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,11 @@ export function createStorage(d: Db): Storage {
     engine: d.engine,
     transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx, d.engine))),
     settled: d.settled ?? (() => undefined),
+    answers: () =>
+      sql`select 1 as ok`.execute(d.db).then(
+        () => true,
+        () => false,
+      ),
     close: () => d.close(),
   };
 }

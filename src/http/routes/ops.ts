@@ -4,7 +4,6 @@
 // Bearer token, without it only loopback callers (a scraper on the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { forbidden } from '../../errors/api-error.js';
 import { GLOBAL_SET } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
@@ -22,10 +21,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 async function databaseAnswers(r: Registry): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
-  const probe = sql`select 1 as ok`.execute(r.db.db).then(
-    () => true,
-    () => false,
-  );
+  const probe = r.storage.answers();
   try {
     return await Promise.race([probe, timeout]);
   } finally {
