@@ -10,7 +10,9 @@ export interface FirstStartReport {
  * On the first start: an Administrator account (credentials printed once, or taken from
  * WARD_ADMIN_EMAIL / WARD_ADMIN_PASSWORD) and a demo public and confidential client.
  */
-export async function firstStart(r: Registry): Promise<FirstStartReport> {
+export async function firstStart(
+  r: Pick<Registry, 'clients' | 'config' | 'storage' | 'users'>,
+): Promise<FirstStartReport> {
   const report: FirstStartReport = { demoClients: [] };
   if ((await r.storage.users.countByRole('administrator')) === 0) {
     const email = r.config.admin.email ?? 'admin@ward.local';

@@ -48,7 +48,10 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('Cache-Control', 'no-store');
 }
 
-export function consoleRoutes(app: FastifyInstance, r: Registry): void {
+export function consoleRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'config' | 'storage' | 'users'>,
+): void {
   const assets = loadAssets();
   const config = JSON.stringify({
     issuer: r.config.issuer,

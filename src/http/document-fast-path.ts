@@ -16,7 +16,10 @@ const DISCOVERY = '/.well-known/openid-configuration';
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function documentFastPath(r: Registry, lifecycle: Lifecycle): FastPath {
+export function documentFastPath(
+  r: Pick<Registry, 'config' | 'keys' | 'log' | 'metrics'>,
+  lifecycle: Lifecycle,
+): FastPath {
   const discovery = discoveryDocument(r.config.issuer);
   const discoveryLength = String(Buffer.byteLength(discovery));
   const accessLog = r.log.isLevelEnabled('info');

@@ -15,7 +15,7 @@ export function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
 }
 
-export function installRequestLog(app: FastifyInstance, r: Registry): void {
+export function installRequestLog(app: FastifyInstance, r: Pick<Registry, 'log' | 'metrics'>): void {
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();

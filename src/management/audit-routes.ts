@@ -17,7 +17,7 @@ const eventSchema = {
 };
 
 /** The audit log of management actions, newest first, filterable; paged by the cursor before (+ before_id). */
-export function auditRoutes(r: Registry): ManagementRoute[] {
+export function auditRoutes(r: Pick<Registry, 'events' | 'storage'>): ManagementRoute[] {
   return [
     {
       method: 'GET',

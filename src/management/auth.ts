@@ -13,7 +13,7 @@ export interface ManagementActor extends Actor {
 }
 
 export async function authenticateManagement(
-  r: Registry,
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
   authorization: string | undefined,
   ip: string,
 ): Promise<ManagementActor> {

@@ -44,7 +44,12 @@ export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or
   clients revoke-key ID KID    revoke a key of the client`;
 
 /** `ward keys ...` and `ward clients ...`: the management operations, on the configured database. */
-export async function runOperatorCommand(r: Registry, args: string[], actorName: string, out: Out): Promise<number> {
+export async function runOperatorCommand(
+  r: Pick<Registry, 'clients' | 'keyOps' | 'storage'>,
+  args: string[],
+  actorName: string,
+  out: Out,
+): Promise<number> {
   const actor: Actor = { type: 'cli', id: actorName, ip: null };
   const [group, action, ...rest] = args;
   const { flags, positional } = parse(rest);

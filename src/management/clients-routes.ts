@@ -93,7 +93,10 @@ function validated(raw: Record<string, unknown>) {
 const newSecret = () => randomBytes(32).toString('base64url');
 
 /** Clients CRUD and secret regeneration. Every change is audited and bumps the clients version. */
-export function clientRoutes(r: Registry, clients: ClientService): ManagementRoute[] {
+export function clientRoutes(
+  r: Pick<Registry, 'clock' | 'keys' | 'storage'>,
+  clients: ClientService,
+): ManagementRoute[] {
   async function existing(id: string): Promise<Client> {
     const c = await clients.find(id);
     if (!c) throw notFound(`No client ${id}`);

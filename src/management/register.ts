@@ -9,7 +9,25 @@ import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userRoutes } from './users-routes.js';
 
-export function managementRoutes(r: Registry): ManagementRoute[] {
+export function managementRoutes(
+  r: Pick<
+    Registry,
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'events'
+    | 'keyOps'
+    | 'keys'
+    | 'masterKey'
+    | 'notices'
+    | 'setAccount'
+    | 'socialProviders'
+    | 'storage'
+    | 'users'
+  >,
+): ManagementRoute[] {
   return [
     ...keyRoutes(r.keyOps),
     ...clientRoutes(r, r.clients),
@@ -21,7 +39,26 @@ export function managementRoutes(r: Registry): ManagementRoute[] {
 }
 
 /** /api/v1: the management routes and their OpenAPI description. */
-export function installManagementApi(app: FastifyInstance, r: Registry): void {
+export function installManagementApi(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'events'
+    | 'keyOps'
+    | 'keys'
+    | 'masterKey'
+    | 'notices'
+    | 'setAccount'
+    | 'socialProviders'
+    | 'storage'
+    | 'users'
+  >,
+): void {
   const routes = managementRoutes(r);
   registerManagementRoutes(app, r, routes);
   const doc = openApiDocument(r.config.issuer, routes);

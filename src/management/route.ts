@@ -50,7 +50,11 @@ const detailsOf = (
     };
   });
 
-export function registerManagementRoutes(app: FastifyInstance, r: Registry, routes: ManagementRoute[]): void {
+export function registerManagementRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
+  routes: ManagementRoute[],
+): void {
   for (const def of routes) if (!def.bodyOptional) addRoute(app, r, def);
   const optional = routes.filter((def) => def.bodyOptional);
   // Fastify refuses an empty application/json body (curl -H 'Content-Type: application/json' -X POST):
@@ -71,7 +75,11 @@ const absentBodyIsEmpty = async (req: FastifyRequest) => {
   if (req.body === undefined) req.body = {};
 };
 
-function addRoute(app: FastifyInstance, r: Registry, def: ManagementRoute): void {
+function addRoute(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
+  def: ManagementRoute,
+): void {
   app.route({
     method: def.method,
     url: def.url,

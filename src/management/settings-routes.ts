@@ -54,7 +54,7 @@ export const accountSchema: JsonSchema = {
 };
 
 /** Account settings: read, and change at run time (every process picks the change up). */
-export function settingsRoutes(r: Registry): ManagementRoute[] {
+export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccount' | 'storage'>): ManagementRoute[] {
   return [
     {
       method: 'GET',

@@ -50,7 +50,7 @@ function validated(raw: Record<string, unknown>): SocialProviderConfig {
 }
 
 /** Social providers through the management API (the config file declares them too). */
-export function socialRoutes(r: Registry): ManagementRoute[] {
+export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'storage'>): ManagementRoute[] {
   async function changed(actor: Parameters<typeof recordAudit>[2], action: string, name: string) {
     await r.storage.transaction(async (tx) => {
       await tx.versions.bump('social');

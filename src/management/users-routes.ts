@@ -41,7 +41,7 @@ const view = (u: User) => ({
 });
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
-export function userRoutes(r: Registry): ManagementRoute[] {
+export function userRoutes(r: Pick<Registry, 'clock' | 'notices' | 'storage' | 'users'>): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
     if (!u) throw notFound('No such user');

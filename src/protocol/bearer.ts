@@ -28,7 +28,10 @@ const noCredentials = (): ApiError => {
 };
 
 /** The live access token of an Authorization header (not expired, not revoked, its grant neither). */
-export async function liveAccessToken(r: Registry, authorization: string | undefined): Promise<AccessTokenClaims> {
+export async function liveAccessToken(
+  r: Pick<Registry, 'accessTokens' | 'clock' | 'storage'>,
+  authorization: string | undefined,
+): Promise<AccessTokenClaims> {
   if (typeof authorization !== 'string' || !/^Bearer(\s|$)/i.test(authorization.trim())) throw noCredentials();
   const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
   if (!m || m[1]!.length > 4096) throw invalidToken();
@@ -39,7 +42,10 @@ export async function liveAccessToken(r: Registry, authorization: string | undef
 }
 
 /** A user's access token (identity API): live, with a user who is not disabled. */
-export async function verifyBearer(r: Registry, authorization: string | undefined): Promise<BearerContext> {
+export async function verifyBearer(
+  r: Pick<Registry, 'accessTokens' | 'clock' | 'storage' | 'users'>,
+  authorization: string | undefined,
+): Promise<BearerContext> {
   const row = await liveAccessToken(r, authorization);
   if (!row.user_id || !row.grant_id) throw invalidToken();
   const user = await r.users.find(row.user_id);

@@ -21,7 +21,7 @@ export type CallbackOutcome =
   | { kind: 'refused'; interaction: string; error: 'access_denied' | 'server_error'; description: string }
   | { kind: 'bad_state' };
 
-export function createSocialService(r: Registry) {
+export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'socialProviders' | 'storage' | 'users'>) {
   const upstream = (name: string) => r.socialProviders.get(name);
 
   async function link(

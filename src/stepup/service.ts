@@ -22,7 +22,10 @@ export interface StepUpFinish {
 
 const CHANNELS: Channel[] = ['email', 'sms'];
 
-export function createStepUpService(r: Registry, verification: VerificationService) {
+export function createStepUpService(
+  r: Pick<Registry, 'account' | 'clock' | 'events' | 'storage' | 'users'>,
+  verification: VerificationService,
+) {
   const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
 
   /**

@@ -14,7 +14,7 @@ import { acceptHostedPost, ensureCsrf, expiredPage } from './hosted-form.js';
  * first sees "Link your Messenger account to <client>?" and chooses.
  */
 export function confirmationPage(
-  r: Registry,
+  r: Pick<Registry, 'masterKey'>,
   req: FastifyRequest,
   reply: FastifyReply,
   at: { handle: string; request: AuthorizeRequest },
@@ -37,7 +37,11 @@ export function confirmationPage(
  * The answer to the confirmation, and the Cancel button of the login page: cancelling sends the
  * client (Messenger included) its error=access_denied and no code (ML-04).
  */
-export function consentRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+export function consentRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'config' | 'events' | 'masterKey' | 'sessions'>,
+  deps: SignInDeps,
+): void {
   const { interactions, nextStep } = deps;
   app.post('/oauth/authorize/consent', async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);

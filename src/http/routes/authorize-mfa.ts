@@ -17,7 +17,11 @@ import {
  * registered factor (POST /oauth/authorize/mfa verifies it, or sends a new one within the limits).
  * Only a verified code ends the sign-in: the first factor alone never yields a code for the client.
  */
-export function hostedMfaRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+export function hostedMfaRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'account' | 'clock' | 'config' | 'masterKey' | 'storage'>,
+  deps: SignInDeps,
+): void {
   const { interactions, nextStep, stepUps } = deps;
   app.post('/oauth/authorize/mfa', async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);

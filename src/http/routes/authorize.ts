@@ -22,7 +22,24 @@ import {
 import { startSocialLogin } from './social-start.js';
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
-export function authorizeRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+export function authorizeRoutes(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'keys'
+    | 'limiter'
+    | 'masterKey'
+    | 'sessions'
+    | 'storage'
+    | 'tkn'
+    | 'users'
+  >,
+  deps: SignInDeps,
+): void {
   const { interactions, nextStep, social } = deps;
   const refuse = (reply: FastifyReply, ar: AuthorizeRequest, error: string, description: string) =>
     sendAuthorizeError(reply, new AuthorizeError(error, description, true), ar, r.config.issuer);

@@ -34,7 +34,7 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
 
 /** Validates an authorization request; on failure the error is already answered (page or redirect). */
 export async function validateOrAnswer(
-  r: Registry,
+  r: Pick<Registry, 'clients' | 'config'>,
   reply: FastifyReply,
   query: unknown,
 ): Promise<AuthorizeRequest | null> {
@@ -62,7 +62,7 @@ export function browserCookie(req: FastifyRequest, reply: FastifyReply): string 
 }
 
 /** The form token of a hosted page, bound to the pre-login cookie. */
-export function ensureCsrf(r: Registry, req: FastifyRequest, reply: FastifyReply): string {
+export function ensureCsrf(r: Pick<Registry, 'masterKey'>, req: FastifyRequest, reply: FastifyReply): string {
   return csrfToken(r.masterKey, browserCookie(req, reply));
 }
 
@@ -81,7 +81,7 @@ export function expiredPage(reply: FastifyReply): FastifyReply {
  * Null when already answered.
  */
 export async function acceptHostedPost(
-  r: Registry,
+  r: Pick<Registry, 'config' | 'masterKey'>,
   interactions: InteractionService,
   req: FastifyRequest,
   reply: FastifyReply,
@@ -122,7 +122,7 @@ export function secondFactorMessage(e: unknown): string | null {
 
 /** The hosted second-factor page of an interaction at its `mfa` step. */
 export async function secondFactorPage(
-  r: Registry,
+  r: Pick<Registry, 'masterKey' | 'storage'>,
   req: FastifyRequest,
   reply: FastifyReply,
   at: { handle: string; interaction: Interaction; stepUp: string; channel: Channel },
@@ -153,7 +153,7 @@ export async function secondFactorPage(
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
  */
 export async function answerOutcome(
-  r: Registry,
+  r: Pick<Registry, 'account' | 'config' | 'masterKey' | 'storage'>,
   req: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,

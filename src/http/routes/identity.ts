@@ -13,7 +13,25 @@ import { requireSingle, requiredStr, str, type Params } from '../../protocol/par
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
 /** The Core SDK's identity API: signup, password login, userinfo, logout, SSO data, remote config. */
-export function identityRoutes(app: FastifyInstance, r: Registry): void {
+export function identityRoutes(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'events'
+    | 'limiter'
+    | 'log'
+    | 'sessions'
+    | 'socialProviders'
+    | 'storage'
+    | 'tkn'
+    | 'users'
+  >,
+): void {
   async function clientOf(params: Params) {
     const id = requiredStr(params, 'client_id', 128);
     const client = await r.clients.find(id);

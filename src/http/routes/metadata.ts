@@ -3,7 +3,7 @@ import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Registry } from '../../registry.js';
 
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
-export function metadataRoutes(app: FastifyInstance, r: Registry): void {
+export function metadataRoutes(app: FastifyInstance, r: Pick<Registry, 'clients' | 'config' | 'keys'>): void {
   const discovery = discoveryDocument(r.config.issuer);
   app.get('/.well-known/openid-configuration', (_req, reply) => {
     reply

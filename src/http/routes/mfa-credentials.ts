@@ -25,7 +25,10 @@ const view = (c: CredentialRow) => ({
  * The first registration needs no step-up; once a factor exists, adding, changing or deleting one
  * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its auth_time).
  */
-export function mfaCredentialRoutes(app: FastifyInstance, r: Registry): void {
+export function mfaCredentialRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'clock' | 'events' | 'notices' | 'storage' | 'users' | 'verification'>,
+): void {
   async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
     const ctx = await verifyBearer(r, req.headers.authorization);
     if (needsStepUpIfFactors && (await verifiedFactors(r.storage, ctx.user.id)).length > 0) {

@@ -18,7 +18,7 @@ export interface Lifecycle {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-async function databaseAnswers(r: Registry): Promise<boolean> {
+async function databaseAnswers(r: Pick<Registry, 'storage'>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
   const probe = r.storage.answers();
@@ -29,7 +29,7 @@ async function databaseAnswers(r: Registry): Promise<boolean> {
   }
 }
 
-function metricsAllowed(r: Registry, req: FastifyRequest): boolean {
+function metricsAllowed(r: Pick<Registry, 'config'>, req: FastifyRequest): boolean {
   const token = r.config.metricsToken;
   if (token === null) return LOOPBACK.has(req.socket.remoteAddress ?? '');
   const given = req.headers.authorization ?? '';
@@ -37,7 +37,11 @@ function metricsAllowed(r: Registry, req: FastifyRequest): boolean {
   return timingSafeEqual(Buffer.from(sha256(given.slice(7))), Buffer.from(sha256(token)));
 }
 
-export function opsRoutes(app: FastifyInstance, r: Registry, lifecycle: Lifecycle): void {
+export function opsRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'config' | 'keys' | 'metrics' | 'storage'>,
+  lifecycle: Lifecycle,
+): void {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/healthz', async (_req, reply) => noStore(reply).send({ status: 'ok' }));
 

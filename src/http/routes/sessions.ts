@@ -9,7 +9,10 @@ import type { Registry } from '../../registry.js';
  * access tokens stop working on every process at once). What stays: the caller's grant and the SSO
  * session it was issued in, with the grants of that session (the same browser's other apps).
  */
-export function sessionRoutes(app: FastifyInstance, r: Registry): void {
+export function sessionRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'clock' | 'events' | 'storage' | 'users'>,
+): void {
   app.delete('/identity/v1/sessions/others', async (req, reply) => {
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;

@@ -11,7 +11,7 @@ export const SOCIAL_COOKIE = '__Host-ward_social';
 
 /** Sends the user to the provider for a stored interaction (from /oauth/authorize or the login page's button). */
 export async function startSocialLogin(
-  r: Registry,
+  r: Pick<Registry, 'config'>,
   social: SocialService,
   reply: FastifyReply,
   interaction: Interaction,

@@ -15,7 +15,11 @@ import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hoste
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 
 /** Social login: the login page's buttons, the provider's callback, the link page, unlink. */
-export function socialRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+export function socialRoutes(
+  app: FastifyInstance,
+  r: Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'config' | 'masterKey' | 'storage' | 'users'>,
+  deps: SignInDeps,
+): void {
   const { interactions, nextStep, social } = deps;
   const expired = (reply: FastifyReply) =>
     sendPage(

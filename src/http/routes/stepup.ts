@@ -26,7 +26,14 @@ interface Identified {
 /**
  * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
  */
-export function stepUpRoutes(app: FastifyInstance, r: Registry, deps: SignInDeps): void {
+export function stepUpRoutes(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    'accessTokens' | 'account' | 'clients' | 'clock' | 'limiter' | 'sessions' | 'storage' | 'tkn' | 'users'
+  >,
+  deps: SignInDeps,
+): void {
   const { interactions, nextStep, stepUps } = deps;
   /**
    * A gone or disabled user is refused first. begin's insert checks the user itself, so the row is

@@ -30,7 +30,13 @@ function bodyParams(req: FastifyRequest): Params {
 }
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
-export function tokenRoutes(app: FastifyInstance, r: Registry): void {
+export function tokenRoutes(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'issueTokens' | 'limiter' | 'metrics' | 'storage'
+  >,
+): void {
   app.post('/oauth/token', async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');

@@ -7,7 +7,7 @@ import type { Registry } from '../../registry.js';
 export const TRUSTED_DEVICE_COOKIE = '__Host-ward_td';
 
 export async function rememberDevice(
-  r: Registry,
+  r: Pick<Registry, 'account' | 'clock' | 'storage'>,
   reply: FastifyReply,
   userId: string,
   userAgent: string | undefined,
@@ -34,7 +34,11 @@ export async function rememberDevice(
 }
 
 /** True when the request carries a live trusted-device cookie of this user. */
-export async function isTrustedDevice(r: Registry, cookie: string | undefined, userId: string): Promise<boolean> {
+export async function isTrustedDevice(
+  r: Pick<Registry, 'clock' | 'storage'>,
+  cookie: string | undefined,
+  userId: string,
+): Promise<boolean> {
   if (!cookie || cookie.length > 100) return false;
   const row = await r.storage.trustedDevices.findLive(sha256(cookie), r.clock.now());
   return !!row && row.user_id === userId;

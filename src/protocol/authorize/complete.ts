@@ -13,7 +13,7 @@ export interface Authenticated {
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */
 export async function issueAuthorization(
-  r: Registry,
+  r: Pick<Registry, 'account' | 'clock' | 'issueTokens' | 'storage'>,
   req: AuthorizeRequest,
   auth: Authenticated,
 ): Promise<Record<string, string | number | undefined>> {

@@ -34,7 +34,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
 }
 
 export async function authenticateClient(
-  r: Registry,
+  r: Pick<Registry, 'clients'>,
   authorization: string | undefined,
   params: Params,
 ): Promise<AuthenticatedClient> {

@@ -1,14 +1,19 @@
 import { ApiError, invalidClient, unauthorizedClient } from '../../errors/api-error.js';
 import { requiredStr, type Params } from '../params.js';
-import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { authorizationCodeGrant } from './grant-authorization-code.js';
 import { clientCredentialsGrant } from './grant-client-credentials.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 
+/** What the token endpoint and its grants read. */
+type TokenDeps = Parameters<typeof authorizationCodeGrant>[0] &
+  Parameters<typeof refreshTokenGrant>[0] &
+  Parameters<typeof clientCredentialsGrant>[0] &
+  Parameters<typeof authenticateClient>[0];
+
 type Grant = (
-  r: Registry,
+  r: TokenDeps,
   auth: Awaited<ReturnType<typeof authenticateClient>>,
   params: Params,
 ) => Promise<TokenResponse>;
@@ -21,7 +26,7 @@ const GRANTS: Record<string, Grant> = {
 
 /** POST /oauth/token: authenticate the client, then the grant named by grant_type. */
 export async function tokenEndpoint(
-  r: Registry,
+  r: TokenDeps,
   authorization: string | undefined,
   params: Params,
 ): Promise<TokenResponse> {

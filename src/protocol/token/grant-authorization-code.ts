@@ -28,7 +28,7 @@ function redirectMatches(bound: string | null, sent: unknown): boolean {
 }
 
 export async function authorizationCodeGrant(
-  r: Registry,
+  r: Pick<Registry, 'clock' | 'events' | 'issueTokens' | 'storage'>,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {

@@ -9,7 +9,7 @@ import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
 
 export async function clientCredentialsGrant(
-  r: Registry,
+  r: Pick<Registry, 'issueTokens' | 'storage'>,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {

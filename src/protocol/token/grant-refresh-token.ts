@@ -13,7 +13,12 @@ import type { AuthenticatedClient } from './client-auth.js';
 const BAD_TOKEN = 'The refresh token is invalid, expired, revoked or was issued to another client';
 
 /** A used refresh token presented again (RFC 9700 4.14.2): the whole family is revoked. */
-async function reused(r: Registry, clientId: string, grantId: string, now: number): Promise<never> {
+async function reused(
+  r: Pick<Registry, 'events' | 'storage'>,
+  clientId: string,
+  grantId: string,
+  now: number,
+): Promise<never> {
   await r.storage.tokens.revokeGrant(grantId, now);
   await r.events.emit(
     'refresh_token.reused',
@@ -25,7 +30,7 @@ async function reused(r: Registry, clientId: string, grantId: string, now: numbe
 }
 
 export async function refreshTokenGrant(
-  r: Registry,
+  r: Pick<Registry, 'clock' | 'events' | 'issueTokens' | 'storage'>,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {
