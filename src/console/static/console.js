@@ -7,7 +7,8 @@
 // data-perm are removed when the role lacks that permission. Page scripts fill WardConsole.pages.
 (function () {
   'use strict';
-  var CONFIG = /*CONFIG*/ null;
+  // biome-ignore format: routes.ts replaces the CONFIG placeholder below as exact text
+  var CONFIG = /*CONFIG*/null;
   var TOKEN = 'ward-console:token',
     PKCE = 'ward-console:pkce',
     NOTICE = 'ward-console:notice';
