@@ -1,18 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
-import { formActionSource } from '../../interaction/pages/login.js';
+import { confirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
-import { escapeHtml, sendPage } from '../pages.js';
+import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, ensureCsrf, expiredPage } from './hosted-form.js';
 
-/**
- * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
- * first sees "Link your Messenger account to <client>?" and chooses.
- */
+/** The confirmation page of a Messenger linking answered from the SSO session (interaction/pages/confirm.ts). */
 export function confirmationPage(
   r: Pick<Registry, 'masterKey'>,
   req: FastifyRequest,
@@ -20,17 +17,9 @@ export function confirmationPage(
   at: { handle: string; request: AuthorizeRequest },
   who: string,
 ): FastifyReply {
-  const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(at.handle)}"><input type="hidden" name="csrf" value="${escapeHtml(ensureCsrf(r, req, reply))}">`;
-  const client = escapeHtml(at.request.client.name);
-  return sendPage(
-    reply,
-    200,
-    'Link your Messenger account',
-    `<h1>Link your Messenger account to ${client}?</h1><p>You are signed in as ${escapeHtml(who)}. ${client} will know your name and email address.</p>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="allow">Link my account</button></form>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="deny">Cancel</button></form>`,
-    { formAction: formActionSource(at.request.target) },
-  );
+  const csrf = ensureCsrf(r, req, reply);
+  const { client, target } = at.request;
+  return sendRendered(reply, confirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target }));
 }
 
 /**

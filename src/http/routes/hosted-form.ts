@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { ApiError } from '../../errors/api-error.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
+import { expiredFormPage } from '../../interaction/pages/expired.js';
 import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
 import { verifiedFactors } from '../../stepup/factors.js';
 import type { BrowserState, Outcome } from '../../interaction/next-step.js';
@@ -12,7 +13,7 @@ import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-
 import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
-import { sendPage, sendRendered } from '../pages.js';
+import { sendRendered } from '../pages.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 
@@ -66,14 +67,7 @@ export function ensureCsrf(r: Pick<Registry, 'masterKey'>, req: FastifyRequest, 
   return csrfToken(r.masterKey, browserCookie(req, reply));
 }
 
-export function expiredPage(reply: FastifyReply): FastifyReply {
-  return sendPage(
-    reply,
-    403,
-    'Sign-in expired',
-    '<h1>This sign-in form has expired</h1><p>Go back to the application and start again.</p>',
-  );
-}
+export const expiredPage = (reply: FastifyReply): FastifyReply => sendRendered(reply, expiredFormPage());
 
 /**
  * The checks every hosted-page POST starts with: no parameter twice, the same origin, the CSRF token

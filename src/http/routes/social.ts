@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest, notFound } from '../../errors/api-error.js';
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
-import { formActionSource } from '../../interaction/pages/login.js';
+import { expiredSocialPage } from '../../interaction/pages/expired.js';
+import { linkPage } from '../../interaction/pages/link.js';
 import type { Interaction } from '../../interaction/service.js';
 import { sendAuthorizeError } from '../authorization-response.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
-import { escapeHtml, sendPage } from '../pages.js';
+import { sendRendered } from '../pages.js';
 import { requireSingle, singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
@@ -21,13 +22,7 @@ export function socialRoutes(
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep, social } = deps;
-  const expired = (reply: FastifyReply) =>
-    sendPage(
-      reply,
-      400,
-      'Sign-in expired',
-      '<h1>This sign-in has expired or did not start here</h1><p>Go back to the application and start again.</p>',
-    );
+  const expired = (reply: FastifyReply) => sendRendered(reply, expiredSocialPage());
 
   /** After the provider: the first factor is done; the next step decides the rest. */
   async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
@@ -35,22 +30,14 @@ export function socialRoutes(
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   }
 
-  function linkPage(
+  function sendLinkPage(
     req: FastifyRequest,
     reply: FastifyReply,
     status: number,
     p: { linkToken: string; email: string; provider: string; target: string | null; error?: string },
   ) {
-    const label = social.providers().find((x) => x.name === p.provider)?.label ?? p.provider;
-    return sendPage(
-      reply,
-      status,
-      'Link your account',
-      `<h1>You already have an account</h1><p>An account exists for ${escapeHtml(p.email)}. Enter its password to link your ${escapeHtml(label)} sign-in to it.</p>${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
-<form method="post" action="/identity/v1/oauth/link"><input type="hidden" name="link_token" value="${escapeHtml(p.linkToken)}"><input type="hidden" name="csrf" value="${escapeHtml(ensureCsrf(r, req, reply))}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required><button type="submit">Link and sign in</button></form>`,
-      { formAction: formActionSource(p.target) },
-    );
+    const providerLabel = social.providers().find((x) => x.name === p.provider)?.label ?? p.provider;
+    return sendRendered(reply, linkPage(status, { ...p, providerLabel, csrf: ensureCsrf(r, req, reply) }));
   }
 
   /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
@@ -88,7 +75,7 @@ export function socialRoutes(
     }
     if (outcome.kind === 'link') {
       const { linkToken, email, provider } = outcome;
-      return linkPage(req, reply, 200, { linkToken, email, provider, target: interaction.request.target });
+      return sendLinkPage(req, reply, 200, { linkToken, email, provider, target: interaction.request.target });
     }
     return finish(req, reply, interaction, outcome.user, ['social', outcome.provider]);
   });
@@ -108,7 +95,7 @@ export function socialRoutes(
       if (!pending || !interaction) return expired(reply);
       const { email, provider } = pending;
       const target = interaction.request.target;
-      return linkPage(req, reply, 401, {
+      return sendLinkPage(req, reply, 401, {
         linkToken: params.link_token as string,
         email,
         provider,
