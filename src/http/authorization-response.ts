@@ -1,13 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import { cleanDescription, type AuthorizeError } from '../errors/oauth-error.js';
-import { escapeHtml, jsonInScript, sendPage } from './pages.js';
+import { formPostPage } from '../interaction/pages/form-post.js';
+import { escapeHtml, jsonInScript, sendPage, sendRendered } from './pages.js';
 import { sendPopupResponse } from './popup-response.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /**
  * Sends an authorization response (success or error) to the validated target, built with the URL
- * API: query for codes, fragment for tokens, a page posting to the window that framed it
- * (web_message), or a page answering the window that opened it (display=popup, popup.ts).
+ * API: query for codes, fragment for tokens, an auto-submitted form (form_post), a page posting to
+ * the window that framed it (web_message), or a page answering the window that opened it
+ * (display=popup, popup-response.ts).
  */
 export function sendAuthorizationResponse(
   reply: FastifyReply,
@@ -33,6 +35,7 @@ export function sendAuthorizationResponse(
   if (req.state !== undefined) response.state = req.state;
   response.iss = issuer;
   if (req.responseMode === 'web_message') return sendWebMessage(reply, req, response);
+  if (req.responseMode === 'form_post') return sendRendered(reply, formPostPage(req.target!, response));
   const url = new URL(req.target!);
   if (req.responseMode === 'fragment') {
     url.hash = new URLSearchParams(response).toString();

@@ -13,7 +13,7 @@ export function discoveryDocument(issuer: string): string {
     end_session_endpoint: `${issuer}/identity/v1/logout`,
     scopes_supported: SUPPORTED_SCOPES,
     response_types_supported: ['code', 'token', 'messenger_code'],
-    response_modes_supported: ['query', 'fragment', 'web_message'],
+    response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256', 'HS256'],

@@ -316,17 +316,40 @@ describe('hosted login page', () => {
     assert.equal(new URL(res.headers.get('location')!).searchParams.get('state'), state);
   });
 
-  it('AZ-18: form_post is not offered, so a code never travels in an auto-submitted page; web_message escapes the state', async () => {
+  it('AZ-18: form_post delivers the code only to the registered URI in an escaped auto-submitted form; web_message escapes the state', async () => {
     const user = await signup(ward);
     const browser = new Browser(ward);
-    assertErrorRedirect(
-      await browser.get(codeRequest({ response_mode: 'form_post', tkn: user.tkn })),
-      CB,
+    const injected = '"><script>alert(1)</script><img src=x onerror=alert(2)>\'';
+    const posted = await browser.get(codeRequest({ response_mode: 'form_post', tkn: user.tkn, state: injected }));
+    assert.equal(posted.status, 200);
+    assert.equal(posted.headers.get('location'), null, 'the code is in no URL');
+    for (const [h, v] of [
+      ['x-frame-options', 'DENY'],
+      ['referrer-policy', 'no-referrer'],
+      ['cache-control', 'no-store'],
+    ]) {
+      assert.equal(posted.headers.get(h!), v, h);
+    }
+    const page = await posted.text();
+    assert.ok(!page.includes('<script>alert') && !page.includes('<img'), 'state reflected unescaped');
+    assert.equal((page.match(/<form /g) ?? []).length, 1);
+    assert.match(page, new RegExp(`<form method="post" action="${CB}" id="response">`));
+    const value = (name: string) => unescapeHtml(new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '');
+    assert.equal(value('state'), injected);
+    assert.equal(value('iss'), ward.url);
+    assert.ok(value('code'));
+    const csp = posted.headers.get('content-security-policy')!;
+    assert.match(csp, new RegExp(`form-action 'self' ${new URL(CB).origin};`));
+    assert.match(csp, /script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    // An error after the redirect_uri is trusted travels the same way; before it, the error page.
+    const refused = await (
+      await browser.get(codeRequest({ response_mode: 'form_post', scope: 'openid bogus' }))
+    ).text();
+    assert.match(refused, /name="error" value="invalid_scope"/);
+    await assertErrorPage(
+      await browser.get(codeRequest({ response_mode: 'form_post', redirect_uri: 'https://evil.tld/cb' })),
       'invalid_request',
-      ward.url,
     );
-    // The tkn was not consumed by the refused form_post request: it logs in now, starting an SSO session.
-    assert.equal((await browser.get(codeRequest({ tkn: user.tkn }))).status, 302);
     const state = '</script><script>alert(1)</script>"><!--';
     const res = await browser.get(codeRequest({ response_mode: 'web_message', prompt: 'none', state }));
     assert.equal(res.status, 200);

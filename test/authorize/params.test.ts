@@ -30,7 +30,7 @@ describe('authorization request parameters', () => {
       [{ code_challenge_method: undefined }, 'invalid_request'],
       [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
       [{ code_challenge: 'too-short' }, 'invalid_request'],
-      [{ response_mode: 'form_post' }, 'invalid_request'],
+      [{ response_mode: 'form_post.jwt' }, 'invalid_request'],
       [{ response_mode: 'bogus' }, 'invalid_request'],
     ];
     for (const [over, error] of cases) {

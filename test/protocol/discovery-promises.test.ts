@@ -112,6 +112,12 @@ describe('discovery lists what works, and only that', () => {
       const html = await res.text();
       assert.match(html, /"type":"authorization_response"/);
       code = /"code":"([^"]+)"/.exec(html)?.[1] ?? null;
+    } else if (mode === 'form_post') {
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('location'), null, 'not in a URL');
+      const html = await res.text();
+      assert.match(html, new RegExp(`<form method="post" action="${CB}"`));
+      code = /name="code" value="([^"]+)"/.exec(html)?.[1] ?? null;
     } else {
       const loc = location(res);
       code = mode === 'fragment' ? new URLSearchParams(loc.hash.slice(1)).get('code') : loc.searchParams.get('code');
@@ -204,6 +210,7 @@ describe('discovery lists what works, and only that', () => {
       query: async () => void (await codeInMode('query')),
       fragment: async () => void (await codeInMode('fragment')),
       web_message: async () => void (await codeInMode('web_message')),
+      form_post: async () => void (await codeInMode('form_post')),
     },
     code_challenge_methods_supported: {
       S256: async () => {
@@ -249,7 +256,9 @@ describe('discovery lists what works, and only that', () => {
       id_token: refusedAtAuthorize({ response_type: 'id_token' }, 'unsupported_response_type'),
       'code id_token': refusedAtAuthorize({ response_type: 'code id_token' }, 'unsupported_response_type'),
     },
-    response_modes_supported: { form_post: refusedAtAuthorize({ response_mode: 'form_post' }, 'invalid_request') },
+    response_modes_supported: {
+      'form_post.jwt': refusedAtAuthorize({ response_mode: 'form_post.jwt' }, 'invalid_request'),
+    },
     code_challenge_methods_supported: {
       plain: refusedAtAuthorize({ code_challenge_method: 'plain' }, 'invalid_request'),
     },

@@ -1,16 +1,22 @@
 // Rule: response_type is code, or token (implicit) for a confidential client that enables it;
-// response_mode fits it (no tokens in a query string; RFC 9700 section 2.1.2, OAuth Multiple
-// Response Types 2.1).
+// response_mode is query, fragment, form_post (OAuth 2.0 Form Post Response Mode) or web_message,
+// and fits it (no tokens in a query string; RFC 9700 section 2.1.2, OAuth Multiple Response Types 2.1).
 import { AuthorizeError } from '../../errors/oauth-error.js';
 import type { AuthorizeContext, ResponseMode } from './request.js';
+
+const MODES = new Set<string>(['query', 'fragment', 'form_post', 'web_message']);
 
 export function checkResponseType(ctx: AuthorizeContext): void {
   const client = ctx.req.client!;
   const type = ctx.params.response_type;
   const mode = ctx.params.response_mode;
-  if (mode !== undefined && mode !== 'query' && mode !== 'fragment' && mode !== 'web_message') {
-    ctx.req.responseMode = ctx.req.responseType === 'token' ? 'fragment' : 'query';
-    throw new AuthorizeError('invalid_request', 'response_mode must be query, fragment or web_message', true);
+  if (mode !== undefined && !MODES.has(mode as string)) {
+    ctx.req.responseMode = type === 'token' ? 'fragment' : 'query';
+    throw new AuthorizeError(
+      'invalid_request',
+      'response_mode must be query, fragment, form_post or web_message',
+      true,
+    );
   }
   ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (type === 'token' ? 'fragment' : 'query');
   if (type === undefined || type === '') throw new AuthorizeError('invalid_request', 'response_type is required', true);

@@ -1,7 +1,7 @@
 import type { Client } from '../../clients/service.js';
 
 export type ResponseType = 'code' | 'token' | 'messenger_code';
-export type ResponseMode = 'query' | 'fragment' | 'web_message';
+export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'web_message';
 
 /** An authorization request once every check has passed. */
 export interface AuthorizeRequest {
