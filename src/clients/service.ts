@@ -85,6 +85,7 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
         scope: def.scope,
         pkce_enforced: def.pkce_enforced,
         implicit_flow: def.implicit_flow,
+        response_types: def.response_types,
         grant_types: def.grant_types,
         management_scopes: def.management_scopes,
         key_mode: existing?.key_mode ?? 'global',

@@ -18,12 +18,19 @@ export interface ClientConfig {
   pkce_enforced: boolean;
   /** `response_type=token` (implicit); never for public clients. */
   implicit_flow: boolean;
+  /**
+   * Response types the client may ask for at /oauth/authorize: `code` (the default), and OpenID
+   * Connect's `id_token` and `code id_token` (off by default). `token` is governed by implicit_flow.
+   */
+  response_types: ResponseTypeSetting[];
   /** Token grants the client may use: authorization_code, refresh_token, client_credentials. */
   grant_types: GrantType[];
   /** Management API scopes a client_credentials token of this client may carry. */
   management_scopes: ManagementScope[];
 }
 
+export type ResponseTypeSetting = 'code' | 'id_token' | 'code id_token';
+export const RESPONSE_TYPES: readonly ResponseTypeSetting[] = ['code', 'id_token', 'code id_token'];
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
 export type ManagementScope =

@@ -3,6 +3,8 @@ import { hasControlCharacter } from '../lib/text.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
 import {
   GRANT_TYPES,
+  RESPONSE_TYPES,
+  type ResponseTypeSetting,
   MANAGEMENT_SCOPES,
   type AccountSettings,
   type ClientConfig,
@@ -208,6 +210,7 @@ const CLIENT_KEYS = [
   'scope',
   'pkce_enforced',
   'implicit_flow',
+  'response_types',
   'grant_types',
   'management_scopes',
 ] as const;
@@ -280,6 +283,12 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
         );
   if (type === 'public' && grants.includes('client_credentials'))
     p.add(`${key}.grant_types`, 'a public client cannot use client_credentials');
+  const responseTypes =
+    raw.response_types === undefined
+      ? ['code']
+      : stringList(p, `${key}.response_types`, raw.response_types, (t) =>
+          RESPONSE_TYPES.includes(t as ResponseTypeSetting) ? null : `is not one of ${RESPONSE_TYPES.join(', ')}`,
+        );
   const mgmt = stringList(p, `${key}.management_scopes`, raw.management_scopes, (s) =>
     MANAGEMENT_SCOPES.includes(s as ManagementScope) ? null : `is not one of ${MANAGEMENT_SCOPES.join(', ')}`,
   );
@@ -298,6 +307,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     scope: (raw.scope as string | undefined) ?? DEFAULT_SCOPE,
     pkce_enforced: type === 'public' ? true : ((raw.pkce_enforced as boolean | undefined) ?? false),
     implicit_flow: (raw.implicit_flow as boolean | undefined) ?? false,
+    response_types: [...new Set(responseTypes)] as ResponseTypeSetting[],
     grant_types: [...new Set(grants)] as GrantType[],
     management_scopes: [...new Set(mgmt)] as ManagementScope[],
   };

@@ -32,6 +32,11 @@ ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>
 <div class="check"><input type="checkbox" id="f-g-refresh_token" name="grant_types" value="refresh_token"><label for="f-g-refresh_token">Refresh token</label></div>
 <div class="check"><input type="checkbox" id="f-g-client_credentials" name="grant_types" value="client_credentials"><label for="f-g-client_credentials">Client credentials</label></div>
 ${slots('grant_types', 'Client credentials is for confidential clients only.')}</fieldset>
+<fieldset ${described('response_types')}><legend>Response types</legend>
+<div class="check"><input type="checkbox" id="f-r-code" name="response_types" value="code" checked><label for="f-r-code">Code</label></div>
+<div class="check"><input type="checkbox" id="f-r-id_token" name="response_types" value="id_token"><label for="f-r-id_token">ID token</label></div>
+<div class="check"><input type="checkbox" id="f-r-code_id_token" name="response_types" value="code id_token"><label for="f-r-code_id_token">Code and ID token</label></div>
+${slots('response_types', 'ID token responses (OpenID Connect) need a nonce and are returned in the fragment or by form_post.')}</fieldset>
 <button type="submit" data-perm="manage:clients">${create ? 'Create client' : 'Save changes'}</button></form>`;
 }
 

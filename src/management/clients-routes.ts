@@ -20,6 +20,11 @@ const clientFields: Record<string, JsonSchema> = {
   scope: { type: 'string', maxLength: 1000 },
   pkce_enforced: { type: 'boolean' },
   implicit_flow: { type: 'boolean' },
+  response_types: {
+    type: 'array',
+    maxItems: 3,
+    items: { type: 'string', enum: ['code', 'id_token', 'code id_token'] },
+  },
   grant_types: {
     type: 'array',
     maxItems: 3,
@@ -53,6 +58,7 @@ export function clientView(c: Client, secret?: string): Record<string, unknown> 
     scope: c.scope,
     pkce_enforced: c.pkce_enforced,
     implicit_flow: c.implicit_flow,
+    response_types: c.response_types,
     grant_types: c.grant_types,
     management_scopes: c.management_scopes,
     key_mode: c.key_mode,

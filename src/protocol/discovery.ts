@@ -12,7 +12,7 @@ export function discoveryDocument(issuer: string): string {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     end_session_endpoint: `${issuer}/identity/v1/logout`,
     scopes_supported: SUPPORTED_SCOPES,
-    response_types_supported: ['code', 'token', 'messenger_code'],
+    response_types_supported: ['code', 'token', 'id_token', 'code id_token', 'messenger_code'],
     response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'],
     subject_types_supported: ['public'],

@@ -12,6 +12,7 @@ import * as m005 from './migrations/005-social-providers.js';
 import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
 import * as m008 from './migrations/008-interactions.js';
+import * as m009 from './migrations/009-client-response-types.js';
 import { survivingOutages } from './pg-faults.js';
 import { namingStatements } from './pg-named.js';
 import { batchingWrites, type Batching } from './sqlite-batch.js';
@@ -141,6 +142,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-users-role-index': m006,
   '007-sealed-access-tokens': m007,
   '008-interactions': m008,
+  '009-client-response-types': m009,
 };
 
 class StaticProvider implements MigrationProvider {

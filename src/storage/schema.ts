@@ -27,6 +27,8 @@ export interface ClientsTable {
   scope: string;
   pkce_enforced: number;
   implicit_flow: number;
+  /** JSON list of the response types the client may use (migration 009). */
+  response_types: string;
   key_mode: string;
   source: string;
   grant_types: string;

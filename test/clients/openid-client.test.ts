@@ -5,26 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
 import { fetch as undiciFetch } from 'undici';
 import { Browser } from '../helpers/browser.js';
+import { submitLoginPage } from '../helpers/hosted-login.js';
 import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, location, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-
-/** Fills and posts the hosted login form found in an authorize response. */
-export async function submitLoginPage(browser: Browser, html: string, email: string, password: string) {
-  const field = (name: string) =>
-    new RegExp(`name="${name}" value="([^"]*)"`)
-      .exec(html)?.[1]
-      ?.replace(/&amp;/g, '&')
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>');
-  return browser.postForm('/oauth/authorize/login', {
-    interaction: field('interaction')!,
-    csrf: field('csrf')!,
-    email,
-    password,
-  });
-}
 
 describe('openid-client against Ward', () => {
   let ward: TestWard;

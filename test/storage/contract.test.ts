@@ -50,6 +50,7 @@ for (const engine of engines()) {
         scope: 'openid',
         pkce_enforced: true,
         implicit_flow: false,
+        response_types: ['code'],
         key_mode: 'global' as const,
         source: 'config' as const,
         grant_types: ['authorization_code'],

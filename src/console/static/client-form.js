@@ -16,6 +16,7 @@
     'scope',
     'pkce_enforced',
     'grant_types',
+    'response_types',
   ];
   var lines = function (v) {
     return v
@@ -142,6 +143,15 @@
     }
   }
 
+  function checkedValues(form, name) {
+    return Array.prototype.filter
+      .call(form.querySelectorAll('input[name=' + name + ']'), function (c) {
+        return c.checked;
+      })
+      .map(function (c) {
+        return c.value;
+      });
+  }
   function read(form) {
     var e = form.elements;
     var body = {
@@ -151,13 +161,8 @@
       allowed_callback_urls: lines(e.allowed_callback_urls.value),
       allowed_origins: lines(e.allowed_origins.value),
       sso: e.sso.checked,
-      grant_types: Array.prototype.filter
-        .call(form.querySelectorAll('input[name=grant_types]'), function (c) {
-          return c.checked;
-        })
-        .map(function (c) {
-          return c.value;
-        }),
+      grant_types: checkedValues(form, 'grant_types'),
+      response_types: checkedValues(form, 'response_types'),
     };
     if (e.scope.value.trim()) body.scope = e.scope.value.trim().replace(/\s+/g, ' ');
     if (body.type === 'confidential') body.pkce_enforced = e.pkce_enforced.checked;
@@ -177,6 +182,9 @@
     e.pkce_enforced.checked = !!c.pkce_enforced;
     form.querySelectorAll('input[name=grant_types]').forEach(function (g) {
       g.checked = c.grant_types.indexOf(g.value) >= 0;
+    });
+    form.querySelectorAll('input[name=response_types]').forEach(function (t) {
+      t.checked = (c.response_types || ['code']).indexOf(t.value) >= 0;
     });
     applyType(form);
   }

@@ -20,7 +20,7 @@ export function checkPkce(ctx: AuthorizeContext): void {
   if (challenge === undefined || challenge === '') {
     if (method !== undefined && method !== '')
       throw new AuthorizeError('invalid_request', 'code_challenge_method without code_challenge', true);
-    if (ctx.req.responseType === 'code' && client.pkce_enforced)
+    if ((ctx.req.responseType === 'code' || ctx.req.responseType === 'code id_token') && client.pkce_enforced)
       throw new AuthorizeError('invalid_request', 'code_challenge is required (PKCE with S256)', true);
     return;
   }

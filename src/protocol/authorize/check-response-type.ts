@@ -1,4 +1,6 @@
-// Rule: response_type is code, or token (implicit) for a confidential client that enables it;
+// Rule: response_type is code, token (implicit) for a confidential client that enables it, or
+// OpenID Connect's id_token and code id_token for a client that lists them (OIDC Core 3.2, 3.3; the
+// values in any order, nonce required);
 // response_mode is query, fragment, form_post (OAuth 2.0 Form Post Response Mode) or web_message,
 // and fits it (no tokens in a query string; RFC 9700 section 2.1.2, OAuth Multiple Response Types 2.1).
 import { AuthorizeError } from '../../errors/oauth-error.js';
@@ -6,22 +8,33 @@ import type { AuthorizeContext, ResponseMode } from './request.js';
 
 const MODES = new Set<string>(['query', 'fragment', 'form_post', 'web_message']);
 
+/** OpenID Connect's response types, by their values sorted (the order in the request is free). */
+const OIDC_TYPES = new Map<string, 'id_token' | 'code id_token'>([
+  ['id_token', 'id_token'],
+  ['code id_token', 'code id_token'],
+]);
+
 export function checkResponseType(ctx: AuthorizeContext): void {
   const client = ctx.req.client!;
   const type = ctx.params.response_type;
   const mode = ctx.params.response_mode;
+  const oidc = typeof type === 'string' ? OIDC_TYPES.get(type.split(' ').sort().join(' ')) : undefined;
+  const inFragment = type === 'token' || oidc !== undefined;
   if (mode !== undefined && !MODES.has(mode as string)) {
-    ctx.req.responseMode = type === 'token' ? 'fragment' : 'query';
+    ctx.req.responseMode = inFragment ? 'fragment' : 'query';
     throw new AuthorizeError(
       'invalid_request',
       'response_mode must be query, fragment, form_post or web_message',
       true,
     );
   }
-  ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (type === 'token' ? 'fragment' : 'query');
+  ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (inFragment ? 'fragment' : 'query');
   if (type === undefined || type === '') throw new AuthorizeError('invalid_request', 'response_type is required', true);
-  if (type === 'code') ctx.req.responseType = 'code';
-  else if (type === 'messenger_code') {
+  if (type === 'code') {
+    ctx.req.responseType = 'code';
+    if (!client.response_types.includes('code'))
+      throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=code', true);
+  } else if (type === 'messenger_code') {
     // Only reached with a valid Messenger redirect (check-redirect-uri); answered in the query.
     ctx.req.responseType = 'messenger_code';
     if (ctx.req.responseMode !== 'query')
@@ -32,7 +45,22 @@ export function checkResponseType(ctx: AuthorizeContext): void {
       throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=token', true);
     if (ctx.req.responseMode === 'query')
       throw new AuthorizeError('invalid_request', 'Tokens are never returned in a query string', true);
+  } else if (oidc) {
+    ctx.req.responseType = oidc;
+    if (!client.response_types.includes(oidc))
+      throw new AuthorizeError('unauthorized_client', `This client may not use response_type=${oidc}`, true);
+    if (ctx.req.responseMode === 'query')
+      throw new AuthorizeError('invalid_request', 'An ID token is never returned in a query string', true);
+    if (typeof ctx.params.scope !== 'string' || !ctx.params.scope.split(' ').includes('openid'))
+      throw new AuthorizeError('invalid_scope', `response_type=${oidc} needs the openid scope`, true);
+    const nonce = ctx.params.nonce;
+    if (typeof nonce !== 'string' || nonce === '')
+      throw new AuthorizeError('invalid_request', `nonce is required with response_type=${oidc}`, true);
   } else {
-    throw new AuthorizeError('unsupported_response_type', 'response_type must be code, token or messenger_code', true);
+    throw new AuthorizeError(
+      'unsupported_response_type',
+      'response_type must be code, token, id_token, code id_token or messenger_code',
+      true,
+    );
   }
 }

@@ -11,9 +11,13 @@ export interface Authenticated {
   amr: string[];
 }
 
-/** The response values of an authorization: `{code}`, or the implicit tokens. */
+/**
+ * The response values of an authorization: `{code}`, the implicit tokens, or OpenID Connect's
+ * `{id_token}` and `{code, id_token}` (the ID token then carries the nonce, and c_hash binds the code:
+ * OIDC Core 3.3.2.11).
+ */
 export async function issueAuthorization(
-  r: Pick<Registry, 'account' | 'clock' | 'issueTokens' | 'storage'>,
+  r: Pick<Registry, 'account' | 'clock' | 'issueTokens' | 'signIdToken' | 'storage'>,
   req: AuthorizeRequest,
   auth: Authenticated,
 ): Promise<Record<string, string | number | undefined>> {
@@ -31,7 +35,19 @@ export async function issueAuthorization(
     expires_at: now + account.refresh_token_ttl * 1000,
     revoked_at: null,
   };
-  if (req.responseType === 'code' || req.responseType === 'messenger_code') {
+  const idToken = (code?: string) =>
+    r.signIdToken({
+      client: req.client,
+      user: auth.user,
+      scopes: req.scopes,
+      nonce: req.nonce,
+      authTime: auth.authTime,
+      amr: auth.amr,
+      code,
+    });
+  // No access token goes with it, so the ID token carries the claims its scopes release (OIDC Core 5.4).
+  if (req.responseType === 'id_token') return { id_token: await idToken() };
+  if (req.responseType === 'code' || req.responseType === 'messenger_code' || req.responseType === 'code id_token') {
     const code = randomToken(32);
     // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.
     const ttl =
@@ -54,7 +70,7 @@ export async function issueAuthorization(
       consumed_at: null,
       created_at: now,
     });
-    return { code };
+    return req.responseType === 'code id_token' ? { code, id_token: await idToken(code) } : { code };
   }
   await r.storage.tokens.createGrant(grant);
   const tokens = await r.issueTokens(r.storage, {

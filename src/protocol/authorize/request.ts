@@ -1,6 +1,6 @@
 import type { Client } from '../../clients/service.js';
 
-export type ResponseType = 'code' | 'token' | 'messenger_code';
+export type ResponseType = 'code' | 'token' | 'messenger_code' | 'id_token' | 'code id_token';
 export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'web_message';
 
 /** An authorization request once every check has passed. */

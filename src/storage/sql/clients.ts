@@ -17,6 +17,7 @@ export interface ClientRecord {
   scope: string;
   pkce_enforced: boolean;
   implicit_flow: boolean;
+  response_types: string[];
   key_mode: 'global' | 'client';
   source: 'config' | 'demo' | 'api';
   grant_types: string[];
@@ -32,6 +33,7 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   allowed_callback_urls: JSON.parse(r.allowed_callback_urls) as string[],
   allowed_origins: JSON.parse(r.allowed_origins) as string[],
   grant_types: JSON.parse(r.grant_types) as string[],
+  response_types: JSON.parse(r.response_types) as string[],
   management_scopes: JSON.parse(r.management_scopes) as string[],
   sso: bool(r.sso),
   pkce_enforced: bool(r.pkce_enforced),
@@ -45,6 +47,7 @@ const toRow = (c: ClientRecord) => ({
   allowed_callback_urls: JSON.stringify(c.allowed_callback_urls),
   allowed_origins: JSON.stringify(c.allowed_origins),
   grant_types: JSON.stringify(c.grant_types),
+  response_types: JSON.stringify(c.response_types),
   management_scopes: JSON.stringify(c.management_scopes),
   sso: int(c.sso),
   pkce_enforced: int(c.pkce_enforced),
