@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { forbidden } from '../../errors/api-error.js';
+import { forbidden } from '../../errors/refusals.js';
 import { GLOBAL_SET } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';

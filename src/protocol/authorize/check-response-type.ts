@@ -1,7 +1,7 @@
 // Rule: response_type is code, or token (implicit) for a confidential client that enables it;
 // response_mode fits it (no tokens in a query string; RFC 9700 section 2.1.2, OAuth Multiple
 // Response Types 2.1).
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { AuthorizeContext, ResponseMode } from './request.js';
 
 export function checkResponseType(ctx: AuthorizeContext): void {
@@ -10,23 +10,30 @@ export function checkResponseType(ctx: AuthorizeContext): void {
   const mode = ctx.params.response_mode;
   if (mode !== undefined && mode !== 'query' && mode !== 'fragment' && mode !== 'web_message') {
     ctx.req.responseMode = ctx.req.responseType === 'token' ? 'fragment' : 'query';
-    throw new AuthorizeError('invalid_request', 'response_mode must be query, fragment or web_message', true);
+    throw new WardError('authorizeInvalidRequest', {
+      description: 'response_mode must be query, fragment or web_message',
+    });
   }
   ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (type === 'token' ? 'fragment' : 'query');
-  if (type === undefined || type === '') throw new AuthorizeError('invalid_request', 'response_type is required', true);
+  if (type === undefined || type === '')
+    throw new WardError('authorizeInvalidRequest', { description: 'response_type is required' });
   if (type === 'code') ctx.req.responseType = 'code';
   else if (type === 'messenger_code') {
     // Only reached with a valid Messenger redirect (check-redirect-uri); answered in the query.
     ctx.req.responseType = 'messenger_code';
     if (ctx.req.responseMode !== 'query')
-      throw new AuthorizeError('invalid_request', 'messenger_code is answered in the query only', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'messenger_code is answered in the query only' });
   } else if (type === 'token') {
     ctx.req.responseType = 'token';
     if (client.type === 'public' || !client.implicit_flow)
-      throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=token', true);
+      throw new WardError('authorizeUnauthorizedClient', {
+        description: 'This client may not use response_type=token',
+      });
     if (ctx.req.responseMode === 'query')
-      throw new AuthorizeError('invalid_request', 'Tokens are never returned in a query string', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'Tokens are never returned in a query string' });
   } else {
-    throw new AuthorizeError('unsupported_response_type', 'response_type must be code, token or messenger_code', true);
+    throw new WardError('authorizeUnsupportedResponseType', {
+      description: 'response_type must be code, token or messenger_code',
+    });
   }
 }
