@@ -5,9 +5,9 @@ import { type FieldError, WardError } from './ward-error.js';
 export const invalidRequest = (description: string, details?: FieldError[]) =>
   new WardError('invalidRequest', { description, details });
 
-export const missingField = (field: string, description = `${field} is required`) =>
+export const missingField = (field: string) =>
   new WardError('missingParameter', {
-    description,
+    description: `${field} is required`,
     details: [{ field, message: `${field} is required`, code: 'missing' }],
   });
 
