@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { consoleRoutes } from './console/routes.js';
-import { ApiError } from './errors/api-error.js';
+import { languageOf, WardError } from './errors/ward-error.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
@@ -47,14 +47,12 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     // Requests that arrive while closing get the API's 503 (draining.ts), not Fastify's own body.
     return503OnClosing: false,
     // Router-level refusals (a path parameter too long, a malformed URL) in the API's error shape.
-    frameworkErrors: (err, _req, reply) => {
-      const e = new ApiError(
-        400,
-        'invalid_request',
-        err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The request URL is malformed',
-        'error.invalidRequest',
-      );
-      void (reply as unknown as FastifyReply).code(400).header('Cache-Control', 'no-store').send(e.body());
+    frameworkErrors: (err, req, reply) => {
+      const e = new WardError('malformedUrl', {
+        description: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : undefined,
+      });
+      const body = e.body(languageOf(req.headers['accept-language']));
+      void (reply as unknown as FastifyReply).code(400).header('Cache-Control', 'no-store').send(body);
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
@@ -67,7 +65,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installDraining(app, lifecycle);
-  installErrorHandling(app, r.outage);
+  installErrorHandling(app, r.outage, r.config.issuer);
   installDurableAnswers(app, r.storage);
   await app.register(cookie);
   await app.register(formbody);

@@ -1,5 +1,6 @@
 import type { AccountSettings } from '../config/types.js';
-import { ApiError, invalidField, missingField } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { invalidField, missingField } from '../errors/refusals.js';
 import type { Clock } from '../lib/clock.js';
 import { randomId } from '../lib/random.js';
 import type { Storage } from '../storage/storage.js';
@@ -36,15 +37,10 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
       if (typeof data.password !== 'string') throw missingField('data.password');
       const min = deps.account().password_min_length;
       if (data.password.length < min || data.password.length > 256) {
-        throw new ApiError(
-          400,
-          'invalid_request',
-          `The password must be ${min} to 256 characters long`,
-          'error.password.tooShort',
-          {
-            details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
-          },
-        );
+        throw new WardError('passwordTooShort', {
+          description: `The password must be ${min} to 256 characters long`,
+          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
+        });
       }
       const user = {
         id: randomId(),
@@ -62,12 +58,7 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
         return await storage.users.create(user, clock.now());
       } catch (e) {
         if (isUniqueViolation(e)) {
-          throw new ApiError(
-            409,
-            'email_conflict',
-            'An account already exists with this identifier',
-            email ? 'error.email.alreadyInUse' : 'error.phoneNumber.alreadyInUse',
-          );
+          throw new WardError(email ? 'emailInUse' : 'phoneNumberInUse');
         }
         throw e;
       }

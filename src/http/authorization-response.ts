@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { cleanDescription, type AuthorizeError } from '../errors/oauth-error.js';
+import { cleanDescription, type Language, type WardError } from '../errors/ward-error.js';
 import { formPostPage } from '../interaction/pages/form-post.js';
 import { escapeHtml, jsonInScript, sendPage, sendRendered } from './pages.js';
 import { sendPopupResponse } from './popup-response.js';
@@ -7,9 +7,8 @@ import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /**
  * Sends an authorization response (success or error) to the validated target, built with the URL
- * API: query for codes, fragment for tokens, an auto-submitted form (form_post), a page posting to
- * the window that framed it (web_message), or a page answering the window that opened it
- * (display=popup, popup-response.ts).
+ * API: query for codes, fragment for tokens, a page posting to the window that framed it
+ * (web_message), or a page answering the window that opened it (display=popup, popup.ts).
  */
 export function sendAuthorizationResponse(
   reply: FastifyReply,
@@ -56,28 +55,34 @@ export function sendAuthorizationResponse(
     .send();
 }
 
+/**
+ * An error on /oauth/authorize: redirected to the client only when its catalog entry allows it and
+ * the target is validated (the request it carries says where); otherwise Ward's error page, in the
+ * user's language.
+ */
 export function sendAuthorizeError(
   reply: FastifyReply,
-  err: AuthorizeError,
-  req: Partial<AuthorizeRequest>,
-  issuer: string,
-  redirectStatus = 302,
+  err: WardError,
+  language: Language,
+  issuer: string | undefined,
 ): FastifyReply {
-  const description = cleanDescription(err.description);
-  if (!err.redirectable || (!req.target && req.responseMode !== 'web_message')) {
+  const req = (err.authorizeRequest ?? {}) as Partial<AuthorizeRequest>;
+  if (!err.redirectable || issuer === undefined || (!req.target && req.responseMode !== 'web_message')) {
+    const message = cleanDescription(err.userMessage(language));
     return sendPage(
       reply,
-      400,
-      'Authorization error',
-      `<h1>This request cannot be completed</h1><p class="error" role="alert">${escapeHtml(description)}</p><p class="muted">Error: ${escapeHtml(err.error)}</p>`,
+      err.status,
+      language === 'fr' ? "Erreur d'autorisation" : 'Authorization error',
+      `<h1>${language === 'fr' ? 'Cette demande ne peut pas aboutir' : 'This request cannot be completed'}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${language === 'fr' ? 'Erreur :' : 'Error:'} ${escapeHtml(err.error)}</p>`,
     );
   }
+  const description = cleanDescription(err.description);
   return sendAuthorizationResponse(
     reply,
     req,
     issuer,
     { error: err.error, error_description: description },
-    redirectStatus,
+    err.redirectStatus,
   );
 }
 

@@ -7,7 +7,8 @@
 // shutdown timeout run out.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { serviceUnavailable } from '../errors/api-error.js';
+import { languageOf, WardError } from '../errors/ward-error.js';
+
 import type { Lifecycle } from './routes/ops.js';
 
 /** Another process (behind the balancer) or this service restarted will answer by then. */
@@ -80,12 +81,11 @@ export function installDraining(app: FastifyInstance, draining: Draining): void 
       reply.header('Connection', 'close');
       return done();
     }
-    const description = 'The server is shutting down; send the request again';
-    const e = serviceUnavailable('temporarily_unavailable', description, SHUTDOWN_RETRY_AFTER_SECONDS);
+    const e = new WardError('shuttingDown', { headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) } });
     void reply
       .code(503)
       .headers({ ...e.headers, 'Cache-Control': 'no-store', Connection: 'close' })
-      .send(e.body());
+      .send(e.body(languageOf(req.headers['accept-language'])));
   });
   // A close that did not start with begin() (a test closing its app) drains the same way.
   app.addHook('preClose', (done) => {

@@ -1,81 +1,75 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, serviceUnavailable } from '../errors/api-error.js';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { languageOf, WardError } from '../errors/ward-error.js';
 import { randomId } from '../lib/random.js';
 import { isUnstorableText } from '../storage/sql/errors.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
+import { sendAuthorizeError } from './authorization-response.js';
 
 /** Seconds a caller is asked to wait when the database is unreachable: pg-pool reconnects on the next request. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /**
- * Every API error leaves as the contract's JSON body with error_message_key. Fastify's own errors
- * (bad JSON, body too large, unsupported media type) keep their status; text PostgreSQL cannot hold
- * (a NUL) is a 400; an unreachable database is a 503 with Retry-After (logged once per interval
- * through `outage`, not once per request); anything unknown is a generic 500, logged in full with an
- * error_id the body repeats.
+ * The one error handler. Every refusal is a WardError (or becomes one here). A refusal of an
+ * authorization request (thrown with that request, WardError.at) is answered to the browser: the
+ * redirect to the client when its catalog entry allows it and the target is validated, else the
+ * error page. Every other error, on any path (a hosted page's 415 or 500 too, and the same checks
+ * run by the step-up API), is the contract's JSON body with error_message_key. The user message
+ * follows Accept-Language. Fastify's own errors (bad JSON, body too large, unsupported media
+ * type) keep their status; text PostgreSQL cannot hold (a NUL) is a 400; an unreachable database is a
+ * 503 with Retry-After (logged once per interval through `outage`, not once per request); anything
+ * unknown is a generic 500, logged in full with an error_id the body repeats.
  */
-export function installErrorHandling(app: FastifyInstance, outage?: OutageLog): void {
+export function installErrorHandling(app: FastifyInstance, outage?: OutageLog, issuer?: string): void {
   // Bodies are JSON or form-encoded only (identity-api.md, transport rules). Fastify parses
   // text/plain by default: drop that parser so such a body is the 415 below, never a string that
   // a handler might half-read (text/plain is also the cross-site "simple request" of CSRF).
   app.removeContentTypeParser('text/plain');
   installClientErrorHandler(app);
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    if (err instanceof ApiError) {
-      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      reply.header('Cache-Control', 'no-store');
-      return reply.code(err.status).send(err.body());
-    }
-    const status = (err as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500) {
-      const code = status === 415 ? 'unsupported_media_type' : status === 413 ? 'payload_too_large' : 'invalid_request';
-      const description =
-        (err as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded'
-          : status === 413
-            ? 'The request body is too large'
-            : 'The request is malformed';
-      const e = new ApiError(
-        status,
-        code,
-        description,
-        status === 415 ? 'error.unsupportedMediaType' : 'error.invalidRequest',
-      );
-      return reply.code(status).header('Cache-Control', 'no-store').send(e.body());
-    }
-    if (isDatabaseUnavailable(err)) {
-      if (outage) outage.failed('request', err);
-      else req.log.warn({ reqId: req.id, event: 'database_unavailable' }, 'database unavailable');
-      const description = 'The service is temporarily unavailable; try again in a moment';
-      const e = serviceUnavailable('server_error', description, DATABASE_RETRY_AFTER_SECONDS);
-      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-      return reply.code(503).header('Cache-Control', 'no-store').send(e.body());
-    }
-    if (isUnstorableText(err)) {
-      // Input that reached a query unvalidated (a NUL in a search term, say): the caller's mistake, not ours.
-      req.log.warn(
-        { reqId: req.id, event: 'unstorable_text', route: req.routeOptions.url },
-        'text the database cannot hold refused',
-      );
-      const e = new ApiError(
-        400,
-        'invalid_request',
-        'The request contains characters that cannot be stored (such as NUL)',
-        'error.invalidRequest',
-      );
-      return reply.code(400).header('Cache-Control', 'no-store').send(e.body());
-    }
-    const errorId = randomId();
-    req.log.error({ reqId: req.id, err, error_id: errorId }, 'unhandled error');
-    const e = new ApiError(500, 'server_error', 'An unexpected error occurred', 'error.unexpected');
-    return reply.code(500).header('Cache-Control', 'no-store').send(e.body(errorId));
+  app.setErrorHandler((err: FastifyError | WardError, req, reply) => {
+    const language = languageOf(req.headers['accept-language']);
+    const errorId = err instanceof WardError ? undefined : randomId();
+    const e = err instanceof WardError ? err : asWardError(err, req, outage, errorId!);
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+    if (e.authorizeRequest) return sendAuthorizeError(reply, e, language, issuer);
+    const id = e.id === 'unexpected' ? errorId : undefined;
+    return reply.code(e.status).header('Cache-Control', 'no-store').send(e.body(language, id));
   });
   app.setNotFoundHandler((req, reply) => {
-    const e = new ApiError(404, 'not_found', `No route for ${req.method} ${req.url.split('?')[0]}`, 'error.notFound');
-    return reply.code(404).send(e.body());
+    const e = new WardError('notFound', { description: `No route for ${req.method} ${req.url.split('?')[0]}` });
+    return reply.code(404).send(e.body(languageOf(req.headers['accept-language'])));
   });
+}
+
+/** What a thrown error that is not a refusal means for the caller (and the log). */
+function asWardError(err: FastifyError, req: FastifyRequest, outage: OutageLog | undefined, errorId: string) {
+  const status = err.statusCode;
+  if (status && status >= 400 && status < 500) {
+    if (status === 415) {
+      const known = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
+      return new WardError('unsupportedMediaType', known ? {} : { description: 'The request is malformed' });
+    }
+    if (status === 413) return new WardError('payloadTooLarge');
+    return new WardError('malformedRequest', { status });
+  }
+  if (isDatabaseUnavailable(err)) {
+    if (outage) outage.failed('request', err);
+    else req.log.warn({ reqId: req.id, event: 'database_unavailable' }, 'database unavailable');
+    return new WardError('databaseUnavailable', {
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
+  }
+  if (isUnstorableText(err)) {
+    // Input that reached a query unvalidated (a NUL in a search term, say): the caller's mistake, not ours.
+    req.log.warn(
+      { reqId: req.id, event: 'unstorable_text', route: req.routeOptions.url },
+      'text the database cannot hold refused',
+    );
+    return new WardError('unstorableText');
+  }
+  req.log.error({ reqId: req.id, err, error_id: errorId }, 'unhandled error');
+  return new WardError('unexpected');
 }
 
 /**
@@ -83,18 +77,19 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog): 
  * Fastify's routes: Node emits `clientError` with the raw bytes it choked on as `err.rawPacket`,
  * which may hold an Authorization header or a cookie. Fastify's default handler logs that error
  * whole (at trace) and answers a body without error_message_key. This one logs the code only and
- * answers the contract's JSON error.
+ * answers the contract's JSON error (in English: the headers were not read).
  */
 function installClientErrorHandler(app: FastifyInstance): void {
   app.server.removeAllListeners('clientError');
   app.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const e =
+    const e = new WardError(
       err.code === 'HPE_HEADER_OVERFLOW'
-        ? new ApiError(431, 'invalid_request', 'The request headers are too large', 'error.requestHeadersTooLarge')
+        ? 'requestHeadersTooLarge'
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? new ApiError(408, 'invalid_request', 'The request took too long to arrive', 'error.requestTimeout')
-          : new ApiError(400, 'invalid_request', 'The request is malformed', 'error.invalidRequest');
+          ? 'requestTimeout'
+          : 'malformedRequest',
+    );
     app.log.debug(
       { event: 'client_error', parser_error: String(err.code).slice(0, 60), status: e.status },
       'unparsable request refused',

@@ -1,5 +1,5 @@
 import type { RateLimit } from '../config/types.js';
-import { rateLimited } from '../errors/api-error.js';
+import { rateLimited } from '../errors/refusals.js';
 import type { Clock } from '../lib/clock.js';
 import type { WardMetrics } from '../observability/ward-metrics.js';
 import type { Storage } from '../storage/storage.js';

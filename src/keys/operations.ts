@@ -1,5 +1,6 @@
 import type { Client } from '../clients/service.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { notFound } from '../errors/refusals.js';
 import type { Actor } from '../audit/record.js';
 import { recordAudit } from '../audit/record.js';
 import type { Clock } from '../lib/clock.js';
@@ -55,12 +56,7 @@ export function createKeyOperations(deps: {
     const client = await deps.findClient(clientId);
     if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
     if (client.jwt_algorithm !== 'RS256') {
-      throw new ApiError(
-        409,
-        'invalid_request',
-        'This client signs with HS256: choose RS256 as its JWT algorithm first',
-        'error.client.notRs256',
-      );
+      throw new WardError('clientNotRs256');
     }
     return client;
   }
@@ -143,8 +139,7 @@ export function createKeyOperations(deps: {
       if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
       const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
       if (!key || key.key_set !== clientSet(client.client_id)) throw notFound('This client has no key with this kid');
-      if (key.status === 'revoked')
-        throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      if (key.status === 'revoked') throw new WardError('keyAlreadyRevoked');
       const now = clock.now();
       const wasCurrent = key.status === 'current';
       await storage.transaction(async (tx) => {
@@ -164,8 +159,7 @@ export function createKeyOperations(deps: {
     async revokeGlobalKey(kid: string, actor: Actor): Promise<void> {
       const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
       if (!key || key.key_set !== GLOBAL_SET) throw notFound('No global key with this kid');
-      if (key.status === 'revoked')
-        throw new ApiError(409, 'invalid_request', 'This key is already revoked', 'error.key.alreadyRevoked');
+      if (key.status === 'revoked') throw new WardError('keyAlreadyRevoked');
       const now = clock.now();
       const fresh = key.status === 'current' ? await generateSigningKey(masterKey, GLOBAL_SET, now) : null;
       await storage.transaction(async (tx) => {

@@ -3,7 +3,8 @@
 // within the management_scopes of the client the token was issued to). Anything else: 401.
 import { permissionsOf } from '../authz/roles.js';
 import type { ManagementScope } from '../config/types.js';
-import { forbidden, invalidToken } from '../errors/api-error.js';
+import { invalidToken } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
 import { liveAccessToken } from '../protocol/bearer.js';
 import type { Registry } from '../registry.js';
 import type { Actor } from '../audit/record.js';
@@ -38,5 +39,5 @@ export async function authenticateManagement(
 
 export function requirePermission(actor: ManagementActor, permission: ManagementScope): void {
   if (!actor.permissions.has(permission))
-    throw forbidden(`This operation needs the ${permission} permission`, 'error.management.forbidden');
+    throw new WardError('managementForbidden', { description: `This operation needs the ${permission} permission` });
 }

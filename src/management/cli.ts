@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Problems, validateClient } from '../config/validate.js';
-import { ApiError } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import type { Actor } from '../audit/record.js';
@@ -119,7 +119,7 @@ export async function runOperatorCommand(
       return 0;
     }
   } catch (e) {
-    if (e instanceof ApiError) {
+    if (e instanceof WardError) {
       out(e.description);
       return 1;
     }

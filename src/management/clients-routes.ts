@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
 import { Problems, validateClient } from '../config/validate.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { notFound } from '../errors/refusals.js';
 import { clientSet } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
@@ -91,7 +92,7 @@ function validated(raw: Record<string, unknown>) {
       message: m.slice(m.indexOf(':') + 2),
       code: 'invalid' as const,
     }));
-    throw new ApiError(400, 'invalid_request', p.list.join('; ').slice(0, 500), 'error.client.invalid', { details });
+    throw new WardError('clientInvalid', { description: p.list.join('; ').slice(0, 500), details });
   }
   return def;
 }
@@ -164,7 +165,7 @@ export function clientRoutes(
       handler: async ({ actor, body }) => {
         const id = body.client_id as string;
         if (await clients.find(id))
-          throw new ApiError(409, 'invalid_request', `A client ${id} already exists`, 'error.client.exists');
+          throw new WardError('clientExists', { description: `A client ${id} already exists` });
         const secret =
           body.type === 'confidential' ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
@@ -194,12 +195,7 @@ export function clientRoutes(
               : undefined;
         const def = validated({ ...definitionOf(current), ...body, ...(secret ? { client_secret: secret } : {}) });
         if (def.jwt_algorithm === 'HS256' && current.key_mode === 'client') {
-          throw new ApiError(
-            409,
-            'invalid_request',
-            'Sync this client with the global key pair before switching it to HS256',
-            'error.client.hasOwnKeys',
-          );
+          throw new WardError('clientHasOwnKeys');
         }
         const updated = await clients.upsert(def, current.source);
         await changed('client.updated', actor, current.client_id, { fields: Object.keys(body) });
@@ -218,8 +214,7 @@ export function clientRoutes(
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params }) => {
         const current = await existing(params.clientId!);
-        if (current.type !== 'confidential')
-          throw new ApiError(409, 'invalid_request', 'A public client has no secret', 'error.client.public');
+        if (current.type !== 'confidential') throw new WardError('clientIsPublic');
         const secret = newSecret();
         const updated = await clients.upsert(
           validated({ ...definitionOf(current), client_secret: secret }),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ManagementScope } from '../config/types.js';
-import { ApiError, type FieldError } from '../errors/api-error.js';
+import { WardError, type FieldError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import { authenticateManagement, requirePermission, type ManagementActor } from './auth.js';
@@ -112,13 +112,8 @@ function addRoute(
       try {
         if (req.validationError) {
           const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
-          throw new ApiError(
-            400,
-            'invalid_request',
-            `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 500),
-            'error.invalidRequest',
-            { details },
-          );
+          const description = `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`;
+          throw new WardError('invalidRequest', { description: description.slice(0, 500), details });
         }
         out = await def.handler({
           actor,
@@ -129,7 +124,7 @@ function addRoute(
         });
       } catch (e) {
         // Every management call is audited: a refused one too, with its reason (never its body).
-        if (e instanceof ApiError)
+        if (e instanceof WardError)
           await recordAudit(r.storage, r.clock.now(), actor, action, target, 'failed', {
             status: e.status,
             error: e.error,

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../config/types.js';
 import { Problems, validateAccount } from '../config/validate.js';
-import { ApiError } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
@@ -77,7 +77,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       handler: async ({ actor, body }) => {
         const p = new Problems();
         const next: AccountSettings = validateAccount(p, body, r.account());
-        if (p.list.length) throw new ApiError(400, 'invalid_request', p.list.join('; '), 'error.settings.invalid');
+        if (p.list.length) throw new WardError('settingsInvalid', { description: p.list.join('; ') });
         await r.storage.transaction(async (tx) => {
           await tx.settings.put('account', next, r.clock.now());
           await tx.versions.bump('account');

@@ -1,7 +1,8 @@
 import { validateSocialProviders } from '../config/social.js';
 import { Problems } from '../config/validate.js';
 import type { SocialProviderConfig } from '../config/types.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { notFound } from '../errors/refusals.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
@@ -40,12 +41,9 @@ function validated(raw: Record<string, unknown>): SocialProviderConfig {
   const p = new Problems();
   const [def] = validateSocialProviders(p, [raw]);
   if (!def || p.list.length)
-    throw new ApiError(
-      400,
-      'invalid_request',
-      p.list.join('; ').replace(/social_providers\[0\]\./g, ''),
-      'error.socialProvider.invalid',
-    );
+    throw new WardError('socialProviderInvalid', {
+      description: p.list.join('; ').replace(/social_providers\[0\]\./g, ''),
+    });
   return def;
 }
 
@@ -84,12 +82,7 @@ export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'st
       handler: async ({ actor, body }) => {
         const def = validated(body);
         if (current(def.name))
-          throw new ApiError(
-            409,
-            'invalid_request',
-            `A provider ${def.name} already exists`,
-            'error.socialProvider.exists',
-          );
+          throw new WardError('socialProviderExists', { description: `A provider ${def.name} already exists` });
         await r.socialProviders.save(def, 'api');
         await changed(actor, 'social_provider.created', def.name);
         return view(def);

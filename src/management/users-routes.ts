@@ -1,5 +1,6 @@
 import { isRole, ROLES } from '../authz/roles.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { notFound } from '../errors/refusals.js';
 import { verifiedFactors } from '../stepup/factors.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
@@ -212,13 +213,7 @@ export function userRoutes(r: Pick<Registry, 'clock' | 'notices' | 'storage' | '
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId!);
         const role = body.role === null ? null : isRole(body.role) ? body.role : null;
-        if (actor.type === 'user' && actor.id === u.id && role !== 'administrator')
-          throw new ApiError(
-            409,
-            'invalid_request',
-            'An administrator cannot remove their own role',
-            'error.user.ownRole',
-          );
+        if (actor.type === 'user' && actor.id === u.id && role !== 'administrator') throw new WardError('ownRole');
         const now = r.clock.now();
         await r.storage.users.setRole(u.id, role, now);
         await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });

@@ -1,6 +1,7 @@
 // Access tokens are sealed by Ward (access-token-codec.ts): only a token Ward sealed opens. A JWT
 // (an id_token, a token forged with a client secret, alg=none, ...) never does.
-import { ApiError, invalidToken } from '../errors/api-error.js';
+import type { WardError } from '../errors/ward-error.js';
+import { invalidToken } from '../errors/refusals.js';
 import type { Registry } from '../registry.js';
 import type { AccessTokenClaims } from './access-token-codec.js';
 import type { User } from '../storage/sql/users.js';
@@ -20,12 +21,7 @@ export interface BearerContext {
  * RFC 6750 3.1: a request without Bearer credentials (no Authorization header, another scheme, a
  * token in the query) gets a challenge without an error code; the body is the same 401.
  */
-const noCredentials = (): ApiError => {
-  const e = invalidToken();
-  return new ApiError(e.status, e.error, e.description, e.messageKey, {
-    headers: { 'WWW-Authenticate': 'Bearer realm="ward"' },
-  });
-};
+const noCredentials = (): WardError => invalidToken(undefined, false);
 
 /** The live access token of an Authorization header (not expired, not revoked, its grant neither). */
 export async function liveAccessToken(

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors/api-error.js';
+import { invalidRequest, missingField } from '../errors/refusals.js';
 
 /** A request's flat parameters: every value a string (or JSON value), never an array from repetition. */
 export type Params = Record<string, unknown>;
@@ -39,11 +39,6 @@ export function str(params: Params, name: string, max = 2048): string | undefine
 
 export function requiredStr(params: Params, name: string, max = 2048): string {
   const v = str(params, name, max);
-  if (v === undefined)
-    throw invalidRequest(
-      `${name} is required`,
-      [{ field: name, message: `${name} is required`, code: 'missing' }],
-      'error.missingParameter',
-    );
+  if (v === undefined) throw missingField(name);
   return v;
 }

@@ -6,7 +6,8 @@
 // or a factor registration, counts against the user's codes per window (and a registration also
 // against its destination's); limit 0 sends none.
 import type { AccountSettings } from '../config/types.js';
-import { ApiError, forbidden, invalidGrant, rateLimited } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { rateLimited } from '../errors/refusals.js';
 import type { Clock } from '../lib/clock.js';
 import { randomDigits, randomToken } from '../lib/random.js';
 import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
@@ -45,10 +46,7 @@ interface Issued {
   ttlSeconds: number;
 }
 
-const WRONG = 'The verification code is wrong, expired or already used';
-
-export const codesDisabled = () =>
-  forbidden('Verification codes are disabled by the account settings', 'error.mfa.codesDisabled');
+export const codesDisabled = () => new WardError('codesDisabled');
 
 export function createVerificationService(deps: {
   storage: Storage;
@@ -144,12 +142,9 @@ export function createVerificationService(deps: {
         'verification code delivery failed',
         'error',
       );
-      throw new ApiError(
-        503,
-        'server_error',
-        `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`,
-        'error.delivery.failed',
-      );
+      throw new WardError('deliveryFailed', {
+        description: `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`,
+      });
     }
     await deps.events.emit(
       'mfa.code_sent',
@@ -181,20 +176,20 @@ export function createVerificationService(deps: {
     /**
      * A step-up's code in one transaction: `claim` counts the request on the step_up token with the
      * UPDATE that also locks the token's row (the lock of issue) and names the user and destination;
-     * then the user's limit is counted and the challenge stored. A refusal (an ApiError) commits the
+     * then the user's limit is counted and the challenge stored. A refusal (a WardError) commits the
      * counts made before it, as when each count was its own statement.
      */
     async startStepUp(
       input: { stepUpDigest: string; channel: Channel; locale?: string },
       claim: (tx: Repos) => Promise<{ userId: string; destination: string }>,
     ): Promise<string> {
-      const out = await storage.transaction(async (tx): Promise<Issued | { refused: ApiError }> => {
+      const out = await storage.transaction(async (tx): Promise<Issued | { refused: WardError }> => {
         try {
           const full: StartInput = { ...input, purpose: 'stepup', ...(await claim(tx)) };
           await admit(full, tx.counters);
           return await store(tx, full);
         } catch (e) {
-          if (e instanceof ApiError) return { refused: e };
+          if (e instanceof WardError) return { refused: e };
           throw e;
         }
       });
@@ -219,11 +214,11 @@ export function createVerificationService(deps: {
         typeof code !== 'string' ||
         code.length > 16
       )
-        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+        throw new WardError('invalidVerificationCode');
       const row = await storage.challenges.countAttempt(challengeId, FAILURES, failureWindow());
       const now = clock.now();
       if (!row || row.purpose !== purpose || (userId !== undefined && row.user_id !== userId))
-        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+        throw new WardError('invalidVerificationCode');
       const limit = account().verification_failures_per_user;
       if (row.failures >= limit.limit) {
         const w = limit.window_seconds * 1000;
@@ -245,9 +240,9 @@ export function createVerificationService(deps: {
           { user_id: row.user_id, attempts: row.attempts, reason: !usable ? 'unusable' : 'wrong' },
           'verification failed',
         );
-        throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+        throw new WardError('invalidVerificationCode');
       }
-      if (!(await storage.challenges.consume(row.id, now))) throw invalidGrant(WRONG, 'error.invalidVerificationCode');
+      if (!(await storage.challenges.consume(row.id, now))) throw new WardError('invalidVerificationCode');
       await deps.events.emit(
         'mfa.verified',
         { user_id: row.user_id, channel: row.channel, purpose },

@@ -2,7 +2,8 @@
 // /passwordless/start sends a new code to a registered factor (limits per token and per user);
 // /passwordless/verify checks the code, uses the step_up token up, and authorizes the bound request
 // with amr containing mfa and the factor.
-import { ApiError, invalidGrant, invalidRequest, invalidToken, rateLimited } from '../errors/api-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { invalidRequest, invalidToken, rateLimited } from '../errors/refusals.js';
 import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
 import type { Registry } from '../registry.js';
@@ -26,26 +27,19 @@ export function createStepUpService(
   r: Pick<Registry, 'account' | 'clock' | 'events' | 'storage' | 'users'>,
   verification: VerificationService,
 ) {
-  const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
-
   /**
    * Why a step_up token gets no code (after claimRequest counted nothing): the checks one by one,
    * in the order their answers rank. Returns when all pass.
    */
   async function refuseCode(repos: Repos, digest: string, now: number, authType: Channel): Promise<void> {
     const stepUp = await repos.stepUps.findLive(digest, now);
-    if (!stepUp) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    if (!stepUp) throw new WardError('invalidStepUp');
     // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token (PL-13).
     const user = await repos.users.findById(stepUp.user_id);
-    if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    if (!user || user.disabled) throw new WardError('invalidStepUp');
     // Only to a factor already registered and verified: never to an address in the request.
     if (!(await verifiedFactors(repos, stepUp.user_id)).some((f) => f.type === authType)) {
-      throw new ApiError(
-        400,
-        'invalid_request',
-        `This user has no verified ${authType} factor`,
-        'error.mfa.noCredential',
-      );
+      throw new WardError('noSecondFactor', { description: `This user has no verified ${authType} factor` });
     }
   }
 
@@ -78,12 +72,7 @@ export function createStepUpService(
       if (!since) {
         const row = await r.users.find(user.id);
         if (!row || row.disabled) throw invalidToken();
-        throw new ApiError(
-          400,
-          'invalid_request',
-          'This user has no verified second factor to step up with',
-          'error.mfa.noCredential',
-        );
+        throw new WardError('noSecondFactor');
       }
       await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: bound.clientId }, 'step-up started');
       // The factor types in the order the user got them (a stable sort: email first on a tie).
@@ -93,8 +82,7 @@ export function createStepUpService(
 
     /** Sends a new code for a step_up token to the user's registered factor of that type. */
     async requestCode(stepUpToken: unknown, authType: unknown, locale?: string): Promise<string> {
-      if (typeof stepUpToken !== 'string' || stepUpToken.length > 100)
-        throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw new WardError('invalidStepUp');
       if (authType !== 'email' && authType !== 'sms')
         throw invalidRequest('auth_type must be email or sms', [
           { field: 'auth_type', message: 'must be email or sms', code: 'invalid' },
@@ -110,7 +98,7 @@ export function createStepUpService(
         const claim = await tx.stepUps.claimRequest(digest, now, authType);
         if (!claim) {
           await refuseCode(tx, digest, now, authType);
-          throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+          throw new WardError('invalidStepUp');
         }
         // The token's own limit first: a request it refuses does not use up the user's codes for the window.
         if (claim.requests > settings.verification_requests_per_step_up) {
@@ -134,9 +122,9 @@ export function createStepUpService(
       const stepUp = challenge.step_up_digest
         ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now)
         : undefined;
-      if (!stepUp || stepUp.expires_at <= now) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (!stepUp || stepUp.expires_at <= now) throw new WardError('invalidStepUp');
       const { user } = stepUp;
-      if (!user || user.disabled) throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+      if (!user || user.disabled) throw new WardError('invalidStepUp');
       const channel = challenge.channel as Channel;
       await r.events.emit(
         'mfa.stepup_verified',

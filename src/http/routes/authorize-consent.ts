@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import { confirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
+import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, ensureCsrf, expiredPage } from './hosted-form.js';
 
-/** The confirmation page of a Messenger linking answered from the SSO session (interaction/pages/confirm.ts). */
+/**
+ * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
+ * first sees "Link your Messenger account to <client>?" and chooses.
+ */
 export function confirmationPage(
   r: Pick<Registry, 'masterKey'>,
   req: FastifyRequest,
@@ -40,25 +43,18 @@ export function consentRoutes(
     if (params.decision !== 'allow') {
       if (!(await interactions.finish(interaction))) return expiredPage(reply);
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
-      return sendAuthorizeError(
-        reply,
-        new AuthorizeError('access_denied', 'The user cancelled', true),
-        ar,
-        r.config.issuer,
-        303,
-      );
+      throw new WardError('authorizeAccessDenied', {
+        description: 'The user cancelled',
+        authorizeRequest: ar,
+        redirectStatus: 303,
+      });
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(reply);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     const user = session?.user;
     if (!session || !user || user.disabled) {
-      return sendAuthorizeError(
-        reply,
-        new AuthorizeError('login_required', 'The session has ended', true),
-        ar,
-        r.config.issuer,
-      );
+      throw new WardError('authorizeLoginRequired', { description: 'The session has ended', authorizeRequest: ar });
     }
     if (!(await interactions.finish(interaction))) return expiredPage(reply);
     const values = await nextStep.fromSession(ar, { ...session, user });

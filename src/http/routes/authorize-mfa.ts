@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import type { SignInDeps } from '../sign-in.js';
@@ -40,15 +40,15 @@ export function hostedMfaRoutes(
       }
       const done = await stepUps.finish(params.challenge_id, params.verification_code);
       if (done.interactionDigest !== interaction.digest) {
-        throw new ApiError(400, 'invalid_grant', 'step-up of another sign-in', 'error.mfa.invalidStepUp');
+        throw new WardError('invalidStepUp', { description: 'step-up of another sign-in' });
       }
       const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
       return answerOutcome(r, req, reply, await nextStep.afterSecondFactor(interaction, who, browser));
     } catch (e) {
       const msg = secondFactorMessage(e);
       if (!msg) throw e;
-      const status = e instanceof ApiError ? e.status : 500;
-      if (e instanceof ApiError) for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      const status = e instanceof WardError ? e.status : 500;
+      if (e instanceof WardError) for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
       const challengeId = typeof params.challenge_id === 'string' ? params.challenge_id : '';
       return secondFactorPage(r, req, reply, at, status === 400 ? 401 : status, { challengeId, error: msg });
     }

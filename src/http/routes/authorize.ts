@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { ApiError } from '../../errors/api-error.js';
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { ErrorName } from '../../errors/catalog.js';
+import { WardError } from '../../errors/ward-error.js';
 import { loginPage as renderLogin } from '../../interaction/pages/login.js';
 import { sendRendered } from '../pages.js';
 import { forcesLogin, withinMaxAge } from '../../interaction/next-step.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
+import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { confirmationPage } from './authorize-consent.js';
@@ -17,7 +17,7 @@ import {
   browserCookie,
   browserState,
   ensureCsrf,
-  validateOrAnswer,
+  validatedRequest,
 } from './hosted-form.js';
 import { startSocialLogin } from './social-start.js';
 
@@ -41,8 +41,9 @@ export function authorizeRoutes(
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep, social } = deps;
-  const refuse = (reply: FastifyReply, ar: AuthorizeRequest, error: string, description: string) =>
-    sendAuthorizeError(reply, new AuthorizeError(error, description, true), ar, r.config.issuer);
+  // Thrown: the error handler redirects it to the client (or shows the page when it cannot).
+  const refuse = (ar: AuthorizeRequest, id: ErrorName, description?: string) =>
+    new WardError(id, { description, authorizeRequest: ar });
 
   function loginPage(
     req: FastifyRequest,
@@ -72,30 +73,28 @@ export function authorizeRoutes(
   }
 
   app.get('/oauth/authorize', async (req, reply) => {
-    const ar = await validateOrAnswer(r, reply, req.query);
-    if (!ar) return reply;
+    const ar = await validatedRequest(r, req.query);
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
     const hintSub = ar.idTokenHint
       ? verifyIdTokenHint(ar.idTokenHint, ar.client, { issuer: r.config.issuer, keys: r.keys, clients: r.clients })
       : undefined;
     if (hintSub === null)
-      return refuse(reply, ar, 'invalid_request', 'id_token_hint is not a valid ID token of this client');
+      throw refuse(ar, 'authorizeInvalidRequest', 'id_token_hint is not a valid ID token of this client');
     // Social login: the user chose a provider; they authenticate there, whatever session they have.
     const provider = (req.query as Record<string, unknown>).provider;
     if (provider !== undefined) {
-      if (!social.has(provider)) return refuse(reply, ar, 'invalid_request', 'Unknown provider');
+      if (!social.has(provider)) throw refuse(ar, 'authorizeInvalidRequest', 'Unknown provider');
       const { interaction } = await interactions.start(ar, 'social', browserCookie(req, reply));
-      return startSocialLogin(r, social, reply, interaction, provider);
+      return startSocialLogin(social, reply, interaction, provider);
     }
     if (ar.tkn) {
       const t = await r.tkn.consume(ar.tkn, ar.client.client_id);
       if (!t.ok)
-        return refuse(reply, ar, 'access_denied', 'The authentication token (tkn) is invalid, expired or already used');
+        throw refuse(ar, 'authorizeAccessDenied', 'The authentication token (tkn) is invalid, expired or already used');
       if (t.payload.mfa_pending) {
-        return refuse(
-          reply,
+        throw refuse(
           ar,
-          'access_denied',
+          'authorizeAccessDenied',
           'A step-up is required: this tkn is only good for /identity/v1/mfa/stepup',
         );
       }
@@ -112,7 +111,7 @@ export function authorizeRoutes(
         // Messenger linking from an SSO cookie alone: the user confirms first (never a silent code).
         if (nextStep.needsConfirmation(ar)) {
           if (ar.prompt === 'none')
-            return refuse(reply, ar, 'interaction_required', 'Linking needs the user to confirm');
+            throw refuse(ar, 'authorizeInteractionRequired', 'Linking needs the user to confirm');
           const { handle } = await interactions.start(ar, 'confirm', browserCookie(req, reply));
           return confirmationPage(r, req, reply, { handle, request: ar }, user.email ?? user.phone_number ?? user.id);
         }
@@ -121,7 +120,7 @@ export function authorizeRoutes(
       }
     }
     if (ar.prompt === 'none' || ar.responseMode === 'web_message') {
-      return refuse(reply, ar, 'login_required', 'The user is not signed in');
+      throw refuse(ar, 'authorizeLoginRequired', 'The user is not signed in');
     }
     const { handle } = await interactions.start(ar, 'login', browserCookie(req, reply));
     return loginPage(req, reply, { handle, request: ar });
@@ -136,7 +135,7 @@ export function authorizeRoutes(
     try {
       await r.limiter('login', req.ip, r.account().rate_limits.login);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 429) {
+      if (e instanceof WardError && e.status === 429) {
         for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
         return loginPage(req, reply, at, 429, 'Too many sign-in attempts. Wait a minute and try again.', email);
       }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { ApiError } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
 import { expiredFormPage } from '../../interaction/pages/expired.js';
 import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
@@ -9,7 +9,7 @@ import type { BrowserState, Outcome } from '../../interaction/next-step.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse, sendAuthorizeError } from '../authorization-response.js';
+import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
@@ -33,18 +33,11 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
   return site === undefined || site === 'same-origin';
 }
 
-/** Validates an authorization request; on failure the error is already answered (page or redirect). */
-export async function validateOrAnswer(
-  r: Pick<Registry, 'clients' | 'config'>,
-  reply: FastifyReply,
-  query: unknown,
-): Promise<AuthorizeRequest | null> {
+/** Validates an authorization request; a refusal is thrown with what is known of the request (page or redirect). */
+export async function validatedRequest(r: Pick<Registry, 'clients'>, query: unknown): Promise<AuthorizeRequest> {
   const { params, duplicates } = singleValued(query);
   const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
-  if (!v.ok) {
-    sendAuthorizeError(reply, v.error, v.partial, r.config.issuer);
-    return null;
-  }
+  if (!v.ok) throw v.error.at(v.partial);
   return v.req;
 }
 
@@ -108,10 +101,10 @@ export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserS
 
 /** How a refused code request or verification reads on the second-factor page. */
 export function secondFactorMessage(e: unknown): string | null {
-  if (!(e instanceof ApiError)) return null;
+  if (!(e instanceof WardError)) return null;
   if (e.status === 429) return 'Too many codes were asked for. Wait before asking for another one.';
   if (e.error === 'invalid_grant') return 'The code is wrong or has expired. Try again or ask for a new one.';
-  return e.userMsg;
+  return e.userMessage();
 }
 
 /** The hosted second-factor page of an interaction at its `mfa` step. */
@@ -158,7 +151,7 @@ export async function answerOutcome(
       return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
     const msg = secondFactorMessage(outcome.error);
     if (!msg) throw outcome.error;
-    const status = outcome.error instanceof ApiError ? outcome.error.status : 500;
+    const status = outcome.error instanceof WardError ? outcome.error.status : 500;
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });
   }
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);

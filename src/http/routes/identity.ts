@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { ApiError, forbidden, invalidField, invalidScope } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { forbidden, invalidField, invalidScope } from '../../errors/refusals.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
@@ -35,7 +36,7 @@ export function identityRoutes(
   async function clientOf(params: Params) {
     const id = requiredStr(params, 'client_id', 128);
     const client = await r.clients.find(id);
-    if (!client) throw new ApiError(400, 'invalid_client', 'Unknown client_id', 'error.client.notFound');
+    if (!client) throw new WardError('unknownClient');
     return client;
   }
 
@@ -76,7 +77,7 @@ export function identityRoutes(
     if (!user) {
       // The same answer for an unknown user and a wrong password (no enumeration).
       await r.events.emit('login.failed', { client_id: client.client_id }, 'password login failed');
-      throw new ApiError(400, 'invalid_grant', 'Invalid email or password', 'error.invalidEmailOrPassword');
+      throw new WardError('invalidEmailOrPassword');
     }
     const now = r.clock.now();
     // MFA required = Always and a verified factor: this tkn is good for /mfa/stepup only.

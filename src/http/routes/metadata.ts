@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { languageOf, WardError } from '../../errors/ward-error.js';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Registry } from '../../registry.js';
 
@@ -17,12 +18,7 @@ export function metadataRoutes(app: FastifyInstance, r: Pick<Registry, 'clients'
     if (clientId !== undefined) {
       const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;
       if (!client) {
-        reply.code(404).send({
-          error: 'invalid_client',
-          error_description: 'Unknown client_id',
-          error_user_msg: 'Unknown client_id',
-          error_message_key: 'error.client.notFound',
-        });
+        reply.code(404).send(new WardError('unknownClientKeys').body(languageOf(req.headers['accept-language'])));
         return reply;
       }
       view = r.keys.jwksOfClient(client.client_id, client.key_mode);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizePhone } from '../../accounts/identifiers.js';
-import { ApiError, forbidden, invalidField, notFound } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { invalidField, notFound } from '../../errors/refusals.js';
 import { verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
@@ -35,11 +36,7 @@ export function mfaCredentialRoutes(
       // Fresh = the step-up itself (auth_time) is recent, not the token: a refresh, or a new code from
       // the SSO session the step-up left, mints new access tokens that keep the old auth_time and amr.
       const fresh = ctx.amr.includes('mfa') && ctx.authTime !== null && r.clock.now() - ctx.authTime <= FRESH_MS;
-      if (!fresh)
-        throw forbidden(
-          'This change needs a step-up: an access token from a verified second factor, less than 5 minutes old',
-          'error.mfa.stepUpRequired',
-        );
+      if (!fresh) throw new WardError('stepUpRequired');
     }
     return ctx;
   }
@@ -72,12 +69,9 @@ export function mfaCredentialRoutes(
   async function confirm(ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) {
     const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
     if (!challenge)
-      throw new ApiError(
-        400,
-        'invalid_grant',
-        'No registration is waiting for a code; start it again',
-        'error.invalidVerificationCode',
-      );
+      throw new WardError('invalidVerificationCode', {
+        description: 'No registration is waiting for a code; start it again',
+      });
     const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
     const before = await verifiedFactors(r.storage, ctx.user.id);
     const now = r.clock.now();
@@ -133,8 +127,7 @@ export function mfaCredentialRoutes(
 
   app.post('/identity/v1/mfa/credentials/emails', async (req, reply) => {
     const ctx = await caller(req, true);
-    if (!ctx.user.email)
-      throw new ApiError(400, 'invalid_request', 'This account has no email address', 'error.mfa.noEmail');
+    if (!ctx.user.email) throw new WardError('noEmailAddress');
     return reply.send(await register(ctx, 'email', ctx.user.email, req));
   });
 

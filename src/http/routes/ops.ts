@@ -4,7 +4,7 @@
 // Bearer token, without it only loopback callers (a scraper on the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden } from '../../errors/api-error.js';
+import { forbidden } from '../../errors/refusals.js';
 import { GLOBAL_SET } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';

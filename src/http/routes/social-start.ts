@@ -1,17 +1,14 @@
 import type { FastifyReply } from 'fastify';
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { SocialService } from '../../social/service.js';
 import type { Interaction } from '../../interaction/service.js';
 import { randomToken } from '../../lib/random.js';
-import { sendAuthorizeError } from '../authorization-response.js';
-import type { Registry } from '../../registry.js';
 
 /** Binds a social login to the browser that started it (SameSite=Lax: sent on the provider's redirect back). */
 export const SOCIAL_COOKIE = '__Host-ward_social';
 
 /** Sends the user to the provider for a stored interaction (from /oauth/authorize or the login page's button). */
 export async function startSocialLogin(
-  r: Pick<Registry, 'config'>,
   social: SocialService,
   reply: FastifyReply,
   interaction: Interaction,
@@ -20,10 +17,7 @@ export async function startSocialLogin(
   const browser = randomToken(24);
   const ar = interaction.request;
   const url = await social.begin(provider, ar.client.client_id, interaction.digest, browser).catch(() => null);
-  if (!url) {
-    const error = new AuthorizeError('server_error', 'The identity provider cannot be reached', true);
-    return sendAuthorizeError(reply, error, ar, r.config.issuer);
-  }
+  if (!url) throw new WardError('authorizeServerError', { authorizeRequest: ar });
   reply.setCookie(SOCIAL_COOKIE, browser, { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 600 });
   return reply
     .code(302)

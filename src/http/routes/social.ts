@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { invalidRequest, notFound } from '../../errors/api-error.js';
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { invalidRequest, notFound } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import { expiredSocialPage } from '../../interaction/pages/expired.js';
 import { linkPage } from '../../interaction/pages/link.js';
 import type { Interaction } from '../../interaction/service.js';
-import { sendAuthorizeError } from '../authorization-response.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
@@ -48,14 +47,12 @@ export function socialRoutes(
       : await interactions.open(params.interaction, req.cookies[CSRF_COOKIE]);
     if (!interaction) return expired(reply);
     if (!social.has(params.provider)) {
-      return sendAuthorizeError(
-        reply,
-        new AuthorizeError('invalid_request', 'Unknown provider', true),
-        interaction.request,
-        r.config.issuer,
-      );
+      throw new WardError('authorizeInvalidRequest', {
+        description: 'Unknown provider',
+        authorizeRequest: interaction.request,
+      });
     }
-    return startSocialLogin(r, social, reply, interaction, params.provider);
+    return startSocialLogin(social, reply, interaction, params.provider);
   });
 
   app.get<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
@@ -66,12 +63,8 @@ export function socialRoutes(
     const interaction = await interactions.byDigest(outcome.interaction);
     if (!interaction) return expired(reply);
     if (outcome.kind === 'refused') {
-      return sendAuthorizeError(
-        reply,
-        new AuthorizeError(outcome.error, outcome.description, true),
-        interaction.request,
-        r.config.issuer,
-      );
+      const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';
+      throw new WardError(id, { description: outcome.description, authorizeRequest: interaction.request });
     }
     if (outcome.kind === 'link') {
       const { linkToken, email, provider } = outcome;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { Client } from '../../clients/service.js';
-import { ApiError, forbidden, invalidGrant, invalidRequest, invalidToken } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { invalidToken } from '../../errors/refusals.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
@@ -12,7 +13,6 @@ import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
-const BAD_STEP_UP = 'The step_up token is invalid, expired or already used';
 const localeOf = (req: FastifyRequest) =>
   (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
 
@@ -91,10 +91,7 @@ export function stepUpRoutes(
     if (!cookie) throw invalidToken('A step-up needs a tkn, an access token or the session cookie');
     const origin = req.headers.origin;
     if (origin === undefined || !client.allowed_origins.includes(origin)) {
-      throw forbidden(
-        'The session cookie is accepted only from an allowed origin of the client',
-        'error.stepUp.origin',
-      );
+      throw new WardError('stepUpOrigin');
     }
     const session = await r.sessions.fromCookie(cookie);
     if (!session) throw invalidToken('The session has ended');
@@ -106,7 +103,7 @@ export function stepUpRoutes(
     // The OAuth parameters pass the same checks as /oauth/authorize; here errors answer as JSON.
     const { tkn: _t, action: _a, ...oauth } = params;
     const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
-    if (!v.ok) throw new ApiError(400, v.error.error, v.error.description, 'error.invalidRequest');
+    if (!v.ok) throw v.error;
     const who = await identify(req, params, v.req.client);
     let action: string | undefined;
     try {
@@ -133,11 +130,10 @@ export function stepUpRoutes(
     // Per client IP too, on both ends of the code (PL-09, PL-10), besides the per-token and per-user limits.
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
     if (params.step_up === undefined)
-      throw invalidRequest(
-        'Only the step-up passwordless flow is supported: send step_up',
-        [{ field: 'step_up', message: 'is required', code: 'missing' }],
-        'error.missingParameter',
-      );
+      throw new WardError('missingParameter', {
+        description: 'Only the step-up passwordless flow is supported: send step_up',
+        details: [{ field: 'step_up', message: 'is required', code: 'missing' }],
+      });
     const challengeId = await stepUps.requestCode(params.step_up, params.auth_type, localeOf(req));
     return reply.header('Cache-Control', 'no-store').send({ challenge_id: challengeId });
   });
@@ -145,14 +141,13 @@ export function stepUpRoutes(
   async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
     const done = await stepUps.finish(params.challenge_id, params.verification_code);
     const interaction = await interactions.byDigest(done.interactionDigest);
-    if (!interaction || interaction.request.client.client_id !== done.clientId)
-      throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
     // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
     const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
     const outcome = await nextStep.afterSecondFactor(interaction, who, { sessionCookie: req.cookies[SESSION_COOKIE] });
-    if (outcome.kind !== 'authorized') throw invalidGrant(BAD_STEP_UP, 'error.mfa.invalidStepUp');
+    if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');
     if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
     const body: Record<string, unknown> = { ...outcome.values };
     if (interaction.request.state !== undefined) body.state = interaction.request.state;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidClient, invalidRequest } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
@@ -7,7 +8,7 @@ import type { Registry } from '../../registry.js';
 import { requireSingle, requiredStr, type Params } from '../../protocol/params.js';
 
 const methodNotAllowed = (reply: FastifyReply) => {
-  const e = new ApiError(405, 'invalid_request', 'Use POST', 'error.methodNotAllowed');
+  const e = new WardError('methodNotAllowed');
   return reply.code(405).header('Allow', 'POST').send(e.body());
 };
 
@@ -19,12 +20,7 @@ const methodNotAllowed = (reply: FastifyReply) => {
 function bodyParams(req: FastifyRequest): Params {
   const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
   if (type !== undefined && type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
-    throw new ApiError(
-      415,
-      'unsupported_media_type',
-      'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded',
-      'error.unsupportedMediaType',
-    );
+    throw new WardError('unsupportedMediaType');
   }
   return requireSingle(req.body, type === 'application/json');
 }

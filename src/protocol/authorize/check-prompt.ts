@@ -2,60 +2,60 @@
 // account-selection screen, so consent and select_account get the errors OIDC names for a prompt that
 // cannot be obtained; display is one of OIDC's four values; max_age is a non-negative integer; state
 // and nonce are bounded strings.
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import type { ErrorName } from '../../errors/catalog.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
 export const PROMPTS = ['none', 'login'] as const;
-const UNAVAILABLE = new Map([
-  ['consent', 'consent_required'],
-  ['select_account', 'account_selection_required'],
+const UNAVAILABLE = new Map<string, ErrorName>([
+  ['consent', 'authorizeConsentRequired'],
+  ['select_account', 'authorizeAccountSelectionRequired'],
 ]);
 export const DISPLAYS = ['page', 'popup', 'touch', 'wap'] as const;
 
 export function checkPrompt(ctx: AuthorizeContext): void {
   const { prompt, max_age: maxAge, nonce } = ctx.params;
   if (prompt !== undefined && prompt !== '') {
-    if (typeof prompt !== 'string') throw new AuthorizeError('invalid_request', 'prompt must be a string', true);
+    if (typeof prompt !== 'string')
+      throw new WardError('authorizeInvalidRequest', { description: 'prompt must be a string' });
     const values = prompt.split(' ');
     if (!values.every((v) => (PROMPTS as readonly string[]).includes(v) || UNAVAILABLE.has(v))) {
-      throw new AuthorizeError('invalid_request', 'prompt must be none or login', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'prompt must be none or login' });
     }
     if (values.includes('none') && values.length > 1)
-      throw new AuthorizeError('invalid_request', 'prompt=none cannot be combined with other values', true);
+      throw new WardError('authorizeInvalidRequest', {
+        description: 'prompt=none cannot be combined with other values',
+      });
     const unavailable = values.find((v) => UNAVAILABLE.has(v));
     if (unavailable)
-      throw new AuthorizeError(
-        UNAVAILABLE.get(unavailable)!,
-        `prompt=${unavailable} is not supported (no such screen)`,
-        true,
-      );
+      throw new WardError(UNAVAILABLE.get(unavailable)!, {
+        description: `prompt=${unavailable} is not supported (no such screen)`,
+      });
     ctx.req.prompt = values.includes('none') ? 'none' : 'login';
   }
   const display = ctx.params.display;
   if (display !== undefined && display !== '') {
     if (!(DISPLAYS as readonly unknown[]).includes(display))
-      throw new AuthorizeError('invalid_request', 'display must be page, popup, touch or wap', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'display must be page, popup, touch or wap' });
     ctx.req.display = display as AuthorizeRequest['display'];
   }
   if (maxAge !== undefined && maxAge !== '') {
     if (typeof maxAge !== 'string' || !/^\d{1,9}$/.test(maxAge))
-      throw new AuthorizeError('invalid_request', 'max_age must be a non-negative integer', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'max_age must be a non-negative integer' });
     ctx.req.maxAge = Number(maxAge);
   }
   if (nonce !== undefined && nonce !== '') {
     // Stored with the code: PostgreSQL text cannot hold a NUL.
     if (typeof nonce !== 'string' || nonce.length > 512 || nonce.includes('\u0000'))
-      throw new AuthorizeError(
-        'invalid_request',
-        'nonce must be a string of at most 512 characters, without NUL characters',
-        true,
-      );
+      throw new WardError('authorizeInvalidRequest', {
+        description: 'nonce must be a string of at most 512 characters, without NUL characters',
+      });
     ctx.req.nonce = nonce;
   }
   const hint = ctx.params.id_token_hint;
   if (hint !== undefined && hint !== '') {
     if (typeof hint !== 'string' || hint.length > 8192)
-      throw new AuthorizeError('invalid_request', 'id_token_hint must be an ID token', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'id_token_hint must be an ID token' });
     ctx.req.idTokenHint = hint;
   }
   const tkn = ctx.params.tkn;

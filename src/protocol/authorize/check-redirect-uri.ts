@@ -2,7 +2,7 @@
 // folding, no normalisation, no prefix or wildcard (RFC 9700 sections 2.1 and 4.1.3, OIDC Core
 // 3.1.2.1). A mismatch is shown as a page, never redirected. The one exception is the Messenger
 // callback for response_type=messenger_code (messenger.ts).
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import { MESSENGER_BINDING, allowsMessenger, isMessengerRedirect } from './messenger.js';
 import type { AuthorizeContext } from './request.js';
 
@@ -13,19 +13,19 @@ export function isRegisteredRedirectUri(registered: readonly string[], given: un
 
 export function checkRedirectUri(ctx: AuthorizeContext): void {
   if (ctx.duplicates.includes('redirect_uri'))
-    throw new AuthorizeError('invalid_request', 'redirect_uri was sent more than once', false);
+    throw new WardError('authorizeNotRedirectable', { description: 'redirect_uri was sent more than once' });
   const client = ctx.req.client!;
   const given = ctx.params.redirect_uri;
   if (ctx.params.response_type === 'messenger_code') {
     // The one exception to exact matching: Messenger's own URL, under the strict rule of messenger.ts.
     if (!allowsMessenger(client.allowed_callback_urls))
-      throw new AuthorizeError('unauthorized_client', 'This client has not registered the Messenger callback', false);
+      throw new WardError('authorizeNoMessengerCallback', {
+        description: 'This client has not registered the Messenger callback',
+      });
     if (!isMessengerRedirect(given))
-      throw new AuthorizeError(
-        'invalid_request',
-        'redirect_uri must be the Messenger account-linking URL with one account_linking_token',
-        false,
-      );
+      throw new WardError('authorizeNotRedirectable', {
+        description: 'redirect_uri must be the Messenger account-linking URL with one account_linking_token',
+      });
     ctx.req.redirectUri = MESSENGER_BINDING + given;
     ctx.req.target = given;
     return;
@@ -38,18 +38,16 @@ export function checkRedirectUri(ctx: AuthorizeContext): void {
       return;
     }
     if (client.allowed_callback_urls.length !== 1) {
-      throw new AuthorizeError('invalid_request', 'redirect_uri is required', false);
+      throw new WardError('authorizeNotRedirectable', { description: 'redirect_uri is required' });
     }
     ctx.req.redirectUri = null;
     ctx.req.target = client.allowed_callback_urls[0]!;
     return;
   }
   if (!isRegisteredRedirectUri(client.allowed_callback_urls, given)) {
-    throw new AuthorizeError(
-      'invalid_request',
-      'redirect_uri is not one of the Allowed Callback URLs of this client',
-      false,
-    );
+    throw new WardError('authorizeNotRedirectable', {
+      description: 'redirect_uri is not one of the Allowed Callback URLs of this client',
+    });
   }
   ctx.req.redirectUri = given;
   ctx.req.target = given;

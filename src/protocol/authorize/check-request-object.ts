@@ -2,20 +2,20 @@
 // and request_uri_parameter_supported false): request= is request_not_supported and request_uri=
 // request_uri_not_supported, answered like the other errors once the redirect_uri is trusted, rather
 // than a request served without the parameters the client put in the object.
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { AuthorizeContext } from './request.js';
 
 const sent = (value: unknown) => value !== undefined && value !== '';
 
 export function checkRequestObject(ctx: AuthorizeContext): void {
   if (sent(ctx.params.request)) {
-    throw new AuthorizeError(
-      'request_not_supported',
-      'The request parameter (a request object) is not supported',
-      true,
-    );
+    throw new WardError('authorizeRequestNotSupported', {
+      description: 'The request parameter (a request object) is not supported',
+    });
   }
   if (sent(ctx.params.request_uri)) {
-    throw new AuthorizeError('request_uri_not_supported', 'The request_uri parameter is not supported', true);
+    throw new WardError('authorizeRequestUriNotSupported', {
+      description: 'The request_uri parameter is not supported',
+    });
   }
 }

@@ -3,7 +3,7 @@
 // values in any order, nonce required);
 // response_mode is query, fragment, form_post (OAuth 2.0 Form Post Response Mode) or web_message,
 // and fits it (no tokens in a query string; RFC 9700 section 2.1.2, OAuth Multiple Response Types 2.1).
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { AuthorizeContext, ResponseMode } from './request.js';
 
 const MODES = new Set<string>(['query', 'fragment', 'form_post', 'web_message']);
@@ -22,45 +22,48 @@ export function checkResponseType(ctx: AuthorizeContext): void {
   const inFragment = type === 'token' || oidc !== undefined;
   if (mode !== undefined && !MODES.has(mode as string)) {
     ctx.req.responseMode = inFragment ? 'fragment' : 'query';
-    throw new AuthorizeError(
-      'invalid_request',
-      'response_mode must be query, fragment, form_post or web_message',
-      true,
-    );
+    throw new WardError('authorizeInvalidRequest', {
+      description: 'response_mode must be query, fragment, form_post or web_message',
+    });
   }
   ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (inFragment ? 'fragment' : 'query');
-  if (type === undefined || type === '') throw new AuthorizeError('invalid_request', 'response_type is required', true);
+  if (type === undefined || type === '')
+    throw new WardError('authorizeInvalidRequest', { description: 'response_type is required' });
   if (type === 'code') {
     ctx.req.responseType = 'code';
     if (!client.response_types.includes('code'))
-      throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=code', true);
+      throw new WardError('authorizeUnauthorizedClient', { description: 'This client may not use response_type=code' });
   } else if (type === 'messenger_code') {
     // Only reached with a valid Messenger redirect (check-redirect-uri); answered in the query.
     ctx.req.responseType = 'messenger_code';
     if (ctx.req.responseMode !== 'query')
-      throw new AuthorizeError('invalid_request', 'messenger_code is answered in the query only', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'messenger_code is answered in the query only' });
   } else if (type === 'token') {
     ctx.req.responseType = 'token';
     if (client.type === 'public' || !client.implicit_flow)
-      throw new AuthorizeError('unauthorized_client', 'This client may not use response_type=token', true);
+      throw new WardError('authorizeUnauthorizedClient', {
+        description: 'This client may not use response_type=token',
+      });
     if (ctx.req.responseMode === 'query')
-      throw new AuthorizeError('invalid_request', 'Tokens are never returned in a query string', true);
+      throw new WardError('authorizeInvalidRequest', { description: 'Tokens are never returned in a query string' });
   } else if (oidc) {
     ctx.req.responseType = oidc;
     if (!client.response_types.includes(oidc))
-      throw new AuthorizeError('unauthorized_client', `This client may not use response_type=${oidc}`, true);
+      throw new WardError('authorizeUnauthorizedClient', {
+        description: `This client may not use response_type=${oidc}`,
+      });
     if (ctx.req.responseMode === 'query')
-      throw new AuthorizeError('invalid_request', 'An ID token is never returned in a query string', true);
+      throw new WardError('authorizeInvalidRequest', {
+        description: 'An ID token is never returned in a query string',
+      });
     if (typeof ctx.params.scope !== 'string' || !ctx.params.scope.split(' ').includes('openid'))
-      throw new AuthorizeError('invalid_scope', `response_type=${oidc} needs the openid scope`, true);
+      throw new WardError('authorizeInvalidScope', { description: `response_type=${oidc} needs the openid scope` });
     const nonce = ctx.params.nonce;
     if (typeof nonce !== 'string' || nonce === '')
-      throw new AuthorizeError('invalid_request', `nonce is required with response_type=${oidc}`, true);
+      throw new WardError('authorizeInvalidRequest', { description: `nonce is required with response_type=${oidc}` });
   } else {
-    throw new AuthorizeError(
-      'unsupported_response_type',
-      'response_type must be code, token, id_token, code id_token or messenger_code',
-      true,
-    );
+    throw new WardError('authorizeUnsupportedResponseType', {
+      description: 'response_type must be code, token, id_token, code id_token or messenger_code',
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { Client } from '../../clients/service.js';
-import { AuthorizeError } from '../../errors/oauth-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import { checkClient } from './check-client.js';
 import { checkPkce } from './check-pkce.js';
 import { checkPrompt } from './check-prompt.js';
@@ -34,9 +34,11 @@ function checkState(ctx: AuthorizeContext): void {
 // Rule: no parameter twice (RFC 6749 section 3.1), once the redirect target is trusted.
 function checkDuplicates(ctx: AuthorizeContext): void {
   if (ctx.duplicates.length)
-    throw new AuthorizeError('invalid_request', `Parameters sent more than once: ${ctx.duplicates.join(', ')}`, true);
+    throw new WardError('authorizeInvalidRequest', {
+      description: `Parameters sent more than once: ${ctx.duplicates.join(', ')}`,
+    });
   if (typeof ctx.params.state === 'string' && ctx.params.state.length > 2048)
-    throw new AuthorizeError('invalid_request', 'state is too long', true);
+    throw new WardError('authorizeInvalidRequest', { description: 'state is too long' });
 }
 
 /** Runs the checks; on failure the error says whether it may be redirected and `partial` says where. */
@@ -44,14 +46,12 @@ export async function validateAuthorizeRequest(
   params: Record<string, unknown>,
   duplicates: string[],
   findClient: (id: string) => Promise<Client | undefined>,
-): Promise<
-  { ok: true; req: AuthorizeRequest } | { ok: false; error: AuthorizeError; partial: Partial<AuthorizeRequest> }
-> {
+): Promise<{ ok: true; req: AuthorizeRequest } | { ok: false; error: WardError; partial: Partial<AuthorizeRequest> }> {
   const ctx: AuthorizeContext = { params, duplicates, req: {}, findClient };
   try {
     for (const check of CHECKS) await check(ctx);
   } catch (e) {
-    if (e instanceof AuthorizeError) return { ok: false, error: e, partial: ctx.req };
+    if (e instanceof WardError) return { ok: false, error: e, partial: ctx.req };
     throw e;
   }
   return { ok: true, req: ctx.req as AuthorizeRequest };

@@ -3,7 +3,7 @@
 // never a secret; a confidential client without a valid secret is invalid_client (401, with
 // WWW-Authenticate when Basic was used).
 import type { Client } from '../../clients/service.js';
-import { invalidClient, invalidRequest } from '../../errors/api-error.js';
+import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
 import type { Registry } from '../../registry.js';
 

@@ -1,4 +1,5 @@
-import { ApiError, invalidClient, unauthorizedClient } from '../../errors/api-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { invalidClient, unauthorizedClient } from '../../errors/refusals.js';
 import { requiredStr, type Params } from '../params.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { authenticateClient } from './client-auth.js';
@@ -34,12 +35,9 @@ export async function tokenEndpoint(
   const auth = await authenticateClient(r, authorization, params);
   const grant = GRANTS[grantType];
   if (!grant)
-    throw new ApiError(
-      400,
-      'unsupported_grant_type',
-      `grant_type ${grantType.slice(0, 40)} is not supported`,
-      'error.unsupportedGrantType',
-    );
+    throw new WardError('unsupportedGrantType', {
+      description: `grant_type ${grantType.slice(0, 40)} is not supported`,
+    });
   // A confidential client without its secret may only redeem a Messenger code (checked by that grant).
   if (!auth.authenticated && grantType !== 'authorization_code') throw invalidClient('Client authentication failed');
   // Each client uses only the grants it lists (a public client never lists client_credentials).

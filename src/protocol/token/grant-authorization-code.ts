@@ -1,7 +1,8 @@
 // grant_type=authorization_code (RFC 6749 4.1.3). The code is consumed first, by one conditional
 // update, so every later check burns it (a failed PKCE check included: no online guessing).
 // A second use revokes every token of its grant (RFC 6749 4.1.2, RFC 9700 4.5).
-import { invalidClient, invalidGrant } from '../../errors/api-error.js';
+import { invalidClient, invalidGrant } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
 import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
@@ -60,7 +61,7 @@ export async function authorizationCodeGrant(
   if (!redirectMatches(row.redirect_uri, redirectUri)) throw invalidGrant(BAD_CODE);
   if (!pkceMatches(row.code_challenge, params.code_verifier)) {
     await r.events.emit('pkce.failed', { client_id: row.client_id }, 'PKCE verification failed: code burned', 'warn');
-    throw invalidGrant('PKCE verification failed', 'error.invalidCodeVerifier');
+    throw new WardError('invalidCodeVerifier');
   }
   if (row.code_challenge !== null && consumed.challengeSeen) {
     // A security event, not a refusal (RFC 9700 2.1.1): the client reuses its PKCE pair.

@@ -1,7 +1,7 @@
 // grant_type=client_credentials (RFC 6749 4.4): confidential clients that list the grant, for the
 // management API. The scope may only name management scopes the client is allowed; none asked
 // means all of them. No refresh token and no id_token (there is no user), and nothing written.
-import { invalidScope, unauthorizedClient } from '../../errors/api-error.js';
+import { invalidScope, unauthorizedClient } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
 import type { Registry } from '../../registry.js';
 import type { TokenResponse } from '../issue-tokens.js';

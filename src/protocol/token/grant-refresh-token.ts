@@ -1,7 +1,7 @@
 // grant_type=refresh_token (RFC 6749 section 6) with rotation: each use returns a new refresh
 // token; presenting a used one revokes the whole family (RFC 9700 4.14.2). Bound to its client;
 // the scope may only narrow.
-import { invalidGrant, invalidScope } from '../../errors/api-error.js';
+import { invalidGrant, invalidScope } from '../../errors/refusals.js';
 import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';

@@ -1,0 +1,469 @@
+/**
+ * Every error Ward can answer, one entry each: HTTP status, OAuth `error` code, `error_message_key`
+ * (the Core SDK and UIs read these keys: never change one), the English text (the default
+ * `error_description`) and the French user message. Entries with `redirectable` are errors of
+ * /oauth/authorize: true may be redirected to the client's validated redirect_uri, false is only
+ * ever shown as a page (the client or the redirect_uri itself is in doubt).
+ *
+ * A key may serve several entries (a 413 and a malformed body are both `error.invalidRequest`);
+ * an entry is one cause. Errors of the authorization request keep `error.invalidRequest`, the key
+ * a JSON caller of the same checks (the step-up endpoint) has always received.
+ */
+export interface CatalogEntry {
+  readonly status: number;
+  readonly error: string;
+  readonly key: string;
+  readonly en: string;
+  readonly fr: string;
+  readonly redirectable?: boolean;
+}
+
+const entry = (
+  status: number,
+  error: string,
+  key: string,
+  en: string,
+  fr: string,
+  redirectable?: boolean,
+): CatalogEntry =>
+  redirectable === undefined ? { status, error, key, en, fr } : { status, error, key, en, fr, redirectable };
+
+const INVALID = 'error.invalidRequest';
+const AUTHORIZE_FR = "La demande d'autorisation est invalide.";
+
+export const CATALOG = {
+  // Transport: what the request looks like, before any route reads it.
+  invalidRequest: entry(400, 'invalid_request', INVALID, 'The request is invalid', 'La requête est invalide.'),
+  malformedRequest: entry(400, 'invalid_request', INVALID, 'The request is malformed', 'La requête est mal formée.'),
+  malformedUrl: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The request URL is malformed',
+    "L'URL de la requête est mal formée.",
+  ),
+  unstorableText: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The request contains characters that cannot be stored (such as NUL)',
+    'La requête contient des caractères qui ne peuvent pas être enregistrés (comme NUL).',
+  ),
+  payloadTooLarge: entry(
+    413,
+    'payload_too_large',
+    INVALID,
+    'The request body is too large',
+    'Le corps de la requête est trop grand.',
+  ),
+  unsupportedMediaType: entry(
+    415,
+    'unsupported_media_type',
+    'error.unsupportedMediaType',
+    'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded',
+    'Type de contenu non pris en charge : envoyez application/json ou application/x-www-form-urlencoded.',
+  ),
+  requestHeadersTooLarge: entry(
+    431,
+    'invalid_request',
+    'error.requestHeadersTooLarge',
+    'The request headers are too large',
+    'Les en-têtes de la requête sont trop grands.',
+  ),
+  requestTimeout: entry(
+    408,
+    'invalid_request',
+    'error.requestTimeout',
+    'The request took too long to arrive',
+    'La requête a mis trop de temps à arriver.',
+  ),
+  methodNotAllowed: entry(405, 'invalid_request', 'error.methodNotAllowed', 'Use POST', 'Utilisez POST.'),
+  notFound: entry(404, 'not_found', 'error.notFound', 'Not found', 'Introuvable.'),
+  missingParameter: entry(
+    400,
+    'invalid_request',
+    'error.missingParameter',
+    'A required parameter is missing',
+    'Un paramètre obligatoire manque.',
+  ),
+  invalidParameter: entry(
+    400,
+    'invalid_request',
+    'error.invalidParameter',
+    'A parameter is invalid',
+    "Un paramètre n'est pas valide.",
+  ),
+
+  // The server's side.
+  unexpected: entry(
+    500,
+    'server_error',
+    'error.unexpected',
+    'An unexpected error occurred',
+    "Une erreur inattendue s'est produite.",
+  ),
+  databaseUnavailable: entry(
+    503,
+    'server_error',
+    'error.serviceUnavailable',
+    'The service is temporarily unavailable; try again in a moment',
+    'Le service est momentanément indisponible ; réessayez dans un instant.',
+  ),
+  shuttingDown: entry(
+    503,
+    'temporarily_unavailable',
+    'error.serviceUnavailable',
+    'The server is shutting down; send the request again',
+    "Le serveur s'arrête ; renvoyez la requête.",
+  ),
+  rateLimited: entry(
+    429,
+    'rate_limit_reached',
+    'error.rateLimitReached',
+    'Too many requests, retry later',
+    'Trop de requêtes, réessayez plus tard.',
+  ),
+  deliveryFailed: entry(
+    503,
+    'server_error',
+    'error.delivery.failed',
+    'The message could not be sent; try again later',
+    "Le message n'a pas pu être envoyé ; réessayez plus tard.",
+  ),
+
+  // Clients and tokens (RFC 6749 5.2, RFC 6750 3.1).
+  invalidClient: entry(
+    401,
+    'invalid_client',
+    'error.invalidClient',
+    'Client authentication failed',
+    "L'authentification du client a échoué.",
+  ),
+  unknownClient: entry(400, 'invalid_client', 'error.client.notFound', 'Unknown client_id', 'Application inconnue.'),
+  unknownClientKeys: entry(
+    404,
+    'invalid_client',
+    'error.client.notFound',
+    'Unknown client_id',
+    'Application inconnue.',
+  ),
+  unauthorizedClient: entry(
+    400,
+    'unauthorized_client',
+    'error.unauthorizedClient',
+    'This client may not do this',
+    "Cette application n'y est pas autorisée.",
+  ),
+  invalidScope: entry(
+    400,
+    'invalid_scope',
+    'error.invalidScope',
+    'The scope is invalid',
+    "La portée demandée n'est pas valide.",
+  ),
+  invalidGrant: entry(
+    400,
+    'invalid_grant',
+    'error.invalidGrant',
+    'The grant is invalid',
+    "L'autorisation n'est pas valide.",
+  ),
+  invalidCodeVerifier: entry(
+    400,
+    'invalid_grant',
+    'error.invalidCodeVerifier',
+    'PKCE verification failed',
+    'La vérification PKCE a échoué.',
+  ),
+  unsupportedGrantType: entry(
+    400,
+    'unsupported_grant_type',
+    'error.unsupportedGrantType',
+    'This grant_type is not supported',
+    "Ce type d'autorisation n'est pas pris en charge.",
+  ),
+  invalidToken: entry(
+    401,
+    'invalid_token',
+    'error.invalidToken',
+    'The access token is missing, invalid, expired or revoked',
+    "Le jeton d'accès est absent, invalide, expiré ou révoqué.",
+  ),
+  forbidden: entry(403, 'access_denied', 'error.forbidden', 'Forbidden', 'Accès refusé.'),
+
+  // Accounts, sign-in and second factors.
+  invalidEmailOrPassword: entry(
+    400,
+    'invalid_grant',
+    'error.invalidEmailOrPassword',
+    'Invalid email or password',
+    'Adresse e-mail ou mot de passe incorrect.',
+  ),
+  passwordTooShort: entry(
+    400,
+    'invalid_request',
+    'error.password.tooShort',
+    'The password is too short or too long',
+    'Le mot de passe est trop court ou trop long.',
+  ),
+  emailInUse: entry(
+    409,
+    'email_conflict',
+    'error.email.alreadyInUse',
+    'An account already exists with this identifier',
+    'Un compte existe déjà avec cet identifiant.',
+  ),
+  phoneNumberInUse: entry(
+    409,
+    'email_conflict',
+    'error.phoneNumber.alreadyInUse',
+    'An account already exists with this identifier',
+    'Un compte existe déjà avec cet identifiant.',
+  ),
+  invalidVerificationCode: entry(
+    400,
+    'invalid_grant',
+    'error.invalidVerificationCode',
+    'The verification code is wrong, expired or already used',
+    'Le code de vérification est faux, expiré ou déjà utilisé.',
+  ),
+  invalidStepUp: entry(
+    400,
+    'invalid_grant',
+    'error.mfa.invalidStepUp',
+    'The step_up token is invalid, expired or already used',
+    "La vérification en deux étapes n'est plus valide ; recommencez.",
+  ),
+  noSecondFactor: entry(
+    400,
+    'invalid_request',
+    'error.mfa.noCredential',
+    'This user has no verified second factor to step up with',
+    "Ce compte n'a pas de second facteur vérifié.",
+  ),
+  noEmailAddress: entry(
+    400,
+    'invalid_request',
+    'error.mfa.noEmail',
+    'This account has no email address',
+    "Ce compte n'a pas d'adresse e-mail.",
+  ),
+  codesDisabled: entry(
+    403,
+    'access_denied',
+    'error.mfa.codesDisabled',
+    'Verification codes are disabled by the account settings',
+    'Les codes de vérification sont désactivés.',
+  ),
+  stepUpRequired: entry(
+    403,
+    'access_denied',
+    'error.mfa.stepUpRequired',
+    'This change needs a step-up: an access token from a verified second factor, less than 5 minutes old',
+    'Cette modification demande une vérification en deux étapes de moins de 5 minutes.',
+  ),
+  stepUpOrigin: entry(
+    403,
+    'access_denied',
+    'error.stepUp.origin',
+    'The session cookie is accepted only from an allowed origin of the client',
+    "Le cookie de session n'est accepté que depuis une origine autorisée de l'application.",
+  ),
+
+  // Management API.
+  managementForbidden: entry(
+    403,
+    'access_denied',
+    'error.management.forbidden',
+    'This operation needs a permission this caller does not have',
+    "Cette opération demande une permission que vous n'avez pas.",
+  ),
+  clientInvalid: entry(
+    400,
+    'invalid_request',
+    'error.client.invalid',
+    'The client is invalid',
+    "L'application n'est pas valide.",
+  ),
+  clientExists: entry(
+    409,
+    'invalid_request',
+    'error.client.exists',
+    'This client already exists',
+    'Cette application existe déjà.',
+  ),
+  clientHasOwnKeys: entry(
+    409,
+    'invalid_request',
+    'error.client.hasOwnKeys',
+    'Sync this client with the global key pair before switching it to HS256',
+    'Réalignez cette application sur la paire de clés globale avant de passer à HS256.',
+  ),
+  clientIsPublic: entry(
+    409,
+    'invalid_request',
+    'error.client.public',
+    'A public client has no secret',
+    "Une application publique n'a pas de secret.",
+  ),
+  clientNotRs256: entry(
+    409,
+    'invalid_request',
+    'error.client.notRs256',
+    'This client signs with HS256: choose RS256 as its JWT algorithm first',
+    "Cette application signe en HS256 : choisissez d'abord RS256.",
+  ),
+  keyAlreadyRevoked: entry(
+    409,
+    'invalid_request',
+    'error.key.alreadyRevoked',
+    'This key is already revoked',
+    'Cette clé est déjà révoquée.',
+  ),
+  ownRole: entry(
+    409,
+    'invalid_request',
+    'error.user.ownRole',
+    'An administrator cannot remove their own role',
+    'Un administrateur ne peut pas retirer son propre rôle.',
+  ),
+  settingsInvalid: entry(
+    400,
+    'invalid_request',
+    'error.settings.invalid',
+    'The settings are invalid',
+    'Les réglages ne sont pas valides.',
+  ),
+  socialProviderInvalid: entry(
+    400,
+    'invalid_request',
+    'error.socialProvider.invalid',
+    'The social provider is invalid',
+    "Le fournisseur d'identité n'est pas valide.",
+  ),
+  socialProviderExists: entry(
+    409,
+    'invalid_request',
+    'error.socialProvider.exists',
+    'This social provider already exists',
+    "Ce fournisseur d'identité existe déjà.",
+  ),
+
+  // /oauth/authorize (RFC 6749 4.1.2.1, OIDC Core 3.1.2.6). Never redirected: the client or its target is in doubt.
+  authorizeNotRedirectable: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The client or its redirect_uri is in doubt',
+    AUTHORIZE_FR,
+    false,
+  ),
+  authorizeUnknownClient: entry(400, 'invalid_client', INVALID, 'Unknown client_id', 'Application inconnue.', false),
+  authorizeNoMessengerCallback: entry(
+    400,
+    'unauthorized_client',
+    INVALID,
+    'This client has not registered the Messenger callback',
+    "Cette application n'a pas enregistré l'adresse de retour Messenger.",
+    false,
+  ),
+  // Redirected to the validated redirect_uri.
+  authorizeInvalidRequest: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The authorization request is invalid',
+    AUTHORIZE_FR,
+    true,
+  ),
+  authorizeInvalidScope: entry(
+    400,
+    'invalid_scope',
+    INVALID,
+    'The scope is invalid',
+    "La portée demandée n'est pas valide.",
+    true,
+  ),
+  authorizeUnauthorizedClient: entry(
+    400,
+    'unauthorized_client',
+    INVALID,
+    'This client may not use this response_type',
+    "Cette application n'y est pas autorisée.",
+    true,
+  ),
+  authorizeUnsupportedResponseType: entry(
+    400,
+    'unsupported_response_type',
+    INVALID,
+    'response_type must be code, token or messenger_code',
+    "Ce type de réponse n'est pas pris en charge.",
+    true,
+  ),
+  authorizeRequestNotSupported: entry(
+    400,
+    'request_not_supported',
+    INVALID,
+    'The request parameter (a request object) is not supported',
+    "Le paramètre request n'est pas pris en charge.",
+    true,
+  ),
+  authorizeRequestUriNotSupported: entry(
+    400,
+    'request_uri_not_supported',
+    INVALID,
+    'The request_uri parameter is not supported',
+    "Le paramètre request_uri n'est pas pris en charge.",
+    true,
+  ),
+  authorizeConsentRequired: entry(
+    400,
+    'consent_required',
+    INVALID,
+    'prompt=consent is not supported (no such screen)',
+    "Ce serveur n'a pas d'écran de consentement.",
+    true,
+  ),
+  authorizeAccountSelectionRequired: entry(
+    400,
+    'account_selection_required',
+    INVALID,
+    'prompt=select_account is not supported (no such screen)',
+    "Ce serveur n'a pas d'écran de choix de compte.",
+    true,
+  ),
+  authorizeAccessDenied: entry(
+    400,
+    'access_denied',
+    'error.authorize.accessDenied',
+    'The access was denied',
+    "L'accès a été refusé.",
+    true,
+  ),
+  authorizeLoginRequired: entry(
+    400,
+    'login_required',
+    'error.authorize.loginRequired',
+    'The user is not signed in',
+    "Vous n'êtes pas connecté.",
+    true,
+  ),
+  authorizeInteractionRequired: entry(
+    400,
+    'interaction_required',
+    'error.authorize.interactionRequired',
+    'The user must confirm',
+    'Une confirmation est nécessaire.',
+    true,
+  ),
+  authorizeServerError: entry(
+    400,
+    'server_error',
+    'error.authorize.serverError',
+    'The identity provider cannot be reached',
+    "Le fournisseur d'identité est injoignable.",
+    true,
+  ),
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorName = keyof typeof CATALOG;
