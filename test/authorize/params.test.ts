@@ -21,7 +21,7 @@ describe('authorization request parameters', () => {
   it('AZ-07: each bad parameter redirects to the registered URI with its error, the same state and iss', async () => {
     const cases: Array<[Record<string, string | undefined>, string]> = [
       [{ response_type: 'bogus' }, 'unsupported_response_type'],
-      [{ response_type: 'code id_token' }, 'unsupported_response_type'],
+      [{ response_type: 'code token' }, 'unsupported_response_type'],
       [{ scope: 'openid bogus' }, 'invalid_scope'],
       [{ prompt: 'bogus' }, 'invalid_request'],
       [{ prompt: 'none login' }, 'invalid_request'],

@@ -4,6 +4,7 @@
 // discovery leaves out are refused (the tables REFUSED). Request objects (request, request_uri) are
 // refused with OIDC Core 6's errors. To add a feature (a response mode, an endpoint), add its row.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
@@ -26,6 +27,7 @@ import { NO_LIMITS, basic, expectError, expectTokens } from '../token/support.js
 
 const API_CB = 'https://api.example/cb';
 const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_flow: true };
+const OIDC_RT = { ...PUBLIC_CLIENT, client_id: 'oidc-rt', response_types: ['code', 'id_token', 'code id_token'] };
 const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
 const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
 const OPS_SECRET = 'management-client-secret-of-40-characters!';
@@ -47,7 +49,10 @@ describe('discovery lists what works, and only that', () => {
   let ward: TestWard;
   let discovery: Discovery;
   before(async () => {
-    ward = await startWard({ account: NO_LIMITS, clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS] });
+    ward = await startWard({
+      account: NO_LIMITS,
+      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT],
+    });
     discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
   });
   after(() => ward.close());
@@ -75,8 +80,8 @@ describe('discovery lists what works, and only that', () => {
       assertErrorRedirect(await ward.fetch(codeRequest(over)), CB, error, ward.url);
     };
   /** Redeems a code of the public client: the token response, or the error body when `error` is expected. */
-  async function redeemed(code: string, verifier: string, error?: string) {
-    const { res, body } = await redeem(ward, code, verifier);
+  async function redeemed(code: string, verifier: string, error?: string, clientId = 'spa') {
+    const { res, body } = await redeem(ward, code, verifier, clientId);
     assert.equal(res.status, error ? 400 : 200, JSON.stringify(body));
     if (error) assert.equal(body.error, error);
     else assert.ok(body.access_token);
@@ -126,6 +131,23 @@ describe('discovery lists what works, and only that', () => {
     assert.ok(code, `a code in response_mode=${mode}`);
     await redeemed(code, pkce.verifier);
     return code;
+  }
+
+  const oidcVerifier = pkcePair().verifier;
+  /** An OpenID Connect response type for the client that lists them: the fragment's values. */
+  async function oidcResponse(type: string): Promise<URLSearchParams> {
+    const { tkn: t } = await tkn('oidc-rt');
+    const challenge = createHash('sha256').update(oidcVerifier).digest('base64url');
+    const url = codeRequest({
+      client_id: 'oidc-rt',
+      response_type: type,
+      nonce: 'n-rt',
+      tkn: t,
+      code_challenge: challenge,
+    });
+    const loc = location(await ward.fetch(url));
+    assert.equal(loc.search, '', 'nothing in the query');
+    return new URLSearchParams(loc.hash.slice(1));
   }
 
   const SUPPORTED: Record<string, Record<string, Check>> = {
@@ -189,6 +211,18 @@ describe('discovery lists what works, and only that', () => {
       implicit: implicitWorks,
     },
     response_types_supported: {
+      id_token: async () => {
+        const fragment = await oidcResponse('id_token');
+        assert.equal(fragment.get('code'), null);
+        assert.equal(decodeJwt(fragment.get('id_token')!).nonce, 'n-rt');
+      },
+      'code id_token': async () => {
+        const fragment = await oidcResponse('code id_token');
+        const claims = decodeJwt(fragment.get('id_token')!);
+        assert.equal(claims.nonce, 'n-rt');
+        assert.ok(claims.c_hash, 'c_hash binds the code');
+        await redeemed(fragment.get('code')!, oidcVerifier, undefined, 'oidc-rt');
+      },
       code: async () => void (await codeInMode('query')),
       token: implicitWorks,
       messenger_code: async () => {
@@ -253,8 +287,8 @@ describe('discovery lists what works, and only that', () => {
       },
     },
     response_types_supported: {
-      id_token: refusedAtAuthorize({ response_type: 'id_token' }, 'unsupported_response_type'),
-      'code id_token': refusedAtAuthorize({ response_type: 'code id_token' }, 'unsupported_response_type'),
+      'code token': refusedAtAuthorize({ response_type: 'code token' }, 'unsupported_response_type'),
+      'id_token token': refusedAtAuthorize({ response_type: 'id_token token' }, 'unsupported_response_type'),
     },
     response_modes_supported: {
       'form_post.jwt': refusedAtAuthorize({ response_mode: 'form_post.jwt' }, 'invalid_request'),

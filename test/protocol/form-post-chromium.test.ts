@@ -15,14 +15,20 @@ describe('response_mode=form_post in Chromium', { timeout: 90_000 }, () => {
   let chromium: Chromium;
   let server: Server;
   let callback: string;
-  const received: Array<{ method: string; body: string; contentType: string }> = [];
+  const received: Array<{ method: string; path: string; body: string; contentType: string }> = [];
   before(async () => {
     const tls = await makeDevCertificate(['127.0.0.1']);
     server = createServer(tls, (req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        received.push({ method: req.method ?? '', body, contentType: req.headers['content-type'] ?? '' });
+        if (req.url === '/favicon.ico') return void res.writeHead(404).end();
+        received.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          body,
+          contentType: req.headers['content-type'] ?? '',
+        });
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Received</title>');
       });
     });
@@ -63,6 +69,7 @@ describe('response_mode=form_post in Chromium', { timeout: 90_000 }, () => {
     assert.deepEqual(blocked, [], 'no CSP violation');
     assert.equal(received.length, 1);
     const got = received[0]!;
+    assert.equal(got.path, '/cb');
     assert.equal(got.method, 'POST');
     assert.equal(got.contentType, 'application/x-www-form-urlencoded');
     const form = new URLSearchParams(got.body);
