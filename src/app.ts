@@ -10,7 +10,6 @@ import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
-import { sharedRequestLogger } from './http/tuning/request-logger.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
@@ -41,7 +40,6 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     loggerInstance: r.log,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
-    ...(tuning.shared_request_logger ? { childLoggerFactory: sharedRequestLogger } : {}),
     bodyLimit: 64 * 1024,
     trustProxy: !r.config.tls,
     routerOptions: { ignoreTrailingSlash: false },

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
@@ -7,12 +6,10 @@ import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
 import { DEFAULT_ACCOUNT } from './config/defaults.js';
-import { clientErrorStacks } from './errors/api-error.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
-import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createSocialProviders } from './social/providers.js';
 import { joseJws } from './keys/jwt.js';
@@ -21,8 +18,6 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { drawRandomBytesFrom } from './lib/random.js';
-import { pooledRandomBytes } from './lib/tuning/random-pool.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
@@ -63,8 +58,6 @@ export function makeLogger(level: WardConfig['logLevel']): Logger {
 
 /** The composition root: config, clock, storage and services, built once per process. */
 export async function buildRegistry(config: WardConfig, opts: RegistryOptions = {}) {
-  drawRandomBytesFrom(config.tuning.random_pool ? pooledRandomBytes : randomBytes);
-  clientErrorStacks.skip = config.tuning.stackless_client_errors;
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? makeLogger(config.logLevel);
   const master = loadMasterKey(config.dataDir, config.masterKey);
@@ -139,9 +132,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const events = createSecurityEvents({ storage, log, clock, metrics, outage });
 
   const accessTokens = createAccessTokenCodec(master.key);
-  const delivery = createDelivery(config.delivery, log, {
-    ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),
-  });
+  const delivery = createDelivery(config.delivery, log);
   const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({
     issuer: config.issuer,

@@ -18,16 +18,8 @@ export const SPEED_UPS = [
   'document_fast_path',
   /** Route schemas compiled on first use (http/tuning/lazy-validation.ts). */
   'lazy_validation',
-  /** No pino child logger per request (http/tuning/request-logger.ts). */
-  'shared_request_logger',
   /** ID tokens signed with node:crypto directly, RS256 off the event loop (keys/tuning/jws.ts). */
   'direct_jws',
-  /** Verification emails built by Ward's own MIME writer, not nodemailer's composer (integrations/tuning/mime.ts). */
-  'mime_writer',
-  /** CSPRNG bytes drawn from a 4 KiB block (lib/tuning/random-pool.ts). */
-  'random_pool',
-  /** Expected client errors (ApiError) without a stack trace (errors/tuning/stackless.ts). */
-  'stackless_client_errors',
   /** A smaller young generation and slower old-generation growth (lib/tuning/heap-flags.ts). */
   'heap_flags',
 ] as const;

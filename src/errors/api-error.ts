@@ -15,9 +15,6 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** Speed-up `stackless_client_errors` (docs/performance.md): the composition sets it. */
-export const clientErrorStacks = { skip: true };
-
 export class ApiError extends Error {
   readonly userMsg: string;
   readonly details?: FieldError[];
@@ -30,11 +27,7 @@ export class ApiError extends Error {
     readonly messageKey: string,
     opts: ApiErrorOptions = {},
   ) {
-    // An expected client error: no stack trace to capture (it is never logged as a crash).
-    const limit = Error.stackTraceLimit;
-    if (clientErrorStacks.skip) Error.stackTraceLimit = 0;
     super(description);
-    Error.stackTraceLimit = limit;
     this.userMsg = opts.userMsg ?? description;
     this.details = opts.details;
     this.headers = opts.headers ?? {};

@@ -8,7 +8,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Transporter } from 'nodemailer';
 import { DeliveryError, scrub } from './errors.js';
-import type { MimeWriter } from './tuning/mime.js';
 
 export interface MailContent {
   subject: string;
@@ -30,8 +29,6 @@ export interface MailerOptions {
   tls?: ConnectionOptions;
   /** Connection, greeting and idle timeouts; default 10 s. */
   timeoutMs?: number;
-  /** Builds the messages it can (the `mime_writer` speed-up); without it, nodemailer composes each. */
-  mimeWriter?: MimeWriter;
 }
 
 const isLoopback = (host: string): boolean =>
@@ -101,7 +98,6 @@ const HEADERS = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress'
 
 export function createMailer(opts: MailerOptions): Mailer {
   const { options, secrets } = transportOptions(opts);
-  const compose = opts.mimeWriter?.(opts.from);
   // nodemailer is loaded with the first email, not at start-up.
   let transporter: Promise<Transporter> | undefined;
   const transport = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
@@ -115,8 +111,7 @@ export function createMailer(opts: MailerOptions): Mailer {
       if (typeof to !== 'string' || to.trim() === '')
         throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
-        // What the MIME writer cannot write (or all, without it) goes through nodemailer's composer.
-        const mail = compose?.(to.trim(), content, HEADERS) ?? {
+        const mail = {
           from: opts.from,
           // An address object: the value is one mailbox, never parsed as a list.
           to: { name: '', address: to.trim() },
