@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
 //   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]
-//   [--users 0,100k,1m] [--workers 1,2]` (the last two: the scale run of scale.ts instead)`
+//   [--users 0,100k,1m] [--workers 1,2] [--tuning on,off,no:group_commit]` (the last three: the variant run of
+//   scale.ts instead: Ward only, rounds interleaved over the variants, each a ratio to the first)`
 // Issue 7's benchmark: records the environment, measures the ceilings L1-L4, starts Ward (SQLite,
 // then PostgreSQL when reachable) and the peer oidc-provider 8.8.1 as children on 127.0.0.1, runs
 // B1-B9 alternately on both (Ward, peer, Ward, peer...), prints one table, optionally writes
@@ -22,7 +23,7 @@ import { parseCount } from './seed-users.js';
 import { startSink } from './smtp.js';
 import { formatPerUnit, traceSyscalls } from './syscalls.js';
 import { formatPerf, recordPerf, type PerfSummary } from './perf.js';
-import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
+import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, tuningEnv, type WardDb } from './ward.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -79,9 +80,11 @@ async function scaleMain() {
   const users = (opt('users') ?? '0').split(',').map(parseCount);
   if (!users.includes(0)) users.unshift(0); // the baseline: no generated users
   const workers = (opt('workers') ?? '1').split(',').map(Number);
+  const tunings = (opt('tuning') ?? 'on').split(',');
+  for (const t of tunings) tuningEnv(t); // refuses a bad variant before anything starts
   if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 8))
     throw new Error('--workers: process counts from 1 to 8, e.g. 1,2');
-  const e = { ...environment, engines: engines.join(','), users, workers };
+  const e = { ...environment, engines: engines.join(','), users, workers, tunings };
   log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
   const cli = await buildWard(opt('ref'));
   const header =
@@ -94,6 +97,7 @@ async function scaleMain() {
     engines,
     users: [...new Set(users)].sort((a, b) => a - b),
     workers: [...new Set(workers)].sort((a, b) => a - b),
+    tunings: [...new Set(tunings)],
     only: only ?? ['B4', 'B5', 'B7', 'B9'],
     rounds: cfg.rounds,
     seconds: cfg.seconds,
@@ -109,7 +113,7 @@ async function scaleMain() {
 }
 
 async function main() {
-  if (opt('users') !== undefined || opt('workers') !== undefined) return scaleMain();
+  if (opt('users') !== undefined || opt('workers') !== undefined || opt('tuning') !== undefined) return scaleMain();
   log(`Ward benchmark (${quick ? 'quick' : 'full'}): ${JSON.stringify(environment)}`);
   log('Ceilings:');
   const ceilingRuns = [await measureCeilings(cfg.ceilingScale, cfg.connections, log)];

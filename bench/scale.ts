@@ -25,6 +25,8 @@ export interface ScaleOptions {
   engines: string[];
   users: number[];
   workers: number[];
+  /** WARD_TUNING variants (`--tuning`, ward.ts's tuningEnv): `on`, `off`, `no:<speed-up>`. */
+  tunings: string[];
   only: string[];
   rounds: number;
   seconds: number;
@@ -40,6 +42,7 @@ export interface ScaleOptions {
 interface Variant {
   users: number;
   workers: number;
+  tuning: string;
   label: string;
   db: WardDb;
   ward?: Child;
@@ -54,7 +57,7 @@ interface ScaleRow {
   scenario: Pick<Scenario, 'id' | 'title' | 'unit'>;
   runs: RunResult[][] /* [variant][round] */;
 }
-type VariantShape = Pick<Variant, 'users' | 'workers'>;
+type VariantShape = Pick<Variant, 'users' | 'workers'> & { tuning?: string };
 
 /** The median (the mean of the middle two for an even count: with 2 rounds, their mean). */
 const median = (xs: number[]) => {
@@ -74,8 +77,8 @@ const procsLabel = (w: number, runs: RunResult[]) => {
 
 function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): string {
   const head =
-    '| engine | id | scenario | generated users | Ward processes | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
-  const lines = [head, `|${'---|'.repeat(16)}`];
+    '| engine | id | scenario | generated users | Ward processes | tuning | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
+  const lines = [head, `|${'---|'.repeat(17)}`];
   for (const r of rows) {
     const vs = variants.get(r.engine)!;
     const base = r.runs[0]!;
@@ -93,7 +96,7 @@ function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): st
             .join(' ')} (${good} ok)`
         : '';
       lines.push(
-        `| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
+        `| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${v.tuning ?? 'on'} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
           `${f(
             m((x) => x.p50),
             1,
@@ -163,20 +166,23 @@ export async function runScale(o: ScaleOptions): Promise<string> {
       let reachable = true;
       eachUserCount: for (const users of o.users) {
         for (const workers of o.workers) {
-          const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
-          if (!db) {
-            reachable = false;
-            break eachUserCount;
+          for (const tuning of o.tunings) {
+            const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
+            if (!db) {
+              reachable = false;
+              break eachUserCount;
+            }
+            if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
+            const v: Variant = {
+              users,
+              workers,
+              tuning,
+              label: `${engine} ${countLabel(users)} users, ${workers} process(es), tuning ${tuning}`,
+              db,
+            };
+            variants.push(v);
+            all.push(v);
           }
-          if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
-          const v: Variant = {
-            users,
-            workers,
-            label: `${engine} ${countLabel(users)} users, ${workers} process(es)`,
-            db,
-          };
-          variants.push(v);
-          all.push(v);
         }
       }
       if (!reachable) {
@@ -187,7 +193,7 @@ export async function runScale(o: ScaleOptions): Promise<string> {
       byEngine.set(engine, variants);
       log(`\n${engine}: ${variants.length} variant(s)`);
       for (const v of variants) {
-        const first = await startWard(o.cli, v.db, sink.url, o.experiment); // migrations and keys
+        const first = await startWard(o.cli, v.db, sink.url, o.experiment, 1, [], v.tuning); // migrations and keys
         await first.stop();
         if (v.users) {
           const r = await seedUsers(v.db.target, v.users, 0, (s) => log(`  ${v.label}: ${s.trim()}`));
@@ -197,10 +203,10 @@ export async function runScale(o: ScaleOptions): Promise<string> {
           );
         }
         v.size = await storeSize(v.db.target);
-        v.ward = await startWard(o.cli, v.db, sink.url, o.experiment, v.workers);
+        v.ward = await startWard(o.cli, v.db, sink.url, o.experiment, v.workers, [], v.tuning);
         v.coldStartMs = v.ward.coldStartMs;
         const t = performance.now();
-        const tag = `${engine}-${countLabel(v.users)}-w${v.workers}-${Date.now()}`;
+        const tag = `${engine}-${countLabel(v.users)}-w${v.workers}-${v.tuning.replace(/\W/g, '')}-${Date.now()}`;
         v.side = {
           kind: 'ward',
           url: v.ward.url,
@@ -250,6 +256,7 @@ export async function runScale(o: ScaleOptions): Promise<string> {
             variants: vs.map((v) => ({
               users: v.users,
               workers: v.workers,
+              tuning: v.tuning,
               size: v.size,
               seedMs: v.seedMs,
               coldStartMs: v.coldStartMs,

@@ -169,13 +169,24 @@ export async function postgresDb(): Promise<WardDb | null> {
 
 /** The node flags `npm start` gives this build's server (none for a build from before they existed). */
 async function serverNodeFlags(): Promise<readonly string[]> {
-  const file = join(OUT, 'lib/server-node-flags.js');
-  if (!existsSync(file)) return [];
+  const file = ['lib/tuning/heap-flags.js', 'lib/server-node-flags.js'].map((f) => join(OUT, f)).find(existsSync);
+  if (!file) return [];
   return ((await import(pathToFileURL(file).href)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
 }
 
 /**
- * `cli.js start` (with the node flags of `npm start`), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
+ * A `--tuning` variant as Ward's environment: `on`, `off`, or `no:<speed-up>+<speed-up>` (on, but
+ * for those: WARD_TUNING_OFF, see src/config/tuning.ts).
+ */
+export function tuningEnv(variant: string): Record<string, string> {
+  if (variant === 'on' || variant === 'off') return { WARD_TUNING: variant };
+  const m = /^no:([a-z_]+(\+[a-z_]+)*)$/.exec(variant);
+  if (!m) throw new Error(`--tuning: on, off or no:<speed-up>[+<speed-up>...], got ${variant}`);
+  return { WARD_TUNING: 'on', WARD_TUNING_OFF: m[1]!.split('+').join(',') };
+}
+
+/**
+ * `cli.js start` (with the node flags of `npm start`, unless the tuning turns `heap_flags` off), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
  * cluster's primary and this waits (bounded) until all N workers listen, as the primary's banner says.
  */
 export async function startWard(
@@ -185,7 +196,10 @@ export async function startWard(
   experiment = '',
   workers = 1,
   nodeArgs: string[] = [],
+  tuning = 'on',
 ): Promise<Child> {
+  const tuned = tuningEnv(tuning);
+  const heapFlags = tuned.WARD_TUNING === 'on' && !tuned.WARD_TUNING_OFF?.split(',').includes('heap_flags');
   const port = await freePort();
   const config = join(db.env.WARD_DATA_DIR!, 'bench-config.json');
   // The settings this src/ knows (others would be refused at start), and all of its rate limits off.
@@ -201,7 +215,7 @@ export async function startWard(
     port,
     probePath: '/.well-known/openid-configuration',
     args: [
-      ...(await serverNodeFlags()),
+      ...(heapFlags ? await serverNodeFlags() : []),
       ...nodeArgs,
       cli,
       'start',
@@ -221,6 +235,7 @@ export async function startWard(
       WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
       BENCH_EXPERIMENT: experiment,
+      ...tuned,
     },
   });
   if (workers > 1) {

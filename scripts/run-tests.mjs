@@ -23,7 +23,23 @@ if (!only.length) {
   }
 }
 const files = only.length ? only : [...find('src'), ...find('test')].sort();
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-});
-process.exit(r.status ?? 1);
+const run = (list, env = process.env) =>
+  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...list], { stdio: 'inherit', env })
+    .status ?? 1;
+const status = run(files);
+if (only.length || status !== 0) process.exit(status);
+
+// The whole run proves the plain path is the same product as the tuned one (docs/performance.md):
+// the protocol, token, storage contract and SDK tests once more with every speed-up off. Left out:
+// the tests of a speed-up itself (they pin the tuned path) and the browser tests (slow; the SDK's
+// Node tests cover the same flows).
+const PLAIN_DIRS = ['test/protocol/', 'test/token/', 'test/authorize/', 'test/storage/', 'test/clients/'];
+const PINNED = ['pg-named', 'sqlite-batch', 'sqlite-tuning', 'document-fast-path', 'prepared'];
+const plain = files.filter(
+  (f) =>
+    (PLAIN_DIRS.some((d) => f.startsWith(d)) || f === 'test/mfa/sdk.test.ts') &&
+    !f.includes('chromium') &&
+    !PINNED.some((n) => f.endsWith(`/${n}.test.ts`)),
+);
+process.stdout.write(`\nThe same contract tests with WARD_TUNING=off (${plain.length} files):\n`);
+process.exit(run(plain, { ...process.env, WARD_TUNING: 'off', WARD_TUNING_OFF: '' }));

@@ -9,7 +9,7 @@ import { installCors } from './http/cors.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
-import { lazyValidatorFactory } from './http/lazy-validation.js';
+import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
@@ -21,7 +21,7 @@ import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
 import { sessionRoutes } from './http/routes/sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
-import { documentFastPath, installFastPath } from './http/document-fast-path.js';
+import { documentFastPath, installFastPath } from './http/tuning/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
 
@@ -33,14 +33,13 @@ export interface AppOptions {
 
 /** Builds the Fastify instance (no listen: tests and main both use it). */
 export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<FastifyInstance> {
+  // The speed-ups (config/tuning.ts) are chosen here; without them Fastify does it all its own way.
+  const tuning = r.config.tuning;
   const server: FastifyServerOptions = {
     // Fastify's own request logging would print query strings (codes, tkn): Ward logs its own line.
     loggerInstance: r.log,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
-    // No child logger per request (a pino child with redaction costs a few % of a small request):
-    // the lines about a request name its id themselves (reqId).
-    childLoggerFactory: (logger) => logger,
     bodyLimit: 64 * 1024,
     trustProxy: !r.config.tls,
     routerOptions: { ignoreTrailingSlash: false },
@@ -56,13 +55,15 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
-    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } },
+    ...(tuning.lazy_validation
+      ? { schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } } }
+      : {}),
   };
   const lifecycle = opts.lifecycle ?? new Draining();
   const app = (opts.https
     ? Fastify({ ...server, https: opts.https } as FastifyServerOptions)
     : Fastify(server)) as unknown as FastifyInstance;
-  installFastPath(app.server, documentFastPath(r, lifecycle));
+  if (tuning.document_fast_path) installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installDraining(app, lifecycle);
   installErrorHandling(app, r.outage, r.config.issuer);

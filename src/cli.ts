@@ -5,7 +5,7 @@ import type { WardConfig } from './config/types.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
-import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/server-node-flags.js';
+import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/tuning/heap-flags.js';
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
@@ -35,7 +35,11 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
   if (command === 'migrate') {
-    const db = connect({ sqlitePath: join(config.dataDir, 'ward.db'), postgresUrl: config.databaseUrl });
+    const db = connect({
+      sqlitePath: join(config.dataDir, 'ward.db'),
+      postgresUrl: config.databaseUrl,
+      tuning: config.tuning,
+    });
     const applied = await migrate(db);
     await db.close();
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
@@ -59,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (workers > 1 && cluster.isPrimary) return runCluster(config, workers);
-  applyRuntimeHeapSetting();
+  if (config.tuning.heap_flags) applyRuntimeHeapSetting();
   const running = await startServer(config, { bootstrap: cluster.isPrimary });
   survivingStrayDatabaseErrors(running.registry.log);
   if (cluster.isPrimary) process.stdout.write(banner(config, running));
@@ -124,7 +128,9 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   let stopping = false;
   serveClusterMetrics();
   // Each worker gets the server's node flags, unless the primary was started with its own values.
-  cluster.setupPrimary({ execArgv: withServerNodeFlags(process.execArgv) });
+  cluster.setupPrimary({
+    execArgv: config.tuning.heap_flags ? withServerNodeFlags(process.execArgv) : process.execArgv,
+  });
   const bornAt = new Map<number, number>();
   const fork = () => {
     if (!stopping) bornAt.set(cluster.fork().id, Date.now());

@@ -12,7 +12,9 @@ import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createSocialProviders } from './social/providers.js';
+import { joseJws } from './keys/jwt.js';
 import { KeyStore } from './keys/key-store.js';
+import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -61,7 +63,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const master = loadMasterKey(config.dataDir, config.masterKey);
   const outage = outageLog(log);
   const sqlitePath = join(config.dataDir, 'ward.db');
-  const db = connect({ sqlitePath, postgresUrl: config.databaseUrl, pgSchema: opts.pgSchema, outage });
+  const db = connect({
+    sqlitePath,
+    postgresUrl: config.databaseUrl,
+    pgSchema: opts.pgSchema,
+    outage,
+    tuning: config.tuning,
+  });
   const applied = await migrate(db);
   const storage: Storage = createStorage(db);
 
@@ -132,6 +140,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     now: () => clock.now(),
     keys,
     clients,
+    jws: config.tuning.direct_jws ? directJws : joseJws,
   });
   return {
     config,

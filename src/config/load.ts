@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_ACCOUNT, DEFAULT_PORT } from './defaults.js';
 import type { ClientConfig, WardConfig } from './types.js';
 import { validateSocialProviders } from './social.js';
+import { parseTuning } from './tuning.js';
 import { Problems, checkKnownKeys, validateAccount, validateClient } from './validate.js';
 
 export class ConfigError extends Error {
@@ -24,6 +25,7 @@ const FILE_KEYS = [
   'tls_key',
   'log_level',
   'demo_clients',
+  'tuning',
   'account',
   'clients',
   'social_providers',
@@ -129,6 +131,8 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   if (!Number.isInteger(shutdown) || shutdown < 1 || shutdown > 600)
     p.add('WARD_SHUTDOWN_TIMEOUT', 'must be a whole number of seconds from 1 to 600');
 
+  const tuning = parseTuning(pick('WARD_TUNING', 'tuning'), env.WARD_TUNING_OFF, (k, m) => p.add(k, m));
+
   const account = validateAccount(p, file.account, DEFAULT_ACCOUNT);
   const clients: ClientConfig[] = [];
   if (file.clients !== undefined) {
@@ -172,6 +176,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     },
     metricsToken,
     shutdownTimeoutSeconds: shutdown,
+    tuning,
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
     clients,

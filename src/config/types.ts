@@ -1,3 +1,5 @@
+import type { Tuning } from './tuning.js';
+
 /** Ward's whole configuration, after defaults and validation. */
 export type JwtAlgorithm = 'RS256' | 'HS256';
 export type ClientType = 'public' | 'confidential';
@@ -144,6 +146,8 @@ export interface WardConfig {
   metricsToken: string | null;
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutSeconds: number;
+  /** Which speed-ups are on (WARD_TUNING, WARD_TUNING_OFF; config/tuning.ts). */
+  tuning: Tuning;
   account: AccountSettings;
   /** The account keys the config file declares: applied over the stored settings at each start. */
   accountPatch: Record<string, unknown> | null;

@@ -44,11 +44,7 @@ export class WardError extends Error {
   ) {
     const entry: CatalogEntry = CATALOG[id];
     const description = opts.description ?? entry.en;
-    // An expected refusal: no stack trace to capture (it is never logged as a crash).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(description);
-    Error.stackTraceLimit = limit;
     this.entry = entry;
     this.status = opts.status ?? entry.status;
     this.description = description;

@@ -3,7 +3,7 @@ import type { Storage } from '../storage/storage.js';
 
 /**
  * Every answer waits for the commit of the writes made before it (SQLite's group commit,
- * `storage/sqlite-batch.ts`): a client is never handed a token, code or "done" whose rows a crash
+ * `storage/engine/group-commit.ts`): a client is never handed a token, code or "done" whose rows a crash
  * could still take back. If that commit failed, the answer becomes the server error it is.
  * On PostgreSQL each statement is committed when it returns, so nothing waits.
  */

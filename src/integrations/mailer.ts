@@ -8,7 +8,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Transporter } from 'nodemailer';
 import { DeliveryError, scrub } from './errors.js';
-import { buildMessage, mailbox, plainAddress } from './mime.js';
 
 export interface MailContent {
   subject: string;
@@ -99,8 +98,6 @@ const HEADERS = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress'
 
 export function createMailer(opts: MailerOptions): Mailer {
   const { options, secrets } = transportOptions(opts);
-  // A From that mime.ts cannot write (and recipients it cannot) go through nodemailer's composer.
-  const sender = mailbox(opts.from);
   // nodemailer is loaded with the first email, not at start-up.
   let transporter: Promise<Transporter> | undefined;
   const transport = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(options)));
@@ -114,23 +111,15 @@ export function createMailer(opts: MailerOptions): Mailer {
       if (typeof to !== 'string' || to.trim() === '')
         throw new DeliveryError('email', 'invalid_destination', 'no email address to send to');
       try {
-        const rcpt = sender ? plainAddress(to.trim()) : null;
-        // The common case: the message is built here (mime.ts) and nodemailer only speaks SMTP.
-        const mail =
-          sender && rcpt
-            ? {
-                envelope: { from: sender.address, to: [rcpt] },
-                raw: buildMessage({ from: sender, to: rcpt, ...content, headers: HEADERS, date: new Date() }),
-              }
-            : {
-                from: opts.from,
-                // An address object: the value is one mailbox, never parsed as a list.
-                to: { name: '', address: to.trim() },
-                subject: content.subject,
-                text: content.text,
-                html: content.html,
-                headers: HEADERS,
-              };
+        const mail = {
+          from: opts.from,
+          // An address object: the value is one mailbox, never parsed as a list.
+          to: { name: '', address: to.trim() },
+          subject: content.subject,
+          text: content.text,
+          html: content.html,
+          headers: HEADERS,
+        };
         await (await transport()).sendMail(mail);
       } catch (e) {
         throw toDeliveryError(e, secrets);

@@ -1,19 +1,18 @@
-import { createHmac, sign as signAsync, type KeyObject } from 'node:crypto';
+// Signing the JWTs Ward issues (ID tokens). The plain path is jose; `directJws` (tuning/jws.ts) is
+// the speed-up the composition may choose instead.
+import type { KeyObject } from 'node:crypto';
+import { SignJWT, type JWTPayload } from 'jose';
 
-const b64 = (v: object): string => Buffer.from(JSON.stringify(v)).toString('base64url');
-
-/** RS256: the signature is computed off the event loop (callback crypto.sign), so both cores work. */
-export function signRs256(payload: object, kid: string, key: KeyObject, typ = 'JWT'): Promise<string> {
-  const input = `${b64({ alg: 'RS256', typ, kid })}.${b64(payload)}`;
-  return new Promise((resolve, reject) => {
-    signAsync('sha256', Buffer.from(input), key, (err, sig) =>
-      err ? reject(err) : resolve(`${input}.${sig.toString('base64url')}`),
-    );
-  });
+export interface JwsSigner {
+  /** RS256 with Ward's key `kid`. */
+  rs256(payload: object, kid: string, key: KeyObject, typ?: string): Promise<string>;
+  /** HS256 with the client secret's UTF-8 octets (OIDC Core 10.1). */
+  hs256(payload: object, secret: string, typ?: string): Promise<string>;
 }
 
-/** HS256 with the client secret's UTF-8 octets (OIDC Core 10.1); createHmac directly, no JOSE layer. */
-export function signHs256(payload: object, secret: string, typ = 'JWT'): string {
-  const input = `${b64({ alg: 'HS256', typ })}.${b64(payload)}`;
-  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-}
+export const joseJws: JwsSigner = {
+  rs256: (payload, kid, key, typ = 'JWT') =>
+    new SignJWT(payload as JWTPayload).setProtectedHeader({ alg: 'RS256', typ, kid }).sign(key),
+  hs256: (payload, secret, typ = 'JWT') =>
+    new SignJWT(payload as JWTPayload).setProtectedHeader({ alg: 'HS256', typ }).sign(new TextEncoder().encode(secret)),
+};

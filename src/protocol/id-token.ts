@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
 import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
-import { signHs256, signRs256 } from '../keys/jwt.js';
+import type { JwsSigner } from '../keys/jwt.js';
 import { seconds } from '../lib/clock.js';
 import type { User } from '../storage/sql/users.js';
 import { claimsFor } from './scopes.js';
@@ -35,6 +35,8 @@ export function createIdTokenSigner(deps: {
   now: () => number;
   keys: KeyStore;
   clients: ClientService;
+  /** jose, or the `direct_jws` speed-up (chosen by the composition). */
+  jws: JwsSigner;
 }) {
   return async function sign(input: IdTokenInput): Promise<string> {
     const { client, user } = input;
@@ -59,9 +61,9 @@ export function createIdTokenSigner(deps: {
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...claimsFor(user, input.scopes),
     };
-    if (client.jwt_algorithm === 'HS256') return signHs256(payload, deps.clients.secretOf(client));
+    if (client.jwt_algorithm === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client));
     const { kid, key } = deps.keys.current(keySetOf(client));
-    return signRs256(payload, kid, key);
+    return deps.jws.rs256(payload, kid, key);
   };
 }
 

@@ -14,8 +14,12 @@ import * as m007 from './migrations/007-sealed-access-tokens.js';
 import * as m008 from './migrations/008-interactions.js';
 import * as m009 from './migrations/009-client-response-types.js';
 import { survivingOutages } from './pg-faults.js';
-import { namingStatements } from './pg-named.js';
-import { batchingWrites, type Batching } from './sqlite-batch.js';
+import { TUNED, type Tuning } from '../config/tuning.js';
+import { batchingWrites } from './engine/group-commit.js';
+import { namingStatements } from './engine/pg-named.js';
+import { useQueryTemplates } from './engine/query-templates.js';
+import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
+import { cachingStatements } from './engine/statement-cache.js';
 import type { Database } from './schema.js';
 import { outageLog, type OutageLog } from './unavailable.js';
 
@@ -26,7 +30,7 @@ export interface Db {
   engine: Engine;
   /** PostgreSQL only: the pool, for LISTEN/NOTIFY. */
   pool?: pg.Pool;
-  /** SQLite only: the group commit the writes made so far wait for (`sqlite-batch.ts`). */
+  /** SQLite only: the group commit the writes made so far wait for (`engine/group-commit.ts`). */
   settled?: () => Promise<void> | undefined;
   close(): Promise<void>;
 }
@@ -46,6 +50,8 @@ export interface ConnectOptions {
   /** PostgreSQL schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** The speed-ups to use (default: all of them). */
+  tuning?: Tuning;
   /** Where the outage lines go (`unavailable.ts`); standard error when not given (the CLI's one-off commands). */
   outage?: OutageLog;
 }
@@ -63,19 +69,8 @@ const stderrOutage = (): OutageLog =>
  */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
-/**
- * Measured under the benchmark's step-up flow (bench/README.md, "Eighth session"):
- * - Statement journals in memory. Inside the group commit's transaction every write statement keeps
- *   the undo of the pages it changes; once that spilled to a temporary file, each statement paid
- *   two more write syscalls. A statement journal is never read after a crash, so a file buys nothing.
- * - The WAL is copied back into the database file (a checkpoint, with two fsyncs, inline in the
- *   commit that crosses the limit) every 16,000 pages instead of 1,000: a page rewritten many times
- *   is copied once, and the fsyncs are paid 16 times less often. The WAL grows to ~64 MB at most,
- *   and is cut back to that size after a larger transaction.
- */
-const SQLITE_TUNING = ['temp_store = MEMORY', 'wal_autocheckpoint = 16000', `journal_size_limit = ${64 * 1024 * 1024}`];
-
 export function connect(opts: ConnectOptions): Db {
+  const tuning = opts.tuning ?? TUNED;
   if (opts.postgresUrl) {
     const pool = new (loadPg().Pool)({
       connectionString: opts.postgresUrl,
@@ -86,9 +81,10 @@ export function connect(opts: ConnectOptions): Db {
       fallback_application_name: 'ward',
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    namingStatements(pool);
+    if (tuning.pg_named_statements) namingStatements(pool);
     survivingOutages(pool, opts.outage ?? stderrOutage());
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    if (tuning.query_templates) useQueryTemplates(db);
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }
   if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
@@ -96,41 +92,25 @@ export function connect(opts: ConnectOptions): Db {
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
-  for (const p of SQLITE_TUNING) file.pragma(p);
-  const batch = batchingWrites(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file, batch) }) });
+  if (tuning.sqlite_pragmas) for (const p of SQLITE_TUNING) file.pragma(p);
+  const batch = tuning.group_commit ? batchingWrites(file) : undefined;
+  // Kysely's SQLite driver calls `prepare` per query: an own property shadows the prototype's
+  // method for this one connection, with the speed-ups chosen.
+  const prepare = file.prepare.bind(file);
+  const wrapped = batch ? (text: string) => batch.wrap(prepare(text), text) : undefined;
+  const chosen = tuning.statement_cache ? cachingStatements(wrapped ?? prepare) : wrapped;
+  if (chosen) file.prepare = chosen as typeof file.prepare;
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  if (tuning.query_templates) useQueryTemplates(db);
   return {
     db,
     engine: 'sqlite',
-    settled: batch.settled,
+    settled: batch?.settled,
     close: async () => {
-      batch.flush();
+      batch?.flush();
       await db.destroy();
     },
   };
-}
-
-/**
- * Kysely's SQLite driver prepares every query anew; the same query shape always yields the same SQL
- * text, so a statement compiled once per text is reused (better-sqlite3 runs a statement to its end
- * synchronously, and Ward never streams, so sharing one is safe). Bounded: the query shapes are a
- * fixed set, but an unexpected growth (an IN list of varying length) evicts the oldest.
- */
-function cachingStatements(file: SqliteDatabase.Database, batch: Batching): SqliteDatabase.Database {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  const prepare = file.prepare.bind(file);
-  const cached = (text: string) => {
-    let stmt = cache.get(text);
-    if (stmt === undefined) {
-      stmt = batch.wrap(prepare(text), text);
-      if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
-      cache.set(text, stmt);
-    }
-    return stmt;
-  };
-  // An own property shadows the prototype's method for this one connection.
-  file.prepare = cached as typeof file.prepare;
-  return file;
 }
 
 const MIGRATIONS: Record<string, Migration> = {

@@ -81,6 +81,8 @@ describe('configuration', () => {
   const bad: Array<[string, Record<string, string> | unknown, RegExp]> = [
     ['a non-numeric port', { WARD_PORT: 'http' }, /^WARD_PORT: must be a port number/],
     ['an unknown TLS mode', { WARD_TLS: 'maybe' }, /^WARD_TLS: must be "on" or "off"/],
+    ['an unknown tuning mode', { WARD_TUNING: 'fast' }, /^WARD_TUNING: must be "on" or "off"/],
+    ['an unknown speed-up', { WARD_TUNING_OFF: 'group_commit,warp' }, /^WARD_TUNING_OFF: unknown speed-up "warp"/],
     [
       'a non-postgres database URL',
       { WARD_DATABASE_URL: 'mysql://x' },
@@ -162,6 +164,20 @@ describe('configuration', () => {
       );
     });
   }
+
+  it('turns every speed-up on by default, all off with WARD_TUNING=off, single ones with WARD_TUNING_OFF', () => {
+    const on = Object.entries(loadConfig({}).tuning);
+    assert.ok(on.length >= 5 && on.every(([, v]) => v === true));
+    assert.ok(Object.values(loadConfig({ WARD_TUNING: 'off' }).tuning).every((v) => v === false));
+    const some = loadConfig({ WARD_TUNING_OFF: 'group_commit, direct_jws' }).tuning;
+    assert.deepEqual(
+      Object.entries(some)
+        .filter(([, v]) => !v)
+        .map(([k]) => k),
+      ['group_commit', 'direct_jws'],
+    );
+    assert.equal(loadConfig({ WARD_CONFIG: withFile('{"tuning": "off"}') }).tuning.statement_cache, false);
+  });
 
   it('refuses a file that is not JSON, naming the file', () => {
     const file = withFile('{ not json');

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { parseTuning, type Tuning } from '../../src/config/tuning.js';
 import { connect, migrate, type Db } from '../../src/storage/connect.js';
 
 /** The engines a contract test runs on: SQLite always, PostgreSQL when WARD_TEST_DATABASE_URL is set. */
@@ -14,16 +15,29 @@ export function testPostgresUrl(): string | null {
   return process.env.WARD_TEST_DATABASE_URL ?? null;
 }
 
-/** A fresh, migrated database: a temp SQLite file, or its own PostgreSQL schema (dropped on close). */
-export async function freshDb(engine: 'sqlite' | 'postgres'): Promise<Db> {
+/**
+ * The speed-ups the tests run with: all, unless WARD_TUNING=off (scripts/run-tests.mjs runs the
+ * contract tests a second time so) or WARD_TUNING_OFF names some.
+ */
+export function testTuning(): Tuning {
+  return parseTuning(process.env.WARD_TUNING || undefined, process.env.WARD_TUNING_OFF, (k, m) => {
+    throw new Error(`${k} ${m}`);
+  });
+}
+
+/**
+ * A fresh, migrated database: a temp SQLite file, or its own PostgreSQL schema (dropped on close);
+ * with the tests' speed-ups unless `tuning` is given.
+ */
+export async function freshDb(engine: 'sqlite' | 'postgres', tuning = testTuning()): Promise<Db> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'ward-db-'));
-    const d = connect({ sqlitePath: join(dir, 'ward.db'), postgresUrl: null });
+    const d = connect({ sqlitePath: join(dir, 'ward.db'), postgresUrl: null, tuning });
     await migrate(d);
     return d;
   }
   const { schema, url, drop } = await freshPgSchema();
-  const d = connect({ sqlitePath: '', postgresUrl: url, pgSchema: schema });
+  const d = connect({ sqlitePath: '', postgresUrl: url, pgSchema: schema, tuning });
   await migrate(d);
   const close = d.close;
   return {

@@ -25,6 +25,8 @@ export interface TestWardOptions {
   delivery?: Partial<DeliveryConfig>;
   /** Upstream providers for social login (validated like the config file's). */
   socialProviders?: Array<Record<string, unknown>>;
+  /** More configuration variables (e.g. WARD_TUNING for a test of one path). */
+  env?: Record<string, string>;
 }
 
 export interface TestWard {
@@ -73,6 +75,10 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     WARD_LOG_LEVEL: 'trace',
     WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
     ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}),
+    // The speed-ups: all, or none when the run says WARD_TUNING=off (scripts/run-tests.mjs).
+    WARD_TUNING: process.env.WARD_TUNING,
+    WARD_TUNING_OFF: process.env.WARD_TUNING_OFF,
+    ...opts.env,
   });
   const p = new Problems();
   config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);

@@ -70,7 +70,7 @@ describe('SMTP mailer', () => {
     const parsedFrom = await import('mailparser').then((m) => m.simpleParser(got.raw)).then((p) => p.from?.value[0]);
     assert.deepEqual(parsedFrom, { name: 'Équipe Ward, sécurité', address: 'no-reply@ward.test' });
     assert.match(got.headers.get('date')!, /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
-    assert.match(got.headers.get('message-id')!, /^<[0-9a-f]{32}@ward\.test>$/);
+    assert.match(got.headers.get('message-id')!, /^<[^<>@\s]+@ward\.test>$/);
     assert.equal(got.headers.get('auto-submitted'), 'auto-generated');
     for (const line of got.raw.split('\r\n'))
       assert.ok(line.length <= 78, `line of ${line.length}: ${line.slice(0, 40)}`);

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { GLOBAL_SET, clientSet } from '../../src/keys/key-store.js';
 import { buildRegistry } from '../../src/registry.js';
 import { keySetOf } from '../../src/protocol/id-token.js';
-import { signRs256 } from '../../src/keys/jwt.js';
+import { joseJws } from '../../src/keys/jwt.js';
 import { engines } from '../helpers/databases.js';
 import { sharedDb, waitForOutput } from '../helpers/processes.js';
 
@@ -42,7 +42,7 @@ for (const engine of engines()) {
             if (client.key_mode === 'client')
               assert.equal(current(clientSet('churn')).length, 1, `kill ${i}: a client-specific client has its key`);
             const { kid, key } = r.keys.current(keySetOf(client));
-            const jwt = await signRs256({ sub: 'x' }, kid, key);
+            const jwt = await joseJws.rs256({ sub: 'x' }, kid, key);
             assert.ok(jwt.split('.').length === 3);
           } finally {
             await r.close();

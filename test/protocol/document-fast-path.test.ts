@@ -1,11 +1,11 @@
-// The JWK Set and discovery are answered before Fastify in their plain case (http/document-fast-path.ts):
+// The JWK Set and discovery are answered before Fastify in their plain case (http/tuning/document-fast-path.ts):
 // the answer must be the route's own, byte for byte and header for header, counted at /metrics like
 // any request, and every other case (HEAD, a query, a conditional or cross-origin request) must
 // still get the route's full behaviour.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from 'undici';
-import { installFastPath } from '../../src/http/document-fast-path.js';
+import { installFastPath } from '../../src/http/tuning/document-fast-path.js';
 import { metricValue } from '../helpers/metrics.js';
 import { PUBLIC_CLIENT } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';

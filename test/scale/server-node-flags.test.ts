@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS, withServerNodeFlags } from '../../src/lib/server-node-flags.js';
+import { SERVER_NODE_FLAGS, withServerNodeFlags } from '../../src/lib/tuning/heap-flags.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/old-space-growth.ts', import.meta.url));
 /** The largest old space (bytes) of the churn fixture, in a node started with `flags`. */

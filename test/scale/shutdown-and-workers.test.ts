@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SERVER_NODE_FLAGS } from '../../src/lib/server-node-flags.js';
+import { SERVER_NODE_FLAGS } from '../../src/lib/tuning/heap-flags.js';
 import { sharedDb, startWardProcess, type SharedDb } from '../helpers/processes.js';
 import { metricValue } from '../helpers/metrics.js';
 

@@ -1,5 +1,5 @@
 // PostgreSQL: the prepared (hot) queries run as named statements, parsed and planned once per
-// connection (src/storage/pg-named.ts); a schema change under a named statement is survived.
+// connection (src/storage/engine/pg-named.ts); a schema change under a named statement is survived.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';

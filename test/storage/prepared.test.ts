@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/storage/connect.js';
 import { columnsOf, prepared } from '../../src/storage/prepared.js';
 import type { RefreshTokenRow } from '../../src/storage/sql/tokens.js';
+import { TUNED } from '../../src/config/tuning.js';
 import { engines, freshDb } from '../helpers/databases.js';
 
 const COLUMNS = columnsOf<RefreshTokenRow>()(
@@ -39,7 +40,7 @@ for (const engine of engines()) {
   describe(`prepared queries on ${engine}`, () => {
     let d: Db;
     before(async () => {
-      d = await freshDb(engine);
+      d = await freshDb(engine, TUNED);
     });
     after(async () => d.close());
 

@@ -1,4 +1,4 @@
-// SQLite group commit (src/storage/sqlite-batch.ts, http/durable-answers.ts): the writes of one
+// SQLite group commit (src/storage/engine/group-commit.ts, http/durable-answers.ts): the writes of one
 // turn of the event loop share one commit, behave as if run one after another, and no answer
 // leaves before the commit of the writes made before it, or leaves as a success if it failed.
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { installDurableAnswers } from '../../src/http/durable-answers.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { connect, migrate, type Db } from '../../src/storage/connect.js';
-import { batchingWrites } from '../../src/storage/sqlite-batch.js';
+import { batchingWrites } from '../../src/storage/engine/group-commit.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'ward-batch-'));
 

@@ -1,11 +1,9 @@
 // Sealed access tokens (protocol/access-token-codec.ts): nothing stored at issue, only Ward's key
 // opens them, any change to one is refused, and revocation by jti (RFC 7009) holds for user and
-// client_credentials tokens alike until the token would have expired; the pooled CSPRNG behind them
-// hands out every byte once.
+// client_credentials tokens alike until the token would have expired.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { secureRandomBytes } from '../../src/lib/random.js';
 import { createAccessTokenCodec } from '../../src/protocol/access-token-codec.js';
 import { api } from '../helpers/management.js';
 import { PUBLIC_CLIENT, tokenRequest } from '../helpers/oauth.js';
@@ -70,18 +68,6 @@ describe('sealed access tokens: the codec', () => {
       assert.equal(codec.open(bad), null, bad.slice(0, 30));
     }
     assert.equal(createAccessTokenCodec(randomBytes(32)).open(token), null, 'another master key');
-  });
-
-  it('the CSRNG pool never hands out the same bytes twice, across blocks and sizes', () => {
-    const seen = new Set<string>();
-    for (let i = 0; i < 3000; i++) {
-      const n = [12, 16, 32, 7][i % 4]!;
-      const b = secureRandomBytes(n);
-      assert.equal(b.length, n);
-      seen.add(b.toString('hex'));
-    }
-    assert.equal(seen.size, 3000);
-    assert.equal(secureRandomBytes(4096).length, 4096, 'large requests bypass the pool');
   });
 });
 

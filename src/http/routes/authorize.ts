@@ -76,7 +76,11 @@ export function authorizeRoutes(
     const ar = await validatedRequest(r, req.query);
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
     const hintSub = ar.idTokenHint
-      ? verifyIdTokenHint(ar.idTokenHint, ar.client, { issuer: r.config.issuer, keys: r.keys, clients: r.clients })
+      ? await verifyIdTokenHint(ar.idTokenHint, ar.client, {
+          issuer: r.config.issuer,
+          keys: r.keys,
+          clients: r.clients,
+        })
       : undefined;
     if (hintSub === null)
       throw refuse(ar, 'authorizeInvalidRequest', 'id_token_hint is not a valid ID token of this client');

@@ -1,3 +1,4 @@
+// Speed-up `document_fast_path` (docs/performance.md; plain path: Fastify answers every route).
 // The two documents every relying party and resource server fetches most, the JWK Set and
 // discovery, answered before Fastify's pipeline in their plain case: GET, no query string, no
 // Origin (no CORS to decide), no If-None-Match (no 304 to decide), not draining. The answer is the
@@ -5,10 +6,10 @@
 // line. Everything else (HEAD, ?client_id=, conditional or cross-origin requests, a draining
 // process) goes through Fastify as before.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { discoveryDocument } from '../protocol/discovery.js';
-import type { Registry } from '../registry.js';
-import type { Lifecycle } from './routes/ops.js';
-import { requestId } from './request-log.js';
+import { discoveryDocument } from '../../protocol/discovery.js';
+import type { Registry } from '../../registry.js';
+import type { Lifecycle } from '../routes/ops.js';
+import { requestId } from '../request-log.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JWKS = '/jwks.json';

@@ -1,3 +1,4 @@
+// Speed-up `lazy_validation` (docs/performance.md; plain path: Fastify's own validator compiler).
 // Fastify compiles every route's JSON schema with Ajv at start-up (a sixth of Ward's cold start,
 // most of it for management routes an instance may never serve). This validator factory is Fastify's
 // own (@fastify/ajv-compiler, same options), made lazy: Ajv is loaded and built, and a route's

@@ -1,4 +1,5 @@
 /**
+ * Speed-up `pg_named_statements` (docs/performance.md; plain path: pg's unnamed statements).
  * On PostgreSQL, the hot queries (those `prepared.ts` compiles once) run as named prepared
  * statements: each connection parses and plans one once, then only binds and executes it. Unnamed,
  * every execution is parsed and planned anew, which on these short statements costs the server

@@ -1,4 +1,5 @@
 /**
+ * Speed-up `group_commit` (docs/performance.md; plain path: each write commits on its own).
  * Group commit on SQLite. A commit is most of what a small write costs (~28 µs autocommitted, a few
  * µs inside a transaction), and Ward's requests each write one to four rows. So the writes made
  * outside an explicit transaction during one turn of the event loop share one transaction, opened

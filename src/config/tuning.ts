@@ -1,0 +1,54 @@
+// The speed-ups Ward carries on top of its plain library paths (docs/performance.md: what each one
+// gains on the benchmark scenario it was made for). `WARD_TUNING=off` turns every one off, so a
+// suspected speed-up bug can be told from a product bug by running the same requests on the plain
+// path; `WARD_TUNING_OFF=<name>,...` turns single ones off (the benchmark measures each that way).
+// The composition (registry.ts, app.ts, main.ts, cli.ts) reads this; nothing else branches on it.
+export const SPEED_UPS = [
+  /** SQLite: the writes of one event-loop turn share one transaction (storage/engine/group-commit.ts). */
+  'group_commit',
+  /** SQLite: one compiled statement per SQL text (storage/engine/statement-cache.ts). */
+  'statement_cache',
+  /** SQLite: statement journal in memory, rarer checkpoints (storage/engine/sqlite-pragmas.ts). */
+  'sqlite_pragmas',
+  /** Hot queries compiled once and re-filled (storage/engine/query-templates.ts). */
+  'query_templates',
+  /** PostgreSQL: the compiled hot queries as named prepared statements (storage/engine/pg-named.ts). */
+  'pg_named_statements',
+  /** JWK Set and discovery answered before Fastify (http/tuning/document-fast-path.ts). */
+  'document_fast_path',
+  /** Route schemas compiled on first use (http/tuning/lazy-validation.ts). */
+  'lazy_validation',
+  /** ID tokens signed with node:crypto directly, RS256 off the event loop (keys/tuning/jws.ts). */
+  'direct_jws',
+  /** A smaller young generation and slower old-generation growth (lib/tuning/heap-flags.ts). */
+  'heap_flags',
+] as const;
+
+export type SpeedUp = (typeof SPEED_UPS)[number];
+/** Which speed-ups are on. */
+export type Tuning = Readonly<Record<SpeedUp, boolean>>;
+
+const all = (on: boolean): Tuning => Object.fromEntries(SPEED_UPS.map((s) => [s, on])) as Record<SpeedUp, boolean>;
+export const TUNED: Tuning = all(true);
+export const PLAIN: Tuning = all(false);
+
+/**
+ * `WARD_TUNING` (`on` | `off`) and `WARD_TUNING_OFF` (speed-up names, comma-separated, turned off
+ * on their own); a problem message per bad value.
+ */
+export function parseTuning(
+  value: unknown,
+  offList: string | undefined,
+  problem: (key: string, message: string) => void,
+): Tuning {
+  const raw = value ?? 'on';
+  const on = raw === 'on' || raw === true ? true : raw === 'off' || raw === false ? false : null;
+  if (on === null) problem('WARD_TUNING', `must be "on" or "off", got ${JSON.stringify(raw)}`);
+  const tuning: Record<SpeedUp, boolean> = { ...(on === false ? PLAIN : TUNED) };
+  for (const name of (offList ?? '').split(',').map((s) => s.trim())) {
+    if (name === '') continue;
+    if ((SPEED_UPS as readonly string[]).includes(name)) tuning[name as SpeedUp] = false;
+    else problem('WARD_TUNING_OFF', `unknown speed-up ${JSON.stringify(name)}; known: ${SPEED_UPS.join(', ')}`);
+  }
+  return tuning;
+}
