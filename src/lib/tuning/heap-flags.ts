@@ -2,8 +2,8 @@
 // V8 heap settings for a Ward server process. Measured with `npm run bench` (docs/performance.md,
 // run C; the first measurement is in `git log -p bench/README.md`): under load the young generation
 // grows to two 16 MB semi-spaces and the old generation to about twice what is live before a full
-// collection; with these two, peak RSS in B3-B9 is 13-16 MB lower (under 150 MB but with argon2 hashes in flight) for up to 5% more CPU per request, 5-10% per
-// step-up flow.
+// collection; with these two, peak RSS in B3-B9 is 13-16 MB lower (under 150 MB but with argon2
+// hashes in flight) for up to 5% more CPU per request, 5-10% per step-up flow.
 // - A semi-space of 8 MB: the young generation commits 16 MB instead of 32. V8 sizes it when the
 //   process starts, so it is a command-line flag: `npm start` gives it, and so does `--workers` to
 //   each worker.
