@@ -9,25 +9,26 @@ import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userRoutes } from './users-routes.js';
 
-export function managementRoutes(
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'events'
-    | 'keyOps'
-    | 'keys'
-    | 'masterKey'
-    | 'notices'
-    | 'setAccount'
-    | 'socialProviders'
-    | 'storage'
-    | 'users'
-  >,
-): ManagementRoute[] {
+/** What the management API reads of the registry (its routes together). */
+type ManagementDeps = Pick<
+  Registry,
+  | 'accessTokens'
+  | 'account'
+  | 'clients'
+  | 'clock'
+  | 'config'
+  | 'events'
+  | 'keyOps'
+  | 'keys'
+  | 'masterKey'
+  | 'notices'
+  | 'setAccount'
+  | 'socialProviders'
+  | 'storage'
+  | 'users'
+>;
+
+export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
   return [
     ...keyRoutes(r.keyOps),
     ...clientRoutes(r, r.clients),
@@ -39,26 +40,7 @@ export function managementRoutes(
 }
 
 /** /api/v1: the management routes and their OpenAPI description. */
-export function installManagementApi(
-  app: FastifyInstance,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'events'
-    | 'keyOps'
-    | 'keys'
-    | 'masterKey'
-    | 'notices'
-    | 'setAccount'
-    | 'socialProviders'
-    | 'storage'
-    | 'users'
-  >,
-): void {
+export function installManagementApi(app: FastifyInstance, r: ManagementDeps): void {
   const routes = managementRoutes(r);
   registerManagementRoutes(app, r, routes);
   const doc = openApiDocument(r.config.issuer, routes);
