@@ -27,10 +27,18 @@ export interface TestWardOptions {
   socialProviders?: Array<Record<string, unknown>>;
   /** More configuration variables (e.g. WARD_TUNING for a test of one path). */
   env?: Record<string, string>;
+  /**
+   * The issuer's host, when a browser reaches Ward by another name than localhost (one that
+   * launchChromium's loopbackHosts maps to loopback): the issuer is then https://<issuerHost>:<port>.
+   */
+  issuerHost?: string;
 }
 
 export interface TestWard {
+  /** https://localhost:<port>, where the tests reach it. */
   url: string;
+  /** Its issuer: `url`, unless the options named an issuerHost. */
+  issuer: string;
   registry: Registry;
   clock: FakeClock;
   ca: string;
@@ -78,6 +86,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     // The speed-ups: all, or none when the run says WARD_TUNING=off (scripts/run-tests.mjs).
     WARD_TUNING: process.env.WARD_TUNING,
     WARD_TUNING_OFF: process.env.WARD_TUNING_OFF,
+    ...(opts.issuerHost ? { WARD_ISSUER: `https://${opts.issuerHost}:${port}` } : {}),
     ...opts.env,
   });
   const p = new Problems();
@@ -106,6 +115,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const url = `https://localhost:${port}`;
   return {
     url,
+    issuer: config.issuer,
     registry,
     clock,
     ca: tls.cert,
