@@ -26,6 +26,9 @@ const fields: Record<string, JsonSchema> = {
   token_url: url,
   userinfo_url: url,
   claims: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 100 } },
+  response_mode: { type: 'string', enum: ['query', 'form_post'] },
+  team_id: { type: 'string', maxLength: 64 },
+  key_id: { type: 'string', maxLength: 64 },
   label: { type: 'string', maxLength: 100 },
 };
 const { client_secret: _s, ...publicFields } = fields;
