@@ -7,7 +7,7 @@ import { type Problems, checkKnownKeys } from './validate.js';
  * overridden in the entry (the tests point `issuer` at a local simulator); the defaults are the real ones.
  * - microsoft: the multi-tenant `common` issuer (`organizations`, `consumers` or a tenant id by overriding
  *   `issuer`); its discovery names the issuer template `.../{tenantid}/v2.0`, checked against each
- *   id_token's `tid` (src/social/microsoft-issuer.ts).
+ *   id_token's `tid` (src/social/issuer-rule.ts).
  * - apple: the answer is posted (`form_post`); `client_secret` is the team's .p8 key, from which Ward
  *   mints the ES256 client secret JWT with `team_id` and `key_id` (src/social/apple-secret.ts).
  */
@@ -30,15 +30,6 @@ const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
     scopes: ['openid', 'email', 'name'],
     response_mode: 'form_post',
     label: 'Apple',
-  },
-  facebook: {
-    type: 'oauth2',
-    scopes: ['email', 'public_profile'],
-    label: 'Facebook',
-    authorization_url: 'https://www.facebook.com/v19.0/dialog/oauth',
-    token_url: 'https://graph.facebook.com/v19.0/oauth/access_token',
-    userinfo_url: 'https://graph.facebook.com/me?fields=id,email,first_name,last_name',
-    claims: { sub: 'id', email: 'email', given_name: 'first_name', family_name: 'last_name' },
   },
 };
 

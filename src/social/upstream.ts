@@ -3,7 +3,7 @@
 // verified against the provider's JWKS (issuer, audience, signature, nonce, expiry), completed from
 // its UserInfo endpoint (same subject) when the id_token lacks the email or the names, or for OAuth 2.0
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
-// Provider quirks: Microsoft's multi-tenant issuer template (microsoft-issuer.ts), Apple's minted
+// Provider quirks: Microsoft's multi-tenant issuer template (issuer-rule.ts), Apple's minted
 // client secret (apple-secret.ts), posted answer (`response_mode=form_post`) and first-sign-in names
 // (posted-user.ts), and `email_verified` sent as the string "true".
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
@@ -11,7 +11,7 @@ import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import { appleClientSecret } from './apple-secret.js';
-import { type IssuerRule, issuerProblem, issuerRule } from './microsoft-issuer.js';
+import { type IssuerRule, issuerProblem, issuerRule } from './issuer-rule.js';
 import type { PostedNames } from './posted-user.js';
 
 export class UpstreamError extends Error {

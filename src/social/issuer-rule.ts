@@ -4,7 +4,10 @@
 // it may name the consumers tenant itself), and each id_token carries its tenant in `tid` with
 // `iss` = the template with that tenant. Microsoft's documented check: substitute `tid` into the
 // template and require it equal to `iss`; `organizations` never accepts the consumers tenant (personal
-// accounts), `consumers` accepts only it.
+// accounts), `consumers` accepts only it. Google documents its id_tokens' `iss` as
+// `https://accounts.google.com` or `accounts.google.com`: both are taken for that issuer.
+
+const GOOGLE = 'https://accounts.google.com';
 
 /** The tenant id of personal Microsoft accounts. */
 export const MICROSOFT_CONSUMERS_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
@@ -31,7 +34,10 @@ export function issuerRule(configured: string, discovered: unknown): IssuerRule 
 
 /** Why an id_token's issuer is refused under the rule, or null when it is the right one. */
 export function issuerProblem(rule: IssuerRule, claims: { iss?: unknown; tid?: unknown }): string | null {
-  if (rule.kind === 'exact') return claims.iss === rule.issuer ? null : 'another issuer';
+  if (rule.kind === 'exact')
+    return claims.iss === rule.issuer || (rule.issuer === GOOGLE && claims.iss === 'accounts.google.com')
+      ? null
+      : 'another issuer';
   const tid = claims.tid;
   if (typeof tid !== 'string' || !TENANT_ID.test(tid)) return 'no tenant (tid)';
   if (claims.iss !== rule.template.replace(TEMPLATE, tid)) return 'an issuer that is not its tenant (tid)';
