@@ -138,6 +138,22 @@ for (const engine of engines()) {
       const forged = await post(mine.browser, { ...mine.form, fields: { ...mine.form.fields, state: 'forged' } });
       assert.equal(forged.posted.status, 400, 'nothing parked for a state Ward did not issue');
 
+      const odd = [
+        await mine.browser.request(mine.form.action, { method: 'POST' }, 'none'),
+        await mine.browser.request(
+          mine.form.action,
+          { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'state=a&state=b' },
+          'none',
+        ),
+        await mine.browser.postJson(mine.form.action, { state: ['x'], code: 1 }),
+        await mine.browser.postForm(`${ward.url}/identity/v1/oauth/callback/nope`, mine.form.fields, {}, 'none'),
+      ];
+      assert.deepEqual(
+        odd.map((r) => r.status),
+        [400, 400, 400, 400],
+        'no body, a repeated state, JSON, an unknown provider',
+      );
+
       const posted = await mine.browser.postForm(mine.form.action, mine.form.fields, {}, 'none');
       assert.equal(posted.status, 303);
       assert.equal((await mine.browser.get(location(posted).toString(), {}, 'lax')).status, 302);
