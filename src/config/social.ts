@@ -1,7 +1,16 @@
+import { createPrivateKey } from 'node:crypto';
 import type { SocialProviderConfig } from './types.js';
 import { type Problems, checkKnownKeys } from './validate.js';
 
-/** Presets: only endpoints and claim mapping; nothing is fetched at start. */
+/**
+ * Presets: only endpoints and claim mapping; nothing is fetched at start. Each key of a preset can be
+ * overridden in the entry (the tests point `issuer` at a local simulator); the defaults are the real ones.
+ * - microsoft: the multi-tenant `common` issuer (`organizations`, `consumers` or a tenant id by overriding
+ *   `issuer`); its discovery names the issuer template `.../{tenantid}/v2.0`, checked against each
+ *   id_token's `tid` (src/social/issuer-rule.ts).
+ * - apple: the answer is posted (`form_post`); `client_secret` is the team's .p8 key, from which Ward
+ *   mints the ES256 client secret JWT with `team_id` and `key_id` (src/social/apple-secret.ts).
+ */
 const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
   google: {
     type: 'oidc',
@@ -19,18 +28,8 @@ const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
     type: 'oidc',
     issuer: 'https://appleid.apple.com',
     scopes: ['openid', 'email', 'name'],
+    response_mode: 'form_post',
     label: 'Apple',
-    authorization_url: 'https://appleid.apple.com/auth/authorize',
-    token_url: 'https://appleid.apple.com/auth/token',
-  },
-  facebook: {
-    type: 'oauth2',
-    scopes: ['email', 'public_profile'],
-    label: 'Facebook',
-    authorization_url: 'https://www.facebook.com/v19.0/dialog/oauth',
-    token_url: 'https://graph.facebook.com/v19.0/oauth/access_token',
-    userinfo_url: 'https://graph.facebook.com/me?fields=id,email,first_name,last_name',
-    claims: { sub: 'id', email: 'email', given_name: 'first_name', family_name: 'last_name' },
   },
 };
 
@@ -46,8 +45,22 @@ const KEYS = [
   'token_url',
   'userinfo_url',
   'claims',
+  'response_mode',
+  'team_id',
+  'key_id',
   'label',
 ] as const;
+
+/** The team's Sign in with Apple key: a PKCS#8 PEM of a P-256 private key (the .p8 file). */
+function teamKeyProblem(pem: string): string | null {
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return null;
+  } catch {
+    // reported below
+  }
+  return 'must be the team key (.p8 file: a PKCS#8 PEM P-256 private key) when team_id and key_id are given';
+}
 
 /** An endpoint must be https, or http on a loopback address (a provider run for tests or locally). */
 function endpointProblem(v: unknown): string | null {
@@ -114,6 +127,18 @@ export function validateSocialProviders(p: Problems, raw: unknown): SocialProvid
       p.add(`${key}.scopes`, 'must be an array of strings');
     if (merged.claims !== undefined && (typeof merged.claims !== 'object' || merged.claims === null))
       p.add(`${key}.claims`, 'must be an object');
+    if (merged.response_mode !== undefined && merged.response_mode !== 'query' && merged.response_mode !== 'form_post')
+      p.add(`${key}.response_mode`, 'must be "query" or "form_post"');
+    const teamKey = e.preset === 'apple' || merged.team_id !== undefined || merged.key_id !== undefined;
+    if (teamKey) {
+      for (const k of ['team_id', 'key_id'] as const)
+        if (typeof merged[k] !== 'string' || !/^[A-Za-z0-9]{1,64}$/.test(merged[k] as string))
+          p.add(`${key}.${k}`, 'is required with a team key: 1-64 letters and digits (as Apple shows it)');
+      if (typeof merged.client_secret === 'string' && merged.client_secret !== '') {
+        const problem = teamKeyProblem(merged.client_secret);
+        if (problem) p.add(`${key}.client_secret`, problem);
+      }
+    }
     out.push({
       name,
       type: merged.type,
@@ -125,6 +150,8 @@ export function validateSocialProviders(p: Problems, raw: unknown): SocialProvid
       token_url: merged.token_url as string | undefined,
       userinfo_url: merged.userinfo_url as string | undefined,
       claims: merged.claims as Record<string, string> | undefined,
+      ...(merged.response_mode === 'form_post' ? { response_mode: 'form_post' as const } : {}),
+      ...(teamKey ? { team_id: merged.team_id as string, key_id: merged.key_id as string } : {}),
       label: typeof merged.label === 'string' ? merged.label : name,
     });
   });

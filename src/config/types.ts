@@ -122,6 +122,14 @@ export interface SocialProviderConfig {
   userinfo_url?: string;
   /** oauth2: profile claim names, e.g. {"sub": "id", "email": "email"}. */
   claims?: Record<string, string>;
+  /** How the provider returns its answer: `query` (a redirect, the default) or `form_post` (Apple). */
+  response_mode?: 'query' | 'form_post';
+  /**
+   * Apple: the team id and the key id of the team's Sign in with Apple key. With them `client_secret`
+   * holds that key (the .p8 PKCS#8 PEM), and Ward sends the provider an ES256 JWT minted from it.
+   */
+  team_id?: string;
+  key_id?: string;
   /** The label of the login button. */
   label: string;
 }

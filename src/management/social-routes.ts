@@ -16,7 +16,7 @@ const nameParam: JsonSchema = {
 const url = { type: 'string', maxLength: 2048 };
 const fields: Record<string, JsonSchema> = {
   name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
-  preset: { type: 'string', enum: ['google', 'microsoft', 'apple', 'facebook'] },
+  preset: { type: 'string', enum: ['google', 'microsoft', 'apple'] },
   type: { type: 'string', enum: ['oidc', 'oauth2'] },
   client_id: { type: 'string', maxLength: 512 },
   client_secret: { type: 'string', maxLength: 2048 },
@@ -26,6 +26,9 @@ const fields: Record<string, JsonSchema> = {
   token_url: url,
   userinfo_url: url,
   claims: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 100 } },
+  response_mode: { type: 'string', enum: ['query', 'form_post'] },
+  team_id: { type: 'string', maxLength: 64 },
+  key_id: { type: 'string', maxLength: 64 },
   label: { type: 'string', maxLength: 100 },
 };
 const { client_secret: _s, ...publicFields } = fields;

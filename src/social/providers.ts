@@ -25,7 +25,10 @@ export function createSocialProviders(deps: { storage: Storage; masterKey: Buffe
         JSON.stringify({ ...prev.provider, client_secret: undefined }) ===
           JSON.stringify({ ...def, client_secret: undefined }) &&
         prev.provider.client_secret === secret;
-      next.set(row.name, same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name)));
+      next.set(
+        row.name,
+        same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name), deps.clock),
+      );
     }
     upstreams = next;
   }

@@ -4,6 +4,7 @@
 // verified email matches an existing account, a link that waits until that account proves itself
 // (its password), never a silent link (account takeover); or a new user.
 import { createHash } from 'node:crypto';
+import { postedNames } from './posted-user.js';
 import { UpstreamError, type UpstreamProfile } from './upstream.js';
 import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
@@ -13,6 +14,9 @@ import type { User } from '../storage/sql/users.js';
 
 const STATE_TTL = 10 * 60_000;
 const LINK_TTL = 10 * 60_000;
+/** A posted answer waits this long for its browser to come back (one redirect). */
+const PARK_TTL = 2 * 60_000;
+const POSTED_FIELDS = ['state', 'code', 'error', 'user'] as const;
 
 /** Each outcome names the stored interaction the social login continues (its digest). */
 export type CallbackOutcome =
@@ -101,6 +105,46 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
       return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
     },
 
+    /**
+     * A provider's posted answer (`form_post`), kept under a one-time handle until the browser that
+     * started comes back with it (the route's same-site GET); only for a live state of this provider,
+     * which the state is not consumed by: the callback checks it as for any answer.
+     */
+    async park(provider: string, form: Record<string, unknown>): Promise<string | null> {
+      const state = typeof form.state === 'string' && form.state.length <= 100 ? form.state : null;
+      if (!state || !upstream(provider)) return null;
+      const row = await r.storage.oneTime.find('social_state', sha256(state));
+      const now = r.clock.now();
+      if (!row || row.consumed_at !== null || row.expires_at <= now) return null;
+      if ((JSON.parse(row.payload) as { provider: string }).provider !== provider) return null;
+      const answer: Record<string, string> = {};
+      for (const k of POSTED_FIELDS) {
+        const v = form[k];
+        if (typeof v === 'string' && v.length <= 4096) answer[k] = v;
+      }
+      const handle = randomToken(32);
+      await r.storage.oneTime.insert({
+        digest: sha256(handle),
+        kind: 'social_post',
+        user_id: '-',
+        client_id: provider,
+        payload: JSON.stringify(answer),
+        expires_at: now + PARK_TTL,
+        consumed_at: null,
+        created_at: now,
+      });
+      return handle;
+    },
+
+    /** The parked answer, once, for the provider it was posted to. */
+    async unpark(provider: string, handle: unknown): Promise<Record<string, string> | null> {
+      if (typeof handle !== 'string' || handle.length > 100) return null;
+      const consumed = await r.storage.oneTime.consume('social_post', sha256(handle), r.clock.now());
+      if (consumed.state !== 'ok' || consumed.row.expires_at <= r.clock.now() || consumed.row.client_id !== provider)
+        return null;
+      return JSON.parse(consumed.row.payload) as Record<string, string>;
+    },
+
     /** The provider's answer: state, nonce and PKCE checked, then the user found, linked or created. */
     async callback(
       provider: string,
@@ -139,7 +183,9 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
           description: 'The identity provider sent no code',
         };
       try {
-        const profile = await upstream(provider)!.profile(query.code, saved.verifier, saved.nonce);
+        const up = upstream(provider)!;
+        const posted = up.provider.response_mode === 'form_post' ? postedNames(query.user) : {};
+        const profile = await up.profile(query.code, saved.verifier, saved.nonce, posted);
         return await userFor(provider, profile, saved.interaction);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;

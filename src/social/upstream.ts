@@ -3,9 +3,16 @@
 // verified against the provider's JWKS (issuer, audience, signature, nonce, expiry), completed from
 // its UserInfo endpoint (same subject) when the id_token lacks the email or the names, or for OAuth 2.0
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
+// Provider quirks: Microsoft's multi-tenant issuer template (issuer-rule.ts), Apple's minted
+// client secret (apple-secret.ts), posted answer (`response_mode=form_post`) and first-sign-in names
+// (posted-user.ts), and `email_verified` sent as the string "true".
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import { appleClientSecret } from './apple-secret.js';
+import { type IssuerRule, issuerProblem, issuerRule } from './issuer-rule.js';
+import type { PostedNames } from './posted-user.js';
 
 export class UpstreamError extends Error {
   constructor(
@@ -25,7 +32,7 @@ export interface UpstreamProfile {
 }
 
 interface Endpoints {
-  issuer?: string;
+  issuer?: IssuerRule;
   authorization_endpoint: string;
   token_endpoint: string;
   userinfo_endpoint?: string;
@@ -66,15 +73,36 @@ function oidcProfile(sub: string, c: Record<string, unknown>): UpstreamProfile {
   return {
     sub,
     email: typeof c.email === 'string' ? c.email : undefined,
-    email_verified: c.email_verified === true,
+    // Apple sends "true"/"false" strings (OIDC says boolean): both forms are read, nothing else is true.
+    email_verified: c.email_verified === true || c.email_verified === 'true',
     given_name: typeof c.given_name === 'string' ? c.given_name : undefined,
     family_name: typeof c.family_name === 'string' ? c.family_name : undefined,
   };
 }
 
-export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
+export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clock: Clock) {
   let endpoints: Promise<Endpoints> | null = null;
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+  const mintedSecret =
+    p.team_id && p.key_id
+      ? appleClientSecret(
+          {
+            teamId: p.team_id,
+            keyId: p.key_id,
+            privateKey: p.client_secret,
+            clientId: p.client_id,
+            audience: p.issuer!,
+          },
+          clock,
+        )
+      : null;
+
+  /** The client authentication of the token request: Basic, or (a minted secret) in the body as Apple wants. */
+  async function clientAuth(): Promise<{ headers: Record<string, string>; body: Record<string, string> }> {
+    if (mintedSecret) return { headers: {}, body: { client_id: p.client_id, client_secret: await mintedSecret() } };
+    const basic = Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`);
+    return { headers: { authorization: `Basic ${basic.toString('base64')}` }, body: {} };
+  }
 
   function resolve(): Promise<Endpoints> {
     if (p.type === 'oauth2')
@@ -85,10 +113,10 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
       });
     endpoints ??= getJson(`${p.issuer}/.well-known/openid-configuration`).then(
       (d) => {
-        if (d.issuer !== p.issuer)
-          throw new UpstreamError('server_error', 'The provider discovery names another issuer');
+        const rule = issuerRule(p.issuer!, d.issuer);
+        if (!rule) throw new UpstreamError('server_error', 'The provider discovery names another issuer');
         return {
-          issuer: p.issuer,
+          issuer: rule,
           authorization_endpoint: p.authorization_url ?? (d.authorization_endpoint as string),
           token_endpoint: p.token_url ?? (d.token_endpoint as string),
           userinfo_endpoint: (d.userinfo_endpoint as string | undefined) ?? p.userinfo_url,
@@ -117,25 +145,27 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
         code_challenge: codeChallenge,
         code_challenge_method: 'S256',
         ...(p.type === 'oidc' ? { nonce } : {}),
+        ...(p.response_mode === 'form_post' ? { response_mode: 'form_post' } : {}),
       };
       for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
       return url.toString();
     },
 
-    async profile(code: string, verifier: string, nonce: string): Promise<UpstreamProfile> {
+    /** `posted`: names the provider posted beside its answer (Apple, first sign-in), used when the id_token has none. */
+    async profile(code: string, verifier: string, nonce: string, posted: PostedNames = {}): Promise<UpstreamProfile> {
       const e = await resolve();
+      const auth = await clientAuth().catch(() => {
+        throw new UpstreamError('server_error', 'The client secret could not be made from the team key');
+      });
       const tokens = await getJson(e.token_endpoint, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-          authorization: `Basic ${Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`).toString('base64')}`,
-        },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...auth.headers },
         body: new URLSearchParams({
           grant_type: 'authorization_code',
           code,
           redirect_uri: callbackUrl,
           code_verifier: verifier,
+          ...auth.body,
         }).toString(),
       });
       if (p.type === 'oidc') {
@@ -146,8 +176,8 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
         });
         let claims: JWTPayload;
         try {
+          // The issuer is checked below, by the rule discovery gave (one issuer, or Microsoft's template).
           ({ payload: claims } = await jwtVerify(tokens.id_token, jwks, {
-            issuer: p.issuer,
             audience: p.client_id,
             algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
           }));
@@ -157,11 +187,15 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string) {
             `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200),
           );
         }
+        const wrongIssuer = issuerProblem(e.issuer!, claims);
+        if (wrongIssuer) throw new UpstreamError('access_denied', `The provider's id_token has ${wrongIssuer}`);
         if (claims.nonce !== nonce)
           throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
         if (typeof claims.sub !== 'string' || claims.sub === '')
           throw new UpstreamError('access_denied', "The provider's id_token has no subject");
         const fromToken = oidcProfile(claims.sub, claims);
+        fromToken.given_name ??= posted.given_name;
+        fromToken.family_name ??= posted.family_name;
         // With an access token, the claims of the email and profile scopes may come only from the
         // UserInfo endpoint (OIDC Core 5.4; oidc-provider's default): ask it for what the id_token
         // lacks, and take its answer only for the same subject (OIDC Core 5.3.2).

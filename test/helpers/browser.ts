@@ -2,14 +2,19 @@ import { CookieJar } from 'tough-cookie';
 import { Headers, type RequestInit, type Response } from 'undici';
 import type { TestWard } from './ward.js';
 
-/** A user agent with its own cookie jar; redirects are returned, not followed. */
+/**
+ * A user agent with its own cookie jar; redirects are returned, not followed. Cookies go with every
+ * request, unless `sameSite` names the context of a cross-site one as a browser judges it: `lax` (a
+ * top-level GET navigation from another site: no Strict cookies) or `none` (a POST from another site,
+ * a subresource: only SameSite=None cookies).
+ */
 export class Browser {
   readonly jar = new CookieJar();
   constructor(private readonly ward: TestWard) {}
 
-  async request(url: string, init: RequestInit = {}): Promise<Response> {
+  async request(url: string, init: RequestInit = {}, sameSite?: 'lax' | 'none'): Promise<Response> {
     const full = url.startsWith('http') ? url : this.ward.url + url;
-    const cookie = await this.jar.getCookieString(full);
+    const cookie = await this.jar.getCookieString(full, sameSite ? { sameSiteContext: sameSite } : {});
     const headers = new Headers(init.headers);
     if (cookie) headers.set('cookie', cookie);
     const res = await this.ward.fetch(full, { ...init, headers });
@@ -17,16 +22,25 @@ export class Browser {
     return res;
   }
 
-  get(url: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.request(url, { headers });
+  get(url: string, headers: Record<string, string> = {}, sameSite?: 'lax' | 'none'): Promise<Response> {
+    return this.request(url, { headers }, sameSite);
   }
 
-  postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-    return this.request(url, {
-      method: 'POST',
-      body: new URLSearchParams(form).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    });
+  postForm(
+    url: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+    sameSite?: 'lax' | 'none',
+  ): Promise<Response> {
+    return this.request(
+      url,
+      {
+        method: 'POST',
+        body: new URLSearchParams(form).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      },
+      sameSite,
+    );
   }
 
   postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

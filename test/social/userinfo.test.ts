@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import type { SocialProviderConfig } from '../../src/config/types.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { UpstreamError, createUpstream } from '../../src/social/upstream.js';
 
 const CALLBACK = 'https://localhost:1/identity/v1/oauth/callback/scripted';
@@ -72,6 +73,7 @@ describe('OIDC upstream: the profile completed from UserInfo', { timeout: 30_000
         label: 'S',
       } satisfies SocialProviderConfig,
       CALLBACK,
+      systemClock,
     );
 
   it('asks UserInfo (with the access token) for the claims the id_token lacks', async () => {

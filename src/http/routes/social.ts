@@ -55,8 +55,31 @@ export function socialRoutes(
     return startSocialLogin(social, reply, interaction, params.provider);
   });
 
+  // A provider that posts its answer (Apple's `response_mode=form_post`) posts it cross-site, so the
+  // SameSite=Lax cookie that binds the state to the browser is not sent with the POST. Two ways out:
+  // trust the state alone on a POST, which lets an attacker post the answer to their own sign-in into
+  // a victim's browser (login CSRF); or keep the binding by coming back once by GET. This does the
+  // second: the POST only parks the answer under a one-time handle (for a live state of this provider)
+  // and answers 303 to the GET callback with that handle, a top-level GET navigation on which the Lax
+  // cookie is sent; the GET then checks state, browser, nonce and PKCE as for any answer. The code
+  // never appears in a URL.
+  app.post<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
+    const { params, duplicates } = singleValued(req.body);
+    const handle = duplicates.length ? null : await social.park(req.params.name, params);
+    if (!handle) return expired(reply);
+    const back = `${r.config.issuer}/identity/v1/oauth/callback/${encodeURIComponent(req.params.name)}?resume=${handle}`;
+    return reply
+      .code(303)
+      .header('Location', back)
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .send();
+  });
+
   app.get<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
-    const { params } = singleValued(req.query);
+    const { params: query } = singleValued(req.query);
+    const params = query.resume === undefined ? query : await social.unpark(req.params.name, query.resume);
+    if (!params) return expired(reply);
     const outcome = await social.callback(req.params.name, params, req.cookies[SOCIAL_COOKIE]);
     reply.clearCookie(SOCIAL_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
     if (outcome.kind === 'bad_state') return expired(reply);
