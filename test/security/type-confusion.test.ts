@@ -362,7 +362,12 @@ for (const engine of engines())
       await sweep(ctx, problems, {
         path: '/oauth/introspect',
         encodings: ['json', 'form'],
-        body: () => ({ token: plain.access, client_id: 'api', client_secret: API_SECRET, token_type_hint: 'access_token' }),
+        body: () => ({
+          token: plain.access,
+          client_id: 'api',
+          client_secret: API_SECRET,
+          token_type_hint: 'access_token',
+        }),
         fields: ['token', 'client_id', 'client_secret', 'token_type_hint'],
       });
       assertNone(problems);
