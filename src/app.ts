@@ -21,6 +21,7 @@ import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
 import { sessionRoutes } from './http/routes/sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
+import { introspectRoutes } from './http/routes/introspect.js';
 import { documentFastPath, installFastPath } from './http/tuning/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
 import type { Registry } from './registry.js';
@@ -80,6 +81,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
   hostedMfaRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);
   tokenRoutes(app, r);
+  introspectRoutes(app, r);
   identityRoutes(app, r);
   stepUpRoutes(app, r, signIn);
   mfaCredentialRoutes(app, r);

@@ -2,13 +2,19 @@ import type { Tuning } from './tuning.js';
 
 /** Ward's whole configuration, after defaults and validation. */
 export type JwtAlgorithm = 'RS256' | 'HS256';
-export type ClientType = 'public' | 'confidential';
+/**
+ * `public` (SPA, native app: no secret), `confidential` (a server with a secret), `resource_server` (an
+ * API with a secret that may only introspect tokens: no authorization request, no token grant).
+ */
+export type ClientType = 'public' | 'confidential' | 'resource_server';
+/** Whether a client of this type authenticates with a secret. */
+export const hasSecret = (type: ClientType): boolean => type !== 'public';
 
 export interface ClientConfig {
   client_id: string;
   name: string;
   type: ClientType;
-  /** Only for confidential clients; at least 32 characters. */
+  /** Only for confidential clients and resource servers; at least 32 characters. */
   client_secret?: string;
   jwt_algorithm: JwtAlgorithm;
   allowed_callback_urls: string[];
@@ -25,7 +31,10 @@ export interface ClientConfig {
    * Connect's `id_token` and `code id_token` (off by default). `token` is governed by implicit_flow.
    */
   response_types: ResponseTypeSetting[];
-  /** Token grants the client may use: authorization_code, refresh_token, client_credentials. */
+  /**
+   * Token grants the client may use: authorization_code, refresh_token, client_credentials, and the
+   * password grant (opt-in, for the Core SDK's loginWithCredentials and Cordova mode). None for a resource server.
+   */
   grant_types: GrantType[];
   /** Management API scopes a client_credentials token of this client may carry. */
   management_scopes: ManagementScope[];
@@ -33,8 +42,13 @@ export interface ClientConfig {
 
 export type ResponseTypeSetting = 'code' | 'id_token' | 'code id_token';
 export const RESPONSE_TYPES: readonly ResponseTypeSetting[] = ['code', 'id_token', 'code id_token'];
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
-export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials' | 'password';
+export const GRANT_TYPES: readonly GrantType[] = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'password',
+];
 export type ManagementScope =
   | 'read:clients'
   | 'manage:clients'

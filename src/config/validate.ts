@@ -241,16 +241,17 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     p.add(`${key}.client_id`, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
   }
   const type = raw.type ?? 'public';
-  if (type !== 'public' && type !== 'confidential')
-    p.add(`${key}.type`, `must be "public" or "confidential", got ${JSON.stringify(raw.type)}`);
+  if (type !== 'public' && type !== 'confidential' && type !== 'resource_server')
+    p.add(`${key}.type`, `must be "public", "confidential" or "resource_server", got ${JSON.stringify(raw.type)}`);
+  const server = type === 'resource_server';
   const alg = raw.jwt_algorithm ?? 'RS256';
   if (alg !== 'RS256' && alg !== 'HS256')
     p.add(`${key}.jwt_algorithm`, `must be "RS256" or "HS256", got ${JSON.stringify(raw.jwt_algorithm)}`);
   const secret = raw.client_secret;
   if (type === 'public' && secret !== undefined) p.add(`${key}.client_secret`, 'a public client has no secret');
-  if (type === 'confidential') {
+  if (type === 'confidential' || server) {
     if (typeof secret !== 'string')
-      p.add(`${key}.client_secret`, 'a confidential client needs a client_secret of at least 32 characters');
+      p.add(`${key}.client_secret`, `a ${type} client needs a client_secret of at least 32 characters`);
     else if (Buffer.byteLength(secret) < 32)
       p.add(`${key}.client_secret`, 'must be at least 32 bytes (OpenID Connect Core 16.19)');
   }
@@ -277,7 +278,9 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
   }
   const grants =
     raw.grant_types === undefined
-      ? ['authorization_code', 'refresh_token']
+      ? server
+        ? []
+        : ['authorization_code', 'refresh_token']
       : stringList(p, `${key}.grant_types`, raw.grant_types, (g) =>
           GRANT_TYPES.includes(g as GrantType) ? null : `is not one of ${GRANT_TYPES.join(', ')}`,
         );
@@ -285,7 +288,9 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     p.add(`${key}.grant_types`, 'a public client cannot use client_credentials');
   const responseTypes =
     raw.response_types === undefined
-      ? ['code']
+      ? server
+        ? []
+        : ['code']
       : stringList(p, `${key}.response_types`, raw.response_types, (t) =>
           RESPONSE_TYPES.includes(t as ResponseTypeSetting) ? null : `is not one of ${RESPONSE_TYPES.join(', ')}`,
         );
@@ -294,6 +299,16 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
   );
   const callbacks = stringList(p, `${key}.allowed_callback_urls`, raw.allowed_callback_urls, callbackUrlProblem);
   const origins = stringList(p, `${key}.allowed_origins`, raw.allowed_origins, originProblem);
+  if (server) {
+    // A resource server only introspects tokens: it signs no one in and is issued no token.
+    const only = 'a resource server may only introspect tokens: leave this empty';
+    if (grants.length) p.add(`${key}.grant_types`, only);
+    if (responseTypes.length) p.add(`${key}.response_types`, only);
+    if (callbacks.length) p.add(`${key}.allowed_callback_urls`, only);
+    if (origins.length) p.add(`${key}.allowed_origins`, only);
+    if (mgmt.length) p.add(`${key}.management_scopes`, only);
+    if (raw.implicit_flow === true) p.add(`${key}.implicit_flow`, only);
+  }
   if (p.list.length > before) return null;
   return {
     client_id: id as string,

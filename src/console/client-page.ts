@@ -15,7 +15,8 @@ ${slots('client_id', 'Letters, digits and . _ ~ - (at most 128). It cannot be ch
   return `<form id="client-form" novalidate data-mode="${create ? 'create' : 'edit'}">${id}
 <label for="f-name">Name</label><input id="f-name" name="name" maxlength="200" ${described('name')}>${slots('name', 'Shown to operators and on the consent page.')}
 <label for="f-type">Application type</label><select id="f-type" name="type" ${described('type')}><option value="public">Public (SPA, native app)</option>
-<option value="confidential">Confidential (server with a secret)</option></select>${slots('type', 'A public client cannot keep a secret: it always uses PKCE and RS256.')}
+<option value="confidential">Confidential (server with a secret)</option>
+<option value="resource_server">Resource server (an API that introspects tokens)</option></select>${slots('type', 'A public client cannot keep a secret: it always uses PKCE and RS256. A resource server has a secret and may only introspect tokens at /oauth/introspect: no sign-in, no grant.')}
 <label for="f-jwt_algorithm">JWT Algorithm</label><select id="f-jwt_algorithm" name="jwt_algorithm" ${described('jwt_algorithm')}><option value="RS256">RS256</option><option value="HS256">HS256</option></select>
 ${slots('jwt_algorithm', 'RS256 signs with an RSA key published at /jwks.json; HS256 signs with the client secret (confidential clients only).')}
 <label for="f-allowed_callback_urls">Allowed Callback URLs</label><textarea id="f-allowed_callback_urls" name="allowed_callback_urls" rows="3" spellcheck="false" ${described('allowed_callback_urls')}></textarea>
@@ -31,7 +32,8 @@ ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>
 <div class="check"><input type="checkbox" id="f-g-authorization_code" name="grant_types" value="authorization_code"><label for="f-g-authorization_code">Authorization code</label></div>
 <div class="check"><input type="checkbox" id="f-g-refresh_token" name="grant_types" value="refresh_token"><label for="f-g-refresh_token">Refresh token</label></div>
 <div class="check"><input type="checkbox" id="f-g-client_credentials" name="grant_types" value="client_credentials"><label for="f-g-client_credentials">Client credentials</label></div>
-${slots('grant_types', 'Client credentials is for confidential clients only.')}</fieldset>
+<div class="check"><input type="checkbox" id="f-g-password" name="grant_types" value="password"><label for="f-g-password">Password (the Core SDK's loginWithCredentials and Cordova mode)</label></div>
+${slots('grant_types', 'Client credentials is for confidential clients only. The password grant is off unless checked; a user who must use a second factor cannot use it.')}</fieldset>
 <fieldset ${described('response_types')}><legend>Response types</legend>
 <div class="check"><input type="checkbox" id="f-r-code" name="response_types" value="code" checked><label for="f-r-code">Code</label></div>
 <div class="check"><input type="checkbox" id="f-r-id_token" name="response_types" value="id_token"><label for="f-r-id_token">ID token</label></div>

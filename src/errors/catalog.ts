@@ -192,6 +192,20 @@ export const CATALOG = {
   forbidden: entry(403, 'access_denied', 'error.forbidden', 'Forbidden', 'Accès refusé.'),
 
   // Accounts, sign-in and second factors.
+  mfaRequired: entry(
+    400,
+    'mfa_required',
+    'error.mfa.required',
+    'This account requires a second factor: sign in through the authorization endpoint',
+    'Ce compte exige un second facteur : connectez-vous par la page de connexion.',
+  ),
+  resourceServerOnly: entry(
+    400,
+    'unauthorized_client',
+    'error.unauthorizedClient',
+    'A resource server may only introspect tokens',
+    'Un serveur de ressources peut seulement inspecter des jetons.',
+  ),
   invalidEmailOrPassword: entry(
     400,
     'invalid_grant',
@@ -359,6 +373,14 @@ export const CATALOG = {
     false,
   ),
   authorizeUnknownClient: entry(400, 'invalid_client', INVALID, 'Unknown client_id', 'Application inconnue.', false),
+  authorizeResourceServer: entry(
+    400,
+    'unauthorized_client',
+    INVALID,
+    'A resource server may only introspect tokens: it cannot sign users in',
+    'Un serveur de ressources peut seulement inspecter des jetons : il ne connecte personne.',
+    false,
+  ),
   authorizeNoMessengerCallback: entry(
     400,
     'unauthorized_client',

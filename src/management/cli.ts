@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
@@ -37,7 +38,7 @@ const str = (v: string | true | undefined): string | undefined => (typeof v === 
 export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or a client's own keys
   keys rotate                  rotate the global RSA pair
   clients list
-  clients create --id ID [--type public|confidential] [--name N] [--alg RS256|HS256]
+  clients create --id ID [--type public|confidential|resource_server] [--name N] [--alg RS256|HS256]
                  [--callbacks URL,URL] [--origins ORIGIN,ORIGIN] [--sso]
   clients rotate-key ID        give the client its own RSA pair
   clients sync-key ID          sync the client with the global pair
@@ -76,8 +77,8 @@ export async function runOperatorCommand(
       return 0;
     }
     if (group === 'clients' && action === 'create') {
-      const type = flags.type === 'confidential' ? 'confidential' : 'public';
-      const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
+      const type = flags.type === 'confidential' || flags.type === 'resource_server' ? flags.type : 'public';
+      const secret = hasSecret(type) ? randomBytes(32).toString('base64url') : undefined;
       const p = new Problems();
       const def = validateClient(p, 'client', {
         client_id: flags.id,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
+import { GRANT_TYPES, hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
@@ -12,7 +13,7 @@ import { clientIdParam, emptyBody } from './schemas.js';
 const clientFields: Record<string, JsonSchema> = {
   client_id: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
   name: { type: 'string', maxLength: 200 },
-  type: { type: 'string', enum: ['public', 'confidential'] },
+  type: { type: 'string', enum: ['public', 'confidential', 'resource_server'] },
   client_secret: { type: 'string', minLength: 32, maxLength: 512 },
   jwt_algorithm: { type: 'string', enum: ['RS256', 'HS256'] },
   allowed_callback_urls: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
@@ -28,8 +29,8 @@ const clientFields: Record<string, JsonSchema> = {
   },
   grant_types: {
     type: 'array',
-    maxItems: 3,
-    items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] },
+    maxItems: 4,
+    items: { type: 'string', enum: [...GRANT_TYPES] },
   },
   management_scopes: { type: 'array', maxItems: 8, items: { type: 'string' } },
 };
@@ -98,6 +99,8 @@ function validated(raw: Record<string, unknown>) {
 }
 
 const newSecret = () => randomBytes(32).toString('base64url');
+/** Whether a requested type authenticates with a secret (confidential, resource_server). */
+const secretful = (type: unknown): boolean => type === 'confidential' || type === 'resource_server';
 
 /** Clients CRUD and secret regeneration. Every change is audited and bumps the clients version. */
 export function clientRoutes(
@@ -159,15 +162,15 @@ export function clientRoutes(
       tag: 'clients',
       permission: 'manage:clients',
       audit: 'client.created',
-      summary: 'Create a client (a confidential client without a secret gets a generated one, shown once)',
+      summary:
+        'Create a client (a confidential client or resource server without a secret gets a generated one, shown once)',
       body: { type: 'object', additionalProperties: false, required: ['client_id'], properties: clientFields },
       response: { status: 201, schema: clientSchema },
       handler: async ({ actor, body }) => {
         const id = body.client_id as string;
         if (await clients.find(id))
           throw new WardError('clientExists', { description: `A client ${id} already exists` });
-        const secret =
-          body.type === 'confidential' ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
+        const secret = secretful(body.type) ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
         const created = await clients.upsert(def, 'api');
         await changed('client.created', actor, id);
@@ -181,14 +184,14 @@ export function clientRoutes(
       permission: 'manage:clients',
       audit: 'client.updated',
       params: clientIdParam,
-      summary: 'Change fields of a client (switching to confidential generates a secret, shown once)',
+      summary: 'Change fields of a client (switching from public to a type with a secret generates one, shown once)',
       body: { type: 'object', additionalProperties: false, minProperties: 1, properties: patchFields },
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params, body }) => {
         const current = await existing(params.clientId!);
-        const becomesConfidential = body.type === 'confidential' && current.type === 'public';
+        const becomesConfidential = secretful(body.type) && current.type === 'public';
         const secret =
-          current.type === 'confidential' && body.type !== 'public'
+          current.type !== 'public' && body.type !== 'public'
             ? clients.secretOf(current)
             : becomesConfidential
               ? newSecret()
@@ -210,11 +213,12 @@ export function clientRoutes(
       audit: 'client.secret_regenerated',
       params: clientIdParam,
       body: emptyBody,
-      summary: 'Regenerate the secret of a confidential client (shown once; the old one stops working)',
+      summary:
+        'Regenerate the secret of a confidential client or resource server (shown once; the old one stops working)',
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params }) => {
         const current = await existing(params.clientId!);
-        if (current.type !== 'confidential') throw new WardError('clientIsPublic');
+        if (!hasSecret(current.type)) throw new WardError('clientIsPublic');
         const secret = newSecret();
         const updated = await clients.upsert(
           validated({ ...definitionOf(current), client_secret: secret }),

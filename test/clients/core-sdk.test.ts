@@ -1,10 +1,13 @@
 // The unmodified ReachFive Core SDK (@reachfive/identity-core) against a listening Ward over TLS:
 // signup, loginWithPassword (public client: the redirect to /oauth/authorize followed to the code,
-// then exchangeAuthorizationCodeWithPkce), a confidential client, getUser, refreshTokens, logout.
+// then exchangeAuthorizationCodeWithPkce), a confidential client, getUser, refreshTokens, logout, and
+// the password grant of a client that opted in: loginWithCredentials (the Credential Management API)
+// and loginWithPassword in Cordova mode.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, location, tokenRequest } from '../helpers/oauth.js';
+import { giveFactors } from '../helpers/mfa.js';
 import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
@@ -27,6 +30,14 @@ describe('ReachFive Core SDK against Ward', () => {
           allowed_callback_urls: [CALLBACK],
           allowed_origins: [ORIGIN],
           sso: true,
+        },
+        {
+          client_id: 'shop-app',
+          name: 'Shop app',
+          type: 'public',
+          allowed_callback_urls: [CALLBACK],
+          allowed_origins: [ORIGIN],
+          grant_types: ['authorization_code', 'refresh_token', 'password'],
         },
         {
           ...CONFIDENTIAL_CLIENT,
@@ -117,6 +128,96 @@ describe('ReachFive Core SDK against Ward', () => {
       (e: { error?: string; errorMessageKey?: string }) =>
         e.error === 'invalid_grant' && e.errorMessageKey === 'error.invalidEmailOrPassword',
     );
+  });
+
+  /** A signed-up user (through the SDK) for the password-grant tests. */
+  async function newUser(): Promise<{ email: string; password: string }> {
+    const web = sdk.createClient({ domain: domain(), clientId: 'shop-web' });
+    const email = `ropc-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const password = 'a password for the password grant';
+    const nav = page.nextNavigation();
+    await web.signup({ data: { email, password }, auth: { redirectUri: CALLBACK } });
+    await nav;
+    return { email, password };
+  }
+
+  /** The Credential Management API of a browser that has the user's password stored. */
+  function storedCredential(id: string, password: string): () => void {
+    const nav = globalThis.navigator as { credentials?: unknown };
+    nav.credentials = { get: async () => ({ type: 'password', id, password }) };
+    return () => delete nav.credentials;
+  }
+
+  it('loginWithCredentials: the stored password goes to the password grant, and tokens come back', async () => {
+    const { email, password } = await newUser();
+    const restore = storedCredential(email, password);
+    try {
+      const client = sdk.createClient({ domain: domain(), clientId: 'shop-app' });
+      const auth = await client.loginWithCredentials({ auth: { requireRefreshToken: true } });
+      assert.ok(auth.accessToken);
+      assert.ok(auth.refreshToken, 'offline_access asked by requireRefreshToken');
+      assert.equal(auth.idTokenPayload?.email, email);
+      const user = await client.getUser({ accessToken: auth.accessToken!, fields: 'email' });
+      assert.equal((user as Record<string, unknown>).email, email);
+      const refreshed = await client.refreshTokens({ refreshToken: auth.refreshToken! });
+      assert.ok(refreshed.accessToken);
+
+      // A client that did not opt in: the SDK gets unauthorized_client.
+      const web = sdk.createClient({ domain: domain(), clientId: 'shop-web' });
+      await assert.rejects(
+        web.loginWithCredentials({}),
+        (e: { error?: string; errorMessageKey?: string }) =>
+          e.error === 'unauthorized_client' && e.errorMessageKey === 'error.unauthorizedClient',
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it('loginWithCredentials: a wrong stored password gets the sign-in error body', async () => {
+    const { email } = await newUser();
+    const restore = storedCredential(email, 'not the right password');
+    try {
+      const client = sdk.createClient({ domain: domain(), clientId: 'shop-app' });
+      await assert.rejects(
+        client.loginWithCredentials({}),
+        (e: { error?: string; errorMessageKey?: string }) =>
+          e.error === 'invalid_grant' && e.errorMessageKey === 'error.invalidEmailOrPassword',
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it('loginWithPassword in Cordova mode uses the password grant; a user who needs a second factor gets mfa_required', async () => {
+    const { email, password } = await newUser();
+    const win = globalThis.window as unknown as { cordova?: unknown };
+    win.cordova = {};
+    try {
+      const client = sdk.createClient({ domain: domain(), clientId: 'shop-app' });
+      const auth = (await client.loginWithPassword({ email, password, auth: {} })) as unknown as {
+        accessToken?: string;
+        idTokenPayload?: { email?: string };
+      };
+      assert.ok(auth.accessToken, 'tokens, not a navigation');
+      assert.equal(auth.idTokenPayload?.email, email);
+
+      const user = await ward.registry.storage.users.findByEmail(email);
+      await giveFactors(ward, user!.id, { email });
+      ward.setAccount({ mfa_required: 'always' });
+      try {
+        const again = sdk.createClient({ domain: domain(), clientId: 'shop-app' });
+        await assert.rejects(
+          again.loginWithPassword({ email, password, auth: {} }),
+          (e: { error?: string; errorMessageKey?: string }) =>
+            e.error === 'mfa_required' && e.errorMessageKey === 'error.mfa.required',
+        );
+      } finally {
+        ward.setAccount({ mfa_required: 'never' });
+      }
+    } finally {
+      delete win.cordova;
+    }
   });
 
   it('logs in for a confidential client: the code goes to the backend, which redeems it with its secret', async () => {

@@ -1,5 +1,6 @@
 // openid-client (a certified relying party library): discovery, the code flow with PKCE through
-// Ward's hosted login page, userinfo with the subject check, and revocation (RFC 7009).
+// Ward's hosted login page, userinfo with the subject check, revocation (RFC 7009), and introspection
+// (RFC 7662) by the client itself and by a resource server.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
@@ -9,10 +10,13 @@ import { submitLoginPage } from '../helpers/hosted-login.js';
 import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, location, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
+const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
+const RESOURCE_SERVER = { client_id: 'orders-api', type: 'resource_server', client_secret: API_SECRET };
+
 describe('openid-client against Ward', () => {
   let ward: TestWard;
   before(async () => {
-    ward = await startWard({ clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT] });
+    ward = await startWard({ clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, RESOURCE_SERVER] });
   });
   after(() => ward.close());
 
@@ -81,4 +85,38 @@ describe('openid-client against Ward', () => {
       await client.tokenRevocation(config, 'an-unknown-token');
     });
   }
+
+  it('introspects with tokenIntrospection: the client its own tokens, a resource server the access token', async () => {
+    const { user, config, tokens } = await signIn('confidential', 'openid profile email offline_access');
+    const own = await client.tokenIntrospection(config, tokens.access_token);
+    assert.equal(own.active, true);
+    assert.equal(own.sub, user.id);
+    assert.equal(own.client_id, 'backend');
+    assert.equal(own.iss, ward.url);
+    assert.equal(own.token_type, 'Bearer');
+    assert.equal((await client.tokenIntrospection(config, tokens.refresh_token!)).active, true);
+
+    // A resource server: its own discovery and secret, nothing else.
+    const api = await client.discovery(
+      new URL(ward.url),
+      'orders-api',
+      undefined,
+      client.ClientSecretBasic(API_SECRET),
+      {
+        [client.customFetch]: tlsFetch,
+      },
+    );
+    api[client.customFetch] = tlsFetch;
+    const seen = await client.tokenIntrospection(api, tokens.access_token, { token_type_hint: 'access_token' });
+    assert.equal(seen.active, true);
+    assert.equal(seen.sub, user.id);
+    assert.equal(seen.scope, 'openid profile email offline_access');
+    assert.equal(seen.username, user.email);
+    assert.ok(typeof seen.exp === 'number' && seen.exp > Date.now() / 1000);
+    assert.deepEqual(await client.tokenIntrospection(api, tokens.refresh_token!), { active: false });
+
+    await client.tokenRevocation(config, tokens.access_token);
+    assert.deepEqual(await client.tokenIntrospection(api, tokens.access_token), { active: false });
+    assert.deepEqual(await client.tokenIntrospection(api, 'garbage'), { active: false });
+  });
 });

@@ -139,6 +139,44 @@ describe('configuration', () => {
       /^clients\[0\]\.allowed_origins\[0\]: .* must be exactly an origin/,
     ],
     [
+      'a resource server without a secret',
+      { clients: [{ client_id: 'api', type: 'resource_server' }] },
+      /^clients\[0\]\.client_secret: a resource_server client needs a client_secret/,
+    ],
+    [
+      'a resource server with a grant',
+      {
+        clients: [
+          {
+            client_id: 'api',
+            type: 'resource_server',
+            client_secret: 'r'.repeat(40),
+            grant_types: ['client_credentials'],
+          },
+        ],
+      },
+      /^clients\[0\]\.grant_types: a resource server may only introspect tokens/,
+    ],
+    [
+      'a resource server with a callback URL',
+      {
+        clients: [
+          {
+            client_id: 'api',
+            type: 'resource_server',
+            client_secret: 'r'.repeat(40),
+            allowed_callback_urls: ['https://api.example/cb'],
+          },
+        ],
+      },
+      /^clients\[0\]\.allowed_callback_urls: a resource server may only introspect tokens/,
+    ],
+    [
+      'an unknown grant type',
+      { clients: [{ client_id: 'a', grant_types: ['implicit'] }] },
+      /^clients\[0\]\.grant_types\[0\]: "implicit" is not one of authorization_code, refresh_token, client_credentials, password/,
+    ],
+    [
       'an unknown MFA policy',
       { account: { mfa_required: 'sometimes' } },
       /^account\.mfa_required: must be "always" or "never"/,

@@ -232,6 +232,43 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
         false,
         'a public client has no secret',
       );
+      // The password grant: off by default, opted in from the client page.
+      const password = page.getByLabel(/^Password \(/);
+      assert.equal(await password.isChecked(), false);
+      await password.check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await statusSays(page, 'Client saved.');
+      assert.ok((await h.ward.registry.clients.find('mobile'))!.grant_types.includes('password'));
+    } finally {
+      await close();
+    }
+  });
+
+  it('a resource server: no sign-in fields, a secret shown once', async () => {
+    const { page, close } = await h.signedIn('developer', '/console/create-client');
+    try {
+      await page.getByLabel('Client ID').fill('orders-api');
+      await page.getByLabel('Allowed Callback URLs').fill('https://orders.example/cb');
+      await page.getByLabel('Application type').selectOption('resource_server');
+      for (const label of ['Allowed Callback URLs', 'Allowed origins', 'Authorization code', 'Code', 'Require PKCE']) {
+        const el = page.getByLabel(label, { exact: true });
+        assert.equal(await el.isDisabled(), true, `${label} is off for a resource server`);
+      }
+      assert.equal(await page.getByLabel('Allowed Callback URLs').inputValue(), '');
+      await page.getByRole('button', { name: 'Create client' }).click();
+      await page.locator('#secret-value').waitFor();
+      await statusSays(page, 'Client orders-api created.');
+      const c = (await h.ward.registry.clients.find('orders-api'))!;
+      assert.equal(c.type, 'resource_server');
+      assert.deepEqual(c.grant_types, []);
+      assert.deepEqual(c.allowed_callback_urls, []);
+      assert.ok(h.ward.registry.clients.checkSecret(c, await page.locator('#secret-value').inputValue()));
+      await page.getByRole('link', { name: 'Open orders-api' }).click();
+      await page.waitForURL(`${h.ward.url}/console/clients/orders-api`);
+      await idle(page);
+      assert.equal(await page.getByLabel('Application type').inputValue(), 'resource_server');
+      assert.equal(await page.getByLabel('Authorization code').isDisabled(), true);
+      assert.equal(await page.getByRole('button', { name: 'Regenerate secret' }).isVisible(), true);
     } finally {
       await close();
     }

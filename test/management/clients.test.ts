@@ -98,6 +98,41 @@ describe('management API: clients', () => {
     assert.ok(conf.body.client_secret, 'switching to confidential shows the new secret once');
   });
 
+  it('creates a resource server (a generated secret, introspection only) and opts a client in to the password grant', async () => {
+    const id = uniqueId('api');
+    const created = await a.post('/api/v1/clients', { client_id: id, name: 'Orders API', type: 'resource_server' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.type, 'resource_server');
+    assert.deepEqual(created.body.grant_types, []);
+    assert.deepEqual(created.body.response_types, []);
+    const secret = created.body.client_secret as string;
+    assert.ok(secret && secret.length >= 32, 'a generated secret, shown once');
+    const introspected = await ward.fetch('/oauth/introspect', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: id, client_secret: secret, token: 'x' }).toString(),
+    });
+    assert.deepEqual(await introspected.json(), { active: false }, 'it authenticates at the introspection endpoint');
+    const grant = await a.patch(`/api/v1/clients/${id}`, { grant_types: ['client_credentials'] });
+    assert.equal(grant.status, 400);
+    assert.match(grant.body.error_description, /resource server may only introspect/);
+    const regenerated = await a.post(`/api/v1/clients/${id}/secret`, {});
+    assert.equal(regenerated.status, 200);
+    assert.ok(regenerated.body.client_secret);
+
+    const app = uniqueId('app');
+    const opted = await a.post('/api/v1/clients', {
+      client_id: app,
+      type: 'public',
+      allowed_callback_urls: ['https://app.example/cb'],
+      grant_types: ['authorization_code', 'password'],
+    });
+    assert.equal(opted.status, 201, JSON.stringify(opted.body));
+    assert.deepEqual(opted.body.grant_types, ['authorization_code', 'password']);
+    const bad = await a.patch(`/api/v1/clients/${app}`, { grant_types: ['password', 'device_code'] });
+    assert.equal(bad.status, 400);
+  });
+
   it('answers bad input with 4xx JSON and changes nothing', async () => {
     const before = (await a.get('/api/v1/clients')).body.clients.length;
     const cases: Array<[string, string, unknown]> = [

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
+import type { Response } from 'undici';
 import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
 import { Browser } from '../helpers/browser.js';
 import {
@@ -30,6 +31,9 @@ const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_f
 const OIDC_RT = { ...PUBLIC_CLIENT, client_id: 'oidc-rt', response_types: ['code', 'id_token', 'code id_token'] };
 const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
 const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
+const PASSWORD_APP = { ...PUBLIC_CLIENT, client_id: 'password-app', grant_types: ['password'] };
+const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
+const API = { client_id: 'api', type: 'resource_server', client_secret: API_SECRET };
 const OPS_SECRET = 'management-client-secret-of-40-characters!';
 const OPS = {
   client_id: 'ops',
@@ -51,7 +55,7 @@ describe('discovery lists what works, and only that', () => {
   before(async () => {
     ward = await startWard({
       account: NO_LIMITS,
-      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT],
+      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT, PASSWORD_APP, API],
     });
     discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
   });
@@ -209,6 +213,18 @@ describe('discovery lists what works, and only that', () => {
         await expectTokens(await tokenRequest(ward, form));
       },
       implicit: implicitWorks,
+      password: async () => {
+        const { user } = await tkn('password-app');
+        const form = {
+          grant_type: 'password',
+          username: user.email,
+          password: user.password,
+          client_id: 'password-app',
+        };
+        assert.equal((await userinfo((await expectTokens(await tokenRequest(ward, form))).access_token!)).status, 200);
+        // Opt-in: a client that does not list it is refused.
+        await expectError(await tokenRequest(ward, { ...form, client_id: 'spa' }), 400, 'unauthorized_client');
+      },
     },
     response_types_supported: {
       id_token: async () => {
@@ -270,6 +286,26 @@ describe('discovery lists what works, and only that', () => {
     },
   };
 
+  /** Introspects the public client's access token as the resource server; the answer's `active`. */
+  async function introspected(form: Record<string, string>, headers: Record<string, string> = {}) {
+    const token = (await tokens('openid')).access_token!;
+    // The endpoint discovery names.
+    return ward.fetch(String(discovery.introspection_endpoint), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ token, ...form }).toString(),
+    });
+  }
+  const active = async (res: Response) => {
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.equal((JSON.parse(text) as { active: boolean }).active, true, text);
+  };
+  SUPPORTED.introspection_endpoint_auth_methods_supported = {
+    client_secret_basic: async () => active(await introspected({}, { authorization: basic('api', API_SECRET) })),
+    client_secret_post: async () => active(await introspected({ client_id: 'api', client_secret: API_SECRET })),
+  };
+
   const REFUSED: Record<string, Record<string, Check>> = {
     prompt_values_supported: {
       consent: async () => {
@@ -280,10 +316,18 @@ describe('discovery lists what works, and only that', () => {
     },
     scopes_supported: { calendar: refusedAtAuthorize({ scope: 'openid calendar' }, 'invalid_scope') },
     grant_types_supported: {
-      password: async () => {
-        const { user } = await tkn();
-        const form = { grant_type: 'password', username: user.email, password: user.password, client_id: 'spa' };
+      'urn:ietf:params:oauth:grant-type:jwt-bearer': async () => {
+        const form = {
+          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+          assertion: 'eyJhbGciOiJub25lIn0.e30.',
+          client_id: 'spa',
+        };
         await expectError(await tokenRequest(ward, form), 400, 'unsupported_grant_type');
+      },
+    },
+    introspection_endpoint_auth_methods_supported: {
+      none: async () => {
+        await expectError(await introspected({ client_id: 'spa' }), 401, 'invalid_client');
       },
     },
     response_types_supported: {

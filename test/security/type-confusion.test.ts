@@ -4,7 +4,7 @@
 // arrays (one nested 5,000 deep), objects (a {"$ne":""} operator too), "", a 10,000-character
 // string, a string with a NUL and an unpaired surrogate, and the valid value with a NUL appended;
 // the whole body is also sent as [], a string, a number, null, with every field twice and with
-// unknown fields. /oauth/token and /oauth/revoke get the same as forms (repeated, empty, bare,
+// unknown fields. /oauth/token, /oauth/revoke and /oauth/introspect get the same as forms (repeated, empty, bare,
 // %00 and malformed-percent values); a few path parameters and query strings get NULs too. Real
 // credentials (Bearer, step_up token, SSO and CSRF cookies) are set up first, so the sweep reaches
 // each handler's own parsing. The hosted pages (login, MFA, consent, link) and /oauth/authorize
@@ -37,6 +37,10 @@ const OPS_CLIENT = {
   grant_types: ['client_credentials'],
   management_scopes: ['read:clients'],
 };
+
+const PASSWORD_APP = { ...PUBLIC_CLIENT, client_id: 'password-app', grant_types: ['password'] };
+const API_SECRET = 'a-resource-server-secret-of-32-bytes-or-more';
+const API = { client_id: 'api', type: 'resource_server', client_secret: API_SECRET };
 
 for (const engine of engines())
   describe(`LG-04: type confusion on the public endpoints (${engine})`, () => {
@@ -97,7 +101,7 @@ for (const engine of engines())
       started = Date.now();
       m = await startMfaWard({
         engine,
-        clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, OPS_CLIENT],
+        clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, OPS_CLIENT, PASSWORD_APP, API],
         account: {
           ...NO_RATE_LIMITS,
           // Wrong codes are the point here: keep the per-user lockouts out of the way (their 429 is fine, but hides the parsing).
@@ -337,6 +341,34 @@ for (const engine of engines())
           scope: 'read:clients',
         }),
         fields: ['client_id', 'client_secret', 'scope'],
+      });
+      await sweep(ctx, problems, {
+        path: '/oauth/token',
+        encodings: ['json', 'form'],
+        body: () => ({
+          grant_type: 'password',
+          client_id: 'password-app',
+          username: plain.email,
+          password: plain.password,
+          scope: 'openid',
+        }),
+        fields: ['client_id', 'username', 'password', 'scope'],
+      });
+      assertNone(problems);
+    });
+
+    it('introspection endpoint (JSON and form)', async (ctx) => {
+      const problems: string[] = [];
+      await sweep(ctx, problems, {
+        path: '/oauth/introspect',
+        encodings: ['json', 'form'],
+        body: () => ({
+          token: plain.access,
+          client_id: 'api',
+          client_secret: API_SECRET,
+          token_type_hint: 'access_token',
+        }),
+        fields: ['token', 'client_id', 'client_secret', 'token_type_hint'],
       });
       assertNone(problems);
     });

@@ -1,7 +1,7 @@
 // TK-10 (confidential client authentication: wrong secret, both methods at once, a secret without
 // client_id, a public client with a secret; 401 + WWW-Authenticate for Basic; a refused client
-// never burns the code) and TK-11 (no client_credentials for ordinary clients, password and
-// implicit never available to public clients).
+// never burns the code) and TK-11 (no client_credentials for ordinary clients, implicit never available
+// to public clients, the password grant only for a client that opted in).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -179,14 +179,16 @@ describe('client authentication at the token endpoint', () => {
       );
     });
 
-    it('refuses the password and implicit grant types: unsupported_grant_type', async () => {
+    // Issue #25 item 7 made the password grant an opt-in per client (test/token/password-grant.test.ts):
+    // a client that did not opt in, public or confidential, is still refused and gets no token.
+    it('refuses the password grant to clients that did not opt in (unauthorized_client), and implicit (unsupported_grant_type)', async () => {
       const user = await signup(ward);
       const pw = { grant_type: 'password', username: user.email, password: user.password, scope: 'openid' };
-      await expectError(await tokenRequest(ward, { ...pw, client_id: 'spa' }), 400, 'unsupported_grant_type');
+      await expectError(await tokenRequest(ward, { ...pw, client_id: 'spa' }), 400, 'unauthorized_client');
       await expectError(
         await tokenRequest(ward, pw, { authorization: basic('backend', CONFIDENTIAL_SECRET) }),
         400,
-        'unsupported_grant_type',
+        'unauthorized_client',
       );
       await expectError(
         await tokenRequest(ward, { grant_type: 'implicit', client_id: 'spa' }),
@@ -196,7 +198,10 @@ describe('client authentication at the token endpoint', () => {
       const discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as {
         grant_types_supported: string[];
       };
-      assert.ok(!discovery.grant_types_supported.includes('password'));
+      // Listed because a client may opt in; off for every client by default (the clients above list it not).
+      assert.ok(discovery.grant_types_supported.includes('password'));
+      for (const id of ['spa', 'backend', 'implicit-app'])
+        assert.ok(!(await ward.registry.clients.find(id))!.grant_types.includes('password'), id);
       // client_credentials exists for management clients that list it; `spa` still gets unauthorized_client.
       assert.ok(discovery.grant_types_supported.includes('client_credentials'));
     });

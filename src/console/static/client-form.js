@@ -128,18 +128,40 @@
     return errs;
   }
 
-  /** A public client always requires PKCE and cannot use client credentials: the form says so. */
+  /** The fields a resource server leaves empty: it only introspects tokens. */
+  function signInFields(form) {
+    return [form.elements.allowed_callback_urls, form.elements.allowed_origins, form.elements.pkce_enforced].concat(
+      Array.prototype.slice.call(form.querySelectorAll('input[name=grant_types], input[name=response_types]')),
+    );
+  }
+
+  /**
+   * A public client always requires PKCE and cannot use client credentials; a resource server signs
+   * no one in (no callback, origin, grant or response type): the form says so.
+   */
   function applyType(form) {
-    var pub = form.elements.type.value === 'public',
+    var type = form.elements.type.value,
+      pub = type === 'public',
+      server = type === 'resource_server',
       pkce = form.elements.pkce_enforced,
       cc = form.querySelector('#f-g-client_credentials');
     if (pub) {
       pkce.checked = true;
       cc.checked = false;
     }
+    if (server)
+      signInFields(form).forEach(function (el) {
+        if (el.type === 'checkbox') el.checked = false;
+        else el.value = '';
+      });
     if (!form.dataset.readonly) {
-      pkce.disabled = pub;
-      cc.disabled = pub;
+      signInFields(form).forEach(function (el) {
+        el.disabled = server;
+      });
+      if (!server) {
+        pkce.disabled = pub;
+        cc.disabled = pub;
+      }
     }
   }
 
@@ -166,6 +188,12 @@
     };
     if (e.scope.value.trim()) body.scope = e.scope.value.trim().replace(/\s+/g, ' ');
     if (body.type === 'confidential') body.pkce_enforced = e.pkce_enforced.checked;
+    if (body.type === 'resource_server') {
+      body.allowed_callback_urls = [];
+      body.allowed_origins = [];
+      body.grant_types = [];
+      body.response_types = [];
+    }
     if (e.client_id) body.client_id = e.client_id.value.trim();
     if (!body.name) delete body.name;
     return body;

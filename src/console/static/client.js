@@ -32,7 +32,7 @@
       ]);
       C.clientForm.write(form, c);
       var secretSection = $('#secret-section');
-      if (secretSection) secretSection.hidden = c.type !== 'confidential';
+      if (secretSection) secretSection.hidden = c.type === 'public';
     }
     async function loadKeys(c) {
       var keys = await C.api('GET', base + '/keys'),

@@ -45,8 +45,9 @@
     if (!C.can('manage:clients')) {
       C.error('Creating a client needs the manage:clients permission (Developer and above).');
     }
+    // The defaults of the API: code and refresh; client credentials and the password grant are opt-in.
     form.elements.grant_types.forEach(function (g) {
-      g.checked = g.value !== 'client_credentials';
+      g.checked = g.value === 'authorization_code' || g.value === 'refresh_token';
     });
     form.elements.scope.value = 'openid profile email';
     C.clientForm.bind(form, async function (body) {

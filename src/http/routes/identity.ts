@@ -37,6 +37,8 @@ export function identityRoutes(
     const id = requiredStr(params, 'client_id', 128);
     const client = await r.clients.find(id);
     if (!client) throw new WardError('unknownClient');
+    // A resource server only introspects tokens: it signs no one up or in.
+    if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
     return client;
   }
 

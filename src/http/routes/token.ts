@@ -1,36 +1,29 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { WardError } from '../../errors/ward-error.js';
+import type { FastifyInstance } from 'fastify';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
-import { requireSingle, requiredStr, type Params } from '../../protocol/params.js';
-
-const methodNotAllowed = (reply: FastifyReply) => {
-  const e = new WardError('methodNotAllowed');
-  return reply.code(405).header('Allow', 'POST').send(e.body());
-};
-
-/**
- * The body of a token or revocation request: a form (RFC 6749 3.2) or JSON (the Core SDK). Any other
- * media type (text/plain, which a cross-site form may send without a preflight; multipart) is 415,
- * never read as an empty request.
- */
-function bodyParams(req: FastifyRequest): Params {
-  const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (type !== undefined && type !== 'application/x-www-form-urlencoded' && type !== 'application/json') {
-    throw new WardError('unsupportedMediaType');
-  }
-  return requireSingle(req.body, type === 'application/json');
-}
+import { requiredStr } from '../../protocol/params.js';
+import { bodyParams, methodNotAllowed } from '../oauth-body.js';
+import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
 export function tokenRoutes(
   app: FastifyInstance,
   r: Pick<
     Registry,
-    'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'issueTokens' | 'limiter' | 'metrics' | 'storage'
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'events'
+    | 'issueTokens'
+    | 'limiter'
+    | 'metrics'
+    | 'storage'
+    | 'users'
   >,
 ): void {
   app.post('/oauth/token', async (req, reply) => {
@@ -38,7 +31,12 @@ export function tokenRoutes(
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');
     const params = bodyParams(req);
     await r.limiter('token', req.ip, r.account().rate_limits.token);
-    const out = await tokenEndpoint(r, req.headers.authorization, params);
+    // The password grant is a password sign-in: the login limit counts it too.
+    if (params.grant_type === 'password') await r.limiter('login', req.ip, r.account().rate_limits.login);
+    const cookie = req.cookies[TRUSTED_DEVICE_COOKIE];
+    const out = await tokenEndpoint(r, req.headers.authorization, params, {
+      trustedDevice: (userId) => isTrustedDevice(r, cookie, userId),
+    });
     r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
@@ -53,6 +51,7 @@ export function tokenRoutes(
     const { client, authenticated } = await authenticateClient(r, req.headers.authorization, params);
     // RFC 7009 2.1: a confidential client authenticates (leaving out the secret is for Messenger codes only).
     if (!authenticated) throw invalidClient('Client authentication failed');
+    if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
     const token = requiredStr(params, 'token', 4096);
     // token_type_hint is only a hint (RFC 7009 2.1): both kinds are looked for whatever it says.
     const access = r.accessTokens.open(token);

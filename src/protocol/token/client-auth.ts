@@ -1,7 +1,7 @@
-// Rule: client authentication at the token and revocation endpoints (RFC 6749 section 2.3.1).
-// client_secret_basic or client_secret_post, never both; public clients send only client_id and
-// never a secret; a confidential client without a valid secret is invalid_client (401, with
-// WWW-Authenticate when Basic was used).
+// Rule: client authentication at the token, revocation and introspection endpoints (RFC 6749 section
+// 2.3.1). client_secret_basic or client_secret_post, never both; public clients send only client_id and
+// never a secret; a confidential client (or resource server) without a valid secret is invalid_client
+// (401, with WWW-Authenticate when Basic was used).
 import type { Client } from '../../clients/service.js';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
@@ -51,7 +51,7 @@ export async function authenticateClient(
       throw invalidRequest('Use one client authentication method: Basic or client_secret in the body, not both');
     if (bodyId && bodyId !== basic.id) throw invalidRequest('client_id differs from the Basic credentials');
     const client = await r.clients.find(basic.id);
-    if (client?.type !== 'confidential' || !r.clients.checkSecret(client, basic.secret))
+    if (!client || client.type === 'public' || !r.clients.checkSecret(client, basic.secret))
       throw invalidClient('Client authentication failed', true);
     return { client, method: 'client_secret_basic', authenticated: true };
   }

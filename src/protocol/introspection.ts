@@ -1,0 +1,96 @@
+// Token introspection (RFC 7662). The caller is an authenticated client (a confidential client or a
+// resource server; a public client cannot authenticate, so it cannot introspect). Who sees what:
+// - an access token: the client it was issued to, and any resource server (the APIs that accept
+//   this Ward's tokens);
+// - a refresh token: only the client that holds it (a resource server never receives one, so it has
+//   no business reading one; RFC 7662 4 leaves the choice to the server).
+// Anything else (expired, revoked, of a revoked grant or a disabled user, another client's, rotated,
+// garbage) is exactly {"active": false} (RFC 7662 2.2), so the answer tells nothing about why.
+import type { Client } from '../clients/service.js';
+import { sha256 } from '../lib/secrets.js';
+import type { Registry } from '../registry.js';
+import type { User } from '../storage/sql/users.js';
+
+export type Introspection =
+  | { active: false }
+  | {
+      active: true;
+      scope: string;
+      client_id: string;
+      token_type?: 'Bearer';
+      exp: number;
+      iat: number;
+      iss: string;
+      /** The client the token was issued to (Ward has no resource indicators). */
+      aud: string;
+      sub?: string;
+      username?: string;
+      auth_time?: number;
+    };
+
+const INACTIVE = { active: false } as const;
+/** Longer than any token Ward issues: not even looked up. */
+const MAX_TOKEN = 4096;
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+type Deps = Pick<Registry, 'accessTokens' | 'clock' | 'config' | 'storage' | 'users'>;
+
+/** The user's part of an answer: sub, and username when the account has an email or a phone number. */
+function subject(user: User): { sub: string; username?: string } {
+  const username = user.email ?? user.phone_number;
+  return username ? { sub: user.id, username } : { sub: user.id };
+}
+
+async function accessToken(r: Deps, caller: Client, token: string): Promise<Introspection | null> {
+  const claims = r.accessTokens.open(token);
+  if (!claims) return null;
+  if (caller.type !== 'resource_server' && caller.client_id !== claims.client_id) return INACTIVE;
+  if (claims.expires_at <= r.clock.now()) return INACTIVE;
+  if (await r.storage.tokens.accessTokenRevoked(claims.jti, claims.grant_id)) return INACTIVE;
+  let user: User | undefined;
+  if (claims.user_id) {
+    user = await r.users.find(claims.user_id);
+    if (!user || user.disabled) return INACTIVE;
+  }
+  return {
+    active: true,
+    scope: claims.scope,
+    client_id: claims.client_id,
+    token_type: 'Bearer',
+    exp: seconds(claims.expires_at),
+    iat: seconds(claims.created_at),
+    iss: r.config.issuer,
+    aud: claims.client_id,
+    ...(user ? subject(user) : {}),
+    ...(claims.auth_time !== null ? { auth_time: seconds(claims.auth_time) } : {}),
+  };
+}
+
+async function refreshToken(r: Deps, caller: Client, token: string): Promise<Introspection> {
+  const row = await r.storage.tokens.findRefreshTokenWithGrant(sha256(token));
+  if (!row || row.client_id !== caller.client_id) return INACTIVE;
+  // A rotated (used) refresh token is no longer one: presenting it would revoke its family.
+  if (row.consumed_at !== null || row.grant_revoked_at !== null) return INACTIVE;
+  if (row.grant_expires_at === null || row.grant_expires_at <= r.clock.now()) return INACTIVE;
+  if (!row.user || row.user.disabled) return INACTIVE;
+  return {
+    active: true,
+    scope: row.scope,
+    client_id: row.client_id,
+    exp: seconds(row.grant_expires_at),
+    iat: seconds(row.created_at),
+    iss: r.config.issuer,
+    aud: row.client_id,
+    ...subject(row.user),
+    ...(row.grant_auth_time !== null ? { auth_time: seconds(row.grant_auth_time) } : {}),
+  };
+}
+
+/**
+ * The introspection answer for a token presented by an authenticated client. token_type_hint is
+ * only a hint (RFC 7662 2.1): a sealed access token is told from a refresh token by its form.
+ */
+export async function introspect(r: Deps, caller: Client, token: string): Promise<Introspection> {
+  if (token.length > MAX_TOKEN) return INACTIVE;
+  return (await accessToken(r, caller, token)) ?? refreshToken(r, caller, token);
+}
