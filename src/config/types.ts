@@ -1,7 +1,8 @@
 import type { Tuning } from './tuning.js';
 
 /** Ward's whole configuration, after defaults and validation. */
-export type JwtAlgorithm = 'RS256' | 'HS256';
+export type JwtAlgorithm = 'RS256' | 'HS256' | 'ES256' | 'EdDSA';
+export const JWT_ALGORITHMS: readonly JwtAlgorithm[] = ['RS256', 'HS256', 'ES256', 'EdDSA'];
 export type ClientType = 'public' | 'confidential';
 
 export interface ClientConfig {
