@@ -47,7 +47,7 @@
           ? 'Rotate gives this client a new key pair of its own, of its algorithm (' +
             c.jwt_algorithm +
             '); Account sync sends it back to the global pair. A replaced key stays published as previous for a grace period.'
-          : 'Rotate and Account sync need a key pair: choose RS256, ES256 or EdDSA under JWT Algorithm first (an HS256 client signs with its secret).';
+          : 'Rotate and Account sync need RS256, ES256 or EdDSA: choose one under JWT Algorithm first (an HS256 client signs with its secret).';
       C.keyRows(
         $('#keys-table tbody'),
         keys.keys,
