@@ -20,6 +20,8 @@ import {
 import type { Sink } from './smtp.js';
 
 export const SPA = 'bench-spa';
+/** B4e's client: bench-spa's twin signing with ES256, made through the management API (ensureEs256Client). */
+export const SPA_ES = 'bench-spa-es';
 export const REDIRECT = 'https://app.example/cb';
 export const SCOPE = 'openid profile email';
 export const PASSWORD = 'bench-password-0123';
@@ -35,10 +37,10 @@ export interface RefreshState {
 }
 const JSONH = { 'content-type': 'application/json' };
 
-const authorizePath = (scope: string, challenge: string) =>
+const authorizePath = (scope: string, challenge: string, client = SPA) =>
   '/oauth/authorize?' +
   form({
-    client_id: SPA,
+    client_id: client,
     response_type: 'code',
     redirect_uri: REDIRECT,
     scope,
@@ -48,7 +50,7 @@ const authorizePath = (scope: string, challenge: string) =>
     code_challenge_method: 'S256',
   });
 
-const tokenStep = (path: string) => ({
+const tokenStep = (path: string, client = SPA) => ({
   name: 'token',
   expect: [200],
   build: (c: Ctx): Req => ({
@@ -58,7 +60,7 @@ const tokenStep = (path: string) => ({
     body: form({
       grant_type: 'authorization_code',
       code: c.code,
-      client_id: SPA,
+      client_id: client,
       redirect_uri: REDIRECT,
       code_verifier: c.p.verifier,
     }),
@@ -120,7 +122,7 @@ export function wardLogin(users: WardUser[], scope = SCOPE): Flow {
 }
 
 /** B5: GET /oauth/authorize with the SSO cookie → 302 with the code → token (no password check). */
-export function wardSso(users: WardUser[], scope = SCOPE): Flow {
+export function wardSso(users: WardUser[], scope = SCOPE, client = SPA): Flow {
   const next = pick(users);
   return {
     name: 'ward-sso',
@@ -135,18 +137,18 @@ export function wardSso(users: WardUser[], scope = SCOPE): Flow {
         expect: [302, 303],
         build: (c) => ({
           method: 'GET',
-          path: authorizePath(scope, c.p.challenge),
+          path: authorizePath(scope, c.p.challenge, client),
           headers: { cookie: cookieHeader(c.u.jar) },
         }),
         after: (r, c) => !!(c.code = codeFromLocation(header(r.headers, 'location'))),
       },
-      tokenStep('/oauth/token'),
+      tokenStep('/oauth/token', client),
     ],
   };
 }
 
 /** B4 (both servers: only the path differs): one refresh_token grant, the rotated token kept for the next. */
-export function refreshFlow(path: string, pool: Pool<RefreshState>): Flow {
+export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA): Flow {
   return {
     name: 'refresh',
     begin: (c) => !!(c.s = pool.acquire()),
@@ -159,7 +161,7 @@ export function refreshFlow(path: string, pool: Pool<RefreshState>): Flow {
           method: 'POST',
           path,
           headers: { 'content-type': FORM },
-          body: form({ grant_type: 'refresh_token', refresh_token: c.s.rt, client_id: SPA }),
+          body: form({ grant_type: 'refresh_token', refresh_token: c.s.rt, client_id: client }),
         }),
         after: (r, c) => {
           const m = /"refresh_token":"([^"]+)"/.exec(r.body);
@@ -341,12 +343,17 @@ export async function makeWardUsers(url: string, sink: Sink, n: number, tag: str
 }
 
 /** Refresh-token families (offline_access) minted from the users' SSO sessions. */
-export async function mintWardRefresh(url: string, users: WardUser[], n: number): Promise<RefreshState[]> {
+export async function mintWardRefresh(
+  url: string,
+  users: WardUser[],
+  n: number,
+  client = SPA,
+): Promise<RefreshState[]> {
   return pmap(
     Array.from({ length: n }, (_, i) => users[i % users.length]!),
     4,
     async (u) => {
-      const c = await runOnce(url, wardSso([u], `${SCOPE} offline_access`), { u, keep: true });
+      const c = await runOnce(url, wardSso([u], `${SCOPE} offline_access`, client), { u, keep: true });
       return { rt: c.tokens.refresh_token as string };
     },
   );
@@ -369,4 +376,37 @@ export async function wardChallenges(
       wrong: String((Number(c.vc) + 1) % 10 ** String(c.vc).length).padStart(String(c.vc).length, '0'),
     };
   });
+}
+
+/**
+ * B4e's ES256 client, created through the management API (not in the config file, so `--ref` can
+ * still start a Ward that predates ES256: only B4e then fails, loudly). Idempotent: 409 is fine.
+ */
+export async function ensureEs256Client(url: string, adminSecret: string): Promise<void> {
+  const token = await send(url, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: {
+      'content-type': FORM,
+      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
+    },
+    body: form({ grant_type: 'client_credentials', scope: 'manage:clients' }),
+  });
+  if (token.status !== 200) throw new Error(`B4e setup: management token ${token.status} ${token.body}`);
+  const created = await send(url, {
+    method: 'POST',
+    path: '/api/v1/clients',
+    headers: { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` },
+    body: JSON.stringify({
+      client_id: SPA_ES,
+      name: 'Bench SPA (ES256)',
+      type: 'public',
+      jwt_algorithm: 'ES256',
+      allowed_callback_urls: [REDIRECT],
+      allowed_origins: ['https://app.example'],
+      sso: true,
+    }),
+  });
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`B4e setup: creating ${SPA_ES} ${created.status} ${created.body}`);
 }

@@ -4,7 +4,9 @@ import type { Ceilings } from './ceilings.js';
 import { Pool } from './flow.js';
 import { makePeerUsers, mintPeerRefresh, peerLogin, peerRefresh, peerSso, type PeerUser } from './flows-peer.js';
 import {
+  ensureEs256Client,
   mintWardRefresh,
+  SPA_ES,
   refreshFlow,
   wardChallenges,
   wardLogin,
@@ -17,7 +19,7 @@ import {
 } from './flows-ward.js';
 import type { Plan } from './load.js';
 import type { Sink } from './smtp.js';
-import { MGMT_SECRET } from './ward.js';
+import { ADMIN_SECRET, MGMT_SECRET } from './ward.js';
 
 export interface WardSide {
   kind: 'ward';
@@ -116,6 +118,26 @@ export const SCENARIOS: Scenario[] = [
         );
       return {
         plan: { kind: 'flow', flow: s.kind === 'ward' ? refreshFlow('/oauth/token', pool) : peerRefresh(pool) },
+        beforeRun: mint,
+        settle: () => pool.settle(false),
+      };
+    },
+  },
+  {
+    id: 'B4e',
+    title: 'token refresh_token + ES256 id_token',
+    unit: 'req/s',
+    peer: false,
+    goal: 'none (Ward only: compare with B4)',
+    model: (c) => ({ value: 1 / (sig(c) + h(c)), label: '1/(s+h), s of RS256' }),
+    // B4 with an ES256 client (jose's ES256 signature on the EC P-256 global key, instead of RS256).
+    async prepare(side, need) {
+      const s = onlyWard(side);
+      await ensureEs256Client(s.url, ADMIN_SECRET);
+      const pool = new Pool<RefreshState>();
+      const mint = async () => pool.reset(await mintWardRefresh(s.url, s.users, need.connections + 10, SPA_ES));
+      return {
+        plan: { kind: 'flow', flow: refreshFlow('/oauth/token', pool, SPA_ES) },
         beforeRun: mint,
         settle: () => pool.settle(false),
       };

@@ -14,6 +14,8 @@ import { freePort, onAbort, startChild, type Child } from './proc.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'bench/.build/ward');
 export const MGMT_SECRET = 'bench-management-secret-0123456789abcdef';
+/** bench-admin: creates B4e's ES256 client through the management API. */
+export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
 
 /**
  * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/.
@@ -110,6 +112,14 @@ export const wardConfig = {
       client_secret: MGMT_SECRET,
       grant_types: ['client_credentials'],
       management_scopes: ['read:clients', 'read:settings'],
+    },
+    {
+      client_id: 'bench-admin',
+      name: 'Bench setup',
+      type: 'confidential',
+      client_secret: ADMIN_SECRET,
+      grant_types: ['client_credentials'],
+      management_scopes: ['manage:clients'],
     },
   ],
 };

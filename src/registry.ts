@@ -12,6 +12,7 @@ import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createSocialProviders } from './social/providers.js';
+import { isSigningAlg } from './keys/families.js';
 import { joseJws } from './keys/jwt.js';
 import { KeyStore } from './keys/key-store.js';
 import { directJws } from './keys/tuning/jws.js';
@@ -97,10 +98,14 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000,
   );
-  await keys.ensureGlobalKey();
+  await keys.ensureGlobalKeys();
   const clients = createClientService({ storage, masterKey: master.key, clock });
   for (const c of config.clients) await clients.upsert(c, 'config');
   await ensureConsoleClient({ config, clients });
+  // The global EC P-256 / Ed25519 pair exists once a client signs with ES256 / EdDSA.
+  const families = new Set((await storage.clients.list()).map((c) => c.jwt_algorithm).filter(isSigningAlg));
+  families.delete('RS256');
+  if (families.size) await keys.ensureGlobalKeys([...families]);
 
   const keyOps = createKeyOperations({
     storage,

@@ -1,7 +1,8 @@
 import type { Tuning } from './tuning.js';
 
 /** Ward's whole configuration, after defaults and validation. */
-export type JwtAlgorithm = 'RS256' | 'HS256';
+export type JwtAlgorithm = 'RS256' | 'HS256' | 'ES256' | 'EdDSA';
+export const JWT_ALGORITHMS: readonly JwtAlgorithm[] = ['RS256', 'HS256', 'ES256', 'EdDSA'];
 /**
  * `public` (SPA, native app: no secret), `confidential` (a server with a secret), `resource_server` (an
  * API with a secret that may only introspect tokens: no authorization request, no token grant).

@@ -2,6 +2,8 @@ import { callbackUrlProblem, originProblem } from '../lib/url.js';
 import { hasControlCharacter } from '../lib/text.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
 import {
+  JWT_ALGORITHMS,
+  type JwtAlgorithm,
   GRANT_TYPES,
   RESPONSE_TYPES,
   type ResponseTypeSetting,
@@ -245,8 +247,11 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     p.add(`${key}.type`, `must be "public", "confidential" or "resource_server", got ${JSON.stringify(raw.type)}`);
   const server = type === 'resource_server';
   const alg = raw.jwt_algorithm ?? 'RS256';
-  if (alg !== 'RS256' && alg !== 'HS256')
-    p.add(`${key}.jwt_algorithm`, `must be "RS256" or "HS256", got ${JSON.stringify(raw.jwt_algorithm)}`);
+  if (!JWT_ALGORITHMS.includes(alg as JwtAlgorithm))
+    p.add(
+      `${key}.jwt_algorithm`,
+      `must be one of ${JWT_ALGORITHMS.join(', ')}, got ${JSON.stringify(raw.jwt_algorithm)}`,
+    );
   const secret = raw.client_secret;
   if (type === 'public' && secret !== undefined) p.add(`${key}.client_secret`, 'a public client has no secret');
   if (type === 'confidential' || server) {
@@ -256,7 +261,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
       p.add(`${key}.client_secret`, 'must be at least 32 bytes (OpenID Connect Core 16.19)');
   }
   if (alg === 'HS256' && type === 'public') {
-    p.add(`${key}.jwt_algorithm`, 'HS256 needs a client secret: a public client must use RS256');
+    p.add(`${key}.jwt_algorithm`, 'HS256 needs a client secret: a public client must use RS256, ES256 or EdDSA');
   }
   if (
     raw.name !== undefined &&

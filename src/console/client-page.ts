@@ -17,8 +17,8 @@ ${slots('client_id', 'Letters, digits and . _ ~ - (at most 128). It cannot be ch
 <label for="f-type">Application type</label><select id="f-type" name="type" ${described('type')}><option value="public">Public (SPA, native app)</option>
 <option value="confidential">Confidential (server with a secret)</option>
 <option value="resource_server">Resource server (an API that introspects tokens)</option></select>${slots('type', 'A public client cannot keep a secret: it always uses PKCE and RS256. A resource server has a secret and may only introspect tokens at /oauth/introspect: no sign-in, no grant.')}
-<label for="f-jwt_algorithm">JWT Algorithm</label><select id="f-jwt_algorithm" name="jwt_algorithm" ${described('jwt_algorithm')}><option value="RS256">RS256</option><option value="HS256">HS256</option></select>
-${slots('jwt_algorithm', 'RS256 signs with an RSA key published at /jwks.json; HS256 signs with the client secret (confidential clients only).')}
+<label for="f-jwt_algorithm">JWT Algorithm</label><select id="f-jwt_algorithm" name="jwt_algorithm" ${described('jwt_algorithm')}><option value="RS256">RS256</option><option value="ES256">ES256</option><option value="EdDSA">EdDSA</option><option value="HS256">HS256</option></select>
+${slots('jwt_algorithm', 'RS256, ES256 and EdDSA sign with a key pair (RSA, EC P-256, Ed25519) published at /jwks.json; HS256 signs with the client secret (confidential clients only). A client with its own key pair is synced with global before it changes algorithm.')}
 <label for="f-allowed_callback_urls">Allowed Callback URLs</label><textarea id="f-allowed_callback_urls" name="allowed_callback_urls" rows="3" spellcheck="false" ${described('allowed_callback_urls')}></textarea>
 ${slots('allowed_callback_urls', 'One URL per line: https, http on loopback only, or a reverse-domain scheme (com.example.app:/cb). No fragment.')}
 <label for="f-allowed_origins">Allowed origins</label><textarea id="f-allowed_origins" name="allowed_origins" rows="2" spellcheck="false" ${described('allowed_origins')}></textarea>

@@ -10,7 +10,7 @@ const search = (id: string, label: string, name: string) =>
   `<form id="${id}" class="search" role="search"><label for="${id}-q">${label}</label><input id="${id}-q" name="${name}" type="search"><button type="submit">Search</button></form>`;
 
 const keysTable = (id: string, caption: string) =>
-  `<table id="${id}"><caption>${caption}</caption><thead><tr><th scope="col">kid</th><th scope="col">Status</th><th scope="col">Created</th>
+  `<table id="${id}"><caption>${caption}</caption><thead><tr><th scope="col">kid</th><th scope="col">Algorithm</th><th scope="col">Status</th><th scope="col">Created</th>
 <th scope="col">Retired</th><th scope="col">Revoked</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody></tbody></table>`;
 
 const text = (id: string, label: string, name: string, extra = '') =>
@@ -34,9 +34,11 @@ export const PAGES: Record<PageName, { title: string; body: string }> = {
   client: { title: 'Client', body: CLIENT_BODY },
   'site-keys': {
     title: 'Site keys',
-    body: `<p id="site-hint" class="hint">The global RSA key pair signs the tokens of every RS256 client synced with global. Rotating makes a new pair current;
+    body: `<p id="site-hint" class="hint">The global key pairs sign the tokens of every client synced with global: the RSA pair for RS256 clients,
+the EC P-256 pair for ES256, the Ed25519 pair for EdDSA (made when a client first uses that algorithm). Rotating makes a new pair of the chosen family current;
 the replaced key stays published as previous for a grace period. Revoking takes a key out of /jwks.json at once.</p>
-<div class="actions" data-perm="manage:keys"><button type="button" id="rotate-site" aria-describedby="site-hint">Rotate site key</button></div>
+<div class="actions" data-perm="manage:keys"><label for="rotate-site-alg">Key family</label><select id="rotate-site-alg"><option value="RS256">RS256 (RSA)</option><option value="ES256">ES256 (EC P-256)</option><option value="EdDSA">EdDSA (Ed25519)</option></select>
+<button type="button" id="rotate-site" aria-describedby="site-hint">Rotate site key</button></div>
 ${keysTable('site-keys-table', 'Global key set')}`,
   },
   settings: { title: 'Account settings', body: SETTINGS_BODY },

@@ -310,8 +310,8 @@ export const CATALOG = {
     409,
     'invalid_request',
     'error.client.hasOwnKeys',
-    'Sync this client with the global key pair before switching it to HS256',
-    'Réalignez cette application sur la paire de clés globale avant de passer à HS256.',
+    'Sync this client with the global key pair before changing its JWT algorithm',
+    "Réalignez cette application sur la paire de clés globale avant de changer d'algorithme JWT.",
   ),
   clientIsPublic: entry(
     409,
@@ -324,8 +324,8 @@ export const CATALOG = {
     409,
     'invalid_request',
     'error.client.notRs256',
-    'This client signs with HS256: choose RS256 as its JWT algorithm first',
-    "Cette application signe en HS256 : choisissez d'abord RS256.",
+    'This client signs with HS256: choose RS256, ES256 or EdDSA as its JWT algorithm first',
+    "Cette application signe en HS256 : choisissez d'abord RS256, ES256 ou EdDSA.",
   ),
   keyAlreadyRevoked: entry(
     409,

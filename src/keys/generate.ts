@@ -3,32 +3,32 @@ import { loadX509 } from '../lib/x509.js';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { seal } from '../lib/secrets.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
-
-const ALG = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
+import { FAMILIES, type SigningAlg } from './families.js';
 
 /** Private keys are sealed with their kid as associated data, so a row cannot borrow another's key. */
 export const keyAad = (kid: string): string => `signing-key:${kid}`;
 
 /**
- * A new RS256 signing key: an RSA pair (2048 bits or more), its kid (the RFC 7638 thumbprint), the
- * private part sealed under the master key, and a self-signed X.509 certificate for x5c / x5t.
+ * A new signing key of one family (RS256: an RSA pair of 2048 bits or more; ES256: EC P-256; EdDSA:
+ * Ed25519), its kid (the RFC 7638 thumbprint), the private part sealed under the master key, and a
+ * self-signed X.509 certificate for x5c / x5t.
  */
 export async function generateSigningKey(
   masterKey: Buffer,
   keySet: string,
   now: number,
+  alg: SigningAlg = 'RS256',
   modulusLength = 2048,
 ): Promise<SigningKeyRow> {
-  const pair = (await webcrypto.subtle.generateKey(
-    { ...ALG, modulusLength, publicExponent: new Uint8Array([1, 0, 1]) },
-    true,
-    ['sign', 'verify'],
-  )) as CryptoKeyPair;
+  const family = FAMILIES[alg];
+  const params = alg === 'RS256' ? { ...family.webcrypto, modulusLength } : family.webcrypto;
+  const pair = (await webcrypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
-  const publicJwk = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
+  const exported = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
     format: 'jwk',
-  }) as JWK;
-  const kid = await calculateJwkThumbprint({ kty: 'RSA', n: publicJwk.n!, e: publicJwk.e! });
+  }) as Record<string, string>;
+  const publicJwk = Object.fromEntries(family.members.map((m) => [m, exported[m]!]));
+  const kid = await calculateJwkThumbprint(publicJwk as JWK);
   const x509 = await loadX509();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(kid, 'base64url')
@@ -38,16 +38,16 @@ export async function generateSigningKey(
     name: `CN=Ward signing key ${kid}`,
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + 10 * 365 * 24 * 3600 * 1000),
-    signingAlgorithm: ALG,
+    signingAlgorithm: family.webcrypto,
     keys: pair,
     extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
   });
   return {
     kid,
     key_set: keySet,
-    alg: 'RS256',
+    alg,
     status: 'current',
-    public_jwk: JSON.stringify({ kty: 'RSA', n: publicJwk.n, e: publicJwk.e }),
+    public_jwk: JSON.stringify(publicJwk),
     private_sealed: seal(masterKey, pkcs8, keyAad(kid)),
     cert_der: Buffer.from(cert.rawData).toString('base64'),
     created_at: now,

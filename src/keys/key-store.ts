@@ -4,6 +4,7 @@ import { unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
+import type { SigningAlg } from './families.js';
 import { generateSigningKey, keyAad } from './generate.js';
 
 export const GLOBAL_SET = 'global';
@@ -21,7 +22,7 @@ export interface JwksView {
 }
 
 /**
- * The signing keys in memory: the current key of each set, every published public key, and the JWK
+ * The signing keys in memory: the current key of each set and algorithm family, every published public key, and the JWK
  * Sets pre-serialised (rebuilt on each change, never per request). A retired (previous) key stays
  * published until every token it signed has expired: `graceMs` after its retirement, the longest
  * token lifetime. A revoked key is gone at once.
@@ -41,12 +42,22 @@ export class KeyStore {
     private readonly graceMs: () => number,
   ) {}
 
-  /** Creates the global pair on first start (two processes racing: the loser keeps the winner's). */
-  async ensureGlobalKey(): Promise<void> {
+  /**
+   * Creates the global key of each of these families that has none, then reloads: the RSA pair on
+   * first start; an EC P-256 or Ed25519 pair when a client first uses ES256 or EdDSA (at start, when
+   * a client is defined, or at its first signature). The insert bumps the `keys` version, so every
+   * process publishes the new key; two processes racing: the loser keeps the winner's.
+   */
+  async ensureGlobalKeys(algs: readonly SigningAlg[] = ['RS256']): Promise<void> {
     const existing = await this.storage.keys.listSet(GLOBAL_SET);
-    if (!existing.some((k) => k.status === 'current')) {
+    for (const alg of algs) {
+      if (existing.some((k) => k.status === 'current' && k.alg === alg)) continue;
+      const fresh = await generateSigningKey(this.masterKey, GLOBAL_SET, this.clock.now(), alg);
       try {
-        await this.storage.keys.insert(await generateSigningKey(this.masterKey, GLOBAL_SET, this.clock.now()));
+        await this.storage.transaction(async (tx) => {
+          await tx.versions.bump('keys');
+          await tx.keys.insert(fresh);
+        });
       } catch (e) {
         if (!isUniqueViolation(e)) throw e;
       }
@@ -98,10 +109,10 @@ export class KeyStore {
    * keys only (so none verifies another client's tokens); a client synced with the global pair, the
    * global keys plus its own retired keys still in their grace period (tokens they signed still live).
    */
-  jwksOfClient(clientId: string, mode: 'global' | 'client'): JwksView {
+  jwksOfClient(clientId: string, mode: 'global' | 'client', alg: string): JwksView {
     this.fresh();
     const own = clientSet(clientId);
-    if (mode === 'client') return this.perSet.get(own) ?? view([]);
+    if (this.signingSet(clientId, mode, alg) === own) return this.perSet.get(own) ?? view([]);
     const retiredOwn = this.perSet.has(own);
     if (!retiredOwn) return this.perSet.get(GLOBAL_SET) ?? view([]);
     const cacheKey = `synced:${clientId}`;
@@ -113,21 +124,33 @@ export class KeyStore {
     return v;
   }
 
-  private currentOf(keySet: string): LiveKey | undefined {
+  private currentOf(keySet: string, alg: string): LiveKey | undefined {
     let found: LiveKey | undefined;
-    for (const k of this.keys.values()) if (k.row.key_set === keySet && k.row.status === 'current') found = k;
+    for (const k of this.keys.values())
+      if (k.row.key_set === keySet && k.row.alg === alg && k.row.status === 'current') found = k;
     return found;
   }
 
-  /** Whether a set has a current key loaded (readiness). */
-  hasCurrent(keySet: string): boolean {
-    return this.currentOf(keySet) !== undefined;
+  /** Whether a set has a current key of this algorithm loaded (readiness). */
+  hasCurrent(keySet: string, alg: SigningAlg): boolean {
+    return this.currentOf(keySet, alg) !== undefined;
   }
 
-  /** The current signing key of a set, with its private key unsealed once and cached. */
-  current(keySet: string): { kid: string; key: KeyObject } {
-    const found = this.currentOf(keySet);
-    if (!found) throw new Error(`no current signing key in set ${keySet}`);
+  /**
+   * The set a client's tokens of algorithm `alg` are signed with: its own set when it is
+   * client-specific and its set holds a current key of that family, else the global set (a client
+   * whose algorithm changed in the configuration file signs with the global key of the new family
+   * until it is rotated; its JWKS view follows, through jwksOfClient).
+   */
+  signingSet(clientId: string, mode: 'global' | 'client', alg: string): string {
+    const own = clientSet(clientId);
+    return mode === 'client' && this.currentOf(own, alg) ? own : GLOBAL_SET;
+  }
+
+  /** The current signing key of a set and family, with its private key unsealed once and cached. */
+  current(keySet: string, alg: SigningAlg = 'RS256'): { kid: string; key: KeyObject } {
+    const found = this.currentOf(keySet, alg);
+    if (!found) throw new Error(`no current ${alg} signing key in set ${keySet}`);
     if (!found.privateKey) {
       const der = unseal(this.masterKey, found.row.private_sealed, keyAad(found.row.kid));
       found.privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
@@ -146,16 +169,16 @@ export class KeyStore {
   }
 }
 
+/** The published JWK: the stored public members (kty, n/e or crv/x/y), use, alg, kid and the certificate. */
 function publicJwk(row: SigningKeyRow): Record<string, unknown> {
-  const pub = JSON.parse(row.public_jwk) as { n: string; e: string };
+  const { kty, ...members } = JSON.parse(row.public_jwk) as Record<string, string>;
   const cert = Buffer.from(row.cert_der, 'base64');
   return {
-    kty: 'RSA',
+    kty,
     use: 'sig',
     alg: row.alg,
     kid: row.kid,
-    n: pub.n,
-    e: pub.e,
+    ...members,
     x5c: [row.cert_der],
     x5t: createHash('sha1').update(cert).digest('base64url'),
     'x5t#S256': createHash('sha256').update(cert).digest('base64url'),

@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/record.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
+import { isSigningAlg, type SigningAlg } from './families.js';
 import { generateSigningKey } from './generate.js';
 import { GLOBAL_SET, clientSet, type KeyStore } from './key-store.js';
 
@@ -23,6 +24,7 @@ export interface KeyView {
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 export function keyView(k: SigningKeyRow): KeyView {
+  const { kty, ...members } = JSON.parse(k.public_jwk) as Record<string, string>;
   return {
     kid: k.kid,
     key_set: k.key_set,
@@ -31,14 +33,16 @@ export function keyView(k: SigningKeyRow): KeyView {
     created_at: iso(k.created_at)!,
     retired_at: iso(k.retired_at),
     revoked_at: iso(k.revoked_at),
-    public_jwk: { kty: 'RSA', use: 'sig', alg: k.alg, kid: k.kid, ...(JSON.parse(k.public_jwk) as object) },
+    public_jwk: { kty, use: 'sig', alg: k.alg, kid: k.kid, ...members },
   };
 }
 
 /**
  * The key-set transitions of the product specification, each one transaction (a crash leaves the
  * old state or the new one, never a client without a usable key): rotate the global pair, give a
- * client its own pair, sync it back to the global pair, revoke a key. New pairs are generated before
+ * client its own pair, sync it back to the global pair, revoke a key. Each applies per algorithm
+ * family: the global set has a current key per family (rotating one leaves the others); a client's
+ * own set has one current key, of the family of the client's jwt_algorithm. New pairs are generated before
  * the transaction so it stays short. Each transaction first bumps the `keys` version: that row lock
  * serialises key changes across processes on PostgreSQL (SQLite serialises writers anyway).
  */
@@ -52,13 +56,13 @@ export function createKeyOperations(deps: {
 }) {
   const { storage, keys, masterKey, clock } = deps;
 
-  async function rs256Client(clientId: string): Promise<Client> {
+  /** A client that signs with a key pair (RS256, ES256 or EdDSA), and that pair's algorithm. */
+  async function keyPairClient(clientId: string): Promise<{ client: Client; alg: SigningAlg }> {
     const client = await deps.findClient(clientId);
     if (!client) throw notFound(`No client ${clientId.slice(0, 128)}`);
-    if (client.jwt_algorithm !== 'RS256') {
-      throw new WardError('clientNotRs256');
-    }
-    return client;
+    const alg = client.jwt_algorithm;
+    if (!isSigningAlg(alg)) throw new WardError('clientNotRs256');
+    return { client, alg };
   }
 
   async function after(clientsChanged: boolean): Promise<void> {
@@ -87,12 +91,13 @@ export function createKeyOperations(deps: {
       };
     },
 
-    async rotateGlobal(actor: Actor): Promise<KeyView> {
+    /** A new global key of one family (RS256 unless told), the family's current one becoming previous. */
+    async rotateGlobal(actor: Actor, alg: SigningAlg = 'RS256'): Promise<KeyView> {
       const now = clock.now();
-      const fresh = await generateSigningKey(masterKey, GLOBAL_SET, now);
+      const fresh = await generateSigningKey(masterKey, GLOBAL_SET, now, alg);
       await storage.transaction(async (tx) => {
         await tx.versions.bump('keys');
-        await tx.keys.retireCurrent(GLOBAL_SET, now);
+        await tx.keys.retireCurrent(GLOBAL_SET, now, alg);
         await tx.keys.insert(fresh);
         await recordAudit(tx, now, actor, 'key.rotated', 'site', 'success', { kid: fresh.kid });
       });
@@ -100,10 +105,11 @@ export function createKeyOperations(deps: {
       return keyView(fresh);
     },
 
+    /** A new pair of the client's family in its own set (every current key of the set becomes previous). */
     async rotateClient(clientId: string, actor: Actor): Promise<KeyView> {
-      const client = await rs256Client(clientId);
+      const { client, alg } = await keyPairClient(clientId);
       const now = clock.now();
-      const fresh = await generateSigningKey(masterKey, clientSet(client.client_id), now);
+      const fresh = await generateSigningKey(masterKey, clientSet(client.client_id), now, alg);
       await storage.transaction(async (tx) => {
         await tx.versions.bump('keys');
         await tx.keys.retireCurrent(clientSet(client.client_id), now);
@@ -117,7 +123,7 @@ export function createKeyOperations(deps: {
     },
 
     async syncClient(clientId: string, actor: Actor): Promise<void> {
-      const client = await rs256Client(clientId);
+      const { client } = await keyPairClient(clientId);
       const now = clock.now();
       await storage.transaction(async (tx) => {
         await tx.versions.bump('keys');
@@ -155,13 +161,16 @@ export function createKeyOperations(deps: {
       await after(wasCurrent);
     },
 
-    /** Revokes a global key; revoking the current one puts a fresh global pair in its place. */
+    /** Revokes a global key; revoking the current one puts a fresh global pair of its family in its place. */
     async revokeGlobalKey(kid: string, actor: Actor): Promise<void> {
       const key = kid.length <= 128 ? await storage.keys.find(kid) : undefined;
       if (!key || key.key_set !== GLOBAL_SET) throw notFound('No global key with this kid');
       if (key.status === 'revoked') throw new WardError('keyAlreadyRevoked');
       const now = clock.now();
-      const fresh = key.status === 'current' ? await generateSigningKey(masterKey, GLOBAL_SET, now) : null;
+      const fresh =
+        key.status === 'current' && isSigningAlg(key.alg)
+          ? await generateSigningKey(masterKey, GLOBAL_SET, now, key.alg)
+          : null;
       await storage.transaction(async (tx) => {
         await tx.versions.bump('keys');
         await tx.keys.revoke(kid, now);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
+import { SIGNING_ALGS, isSigningAlg } from '../keys/families.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import type { Actor } from '../audit/record.js';
@@ -36,17 +37,18 @@ const list = (v: string | true | undefined): string[] =>
 const str = (v: string | true | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or a client's own keys
-  keys rotate                  rotate the global RSA pair
+  keys rotate [--alg RS256|ES256|EdDSA]
+                               rotate a global pair (RSA unless told)
   clients list
-  clients create --id ID [--type public|confidential|resource_server] [--name N] [--alg RS256|HS256]
+  clients create --id ID [--type public|confidential|resource_server] [--name N] [--alg RS256|HS256|ES256|EdDSA]
                  [--callbacks URL,URL] [--origins ORIGIN,ORIGIN] [--sso]
-  clients rotate-key ID        give the client its own RSA pair
+  clients rotate-key ID        give the client its own pair (of its algorithm's family)
   clients sync-key ID          sync the client with the global pair
   clients revoke-key ID KID    revoke a key of the client`;
 
 /** `ward keys ...` and `ward clients ...`: the management operations, on the configured database. */
 export async function runOperatorCommand(
-  r: Pick<Registry, 'clients' | 'keyOps' | 'storage'>,
+  r: Pick<Registry, 'clients' | 'keyOps' | 'keys' | 'storage'>,
   args: string[],
   actorName: string,
   out: Out,
@@ -63,12 +65,17 @@ export async function runOperatorCommand(
           : await r.keyOps.listSet(GLOBAL_SET);
       for (const k of keys)
         out(
-          `${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
+          `${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  ${k.alg}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
         );
       return 0;
     }
     if (group === 'keys' && action === 'rotate') {
-      out(`New global key ${(await r.keyOps.rotateGlobal(actor)).kid}`);
+      const alg = flags.alg ?? 'RS256';
+      if (!isSigningAlg(alg)) {
+        out(`--alg must be one of ${SIGNING_ALGS.join(', ')}`);
+        return 2;
+      }
+      out(`New global key ${(await r.keyOps.rotateGlobal(actor, alg)).kid}`);
       return 0;
     }
     if (group === 'clients' && action === 'list') {
@@ -100,6 +107,8 @@ export async function runOperatorCommand(
       }
       await r.clients.upsert(def, 'api');
       await r.storage.versions.bump('clients');
+      // ES256 / EdDSA: the global pair of that family, published before the client's first token.
+      if (isSigningAlg(def.jwt_algorithm)) await r.keys.ensureGlobalKeys([def.jwt_algorithm]);
       out(
         `Created ${def.type} client ${def.client_id}${secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''}`,
       );

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
 import { GRANT_TYPES, hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
+import { JWT_ALGORITHMS } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
-import { clientSet } from '../keys/key-store.js';
+import { isSigningAlg } from '../keys/families.js';
+import { GLOBAL_SET, clientSet } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import type { ManagementRoute, JsonSchema } from './route.js';
@@ -15,7 +17,7 @@ const clientFields: Record<string, JsonSchema> = {
   name: { type: 'string', maxLength: 200 },
   type: { type: 'string', enum: ['public', 'confidential', 'resource_server'] },
   client_secret: { type: 'string', minLength: 32, maxLength: 512 },
-  jwt_algorithm: { type: 'string', enum: ['RS256', 'HS256'] },
+  jwt_algorithm: { type: 'string', enum: [...JWT_ALGORITHMS] },
   allowed_callback_urls: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
   allowed_origins: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
   sso: { type: 'boolean' },
@@ -124,6 +126,10 @@ export function clientRoutes(
     });
     clients.invalidate();
   }
+  /** A client of ES256 / EdDSA: the global pair of that family is published before its first token. */
+  async function globalKeyFor(alg: string) {
+    if (isSigningAlg(alg) && !r.keys.hasCurrent(GLOBAL_SET, alg)) await r.keys.ensureGlobalKeys([alg]);
+  }
   return [
     {
       method: 'GET',
@@ -173,6 +179,7 @@ export function clientRoutes(
         const secret = secretful(body.type) ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
         const created = await clients.upsert(def, 'api');
+        await globalKeyFor(def.jwt_algorithm);
         await changed('client.created', actor, id);
         return clientView(created, body.client_secret ? undefined : secret);
       },
@@ -197,10 +204,12 @@ export function clientRoutes(
               ? newSecret()
               : undefined;
         const def = validated({ ...definitionOf(current), ...body, ...(secret ? { client_secret: secret } : {}) });
-        if (def.jwt_algorithm === 'HS256' && current.key_mode === 'client') {
+        // A client-specific client's own pair is of its algorithm's family: sync it before changing family.
+        if (def.jwt_algorithm !== current.jwt_algorithm && current.key_mode === 'client') {
           throw new WardError('clientHasOwnKeys');
         }
         const updated = await clients.upsert(def, current.source);
+        await globalKeyFor(def.jwt_algorithm);
         await changed('client.updated', actor, current.client_id, { fields: Object.keys(body) });
         return clientView(updated, becomesConfidential ? secret : undefined);
       },

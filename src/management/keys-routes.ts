@@ -1,7 +1,16 @@
+import type { SigningAlg } from '../keys/families.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
 import type { ManagementRoute } from './route.js';
-import { clientIdParam, clientKeysSchema, emptyBody, keySchema, kidParam, siteKidParam } from './schemas.js';
+import {
+  clientIdParam,
+  clientKeysSchema,
+  emptyBody,
+  keySchema,
+  kidParam,
+  rotateGlobalBody,
+  siteKidParam,
+} from './schemas.js';
 
 /** The four key operations of the contract, plus listing and revoking global keys. */
 export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
@@ -21,11 +30,12 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       tag: 'keys',
       permission: 'manage:keys',
       audit: 'key.rotated',
-      body: emptyBody,
+      body: rotateGlobalBody,
       bodyOptional: true,
-      summary: 'Rotate the global RSA key pair (the old key stays published for the grace period)',
+      summary:
+        'Rotate a global key pair: the RSA pair, or with {"alg": "ES256"} / {"alg": "EdDSA"} the EC P-256 / Ed25519 one (the old key stays published for the grace period)',
       response: { status: 201, schema: keySchema },
-      handler: ({ actor }) => ops.rotateGlobal(actor),
+      handler: ({ actor, body }) => ops.rotateGlobal(actor, body.alg as SigningAlg | undefined),
     },
     {
       method: 'DELETE',
@@ -57,7 +67,8 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       params: clientIdParam,
       body: emptyBody,
       bodyOptional: true,
-      summary: 'Rotate the client key: a new client-specific RS256 pair (the client must use RS256)',
+      summary:
+        "Rotate the client key: a new client-specific pair of the client's algorithm (RS256, ES256 or EdDSA; not HS256)",
       response: { status: 201, schema: keySchema },
       handler: ({ actor, params }) => ops.rotateClient(params.clientId!, actor),
     },

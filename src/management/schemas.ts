@@ -1,3 +1,5 @@
+import { JWT_ALGORITHMS } from '../config/types.js';
+import { SIGNING_ALGS } from '../keys/families.js';
 import type { JsonSchema } from './route.js';
 
 /** Path parameters: bounded, no slashes or dots-only segments (no traversal). */
@@ -27,12 +29,19 @@ export const siteKidParam: JsonSchema = {
 
 export const emptyBody: JsonSchema = { type: 'object', additionalProperties: false, maxProperties: 0 };
 
+/** Rotating the global keys: no body (the RSA pair, as the specification calls it) or the family to rotate. */
+export const rotateGlobalBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { alg: { type: 'string', enum: [...SIGNING_ALGS] } },
+};
+
 export const keySchema: JsonSchema = {
   type: 'object',
   properties: {
     kid: { type: 'string' },
     key_set: { type: 'string' },
-    alg: { type: 'string', enum: ['RS256'] },
+    alg: { type: 'string', enum: [...SIGNING_ALGS] },
     status: { type: 'string', enum: ['current', 'previous', 'revoked'] },
     created_at: { type: 'string', format: 'date-time' },
     retired_at: { type: ['string', 'null'] },
@@ -45,7 +54,7 @@ export const clientKeysSchema: JsonSchema = {
   type: 'object',
   properties: {
     client_id: { type: 'string' },
-    jwt_algorithm: { type: 'string', enum: ['RS256', 'HS256'] },
+    jwt_algorithm: { type: 'string', enum: [...JWT_ALGORITHMS] },
     state: { type: 'string', enum: ['synced_with_global', 'client_specific'] },
     keys: { type: 'array', items: keySchema },
   },

@@ -18,7 +18,7 @@ export function discoveryDocument(issuer: string): string {
     // password: opt-in per client (off by default); listed because Ward supports it.
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', 'password'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256', 'HS256'],
+    id_token_signing_alg_values_supported: ['RS256', 'HS256', 'ES256', 'EdDSA'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -1,7 +1,8 @@
 // id_token_hint (OIDC Core 3.1.2.1): an ID token Ward issued, naming the user the client expects.
 // Verified with jose like any JWT Ward consumes (RFC 8725): the algorithm comes from the client's
-// jwt_algorithm, never from the header; RS256 keys come only from Ward's own published keys of the
-// client's key set (a revoked kid, or another client's key, is refused); no jku/x5u/jwk header is
+// jwt_algorithm, never from the header; RS256 / ES256 / EdDSA keys come only from Ward's own published
+// keys of the client's key set, of that algorithm (a revoked kid, another client's key, or a key of
+// another family is refused); no jku/x5u/jwk header is
 // ever followed; crit is refused; iss and aud must match. An expired hint is still a hint, so only
 // the signature is verified by jose (compactVerify), and the claims here.
 import { createPublicKey, type KeyObject } from 'node:crypto';
@@ -24,6 +25,7 @@ export async function verifyIdTokenHint(
     // their tokens are still genuine during the grace period).
     if (!key || (key.keySet !== GLOBAL_SET && key.keySet !== clientSet(client.client_id)))
       throw new Error('not a key of this client');
+    if (key.jwk.alg !== client.jwt_algorithm) throw new Error('not a key of this algorithm');
     return createPublicKey({ key: key.jwk as never, format: 'jwk' });
   };
   let payload: Record<string, unknown>;

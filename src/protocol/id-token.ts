@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { ClientService, Client } from '../clients/service.js';
-import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
-import type { JwsSigner } from '../keys/jwt.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { signWithPair, type JwsSigner } from '../keys/jwt.js';
 import { seconds } from '../lib/clock.js';
 import type { User } from '../storage/sql/users.js';
 import { claimsFor } from './scopes.js';
@@ -21,13 +21,16 @@ export interface IdTokenInput {
 export const halfHash = (token: string): string =>
   hash('sha256', token, 'buffer').subarray(0, 16).toString('base64url');
 
-/** The key set a client's RS256 tokens are signed with: its own pair when client-specific, else global. */
-export const keySetOf = (client: Client): string =>
-  client.key_mode === 'client' ? clientSet(client.client_id) : GLOBAL_SET;
+/**
+ * The key set a client's tokens are signed with: its own set when client-specific (and holding a key
+ * of the client's family), else the global set.
+ */
+export const keySetOf = (client: Client, keys: Pick<KeyStore, 'signingSet'>): string =>
+  keys.signingSet(client.client_id, client.key_mode, client.jwt_algorithm);
 
 /**
- * Builds and signs an ID token: HS256 with the client secret, or RS256 with the client's current key,
- * as the client's jwt_algorithm says.
+ * Builds and signs an ID token: HS256 with the client secret, or RS256 / ES256 / EdDSA with the
+ * current key of that family in the client's key set, as the client's jwt_algorithm says.
  */
 export function createIdTokenSigner(deps: {
   issuer: string;
@@ -61,9 +64,13 @@ export function createIdTokenSigner(deps: {
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...claimsFor(user, input.scopes),
     };
-    if (client.jwt_algorithm === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client));
-    const { kid, key } = deps.keys.current(keySetOf(client));
-    return deps.jws.rs256(payload, kid, key);
+    const alg = client.jwt_algorithm;
+    if (alg === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client));
+    const set = keySetOf(client, deps.keys);
+    // The first signature of a family no client used at start (another process may have made it).
+    if (!deps.keys.hasCurrent(set, alg)) await deps.keys.ensureGlobalKeys([alg]);
+    const { kid, key } = deps.keys.current(set, alg);
+    return alg === 'RS256' ? deps.jws.rs256(payload, kid, key) : signWithPair(alg, payload, kid, key);
   };
 }
 

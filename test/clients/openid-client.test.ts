@@ -1,6 +1,7 @@
 // openid-client (a certified relying party library): discovery, the code flow with PKCE through
-// Ward's hosted login page, userinfo with the subject check, revocation (RFC 7009), and introspection
-// (RFC 7662) by the client itself and by a resource server.
+// Ward's hosted login page, userinfo with the subject check, revocation (RFC 7009), introspection
+// (RFC 7662) by the client itself and by a resource server; an ES256 and an EdDSA client whose id tokens
+// openid-client verifies against Ward's JWKS.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
@@ -12,31 +13,40 @@ import { startWard, type TestWard } from '../helpers/ward.js';
 
 const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
 const RESOURCE_SERVER = { client_id: 'orders-api', type: 'resource_server', client_secret: API_SECRET };
+const ES_CLIENT = { ...PUBLIC_CLIENT, client_id: 'spa-es', jwt_algorithm: 'ES256' };
+const ED_CLIENT = { ...PUBLIC_CLIENT, client_id: 'spa-ed', jwt_algorithm: 'EdDSA' };
+type Kind = 'public' | 'confidential' | 'ES256' | 'EdDSA';
 
 describe('openid-client against Ward', () => {
   let ward: TestWard;
   before(async () => {
-    ward = await startWard({ clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, RESOURCE_SERVER] });
+    ward = await startWard({ clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, RESOURCE_SERVER, ES_CLIENT, ED_CLIENT] });
   });
   after(() => ward.close());
 
   const tlsFetch = ((url: string, init: object) => undiciFetch(url, { ...init, dispatcher: ward.agent })) as never;
 
   /** Discovery, then code + PKCE through the login page, as a relying party does it. */
-  async function signIn(kind: 'public' | 'confidential', scope = 'openid profile email') {
+  async function signIn(kind: Kind, scope = 'openid profile email') {
     const user = await signup(ward);
-    const clientId = kind === 'public' ? 'spa' : 'backend';
-    const redirectUri = kind === 'public' ? 'https://app.example/cb' : 'https://api.example/cb';
-    const metadata =
-      kind === 'public' ? undefined : { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' };
+    const confidential = kind === 'confidential';
+    const clientId = { public: 'spa', confidential: 'backend', ES256: 'spa-es', EdDSA: 'spa-ed' }[kind];
+    const redirectUri = confidential ? 'https://api.example/cb' : 'https://app.example/cb';
+    // openid-client verifies the signature of an id token it was told the algorithm of (not HS256).
+    const metadata = confidential
+      ? { client_secret: CONFIDENTIAL_SECRET, id_token_signed_response_alg: 'HS256' }
+      : kind === 'public'
+        ? undefined
+        : { id_token_signed_response_alg: kind };
     const config = await client.discovery(
       new URL(ward.url),
       clientId,
       metadata,
-      kind === 'public' ? client.None() : client.ClientSecretBasic(CONFIDENTIAL_SECRET),
+      confidential ? client.ClientSecretBasic(CONFIDENTIAL_SECRET) : client.None(),
       { [client.customFetch]: tlsFetch },
     );
     config[client.customFetch] = tlsFetch;
+    if (kind === 'ES256' || kind === 'EdDSA') client.enableNonRepudiationChecks(config);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -59,6 +69,25 @@ describe('openid-client against Ward', () => {
       expectedNonce: nonce,
     });
     return { user, config, tokens };
+  }
+
+  for (const alg of ['ES256', 'EdDSA'] as const) {
+    it(`verifies an ${alg} id token against the JWKS (id_token_signed_response_alg ${alg})`, async () => {
+      const { user, config, tokens } = await signIn(alg);
+      assert.equal(config.serverMetadata().id_token_signing_alg_values_supported?.includes(alg), true);
+      const header = JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()) as {
+        alg: string;
+      };
+      assert.equal(header.alg, alg);
+      assert.equal(tokens.claims()!.sub, user.id);
+      // enableNonRepudiationChecks: openid-client verified the signature with the key it fetched from /jwks.json.
+      const kid = JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()).kid as string;
+      const cached = client.getJwksCache(config)?.jwks.keys ?? [];
+      assert.ok(
+        cached.some((k) => k.kid === kid && k.alg === alg),
+        'the signing key came from the JWKS',
+      );
+    });
   }
 
   for (const kind of ['public', 'confidential'] as const) {

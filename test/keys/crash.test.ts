@@ -41,7 +41,7 @@ for (const engine of engines()) {
             const client = (await r.clients.find('churn'))!;
             if (client.key_mode === 'client')
               assert.equal(current(clientSet('churn')).length, 1, `kill ${i}: a client-specific client has its key`);
-            const { kid, key } = r.keys.current(keySetOf(client));
+            const { kid, key } = r.keys.current(keySetOf(client, r.keys));
             const jwt = await joseJws.rs256({ sub: 'x' }, kid, key);
             assert.ok(jwt.split('.').length === 3);
           } finally {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { decodeJwt } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Response } from 'undici';
 import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
 import { Browser } from '../helpers/browser.js';
@@ -34,6 +34,8 @@ const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_ur
 const PASSWORD_APP = { ...PUBLIC_CLIENT, client_id: 'password-app', grant_types: ['password'] };
 const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
 const API = { client_id: 'api', type: 'resource_server', client_secret: API_SECRET };
+const ES = { ...PUBLIC_CLIENT, client_id: 'spa-es', jwt_algorithm: 'ES256' };
+const ED = { ...PUBLIC_CLIENT, client_id: 'spa-ed', jwt_algorithm: 'EdDSA' };
 const OPS_SECRET = 'management-client-secret-of-40-characters!';
 const OPS = {
   client_id: 'ops',
@@ -55,7 +57,7 @@ describe('discovery lists what works, and only that', () => {
   before(async () => {
     ward = await startWard({
       account: NO_LIMITS,
-      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT, PASSWORD_APP, API],
+      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT, PASSWORD_APP, API, ES, ED],
     });
     discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
   });
@@ -154,7 +156,43 @@ describe('discovery lists what works, and only that', () => {
     return new URLSearchParams(loc.hash.slice(1));
   }
 
+  /** A client's id token from the code flow: signed with `alg`, and its signature verifies (JWKS or secret). */
+  const signedWith =
+    (clientId: string, alg: string): Check =>
+    async () => {
+      const backend = clientId === 'backend';
+      const { code, verifier } = await codeFor(ward, {
+        clientId,
+        redirectUri: backend ? API_CB : CB,
+        scope: 'openid',
+        pkce: !backend,
+      });
+      const { body } = backend
+        ? {
+            body: (await (
+              await tokenRequest(ward, backendGrant(code), { authorization: basic('backend', CONFIDENTIAL_SECRET) })
+            ).json()) as { id_token?: string },
+          }
+        : await redeem(ward, code, verifier, clientId);
+      const token = body.id_token!;
+      assert.equal(decodeProtectedHeader(token).alg, alg);
+      const jwks = (await (await ward.fetch(`/jwks.json?client_id=${clientId}`)).json()) as JSONWebKeySet;
+      const key = backend ? new TextEncoder().encode(CONFIDENTIAL_SECRET) : createLocalJWKSet(jwks);
+      const { payload } = await jwtVerify(token, key as never, {
+        issuer: ward.url,
+        audience: clientId,
+        algorithms: [alg],
+      });
+      assert.ok(payload.sub);
+    };
+
   const SUPPORTED: Record<string, Record<string, Check>> = {
+    id_token_signing_alg_values_supported: {
+      RS256: signedWith('spa', 'RS256'),
+      HS256: signedWith('backend', 'HS256'),
+      ES256: signedWith('spa-es', 'ES256'),
+      EdDSA: signedWith('spa-ed', 'EdDSA'),
+    },
     prompt_values_supported: {
       none: async () => {
         const browser = new Browser(ward);

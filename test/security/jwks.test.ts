@@ -74,10 +74,10 @@ describe('IDT-04, IDT-05: signing configuration', () => {
   });
 
   it('IDT-05: refuses alg none in any spelling and the unknown id_token_signed_response_alg key; discovery omits none', async () => {
-    for (const alg of ['none', 'None', 'NONE', 'RS512', 'ES256', 'HS512', '']) {
+    for (const alg of ['none', 'None', 'NONE', 'RS512', 'es256', 'ES384', 'Ed25519', 'EDDSA', 'HS512', '']) {
       assert.match(
         problemsOf({ ...CONFIDENTIAL_CLIENT, jwt_algorithm: alg }).join('\n'),
-        /client\.jwt_algorithm: must be "RS256" or "HS256"/,
+        /client\.jwt_algorithm: must be one of RS256, HS256, ES256, EdDSA,/,
         alg,
       );
     }
@@ -89,7 +89,7 @@ describe('IDT-04, IDT-05: signing configuration', () => {
     const ward = await startSecurityWard();
     try {
       const d = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, string[]>;
-      assert.deepEqual(d.id_token_signing_alg_values_supported, ['RS256', 'HS256']);
+      assert.deepEqual(d.id_token_signing_alg_values_supported, ['RS256', 'HS256', 'ES256', 'EdDSA']);
       for (const [k, v] of Object.entries(d)) {
         if (Array.isArray(v))
           assert.ok(!v.some((x) => typeof x === 'string' && x.toLowerCase() === 'none' && k.includes('alg')), k);
@@ -119,7 +119,7 @@ describe('IDT-06: /jwks.json', () => {
     const retired = await generateSigningKey(ward.registry.masterKey, GLOBAL_SET, now - 1000);
     retired.status = 'previous';
     retired.retired_at = now;
-    const own = await generateSigningKey(ward.registry.masterKey, clientSet('spa'), now, 3072);
+    const own = await generateSigningKey(ward.registry.masterKey, clientSet('spa'), now, 'RS256', 3072);
     const revoked = await generateSigningKey(ward.registry.masterKey, GLOBAL_SET, now - 2000);
     revoked.status = 'previous';
     for (const k of [retired, own, revoked]) await ward.registry.storage.keys.insert(k);

@@ -407,5 +407,38 @@ for (const engine of engines()) {
         ['k2'],
       );
     });
+
+    it('keeps one current signing key per set and algorithm, and retires one family alone', async () => {
+      const k = (kid: string, alg: string) => ({
+        kid,
+        key_set: 'client:families',
+        alg,
+        status: 'current' as const,
+        public_jwk: '{}',
+        private_sealed: 'x',
+        cert_der: 'y',
+        created_at: now,
+        retired_at: null,
+        revoked_at: null,
+      });
+      await s.keys.insert(k('rs', 'RS256'));
+      await s.keys.insert(k('es', 'ES256'));
+      await s.keys.insert(k('ed', 'EdDSA'));
+      await assert.rejects(s.keys.insert(k('es-2', 'ES256')), (e) => isUniqueViolation(e), 'a second current EC key');
+      assert.equal(await s.keys.retireCurrent('client:families', now, 'ES256'), 1);
+      await s.keys.insert(k('es-2', 'ES256'));
+      const live = await s.keys.listSet('client:families');
+      assert.deepEqual(live.map((r) => [r.kid, r.status]).sort(), [
+        ['ed', 'current'],
+        ['es', 'previous'],
+        ['es-2', 'current'],
+        ['rs', 'current'],
+      ]);
+      assert.equal(
+        await s.keys.retireCurrent('client:families', now),
+        3,
+        'without an algorithm: every current key of the set',
+      );
+    });
   });
 }

@@ -124,7 +124,7 @@
       if (p) add('allowed_origins', v + ' ' + p + '.');
     });
     if (form.elements.type.value === 'public' && form.elements.jwt_algorithm.value === 'HS256')
-      add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256.');
+      add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256, ES256 or EdDSA.');
     return errs;
   }
 

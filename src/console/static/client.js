@@ -1,6 +1,6 @@
 // Ward console, one client: its settings (the shared client form), regenerate the secret (after a
 // confirmation; shown once), delete the client (after a confirmation), and its signing keys: the key
-// state, Rotate and Account sync (enabled only for RS256, with a hint otherwise), Revoke per key.
+// state, Rotate and Account sync (enabled for RS256, ES256 and EdDSA, with a hint for HS256), Revoke per key.
 (function () {
   'use strict';
   var C = window.WardConsole,
@@ -18,7 +18,7 @@
       regen = $('#regenerate-secret'),
       del = $('#delete-client');
     var keyState = { rs: false, own: false };
-    /** Rotate needs RS256; Account sync needs RS256 and a key of its own (run() re-enables its button: set again after). */
+    /** Rotate needs a key-pair algorithm; Account sync also a key of its own (run() re-enables its button: set again after). */
     function keyButtons() {
       if (rotate) rotate.disabled = !keyState.rs;
       if (sync) sync.disabled = !keyState.rs || !keyState.own;
@@ -36,7 +36,7 @@
     }
     async function loadKeys(c) {
       var keys = await C.api('GET', base + '/keys'),
-        rs = c.jwt_algorithm === 'RS256';
+        rs = c.jwt_algorithm !== 'HS256';
       $('#key-state').textContent =
         keys.state === 'client_specific' ? 'Client-specific key pair' : 'Synced with global';
       keyState = { rs: rs, own: keys.state === 'client_specific' };
@@ -44,8 +44,10 @@
       $('#key-hint').textContent = !C.can('manage:keys')
         ? 'Read-only: rotating, syncing and revoking keys needs the manage:keys permission (Developer and above).'
         : rs
-          ? 'Rotate gives this client a new key pair of its own; Account sync sends it back to the global pair. A replaced key stays published as previous for a grace period.'
-          : 'Rotate and Account sync need RS256: choose RS256 under JWT Algorithm first (an HS256 client signs with its secret).';
+          ? 'Rotate gives this client a new key pair of its own, of its algorithm (' +
+            c.jwt_algorithm +
+            '); Account sync sends it back to the global pair. A replaced key stays published as previous for a grace period.'
+          : 'Rotate and Account sync need RS256, ES256 or EdDSA: choose one under JWT Algorithm first (an HS256 client signs with its secret).';
       C.keyRows(
         $('#keys-table tbody'),
         keys.keys,

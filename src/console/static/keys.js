@@ -47,6 +47,7 @@
           'tr',
           { 'data-kid': k.kid },
           h('td', {}, h('code', {}, k.kid)),
+          td(k.alg),
           td(STATUS[k.status] || k.status),
           td(C.date(k.created_at)),
           td(C.date(k.retired_at)),
@@ -54,13 +55,14 @@
           h('td', {}, action),
         );
       }),
-      6,
+      7,
       empty,
     );
   };
 
   C.pages['site-keys'] = async function () {
-    var rotate = $('#rotate-site');
+    var rotate = $('#rotate-site'),
+      family = $('#rotate-site-alg');
     async function load() {
       var data = await C.api('GET', '/api/v1/site/keys');
       C.keyRows(
@@ -79,7 +81,7 @@
       rotate.addEventListener('click', function () {
         C.run(
           async function () {
-            var k = await C.api('POST', '/api/v1/site/keys', {});
+            var k = await C.api('POST', '/api/v1/site/keys', family ? { alg: family.value } : {});
             await load();
             C.status('New global key ' + k.kid + ' is current.');
           },

@@ -21,7 +21,7 @@ export function metadataRoutes(app: FastifyInstance, r: Pick<Registry, 'clients'
         reply.code(404).send(new WardError('unknownClientKeys').body(languageOf(req.headers['accept-language'])));
         return reply;
       }
-      view = r.keys.jwksOfClient(client.client_id, client.key_mode);
+      view = r.keys.jwksOfClient(client.client_id, client.key_mode, client.jwt_algorithm);
     }
     reply.header('Cache-Control', 'public, max-age=60').header('ETag', view.etag);
     if (req.headers['if-none-match'] === view.etag) return reply.code(304).send();

@@ -48,7 +48,7 @@ export function opsRoutes(
   app.get('/readyz', async (_req, reply) => {
     const checks = {
       database: await databaseAnswers(r),
-      keys: r.keys.hasCurrent(GLOBAL_SET),
+      keys: r.keys.hasCurrent(GLOBAL_SET, 'RS256'),
       accepting: !lifecycle.closing,
     };
     const ready = checks.database && checks.keys && checks.accepting;

@@ -31,14 +31,15 @@ export function keysRepo(db: Kysely<Database>) {
         | SigningKeyRow
         | undefined;
     },
-    /** Moves the current key of a set to previous. Returns how many keys changed. */
-    async retireCurrent(keySet: string, now: number): Promise<number> {
-      const r = await db
+    /** Moves the current key of a set (of one algorithm, or of all) to previous. Returns how many keys changed. */
+    async retireCurrent(keySet: string, now: number, alg?: string): Promise<number> {
+      let q = db
         .updateTable('signing_keys')
         .set({ status: 'previous', retired_at: now })
         .where('key_set', '=', keySet)
-        .where('status', '=', 'current')
-        .executeTakeFirst();
+        .where('status', '=', 'current');
+      if (alg !== undefined) q = q.where('alg', '=', alg);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
     /** Revokes every key of a set (a deleted client). */
