@@ -25,6 +25,15 @@ export interface ClientConfig {
    * Connect's `id_token` and `code id_token` (off by default). `token` is governed by implicit_flow.
    */
   response_types: ResponseTypeSetting[];
+  /**
+   * Where RP-Initiated Logout may send the browser back (`post_logout_redirect_uri`), each compared
+   * exactly, like callbacks.
+   */
+  post_logout_redirect_uris: string[];
+  /** Back-Channel Logout: where Ward POSTs a logout_token when a session the client had ends; null: none. */
+  backchannel_logout_uri: string | null;
+  /** The client needs `sid` in its logout tokens (always sent by Ward; declared for discovery-minded clients). */
+  backchannel_logout_session_required: boolean;
   /** Token grants the client may use: authorization_code, refresh_token, client_credentials. */
   grant_types: GrantType[];
   /** Management API scopes a client_credentials token of this client may carry. */

@@ -121,6 +121,16 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
         .where('revoked_at', 'is', null)
         .execute();
     },
+    /** The clients that were given tokens inside a session (Back-Channel Logout tells each of them). */
+    async clientIdsOfSession(sessionId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('grants')
+        .select('client_id')
+        .distinct()
+        .where('session_id', '=', sessionId)
+        .execute();
+      return rows.map((r) => r.client_id);
+    },
     async grantIdsOfSession(sessionId: string): Promise<string[]> {
       const rows = await db
         .selectFrom('grants')
