@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { sidOf } from '../accounts/sessions.js';
 import type { ClientService, Client } from '../clients/service.js';
 import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
 import type { JwsSigner } from '../keys/jwt.js';
@@ -15,6 +16,8 @@ export interface IdTokenInput {
   amr: string[];
   accessToken?: string;
   code?: string;
+  /** The SSO session the token is issued in: its `sid` (Back-Channel Logout 1.0 section 2.1). */
+  sessionId?: string | null;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -59,6 +62,7 @@ export function createIdTokenSigner(deps: {
           : {}),
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
+      ...(input.sessionId ? { sid: sidOf(input.sessionId) } : {}),
       ...claimsFor(user, input.scopes),
     };
     if (client.jwt_algorithm === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client));

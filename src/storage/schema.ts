@@ -242,8 +242,9 @@ export interface InteractionsTable {
 export interface LogoutDeliveriesTable {
   id: string;
   client_id: string;
-  uri: string;
-  logout_token: string;
+  user_id: string;
+  /** The ended session's `sid` (accounts/sessions.ts sidOf), never its digest. */
+  sid: string;
   attempts: number;
   /** When the next attempt is due; a claimed row is moved past its lease so no other process takes it. */
   next_attempt_at: number;

@@ -5,7 +5,8 @@ const ms = 'bigint' as const;
 /**
  * Logout (OpenID Connect RP-Initiated and Back-Channel Logout 1.0): each client's registered
  * post_logout_redirect_uris and back-channel endpoint, and the durable queue of logout tokens still to
- * be delivered (one row per client and ended session, retried until delivered or given up).
+ * be delivered (one row per client and ended session, retried until delivered or given up). A row
+ * holds who and which session; the logout_token is signed at each attempt, fresh and with the current key.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -21,8 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('logout_deliveries')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('client_id', 'varchar(128)', (c) => c.notNull())
-    .addColumn('uri', 'text', (c) => c.notNull())
-    .addColumn('logout_token', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
+    .addColumn('sid', 'varchar(64)', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', ms, (c) => c.notNull())
     .addColumn('last_error', 'text')

@@ -9,6 +9,7 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type RefreshWithGrant = RefreshTokenRow & {
   grant_auth_time: number | null;
   grant_amr: string | null;
+  grant_session_id: string | null;
   grant_expires_at: number | null;
   grant_revoked_at: number | null;
   user: User | undefined;
@@ -45,6 +46,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
     .select([
       'grants.auth_time as grant_auth_time',
       'grants.amr as grant_amr',
+      'grants.session_id as grant_session_id',
       'grants.expires_at as grant_expires_at',
       'grants.revoked_at as grant_revoked_at',
     ])
