@@ -102,12 +102,15 @@ export function tiedTo(request: EndSessionRequest, session: { id: string; userId
   return !!hint && hint.sub === session.userId && (hint.sid === null || hint.sid === sidOf(session.id));
 }
 
-/** Where the browser goes once signed out: the registered URI, with `state` when one was sent. */
+/**
+ * Where the browser goes once signed out: the registered URI exactly as registered (it has no
+ * fragment), with `state` added to its query when one was sent.
+ */
 export function returnUrl(request: EndSessionRequest): string | null {
-  if (!request.redirectUri) return null;
-  const url = new URL(request.redirectUri);
-  if (request.state !== null) url.searchParams.set('state', request.state);
-  return url.toString();
+  const uri = request.redirectUri;
+  if (!uri) return null;
+  if (request.state === null) return uri;
+  return `${uri}${uri.includes('?') ? '&' : '?'}${new URLSearchParams({ state: request.state }).toString()}`;
 }
 
 /** The confirmation form's token: bound to the session it would end, so no other page can forge one. */
