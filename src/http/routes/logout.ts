@@ -134,7 +134,9 @@ export function logoutRoutes(app: FastifyInstance, r: LogoutDeps): void {
     const post = req.method === 'POST';
     const params = requireSingle(post ? req.body : req.query);
     const standard = END_SESSION_PARAMS.some((p) => params[p] !== undefined);
-    if (!post && !standard && params.redirect_to !== undefined) return sdkLogout(req, reply, params);
+    // Without any OpenID Connect parameter a GET is the Core SDK's logout (`?redirect_to=&state=`, or
+    // nothing), answered as it always was.
+    if (!post && !standard) return sdkLogout(req, reply, params);
     try {
       return await endSession(req, reply, params, post);
     } catch (e) {
