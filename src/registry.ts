@@ -19,6 +19,7 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { startLogoutDelivery } from './logout/backchannel.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
@@ -147,6 +148,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     jws: config.tuning.direct_jws ? directJws : joseJws,
   });
+  // Back-Channel Logout: this process's sender of the queued logout tokens.
+  const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer });
   return {
     config,
     clock,
@@ -187,9 +190,11 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     signIdToken,
     accessTokens,
     issueTokens: createTokenIssuer({ clock, account, signIdToken, accessTokens }),
+    logoutDelivery,
     async close() {
       poller.stop();
       janitor.stop();
+      await logoutDelivery.stop();
       await events.flush(true);
       await notices.drain();
       await delivery.close();

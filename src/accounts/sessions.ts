@@ -2,12 +2,18 @@ import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { SessionRow } from '../storage/sql/sessions.js';
 import type { User } from '../storage/sql/users.js';
 
 /** The SSO cookie: __Host- prefix (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls. */
 export const SESSION_COOKIE = '__Host-ward_sso';
+
+/**
+ * The `sid` of a session in ID and logout tokens (Back-Channel Logout 1.0 section 2.1): stable for the
+ * session's life, derived from the stored digest, so it reveals nothing of the cookie and needs no column.
+ */
+export const sidOf = (sessionId: string): string => sha256(`sid:${sessionId}`);
 
 export interface Session {
   id: string;
@@ -74,12 +80,16 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
       if (now - row.last_seen_at > 60_000) await storage.sessions.touch(row.id_digest, now);
       return { ...toSession(row), user: row.user };
     },
-    /** Ends a session and every grant (refresh tokens, access tokens) issued inside it. */
-    async end(sessionId: string): Promise<void> {
+    /**
+     * Ends a session and every grant (refresh tokens, access tokens) issued inside it; `alsoInTx`
+     * writes in the same transaction what must happen with it (the back-channel logout deliveries).
+     */
+    async end(sessionId: string, alsoInTx?: (tx: Repos) => Promise<void>): Promise<void> {
       const now = clock.now();
       await storage.transaction(async (tx) => {
         await tx.sessions.revoke(sessionId, now);
         for (const g of await tx.tokens.grantIdsOfSession(sessionId)) await tx.tokens.revokeGrant(g, now);
+        if (alsoInTx) await alsoInTx(tx);
       });
     },
   };

@@ -33,6 +33,15 @@ export interface ClientConfig {
    */
   response_types: ResponseTypeSetting[];
   /**
+   * Where RP-Initiated Logout may send the browser back (`post_logout_redirect_uri`), each compared
+   * exactly, like callbacks.
+   */
+  post_logout_redirect_uris: string[];
+  /** Back-Channel Logout: where Ward POSTs a logout_token when a session the client had ends; null: none. */
+  backchannel_logout_uri: string | null;
+  /** The client needs `sid` in its logout tokens (always sent by Ward; declared for discovery-minded clients). */
+  backchannel_logout_session_required: boolean;
+  /**
    * Token grants the client may use: authorization_code, refresh_token, client_credentials, and the
    * password grant (opt-in, for the Core SDK's loginWithCredentials and Cordova mode). None for a resource server.
    */

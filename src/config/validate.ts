@@ -213,6 +213,9 @@ const CLIENT_KEYS = [
   'pkce_enforced',
   'implicit_flow',
   'response_types',
+  'post_logout_redirect_uris',
+  'backchannel_logout_uri',
+  'backchannel_logout_session_required',
   'grant_types',
   'management_scopes',
 ] as const;
@@ -228,6 +231,34 @@ function stringList(p: Problems, key: string, value: unknown, check: (v: string)
     if (problem) p.add(`${key}[${i}]`, `${JSON.stringify(v)} ${problem}`);
   });
   return value.filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * A Back-Channel Logout URI: an absolute https (or loopback http) URL without a fragment, on the
+ * scheme, host and port of one of the client's callback URLs (BCL 1.0 section 2.2). Null when absent.
+ */
+function backchannelLogoutUri(p: Problems, key: string, value: unknown, callbacks: string[]): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    p.add(key, 'must be a URL or null');
+    return null;
+  }
+  const problem = callbackUrlProblem(value);
+  if (problem) {
+    p.add(key, `${JSON.stringify(value)} ${problem}`);
+    return null;
+  }
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    p.add(key, 'must use https (http only for loopback)');
+    return null;
+  }
+  const origins = new Set(callbacks.map((c) => (URL.canParse(c) ? new URL(c).origin : null)));
+  if (!origins.has(url.origin)) {
+    p.add(key, 'must have the scheme, host and port of one of the allowed_callback_urls');
+    return null;
+  }
+  return value;
 }
 
 /** Validates one client definition (config file or management API). */
@@ -268,7 +299,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     (typeof raw.name !== 'string' || raw.name.length > 200 || hasControlCharacter(raw.name))
   )
     p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
-  for (const b of ['sso', 'pkce_enforced', 'implicit_flow'] as const) {
+  for (const b of ['sso', 'pkce_enforced', 'implicit_flow', 'backchannel_logout_session_required'] as const) {
     if (raw[b] !== undefined && typeof raw[b] !== 'boolean') p.add(`${key}.${b}`, 'must be true or false');
   }
   if (type === 'public' && raw.pkce_enforced === false)
@@ -304,6 +335,13 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
   );
   const callbacks = stringList(p, `${key}.allowed_callback_urls`, raw.allowed_callback_urls, callbackUrlProblem);
   const origins = stringList(p, `${key}.allowed_origins`, raw.allowed_origins, originProblem);
+  const postLogout = stringList(
+    p,
+    `${key}.post_logout_redirect_uris`,
+    raw.post_logout_redirect_uris,
+    callbackUrlProblem,
+  );
+  const backchannel = backchannelLogoutUri(p, `${key}.backchannel_logout_uri`, raw.backchannel_logout_uri, callbacks);
   if (server) {
     // A resource server only introspects tokens: it signs no one in and is issued no token.
     const only = 'a resource server may only introspect tokens: leave this empty';
@@ -313,6 +351,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     if (origins.length) p.add(`${key}.allowed_origins`, only);
     if (mgmt.length) p.add(`${key}.management_scopes`, only);
     if (raw.implicit_flow === true) p.add(`${key}.implicit_flow`, only);
+    if (postLogout.length) p.add(`${key}.post_logout_redirect_uris`, only);
   }
   if (p.list.length > before) return null;
   return {
@@ -328,6 +367,9 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     pkce_enforced: type === 'public' ? true : ((raw.pkce_enforced as boolean | undefined) ?? false),
     implicit_flow: (raw.implicit_flow as boolean | undefined) ?? false,
     response_types: [...new Set(responseTypes)] as ResponseTypeSetting[],
+    post_logout_redirect_uris: [...new Set(postLogout)],
+    backchannel_logout_uri: backchannel,
+    backchannel_logout_session_required: (raw.backchannel_logout_session_required as boolean | undefined) ?? false,
     grant_types: [...new Set(grants)] as GrantType[],
     management_scopes: [...new Set(mgmt)] as ManagementScope[],
   };

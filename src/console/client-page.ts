@@ -23,6 +23,11 @@ ${slots('jwt_algorithm', 'RS256, ES256 and EdDSA sign with a key pair (RSA, EC P
 ${slots('allowed_callback_urls', 'One URL per line: https, http on loopback only, or a reverse-domain scheme (com.example.app:/cb). No fragment.')}
 <label for="f-allowed_origins">Allowed origins</label><textarea id="f-allowed_origins" name="allowed_origins" rows="2" spellcheck="false" ${described('allowed_origins')}></textarea>
 ${slots('allowed_origins', 'One origin per line, scheme://host[:port] without a path (for CORS and cross-origin authentication).')}
+<label for="f-post_logout_redirect_uris">Allowed logout URLs</label><textarea id="f-post_logout_redirect_uris" name="post_logout_redirect_uris" rows="2" spellcheck="false" ${described('post_logout_redirect_uris')}></textarea>
+${slots('post_logout_redirect_uris', 'One URL per line: where OpenID Connect logout (post_logout_redirect_uri) may return, compared exactly.')}
+<label for="f-backchannel_logout_uri">Back-channel logout URL</label><input id="f-backchannel_logout_uri" name="backchannel_logout_uri" maxlength="2048" spellcheck="false" ${described('backchannel_logout_uri')}>
+${slots('backchannel_logout_uri', 'Optional. Ward POSTs a signed logout_token here when a session this app had ends. Same scheme, host and port as a callback URL.')}
+<div class="check"><input type="checkbox" id="f-backchannel_logout_session_required" name="backchannel_logout_session_required"><label for="f-backchannel_logout_session_required">Back-channel logout needs the session id (sid)</label></div>
 <label for="f-scope">Scopes</label><input id="f-scope" name="scope" maxlength="1000" ${described('scope')}>${slots('scope', 'Space-separated, e.g. openid profile email.')}
 <fieldset><legend>Options</legend>
 <div class="check"><input type="checkbox" id="f-sso" name="sso"><label for="f-sso">Single sign-on (SSO)</label></div>

@@ -191,6 +191,43 @@ export const CATALOG = {
   ),
   forbidden: entry(403, 'access_denied', 'error.forbidden', 'Forbidden', 'Accès refusé.'),
 
+  // Logout (OpenID Connect RP-Initiated Logout 1.0): never redirected, the target is in doubt.
+  logoutHintInvalid: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The id_token_hint is not an ID token Ward issued to this client',
+    "L'id_token_hint n'est pas un jeton d'identité émis par Ward pour cette application.",
+  ),
+  logoutClientMismatch: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The client_id is not the audience of the id_token_hint',
+    "Le client_id n'est pas le destinataire de l'id_token_hint.",
+  ),
+  logoutRedirectWithoutClient: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'A post_logout_redirect_uri needs a client_id or an id_token_hint',
+    'Une post_logout_redirect_uri demande un client_id ou un id_token_hint.',
+  ),
+  logoutRedirectUnregistered: entry(
+    400,
+    'invalid_request',
+    INVALID,
+    'The post_logout_redirect_uri is not registered for this client',
+    "La post_logout_redirect_uri n'est pas enregistrée pour cette application.",
+  ),
+  logoutConfirmationInvalid: entry(
+    403,
+    'access_denied',
+    'error.forbidden',
+    'The sign-out confirmation is not valid for this session',
+    "La confirmation de déconnexion n'est pas valable pour cette session.",
+  ),
+
   // Accounts, sign-in and second factors.
   mfaRequired: entry(
     400,

@@ -34,6 +34,7 @@ export function discoveryDocument(issuer: string): string {
       'amr',
       'azp',
       'at_hash',
+      'sid',
       'name',
       'given_name',
       'family_name',
@@ -49,5 +50,7 @@ export function discoveryDocument(issuer: string): string {
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   });
 }

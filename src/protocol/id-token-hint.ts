@@ -16,6 +16,15 @@ export async function verifyIdTokenHint(
   client: Client,
   deps: { issuer: string; keys: KeyStore; clients: ClientService },
 ): Promise<string | null> {
+  return (await idTokenHintClaims(token, client, deps))?.sub ?? null;
+}
+
+/** The `sub` and `sid` (when it has one) of a valid hint for this client, or null. */
+export async function idTokenHintClaims(
+  token: string,
+  client: Client,
+  deps: { issuer: string; keys: KeyStore; clients: ClientService },
+): Promise<{ sub: string; sid: string | null } | null> {
   if (token.length > 8192) return null;
   const keyFor = (header: CompactJWSHeaderParameters): KeyObject | Uint8Array => {
     if (header.crit !== undefined) throw new Error('crit is refused');
@@ -40,5 +49,5 @@ export async function verifyIdTokenHint(
   const aud = payload.aud;
   const audOk = aud === client.client_id || (Array.isArray(aud) && aud.includes(client.client_id));
   if (payload.iss !== deps.issuer || !audOk || typeof payload.sub !== 'string') return null;
-  return payload.sub;
+  return { sub: payload.sub, sid: typeof payload.sid === 'string' ? payload.sid : null };
 }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { sidOf } from '../accounts/sessions.js';
 import type { ClientService, Client } from '../clients/service.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { signWithPair, type JwsSigner } from '../keys/jwt.js';
@@ -15,6 +16,8 @@ export interface IdTokenInput {
   amr: string[];
   accessToken?: string;
   code?: string;
+  /** The SSO session the token is issued in: its `sid` (Back-Channel Logout 1.0 section 2.1). */
+  sessionId?: string | null;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -27,6 +30,25 @@ export const halfHash = (token: string): string =>
  */
 export const keySetOf = (client: Client, keys: Pick<KeyStore, 'signingSet'>): string =>
   keys.signingSet(client.client_id, client.key_mode, client.jwt_algorithm);
+
+/**
+ * Signs a JWT the way a client's ID tokens are signed: HS256 with its secret, or RS256 / ES256 / EdDSA
+ * with the current key of that family in its key set (made at its first use when no client needed it
+ * at start; another process may have made it). `typ` is `JWT` unless told (a logout token's is its own).
+ */
+export async function signForClient(
+  client: Client,
+  payload: Record<string, unknown>,
+  deps: { keys: KeyStore; clients: ClientService; jws: JwsSigner },
+  typ?: string,
+): Promise<string> {
+  const alg = client.jwt_algorithm;
+  if (alg === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client), typ);
+  const set = keySetOf(client, deps.keys);
+  if (!deps.keys.hasCurrent(set, alg)) await deps.keys.ensureGlobalKeys([alg]);
+  const { kid, key } = deps.keys.current(set, alg);
+  return alg === 'RS256' ? deps.jws.rs256(payload, kid, key, typ) : signWithPair(alg, payload, kid, key, typ);
+}
 
 /**
  * Builds and signs an ID token: HS256 with the client secret, or RS256 / ES256 / EdDSA with the
@@ -62,15 +84,10 @@ export function createIdTokenSigner(deps: {
           : {}),
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
+      ...(input.sessionId ? { sid: sidOf(input.sessionId) } : {}),
       ...claimsFor(user, input.scopes),
     };
-    const alg = client.jwt_algorithm;
-    if (alg === 'HS256') return deps.jws.hs256(payload, deps.clients.secretOf(client));
-    const set = keySetOf(client, deps.keys);
-    // The first signature of a family no client used at start (another process may have made it).
-    if (!deps.keys.hasCurrent(set, alg)) await deps.keys.ensureGlobalKeys([alg]);
-    const { kid, key } = deps.keys.current(set, alg);
-    return alg === 'RS256' ? deps.jws.rs256(payload, kid, key) : signWithPair(alg, payload, kid, key);
+    return signForClient(client, payload, deps);
   };
 }
 

@@ -22,7 +22,7 @@ export interface IssueInput {
   client: Client;
   user: User | null;
   /** The token family; null for client_credentials (no user: nothing to revoke as a family). */
-  grant: Pick<GrantRow, 'id' | 'auth_time' | 'amr'> | null;
+  grant: (Pick<GrantRow, 'id' | 'auth_time' | 'amr'> & { session_id?: string | null }) | null;
   scopes: string[];
   nonce?: string | null;
   /** Issue a (rotating) refresh token: only when offline_access was granted. */
@@ -86,6 +86,7 @@ export function createTokenIssuer(deps: {
         authTime: grant?.auth_time ?? null,
         amr,
         accessToken,
+        sessionId: grant?.session_id ?? null,
       });
     }
     return out;

@@ -13,6 +13,7 @@ import * as m006 from './migrations/006-users-role-index.js';
 import * as m007 from './migrations/007-sealed-access-tokens.js';
 import * as m008 from './migrations/008-interactions.js';
 import * as m009 from './migrations/009-client-response-types.js';
+import * as m010 from './migrations/010-logout.js';
 import * as m011 from './migrations/011-key-families.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
@@ -124,6 +125,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-sealed-access-tokens': m007,
   '008-interactions': m008,
   '009-client-response-types': m009,
+  '010-logout': m010,
   '011-key-families': m011,
 };
 

@@ -29,6 +29,11 @@ export interface ClientsTable {
   implicit_flow: number;
   /** JSON list of the response types the client may use (migration 009). */
   response_types: string;
+  /** JSON list of the exact URLs RP-Initiated Logout may return to (migration 010). */
+  post_logout_redirect_uris: string;
+  /** Where Back-Channel Logout posts the logout_token, or null (migration 010). */
+  backchannel_logout_uri: string | null;
+  backchannel_logout_session_required: number;
   key_mode: string;
   source: string;
   grant_types: string;
@@ -233,7 +238,22 @@ export interface InteractionsTable {
   expires_at: number;
 }
 
+/** A logout_token still to be POSTed to a client's backchannel_logout_uri (migration 010). */
+export interface LogoutDeliveriesTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  /** The ended session's `sid` (accounts/sessions.ts sidOf), never its digest. */
+  sid: string;
+  attempts: number;
+  /** When the next attempt is due; a claimed row is moved past its lease so no other process takes it. */
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  logout_deliveries: LogoutDeliveriesTable;
   interactions: InteractionsTable;
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;

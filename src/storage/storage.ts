@@ -8,6 +8,7 @@ import { countersRepo } from './sql/counters.js';
 import { identitiesRepo, socialProvidersRepo } from './sql/identities.js';
 import { interactionsRepo } from './sql/interactions.js';
 import { keysRepo } from './sql/keys.js';
+import { logoutDeliveriesRepo } from './sql/logout-deliveries.js';
 import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
 import { sessionsRepo } from './sql/sessions.js';
@@ -36,6 +37,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     trustedDevices: trustedDevicesRepo(db),
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
+    logoutDeliveries: logoutDeliveriesRepo(db, engine),
   };
 }
 

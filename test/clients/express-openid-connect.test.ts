@@ -36,6 +36,7 @@ describe('express-openid-connect with its defaults against Ward', () => {
           type: 'public',
           allowed_callback_urls: [`${appUrl}/callback`],
           response_types: ['id_token'],
+          post_logout_redirect_uris: [appUrl, `${appUrl}/`],
         },
         {
           client_id: 'code-only',
@@ -51,6 +52,7 @@ describe('express-openid-connect with its defaults against Ward', () => {
         clientID: 'express-app',
         secret: 'a long secret for the cookie of the app session',
         authRequired: false,
+        idpLogout: true,
         customFetch: ((url: string, init: object) => undiciFetch(url, { ...init, dispatcher: ward.agent })) as never,
       }),
     );
@@ -92,6 +94,34 @@ describe('express-openid-connect with its defaults against Ward', () => {
     assert.equal(body.claims.iss, ward.url);
     assert.equal(body.claims.aud, 'express-app');
     assert.ok(body.claims.nonce);
+  });
+
+  it('signs out at Ward with idpLogout: the SSO session ends and the browser is back at the app', async () => {
+    const user = await signup(ward, 'express-app');
+    const browser = new Browser(ward);
+    const authorize = new URL((await browser.get(`${appUrl}/login`)).headers.get('location')!);
+    const page = await browser.get(authorize.toString());
+    const form = await (await submitLoginPage(browser, await page.text(), user.email, user.password)).text();
+    const callback = await browser.postForm(`${appUrl}/callback`, {
+      id_token: field(form, 'id_token')!,
+      state: field(form, 'state')!,
+      iss: field(form, 'iss')!,
+    });
+    assert.equal(callback.status, 302);
+    assert.equal((await browser.get(`${appUrl}/profile`)).status, 200);
+    const logout = await browser.get(`${appUrl}/logout`);
+    assert.equal(logout.status, 302);
+    const endSession = new URL(logout.headers.get('location')!);
+    assert.equal(`${endSession.origin}${endSession.pathname}`, `${ward.url}/identity/v1/logout`);
+    assert.ok(endSession.searchParams.get('id_token_hint'), 'the middleware sends its ID token as the hint');
+    const back = await browser.get(endSession.toString());
+    assert.equal(back.status, 302, 'tied to the session by the hint: no confirmation page');
+    const landing = new URL(back.headers.get('location')!);
+    assert.equal(landing.origin, appUrl);
+    assert.equal(back.headers.get('location'), endSession.searchParams.get('post_logout_redirect_uri'), 'exactly');
+    const sso = await browser.get('/identity/v1/sso/data?client_id=express-app');
+    assert.equal(((await sso.json()) as { is_authenticated: boolean }).is_authenticated, false, 'Ward session ended');
+    assert.notEqual((await browser.get(`${appUrl}/profile`)).status, 200, 'the app session ended too');
   });
 
   it('refuses the id_token response type to a client that does not list it', async () => {

@@ -64,6 +64,32 @@ describe('management API: clients', () => {
     assert.equal((await a.get(`/api/v1/clients/${id}`)).status, 404);
   });
 
+  it('sets the logout settings: post_logout_redirect_uris and a back-channel URI on a callback origin', async () => {
+    const id = uniqueId('rp');
+    const created = await a.post('/api/v1/clients', {
+      client_id: id,
+      type: 'public',
+      allowed_callback_urls: ['https://rp.example/cb'],
+      post_logout_redirect_uris: ['https://rp.example/bye'],
+      backchannel_logout_uri: 'https://rp.example/backchannel?x=1',
+      backchannel_logout_session_required: true,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const read = await a.get(`/api/v1/clients/${id}`);
+    assert.deepEqual(read.body.post_logout_redirect_uris, ['https://rp.example/bye']);
+    assert.equal(read.body.backchannel_logout_uri, 'https://rp.example/backchannel?x=1');
+    assert.equal(read.body.backchannel_logout_session_required, true);
+    const elsewhere = await a.patch(`/api/v1/clients/${id}`, { backchannel_logout_uri: 'https://other.example/bcl' });
+    assert.equal(elsewhere.status, 400);
+    assert.match(JSON.stringify(elsewhere.body.error_details), /backchannel_logout_uri/);
+    const fragment = await a.patch(`/api/v1/clients/${id}`, { post_logout_redirect_uris: ['https://rp.example/#x'] });
+    assert.equal(fragment.status, 400);
+    assert.match(JSON.stringify(fragment.body.error_details), /post_logout_redirect_uris/);
+    const cleared = await a.patch(`/api/v1/clients/${id}`, { backchannel_logout_uri: null });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal((await a.get(`/api/v1/clients/${id}`)).body.backchannel_logout_uri, null);
+  });
+
   it('changes a client, and refuses a change the rules forbid', async () => {
     const id = uniqueId('web');
     assert.equal(

@@ -5,6 +5,7 @@
 // refused with OIDC Core 6's errors. To add a feature (a response mode, an endpoint), add its row.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Response } from 'undici';
@@ -29,6 +30,13 @@ import { NO_LIMITS, basic, expectError, expectTokens } from '../token/support.js
 const API_CB = 'https://api.example/cb';
 const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_flow: true };
 const OIDC_RT = { ...PUBLIC_CLIENT, client_id: 'oidc-rt', response_types: ['code', 'id_token', 'code id_token'] };
+/** A client with RP-Initiated and Back-Channel Logout; its back-channel receiver's port is filled in before start. */
+const LOGOUT_RP = {
+  ...PUBLIC_CLIENT,
+  client_id: 'logout-rp',
+  post_logout_redirect_uris: ['https://app.example/bye'],
+  allowed_callback_urls: [CB],
+};
 const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
 const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
 const PASSWORD_APP = { ...PUBLIC_CLIENT, client_id: 'password-app', grant_types: ['password'] };
@@ -54,14 +62,45 @@ type Discovery = Record<string, unknown>;
 describe('discovery lists what works, and only that', () => {
   let ward: TestWard;
   let discovery: Discovery;
+  let receiver: Server;
+  const logoutTokens: string[] = [];
+  let tokenArrived: () => void = () => {};
   before(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+        res.writeHead(200).end();
+        tokenArrived();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const rp = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
     ward = await startWard({
       account: NO_LIMITS,
-      clients: [PUBLIC_CLIENT, CONFIDENTIAL_CLIENT, IMPLICIT, BOT, OPS, OIDC_RT, PASSWORD_APP, API, ES, ED],
+      clients: [
+        PUBLIC_CLIENT,
+        CONFIDENTIAL_CLIENT,
+        IMPLICIT,
+        BOT,
+        OPS,
+        OIDC_RT,
+        PASSWORD_APP,
+        API,
+        ES,
+        ED,
+        { ...LOGOUT_RP, allowed_callback_urls: [CB, `${rp}/cb`], backchannel_logout_uri: `${rp}/backchannel` },
+      ],
     });
     discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
   });
-  after(() => ward.close());
+  after(async () => {
+    await ward.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
 
   /** A signed-up user's tkn for a client (the Core SDK's way to authorize without a page). */
   async function tkn(clientId = 'spa', scope = 'openid profile email', extra: Record<string, unknown> = {}) {
@@ -415,6 +454,31 @@ describe('discovery lists what works, and only that', () => {
     const body = await tokens('openid profile email phone', { phone_number: phone() });
     const seen = { ...decodeJwt(body.id_token!), ...(await userinfoBody(body.access_token!)) };
     for (const claim of discovery.claims_supported as string[]) assert.ok(claim in seen, `${claim} never released`);
+  });
+
+  it('end_session_endpoint, backchannel_logout_supported, backchannel_logout_session_supported: logout works', async () => {
+    assert.equal(discovery.backchannel_logout_supported, true);
+    assert.equal(discovery.backchannel_logout_session_supported, true);
+    const endpoint = new URL(discovery.end_session_endpoint as string);
+    const browser = new Browser(ward);
+    const { code, verifier } = await codeFor(ward, { clientId: 'logout-rp', redirectUri: CB, browser });
+    const { body } = await redeem(ward, code, verifier, 'logout-rp', CB);
+    const sid = decodeJwt(body.id_token!).sid;
+    assert.equal(typeof sid, 'string', 'sid is in the ID token');
+    const arrived = new Promise<void>((resolve) => {
+      tokenArrived = resolve;
+    });
+    endpoint.search = new URLSearchParams({
+      id_token_hint: body.id_token!,
+      post_logout_redirect_uri: 'https://app.example/bye',
+      state: 'st',
+    }).toString();
+    const res = await browser.get(endpoint.toString());
+    assert.equal(location(res).toString(), 'https://app.example/bye?state=st');
+    await arrived;
+    const token = decodeJwt(logoutTokens[0]!);
+    assert.equal(token.sid, sid, 'the logout_token names the session');
+    assert.deepEqual(token.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
   });
 
   it('request objects: request= gets request_not_supported, request_uri= request_uri_not_supported', async () => {

@@ -51,6 +51,9 @@ for (const engine of engines()) {
         pkce_enforced: true,
         implicit_flow: false,
         response_types: ['code'],
+        post_logout_redirect_uris: ['https://a.example/'],
+        backchannel_logout_uri: 'https://a.example/bcl',
+        backchannel_logout_session_required: true,
         key_mode: 'global' as const,
         source: 'config' as const,
         grant_types: ['authorization_code'],
@@ -65,6 +68,9 @@ for (const engine of engines()) {
       assert.equal(got?.name, 'C2');
       assert.equal(got?.key_mode, 'client');
       assert.deepEqual(got?.allowed_callback_urls, ['https://a.example/cb']);
+      assert.deepEqual(got?.post_logout_redirect_uris, ['https://a.example/']);
+      assert.equal(got?.backchannel_logout_uri, 'https://a.example/bcl');
+      assert.equal(got?.backchannel_logout_session_required, true);
     });
 
     it('consumes an authorization code exactly once under 20 concurrent callers', async () => {

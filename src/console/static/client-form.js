@@ -17,6 +17,8 @@
     'pkce_enforced',
     'grant_types',
     'response_types',
+    'post_logout_redirect_uris',
+    'backchannel_logout_uri',
   ];
   var lines = function (v) {
     return v
@@ -119,6 +121,10 @@
       var p = callbackProblem(v);
       if (p) add('allowed_callback_urls', v + ' ' + p + '.');
     });
+    lines(form.elements.post_logout_redirect_uris.value).forEach(function (v) {
+      var p = callbackProblem(v);
+      if (p) add('post_logout_redirect_uris', v + ' ' + p + '.');
+    });
     lines(form.elements.allowed_origins.value).forEach(function (v) {
       var p = originProblem(v);
       if (p) add('allowed_origins', v + ' ' + p + '.');
@@ -182,6 +188,9 @@
       jwt_algorithm: e.jwt_algorithm.value,
       allowed_callback_urls: lines(e.allowed_callback_urls.value),
       allowed_origins: lines(e.allowed_origins.value),
+      post_logout_redirect_uris: lines(e.post_logout_redirect_uris.value),
+      backchannel_logout_uri: e.backchannel_logout_uri.value.trim() || null,
+      backchannel_logout_session_required: e.backchannel_logout_session_required.checked,
       sso: e.sso.checked,
       grant_types: checkedValues(form, 'grant_types'),
       response_types: checkedValues(form, 'response_types'),
@@ -205,6 +214,9 @@
     e.jwt_algorithm.value = c.jwt_algorithm;
     e.allowed_callback_urls.value = c.allowed_callback_urls.join('\n');
     e.allowed_origins.value = c.allowed_origins.join('\n');
+    e.post_logout_redirect_uris.value = (c.post_logout_redirect_uris || []).join('\n');
+    e.backchannel_logout_uri.value = c.backchannel_logout_uri || '';
+    e.backchannel_logout_session_required.checked = !!c.backchannel_logout_session_required;
     e.scope.value = c.scope || '';
     e.sso.checked = !!c.sso;
     e.pkce_enforced.checked = !!c.pkce_enforced;

@@ -1,19 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { forbidden, invalidField, invalidScope } from '../../errors/refusals.js';
+import { invalidField, invalidScope } from '../../errors/refusals.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
 import type { Registry } from '../../registry.js';
-import { clearSessionCookie } from '../cookies.js';
-import { escapeHtml, sendPage } from '../pages.js';
 import { requireSingle, requiredStr, str, type Params } from '../../protocol/params.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
-/** The Core SDK's identity API: signup, password login, userinfo, logout, SSO data, remote config. */
+/** The Core SDK's identity API: signup, password login, userinfo, SSO data, remote config (logout: logout.ts). */
 export function identityRoutes(
   app: FastifyInstance,
   r: Pick<
@@ -111,57 +109,6 @@ export function identityRoutes(
   };
   app.get('/identity/v1/userinfo', userinfo);
   app.post('/identity/v1/userinfo', userinfo);
-
-  /**
-   * Logout changes state with the SSO cookie (SameSite=None), so a cross-site page must not be able
-   * to fire it (SS-03): a request carrying an Origin must come from Ward or a client's allowed
-   * origin; without one, a cross-site request must be a top-level navigation (the Core SDK's
-   * window.location.assign), never an image, script, iframe or no-cors fetch.
-   */
-  async function logoutAllowed(headers: Record<string, string | string[] | undefined>): Promise<boolean> {
-    const origin = headers.origin;
-    if (origin !== undefined)
-      return (
-        origin === new URL(r.config.issuer).origin ||
-        (typeof origin === 'string' && (await r.clients.allowedOrigins()).has(origin))
-      );
-    const site = headers['sec-fetch-site'];
-    if (site === undefined || site === 'same-origin' || site === 'none') return true;
-    const dest = headers['sec-fetch-dest'];
-    return headers['sec-fetch-mode'] === 'navigate' && (dest === undefined || dest === 'document');
-  }
-
-  app.get('/identity/v1/logout', async (req, reply) => {
-    const q = req.query as Record<string, unknown>;
-    if (!(await logoutAllowed(req.headers))) {
-      await r.events.emit(
-        'logout.refused',
-        { origin: String(req.headers.origin ?? '').slice(0, 200), site: req.headers['sec-fetch-site'] },
-        'cross-site logout refused',
-        'warn',
-      );
-      throw forbidden('Logout must be a top-level navigation or come from an allowed origin');
-    }
-    const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-    if (session) await r.sessions.end(session.id);
-    clearSessionCookie(reply);
-    const redirectTo = typeof q.redirect_to === 'string' ? q.redirect_to : undefined;
-    if (redirectTo) {
-      // Only to a URL some client registered, compared exactly: logout is no open redirector.
-      const allowed = (await r.clients.returnUrls()).has(redirectTo);
-      if (allowed) {
-        const url = new URL(redirectTo);
-        if (typeof q.state === 'string') url.searchParams.set('state', q.state);
-        return reply.code(302).header('Location', url.toString()).header('Cache-Control', 'no-store').send();
-      }
-    }
-    return sendPage(
-      reply,
-      200,
-      'Signed out',
-      `<h1>You are signed out</h1>${redirectTo ? `<p class="muted">The return address ${escapeHtml(redirectTo.slice(0, 200))} is not registered, so you stay here.</p>` : ''}`,
-    );
-  });
 
   app.get('/identity/v1/sso/data', async (req, reply) => {
     const q = requireSingle(req.query);

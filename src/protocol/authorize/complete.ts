@@ -44,9 +44,15 @@ export async function issueAuthorization(
       authTime: auth.authTime,
       amr: auth.amr,
       code,
+      sessionId: auth.sessionId,
     });
   // No access token goes with it, so the ID token carries the claims its scopes release (OIDC Core 5.4).
-  if (req.responseType === 'id_token') return { id_token: await idToken() };
+  if (req.responseType === 'id_token') {
+    // No grant holds tokens here; one is recorded only so that Back-Channel Logout knows this client
+    // had the session.
+    if (auth.sessionId && req.client.backchannel_logout_uri) await r.storage.tokens.createGrant(grant);
+    return { id_token: await idToken() };
+  }
   if (req.responseType === 'code' || req.responseType === 'messenger_code' || req.responseType === 'code id_token') {
     const code = randomToken(32);
     // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.

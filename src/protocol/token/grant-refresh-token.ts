@@ -62,7 +62,12 @@ export async function refreshTokenGrant(
   if (!(await r.storage.tokens.rotateRefreshToken(digest, now, next)))
     return reused(r, row.client_id, row.grant_id, now);
   const scopes = asked.length ? asked : granted;
-  const grant = { id: row.grant_id, auth_time: row.grant_auth_time, amr: row.grant_amr ?? '[]' };
+  const grant = {
+    id: row.grant_id,
+    auth_time: row.grant_auth_time,
+    amr: row.grant_amr ?? '[]',
+    session_id: row.grant_session_id,
+  };
   return r.issueTokens(r.storage, {
     client: auth.client,
     user: row.user,

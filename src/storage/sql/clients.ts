@@ -18,6 +18,9 @@ export interface ClientRecord {
   pkce_enforced: boolean;
   implicit_flow: boolean;
   response_types: string[];
+  post_logout_redirect_uris: string[];
+  backchannel_logout_uri: string | null;
+  backchannel_logout_session_required: boolean;
   key_mode: 'global' | 'client';
   source: 'config' | 'demo' | 'api';
   grant_types: string[];
@@ -34,6 +37,8 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   allowed_origins: JSON.parse(r.allowed_origins) as string[],
   grant_types: JSON.parse(r.grant_types) as string[],
   response_types: JSON.parse(r.response_types) as string[],
+  post_logout_redirect_uris: JSON.parse(r.post_logout_redirect_uris) as string[],
+  backchannel_logout_session_required: bool(r.backchannel_logout_session_required),
   management_scopes: JSON.parse(r.management_scopes) as string[],
   sso: bool(r.sso),
   pkce_enforced: bool(r.pkce_enforced),
@@ -48,6 +53,8 @@ const toRow = (c: ClientRecord) => ({
   allowed_origins: JSON.stringify(c.allowed_origins),
   grant_types: JSON.stringify(c.grant_types),
   response_types: JSON.stringify(c.response_types),
+  post_logout_redirect_uris: JSON.stringify(c.post_logout_redirect_uris),
+  backchannel_logout_session_required: int(c.backchannel_logout_session_required),
   management_scopes: JSON.stringify(c.management_scopes),
   sso: int(c.sso),
   pkce_enforced: int(c.pkce_enforced),

@@ -9,6 +9,7 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type RefreshWithGrant = RefreshTokenRow & {
   grant_auth_time: number | null;
   grant_amr: string | null;
+  grant_session_id: string | null;
   grant_expires_at: number | null;
   grant_revoked_at: number | null;
   user: User | undefined;
@@ -45,6 +46,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
     .select([
       'grants.auth_time as grant_auth_time',
       'grants.amr as grant_amr',
+      'grants.session_id as grant_session_id',
       'grants.expires_at as grant_expires_at',
       'grants.revoked_at as grant_revoked_at',
     ])
@@ -120,6 +122,16 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .execute();
+    },
+    /** The clients that were given tokens inside a session (Back-Channel Logout tells each of them). */
+    async clientIdsOfSession(sessionId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('grants')
+        .select('client_id')
+        .distinct()
+        .where('session_id', '=', sessionId)
+        .execute();
+      return rows.map((r) => r.client_id);
     },
     async grantIdsOfSession(sessionId: string): Promise<string[]> {
       const rows = await db

@@ -1,0 +1,302 @@
+// Back-Channel Logout 1.0: a relying party's receiver on loopback gets a logout_token when a session
+// it had ends, verified here with jose (RS256 through /jwks.json, HS256 with the client secret); a
+// failing receiver is retried from the durable queue, rows outlive the loop that claimed them, and
+// several loops (processes) share the queue without sending a row twice.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import { startLogoutDelivery } from '../../src/logout/backchannel.js';
+import { Browser } from '../helpers/browser.js';
+import { engines } from '../helpers/databases.js';
+import { CONFIDENTIAL_SECRET, codeFor, location, redeem } from '../helpers/oauth.js';
+import { startWard, type TestWard } from '../helpers/ward.js';
+
+const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+
+/** A relying party's back-channel endpoint: answers `next()` (200 by default) and keeps each token. */
+class Receiver {
+  tokens: string[] = [];
+  hits = 0;
+  next: (res: ServerResponse) => void = (res) => res.writeHead(200).end();
+  private server!: Server;
+  url = '';
+  private waiters: Array<() => void> = [];
+
+  async start(): Promise<void> {
+    this.server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        this.hits++;
+        assert.equal(req.method, 'POST');
+        assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
+        const token = new URLSearchParams(body).get('logout_token');
+        const answer = this.next;
+        answer(res);
+        if (res.statusCode === 200 && token) this.tokens.push(token);
+        for (const w of this.waiters.splice(0)) w();
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  /** Resolves once `n` requests have arrived (no timing: the test runner's timeout is the only bound). */
+  async hitsReach(n: number): Promise<void> {
+    while (this.hits < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+for (const engine of engines()) {
+  describe(`Back-Channel Logout (${engine})`, () => {
+    let ward: TestWard;
+    const rp = new Receiver();
+    before(async () => {
+      await rp.start();
+      ward = await startWard({
+        engine,
+        clients: [
+          {
+            client_id: 'spa',
+            type: 'public',
+            allowed_callback_urls: ['https://app.example/cb', `${rp.url}/cb`],
+            backchannel_logout_uri: `${rp.url}/backchannel`,
+            backchannel_logout_session_required: true,
+            sso: true,
+          },
+          {
+            client_id: 'backend',
+            type: 'confidential',
+            client_secret: CONFIDENTIAL_SECRET,
+            jwt_algorithm: 'HS256',
+            allowed_callback_urls: ['https://api.example/cb', `${rp.url}/backend-cb`],
+            backchannel_logout_uri: `${rp.url}/backend-backchannel`,
+          },
+          { client_id: 'quiet', type: 'public', allowed_callback_urls: ['https://quiet.example/cb'] },
+        ],
+      });
+    });
+    after(async () => {
+      await ward.close();
+      await rp.close();
+    });
+
+    const jwks = async () => createLocalJWKSet((await (await ward.fetch('/jwks.json')).json()) as JSONWebKeySet);
+    const verify = async (token: string, clientId: string): Promise<JWTPayload> => {
+      const key = clientId === 'backend' ? new TextEncoder().encode(CONFIDENTIAL_SECRET) : await jwks();
+      const { payload, protectedHeader } = await jwtVerify(token, key as never, {
+        issuer: ward.url,
+        audience: clientId,
+        typ: 'logout+jwt',
+        currentDate: new Date(ward.clock.now()),
+        algorithms: [clientId === 'backend' ? 'HS256' : 'RS256'],
+      });
+      assert.equal(protectedHeader.typ, 'logout+jwt');
+      return payload;
+    };
+    /** Signs in (a session in `browser`) and returns the ID token of the code flow. */
+    const signIn = async (browser: Browser, clientId = 'spa') => {
+      const redirectUri = clientId === 'spa' ? 'https://app.example/cb' : 'https://api.example/cb';
+      const { code, verifier, user } = await codeFor(ward, { clientId, redirectUri, browser });
+      const { res, body } = await redeem(ward, code, verifier, clientId, redirectUri);
+      assert.equal(res.status, 200);
+      return { user, idToken: body.id_token! };
+    };
+    const logout = async (browser: Browser) => {
+      const res = await browser.get(`/identity/v1/logout?redirect_to=${encodeURIComponent('https://app.example/cb')}`);
+      assert.equal(res.status, 302);
+      assert.equal(location(res).origin, 'https://app.example');
+    };
+
+    it('advertises back-channel logout with sessions in discovery', async () => {
+      const d = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
+      assert.equal(d.backchannel_logout_supported, true);
+      assert.equal(d.backchannel_logout_session_supported, true);
+      assert.ok((d.claims_supported as string[]).includes('sid'));
+    });
+
+    it('POSTs a valid logout_token to each client that had the session, sid equal to the ID token sid', async () => {
+      rp.tokens = [];
+      const start = rp.hits;
+      const browser = new Browser(ward);
+      const first = await signIn(browser, 'spa');
+      // The same session signs the user in to the confidential client too (SSO).
+      const res = await browser.get(
+        `/oauth/authorize?client_id=backend&response_type=code&redirect_uri=${encodeURIComponent('https://api.example/cb')}&scope=openid&state=s`,
+      );
+      assert.equal(res.status, 302, 'SSO: a code without a login page');
+      const code = location(res).searchParams.get('code')!;
+      const token = await ward.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'https://api.example/cb',
+          client_id: 'backend',
+          client_secret: CONFIDENTIAL_SECRET,
+        }).toString(),
+      });
+      const backendIdToken = ((await token.json()) as { id_token: string }).id_token;
+      const sid = decodeJwt(first.idToken).sid;
+      assert.equal(typeof sid, 'string');
+      assert.equal(decodeJwt(backendIdToken).sid, sid, 'one session, one sid for every client');
+      await logout(browser);
+      await rp.hitsReach(start + 2);
+      assert.equal(rp.tokens.length, 2);
+      const byAudience = new Map<string, JWTPayload>();
+      for (const t of rp.tokens) {
+        const aud = decodeJwt(t).aud as string;
+        byAudience.set(aud, await verify(t, aud));
+      }
+      assert.deepEqual([...byAudience.keys()].sort(), ['backend', 'spa']);
+      for (const claims of byAudience.values()) {
+        assert.equal(claims.sid, sid);
+        assert.equal(claims.sub, first.user.id);
+        assert.deepEqual(claims.events, { [EVENT]: {} });
+        assert.equal(claims.nonce, undefined);
+        assert.equal(typeof claims.jti, 'string');
+        assert.ok(typeof claims.exp === 'number' && typeof claims.iat === 'number' && claims.exp > claims.iat);
+      }
+      assert.deepEqual(await ward.registry.storage.logoutDeliveries.list(), [], 'delivered rows leave the queue');
+    });
+
+    it('retries from the queue after the receiver fails, with backoff; the row outlives the loop that claimed it', async () => {
+      rp.tokens = [];
+      const start = rp.hits;
+      rp.next = (res) => res.writeHead(503).end();
+      const browser = new Browser(ward);
+      const { idToken } = await signIn(browser, 'spa');
+      await logout(browser);
+      await rp.hitsReach(start + 1);
+      await ward.registry.logoutDelivery.tick();
+      const [row] = await ward.registry.storage.logoutDeliveries.list();
+      assert.ok(row, 'the failed delivery waits in the queue');
+      assert.equal(row.attempts, 1);
+      assert.equal(row.last_error, 'HTTP 503');
+      assert.equal(row.sid, decodeJwt(idToken).sid);
+      assert.ok(row.next_attempt_at > ward.clock.now(), 'not due before its backoff');
+      await ward.registry.logoutDelivery.tick();
+      assert.equal(rp.hits, start + 1, 'nothing is sent before the backoff');
+
+      // This loop stops (a process going away); a new one, reading only the table, delivers the row.
+      await ward.registry.logoutDelivery.stop();
+      rp.next = (res) => res.writeHead(200).end();
+      ward.clock.advance(10_000);
+      const r = ward.registry;
+      const successor = startLogoutDelivery({
+        storage: r.storage,
+        clients: r.clients,
+        keys: r.keys,
+        clock: r.clock,
+        log: r.log,
+        issuer: r.config.issuer,
+      });
+      try {
+        await successor.tick();
+        assert.equal(rp.tokens.length, 1);
+        const claims = await verify(rp.tokens[0]!, 'spa');
+        assert.equal(claims.sid, decodeJwt(idToken).sid);
+        assert.deepEqual(await r.storage.logoutDeliveries.list(), []);
+      } finally {
+        await successor.stop();
+      }
+    });
+
+    it('shares the queue between processes: concurrent loops send each row once', async () => {
+      rp.tokens = [];
+      const r = ward.registry;
+      const loops = [1, 2, 3].map(() =>
+        startLogoutDelivery({
+          storage: r.storage,
+          clients: r.clients,
+          keys: r.keys,
+          clock: r.clock,
+          log: r.log,
+          issuer: r.config.issuer,
+        }),
+      );
+      const now = r.clock.now();
+      const rows = Array.from({ length: 12 }, (_, i) => ({
+        id: `row-${i}`,
+        client_id: 'spa',
+        user_id: `user-${i}`,
+        sid: `sid-${i}`,
+        attempts: 0,
+        next_attempt_at: now,
+        last_error: null,
+        created_at: now,
+      }));
+      await r.storage.logoutDeliveries.enqueue(rows);
+      try {
+        await Promise.all(loops.map((l) => l.tick()));
+      } finally {
+        await Promise.all(loops.map((l) => l.stop()));
+      }
+      const sids = rp.tokens.map((t) => decodeJwt(t).sid).sort();
+      assert.deepEqual(sids, rows.map((x) => x.sid).sort(), 'every row once, none twice');
+      assert.deepEqual(await r.storage.logoutDeliveries.list(), []);
+    });
+
+    it('stopping does not wait for a receiver that never answers: the row is handed back, due at once', async () => {
+      const r = ward.registry;
+      let answered: ServerResponse | undefined;
+      rp.next = (res) => {
+        answered = res;
+      };
+      const loop = startLogoutDelivery({
+        storage: r.storage,
+        clients: r.clients,
+        keys: r.keys,
+        clock: r.clock,
+        log: r.log,
+        issuer: r.config.issuer,
+      });
+      const start = rp.hits;
+      const now = r.clock.now();
+      await r.storage.logoutDeliveries.enqueue([
+        {
+          id: 'hanging',
+          client_id: 'spa',
+          user_id: 'u',
+          sid: 's',
+          attempts: 0,
+          next_attempt_at: now,
+          last_error: null,
+          created_at: now,
+        },
+      ]);
+      loop.kick();
+      await rp.hitsReach(start + 1);
+      await loop.stop();
+      const [row] = await r.storage.logoutDeliveries.list();
+      assert.equal(row?.id, 'hanging');
+      assert.ok(row.next_attempt_at <= r.clock.now(), 'due again for the next process');
+      answered?.writeHead(200).end();
+      rp.next = (res) => res.writeHead(200).end();
+      await r.storage.logoutDeliveries.remove('hanging');
+    });
+
+    it('tells nobody when the session had no client with a back-channel URI', async () => {
+      const start = rp.hits;
+      const browser = new Browser(ward);
+      const { code, verifier } = await codeFor(ward, {
+        clientId: 'quiet',
+        redirectUri: 'https://quiet.example/cb',
+        browser,
+      });
+      assert.equal((await redeem(ward, code, verifier, 'quiet', 'https://quiet.example/cb')).res.status, 200);
+      await logout(browser);
+      assert.deepEqual(await ward.registry.storage.logoutDeliveries.list(), []);
+      assert.equal(rp.hits, start);
+    });
+  });
+}
