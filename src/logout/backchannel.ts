@@ -68,6 +68,23 @@ export async function endSessionEverywhere(
   return rows.length;
 }
 
+/**
+ * The deliveries for every open session of a user but `except`, to be written by the caller in the
+ * transaction that ends them ("sign out everywhere else", an operator ending a user's sessions). They are
+ * listed just before that transaction: a session opened in between ends without a logout token, as one
+ * opened just after would not be ended at all.
+ */
+export async function deliveriesForUser(
+  deps: { storage: Storage; clients: ClientService; clock: Clock },
+  userId: string,
+  except: string | null = null,
+): Promise<LogoutDeliveryRow[]> {
+  const rows: LogoutDeliveryRow[] = [];
+  for (const sessionId of await deps.storage.sessions.openIdsOfUser(userId, except))
+    rows.push(...(await deliveriesFor(deps, { sessionId, userId })));
+  return rows;
+}
+
 export interface DeliveryLoopDeps {
   storage: Storage;
   clients: ClientService;

@@ -20,6 +20,7 @@ type ManagementDeps = Pick<
   | 'events'
   | 'keyOps'
   | 'keys'
+  | 'logoutDelivery'
   | 'masterKey'
   | 'notices'
   | 'setAccount'

@@ -5,6 +5,7 @@ import { verifiedFactors } from '../stepup/factors.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
+import { deliveriesForUser } from '../logout/backchannel.js';
 import type { JsonSchema, ManagementRoute } from './route.js';
 
 const userIdParam: JsonSchema = {
@@ -42,7 +43,9 @@ const view = (u: User) => ({
 });
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
-export function userRoutes(r: Pick<Registry, 'clock' | 'notices' | 'storage' | 'users'>): ManagementRoute[] {
+export function userRoutes(
+  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'notices' | 'storage' | 'users'>,
+): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
     if (!u) throw notFound('No such user');
@@ -50,10 +53,13 @@ export function userRoutes(r: Pick<Registry, 'clock' | 'notices' | 'storage' | '
   }
   /** Ends every session of a user and revokes every grant (refresh and access tokens). */
   async function endEverything(userId: string, now: number) {
+    const logouts = await deliveriesForUser(r, userId);
     await r.storage.transaction(async (tx) => {
+      await tx.logoutDeliveries.enqueue(logouts);
       await tx.sessions.revokeAllForUser(userId, now);
       await tx.tokens.revokeGrantsOfUser(userId, now);
     });
+    if (logouts.length) r.logoutDelivery.kick();
   }
   return [
     {

@@ -9,7 +9,16 @@ import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtV
 import { startLogoutDelivery } from '../../src/logout/backchannel.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
-import { CONFIDENTIAL_SECRET, codeFor, location, redeem } from '../helpers/oauth.js';
+import { api, CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
+import {
+  authorizeUrl,
+  CONFIDENTIAL_SECRET,
+  codeFor,
+  location,
+  passwordLogin,
+  pkcePair,
+  redeem,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -81,6 +90,7 @@ for (const engine of engines()) {
             backchannel_logout_uri: `${rp.url}/backend-backchannel`,
           },
           { client_id: 'quiet', type: 'public', allowed_callback_urls: ['https://quiet.example/cb'] },
+          CONSOLE_CLIENT,
         ],
       });
     });
@@ -297,6 +307,62 @@ for (const engine of engines()) {
       await logout(browser);
       assert.deepEqual(await ward.registry.storage.logoutDeliveries.list(), []);
       assert.equal(rp.hits, start);
+    });
+
+    /** The same user signed in to `spa` in a second browser: that session's ID token. */
+    const secondSession = async (user: { email: string; password: string }) => {
+      const tkn = await passwordLogin(ward, user.email, user.password, 'spa', 'openid');
+      const pkce = pkcePair();
+      const res = await new Browser(ward).get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid',
+          state: 's',
+          tkn,
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
+      const code = location(res).searchParams.get('code')!;
+      const { body } = await redeem(ward, code, pkce.verifier, 'spa', 'https://app.example/cb');
+      return body.id_token!;
+    };
+    // The registry's loop was stopped by the retry test above: what these ends queue stays in the table to be read.
+    const queued = async () =>
+      (await ward.registry.storage.logoutDeliveries.list()).map((d) => ({ client: d.client_id, sid: d.sid }));
+    const emptyQueue = async () => {
+      for (const d of await ward.registry.storage.logoutDeliveries.list())
+        await ward.registry.storage.logoutDeliveries.remove(d.id);
+    };
+
+    it('"sign out everywhere else" queues a logout token for the sessions it ends, not for the caller\'s', async () => {
+      await emptyQueue();
+      const browser = new Browser(ward);
+      const { code, verifier, user } = await codeFor(ward, { clientId: 'spa', browser });
+      const { body } = await redeem(ward, code, verifier, 'spa', 'https://app.example/cb');
+      const other = decodeJwt(await secondSession(user)).sid;
+      const res = await ward.fetch('/identity/v1/sessions/others', {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${body.access_token}` },
+      });
+      assert.equal(res.status, 200);
+      assert.deepEqual(await queued(), [{ client: 'spa', sid: other }]);
+      assert.notEqual(other, decodeJwt(body.id_token!).sid);
+      await emptyQueue();
+    });
+
+    it("an operator ending a user's sessions queues a logout token for each of them", async () => {
+      await emptyQueue();
+      const { code, verifier, user } = await codeFor(ward, { clientId: 'spa' });
+      const first = decodeJwt((await redeem(ward, code, verifier, 'spa', 'https://app.example/cb')).body.id_token!).sid;
+      const second = decodeJwt(await secondSession(user)).sid;
+      const admin = api(ward, (await consoleToken(ward, 'administrator')).token);
+      assert.equal((await admin.post(`/api/v1/users/${user.id}/sessions/revoke`, {})).status, 204);
+      const sids = (await queued()).map((q) => q.sid).sort();
+      assert.deepEqual(sids, [first, second].sort());
+      await emptyQueue();
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { deliveriesForUser } from '../../logout/backchannel.js';
 import type { Registry } from '../../registry.js';
 
 /**
@@ -7,20 +8,26 @@ import type { Registry } from '../../registry.js';
  * the option to end the other sessions after a factor or password change). With a user's access
  * token, ends every other SSO session of that user and revokes every other grant (their refresh and
  * access tokens stop working on every process at once). What stays: the caller's grant and the SSO
- * session it was issued in, with the grants of that session (the same browser's other apps).
+ * session it was issued in, with the grants of that session (the same browser's other apps). The
+ * clients that had the ended sessions get a back-channel logout token.
  */
 export function sessionRoutes(
   app: FastifyInstance,
-  r: Pick<Registry, 'accessTokens' | 'clock' | 'events' | 'storage' | 'users'>,
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'events' | 'logoutDelivery' | 'storage' | 'users'>,
 ): void {
   app.delete('/identity/v1/sessions/others', async (req, reply) => {
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
+    const logouts = await deliveriesForUser(r, ctx.user.id, keepSession);
     const now = r.clock.now();
-    const ended = await r.storage.transaction(async (tx) => ({
-      sessions: await tx.sessions.revokeAllForUser(ctx.user.id, now, keepSession),
-      grants: await tx.tokens.revokeGrantsOfUser(ctx.user.id, now, { grant: ctx.grantId, session: keepSession }),
-    }));
+    const ended = await r.storage.transaction(async (tx) => {
+      await tx.logoutDeliveries.enqueue(logouts);
+      return {
+        sessions: await tx.sessions.revokeAllForUser(ctx.user.id, now, keepSession),
+        grants: await tx.tokens.revokeGrantsOfUser(ctx.user.id, now, { grant: ctx.grantId, session: keepSession }),
+      };
+    });
+    if (logouts.length) r.logoutDelivery.kick();
     await r.events.emit(
       'sessions.others_ended',
       { user_id: ctx.user.id, client_id: ctx.clientId, ...ended },

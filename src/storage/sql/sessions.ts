@@ -70,6 +70,16 @@ export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
+    /** The ids of a user's sessions not yet ended (expired ones too: their clients may still hold their sid). */
+    async openIdsOfUser(userId: string, except: string | null = null): Promise<string[]> {
+      let q = db
+        .selectFrom('sessions')
+        .select('id_digest')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (except !== null) q = q.where('id_digest', '<>', except);
+      return (await q.execute()).map((r) => r.id_digest);
+    },
     /** Ends every live session of a user, but `except` when given. Answers how many ended. */
     async revokeAllForUser(userId: string, now: number, except: string | null = null): Promise<number> {
       let q = db
