@@ -7,8 +7,8 @@
 // https://id.ward.test:<port>. The app with refresh tokens is on https://127.0.0.1:<port>, another site;
 // the one that renews in the iframe is on https://app.ward.test:<port>, Ward's site, as it must be: the
 // browser sends no cookie to a cross-site iframe (third-party cookies are blocked), so a prompt=none
-// renew works only for an app on the identity server's site. signoutRedirect is not tested here
-// (RP-initiated logout is another piece of work). SQLite, and PostgreSQL when configured.
+// renew works only for an app on the identity server's site. signoutRedirect (RP-Initiated Logout) ends
+// the session and its tokens and comes back to the app with its state. SQLite, and PostgreSQL when configured.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -202,6 +202,42 @@ for (const engine of engines()) {
       assert.equal(refresh.status, 400);
       assert.equal(((await refresh.json()) as { error: string }).error, 'invalid_grant');
       assert.equal((await call(page, 'getUser')).ok?.refresh_token, null, 'the library forgot its refresh token');
+      await page.close();
+    });
+
+    it('signs out with signoutRedirect: the session and its tokens end, back to the app with its state', async () => {
+      const { page, signed } = await signIn(offline);
+      const logouts: URL[] = [];
+      page.on('request', (r) => {
+        if (r.url().startsWith(`${ward.issuer}/identity/v1/logout?`)) logouts.push(new URL(r.url()));
+      });
+      // The app's own data travels in the state (the library adds state only when given some).
+      await page.evaluate(() => {
+        const w = window as unknown as { mgr: { signoutRedirect(a: { state: string }): Promise<void> } };
+        void w.mgr.signoutRedirect({ state: 'see you' });
+      });
+      await page.waitForURL((u) => u.origin === offline.origin && u.pathname === '/signed-out');
+      assert.equal(logouts.length, 1);
+      assert.equal(logouts[0]!.searchParams.get('id_token_hint'), signed.id_token);
+      assert.equal(logouts[0]!.searchParams.get('post_logout_redirect_uri'), `${offline.origin}/signed-out`);
+      assert.equal(new URL(page.url()).searchParams.get('state'), logouts[0]!.searchParams.get('state'));
+      const outcome = (await page.evaluate(() => (window as unknown as { outcome: Promise<unknown> }).outcome)) as {
+        ok?: { userState?: unknown };
+        failed?: { message: string };
+      };
+      assert.equal(outcome.ok?.userState, 'see you', JSON.stringify(outcome));
+      assert.equal((await call(page, 'getUser')).ok ?? null, null, 'the library forgot the user');
+      assert.equal((await userinfo(signed.access_token)).status, 401, 'the access token of that session is refused');
+      const refresh = await ward.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: signed.refresh_token!,
+          client_id: offline.clientId,
+        }).toString(),
+      });
+      assert.equal(((await refresh.json()) as { error: string }).error, 'invalid_grant');
       await page.close();
     });
   });

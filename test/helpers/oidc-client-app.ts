@@ -55,12 +55,17 @@ export async function startOidcClientApp(opts: {
       client_id: opts.clientId,
       redirect_uri: `${app.origin}/cb`,
       silent_redirect_uri: `${app.origin}/silent`,
+      post_logout_redirect_uri: `${app.origin}/signed-out`,
       scope: opts.scope,
     };
     const setup = `<script src="/oidc.js"></script><script>window.mgr = new oidc.UserManager(${JSON.stringify(settings)});</script>`;
     if (path === '/cb')
       return `<!doctype html><title>Callback</title>${setup}<script>
 window.outcome = mgr.signinRedirectCallback().then(function (u) { return { ok: JSON.parse(JSON.stringify(u)) }; },
+  function (e) { return { failed: { message: String(e && e.message), error: e && e.error } }; });</script>`;
+    if (path === '/signed-out')
+      return `<!doctype html><title>Signed out</title>${setup}<script>
+window.outcome = mgr.signoutRedirectCallback().then(function (r) { return { ok: JSON.parse(JSON.stringify(r || null)) }; },
   function (e) { return { failed: { message: String(e && e.message), error: e && e.error } }; });</script>`;
     if (path === '/silent')
       return `<!doctype html><title>Silent</title>${setup}<script>mgr.signinSilentCallback();</script>`;
@@ -86,6 +91,7 @@ window.outcome = mgr.signinRedirectCallback().then(function (u) { return { ok: J
       jwt_algorithm: 'RS256',
       allowed_callback_urls: [`${app.origin}/cb`, `${app.origin}/silent`],
       allowed_origins: [app.origin],
+      post_logout_redirect_uris: [`${app.origin}/signed-out`],
       sso: true,
     }),
     useAuthority: (url) => {
