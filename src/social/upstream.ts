@@ -71,8 +71,8 @@ async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Pro
 }
 
 /**
- * The name of a refusal, short and printable: OAuth's `error` (RFC 6749 5.2), or the Graph API's
- * `error.type` and `error.code` (`{"error": {"message", "type", "code", "fbtrace_id"}}`); never the message.
+ * The name of a refusal, short and printable: OAuth's `error` (RFC 6749 5.2), or the `type` and `code`
+ * of the Graph API's error object (`{"error": {"message", "type", "code", "fbtrace_id"}}`); never the message.
  */
 function refusalName(body: unknown): string {
   const e = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
