@@ -10,6 +10,9 @@ import { type Problems, checkKnownKeys } from './validate.js';
  *   id_token's `tid` (src/social/issuer-rule.ts).
  * - apple: the answer is posted (`form_post`); `client_secret` is the team's .p8 key, from which Ward
  *   mints the ES256 client secret JWT with `team_id` and `key_id` (src/social/apple-secret.ts).
+ * - facebook: plain OAuth 2.0 (Facebook Login for the web is not OpenID Connect): the secret goes in
+ *   the token request's body, no PKCE, the profile read from the Graph API's /me with its fields named
+ *   and `appsecret_proof`. It says nothing of the email being verified, so it is not taken as verified.
  */
 const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
   google: {
@@ -31,6 +34,18 @@ const PRESETS: Record<string, Partial<SocialProviderConfig>> = {
     response_mode: 'form_post',
     label: 'Apple',
   },
+  facebook: {
+    type: 'oauth2',
+    scopes: ['email', 'public_profile'],
+    authorization_url: 'https://www.facebook.com/v19.0/dialog/oauth',
+    token_url: 'https://graph.facebook.com/v19.0/oauth/access_token',
+    userinfo_url: 'https://graph.facebook.com/v19.0/me?fields=id,first_name,last_name,email',
+    claims: { sub: 'id', email: 'email', given_name: 'first_name', family_name: 'last_name' },
+    token_endpoint_auth_method: 'client_secret_post',
+    pkce: false,
+    appsecret_proof: true,
+    label: 'Facebook',
+  },
 };
 
 const KEYS = [
@@ -48,6 +63,9 @@ const KEYS = [
   'response_mode',
   'team_id',
   'key_id',
+  'token_endpoint_auth_method',
+  'pkce',
+  'appsecret_proof',
   'label',
 ] as const;
 
@@ -129,6 +147,11 @@ export function validateSocialProviders(p: Problems, raw: unknown): SocialProvid
       p.add(`${key}.claims`, 'must be an object');
     if (merged.response_mode !== undefined && merged.response_mode !== 'query' && merged.response_mode !== 'form_post')
       p.add(`${key}.response_mode`, 'must be "query" or "form_post"');
+    const auth = merged.token_endpoint_auth_method;
+    if (auth !== undefined && auth !== 'client_secret_basic' && auth !== 'client_secret_post')
+      p.add(`${key}.token_endpoint_auth_method`, 'must be "client_secret_basic" or "client_secret_post"');
+    for (const k of ['pkce', 'appsecret_proof'] as const)
+      if (merged[k] !== undefined && typeof merged[k] !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
     const teamKey = e.preset === 'apple' || merged.team_id !== undefined || merged.key_id !== undefined;
     if (teamKey) {
       for (const k of ['team_id', 'key_id'] as const)
@@ -152,6 +175,9 @@ export function validateSocialProviders(p: Problems, raw: unknown): SocialProvid
       claims: merged.claims as Record<string, string> | undefined,
       ...(merged.response_mode === 'form_post' ? { response_mode: 'form_post' as const } : {}),
       ...(teamKey ? { team_id: merged.team_id as string, key_id: merged.key_id as string } : {}),
+      ...(auth === 'client_secret_basic' || auth === 'client_secret_post' ? { token_endpoint_auth_method: auth } : {}),
+      ...(merged.pkce === false ? { pkce: false } : {}),
+      ...(merged.appsecret_proof === true ? { appsecret_proof: true } : {}),
       label: typeof merged.label === 'string' ? merged.label : name,
     });
   });

@@ -154,6 +154,16 @@ export interface SocialProviderConfig {
    */
   team_id?: string;
   key_id?: string;
+  /**
+   * How the token request carries the client secret: `client_secret_basic` (HTTP Basic, the default;
+   * with a team key, `client_secret_post`) or `client_secret_post` (client_id and client_secret in the
+   * form body: Apple, Facebook).
+   */
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post';
+  /** PKCE (S256) on the authorization and token requests; on unless false (Facebook's web flow has none). */
+  pkce?: boolean;
+  /** Facebook: `appsecret_proof` (hex HMAC-SHA256 of the access token keyed by the secret) on the profile request. */
+  appsecret_proof?: boolean;
   /** The label of the login button. */
   label: string;
 }

@@ -16,7 +16,7 @@ const nameParam: JsonSchema = {
 const url = { type: 'string', maxLength: 2048 };
 const fields: Record<string, JsonSchema> = {
   name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
-  preset: { type: 'string', enum: ['google', 'microsoft', 'apple'] },
+  preset: { type: 'string', enum: ['google', 'microsoft', 'apple', 'facebook'] },
   type: { type: 'string', enum: ['oidc', 'oauth2'] },
   client_id: { type: 'string', maxLength: 512 },
   client_secret: { type: 'string', maxLength: 2048 },
@@ -29,6 +29,9 @@ const fields: Record<string, JsonSchema> = {
   response_mode: { type: 'string', enum: ['query', 'form_post'] },
   team_id: { type: 'string', maxLength: 64 },
   key_id: { type: 'string', maxLength: 64 },
+  token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
+  pkce: { type: 'boolean' },
+  appsecret_proof: { type: 'boolean' },
   label: { type: 'string', maxLength: 100 },
 };
 const { client_secret: _s, ...publicFields } = fields;

@@ -5,7 +5,9 @@
 // from the profile endpoint through the configured claim mapping. Failures are UpstreamError.
 // Provider quirks: Microsoft's multi-tenant issuer template (issuer-rule.ts), Apple's minted
 // client secret (apple-secret.ts), posted answer (`response_mode=form_post`) and first-sign-in names
-// (posted-user.ts), and `email_verified` sent as the string "true".
+// (posted-user.ts), and `email_verified` sent as the string "true"; Facebook's secret in the token
+// request's body, no PKCE, `appsecret_proof` on the profile request and its Graph API error form.
+import { createHmac } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../config/types.js';
@@ -61,11 +63,27 @@ async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Pro
   if (!res.ok)
     throw new UpstreamError(
       res.status >= 500 ? 'server_error' : 'access_denied',
-      `The identity provider refused: ${res.status}`,
+      `The identity provider refused: ${res.status}${refusalName(body)}`,
     );
   if (typeof body !== 'object' || body === null)
     throw new UpstreamError('server_error', 'The identity provider answered no object');
   return body as Record<string, unknown>;
+}
+
+/**
+ * The name of a refusal, short and printable: OAuth's `error` (RFC 6749 5.2), or the `type` and `code`
+ * of the Graph API's error object (`{"error": {"message", "type", "code", "fbtrace_id"}}`); never the message.
+ */
+function refusalName(body: unknown): string {
+  const e = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const graph = typeof e === 'object' && e !== null ? (e as { type?: unknown; code?: unknown }) : {};
+  const parts = typeof e === 'string' ? [e] : [graph.type, graph.code];
+  const name = parts
+    .filter((x) => typeof x === 'string' || typeof x === 'number')
+    .join(' ')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, 60);
+  return name ? ` (${name})` : '';
 }
 
 /** The profile in OIDC claims (an id_token's or a UserInfo answer's). */
@@ -97,10 +115,15 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
         )
       : null;
 
-  /** The client authentication of the token request: Basic, or (a minted secret) in the body as Apple wants. */
+  const pkce = p.pkce !== false;
+  const authMethod = p.token_endpoint_auth_method ?? (mintedSecret ? 'client_secret_post' : 'client_secret_basic');
+
+  /** The client authentication of the token request: Basic, or in the body (Apple's minted secret, Facebook). */
   async function clientAuth(): Promise<{ headers: Record<string, string>; body: Record<string, string> }> {
-    if (mintedSecret) return { headers: {}, body: { client_id: p.client_id, client_secret: await mintedSecret() } };
-    const basic = Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(p.client_secret)}`);
+    const secret = mintedSecret ? await mintedSecret() : p.client_secret;
+    if (authMethod === 'client_secret_post')
+      return { headers: {}, body: { client_id: p.client_id, client_secret: secret } };
+    const basic = Buffer.from(`${encodeURIComponent(p.client_id)}:${encodeURIComponent(secret)}`);
     return { headers: { authorization: `Basic ${basic.toString('base64')}` }, body: {} };
   }
 
@@ -142,8 +165,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
         redirect_uri: callbackUrl,
         scope: p.scopes.join(' '),
         state,
-        code_challenge: codeChallenge,
-        code_challenge_method: 'S256',
+        ...(pkce ? { code_challenge: codeChallenge, code_challenge_method: 'S256' } : {}),
         ...(p.type === 'oidc' ? { nonce } : {}),
         ...(p.response_mode === 'form_post' ? { response_mode: 'form_post' } : {}),
       };
@@ -164,7 +186,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
           grant_type: 'authorization_code',
           code,
           redirect_uri: callbackUrl,
-          code_verifier: verifier,
+          ...(pkce ? { code_verifier: verifier } : {}),
           ...auth.body,
         }).toString(),
       });
@@ -222,7 +244,13 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
       }
       if (typeof tokens.access_token !== 'string')
         throw new UpstreamError('server_error', 'The provider sent no access_token');
-      const raw = await getJson(e.userinfo_endpoint!, {
+      const profileUrl = new URL(e.userinfo_endpoint!);
+      if (p.appsecret_proof)
+        profileUrl.searchParams.set(
+          'appsecret_proof',
+          createHmac('sha256', p.client_secret).update(tokens.access_token).digest('hex'),
+        );
+      const raw = await getJson(profileUrl.toString(), {
         headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
       });
       const map = {
