@@ -35,13 +35,15 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
     /**
      * A new session (a new identifier at every login: no fixation). Returns the cookie value.
      * `replaces` is the SSO cookie the browser sent with the login, if any: a re-authentication
-     * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in.
+     * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in; then
+     * `whenOtherUserEnded` prepares what must be written with that end (the back-channel logout deliveries).
      */
     async create(
       userId: string,
       amr: string[],
       authTime = clock.now(),
       replaces?: string,
+      whenOtherUserEnded?: (ended: { id: string; userId: string }) => Promise<(tx: Repos) => Promise<void>>,
     ): Promise<{ cookie: string; session: Session }> {
       const cookie = randomToken(32);
       const now = clock.now();
@@ -63,11 +65,17 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
         await storage.sessions.create(row);
         return { cookie, session: toSession(row) };
       }
+      const otherUser = previous.user_id !== userId;
+      const alsoInTx =
+        otherUser && whenOtherUserEnded
+          ? await whenOtherUserEnded({ id: previous.id_digest, userId: previous.user_id })
+          : undefined;
       await storage.transaction(async (tx) => {
         await tx.sessions.create(row);
         await tx.sessions.revoke(previous.id_digest, now);
-        if (previous.user_id !== userId)
+        if (otherUser)
           for (const g of await tx.tokens.grantIdsOfSession(previous.id_digest)) await tx.tokens.revokeGrant(g, now);
+        if (alsoInTx) await alsoInTx(tx);
       });
       return { cookie, session: toSession(row) };
     },

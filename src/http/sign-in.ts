@@ -3,6 +3,7 @@ import { stepUpRequiredAtLogin } from '../stepup/factors.js';
 import { createStepUpService, type StepUpService } from '../stepup/service.js';
 import { createNextStep, type NextStep } from '../interaction/next-step.js';
 import { createInteractionService, type InteractionService } from '../interaction/service.js';
+import { deliveriesFor } from '../logout/backchannel.js';
 import { issueAuthorization } from '../protocol/authorize/complete.js';
 import type { Registry } from '../registry.js';
 import { isTrustedDevice } from './routes/trusted-device.js';
@@ -29,7 +30,14 @@ export function createSignIn(r: Registry): SignInDeps {
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
     startSession: async (userId, amr, authTime, replaces) => {
-      const { cookie, session } = await r.sessions.create(userId, amr, authTime, replaces);
+      // Another user signing in in this browser ends the session there: its clients are told (back-channel).
+      let queued = 0;
+      const { cookie, session } = await r.sessions.create(userId, amr, authTime, replaces, async (ended) => {
+        const rows = await deliveriesFor(r, { sessionId: ended.id, userId: ended.userId });
+        queued = rows.length;
+        return (tx) => tx.logoutDeliveries.enqueue(rows);
+      });
+      if (queued) r.logoutDelivery.kick();
       return { cookie, id: session.id };
     },
     authorize: (request, auth) => issueAuthorization(r, request, auth),

@@ -24,7 +24,7 @@ const SEND_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 
 /** Which clients to tell about an ended session: those given tokens in it with a back-channel URI. */
-async function deliveriesFor(
+export async function deliveriesFor(
   deps: { storage: Storage; clients: ClientService; clock: Clock },
   ended: { sessionId: string; userId: string },
 ): Promise<LogoutDeliveryRow[]> {

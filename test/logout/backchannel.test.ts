@@ -364,5 +364,14 @@ for (const engine of engines()) {
       assert.deepEqual(sids, [first, second].sort());
       await emptyQueue();
     });
+
+    it('another user signing in in the same browser ends the session there: its clients get a logout token', async () => {
+      await emptyQueue();
+      const browser = new Browser(ward);
+      const first = await signIn(browser, 'spa');
+      await signIn(browser, 'spa'); // codeFor signs up and signs in a new user, with the first one's SSO cookie
+      assert.deepEqual(await queued(), [{ client: 'spa', sid: decodeJwt(first.idToken).sid }]);
+      await emptyQueue();
+    });
   });
 }
