@@ -33,11 +33,11 @@ if (only.length || status !== 0) process.exit(status);
 // the protocol, token, storage contract and SDK tests once more with every speed-up off. Left out:
 // the tests of a speed-up itself (they pin the tuned path) and the browser tests (slow; the SDK's
 // Node tests cover the same flows).
-const PLAIN_DIRS = ['test/protocol/', 'test/token/', 'test/authorize/', 'test/storage/', 'test/clients/'];
+const PLAIN_DIRS = ['test/protocol/', 'test/interaction/', 'test/storage/', 'test/interop/'];
 const PINNED = ['pg-named', 'sqlite-batch', 'sqlite-tuning', 'document-fast-path', 'prepared'];
 const plain = files.filter(
   (f) =>
-    (PLAIN_DIRS.some((d) => f.startsWith(d)) || f === 'test/mfa/sdk.test.ts') &&
+    (PLAIN_DIRS.some((d) => f.startsWith(d)) || f === 'test/stepup/sdk.test.ts') &&
     !f.includes('chromium') &&
     !PINNED.some((n) => f.endsWith(`/${n}.test.ts`)),
 );

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Response } from 'undici';
-import { assertErrorRedirect, CB, codeRequest } from '../authorize/support.js';
+import { assertErrorRedirect, CB, codeRequest } from './authorize/support.js';
 import { Browser } from '../helpers/browser.js';
 import {
   CONFIDENTIAL_CLIENT,
@@ -25,7 +25,7 @@ import {
   tokenRequest,
 } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-import { NO_LIMITS, basic, expectError, expectTokens } from '../token/support.js';
+import { NO_LIMITS, basic, expectError, expectTokens } from './token/support.js';
 
 const API_CB = 'https://api.example/cb';
 const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_flow: true };

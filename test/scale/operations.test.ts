@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PUBLIC_CLIENT, codeFor, redeem, signup } from '../helpers/oauth.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { emailCode, mfaUser, stepUpOf, verify, wrong } from '../mfa/support.js';
+import { emailCode, mfaUser, stepUpOf, verify, wrong } from '../stepup/support.js';
 import { metricValue } from '../helpers/metrics.js';
 import { startWard } from '../helpers/ward.js';
 

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isRegisteredRedirectUri } from '../../src/protocol/authorize/check-redirect-uri.js';
-import { validateAuthorizeRequest } from '../../src/protocol/authorize/pipeline.js';
-import { PUBLIC_CLIENT } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { isRegisteredRedirectUri } from '../../../src/protocol/authorize/check-redirect-uri.js';
+import { validateAuthorizeRequest } from '../../../src/protocol/authorize/pipeline.js';
+import { PUBLIC_CLIENT } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { CHALLENGE, codeRequest } from './support.js';
 
 const ORIGINAL = 'https://app.example/cb';

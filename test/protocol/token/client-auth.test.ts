@@ -13,8 +13,8 @@ import {
   location,
   signup,
   tokenRequest,
-} from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+} from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { basic, expectError, expectTokens, NO_LIMITS } from './support.js';
 
 const API_CB = 'https://api.example/cb';
@@ -179,7 +179,7 @@ describe('client authentication at the token endpoint', () => {
       );
     });
 
-    // Issue #25 item 7 made the password grant an opt-in per client (test/token/password-grant.test.ts):
+    // Issue #25 item 7 made the password grant an opt-in per client (test/protocol/token/password-grant.test.ts):
     // a client that did not opt in, public or confidential, is still refused and gets no token.
     it('refuses the password grant to clients that did not opt in (unauthorized_client), and implicit (unsupported_grant_type)', async () => {
       const user = await signup(ward);

@@ -11,8 +11,8 @@ import {
   codeFor,
   redeem,
   tokenRequest,
-} from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+} from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import {
   NO_LIMITS,
   OFFLINE,

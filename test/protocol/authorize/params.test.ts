@@ -5,8 +5,8 @@
 // iss, no tokens).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CONFIDENTIAL_CLIENT, PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { CONFIDENTIAL_CLIENT, PUBLIC_CLIENT, signup } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from './support.js';
 
 const NO_LIMITS = { rate_limits: { signup: { limit: null }, login: { limit: null } } };

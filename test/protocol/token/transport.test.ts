@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FormData } from 'undici';
-import { PUBLIC_CLIENT, codeFor } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { PUBLIC_CLIENT, codeFor } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { expectError, expectTokens, redeemRaw, NO_LIMITS } from './support.js';
 
 const CB = 'https://app.example/cb';

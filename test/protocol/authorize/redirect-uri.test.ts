@@ -4,8 +4,8 @@
 // never turns an invalid request into a redirect).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PUBLIC_CLIENT, authorizeUrl } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { PUBLIC_CLIENT, authorizeUrl } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from './support.js';
 
 const QUERY_CLIENT = {

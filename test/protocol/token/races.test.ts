@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from 'undici';
-import { engines } from '../helpers/databases.js';
-import { PUBLIC_CLIENT, codeFor } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { engines } from '../../helpers/databases.js';
+import { PUBLIC_CLIENT, codeFor } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { NO_LIMITS, expectError, offlineTokens, redeemRaw, refresh, userinfoStatus } from './support.js';
 
 const PARALLEL = 20;

@@ -11,7 +11,7 @@ import { formActionSource } from '../../src/interaction/pages/login.js';
 import { Browser } from '../helpers/browser.js';
 import { PUBLIC_CLIENT, passwordLogin, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
-import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from './support.js';
+import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from '../protocol/authorize/support.js';
 
 const NO_LIMITS = { rate_limits: { signup: { limit: null }, login: { limit: null } } };
 const unescapeHtml = (s: string) =>

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from 'undici';
-import { engines } from '../helpers/databases.js';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { engines } from '../../helpers/databases.js';
+import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, codeFor, tokenRequest } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import {
   NO_LIMITS,
   OFFLINE,

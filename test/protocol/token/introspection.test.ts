@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from 'undici';
-import { engines } from '../helpers/databases.js';
+import { engines } from '../../helpers/databases.js';
 import {
   CONFIDENTIAL_CLIENT,
   CONFIDENTIAL_SECRET,
@@ -16,8 +16,8 @@ import {
   codeFor,
   pkcePair,
   tokenRequest,
-} from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+} from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { NO_LIMITS, OFFLINE, basic, expectError, expectTokens, offlineTokens, refresh } from './support.js';
 
 const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';

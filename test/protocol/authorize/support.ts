@@ -1,7 +1,7 @@
 // Shared assertions for the authorization-endpoint tests (AZ-01..AZ-20). Not a test file itself.
 import assert from 'node:assert/strict';
 import type { Response } from 'undici';
-import { PUBLIC_CLIENT, authorizeUrl, pkcePair } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, authorizeUrl, pkcePair } from '../../helpers/oauth.js';
 
 export const CB = 'https://app.example/cb';
 export const CHALLENGE = pkcePair().challenge;

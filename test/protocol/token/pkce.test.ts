@@ -8,8 +8,8 @@ import crypto, { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { pkceMatches } from '../../src/protocol/token/pkce.js';
-import { Browser } from '../helpers/browser.js';
+import { pkceMatches } from '../../../src/protocol/token/pkce.js';
+import { Browser } from '../../helpers/browser.js';
 import {
   CONFIDENTIAL_CLIENT,
   CONFIDENTIAL_SECRET,
@@ -21,8 +21,8 @@ import {
   pkcePair,
   signup,
   tokenRequest,
-} from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+} from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { basic, expectError, expectTokens, redeemRaw, NO_LIMITS } from './support.js';
 
 const CB = 'https://app.example/cb';
@@ -228,7 +228,7 @@ describe('PKCE', () => {
 
     it('source rule: no === or !== on the challenge or verifier in the token grants', () => {
       for (const f of ['pkce.ts', 'grant-authorization-code.ts']) {
-        const src = readFileSync(new URL(`../../src/protocol/token/${f}`, import.meta.url), 'utf8');
+        const src = readFileSync(new URL(`../../../src/protocol/token/${f}`, import.meta.url), 'utf8');
         const clean = (t: string) => t.replace(/^[(!]+|[);,]+$/g, '');
         for (const m of src.matchAll(/(\S+?)\s*[!=]==?\s*(\S+)/g)) {
           const [left, right] = [clean(m[1]!), clean(m[2]!)];

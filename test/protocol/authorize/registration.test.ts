@@ -3,9 +3,9 @@
 // callbackUrlProblem (src/lib/url.ts) and validateClient (src/config/validate.ts) in-process.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Problems, validateClient } from '../../src/config/validate.js';
-import { callbackUrlProblem } from '../../src/lib/url.js';
-import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { Problems, validateClient } from '../../../src/config/validate.js';
+import { callbackUrlProblem } from '../../../src/lib/url.js';
+import { PUBLIC_CLIENT } from '../../helpers/oauth.js';
 
 const ACCEPTED = [
   'https://app.example/cb',

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { engines } from '../helpers/databases.js';
-import { giveFactors } from '../helpers/mfa.js';
-import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, signup, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
-import { randomId, randomToken } from '../../src/lib/random.js';
-import { sha256 } from '../../src/lib/secrets.js';
+import { engines } from '../../helpers/databases.js';
+import { giveFactors } from '../../helpers/mfa.js';
+import { CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET, PUBLIC_CLIENT, signup, tokenRequest } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
+import { randomId, randomToken } from '../../../src/lib/random.js';
+import { sha256 } from '../../../src/lib/secrets.js';
 import { NO_LIMITS, basic, expectError, expectTokens, refresh, shape, userinfoStatus } from './support.js';
 
 const MOBILE = {

@@ -1,8 +1,8 @@
-// Shared assertions and flows of the token-endpoint tests (test/token/*.test.ts).
+// Shared assertions and flows of the token-endpoint tests (test/protocol/token/*.test.ts).
 import assert from 'node:assert/strict';
 import type { Response } from 'undici';
-import { codeFor, redeem, tokenRequest } from '../helpers/oauth.js';
-import type { TestWard } from '../helpers/ward.js';
+import { codeFor, redeem, tokenRequest } from '../../helpers/oauth.js';
+import type { TestWard } from '../../helpers/ward.js';
 
 export type Body = Record<string, unknown>;
 

@@ -13,8 +13,8 @@ import {
   codeFor,
   redeem,
   tokenRequest,
-} from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+} from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import {
   basic,
   redeemRaw,

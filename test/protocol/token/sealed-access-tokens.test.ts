@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createAccessTokenCodec } from '../../src/protocol/access-token-codec.js';
-import { api } from '../helpers/management.js';
-import { PUBLIC_CLIENT, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { createAccessTokenCodec } from '../../../src/protocol/access-token-codec.js';
+import { api } from '../../helpers/management.js';
+import { PUBLIC_CLIENT, tokenRequest } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { NO_LIMITS, OFFLINE, expectTokens, offlineTokens, refresh, userinfoStatus } from './support.js';
 
 const SECRET = 'management-client-secret-of-40-characters!';

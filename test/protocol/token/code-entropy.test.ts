@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { randomToken } from '../../src/lib/random.js';
-import { PUBLIC_CLIENT, authorizeUrl, codeFor, location, pkcePair, redeem } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { randomToken } from '../../../src/lib/random.js';
+import { PUBLIC_CLIENT, authorizeUrl, codeFor, location, pkcePair, redeem } from '../../helpers/oauth.js';
+import { startWard, type TestWard } from '../../helpers/ward.js';
 import { OFFLINE, expectError, offlineTokens, redeemRaw, refresh, NO_LIMITS } from './support.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
