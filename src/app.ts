@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { consoleRoutes } from './console/routes.js';
 import { languageOf, WardError } from './errors/ward-error.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
@@ -12,6 +13,7 @@ import { installErrorHandling } from './http/errors.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
+import type { WardApp } from './http/typed-app.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
 import { createSignIn } from './http/sign-in.js';
@@ -34,7 +36,7 @@ export interface AppOptions {
 }
 
 /** Builds the Fastify instance (no listen: tests and main both use it). */
-export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<WardApp> {
   // The speed-ups (config/tuning.ts) are chosen here; without them Fastify does it all its own way.
   const tuning = r.config.tuning;
   const server: FastifyServerOptions = {
@@ -62,9 +64,11 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Fast
       : {}),
   };
   const lifecycle = opts.lifecycle ?? new Draining();
+  // TypeBox types what a route's schema declares (http/typed-app.ts); validation stays Fastify's Ajv above.
   const app = (opts.https
     ? Fastify({ ...server, https: opts.https } as FastifyServerOptions)
-    : Fastify(server)) as unknown as FastifyInstance;
+    : Fastify(server)
+  ).withTypeProvider<TypeBoxTypeProvider>() as unknown as WardApp;
   if (tuning.document_fast_path) installFastPath(app.server, documentFastPath(r, lifecycle));
   installRequestLog(app, r);
   installDraining(app, lifecycle);

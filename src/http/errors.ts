@@ -6,6 +6,7 @@ import { randomId } from '../lib/random.js';
 import { isUnstorableText } from '../storage/sql/errors.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
 import { sendAuthorizeError } from './authorization-response.js';
+import { validationRefusal } from './validation.js';
 
 /** Seconds a caller is asked to wait when the database is unreachable: pg-pool reconnects on the next request. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -16,7 +17,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
  * redirect to the client when its catalog entry allows it and the target is validated, else the
  * error page. Every other error, on any path (a hosted page's 415 or 500 too, and the same checks
  * run by the step-up API), is the contract's JSON body with error_message_key. The user message
- * follows Accept-Language. Fastify's own errors (bad JSON, body too large, unsupported media
+ * follows Accept-Language. A request a route's schema refuses is invalid_request with error_details;
+ * Fastify's own errors (bad JSON, body too large, unsupported media
  * type) keep their status; text PostgreSQL cannot hold (a NUL) is a 400; an unreachable database is a
  * 503 with Retry-After (logged once per interval through `outage`, not once per request); anything
  * unknown is a generic 500, logged in full with an error_id the body repeats.
@@ -45,6 +47,8 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog, i
 /** What a thrown error that is not a refusal means for the caller (and the log). */
 function asWardError(err: FastifyError, req: FastifyRequest, outage: OutageLog | undefined, errorId: string) {
   const status = err.statusCode;
+  // A route's schema refused the request: the fields in error_details (validation.ts).
+  if (err.validation && status === 400) return validationRefusal(err.validation);
   if (status && status >= 400 && status < 500) {
     if (status === 415) {
       const known = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE';

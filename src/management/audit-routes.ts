@@ -1,60 +1,55 @@
+import { Type } from 'typebox';
+import { anyObject, nullable, partialObject, stringEnum } from '../http/schema-types.js';
 import type { Registry } from '../registry.js';
-import type { ManagementRoute } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
 
-const eventSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    at: { type: 'string', format: 'date-time' },
-    actor_type: { type: 'string' },
-    actor_id: { type: 'string' },
-    action: { type: 'string' },
-    target: { type: ['string', 'null'] },
-    ip: { type: ['string', 'null'] },
-    outcome: { type: 'string', enum: ['success', 'denied', 'failed'] },
-    details: { type: 'object' },
-  },
-};
+const eventSchema = partialObject({
+  id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  actor_type: Type.String(),
+  actor_id: Type.String(),
+  action: Type.String(),
+  target: nullable(Type.String()),
+  ip: nullable(Type.String()),
+  outcome: stringEnum(['success', 'denied', 'failed']),
+  details: anyObject(),
+});
 
 /** The audit log of management actions, newest first, filterable; paged by the cursor before (+ before_id). */
 export function auditRoutes(r: Pick<Registry, 'events' | 'storage'>): ManagementRoute[] {
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/audit',
       tag: 'audit',
       permission: 'read:audit',
       summary: 'List audit events (newest first)',
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          action: { type: 'string', maxLength: 64 },
-          actor: { type: 'string', maxLength: 160 },
-          target: { type: 'string', maxLength: 400 },
-          since: { type: 'string', format: 'date-time' },
-          until: { type: 'string', format: 'date-time' },
-          before: { type: 'string', format: 'date-time' },
-          before_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-          limit: { type: 'string', pattern: '^[0-9]{1,3}$' },
+      query: partialObject(
+        {
+          action: Type.String({ maxLength: 64 }),
+          actor: Type.String({ maxLength: 160 }),
+          target: Type.String({ maxLength: 400 }),
+          since: Type.String({ format: 'date-time' }),
+          until: Type.String({ format: 'date-time' }),
+          before: Type.String({ format: 'date-time' }),
+          before_id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+          limit: Type.String({ pattern: '^[0-9]{1,3}$' }),
         },
-      },
-      response: {
-        status: 200,
-        schema: { type: 'object', properties: { events: { type: 'array', items: eventSchema } } },
-      },
+        { additionalProperties: false },
+      ),
+      response: { status: 200, schema: partialObject({ events: Type.Array(eventSchema) }) },
       handler: async ({ query }) => {
         // The security events of the public endpoints are written in batches: include the pending ones.
         await r.events.flush();
-        const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : undefined);
+        const time = (v: string | undefined) => (v === undefined ? undefined : Date.parse(v));
         const rows = await r.storage.audit.list({
-          action: query.action as string | undefined,
-          actorId: query.actor as string | undefined,
-          target: query.target as string | undefined,
+          action: query.action,
+          actorId: query.actor,
+          target: query.target,
           since: time(query.since),
           until: time(query.until),
           before: time(query.before),
-          beforeId: query.before === undefined ? undefined : (query.before_id as string | undefined),
+          beforeId: query.before === undefined ? undefined : query.before_id,
           limit: Math.min(Math.max(Number(query.limit ?? 50), 1), 500),
         });
         return {
@@ -65,6 +60,6 @@ export function auditRoutes(r: Pick<Registry, 'events' | 'storage'>): Management
           })),
         };
       },
-    },
+    }),
   ];
 }

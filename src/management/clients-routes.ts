@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Type } from 'typebox';
+import { nullable, partialObject, stringEnum } from '../http/schema-types.js';
 import type { ClientService, Client } from '../clients/service.js';
 import { GRANT_TYPES, hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
@@ -9,49 +11,39 @@ import { isSigningAlg } from '../keys/families.js';
 import { GLOBAL_SET, clientSet } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
-import type { ManagementRoute, JsonSchema } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
 import { clientIdParam, emptyBody } from './schemas.js';
 
-const clientFields: Record<string, JsonSchema> = {
-  client_id: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-  name: { type: 'string', maxLength: 200 },
-  type: { type: 'string', enum: ['public', 'confidential', 'resource_server'] },
-  client_secret: { type: 'string', minLength: 32, maxLength: 512 },
-  jwt_algorithm: { type: 'string', enum: [...JWT_ALGORITHMS] },
-  allowed_callback_urls: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
-  allowed_origins: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
-  sso: { type: 'boolean' },
-  scope: { type: 'string', maxLength: 1000 },
-  pkce_enforced: { type: 'boolean' },
-  implicit_flow: { type: 'boolean' },
-  response_types: {
-    type: 'array',
-    maxItems: 3,
-    items: { type: 'string', enum: ['code', 'id_token', 'code id_token'] },
-  },
-  post_logout_redirect_uris: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
-  backchannel_logout_uri: { type: ['string', 'null'], maxLength: 2048 },
-  backchannel_logout_session_required: { type: 'boolean' },
-  grant_types: {
-    type: 'array',
-    maxItems: 4,
-    items: { type: 'string', enum: [...GRANT_TYPES] },
-  },
-  management_scopes: { type: 'array', maxItems: 8, items: { type: 'string' } },
+const clientFields = {
+  client_id: Type.String({ pattern: '^[A-Za-z0-9._~-]{1,128}$' }),
+  name: Type.String({ maxLength: 200 }),
+  type: stringEnum(['public', 'confidential', 'resource_server']),
+  client_secret: Type.String({ minLength: 32, maxLength: 512 }),
+  jwt_algorithm: stringEnum(JWT_ALGORITHMS),
+  allowed_callback_urls: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
+  allowed_origins: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
+  sso: Type.Boolean(),
+  scope: Type.String({ maxLength: 1000 }),
+  pkce_enforced: Type.Boolean(),
+  implicit_flow: Type.Boolean(),
+  response_types: Type.Array(stringEnum(['code', 'id_token', 'code id_token']), { maxItems: 3 }),
+  post_logout_redirect_uris: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
+  backchannel_logout_uri: nullable(Type.String({ maxLength: 2048 })),
+  backchannel_logout_session_required: Type.Boolean(),
+  grant_types: Type.Array(stringEnum(GRANT_TYPES), { maxItems: 4 }),
+  management_scopes: Type.Array(Type.String(), { maxItems: 8 }),
 };
 
-const { client_id: _i, client_secret: _s, ...patchFields } = clientFields;
+const { client_id, client_secret: _s, ...patchFields } = clientFields;
 
-export const clientSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    ...Object.fromEntries(Object.entries(clientFields).filter(([k]) => k !== 'client_secret')),
-    key_mode: { type: 'string', enum: ['global', 'client'] },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-    client_secret: { type: 'string', description: 'Only in the answer that created or regenerated it' },
-  },
-};
+export const clientSchema = partialObject({
+  client_id,
+  ...patchFields,
+  key_mode: stringEnum(['global', 'client']),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  client_secret: Type.String({ description: 'Only in the answer that created or regenerated it' }),
+});
 
 export function clientView(c: Client, secret?: string): Record<string, unknown> {
   return {
@@ -137,19 +129,16 @@ export function clientRoutes(
     if (isSigningAlg(alg) && !r.keys.hasCurrent(GLOBAL_SET, alg)) await r.keys.ensureGlobalKeys([alg]);
   }
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/clients',
       tag: 'clients',
       permission: 'read:clients',
       summary: 'List clients (optionally filtered by q, a substring of id or name)',
-      query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200 } } },
-      response: {
-        status: 200,
-        schema: { type: 'object', properties: { clients: { type: 'array', items: clientSchema } } },
-      },
+      query: partialObject({ q: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+      response: { status: 200, schema: partialObject({ clients: Type.Array(clientSchema) }) },
       handler: async ({ query }) => {
-        const q = typeof query.q === 'string' ? query.q.toLowerCase() : '';
+        const q = query.q?.toLowerCase() ?? '';
         const all = await r.storage.clients.list();
         return {
           clients: all
@@ -157,8 +146,8 @@ export function clientRoutes(
             .map((c) => clientView(c)),
         };
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'GET',
       url: '/api/v1/clients/:clientId',
       tag: 'clients',
@@ -166,9 +155,9 @@ export function clientRoutes(
       params: clientIdParam,
       summary: 'Read one client',
       response: { status: 200, schema: clientSchema },
-      handler: async ({ params }) => clientView(await existing(params.clientId!)),
-    },
-    {
+      handler: async ({ params }) => clientView(await existing(params.clientId)),
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/clients',
       tag: 'clients',
@@ -176,21 +165,21 @@ export function clientRoutes(
       audit: 'client.created',
       summary:
         'Create a client (a confidential client or resource server without a secret gets a generated one, shown once)',
-      body: { type: 'object', additionalProperties: false, required: ['client_id'], properties: clientFields },
+      body: Type.Object({ ...partialObject(clientFields).properties, client_id }, { additionalProperties: false }),
       response: { status: 201, schema: clientSchema },
       handler: async ({ actor, body }) => {
-        const id = body.client_id as string;
+        const id = body.client_id;
         if (await clients.find(id))
           throw new WardError('clientExists', { description: `A client ${id} already exists` });
-        const secret = secretful(body.type) ? ((body.client_secret as string | undefined) ?? newSecret()) : undefined;
+        const secret = secretful(body.type) ? (body.client_secret ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
         const created = await clients.upsert(def, 'api');
         await globalKeyFor(def.jwt_algorithm);
         await changed('client.created', actor, id);
         return clientView(created, body.client_secret ? undefined : secret);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'PATCH',
       url: '/api/v1/clients/:clientId',
       tag: 'clients',
@@ -198,10 +187,10 @@ export function clientRoutes(
       audit: 'client.updated',
       params: clientIdParam,
       summary: 'Change fields of a client (switching from public to a type with a secret generates one, shown once)',
-      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: patchFields },
+      body: partialObject(patchFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params, body }) => {
-        const current = await existing(params.clientId!);
+        const current = await existing(params.clientId);
         const becomesConfidential = secretful(body.type) && current.type === 'public';
         const secret =
           current.type !== 'public' && body.type !== 'public'
@@ -219,8 +208,8 @@ export function clientRoutes(
         await changed('client.updated', actor, current.client_id, { fields: Object.keys(body) });
         return clientView(updated, becomesConfidential ? secret : undefined);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/clients/:clientId/secret',
       tag: 'clients',
@@ -232,7 +221,7 @@ export function clientRoutes(
         'Regenerate the secret of a confidential client or resource server (shown once; the old one stops working)',
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params }) => {
-        const current = await existing(params.clientId!);
+        const current = await existing(params.clientId);
         if (!hasSecret(current.type)) throw new WardError('clientIsPublic');
         const secret = newSecret();
         const updated = await clients.upsert(
@@ -242,8 +231,8 @@ export function clientRoutes(
         await changed('client.secret_regenerated', actor, current.client_id);
         return clientView(updated, secret);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'DELETE',
       url: '/api/v1/clients/:clientId',
       tag: 'clients',
@@ -253,7 +242,7 @@ export function clientRoutes(
       summary: 'Delete a client and revoke its own keys',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
-        const current = await existing(params.clientId!);
+        const current = await existing(params.clientId);
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
           await tx.versions.bump('keys');
@@ -265,6 +254,6 @@ export function clientRoutes(
         clients.invalidate();
         await r.keys.reload();
       },
-    },
+    }),
   ];
 }

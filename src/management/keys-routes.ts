@@ -1,7 +1,8 @@
-import type { SigningAlg } from '../keys/families.js';
+import { Type } from 'typebox';
+import { partialObject } from '../http/schema-types.js';
 import { GLOBAL_SET } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
-import type { ManagementRoute } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
 import {
   clientIdParam,
   clientKeysSchema,
@@ -15,16 +16,16 @@ import {
 /** The four key operations of the contract, plus listing and revoking global keys. */
 export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/site/keys',
       tag: 'keys',
       permission: 'read:clients',
       summary: 'List the global key set',
-      response: { status: 200, schema: { type: 'object', properties: { keys: { type: 'array', items: keySchema } } } },
+      response: { status: 200, schema: partialObject({ keys: Type.Array(keySchema) }) },
       handler: async () => ({ keys: await ops.listSet(GLOBAL_SET) }),
-    },
-    {
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/site/keys',
       tag: 'keys',
@@ -35,9 +36,9 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       summary:
         'Rotate a global key pair: the RSA pair, or with {"alg": "ES256"} / {"alg": "EdDSA"} the EC P-256 / Ed25519 one (the old key stays published for the grace period)',
       response: { status: 201, schema: keySchema },
-      handler: ({ actor, body }) => ops.rotateGlobal(actor, body.alg as SigningAlg | undefined),
-    },
-    {
+      handler: ({ actor, body }) => ops.rotateGlobal(actor, body.alg),
+    }),
+    managementRoute({
       method: 'DELETE',
       url: '/api/v1/site/keys/:kid',
       tag: 'keys',
@@ -46,9 +47,9 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       params: siteKidParam,
       summary: 'Revoke a global key (a current one is replaced by a fresh pair)',
       response: { status: 204 },
-      handler: ({ actor, params }) => ops.revokeGlobalKey(params.kid!, actor),
-    },
-    {
+      handler: ({ actor, params }) => ops.revokeGlobalKey(params.kid, actor),
+    }),
+    managementRoute({
       method: 'GET',
       url: '/api/v1/clients/:clientId/keys',
       tag: 'keys',
@@ -56,9 +57,9 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       params: clientIdParam,
       summary: "A client's key state (synced with global or client-specific) and its own keys",
       response: { status: 200, schema: clientKeysSchema },
-      handler: ({ params }) => ops.clientKeys(params.clientId!),
-    },
-    {
+      handler: ({ params }) => ops.clientKeys(params.clientId),
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/clients/:clientId/keys',
       tag: 'keys',
@@ -70,9 +71,9 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       summary:
         "Rotate the client key: a new client-specific pair of the client's algorithm (RS256, ES256 or EdDSA; not HS256)",
       response: { status: 201, schema: keySchema },
-      handler: ({ actor, params }) => ops.rotateClient(params.clientId!, actor),
-    },
-    {
+      handler: ({ actor, params }) => ops.rotateClient(params.clientId, actor),
+    }),
+    managementRoute({
       method: 'PUT',
       url: '/api/v1/clients/:clientId/keys',
       tag: 'keys',
@@ -84,11 +85,11 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       summary: 'Synchronise the client with the global pair',
       response: { status: 200, schema: clientKeysSchema },
       handler: async ({ actor, params }) => {
-        await ops.syncClient(params.clientId!, actor);
-        return ops.clientKeys(params.clientId!);
+        await ops.syncClient(params.clientId, actor);
+        return ops.clientKeys(params.clientId);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'DELETE',
       url: '/api/v1/clients/:clientId/jwks/:kid',
       tag: 'keys',
@@ -97,7 +98,7 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       params: kidParam,
       summary: 'Revoke the key kid of the client (revoking its current key sends the client back to the global pair)',
       response: { status: 204 },
-      handler: ({ actor, params }) => ops.revokeClientKey(params.clientId!, params.kid!, actor),
-    },
+      handler: ({ actor, params }) => ops.revokeClientKey(params.clientId, params.kid, actor),
+    }),
   ];
 }

@@ -1,18 +1,22 @@
-import type { ManagementRoute } from './route.js';
+import type { JsonSchema, ManagementRoute } from './route.js';
 import { errorSchema } from './schemas.js';
+
+/** The properties of an object schema (TypeBox's own keys are not enumerable: JSON.stringify leaves them out). */
+const propertiesOf = (schema: JsonSchema | undefined): Record<string, object> =>
+  (schema as { properties?: Record<string, object> } | undefined)?.properties ?? {};
 
 /** OpenAPI 3.1 description generated from the management route table (the same schemas validate requests). */
 export function openApiDocument(issuer: string, routes: ManagementRoute[]): string {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.url.replace(/:([A-Za-z]+)/g, '{$1}');
-    const params = Object.entries((r.params?.properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
+    const params = Object.entries(propertiesOf(r.params)).map(([name, schema]) => ({
       name,
       in: 'path',
       required: true,
       schema,
     }));
-    const query = Object.entries((r.query?.properties ?? {}) as Record<string, object>).map(([name, schema]) => ({
+    const query = Object.entries(propertiesOf(r.query)).map(([name, schema]) => ({
       name,
       in: 'query',
       required: false,
@@ -33,8 +37,7 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
       ...(r.body
         ? {
             requestBody: {
-              required:
-                !r.bodyOptional && (r.method !== 'POST' || Object.keys((r.body.properties ?? {}) as object).length > 0),
+              required: !r.bodyOptional && (r.method !== 'POST' || Object.keys(propertiesOf(r.body)).length > 0),
               content: { 'application/json': { schema: r.body } },
             },
           }

@@ -1,54 +1,52 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import type { ManagementScope } from '../config/types.js';
-import { WardError, type FieldError } from '../errors/ward-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { validationRefusal } from '../http/validation.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import { authenticateManagement, requirePermission, type ManagementActor } from './auth.js';
 
-export type JsonSchema = Record<string, unknown>;
+/** A schema of the management API: TypeBox, which is JSON Schema (its own keys are not enumerable). */
+export type JsonSchema = TSchema;
 
-/** One management operation: its schemas drive validation and the OpenAPI description alike. */
-export interface ManagementRoute {
+/**
+ * One management operation: its TypeBox schemas drive validation, type the handler's params, query
+ * and body (Static<>), and describe the operation in the OpenAPI document alike. Declare it with
+ * `managementRoute({...})` so the handler's types follow the schemas.
+ */
+export interface ManagementRoute<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   summary: string;
   tag: string;
   permission: ManagementScope;
-  params?: JsonSchema;
-  query?: JsonSchema;
-  body?: JsonSchema;
+  params?: P;
+  query?: Q;
+  body?: B;
   /** The call may come with no body at all, or an empty one (taken as {}): the specification writes it so. */
   bodyOptional?: true;
   /** Status and schema of the success answer (204 has none). */
-  response: { status: number; schema?: JsonSchema };
+  response: { status: number; schema?: TSchema };
   /** Audited action name for operations that change something. */
   audit?: string;
   handler(ctx: {
     actor: ManagementActor;
-    params: Record<string, string>;
-    query: Record<string, unknown>;
-    body: Record<string, unknown>;
+    params: Static<P>;
+    query: Static<Q>;
+    body: Static<B>;
     req: FastifyRequest;
   }): Promise<unknown>;
 }
 
-const detailsOf = (
-  errors: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string }>,
-): FieldError[] =>
-  errors.map((e) => {
-    const field =
-      [
-        e.instancePath?.replace(/^\//, '').replace(/\//g, '.'),
-        e.params?.additionalProperty ?? e.params?.missingProperty,
-      ]
-        .filter(Boolean)
-        .join('.') || 'body';
-    return {
-      field: String(field),
-      message: e.keyword === 'additionalProperties' ? 'is not an allowed field' : (e.message ?? 'is invalid'),
-      code: e.keyword === 'required' ? 'missing' : 'invalid',
-    };
-  });
+/** A management route whose handler is typed by its schemas (the table holds them untyped). */
+export const managementRoute = <P extends TSchema, Q extends TSchema, B extends TSchema>(
+  def: ManagementRoute<P, Q, B>,
+): ManagementRoute => def as unknown as ManagementRoute;
 
 export function registerManagementRoutes(
   app: FastifyInstance,
@@ -111,15 +109,13 @@ function addRoute(
       let out: unknown;
       try {
         if (req.validationError) {
-          const details = detailsOf((req.validationError as unknown as { validation: never[] }).validation ?? []);
-          const description = `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`;
-          throw new WardError('invalidRequest', { description: description.slice(0, 500), details });
+          throw validationRefusal((req.validationError as { validation?: never[] }).validation ?? []);
         }
         out = await def.handler({
           actor,
-          params: req.params as Record<string, string>,
-          query: req.query as Record<string, unknown>,
-          body: (req.body ?? {}) as Record<string, unknown>,
+          params: req.params,
+          query: req.query,
+          body: req.body ?? {},
           req,
         });
       } catch (e) {

@@ -1,83 +1,54 @@
+import { Type } from 'typebox';
 import { JWT_ALGORITHMS } from '../config/types.js';
+import { anyObject, nullable, partialObject, stringEnum } from '../http/schema-types.js';
 import { SIGNING_ALGS } from '../keys/families.js';
-import type { JsonSchema } from './route.js';
 
 /** Path parameters: bounded, no slashes or dots-only segments (no traversal). */
-export const clientIdParam: JsonSchema = {
+const clientId = Type.String({ pattern: '^[A-Za-z0-9._~-]{1,128}$' });
+const kid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' });
+
+export const clientIdParam = Type.Object({ clientId }, { additionalProperties: false });
+
+export const kidParam = Type.Object({ clientId, kid }, { additionalProperties: false });
+
+export const siteKidParam = Type.Object({ kid }, { additionalProperties: false });
+
+/** No fields at all (an absent body is validated as {} where the route allows it). */
+export const emptyBody = Type.Unsafe<Record<string, never>>({
   type: 'object',
   additionalProperties: false,
-  required: ['clientId'],
-  properties: { clientId: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' } },
-};
-
-export const kidParam: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['clientId', 'kid'],
-  properties: {
-    clientId: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-    kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
-  },
-};
-
-export const siteKidParam: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['kid'],
-  properties: { kid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
-};
-
-export const emptyBody: JsonSchema = { type: 'object', additionalProperties: false, maxProperties: 0 };
+  maxProperties: 0,
+});
 
 /** Rotating the global keys: no body (the RSA pair, as the specification calls it) or the family to rotate. */
-export const rotateGlobalBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { alg: { type: 'string', enum: [...SIGNING_ALGS] } },
-};
+export const rotateGlobalBody = partialObject({ alg: stringEnum(SIGNING_ALGS) }, { additionalProperties: false });
 
-export const keySchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    kid: { type: 'string' },
-    key_set: { type: 'string' },
-    alg: { type: 'string', enum: [...SIGNING_ALGS] },
-    status: { type: 'string', enum: ['current', 'previous', 'revoked'] },
-    created_at: { type: 'string', format: 'date-time' },
-    retired_at: { type: ['string', 'null'] },
-    revoked_at: { type: ['string', 'null'] },
-    public_jwk: { type: 'object' },
-  },
-};
+export const keySchema = partialObject({
+  kid: Type.String(),
+  key_set: Type.String(),
+  alg: stringEnum(SIGNING_ALGS),
+  status: stringEnum(['current', 'previous', 'revoked']),
+  created_at: Type.String({ format: 'date-time' }),
+  retired_at: nullable(Type.String()),
+  revoked_at: nullable(Type.String()),
+  public_jwk: anyObject(),
+});
 
-export const clientKeysSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    client_id: { type: 'string' },
-    jwt_algorithm: { type: 'string', enum: [...JWT_ALGORITHMS] },
-    state: { type: 'string', enum: ['synced_with_global', 'client_specific'] },
-    keys: { type: 'array', items: keySchema },
-  },
-};
+export const clientKeysSchema = partialObject({
+  client_id: Type.String(),
+  jwt_algorithm: stringEnum(JWT_ALGORITHMS),
+  state: stringEnum(['synced_with_global', 'client_specific']),
+  keys: Type.Array(keySchema),
+});
 
-export const errorSchema: JsonSchema = {
-  type: 'object',
-  required: ['error', 'error_message_key'],
-  properties: {
-    error: { type: 'string' },
-    error_description: { type: 'string' },
-    error_user_msg: { type: 'string' },
-    error_message_key: { type: 'string' },
-    error_details: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          field: { type: 'string' },
-          message: { type: 'string' },
-          code: { type: 'string', enum: ['missing', 'invalid'] },
-        },
-      },
-    },
-  },
-};
+export const errorSchema = Type.Object({
+  error: Type.String(),
+  error_description: Type.Optional(Type.String()),
+  error_user_msg: Type.Optional(Type.String()),
+  error_message_key: Type.String(),
+  error_details: Type.Optional(
+    Type.Array(
+      partialObject({ field: Type.String(), message: Type.String(), code: stringEnum(['missing', 'invalid']) }),
+    ),
+  ),
+});

@@ -1,62 +1,57 @@
+import { Type } from 'typebox';
+import { nullable, partialObject, stringEnum } from '../http/schema-types.js';
 import type { AccountSettings } from '../config/types.js';
 import { Problems, validateAccount } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
-import type { JsonSchema, ManagementRoute } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
 
-const rateLimit: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: ['integer', 'null'], minimum: 1 },
-    window_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
-  },
-};
-const seconds: JsonSchema = { type: 'integer', minimum: 1, maximum: 315360000 };
-const window = (min: number, max: number): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: 'integer', minimum: min, maximum: max },
-    window_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
-  },
-});
-
-export const accountSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    mfa_required: { type: 'string', enum: ['always', 'never', 'Always', 'Never'] },
-    access_token_ttl: seconds,
-    id_token_ttl: seconds,
-    refresh_token_ttl: seconds,
-    authorization_code_ttl: { type: 'integer', minimum: 1, maximum: 600 },
-    tkn_ttl: seconds,
-    session_ttl: seconds,
-    session_idle_ttl: seconds,
-    password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
-    rate_limits: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit },
+const rateLimit = partialObject(
+  { limit: nullable(Type.Integer({ minimum: 1 })), window_seconds: Type.Integer({ minimum: 1, maximum: 86400 }) },
+  { additionalProperties: false },
+);
+const seconds = Type.Integer({ minimum: 1, maximum: 315360000 });
+const window = (min: number, max: number) =>
+  partialObject(
+    {
+      limit: Type.Integer({ minimum: min, maximum: max }),
+      window_seconds: Type.Integer({ minimum: 1, maximum: 86400 }),
     },
-    verification_code_length: { type: 'integer', minimum: 4, maximum: 10 },
-    verification_code_ttl: { type: 'integer', minimum: 30, maximum: 600 },
-    verification_max_attempts: { type: 'integer', minimum: 1, maximum: 20 },
-    verification_requests_per_step_up: { type: 'integer', minimum: 0, maximum: 100 },
-    verification_requests_per_user: window(0, 10000),
-    verification_failures_per_user: window(1, 100),
-    step_up_ttl: { type: 'integer', minimum: 30, maximum: 1800 },
-    step_up_bearer_allowed: { type: 'boolean' },
-    trusted_device_ttl: seconds,
-  },
+    { additionalProperties: false },
+  );
+
+const accountFields = {
+  mfa_required: stringEnum(['always', 'never', 'Always', 'Never']),
+  access_token_ttl: seconds,
+  id_token_ttl: seconds,
+  refresh_token_ttl: seconds,
+  authorization_code_ttl: Type.Integer({ minimum: 1, maximum: 600 }),
+  tkn_ttl: seconds,
+  session_ttl: seconds,
+  session_idle_ttl: seconds,
+  password_min_length: Type.Integer({ minimum: 1, maximum: 128 }),
+  rate_limits: partialObject(
+    { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit },
+    { additionalProperties: false },
+  ),
+  verification_code_length: Type.Integer({ minimum: 4, maximum: 10 }),
+  verification_code_ttl: Type.Integer({ minimum: 30, maximum: 600 }),
+  verification_max_attempts: Type.Integer({ minimum: 1, maximum: 20 }),
+  verification_requests_per_step_up: Type.Integer({ minimum: 0, maximum: 100 }),
+  verification_requests_per_user: window(0, 10000),
+  verification_failures_per_user: window(1, 100),
+  step_up_ttl: Type.Integer({ minimum: 30, maximum: 1800 }),
+  step_up_bearer_allowed: Type.Boolean(),
+  trusted_device_ttl: seconds,
 };
+
+export const accountSchema = partialObject(accountFields, { additionalProperties: false });
 
 /** Account settings: read, and change at run time (every process picks the change up). */
 export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccount' | 'storage'>): ManagementRoute[] {
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/settings/account',
       tag: 'settings',
@@ -64,15 +59,15 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       summary: 'Read the account settings',
       response: { status: 200, schema: accountSchema },
       handler: async () => r.account(),
-    },
-    {
+    }),
+    managementRoute({
       method: 'PATCH',
       url: '/api/v1/settings/account',
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
       summary: 'Change account settings (MFA required, lifetimes, limits)',
-      body: { ...accountSchema, minProperties: 1 },
+      body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {
         const p = new Problems();
@@ -88,6 +83,6 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
         r.setAccount(next);
         return next;
       },
-    },
+    }),
   ];
 }

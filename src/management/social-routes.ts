@@ -1,3 +1,5 @@
+import { Type } from 'typebox';
+import { partialObject, stringEnum } from '../http/schema-types.js';
 import { validateSocialProviders } from '../config/social.js';
 import { Problems } from '../config/validate.js';
 import type { SocialProviderConfig } from '../config/types.js';
@@ -5,37 +7,38 @@ import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
-import type { JsonSchema, ManagementRoute } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
 
-const nameParam: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name'],
-  properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' } },
-};
-const url = { type: 'string', maxLength: 2048 };
-const fields: Record<string, JsonSchema> = {
-  name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
-  preset: { type: 'string', enum: ['google', 'microsoft', 'apple', 'facebook'] },
-  type: { type: 'string', enum: ['oidc', 'oauth2'] },
-  client_id: { type: 'string', maxLength: 512 },
-  client_secret: { type: 'string', maxLength: 2048 },
-  scopes: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 100 } },
+const name = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' });
+const nameParam = Type.Object({ name }, { additionalProperties: false });
+const url = Type.String({ maxLength: 2048 });
+const fields = {
+  name,
+  preset: stringEnum(['google', 'microsoft', 'apple', 'facebook']),
+  type: stringEnum(['oidc', 'oauth2']),
+  client_id: Type.String({ maxLength: 512 }),
+  client_secret: Type.String({ maxLength: 2048 }),
+  scopes: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 }),
   issuer: url,
   authorization_url: url,
   token_url: url,
   userinfo_url: url,
-  claims: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 100 } },
-  response_mode: { type: 'string', enum: ['query', 'form_post'] },
-  team_id: { type: 'string', maxLength: 64 },
-  key_id: { type: 'string', maxLength: 64 },
-  token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
-  pkce: { type: 'boolean' },
-  appsecret_proof: { type: 'boolean' },
-  label: { type: 'string', maxLength: 100 },
+  claims: Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    maxProperties: 10,
+    additionalProperties: { type: 'string', maxLength: 100 },
+  }),
+  response_mode: stringEnum(['query', 'form_post']),
+  team_id: Type.String({ maxLength: 64 }),
+  key_id: Type.String({ maxLength: 64 }),
+  token_endpoint_auth_method: stringEnum(['client_secret_basic', 'client_secret_post']),
+  pkce: Type.Boolean(),
+  appsecret_proof: Type.Boolean(),
+  label: Type.String({ maxLength: 100 }),
 };
 const { client_secret: _s, ...publicFields } = fields;
-const providerSchema: JsonSchema = { type: 'object', properties: publicFields };
+const { name: _n, ...changeableFields } = fields;
+const providerSchema = partialObject(publicFields);
 
 /** A provider as the API shows it: never its secret. */
 const view = (p: SocialProviderConfig) => {
@@ -64,7 +67,7 @@ export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'st
   }
   const current = (name: string) => r.socialProviders.list().find((p) => p.name === name);
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/social-providers',
       tag: 'social',
@@ -72,17 +75,17 @@ export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'st
       summary: 'List the social login providers (secrets never shown)',
       response: {
         status: 200,
-        schema: { type: 'object', properties: { providers: { type: 'array', items: providerSchema } } },
+        schema: partialObject({ providers: Type.Array(providerSchema) }),
       },
       handler: async () => ({ providers: r.socialProviders.list().map(view) }),
-    },
-    {
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/social-providers',
       tag: 'social',
       permission: 'manage:settings',
       audit: 'social_provider.created',
-      body: { type: 'object', additionalProperties: false, properties: fields },
+      body: partialObject(fields, { additionalProperties: false }),
       summary: 'Add a provider (generic OIDC, generic OAuth 2.0, or a preset)',
       response: { status: 201, schema: providerSchema },
       handler: async ({ actor, body }) => {
@@ -93,32 +96,27 @@ export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'st
         await changed(actor, 'social_provider.created', def.name);
         return view(def);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'PATCH',
       url: '/api/v1/social-providers/:name',
       tag: 'social',
       permission: 'manage:settings',
       audit: 'social_provider.updated',
       params: nameParam,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        minProperties: 1,
-        properties: Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'name')),
-      },
+      body: partialObject(changeableFields, { additionalProperties: false, minProperties: 1 }),
       summary: 'Change a provider (a new client_secret replaces the old one)',
       response: { status: 200, schema: providerSchema },
       handler: async ({ actor, params, body }) => {
-        const existing = current(params.name!);
+        const existing = current(params.name);
         if (!existing) throw notFound(`No provider ${params.name}`);
         const def = validated({ ...existing, ...body, name: existing.name });
         await r.socialProviders.save(def, 'api');
         await changed(actor, 'social_provider.updated', def.name);
         return view(def);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'DELETE',
       url: '/api/v1/social-providers/:name',
       tag: 'social',
@@ -128,9 +126,9 @@ export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'st
       summary: 'Remove a provider (linked identities stay, unusable until it comes back)',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
-        if (!(await r.storage.socialProviders.delete(params.name!))) throw notFound(`No provider ${params.name}`);
-        await changed(actor, 'social_provider.deleted', params.name!);
+        if (!(await r.storage.socialProviders.delete(params.name))) throw notFound(`No provider ${params.name}`);
+        await changed(actor, 'social_provider.deleted', params.name);
       },
-    },
+    }),
   ];
 }

@@ -1,4 +1,6 @@
-import { isRole, ROLES } from '../authz/roles.js';
+import { Type } from 'typebox';
+import { anyObject, nullable, partialObject } from '../http/schema-types.js';
+import { isRole, ROLES, type Role } from '../authz/roles.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { verifiedFactors } from '../stepup/factors.js';
@@ -6,29 +8,23 @@ import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { deliveriesForUser } from '../logout/backchannel.js';
-import type { JsonSchema, ManagementRoute } from './route.js';
+import { managementRoute, type ManagementRoute } from './route.js';
+import { emptyBody } from './schemas.js';
 
-const userIdParam: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['userId'],
-  properties: { userId: { type: 'string', pattern: '^[a-f0-9]{32}$' } },
-};
+const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
+const userIdParam = Type.Object({ userId }, { additionalProperties: false });
 
-const userSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    email: { type: ['string', 'null'] },
-    phone_number: { type: ['string', 'null'] },
-    given_name: { type: ['string', 'null'] },
-    family_name: { type: ['string', 'null'] },
-    role: { type: ['string', 'null'] },
-    disabled: { type: 'boolean' },
-    has_password: { type: 'boolean' },
-    created_at: { type: 'string' },
-  },
-};
+const userSchema = partialObject({
+  id: Type.String(),
+  email: nullable(Type.String()),
+  phone_number: nullable(Type.String()),
+  given_name: nullable(Type.String()),
+  family_name: nullable(Type.String()),
+  role: nullable(Type.String()),
+  disabled: Type.Boolean(),
+  has_password: Type.Boolean(),
+  created_at: Type.String(),
+});
 
 const view = (u: User) => ({
   id: u.id,
@@ -62,43 +58,39 @@ export function userRoutes(
     if (logouts.length) r.logoutDelivery.kick();
   }
   return [
-    {
+    managementRoute({
       method: 'GET',
       url: '/api/v1/users',
       tag: 'users',
       permission: 'read:users',
       summary: 'Search users by email, phone, name or id',
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          q: { type: 'string', maxLength: 200, pattern: '^[^\\u0000]*$' },
-          limit: { type: 'string', pattern: '^[0-9]{1,3}$' },
+      query: partialObject(
+        {
+          q: Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' }),
+          limit: Type.String({ pattern: '^[0-9]{1,3}$' }),
         },
-      },
+        { additionalProperties: false },
+      ),
       response: {
         status: 200,
-        schema: { type: 'object', properties: { users: { type: 'array', items: userSchema } } },
+        schema: partialObject({ users: Type.Array(userSchema) }),
       },
       handler: async ({ query }) => ({
-        users: (
-          await r.storage.users.search(
-            typeof query.q === 'string' ? query.q.trim() : '',
-            Math.min(Number(query.limit ?? 50), 200),
-          )
-        ).map(view),
+        users: (await r.storage.users.search(query.q?.trim() ?? '', Math.min(Number(query.limit ?? 50), 200))).map(
+          view,
+        ),
       }),
-    },
-    {
+    }),
+    managementRoute({
       method: 'GET',
       url: '/api/v1/users/:userId',
       tag: 'users',
       permission: 'read:users',
       params: userIdParam,
       summary: 'A user, their second factors and linked identities',
-      response: { status: 200, schema: { type: 'object' } },
+      response: { status: 200, schema: anyObject() },
       handler: async ({ params }) => {
-        const u = await existing(params.userId!);
+        const u = await existing(params.userId);
         const factors = await r.storage.mfaCredentials.listOfUser(u.id);
         const identities = await r.storage.identities.listOfUser(u.id);
         return {
@@ -118,26 +110,18 @@ export function userRoutes(
           })),
         };
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'DELETE',
       url: '/api/v1/users/:userId/mfa-credentials/:credentialId',
       tag: 'users',
       permission: 'manage:users',
       audit: 'user.factor_removed',
-      params: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['userId', 'credentialId'],
-        properties: {
-          userId: { type: 'string', pattern: '^[a-f0-9]{32}$' },
-          credentialId: { type: 'string', pattern: '^[a-f0-9]{32}$' },
-        },
-      },
+      params: Type.Object({ userId, credentialId: userId }, { additionalProperties: false }),
       summary: "Remove a user's second factor (their trusted devices are revoked; the user is told)",
       response: { status: 204 },
       handler: async ({ actor, params }) => {
-        const f = await r.storage.mfaCredentials.find(params.credentialId!);
+        const f = await r.storage.mfaCredentials.find(params.credentialId);
         if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
         const before = await verifiedFactors(r.storage, f.user_id);
         const now = r.clock.now();
@@ -157,74 +141,67 @@ export function userRoutes(
             at: now,
           });
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'POST',
       url: '/api/v1/users/:userId/sessions/revoke',
       tag: 'users',
       permission: 'manage:users',
       audit: 'user.sessions_revoked',
       params: userIdParam,
-      body: { type: 'object', additionalProperties: false, maxProperties: 0 },
+      body: emptyBody,
       summary: 'End every session of a user and revoke their tokens',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
-        const u = await existing(params.userId!);
+        const u = await existing(params.userId);
         const now = r.clock.now();
         await endEverything(u.id, now);
         await recordAudit(r.storage, now, actor, 'user.sessions_revoked', `user:${u.id}`, 'success');
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'PATCH',
       url: '/api/v1/users/:userId',
       tag: 'users',
       permission: 'manage:users',
       audit: 'user.updated',
       params: userIdParam,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        minProperties: 1,
-        properties: { disabled: { type: 'boolean' } },
-      },
+      body: partialObject({ disabled: Type.Boolean() }, { additionalProperties: false, minProperties: 1 }),
       summary: 'Disable or enable a user (disabling ends their sessions and tokens)',
       response: { status: 200, schema: userSchema },
       handler: async ({ actor, params, body }) => {
-        const u = await existing(params.userId!);
+        const u = await existing(params.userId);
         const now = r.clock.now();
-        await r.storage.users.setDisabled(u.id, body.disabled as boolean, now);
+        await r.storage.users.setDisabled(u.id, body.disabled ?? false, now);
         if (body.disabled) await endEverything(u.id, now);
         await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', {
           disabled: body.disabled,
         });
         return view((await r.users.find(u.id))!);
       },
-    },
-    {
+    }),
+    managementRoute({
       method: 'PUT',
       url: '/api/v1/users/:userId/role',
       tag: 'users',
       permission: 'manage:roles',
       audit: 'user.role_changed',
       params: userIdParam,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['role'],
-        properties: { role: { type: ['string', 'null'], enum: [...ROLES, null] } },
-      },
+      body: Type.Object(
+        { role: Type.Unsafe<Role | null>({ type: ['string', 'null'], enum: [...ROLES, null] }) },
+        { additionalProperties: false },
+      ),
       summary: 'Give a user a console role (Administrators only)',
       response: { status: 200, schema: userSchema },
       handler: async ({ actor, params, body }) => {
-        const u = await existing(params.userId!);
-        const role = body.role === null ? null : isRole(body.role) ? body.role : null;
+        const u = await existing(params.userId);
+        const role = body.role !== null && isRole(body.role) ? body.role : null;
         if (actor.type === 'user' && actor.id === u.id && role !== 'administrator') throw new WardError('ownRole');
         const now = r.clock.now();
         await r.storage.users.setRole(u.id, role, now);
         await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });
         return view((await r.users.find(u.id))!);
       },
-    },
+    }),
   ];
 }
