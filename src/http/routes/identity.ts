@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, invalidScope } from '../../errors/refusals.js';
@@ -8,12 +8,19 @@ import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
 import type { Registry } from '../../registry.js';
 import { requireSingle, requiredStr, str, type Params } from '../../protocol/params.js';
+import {
+  passwordLoginSchema,
+  remoteConfigSchema,
+  signupSchema,
+  ssoDataSchema,
+  userinfoSchema,
+} from './schemas/identity.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
 /** The Core SDK's identity API: signup, password login, userinfo, SSO data, remote config (logout: logout.ts). */
 export function identityRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<
     Registry,
     | 'accessTokens'
@@ -48,7 +55,7 @@ export function identityRoutes(
     return scopes;
   }
 
-  app.post('/identity/v1/signup', async (req, reply) => {
+  app.post('/identity/v1/signup', { schema: signupSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('signup', req.ip, r.account().rate_limits.signup);
     const client = await clientOf(params);
@@ -67,7 +74,7 @@ export function identityRoutes(
     return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
   });
 
-  app.post('/identity/v1/password/login', async (req, reply) => {
+  app.post('/identity/v1/password/login', { schema: passwordLoginSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('login', req.ip, r.account().rate_limits.login);
     const client = await clientOf(params);
@@ -107,10 +114,10 @@ export function identityRoutes(
       .header('Pragma', 'no-cache')
       .send({ sub: ctx.user.id, id: ctx.user.id, ...claimsFor(ctx.user, ctx.scopes) });
   };
-  app.get('/identity/v1/userinfo', userinfo);
-  app.post('/identity/v1/userinfo', userinfo);
+  app.get('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
+  app.post('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
 
-  app.get('/identity/v1/sso/data', async (req, reply) => {
+  app.get('/identity/v1/sso/data', { schema: ssoDataSchema }, async (req, reply) => {
     const q = requireSingle(req.query);
     await clientOf(q);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
@@ -133,7 +140,7 @@ export function identityRoutes(
     });
   });
 
-  app.get('/identity/v1/config', async (req, reply) => {
+  app.get('/identity/v1/config', { schema: remoteConfigSchema }, async (req, reply) => {
     const q = requireSingle(req.query);
     const client = await clientOf(q);
     const lang = str(q, 'lang', 20);

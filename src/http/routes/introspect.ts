@@ -1,17 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { invalidClient } from '../../errors/refusals.js';
 import { introspect } from '../../protocol/introspection.js';
 import { requiredStr } from '../../protocol/params.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import type { Registry } from '../../registry.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
+import { introspectSchema } from './schemas/token.js';
 
 /** POST /oauth/introspect (RFC 7662): for back ends, so no CORS. */
 export function introspectRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'account' | 'clients' | 'clock' | 'config' | 'limiter' | 'storage' | 'users'>,
 ): void {
-  app.post('/oauth/introspect', async (req, reply) => {
+  app.post('/oauth/introspect', { schema: introspectSchema }, async (req, reply) => {
     const params = bodyParams(req);
     // Limited like the token endpoint, in a count of its own (an API introspecting does not use up sign-ins).
     await r.limiter('introspect', req.ip, r.account().rate_limits.token);

@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Registry } from '../../registry.js';
+import { jwksSchema } from './schemas/metadata.js';
 
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
-export function metadataRoutes(app: FastifyInstance, r: Pick<Registry, 'clients' | 'config' | 'keys'>): void {
+export function metadataRoutes(app: WardApp, r: Pick<Registry, 'clients' | 'config' | 'keys'>): void {
   const discovery = discoveryDocument(r.config.issuer);
   app.get('/.well-known/openid-configuration', (_req, reply) => {
     reply
@@ -12,8 +13,8 @@ export function metadataRoutes(app: FastifyInstance, r: Pick<Registry, 'clients'
       .header('Cache-Control', 'public, max-age=300')
       .send(discovery);
   });
-  app.get('/jwks.json', async (req, reply) => {
-    const clientId = (req.query as Record<string, unknown>).client_id;
+  app.get('/jwks.json', { schema: jwksSchema }, async (req, reply) => {
+    const clientId = req.query.client_id;
     let view = r.keys.jwks();
     if (clientId !== undefined) {
       const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;

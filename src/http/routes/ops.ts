@@ -3,13 +3,15 @@
 // process is not shutting down. /metrics: Prometheus text; with WARD_METRICS_TOKEN set it needs that
 // Bearer token, without it only loopback callers (a scraper on the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { forbidden } from '../../errors/refusals.js';
 import { GLOBAL_SET } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';
 import type { Registry } from '../../registry.js';
 import { sha256 } from '../../lib/secrets.js';
+import { healthSchema, readySchema } from './schemas/ops.js';
 
 export interface Lifecycle {
   /** Set when SIGTERM arrives: /readyz answers 503 so the balancer stops sending traffic. */
@@ -38,14 +40,14 @@ function metricsAllowed(r: Pick<Registry, 'config'>, req: FastifyRequest): boole
 }
 
 export function opsRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'config' | 'keys' | 'metrics' | 'storage'>,
   lifecycle: Lifecycle,
 ): void {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
-  app.get('/healthz', async (_req, reply) => noStore(reply).send({ status: 'ok' }));
+  app.get('/healthz', { schema: healthSchema }, async (_req, reply) => noStore(reply).send({ status: 'ok' }));
 
-  app.get('/readyz', async (_req, reply) => {
+  app.get('/readyz', { schema: readySchema }, async (_req, reply) => {
     const checks = {
       database: await databaseAnswers(r),
       keys: r.keys.hasCurrent(GLOBAL_SET, 'RS256'),

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { deliveriesForUser } from '../../logout/backchannel.js';
 import type { Registry } from '../../registry.js';
+import { otherSessionsSchema } from './schemas/identity.js';
 
 /**
  * `DELETE /identity/v1/sessions/others`: "sign out everywhere else" (ASVS 7.4.3, checklist MF-03:
@@ -12,10 +13,10 @@ import type { Registry } from '../../registry.js';
  * clients that had the ended sessions get a back-channel logout token.
  */
 export function sessionRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'events' | 'logoutDelivery' | 'storage' | 'users'>,
 ): void {
-  app.delete('/identity/v1/sessions/others', async (req, reply) => {
+  app.delete('/identity/v1/sessions/others', { schema: otherSessionsSchema }, async (req, reply) => {
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
     const logouts = await deliveriesForUser(r, ctx.user.id, keepSession);

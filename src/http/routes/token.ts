@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
@@ -8,10 +8,11 @@ import type { Registry } from '../../registry.js';
 import { requiredStr } from '../../protocol/params.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import { revokeSchema, tokenSchema } from './schemas/token.js';
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
 export function tokenRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<
     Registry,
     | 'accessTokens'
@@ -26,7 +27,7 @@ export function tokenRoutes(
     | 'users'
   >,
 ): void {
-  app.post('/oauth/token', async (req, reply) => {
+  app.post('/oauth/token', { schema: tokenSchema }, async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');
     const params = bodyParams(req);
@@ -46,7 +47,7 @@ export function tokenRoutes(
     handler: (_req, reply) => methodNotAllowed(reply),
   });
 
-  app.post('/oauth/revoke', async (req, reply) => {
+  app.post('/oauth/revoke', { schema: revokeSchema }, async (req, reply) => {
     const params = bodyParams(req);
     const { client, authenticated } = await authenticateClient(r, req.headers.authorization, params);
     // RFC 7009 2.1: a confidential client authenticates (leaving out the secret is for Messenger codes only).

@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import { stringEnum } from '../../schema-types.js';
+import { answer, protocolParams } from '../../protocol-schema.js';
+
+/** The client's credentials in the body (client_secret_post); Basic authentication goes in the header. */
+const clientAuth = {
+  client_id: 'string: the client (or in the Authorization header, Basic)',
+  client_secret: 'string: client_secret_post (or in the Authorization header, Basic)',
+};
+
+/** POST /oauth/token (RFC 6749 3.2): a form or JSON; each grant's rules are in protocol/token/. */
+export const tokenSchema = {
+  body: protocolParams({
+    grant_type: 'string: authorization_code, refresh_token, password or client_credentials',
+    ...clientAuth,
+    code: 'string: authorization_code',
+    redirect_uri: 'string: authorization_code, as in the authorization request',
+    code_verifier: 'string: authorization_code with PKCE (RFC 7636)',
+    refresh_token: 'string: refresh_token',
+    username: 'string: password',
+    password: 'string: password',
+    scope: 'string: space-separated scopes',
+  }),
+  response: {
+    200: answer({
+      access_token: Type.String(),
+      token_type: stringEnum(['Bearer']),
+      expires_in: Type.Number(),
+      scope: Type.String(),
+      id_token: Type.String(),
+      refresh_token: Type.String(),
+    }),
+  },
+};
+
+/** POST /oauth/revoke (RFC 7009): 200 with {} for any token, known or not. */
+export const revokeSchema = {
+  body: protocolParams({
+    token: 'string: the access or refresh token',
+    token_type_hint: 'string: access_token or refresh_token (a hint only)',
+    ...clientAuth,
+  }),
+  response: { 200: Type.Object({}, { additionalProperties: true }) },
+};
+
+/** POST /oauth/introspect (RFC 7662): for an authenticated confidential client or resource server. */
+export const introspectSchema = {
+  body: protocolParams({
+    token: 'string: the token to look at',
+    token_type_hint: 'string: access_token or refresh_token (a hint only)',
+    ...clientAuth,
+  }),
+  response: {
+    200: answer({
+      active: Type.Boolean(),
+      scope: Type.String(),
+      client_id: Type.String(),
+      token_type: stringEnum(['Bearer']),
+      exp: Type.Number(),
+      iat: Type.Number(),
+      iss: Type.String(),
+      aud: Type.String(),
+      sub: Type.String(),
+      username: Type.String(),
+      auth_time: Type.Number(),
+    }),
+  },
+};
