@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
@@ -9,6 +10,15 @@ import type { Registry } from '../../registry.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { requireSingle } from '../../protocol/params.js';
+import {
+  listCredentialsSchema,
+  listTrustedDevicesSchema,
+  registerEmailSchema,
+  registerPhoneSchema,
+  removePhoneSchema,
+  trustedDeviceParams,
+  verifyCredentialSchema,
+} from './schemas/mfa-credentials.js';
 
 const FRESH_MS = 5 * 60_000;
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
@@ -27,7 +37,7 @@ const view = (c: CredentialRow) => ({
  * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its auth_time).
  */
 export function mfaCredentialRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'clock' | 'events' | 'notices' | 'storage' | 'users' | 'verification'>,
 ): void {
   async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
@@ -42,7 +52,12 @@ export function mfaCredentialRoutes(
   }
 
   /** Registers a factor (pending) and sends a code to it; an already verified one is just reported. */
-  async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
+  async function register(
+    ctx: BearerContext,
+    type: Channel,
+    destination: string,
+    req: FastifyRequest,
+  ): Promise<{ status: 'enabled' | 'email_sent' | 'sms_sent'; credential?: ReturnType<typeof view> }> {
     const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
     if (existing?.verified_at) return { status: 'enabled', credential: view(existing) };
     const locale = localeOf(req);
@@ -119,37 +134,41 @@ export function mfaCredentialRoutes(
     return phone;
   };
 
-  app.get('/identity/v1/mfa/credentials', async (req, reply) => {
+  app.get('/identity/v1/mfa/credentials', { schema: listCredentialsSchema }, async (req, reply) => {
     const ctx = await caller(req, false);
     const credentials = (await verifiedFactors(r.storage, ctx.user.id)).map(view);
     return reply.header('Cache-Control', 'no-store').send({ credentials });
   });
 
-  app.post('/identity/v1/mfa/credentials/emails', async (req, reply) => {
+  app.post('/identity/v1/mfa/credentials/emails', { schema: registerEmailSchema }, async (req, reply) => {
     const ctx = await caller(req, true);
     if (!ctx.user.email) throw new WardError('noEmailAddress');
     return reply.send(await register(ctx, 'email', ctx.user.email, req));
   });
 
-  app.post('/identity/v1/mfa/credentials/emails/verify', async (req, reply) => {
+  app.post('/identity/v1/mfa/credentials/emails/verify', { schema: verifyCredentialSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
     await confirm(ctx, 'email', params.verification_code, localeOf(req));
     return reply.code(204).send();
   });
 
-  app.post('/identity/v1/mfa/credentials/phone-numbers', async (req, reply) => {
+  app.post('/identity/v1/mfa/credentials/phone-numbers', { schema: registerPhoneSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
     return reply.send(await register(ctx, 'sms', phoneOf(params), req));
   });
 
-  app.post('/identity/v1/mfa/credentials/phone-numbers/verify', async (req, reply) => {
-    const params = requireSingle(req.body, isJson(req.headers['content-type']));
-    const ctx = await caller(req, true);
-    await confirm(ctx, 'sms', params.verification_code, localeOf(req));
-    return reply.code(204).send();
-  });
+  app.post(
+    '/identity/v1/mfa/credentials/phone-numbers/verify',
+    { schema: verifyCredentialSchema },
+    async (req, reply) => {
+      const params = requireSingle(req.body, isJson(req.headers['content-type']));
+      const ctx = await caller(req, true);
+      await confirm(ctx, 'sms', params.verification_code, localeOf(req));
+      return reply.code(204).send();
+    },
+  );
 
   app.delete('/identity/v1/mfa/credentials/emails', async (req, reply) => {
     const ctx = await caller(req, true);
@@ -157,14 +176,14 @@ export function mfaCredentialRoutes(
     return reply.code(204).send();
   });
 
-  app.delete('/identity/v1/mfa/credentials/phone-numbers', async (req, reply) => {
+  app.delete('/identity/v1/mfa/credentials/phone-numbers', { schema: removePhoneSchema }, async (req, reply) => {
     const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
     const ctx = await caller(req, true);
     await remove(ctx, 'sms', phoneOf(params), localeOf(req));
     return reply.code(204).send();
   });
 
-  app.get('/identity/v1/mfa/trusteddevices', async (req, reply) => {
+  app.get('/identity/v1/mfa/trusteddevices', { schema: listTrustedDevicesSchema }, async (req, reply) => {
     const ctx = await caller(req, false);
     const devices = await r.storage.trustedDevices.listOfUser(ctx.user.id, r.clock.now());
     return reply.header('Cache-Control', 'no-store').send({
@@ -178,7 +197,7 @@ export function mfaCredentialRoutes(
     });
   });
 
-  app.delete<{ Params: { id: string } }>('/identity/v1/mfa/trusteddevices/:id', async (req, reply) => {
+  app.delete('/identity/v1/mfa/trusteddevices/:id', { schema: trustedDeviceParams }, async (req, reply) => {
     const ctx = await caller(req, false);
     // Another user's device id is simply not found (no IDOR).
     if (!(await r.storage.trustedDevices.revoke(req.params.id.slice(0, 64), ctx.user.id, r.clock.now())))

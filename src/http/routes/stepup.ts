@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { Client } from '../../clients/service.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -9,6 +10,7 @@ import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import { setSessionCookie } from '../cookies.js';
 import { requireSingle, str } from '../../protocol/params.js';
+import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from './schemas/stepup.js';
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 
@@ -27,7 +29,7 @@ interface Identified {
  * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
  */
 export function stepUpRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<
     Registry,
     'accessTokens' | 'account' | 'clients' | 'clock' | 'limiter' | 'sessions' | 'storage' | 'tkn' | 'users'
@@ -98,7 +100,7 @@ export function stepUpRoutes(
     return { userId: session.userId, amr: session.amr, commit: async () => true };
   }
 
-  app.post('/identity/v1/mfa/stepup', async (req, reply) => {
+  app.post('/identity/v1/mfa/stepup', { schema: stepUpSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     // The OAuth parameters pass the same checks as /oauth/authorize; here errors answer as JSON.
     const { tkn: _t, action: _a, ...oauth } = params;
@@ -125,7 +127,7 @@ export function stepUpRoutes(
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
 
-  app.post('/identity/v1/passwordless/start', async (req, reply) => {
+  app.post('/identity/v1/passwordless/start', { schema: passwordlessStartSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     // Per client IP too, on both ends of the code (PL-09, PL-10), besides the per-token and per-user limits.
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
@@ -156,7 +158,7 @@ export function stepUpRoutes(
     return reply.header('Cache-Control', 'no-store').send(body);
   }
 
-  app.post('/identity/v1/passwordless/verify', async (req, reply) => {
+  app.post('/identity/v1/passwordless/verify', { schema: passwordlessVerifySchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
     return verifyAndAuthorize(req, reply, params);
