@@ -10,6 +10,7 @@ import { installCors } from './http/cors.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
+import { installPublicOpenApi } from './http/public-openapi.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
@@ -77,6 +78,8 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);
+  // Before the routes: it collects them for /identity/v1/openapi.json (the management API has its own).
+  installPublicOpenApi(app, r.config.issuer);
   opsRoutes(app, r, lifecycle);
   metadataRoutes(app, r);
   // One sign-in machinery (stored interaction, next step, step-ups) for the hosted pages and the API.
