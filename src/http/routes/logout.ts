@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { logoutBodySchema, logoutQuerySchema } from './schemas/logout-social.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { forbidden } from '../../errors/refusals.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
@@ -33,7 +34,7 @@ type LogoutDeps = Pick<
  * logout as it always was, and OpenID Connect RP-Initiated Logout 1.0 (logout/end-session.ts).
  * Ending a session also queues the Back-Channel Logout tokens of the clients that had it.
  */
-export function logoutRoutes(app: FastifyInstance, r: LogoutDeps): void {
+export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
   /**
    * The SDK's logout changes state with the SSO cookie (SameSite=None), so a cross-site page must not
    * be able to fire it (SS-03): a request carrying an Origin must come from Ward or a client's allowed
@@ -147,6 +148,6 @@ export function logoutRoutes(app: FastifyInstance, r: LogoutDeps): void {
     }
   }
 
-  app.get('/identity/v1/logout', handle);
-  app.post('/identity/v1/logout', handle);
+  app.get('/identity/v1/logout', { schema: logoutQuerySchema }, handle);
+  app.post('/identity/v1/logout', { schema: logoutBodySchema }, handle);
 }

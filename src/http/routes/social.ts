@@ -1,4 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import {
+  socialCallbackGetSchema,
+  socialCallbackPostSchema,
+  socialLinkSchema,
+  socialStartSchema,
+  unlinkSchema,
+} from './schemas/logout-social.js';
 import { invalidRequest, notFound } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
@@ -16,7 +24,7 @@ import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 
 /** Social login: the login page's buttons, the provider's callback, the link page, unlink. */
 export function socialRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'config' | 'masterKey' | 'storage' | 'users'>,
   deps: SignInDeps,
 ): void {
@@ -40,7 +48,7 @@ export function socialRoutes(
   }
 
   /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
-  app.get('/oauth/authorize/social', async (req, reply) => {
+  app.get('/oauth/authorize/social', { schema: socialStartSchema }, async (req, reply) => {
     const { params, duplicates } = singleValued(req.query);
     const interaction = duplicates.length
       ? null
@@ -63,7 +71,7 @@ export function socialRoutes(
   // and answers 303 to the GET callback with that handle, a top-level GET navigation on which the Lax
   // cookie is sent; the GET then checks state, browser, nonce and PKCE as for any answer. The code
   // never appears in a URL.
-  app.post<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
+  app.post('/identity/v1/oauth/callback/:name', { schema: socialCallbackPostSchema }, async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
     const handle = duplicates.length ? null : await social.park(req.params.name, params);
     if (!handle) return expired(reply);
@@ -76,7 +84,7 @@ export function socialRoutes(
       .send();
   });
 
-  app.get<{ Params: { name: string } }>('/identity/v1/oauth/callback/:name', async (req, reply) => {
+  app.get('/identity/v1/oauth/callback/:name', { schema: socialCallbackGetSchema }, async (req, reply) => {
     const { params: query } = singleValued(req.query);
     const params = query.resume === undefined ? query : await social.unpark(req.params.name, query.resume);
     if (!params) return expired(reply);
@@ -96,7 +104,7 @@ export function socialRoutes(
     return finish(req, reply, interaction, outcome.user, ['social', outcome.provider]);
   });
 
-  app.post('/identity/v1/oauth/link', async (req, reply) => {
+  app.post('/identity/v1/oauth/link', { schema: socialLinkSchema }, async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
     if (
       duplicates.length ||
@@ -124,7 +132,7 @@ export function socialRoutes(
     return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider]);
   });
 
-  app.post('/identity/v1/unlink', async (req, reply) => {
+  app.post('/identity/v1/unlink', { schema: unlinkSchema }, async (req, reply) => {
     const body = requireSingle(req.body ?? {}, !!req.headers['content-type']?.startsWith('application/json'));
     const ctx = await verifyBearer(r, req.headers.authorization);
     const identities = await r.storage.identities.listOfUser(ctx.user.id);
