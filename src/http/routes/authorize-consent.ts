@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { consentFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { confirmPage } from '../../interaction/pages/confirm.js';
@@ -30,12 +32,12 @@ export function confirmationPage(
  * client (Messenger included) its error=access_denied and no code (ML-04).
  */
 export function consentRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'config' | 'events' | 'masterKey' | 'sessions'>,
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep } = deps;
-  app.post('/oauth/authorize/consent', async (req, reply) => {
+  app.post('/oauth/authorize/consent', { schema: consentFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction } = accepted;

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { mfaFormSchema } from './schemas/authorize.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
@@ -18,12 +19,12 @@ import {
  * Only a verified code ends the sign-in: the first factor alone never yields a code for the client.
  */
 export function hostedMfaRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<Registry, 'account' | 'clock' | 'config' | 'masterKey' | 'storage'>,
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep, stepUps } = deps;
-  app.post('/oauth/authorize/mfa', async (req, reply) => {
+  app.post('/oauth/authorize/mfa', { schema: mfaFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;

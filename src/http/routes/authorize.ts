@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { authorizeSchema, loginFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -23,7 +25,7 @@ import { startSocialLogin } from './social-start.js';
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<
     Registry,
     | 'account'
@@ -72,7 +74,7 @@ export function authorizeRoutes(
     );
   }
 
-  app.get('/oauth/authorize', async (req, reply) => {
+  app.get('/oauth/authorize', { schema: authorizeSchema }, async (req, reply) => {
     const ar = await validatedRequest(r, req.query);
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
     const hintSub = ar.idTokenHint
@@ -130,7 +132,7 @@ export function authorizeRoutes(
     return loginPage(req, reply, { handle, request: ar });
   });
 
-  app.post('/oauth/authorize/login', async (req, reply) => {
+  app.post('/oauth/authorize/login', { schema: loginFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;

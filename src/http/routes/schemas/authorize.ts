@@ -1,0 +1,51 @@
+import { protocolParams } from '../../protocol-schema.js';
+
+/**
+ * GET /oauth/authorize: the authorization request. protocol/authorize/pipeline.ts validates it once
+ * (its errors are a page or a redirect), so the schema describes and refuses nothing.
+ */
+export const authorizeSchema = {
+  querystring: protocolParams({
+    client_id: 'string: the client (required)',
+    redirect_uri: 'string: a registered callback',
+    response_type: 'string: code, token, id_token or code id_token',
+    response_mode: 'string: query, fragment, form_post or web_message',
+    scope: 'string: space-separated scopes',
+    state: 'string: returned with the answer',
+    nonce: 'string: put in the id_token',
+    code_challenge: 'string: PKCE (S256)',
+    code_challenge_method: 'string: S256',
+    prompt: 'string: none or login',
+    max_age: 'string: seconds',
+    display: 'string: page, popup, touch or wap',
+    id_token_hint: 'string: an id_token Ward issued',
+    login_hint: 'string: prefills the login page',
+    ui_locales: 'string: the language of the pages',
+    tkn: 'string: a tkn of the password login or signup',
+    provider: 'string: go straight to this social provider',
+  }),
+};
+
+/** Every hosted form posts the interaction's handle and a CSRF token (hosted-form.ts checks them). */
+const hosted = {
+  interaction: 'string: the sign-in in progress (its handle)',
+  csrf: 'string: the CSRF token of the page',
+  js: 'string: set by the page script',
+};
+
+export const loginFormSchema = {
+  body: protocolParams({ ...hosted, email: 'string: email or phone number', password: 'string: the password' }),
+};
+
+export const consentFormSchema = { body: protocolParams({ ...hosted, decision: 'string: allow, or anything else' }) };
+
+export const mfaFormSchema = {
+  body: protocolParams({
+    ...hosted,
+    step_up: 'string: the step-up of this second factor',
+    auth_type: 'string: email or sms',
+    action: 'string: resend, or verify',
+    challenge_id: 'string: the code sent',
+    verification_code: 'string: the code the user typed',
+  }),
+};
