@@ -7,6 +7,7 @@ import type { Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface SignupData {
@@ -27,7 +28,11 @@ const optionalName = (field: string, v: unknown): string | null => {
 export function createUserService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
   const { storage, clock } = deps;
   return {
-    async signup(data: SignupData, role: string | null = null): Promise<User> {
+    async signup(
+      data: SignupData,
+      role: string | null = null,
+      opts: { generatedPassword?: boolean } = {},
+    ): Promise<User> {
       const email = data.email === undefined ? null : normalizeEmail(data.email);
       if (data.email !== undefined && !email) throw invalidField('data.email', 'must be a valid email address');
       const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
@@ -35,20 +40,18 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
         throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
       if (!email && !phone) throw missingField('data.email');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const min = deps.account().password_min_length;
-      if (data.password.length < min || data.password.length > 256) {
-        throw new WardError('passwordTooShort', {
-          description: `The password must be ${min} to 256 characters long`,
-          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
-        });
-      }
+      const given_name = optionalName('data.given_name', data.given_name);
+      const family_name = optionalName('data.family_name', data.family_name);
+      // A password Ward generated itself (the first administrator's) is random: no policy to meet.
+      if (!opts.generatedPassword)
+        enforcePasswordPolicy(deps.account(), data.password, { email, given_name, family_name }, 'data.password');
       const user = {
         id: randomId(),
         email,
         phone_number: phone,
         password_hash: await hashPassword(data.password),
-        given_name: optionalName('data.given_name', data.given_name),
-        family_name: optionalName('data.family_name', data.family_name),
+        given_name,
+        family_name,
         email_verified: false,
         phone_number_verified: false,
         role,

@@ -126,6 +126,14 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.password_min_length,
     128,
   );
+  out.password_min_strength = intIn(
+    p,
+    'account.password_min_strength',
+    raw.password_min_strength,
+    base.password_min_strength,
+    0,
+    4,
+  ) as AccountSettings['password_min_strength'];
   out.verification_code_length = intIn(
     p,
     'account.verification_code_length',
@@ -182,10 +190,10 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.trusted_device_ttl,
     365 * 24 * 3600,
   );
-  if (raw.step_up_bearer_allowed !== undefined) {
-    if (typeof raw.step_up_bearer_allowed !== 'boolean')
-      p.add('account.step_up_bearer_allowed', 'must be true or false');
-    else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
+  for (const k of ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'] as const) {
+    if (raw[k] === undefined) continue;
+    if (typeof raw[k] !== 'boolean') p.add(`account.${k}`, 'must be true or false');
+    else out[k] = raw[k];
   }
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
