@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
@@ -9,7 +10,12 @@ import { WardError } from '../errors/ward-error.js';
 /** The account settings that make the password policy. */
 export type PasswordPolicy = Pick<
   AccountSettings,
-  'password_min_length' | 'password_min_strength' | 'password_refuse_user_info' | 'password_refuse_common'
+  | 'password_min_length'
+  | 'password_min_strength'
+  | 'password_refuse_user_info'
+  | 'password_refuse_common'
+  | 'password_breach_check_url'
+  | 'password_breach_check_timeout_ms'
 >;
 
 /** What Ward knows of the person choosing the password. */
@@ -94,14 +100,54 @@ export function policyRefusal(
   return null;
 }
 
-/** Throws the catalog error naming the broken rule when the password does not meet the policy. */
-export function enforcePasswordPolicy(
+/**
+ * Whether the password is in a breached-password corpus, asked through the k-anonymity range API (the
+ * Have I Been Pwned protocol): only the first 5 hex characters of its SHA-1 leave Ward, the service
+ * answers every `SUFFIX:COUNT` of that range (padded with count-0 decoys, which do not count), and the
+ * match is made here. null: the service did not answer in time or answered badly.
+ */
+export async function isBreachedPassword(url: string, timeoutMs: number, password: string): Promise<boolean | null> {
+  const hash = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
+  try {
+    const res = await fetch(`${url}${hash.slice(0, 5)}`, {
+      headers: { 'Add-Padding': 'true', 'User-Agent': 'Ward' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return null;
+    const suffix = hash.slice(5);
+    for (const line of (await res.text()).split('\n')) {
+      const [s, count] = line.trim().split(':');
+      if (s?.toUpperCase() === suffix && Number(count) > 0) return true;
+    }
+    return false;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Throws the catalog error naming the broken rule when the password does not meet the policy. The
+ * breached-password check (when a URL is set) fails open: a service that is down or slow never blocks
+ * the password (`onBreachCheckUnavailable` hears of it).
+ */
+export async function enforcePasswordPolicy(
   policy: PasswordPolicy,
   password: string,
   owner: PasswordOwner,
   field = 'password',
-): void {
-  const broken = policyRefusal(policy, password, owner, field);
+  onBreachCheckUnavailable: () => void = () => {},
+): Promise<void> {
+  let broken = policyRefusal(policy, password, owner, field);
+  if (!broken && policy.password_breach_check_url) {
+    const breached = await isBreachedPassword(
+      policy.password_breach_check_url,
+      policy.password_breach_check_timeout_ms,
+      password,
+    );
+    if (breached === null) onBreachCheckUnavailable();
+    if (breached) broken = refusal(field, 'breached', 'appears in a list of breached passwords');
+  }
   if (!broken) return;
   throw new WardError(broken.code === 'too_short' ? 'passwordTooShort' : 'passwordTooWeak', {
     description: `The password ${broken.message}`,
@@ -116,6 +162,7 @@ export function publicPasswordPolicy(policy: PasswordPolicy) {
     min_strength: policy.password_min_strength,
     refuse_user_info: policy.password_refuse_user_info,
     refuse_common: policy.password_refuse_common,
+    breach_check: policy.password_breach_check_url !== null,
     allow_update_with_access_token_only: false,
   };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField, missingField } from '../errors/refusals.js';
@@ -25,7 +26,12 @@ const optionalName = (field: string, v: unknown): string | null => {
   return v;
 };
 
-export function createUserService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
+export function createUserService(deps: {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  log?: Pick<Logger, 'warn'>;
+}) {
   const { storage, clock } = deps;
   return {
     async signup(
@@ -44,7 +50,13 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
       const family_name = optionalName('data.family_name', data.family_name);
       // A password Ward generated itself (the first administrator's) is random: no policy to meet.
       if (!opts.generatedPassword)
-        enforcePasswordPolicy(deps.account(), data.password, { email, given_name, family_name }, 'data.password');
+        await enforcePasswordPolicy(
+          deps.account(),
+          data.password,
+          { email, given_name, family_name },
+          'data.password',
+          () => deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
+        );
       const user = {
         id: randomId(),
         email,

@@ -14,6 +14,8 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   password_min_strength: 2,
   password_refuse_user_info: true,
   password_refuse_common: true,
+  password_breach_check_url: null,
+  password_breach_check_timeout_ms: 2000,
   rate_limits: {
     login: { limit: 30, window_seconds: 60 },
     signup: { limit: 20, window_seconds: 60 },

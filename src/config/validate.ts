@@ -91,6 +91,17 @@ function windowLimit(
   };
 }
 
+/** Why a breached-password range API URL cannot be used: https (or loopback http), no query or fragment. */
+function rangeApiUrlProblem(v: unknown): string | null {
+  const bad = 'must be null or an https URL (http only for loopback) without query or fragment';
+  if (typeof v !== 'string' || v.length > 2048) return bad;
+  const problem = callbackUrlProblem(v);
+  if (problem) return problem;
+  const url = new URL(v);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || v.includes('?')) return bad;
+  return null;
+}
+
 const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
 
 export function validateAccount(p: Problems, raw: unknown, base: AccountSettings = DEFAULT_ACCOUNT): AccountSettings {
@@ -134,6 +145,20 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     0,
     4,
   ) as AccountSettings['password_min_strength'];
+  out.password_breach_check_timeout_ms = intIn(
+    p,
+    'account.password_breach_check_timeout_ms',
+    raw.password_breach_check_timeout_ms,
+    base.password_breach_check_timeout_ms,
+    100,
+    10000,
+  );
+  if (raw.password_breach_check_url !== undefined) {
+    const v = raw.password_breach_check_url;
+    const problem = v === null ? null : rangeApiUrlProblem(v);
+    if (problem) p.add('account.password_breach_check_url', problem);
+    else out.password_breach_check_url = v as string | null;
+  }
   out.verification_code_length = intIn(
     p,
     'account.verification_code_length',

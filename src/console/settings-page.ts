@@ -36,5 +36,9 @@ ${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', '
 <fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}
 ${number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4)}
 ${check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name")}
-${check('password_refuse_common', 'Refuse the most common passwords')}</fieldset>
+${check('password_refuse_common', 'Refuse the most common passwords')}
+<div class="field"><label for="s-password_breach_check_url">Breached-password range API URL</label>
+<input id="s-password_breach_check_url" name="password_breach_check_url" type="url" maxlength="2048" placeholder="https://api.pwnedpasswords.com/range/" aria-describedby="h-breach"></div>
+<p class="hint" id="h-breach">Empty: no breach check. Only the first 5 characters of the password's SHA-1 are sent; a slow or failing service never blocks a password.</p>
+${number('password_breach_check_timeout_ms', 'Breach check timeout (milliseconds)', 100, 10000)}</fieldset>
 <button type="submit" data-perm="manage:settings">Save settings</button></form>`;

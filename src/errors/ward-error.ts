@@ -11,7 +11,7 @@ export interface FieldError {
   field: string;
   message: string;
   /** `missing`, `invalid`, or the password rule a new password breaks. */
-  code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak';
+  code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak' | 'breached';
 }
 
 export type Language = 'en' | 'fr';

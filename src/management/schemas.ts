@@ -77,7 +77,7 @@ export const errorSchema: JsonSchema = {
           message: { type: 'string' },
           code: {
             type: 'string',
-            enum: ['missing', 'invalid', 'too_short', 'too_common', 'contains_user_info', 'too_weak'],
+            enum: ['missing', 'invalid', 'too_short', 'too_common', 'contains_user_info', 'too_weak', 'breached'],
           },
         },
       },

@@ -39,6 +39,8 @@ export const accountSchema: JsonSchema = {
     password_min_strength: { type: 'integer', minimum: 0, maximum: 4 },
     password_refuse_user_info: { type: 'boolean' },
     password_refuse_common: { type: 'boolean' },
+    password_breach_check_url: { type: ['string', 'null'], maxLength: 2048 },
+    password_breach_check_timeout_ms: { type: 'integer', minimum: 100, maximum: 10000 },
     rate_limits: {
       type: 'object',
       additionalProperties: false,

@@ -1,10 +1,13 @@
 // The password policy over HTTP, on SQLite and PostgreSQL: signup refuses a password that breaks it
 // with the catalog error and error_details naming the rule, and stores nothing; the Core SDK's
-// POST /identity/v1/password/strength answers {score}; /identity/v1/config lists password_policy.
+// POST /identity/v1/password/strength answers {score}; /identity/v1/config lists password_policy; the
+// optional breached-password check against a local range API simulator (test/helpers/pwned-sim.ts).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
-import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, passwordLogin } from '../helpers/oauth.js';
+import { startPwnedSim } from '../helpers/pwned-sim.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const FR = { 'accept-language': 'fr-FR,fr;q=0.9' };
@@ -110,6 +113,7 @@ for (const engine of engines()) {
         min_strength: 2,
         refuse_user_info: true,
         refuse_common: true,
+        breach_check: false,
         allow_update_with_access_token_only: false,
       });
       ward.registry.setAccount({
@@ -123,12 +127,57 @@ for (const engine of engines()) {
         min_strength: 3,
         refuse_user_info: true,
         refuse_common: false,
+        breach_check: false,
         allow_update_with_access_token_only: false,
       });
       const strong = await signup('kqzvbnwxlejd');
       assert.equal(strong.status, 200, JSON.stringify(strong.body));
       const tooWeak = await signup('pamplemousse');
       assert.equal(tooWeak.status, 400);
+    });
+
+    it('checks breached passwords through the k-anonymity range API when a URL is set; a slow service blocks nothing', async () => {
+      const breached = 'velvet-harbor-lantern';
+      const sim = await startPwnedSim({ [breached]: 1234 });
+      const before = ward.registry.account();
+      try {
+        const clean = await signup('velvet-harbor-lantern-7');
+        assert.equal(clean.status, 200, 'off by default');
+        assert.equal(sim.requests.length, 0);
+        ward.registry.setAccount({
+          ...before,
+          password_breach_check_url: sim.url,
+          password_breach_check_timeout_ms: 300,
+        });
+        const config = await (await ward.fetch('/identity/v1/config?client_id=spa')).json();
+        assert.equal((config as { password_policy: { breach_check: boolean } }).password_policy.breach_check, true);
+
+        const refused = await signup(breached);
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.error_message_key, 'error.password.tooWeak');
+        assert.deepEqual(refused.body.error_details, [
+          { field: 'data.password', message: 'appears in a list of breached passwords', code: 'breached' },
+        ]);
+        assert.equal(await ward.registry.storage.users.findByEmail(refused.email), undefined);
+        // Only the 5-character prefix of the SHA-1 left Ward, with padding asked for.
+        const hash = createHash('sha1').update(breached).digest('hex').toUpperCase();
+        assert.deepEqual(sim.requests, [{ path: `/range/${hash.slice(0, 5)}`, padding: true }]);
+
+        const other = await signup('velvet-harbor-lantern-8');
+        assert.equal(other.status, 200);
+        assert.equal(sim.requests.length, 2);
+
+        // The service stops answering: signups go on once the timeout passes, and logins never ask it.
+        sim.hang = true;
+        const during = await signup('velvet-harbor-lantern-9');
+        assert.equal(during.status, 200, JSON.stringify(during.body));
+        assert.equal(sim.requests.length, 3);
+        assert.ok(await passwordLogin(ward, other.email, 'velvet-harbor-lantern-8'));
+        assert.equal(sim.requests.length, 3);
+      } finally {
+        ward.registry.setAccount(before);
+        await sim.close();
+      }
     });
   });
 }

@@ -81,8 +81,8 @@ describe('password policy', () => {
     assert.ok(passwordStrength('pqmzrvxkwt') >= 2);
   });
 
-  it('throws the catalog error naming the broken rule in error_details', () => {
-    assert.throws(
+  it('throws the catalog error naming the broken rule in error_details', async () => {
+    await assert.rejects(
       () => enforcePasswordPolicy(DEFAULTS, 'password', ADA, 'data.password'),
       (e: unknown) =>
         e instanceof WardError &&
@@ -91,7 +91,7 @@ describe('password policy', () => {
         e.details?.[0]?.field === 'data.password' &&
         e.details[0].code === 'too_common',
     );
-    assert.throws(
+    await assert.rejects(
       () => enforcePasswordPolicy(DEFAULTS, 'short', ADA),
       (e: unknown) => e instanceof WardError && e.id === 'passwordTooShort' && e.details?.[0]?.code === 'too_short',
     );

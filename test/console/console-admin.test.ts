@@ -109,6 +109,8 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await fill('Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', '3');
       assert.equal(await page.getByLabel('Refuse the most common passwords').isChecked(), true);
       await page.getByLabel('Refuse the most common passwords').uncheck();
+      await fill('Breached-password range API URL', 'http://127.0.0.1:9/range/');
+      await fill('Breach check timeout (milliseconds)', '1500');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await statusSays(page, 'Settings saved.');
       const a = h.ward.registry.account();
@@ -127,6 +129,8 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       assert.equal(a.password_min_strength, 3);
       assert.equal(a.password_refuse_common, false);
       assert.equal(a.password_refuse_user_info, true);
+      assert.equal(a.password_breach_check_url, 'http://127.0.0.1:9/range/');
+      assert.equal(a.password_breach_check_timeout_ms, 1500);
       await page.reload();
       await page.waitForFunction(
         () => (document.getElementById('s-rate_limits-login-limit') as HTMLInputElement).value === '7',

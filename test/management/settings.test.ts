@@ -45,6 +45,11 @@ describe('management API: account settings', () => {
       { password_min_strength: -1 },
       { password_refuse_common: 'yes' },
       { password_refuse_user_info: 1 },
+      { password_breach_check_url: 'ftp://pwned.example/range/' },
+      { password_breach_check_url: 'http://pwned.example/range/' },
+      { password_breach_check_url: 'https://pwned.example/range/?x=1' },
+      { password_breach_check_url: 'not a url' },
+      { password_breach_check_timeout_ms: 50 },
     ]) {
       const r = await a.patch('/api/v1/settings/account', body);
       assert.equal(r.status, 400, JSON.stringify(body));
@@ -89,6 +94,7 @@ describe('management API: account settings', () => {
       min_strength: 0,
       refuse_user_info: false,
       refuse_common: false,
+      breach_check: false,
       allow_update_with_access_token_only: false,
     });
     // The complaint, on purpose: with every rule off, "password" is accepted again.
@@ -98,5 +104,13 @@ describe('management API: account settings', () => {
       200,
     );
     assert.equal((await signup('password')).status, 400);
+
+    const url = 'https://api.pwnedpasswords.com/range/';
+    const breach = await a.patch('/api/v1/settings/account', { password_breach_check_url: url });
+    assert.equal(breach.status, 200);
+    assert.equal(breach.body.password_breach_check_url, url);
+    assert.equal(breach.body.password_breach_check_timeout_ms, 2000);
+    const off = await a.patch('/api/v1/settings/account', { password_breach_check_url: null });
+    assert.equal(off.body.password_breach_check_url, null);
   });
 });

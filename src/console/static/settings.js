@@ -34,6 +34,7 @@
         var v = get(s, el.name);
         el.value = v === null || v === undefined ? '' : String(v);
       });
+      form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
     }
     show(await C.api('GET', '/api/v1/settings/account'));
     if (!C.can('manage:settings')) {
@@ -44,10 +45,11 @@
     }
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      var bad = numbers.filter(function (el) {
+      var checked = numbers.concat([form.elements.password_breach_check_url]);
+      var bad = checked.filter(function (el) {
         return !el.checkValidity();
       });
-      numbers.forEach(function (el) {
+      checked.forEach(function (el) {
         if (el.checkValidity()) el.removeAttribute('aria-invalid');
         else el.setAttribute('aria-invalid', 'true');
       });
@@ -65,7 +67,8 @@
         bad[0].focus();
         return;
       }
-      var patch = { mfa_required: form.elements.mfa_required.value };
+      var url = form.elements.password_breach_check_url.value.trim();
+      var patch = { mfa_required: form.elements.mfa_required.value, password_breach_check_url: url || null };
       CHECKBOXES.forEach(function (name) {
         patch[name] = form.elements[name].checked;
       });
