@@ -171,7 +171,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({ storage, clock, account }),
+    users: createUserService({ storage, clock, account, log }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,

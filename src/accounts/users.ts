@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField, missingField } from '../errors/refusals.js';
@@ -7,6 +8,7 @@ import type { Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface SignupData {
@@ -24,10 +26,19 @@ const optionalName = (field: string, v: unknown): string | null => {
   return v;
 };
 
-export function createUserService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
+export function createUserService(deps: {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  log?: Pick<Logger, 'warn'>;
+}) {
   const { storage, clock } = deps;
   return {
-    async signup(data: SignupData, role: string | null = null): Promise<User> {
+    async signup(
+      data: SignupData,
+      role: string | null = null,
+      opts: { generatedPassword?: boolean } = {},
+    ): Promise<User> {
       const email = data.email === undefined ? null : normalizeEmail(data.email);
       if (data.email !== undefined && !email) throw invalidField('data.email', 'must be a valid email address');
       const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
@@ -35,20 +46,24 @@ export function createUserService(deps: { storage: Storage; clock: Clock; accoun
         throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
       if (!email && !phone) throw missingField('data.email');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const min = deps.account().password_min_length;
-      if (data.password.length < min || data.password.length > 256) {
-        throw new WardError('passwordTooShort', {
-          description: `The password must be ${min} to 256 characters long`,
-          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
-        });
-      }
+      const given_name = optionalName('data.given_name', data.given_name);
+      const family_name = optionalName('data.family_name', data.family_name);
+      // A password Ward generated itself (the first administrator's) is random: no policy to meet.
+      if (!opts.generatedPassword)
+        await enforcePasswordPolicy(
+          deps.account(),
+          data.password,
+          { email, given_name, family_name },
+          'data.password',
+          () => deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
+        );
       const user = {
         id: randomId(),
         email,
         phone_number: phone,
         password_hash: await hashPassword(data.password),
-        given_name: optionalName('data.given_name', data.given_name),
-        family_name: optionalName('data.family_name', data.family_name),
+        given_name,
+        family_name,
         email_verified: false,
         phone_number_verified: false,
         role,

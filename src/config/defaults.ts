@@ -11,6 +11,11 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   session_ttl: 7 * 24 * 3600,
   session_idle_ttl: 24 * 3600,
   password_min_length: 8,
+  password_min_strength: 2,
+  password_refuse_user_info: true,
+  password_refuse_common: true,
+  password_breach_check_url: null,
+  password_breach_check_timeout_ms: 2000,
   rate_limits: {
     login: { limit: 30, window_seconds: 60 },
     signup: { limit: 20, window_seconds: 60 },

@@ -91,6 +91,17 @@ function windowLimit(
   };
 }
 
+/** Why a breached-password range API URL cannot be used: https (or loopback http), no query or fragment. */
+function rangeApiUrlProblem(v: unknown): string | null {
+  const bad = 'must be null or an https URL (http only for loopback) without query or fragment';
+  if (typeof v !== 'string' || v.length > 2048) return bad;
+  const problem = callbackUrlProblem(v);
+  if (problem) return problem;
+  const url = new URL(v);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || v.includes('?')) return bad;
+  return null;
+}
+
 const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
 
 export function validateAccount(p: Problems, raw: unknown, base: AccountSettings = DEFAULT_ACCOUNT): AccountSettings {
@@ -126,6 +137,28 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.password_min_length,
     128,
   );
+  out.password_min_strength = intIn(
+    p,
+    'account.password_min_strength',
+    raw.password_min_strength,
+    base.password_min_strength,
+    0,
+    4,
+  ) as AccountSettings['password_min_strength'];
+  out.password_breach_check_timeout_ms = intIn(
+    p,
+    'account.password_breach_check_timeout_ms',
+    raw.password_breach_check_timeout_ms,
+    base.password_breach_check_timeout_ms,
+    100,
+    10000,
+  );
+  if (raw.password_breach_check_url !== undefined) {
+    const v = raw.password_breach_check_url;
+    const problem = v === null ? null : rangeApiUrlProblem(v);
+    if (problem) p.add('account.password_breach_check_url', problem);
+    else out.password_breach_check_url = v as string | null;
+  }
   out.verification_code_length = intIn(
     p,
     'account.verification_code_length',
@@ -182,10 +215,10 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.trusted_device_ttl,
     365 * 24 * 3600,
   );
-  if (raw.step_up_bearer_allowed !== undefined) {
-    if (typeof raw.step_up_bearer_allowed !== 'boolean')
-      p.add('account.step_up_bearer_allowed', 'must be true or false');
-    else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
+  for (const k of ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'] as const) {
+    if (raw[k] === undefined) continue;
+    if (typeof raw[k] !== 'boolean') p.add(`account.${k}`, 'must be true or false');
+    else out[k] = raw[k];
   }
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))

@@ -257,6 +257,13 @@ export const CATALOG = {
     'The password is too short or too long',
     'Le mot de passe est trop court ou trop long.',
   ),
+  passwordTooWeak: entry(
+    400,
+    'invalid_request',
+    'error.password.tooWeak',
+    'The password does not meet the password policy',
+    'Le mot de passe ne respecte pas la politique de mots de passe.',
+  ),
   emailInUse: entry(
     409,
     'email_conflict',

@@ -75,7 +75,10 @@ export const errorSchema: JsonSchema = {
         properties: {
           field: { type: 'string' },
           message: { type: 'string' },
-          code: { type: 'string', enum: ['missing', 'invalid'] },
+          code: {
+            type: 'string',
+            enum: ['missing', 'invalid', 'too_short', 'too_common', 'contains_user_info', 'too_weak', 'breached'],
+          },
         },
       },
     },

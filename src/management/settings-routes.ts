@@ -36,6 +36,11 @@ export const accountSchema: JsonSchema = {
     session_ttl: seconds,
     session_idle_ttl: seconds,
     password_min_length: { type: 'integer', minimum: 1, maximum: 128 },
+    password_min_strength: { type: 'integer', minimum: 0, maximum: 4 },
+    password_refuse_user_info: { type: 'boolean' },
+    password_refuse_common: { type: 'boolean' },
+    password_breach_check_url: { type: ['string', 'null'], maxLength: 2048 },
+    password_breach_check_timeout_ms: { type: 'integer', minimum: 100, maximum: 10000 },
     rate_limits: {
       type: 'object',
       additionalProperties: false,
@@ -71,7 +76,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits)',
+      summary: 'Change account settings (MFA required, lifetimes, limits, password policy)',
       body: { ...accountSchema, minProperties: 1 },
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

@@ -18,7 +18,7 @@ export async function sharedDb(engine: 'sqlite' | 'postgres'): Promise<SharedDb>
     WARD_MASTER_KEY: masterKey,
     WARD_LOG_LEVEL: 'warn',
     WARD_DEMO_CLIENTS: 'off',
-    WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+    WARD_ADMIN_PASSWORD: 'operator-password-for-tests',
   };
   if (engine === 'sqlite') {
     return {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { invalidField, invalidScope } from '../../errors/refusals.js';
+import { invalidField, invalidScope, missingField } from '../../errors/refusals.js';
+import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
@@ -65,6 +66,17 @@ export function identityRoutes(
       mfa_pending: false,
     });
     return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
+  });
+
+  // The Core SDK's getPasswordStrength: zxcvbn's score as the user types (no owner known: no user info).
+  app.post('/identity/v1/password/strength', async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await r.limiter('password_strength', req.ip, r.account().rate_limits.login);
+    await clientOf(params);
+    if (typeof params.password !== 'string') throw missingField('password');
+    if (params.password.length > PASSWORD_MAX_LENGTH)
+      throw invalidField('password', `must be at most ${PASSWORD_MAX_LENGTH} characters long`);
+    return reply.header('Cache-Control', 'no-store').send({ score: passwordStrength(params.password) });
   });
 
   app.post('/identity/v1/password/login', async (req, reply) => {
@@ -147,11 +159,7 @@ export function identityRoutes(
       is_implicit_flow_forbidden: !client.implicit_flow,
       scope: client.scope,
       social_providers: r.socialProviders.list().map((p) => p.name),
-      password_policy: {
-        min_length: r.account().password_min_length,
-        min_strength: 1,
-        allow_update_with_access_token_only: false,
-      },
+      password_policy: publicPasswordPolicy(r.account()),
       custom_fields: [],
       consents: [],
       resource_base_url: r.config.issuer,
