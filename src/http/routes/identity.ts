@@ -140,7 +140,7 @@ export function identityRoutes(
     return reply.header('Cache-Control', 'public, max-age=60').send({
       sso: client.sso,
       sms: false,
-      web_authn: false,
+      web_authn: r.account().passkeys.enabled,
       language: lang ?? 'en',
       pkce_enforced: client.pkce_enforced,
       is_public: client.type === 'public',
