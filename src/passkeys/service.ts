@@ -208,6 +208,7 @@ export function createPasskeys(deps: PasskeyDeps) {
     /** Removes a passkey of the user, unless it is their last way to sign in (no password, no provider). */
     async remove(user: { id: string; password_hash: string | null }, id: string): Promise<void> {
       await deps.storage.transaction(async (tx) => {
+        await tx.passkeys.lockUser(user.id);
         const keys = await tx.passkeys.listOfUser(user.id);
         if (!keys.some((k) => k.id === id)) throw new WardError('notFound', { description: 'No such passkey' });
         const others = keys.length > 1 || !!user.password_hash || (await tx.identities.listOfUser(user.id)).length > 0;

@@ -26,7 +26,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     sessions: sessionsRepo(db, engine),
     codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
-    passkeys: passkeysRepo(db),
+    passkeys: passkeysRepo(db, engine),
     interactions: interactionsRepo(db),
     tokens: tokensRepo(db, engine),
     counters: countersRepo(db, engine),

@@ -98,6 +98,10 @@ for (const engine of engines()) {
       const replay = await post(`${W}/authentication`, assertion);
       assert.equal(replay.status, 400);
       assert.equal(replay.body.error_message_key, 'error.webauthn.invalidChallenge');
+      assert.ok(
+        ward.logs.some((l) => l.includes('"event":"login.failed"') && l.includes('"method":"passkey"')),
+        'a failed passkey sign-in is a security event',
+      );
     });
 
     it('an expired challenge is refused', async () => {

@@ -23,7 +23,7 @@ export function webauthnRoutes(
   app: FastifyInstance,
   r: Pick<
     Registry,
-    'accessTokens' | 'account' | 'clients' | 'clock' | 'limiter' | 'log' | 'passkeys' | 'storage' | 'tkn' | 'users'
+    'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'limiter' | 'passkeys' | 'storage' | 'tkn' | 'users'
   >,
 ): void {
   const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
@@ -81,7 +81,7 @@ export function webauthnRoutes(
       auth_time: r.clock.now(),
       mfa_pending: false,
     });
-    r.log.info({ event: 'signup.passkey', client_id: v.clientId, user_id: user.id }, 'passkey signup');
+    await r.events.emit('passkey.signup', { client_id: v.clientId, user_id: user.id }, 'signup with a passkey');
     return noStore(reply).send({ tkn });
   });
 
@@ -113,7 +113,12 @@ export function webauthnRoutes(
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     await limit('login', req.ip);
-    const v = await r.passkeys.verifyAssertion<{ origin: string; scope: string }>(authenticationResponse(params, ''));
+    const assertion = authenticationResponse(params, '');
+    const v = await r.passkeys.verifyAssertion<{ origin: string; scope: string }>(assertion).catch(async (e) => {
+      if (e instanceof WardError)
+        await r.events.emit('login.failed', { method: 'passkey', reason: e.entry.key }, 'passkey login failed');
+      throw e;
+    });
     const user = await r.users.find(v.userId);
     if (!user || user.disabled) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
     const amr = r.passkeys.amr(v.userVerified);
@@ -125,7 +130,7 @@ export function webauthnRoutes(
       auth_time: r.clock.now(),
       mfa_pending: false,
     });
-    r.log.info({ event: 'login.passkey', client_id: v.clientId, user_id: user.id, amr }, 'passkey login');
+    await r.events.emit('passkey.login', { client_id: v.clientId, user_id: user.id, amr }, 'passkey login');
     return noStore(reply).send({ tkn });
   });
 
@@ -152,7 +157,7 @@ export function webauthnRoutes(
     // A challenge minted for another user (another token) is no challenge of this user.
     if (v.passkey.user_id !== ctx.user.id) throw new WardError('passkeyChallenge');
     await r.storage.passkeys.insert(v.passkey);
-    r.log.info({ event: 'passkey.added', user_id: ctx.user.id }, 'passkey added');
+    await r.events.emit('passkey.added', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey added');
     return reply.code(204).send();
   });
 
@@ -174,7 +179,7 @@ export function webauthnRoutes(
     const ctx = await bearer(req);
     if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
     await r.passkeys.remove(ctx.user, req.params.id);
-    r.log.info({ event: 'passkey.removed', user_id: ctx.user.id }, 'passkey removed');
+    await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
     return reply.code(204).send();
   });
 }

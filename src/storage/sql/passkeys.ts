@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Engine } from '../connect.js';
 import type { Database, PasskeysTable } from '../schema.js';
 
 /** A stored passkey, its flags as booleans and its transports as a list. */
@@ -14,7 +15,7 @@ const toPasskey = (r: Selectable<PasskeysTable>): Passkey => ({
 });
 
 /** Users' passkeys (WebAuthn credentials). A credential ID belongs to one passkey only. */
-export function passkeysRepo(db: Kysely<Database>) {
+export function passkeysRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async insert(k: Passkey): Promise<void> {
       await db
@@ -52,6 +53,14 @@ export function passkeysRepo(db: Kysely<Database>) {
         .where('counter', '=', seen)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
+    },
+    /**
+     * In a transaction: holds the user's row until it ends, so two changes of one user's ways to sign in
+     * run one after the other (PostgreSQL; SQLite runs one write transaction at a time anyway).
+     */
+    async lockUser(userId: string): Promise<void> {
+      if (engine !== 'postgres') return;
+      await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     },
     async delete(userId: string, id: string): Promise<boolean> {
       const r = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
