@@ -119,6 +119,8 @@ export function webauthnRoutes(
         await r.events.emit('login.failed', { method: 'passkey', reason: e.entry.key }, 'passkey login failed');
       throw e;
     });
+    // A challenge of the hosted login page (bound to an interaction, no scope) is not one of this API.
+    if (typeof v.data.scope !== 'string') throw new WardError('passkeyChallenge');
     const user = await r.users.find(v.userId);
     if (!user || user.disabled) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
     const amr = r.passkeys.amr(v.userVerified);
