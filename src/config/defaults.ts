@@ -31,6 +31,14 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   step_up_ttl: 300,
   step_up_bearer_allowed: true,
   trusted_device_ttl: 30 * 24 * 3600,
+  passkeys: {
+    enabled: false,
+    rp_id: null,
+    rp_name: 'Ward',
+    origins: [],
+    user_verification_is_mfa: true,
+    challenge_ttl: 300,
+  },
 };
 
 export const DEFAULT_PORT = 8443;

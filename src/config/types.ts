@@ -129,6 +129,23 @@ export interface AccountSettings {
   step_up_bearer_allowed: boolean;
   /** Lifetime of a trusted device, seconds. */
   trusted_device_ttl: number;
+  /** Passkeys (WebAuthn) under /identity/v1/webauthn. */
+  passkeys: PasskeySettings;
+}
+
+/** The account's passkey (WebAuthn) settings. */
+export interface PasskeySettings {
+  enabled: boolean;
+  /** The relying-party ID passkeys are bound to (a domain); null: the issuer's host. */
+  rp_id: string | null;
+  /** The relying party's name the browser shows. */
+  rp_name: string;
+  /** The origins a ceremony may come from (each on rp_id or a subdomain); empty: the issuer's origin. */
+  origins: string[];
+  /** A passkey sign-in with user verification counts as multi-factor (amr `mfa`). */
+  user_verification_is_mfa: boolean;
+  /** Lifetime of a ceremony's challenge, seconds (30 to 600). */
+  challenge_ttl: number;
 }
 
 /** How verification codes leave Ward: SMTP for email, a Twilio-compatible HTTP API for SMS. */

@@ -55,6 +55,18 @@ export const accountSchema: JsonSchema = {
     step_up_ttl: { type: 'integer', minimum: 30, maximum: 1800 },
     step_up_bearer_allowed: { type: 'boolean' },
     trusted_device_ttl: seconds,
+    passkeys: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean' },
+        rp_id: { type: ['string', 'null'], maxLength: 253 },
+        rp_name: { type: 'string', minLength: 1, maxLength: 100 },
+        origins: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 300 } },
+        user_verification_is_mfa: { type: 'boolean' },
+        challenge_ttl: { type: 'integer', minimum: 30, maximum: 600 },
+      },
+    },
   },
 };
 
@@ -76,7 +88,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits, password policy)',
+      summary: 'Change account settings (MFA required, lifetimes, limits, password policy, passkeys)',
       body: { ...accountSchema, minProperties: 1 },
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

@@ -111,8 +111,27 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await page.getByLabel('Refuse the most common passwords').uncheck();
       await fill('Breached-password range API URL', 'http://127.0.0.1:9/range/');
       await fill('Breach check timeout (milliseconds)', '1500');
+      await page.getByLabel('Passkeys on').check();
+      await fill('Relying-party ID (domain)', 'example.com');
+      await fill('Allowed origins (one per line)', 'https://example.com\nhttps://shop.example.com');
+      await page.getByLabel('A passkey with user verification counts as multi-factor').uncheck();
+      await fill('Passkey challenge lifetime (seconds)', '120');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await statusSays(page, 'Settings saved.');
+      assert.deepEqual(h.ward.registry.account().passkeys, {
+        enabled: true,
+        rp_id: 'example.com',
+        rp_name: 'Ward',
+        origins: ['https://example.com', 'https://shop.example.com'],
+        user_verification_is_mfa: false,
+        challenge_ttl: 120,
+      });
+      // An origin off the relying-party ID: the API's refusal is shown, nothing changes.
+      await fill('Allowed origins (one per line)', 'https://example.org');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#error.shown').filter({ hasText: 'example.org' }).waitFor();
+      assert.deepEqual(h.ward.registry.account().passkeys.origins, ['https://example.com', 'https://shop.example.com']);
+      await fill('Allowed origins (one per line)', 'https://example.com\nhttps://shop.example.com');
       const a = h.ward.registry.account();
       assert.equal(a.verification_code_ttl, 120);
       assert.deepEqual(a.rate_limits.login, { limit: 7, window_seconds: 60 });

@@ -113,4 +113,47 @@ describe('management API: account settings', () => {
     const off = await a.patch('/api/v1/settings/account', { password_breach_check_url: null });
     assert.equal(off.body.password_breach_check_url, null);
   });
+
+  it('turns passkeys on with a relying-party ID and origins; /identity/v1/config says web_authn', async () => {
+    const config = () =>
+      ward
+        .fetch(`/identity/v1/config?client_id=${PUBLIC_CLIENT.client_id}`)
+        .then((r) => r.json() as Promise<{ web_authn: boolean }>);
+    assert.equal((await config()).web_authn, false);
+    const passkeys = {
+      enabled: true,
+      rp_id: 'example.com',
+      origins: ['https://example.com', 'https://app.example.com'],
+    };
+    const r = await a.patch('/api/v1/settings/account', { passkeys });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.passkeys, {
+      ...passkeys,
+      rp_name: 'Ward',
+      user_verification_is_mfa: true,
+      challenge_ttl: 300,
+    });
+    assert.equal((await config()).web_authn, true);
+    await a.patch('/api/v1/settings/account', { passkeys: { enabled: false } });
+    assert.equal((await config()).web_authn, false);
+  });
+
+  it('refuses passkey settings whose origins are not on the relying-party ID, or a bad rp_id', async () => {
+    for (const passkeys of [
+      { rp_id: 'example.com', origins: ['https://example.org'] },
+      { rp_id: 'example.com', origins: ['https://notexample.com'] },
+      { rp_id: 'https://example.com' },
+      { rp_id: '127.0.0.1' },
+      { origins: ['https://example.com/path'] },
+      { origins: ['http://example.com'] },
+      { enabled: 'yes' },
+      { challenge_ttl: 5 },
+      { unknown: true },
+    ]) {
+      const r = await a.patch('/api/v1/settings/account', { passkeys });
+      assert.equal(r.status, 400, JSON.stringify(passkeys));
+      assert.ok(r.body.error_message_key);
+    }
+    assert.equal((await a.get('/api/v1/settings/account')).body.passkeys.rp_id, 'example.com');
+  });
 });

@@ -1,6 +1,6 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// policy). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
   var CHECKBOXES = ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'];
   ('use strict');
@@ -30,6 +30,12 @@
       CHECKBOXES.forEach(function (name) {
         form.elements[name].checked = !!s[name];
       });
+      var pk = s.passkeys || {};
+      form.elements['passkeys.enabled'].checked = !!pk.enabled;
+      form.elements['passkeys.user_verification_is_mfa'].checked = !!pk.user_verification_is_mfa;
+      form.elements['passkeys.rp_id'].value = pk.rp_id || '';
+      form.elements['passkeys.rp_name'].value = pk.rp_name || '';
+      form.elements['passkeys.origins'].value = (pk.origins || []).join('\n');
       numbers.forEach(function (el) {
         var v = get(s, el.name);
         el.value = v === null || v === undefined ? '' : String(v);
@@ -74,6 +80,13 @@
       });
       numbers.forEach(function (el) {
         set(patch, el.name, el.value === '' ? null : Number(el.value));
+      });
+      patch.passkeys.enabled = form.elements['passkeys.enabled'].checked;
+      patch.passkeys.user_verification_is_mfa = form.elements['passkeys.user_verification_is_mfa'].checked;
+      patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
+      patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
+      patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
+        return o !== '';
       });
       C.run(
         async function () {

@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { invalidField, invalidScope, missingField } from '../../errors/refusals.js';
+import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
-import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
+import { claimsFor } from '../../protocol/scopes.js';
+import { clientOf as clientOfRequest, isJson, scopeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
-import { requireSingle, requiredStr, str, type Params } from '../../protocol/params.js';
-
-const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+import { requireSingle, str, type Params } from '../../protocol/params.js';
 
 /** The Core SDK's identity API: signup, password login, userinfo, SSO data, remote config (logout: logout.ts). */
 export function identityRoutes(
@@ -32,22 +31,7 @@ export function identityRoutes(
     | 'users'
   >,
 ): void {
-  async function clientOf(params: Params) {
-    const id = requiredStr(params, 'client_id', 128);
-    const client = await r.clients.find(id);
-    if (!client) throw new WardError('unknownClient');
-    // A resource server only introspects tokens: it signs no one up or in.
-    if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
-    return client;
-  }
-
-  function scopeOf(params: Params): string[] {
-    const scopes = parseScope(params.scope);
-    if (scopes === null) throw invalidScope('scope must be a space-separated string');
-    const unknown = unknownScopes(scopes);
-    if (unknown.length) throw invalidScope(`Unknown scope: ${unknown.join(' ')}`);
-    return scopes;
-  }
+  const clientOf = (params: Params) => clientOfRequest(r, params);
 
   app.post('/identity/v1/signup', async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
@@ -152,7 +136,7 @@ export function identityRoutes(
     return reply.header('Cache-Control', 'public, max-age=60').send({
       sso: client.sso,
       sms: false,
-      web_authn: false,
+      web_authn: r.account().passkeys.enabled,
       language: lang ?? 'en',
       pkce_enforced: client.pkce_enforced,
       is_public: client.type === 'public',
