@@ -242,7 +242,7 @@ export async function startWard(
       WARD_LOG_LEVEL: 'warn',
       WARD_SMTP_URL: smtpUrl,
       WARD_DEMO_CLIENTS: 'off',
-      WARD_ADMIN_PASSWORD: 'bench-admin-password-0123',
+      WARD_ADMIN_PASSWORD: 'bench-operator-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
       BENCH_EXPERIMENT: experiment,
       ...tuned,

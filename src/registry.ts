@@ -25,6 +25,7 @@ import { createIdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
+import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
 import { createVerificationService } from './stepup/challenges.js';
@@ -171,7 +172,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({ storage, clock, account }),
+    users: createUserService({ storage, clock, account, log }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,
@@ -185,6 +186,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
     notices,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
+    passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
     signIdToken,

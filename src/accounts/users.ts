@@ -1,12 +1,14 @@
+import type { Logger } from 'pino';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField, missingField } from '../errors/refusals.js';
 import type { Clock } from '../lib/clock.js';
 import { randomId } from '../lib/random.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
-import type { User } from '../storage/sql/users.js';
+import type { NewUser, User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface SignupData {
@@ -24,45 +26,113 @@ const optionalName = (field: string, v: unknown): string | null => {
   return v;
 };
 
-export function createUserService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
+/** The email and phone number of a signup, normalized; at least one is required. */
+function identifiersOf(data: SignupData, field: string): { email: string | null; phone: string | null } {
+  const email = data.email === undefined ? null : normalizeEmail(data.email);
+  if (data.email !== undefined && !email) throw invalidField(`${field}.email`, 'must be a valid email address');
+  const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
+  if (data.phone_number !== undefined && !phone)
+    throw invalidField(`${field}.phone_number`, 'must be an E.164 phone number such as +33612345678');
+  if (!email && !phone) throw missingField(`${field}.email`);
+  return { email, phone };
+}
+
+export interface PasswordlessProfile {
+  email: string | null;
+  phone_number: string | null;
+  given_name: string | null;
+  family_name: string | null;
+}
+
+export function createUserService(deps: {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  log?: Pick<Logger, 'warn'>;
+}) {
   const { storage, clock } = deps;
+  async function create(user: NewUser, repos: Pick<Repos, 'users'> = storage): Promise<User> {
+    try {
+      return await repos.users.create(user, clock.now());
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new WardError(user.email ? 'emailInUse' : 'phoneNumberInUse');
+      throw e;
+    }
+  }
   return {
-    async signup(data: SignupData, role: string | null = null): Promise<User> {
-      const email = data.email === undefined ? null : normalizeEmail(data.email);
-      if (data.email !== undefined && !email) throw invalidField('data.email', 'must be a valid email address');
-      const phone = data.phone_number === undefined ? null : normalizePhone(data.phone_number);
-      if (data.phone_number !== undefined && !phone)
-        throw invalidField('data.phone_number', 'must be an E.164 phone number such as +33612345678');
-      if (!email && !phone) throw missingField('data.email');
+    async signup(
+      data: SignupData,
+      role: string | null = null,
+      opts: { generatedPassword?: boolean } = {},
+    ): Promise<User> {
+      const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const min = deps.account().password_min_length;
-      if (data.password.length < min || data.password.length > 256) {
-        throw new WardError('passwordTooShort', {
-          description: `The password must be ${min} to 256 characters long`,
-          details: [{ field: 'data.password', message: `must be ${min} to 256 characters long`, code: 'invalid' }],
-        });
-      }
+      const given_name = optionalName('data.given_name', data.given_name);
+      const family_name = optionalName('data.family_name', data.family_name);
+      // A password Ward generated itself (the first administrator's) is random: no policy to meet.
+      if (!opts.generatedPassword)
+        await enforcePasswordPolicy(
+          deps.account(),
+          data.password,
+          { email, given_name, family_name },
+          'data.password',
+          () => deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
+        );
       const user = {
         id: randomId(),
         email,
         phone_number: phone,
         password_hash: await hashPassword(data.password),
-        given_name: optionalName('data.given_name', data.given_name),
-        family_name: optionalName('data.family_name', data.family_name),
+        given_name,
+        family_name,
         email_verified: false,
         phone_number_verified: false,
         role,
         disabled: false,
       };
-      try {
-        return await storage.users.create(user, clock.now());
-      } catch (e) {
-        if (isUniqueViolation(e)) {
-          throw new WardError(email ? 'emailInUse' : 'phoneNumberInUse');
-        }
-        throw e;
-      }
+      return create(user);
     },
+    /**
+     * The profile of a signup without a password (a passkey signup), checked before the ceremony:
+     * an identifier, names, and no account with that identifier yet.
+     */
+    async passwordlessProfile(data: SignupData, field = 'profile'): Promise<PasswordlessProfile> {
+      const { email, phone } = identifiersOf(data, field);
+      const profile = {
+        email,
+        phone_number: phone,
+        given_name: optionalName(`${field}.given_name`, data.given_name),
+        family_name: optionalName(`${field}.family_name`, data.family_name),
+      };
+      const taken = email ? await storage.users.findByEmail(email) : await storage.users.findByPhone(phone!);
+      if (taken) throw new WardError(email ? 'emailInUse' : 'phoneNumberInUse');
+      return profile;
+    },
+    /**
+     * Creates a user without a password under a chosen id (a passkey's user handle names it), and
+     * what must exist with it (its passkey) in the same transaction.
+     */
+    createPasswordless: (
+      id: string,
+      profile: PasswordlessProfile,
+      within: (tx: Repos, user: User) => Promise<void>,
+    ): Promise<User> =>
+      storage.transaction(async (tx) => {
+        const user = await create(
+          {
+            id,
+            ...profile,
+            password_hash: null,
+            email_verified: false,
+            phone_number_verified: false,
+            role: null,
+            disabled: false,
+          },
+          tx,
+        );
+        await within(tx, user);
+        return user;
+      }),
     /** The user whose identifier and password match, or undefined (same time either way). */
     async authenticate(
       identifier: { email?: unknown; phone_number?: unknown },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WardError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
 
 export interface FirstStartReport {
@@ -18,7 +19,16 @@ export async function firstStart(
     const email = r.config.admin.email ?? 'admin@ward.local';
     const generated = r.config.admin.password === null;
     const password = r.config.admin.password ?? randomBytes(18).toString('base64url');
-    await r.users.signup({ email, password, given_name: 'Ward', family_name: 'Administrator' }, 'administrator');
+    try {
+      await r.users.signup({ email, password, given_name: 'Ward', family_name: 'Administrator' }, 'administrator', {
+        generatedPassword: generated,
+      });
+    } catch (e) {
+      // A WARD_ADMIN_PASSWORD the password policy refuses stops the start, saying which setting to change.
+      if (e instanceof WardError && e.details?.[0]?.field === 'data.password')
+        throw new Error(`WARD_ADMIN_PASSWORD: ${e.description} (account password policy)`);
+      throw e;
+    }
     report.admin = { email, password: generated ? password : null };
   }
   if (r.config.demoClients) {

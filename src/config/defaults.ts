@@ -11,6 +11,11 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   session_ttl: 7 * 24 * 3600,
   session_idle_ttl: 24 * 3600,
   password_min_length: 8,
+  password_min_strength: 2,
+  password_refuse_user_info: true,
+  password_refuse_common: true,
+  password_breach_check_url: null,
+  password_breach_check_timeout_ms: 2000,
   rate_limits: {
     login: { limit: 30, window_seconds: 60 },
     signup: { limit: 20, window_seconds: 60 },
@@ -26,6 +31,14 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   step_up_ttl: 300,
   step_up_bearer_allowed: true,
   trusted_device_ttl: 30 * 24 * 3600,
+  passkeys: {
+    enabled: false,
+    rp_id: null,
+    rp_name: 'Ward',
+    origins: [],
+    user_verification_is_mfa: true,
+    challenge_ttl: 300,
+  },
 };
 
 export const DEFAULT_PORT = 8443;

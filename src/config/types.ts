@@ -97,6 +97,19 @@ export interface AccountSettings {
   session_ttl: number;
   session_idle_ttl: number;
   password_min_length: number;
+  /** The least zxcvbn score (0 to 4) a new password must reach; 0: no strength rule. */
+  password_min_strength: 0 | 1 | 2 | 3 | 4;
+  /** Refuse a password that contains the user's email address (or its local part) or name. */
+  password_refuse_user_info: boolean;
+  /** Refuse the most common passwords (zxcvbn's list), whatever their score. */
+  password_refuse_common: boolean;
+  /**
+   * The k-anonymity range API of a breached-password corpus, the 5-character hash prefix appended
+   * (e.g. `https://api.pwnedpasswords.com/range/`); null: no breach check (the default).
+   */
+  password_breach_check_url: string | null;
+  /** How long the breach check may take; past it the password is accepted (the check never blocks). */
+  password_breach_check_timeout_ms: number;
   rate_limits: { login: RateLimit; signup: RateLimit; token: RateLimit; verification: RateLimit };
   /** Digits of a verification code (4 to 10). */
   verification_code_length: number;
@@ -116,6 +129,23 @@ export interface AccountSettings {
   step_up_bearer_allowed: boolean;
   /** Lifetime of a trusted device, seconds. */
   trusted_device_ttl: number;
+  /** Passkeys (WebAuthn) under /identity/v1/webauthn. */
+  passkeys: PasskeySettings;
+}
+
+/** The account's passkey (WebAuthn) settings. */
+export interface PasskeySettings {
+  enabled: boolean;
+  /** The relying-party ID passkeys are bound to (a domain); null: the issuer's host. */
+  rp_id: string | null;
+  /** The relying party's name the browser shows. */
+  rp_name: string;
+  /** The origins a ceremony may come from (each on rp_id or a subdomain); empty: the issuer's origin. */
+  origins: string[];
+  /** A passkey sign-in with user verification counts as multi-factor (amr `mfa`). */
+  user_verification_is_mfa: boolean;
+  /** Lifetime of a ceremony's challenge, seconds (30 to 600). */
+  challenge_ttl: number;
 }
 
 /** How verification codes leave Ward: SMTP for email, a Twilio-compatible HTTP API for SMS. */

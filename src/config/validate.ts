@@ -12,6 +12,7 @@ import {
   type ClientConfig,
   type GrantType,
   type ManagementScope,
+  type PasskeySettings,
   type RateLimit,
 } from './types.js';
 
@@ -91,7 +92,67 @@ function windowLimit(
   };
 }
 
+/** Why a breached-password range API URL cannot be used: https (or loopback http), no query or fragment. */
+function rangeApiUrlProblem(v: unknown): string | null {
+  const bad = 'must be null or an https URL (http only for loopback) without query or fragment';
+  if (typeof v !== 'string' || v.length > 2048) return bad;
+  const problem = callbackUrlProblem(v);
+  if (problem) return problem;
+  const url = new URL(v);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || v.includes('?')) return bad;
+  return null;
+}
+
 const ACCOUNT_KEYS = [...Object.keys(DEFAULT_ACCOUNT)] as const;
+
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** Whether `host` is the relying-party ID or one of its subdomains (WebAuthn's RP ID rule). */
+export const hostOnRpId = (host: string, rpId: string): boolean => host === rpId || host.endsWith(`.${rpId}`);
+
+function validatePasskeys(p: Problems, raw: unknown, base: PasskeySettings): PasskeySettings {
+  if (raw === undefined) return structuredClone(base);
+  const key = 'account.passkeys';
+  if (!isObject(raw)) {
+    p.add(key, 'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, challenge_ttl}');
+    return structuredClone(base);
+  }
+  checkKnownKeys(p, key, raw, Object.keys(DEFAULT_ACCOUNT.passkeys));
+  const out = structuredClone(base);
+  for (const k of ['enabled', 'user_verification_is_mfa'] as const) {
+    if (raw[k] === undefined) continue;
+    if (typeof raw[k] !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
+    else out[k] = raw[k];
+  }
+  if (raw.rp_id !== undefined) {
+    if (raw.rp_id === null) out.rp_id = null;
+    else if (typeof raw.rp_id !== 'string' || !DOMAIN.test(raw.rp_id) || /^[0-9.]+$/.test(raw.rp_id))
+      p.add(`${key}.rp_id`, 'must be a lower-case domain name such as example.com (no scheme, port or IP address)');
+    else out.rp_id = raw.rp_id;
+  }
+  if (raw.rp_name !== undefined) {
+    if (typeof raw.rp_name !== 'string' || !raw.rp_name || raw.rp_name.length > 100 || hasControlCharacter(raw.rp_name))
+      p.add(`${key}.rp_name`, 'must be a name of 1 to 100 characters, without control characters');
+    else out.rp_name = raw.rp_name;
+  }
+  if (raw.origins !== undefined) {
+    if (!Array.isArray(raw.origins) || raw.origins.length > 20)
+      p.add(`${key}.origins`, 'must be an array of at most 20 origins');
+    else {
+      const problems = raw.origins.map((o) => originProblem(o as string));
+      for (const [i, m] of problems.entries()) if (m) p.add(`${key}.origins[${i}]`, m);
+      if (problems.every((m) => m === null)) out.origins = [...new Set(raw.origins as string[])];
+    }
+  }
+  out.challenge_ttl = intIn(p, `${key}.challenge_ttl`, raw.challenge_ttl, base.challenge_ttl, 30, 600);
+  if (out.rp_id) {
+    for (const o of out.origins) {
+      if (!hostOnRpId(new URL(o).hostname, out.rp_id))
+        p.add(`${key}.origins`, `${o} is not on the relying-party ID ${out.rp_id} or one of its subdomains`);
+    }
+  }
+  return out;
+}
 
 export function validateAccount(p: Problems, raw: unknown, base: AccountSettings = DEFAULT_ACCOUNT): AccountSettings {
   if (raw === undefined) return structuredClone(base);
@@ -126,6 +187,28 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.password_min_length,
     128,
   );
+  out.password_min_strength = intIn(
+    p,
+    'account.password_min_strength',
+    raw.password_min_strength,
+    base.password_min_strength,
+    0,
+    4,
+  ) as AccountSettings['password_min_strength'];
+  out.password_breach_check_timeout_ms = intIn(
+    p,
+    'account.password_breach_check_timeout_ms',
+    raw.password_breach_check_timeout_ms,
+    base.password_breach_check_timeout_ms,
+    100,
+    10000,
+  );
+  if (raw.password_breach_check_url !== undefined) {
+    const v = raw.password_breach_check_url;
+    const problem = v === null ? null : rangeApiUrlProblem(v);
+    if (problem) p.add('account.password_breach_check_url', problem);
+    else out.password_breach_check_url = v as string | null;
+  }
   out.verification_code_length = intIn(
     p,
     'account.verification_code_length',
@@ -182,11 +265,12 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     base.trusted_device_ttl,
     365 * 24 * 3600,
   );
-  if (raw.step_up_bearer_allowed !== undefined) {
-    if (typeof raw.step_up_bearer_allowed !== 'boolean')
-      p.add('account.step_up_bearer_allowed', 'must be true or false');
-    else out.step_up_bearer_allowed = raw.step_up_bearer_allowed;
+  for (const k of ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'] as const) {
+    if (raw[k] === undefined) continue;
+    if (typeof raw[k] !== 'boolean') p.add(`account.${k}`, 'must be true or false');
+    else out[k] = raw[k];
   }
+  out.passkeys = validatePasskeys(p, raw.passkeys, base.passkeys);
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
       p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');

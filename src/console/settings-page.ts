@@ -7,6 +7,9 @@ const id = (name: string) => `s-${name.replace(/\./g, '-')}`;
 const number = (name: string, label: string, min: number, max: number, optional = false) =>
   `<div class="field"><label for="${id(name)}">${label}</label><input id="${id(name)}" name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1"${optional ? ` aria-describedby="h-no-limit"` : ' required'}></div>`;
 
+const check = (name: string, label: string) =>
+  `<div class="check"><input type="checkbox" id="${id(name)}" name="${name}"><label for="${id(name)}">${label}</label></div>`;
+
 /** A request limit: requests per window (blank: no limit) and the window in seconds. */
 const limit = (key: string, label: string) =>
   `<fieldset class="pair"><legend>${label}</legend>${number(`rate_limits.${key}.limit`, `${label}: requests per window`, 1, 1_000_000, true)}${number(`rate_limits.${key}.window_seconds`, `${label}: window (seconds)`, 1, 86400)}</fieldset>`;
@@ -30,5 +33,21 @@ ${limit('login', 'Login')}${limit('signup', 'Signup')}${limit('token', 'Token')}
 <fieldset><legend>Token and session lifetimes (seconds)</legend>${number('access_token_ttl', 'Access token', 1, TEN_YEARS)}${number('id_token_ttl', 'ID token', 1, TEN_YEARS)}
 ${number('refresh_token_ttl', 'Refresh token', 1, TEN_YEARS)}${number('authorization_code_ttl', 'Authorization code', 1, 600)}
 ${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', 'Session', 1, TEN_YEARS)}${number('session_idle_ttl', 'Session idle timeout', 1, TEN_YEARS)}</fieldset>
-<fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}</fieldset>
+<fieldset><legend>Passkeys</legend>
+<div class="check"><input type="checkbox" id="s-passkeys-enabled" name="passkeys.enabled"><label for="s-passkeys-enabled">Passkeys on</label></div>
+<div class="field"><label for="s-passkeys-rp_id">Relying-party ID (domain)</label><input id="s-passkeys-rp_id" name="passkeys.rp_id" type="text" maxlength="253" spellcheck="false" aria-describedby="h-rp-id"></div>
+<p class="hint" id="h-rp-id">Empty: the issuer's host. The pages that use passkeys must be on this domain or its subdomains.</p>
+<div class="field"><label for="s-passkeys-rp_name">Relying-party name</label><input id="s-passkeys-rp_name" name="passkeys.rp_name" type="text" maxlength="100" required></div>
+<div class="field"><label for="s-passkeys-origins">Allowed origins (one per line)</label><textarea id="s-passkeys-origins" name="passkeys.origins" rows="3" spellcheck="false" aria-describedby="h-origins"></textarea></div>
+<p class="hint" id="h-origins">Empty: the issuer's origin. Each origin must be on the relying-party ID.</p>
+<div class="check"><input type="checkbox" id="s-passkeys-user_verification_is_mfa" name="passkeys.user_verification_is_mfa"><label for="s-passkeys-user_verification_is_mfa">A passkey with user verification counts as multi-factor</label></div>
+${number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 600)}</fieldset>
+<fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}
+${number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4)}
+${check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name")}
+${check('password_refuse_common', 'Refuse the most common passwords')}
+<div class="field"><label for="s-password_breach_check_url">Breached-password range API URL</label>
+<input id="s-password_breach_check_url" name="password_breach_check_url" type="url" maxlength="2048" placeholder="https://api.pwnedpasswords.com/range/" aria-describedby="h-breach"></div>
+<p class="hint" id="h-breach">Empty: no breach check. Only the first 5 characters of the password's SHA-1 are sent; a slow or failing service never blocks a password.</p>
+${number('password_breach_check_timeout_ms', 'Breach check timeout (milliseconds)', 100, 10000)}</fieldset>
 <button type="submit" data-perm="manage:settings">Save settings</button></form>`;

@@ -257,6 +257,13 @@ export const CATALOG = {
     'The password is too short or too long',
     'Le mot de passe est trop court ou trop long.',
   ),
+  passwordTooWeak: entry(
+    400,
+    'invalid_request',
+    'error.password.tooWeak',
+    'The password does not meet the password policy',
+    'Le mot de passe ne respecte pas la politique de mots de passe.',
+  ),
   emailInUse: entry(
     409,
     'email_conflict',
@@ -319,6 +326,50 @@ export const CATALOG = {
     'error.stepUp.origin',
     'The session cookie is accepted only from an allowed origin of the client',
     "Le cookie de session n'est accepté que depuis une origine autorisée de l'application.",
+  ),
+
+  // Passkeys (WebAuthn).
+  passkeysDisabled: entry(
+    403,
+    'access_denied',
+    'error.webauthn.disabled',
+    'Passkeys are not enabled for this account',
+    "Les clés d'accès ne sont pas activées pour ce compte.",
+  ),
+  passkeyOrigin: entry(
+    400,
+    'invalid_request',
+    'error.webauthn.origin',
+    'This origin may not use passkeys here',
+    "Cette origine ne peut pas utiliser de clé d'accès ici.",
+  ),
+  passkeyChallenge: entry(
+    400,
+    'invalid_grant',
+    'error.webauthn.invalidChallenge',
+    'The passkey challenge is unknown, expired or already used',
+    "La demande de clé d'accès est inconnue, expirée ou déjà utilisée ; recommencez.",
+  ),
+  passkeyNotVerified: entry(
+    400,
+    'invalid_grant',
+    'error.webauthn.verificationFailed',
+    'The passkey could not be verified',
+    "La clé d'accès n'a pas pu être vérifiée.",
+  ),
+  passkeyInUse: entry(
+    409,
+    'conflict',
+    'error.webauthn.alreadyRegistered',
+    'This passkey is already registered',
+    "Cette clé d'accès est déjà enregistrée.",
+  ),
+  lastSignInMethod: entry(
+    409,
+    'conflict',
+    'error.webauthn.lastSignInMethod',
+    'This is the last way to sign in to this account: add a password or another passkey first',
+    "C'est le dernier moyen de se connecter à ce compte : ajoutez d'abord un mot de passe ou une autre clé d'accès.",
   ),
 
   // Management API.

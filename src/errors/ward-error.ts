@@ -10,7 +10,8 @@ import { CATALOG, type CatalogEntry, type ErrorName } from './catalog.js';
 export interface FieldError {
   field: string;
   message: string;
-  code: 'missing' | 'invalid';
+  /** `missing`, `invalid`, or the password rule a new password breaks. */
+  code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak' | 'breached';
 }
 
 export type Language = 'en' | 'fr';

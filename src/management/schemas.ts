@@ -48,7 +48,19 @@ export const errorSchema = Type.Object({
   error_message_key: Type.String(),
   error_details: Type.Optional(
     Type.Array(
-      partialObject({ field: Type.String(), message: Type.String(), code: stringEnum(['missing', 'invalid']) }),
+      partialObject({
+        field: Type.String(),
+        message: Type.String(),
+        code: stringEnum([
+          'missing',
+          'invalid',
+          'too_short',
+          'too_common',
+          'contains_user_info',
+          'too_weak',
+          'breached',
+        ]),
+      }),
     ),
   ),
 });

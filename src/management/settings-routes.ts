@@ -31,6 +31,11 @@ const accountFields = {
   session_ttl: seconds,
   session_idle_ttl: seconds,
   password_min_length: Type.Integer({ minimum: 1, maximum: 128 }),
+  password_min_strength: Type.Integer({ minimum: 0, maximum: 4 }),
+  password_refuse_user_info: Type.Boolean(),
+  password_refuse_common: Type.Boolean(),
+  password_breach_check_url: nullable(Type.String({ maxLength: 2048 })),
+  password_breach_check_timeout_ms: Type.Integer({ minimum: 100, maximum: 10000 }),
   rate_limits: partialObject(
     { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit },
     { additionalProperties: false },
@@ -44,6 +49,17 @@ const accountFields = {
   step_up_ttl: Type.Integer({ minimum: 30, maximum: 1800 }),
   step_up_bearer_allowed: Type.Boolean(),
   trusted_device_ttl: seconds,
+  passkeys: partialObject(
+    {
+      enabled: Type.Boolean(),
+      rp_id: nullable(Type.String({ maxLength: 253 })),
+      rp_name: Type.String({ minLength: 1, maxLength: 100 }),
+      origins: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 }),
+      user_verification_is_mfa: Type.Boolean(),
+      challenge_ttl: Type.Integer({ minimum: 30, maximum: 600 }),
+    },
+    { additionalProperties: false },
+  ),
 };
 
 export const accountSchema = partialObject(accountFields, { additionalProperties: false });
@@ -66,7 +82,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits)',
+      summary: 'Change account settings (MFA required, lifetimes, limits, password policy, passkeys)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

@@ -15,6 +15,7 @@ import * as m008 from './migrations/008-interactions.js';
 import * as m009 from './migrations/009-client-response-types.js';
 import * as m010 from './migrations/010-logout.js';
 import * as m011 from './migrations/011-key-families.js';
+import * as m012 from './migrations/012-passkeys.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -127,6 +128,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-client-response-types': m009,
   '010-logout': m010,
   '011-key-families': m011,
+  '012-passkeys': m012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -94,6 +94,25 @@ export interface OneTimeTokensTable {
   created_at: number;
 }
 
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** The credential ID, base64url. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  backed_up: number;
+  /** `singleDevice` or `multiDevice` (backup eligible). */
+  device_type: string;
+  friendly_name: string;
+  aaguid: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 export interface GrantsTable {
   id: string;
   user_id: string | null;
@@ -269,6 +288,7 @@ export interface Database {
   sessions: SessionsTable;
   authorization_codes: AuthorizationCodesTable;
   one_time_tokens: OneTimeTokensTable;
+  passkeys: PasskeysTable;
   grants: GrantsTable;
   revoked_access_tokens: RevokedAccessTokensTable;
   refresh_tokens: RefreshTokensTable;

@@ -11,6 +11,7 @@ import { keysRepo } from './sql/keys.js';
 import { logoutDeliveriesRepo } from './sql/logout-deliveries.js';
 import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
+import { passkeysRepo } from './sql/passkeys.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { tokensRepo } from './sql/tokens.js';
@@ -25,6 +26,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     sessions: sessionsRepo(db, engine),
     codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
+    passkeys: passkeysRepo(db, engine),
     interactions: interactionsRepo(db),
     tokens: tokensRepo(db, engine),
     counters: countersRepo(db, engine),

@@ -1,6 +1,7 @@
 // The README's first command as a new user runs it: `ward start` on an empty data dir creates the
 // SQLite database, master key, dev certificate and global key, prints the admin credential and the
-// demo clients once, and serves HTTPS; a second start reuses everything. A bad config stops it.
+// demo clients once, and serves HTTPS; a second start reuses everything. A bad config, or a
+// WARD_ADMIN_PASSWORD the password policy refuses, stops it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -87,6 +88,20 @@ describe('ward start', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /WARD_PORT: must be a port number/);
     assert.match(r.stderr, /WARD_TLS: must be "on" or "off"/);
+  });
+
+  it('stops when WARD_ADMIN_PASSWORD breaks the password policy, naming it', () => {
+    const r = spawnSync(process.execPath, [...CLI, 'start'], {
+      env: {
+        ...process.env,
+        WARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'ward-cli-')),
+        WARD_PORT: '0',
+        WARD_ADMIN_PASSWORD: 'admin-password-123',
+      },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /WARD_ADMIN_PASSWORD: The password must not contain your email address or your name/);
   });
 
   it('runs migrations alone with `ward migrate`', () => {

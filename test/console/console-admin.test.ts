@@ -106,8 +106,32 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await fill('Session idle timeout', '1800');
       await fill('Step-up token lifetime (seconds)', '300');
       await fill('Minimum password length', '10');
+      await fill('Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', '3');
+      assert.equal(await page.getByLabel('Refuse the most common passwords').isChecked(), true);
+      await page.getByLabel('Refuse the most common passwords').uncheck();
+      await fill('Breached-password range API URL', 'http://127.0.0.1:9/range/');
+      await fill('Breach check timeout (milliseconds)', '1500');
+      await page.getByLabel('Passkeys on').check();
+      await fill('Relying-party ID (domain)', 'example.com');
+      await fill('Allowed origins (one per line)', 'https://example.com\nhttps://shop.example.com');
+      await page.getByLabel('A passkey with user verification counts as multi-factor').uncheck();
+      await fill('Passkey challenge lifetime (seconds)', '120');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await statusSays(page, 'Settings saved.');
+      assert.deepEqual(h.ward.registry.account().passkeys, {
+        enabled: true,
+        rp_id: 'example.com',
+        rp_name: 'Ward',
+        origins: ['https://example.com', 'https://shop.example.com'],
+        user_verification_is_mfa: false,
+        challenge_ttl: 120,
+      });
+      // An origin off the relying-party ID: the API's refusal is shown, nothing changes.
+      await fill('Allowed origins (one per line)', 'https://example.org');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#error.shown').filter({ hasText: 'example.org' }).waitFor();
+      assert.deepEqual(h.ward.registry.account().passkeys.origins, ['https://example.com', 'https://shop.example.com']);
+      await fill('Allowed origins (one per line)', 'https://example.com\nhttps://shop.example.com');
       const a = h.ward.registry.account();
       assert.equal(a.verification_code_ttl, 120);
       assert.deepEqual(a.rate_limits.login, { limit: 7, window_seconds: 60 });
@@ -121,11 +145,21 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       assert.equal(a.session_idle_ttl, 1800);
       assert.equal(a.step_up_ttl, 300);
       assert.equal(a.password_min_length, 10);
+      assert.equal(a.password_min_strength, 3);
+      assert.equal(a.password_refuse_common, false);
+      assert.equal(a.password_refuse_user_info, true);
+      assert.equal(a.password_breach_check_url, 'http://127.0.0.1:9/range/');
+      assert.equal(a.password_breach_check_timeout_ms, 1500);
       await page.reload();
       await page.waitForFunction(
         () => (document.getElementById('s-rate_limits-login-limit') as HTMLInputElement).value === '7',
       );
       assert.equal(await page.getByLabel('Signup: requests per window').inputValue(), '');
+      assert.equal(await page.getByLabel('Refuse the most common passwords').isChecked(), false);
+      assert.equal(
+        await page.getByLabel("Refuse passwords that contain the user's email address or name").isChecked(),
+        true,
+      );
       await shot(page, 'settings');
     } finally {
       await close();

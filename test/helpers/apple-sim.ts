@@ -8,7 +8,7 @@
 // /auth/keys; RS256 id_tokens whose `email_verified` and `is_private_email` are strings.
 // Loopback only.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import {
   SignJWT,
   decodeProtectedHeader,
@@ -19,6 +19,7 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
+import { jsonAnswer, readForm } from './sim-http.js';
 
 export interface AppleAccount {
   sub: string;
@@ -65,12 +66,6 @@ export function postedForm(html: string): { action: string; fields: Record<strin
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-const form = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString());
-};
-
 const SIX_MONTHS = 15_777_000;
 
 export async function startAppleSim(): Promise<AppleSim> {
@@ -105,10 +100,7 @@ export async function startAppleSim(): Promise<AppleSim> {
   };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, sim.issuer);
-    const json = (status: number, v: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
-      res.end(JSON.stringify(v));
-    };
+    const json = jsonAnswer(res, 'application/json;charset=UTF-8');
     if (url.pathname === '/.well-known/openid-configuration') {
       return json(200, {
         issuer: sim.issuer,
@@ -169,7 +161,7 @@ export async function startAppleSim(): Promise<AppleSim> {
       );
     }
     if (url.pathname === '/auth/token' && req.method === 'POST') {
-      const f = await form(req);
+      const f = await readForm(req);
       const secret = f.get('client_secret') ?? '';
       try {
         if (f.get('client_id') !== sim.clientId || decodeProtectedHeader(secret).kid !== sim.keyId) throw new Error();

@@ -5,8 +5,9 @@
 // `azp`, `email`, `email_verified` (a boolean), the names (the profile scope) and `nonce`.
 // Loopback only.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { jsonAnswer, readForm } from './sim-http.js';
 
 export interface GoogleAccount {
   sub: string;
@@ -24,12 +25,6 @@ export interface GoogleSim {
   account: GoogleAccount;
   close(): Promise<void>;
 }
-
-const form = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString());
-};
 
 export async function startGoogleSim(): Promise<GoogleSim> {
   const keys = await generateKeyPair('RS256');
@@ -55,10 +50,7 @@ export async function startGoogleSim(): Promise<GoogleSim> {
   };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, sim.issuer);
-    const json = (status: number, v: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(v));
-    };
+    const json = jsonAnswer(res);
     if (url.pathname === '/.well-known/openid-configuration') {
       return json(200, {
         issuer: sim.issuer,
@@ -137,7 +129,7 @@ export async function startGoogleSim(): Promise<GoogleSim> {
       });
     }
     if (url.pathname !== '/token' || req.method !== 'POST') return json(404, { error: 'not_found' });
-    const f = await form(req);
+    const f = await readForm(req);
     const basic = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
     const [basicId, basicSecret] = basic.split(':').map(decodeURIComponent);
     if (

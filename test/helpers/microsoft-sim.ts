@@ -9,8 +9,9 @@
 // accounts and a tenant endpoint refuses other tenants' accounts, unless `mode` says otherwise.
 // Loopback only.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { jsonAnswer, readForm } from './sim-http.js';
 
 export const CONSUMERS_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
 
@@ -45,12 +46,6 @@ export interface MicrosoftSim {
 }
 
 const TEMPLATE = '{tenantid}';
-
-const form = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString());
-};
 
 export async function startMicrosoftSim(): Promise<MicrosoftSim> {
   const keys = await generateKeyPair('RS256');
@@ -93,10 +88,7 @@ export async function startMicrosoftSim(): Promise<MicrosoftSim> {
   };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, sim.base);
-    const json = (status: number, v: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(v));
-    };
+    const json = jsonAnswer(res);
     if (url.pathname === '/oidc/userinfo') {
       const a = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
       if (!a) return json(401, { error: { code: 'InvalidAuthenticationToken' } });
@@ -175,7 +167,7 @@ export async function startMicrosoftSim(): Promise<MicrosoftSim> {
       return res.end();
     }
     if (req.method !== 'POST') return json(405, { error: 'invalid_request' });
-    const f = await form(req);
+    const f = await readForm(req);
     const basic = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
     const [basicId, basicSecret] = basic.split(':').map(decodeURIComponent);
     const clientOk =

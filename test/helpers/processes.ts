@@ -18,7 +18,7 @@ export async function sharedDb(engine: 'sqlite' | 'postgres'): Promise<SharedDb>
     WARD_MASTER_KEY: masterKey,
     WARD_LOG_LEVEL: 'warn',
     WARD_DEMO_CLIENTS: 'off',
-    WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+    WARD_ADMIN_PASSWORD: 'operator-password-for-tests',
   };
   if (engine === 'sqlite') {
     return {
@@ -50,7 +50,11 @@ export async function waitForOutput(child: ChildProcess, text: string, limitMs =
   const deadline = Date.now() + limitMs;
   while (!out.includes(text)) {
     if (child.exitCode !== null) throw new Error(`process exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`no "${text}" within ${limitMs} ms: ${out}`);
+    if (Date.now() > deadline) {
+      // A child left running would keep the test process (and the whole run) alive.
+      child.kill('SIGKILL');
+      throw new Error(`no "${text}" within ${limitMs} ms: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   return () => out;

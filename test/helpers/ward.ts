@@ -81,7 +81,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     WARD_PORT: String(port),
     WARD_DATA_DIR: dataDir,
     WARD_LOG_LEVEL: 'trace',
-    WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+    WARD_ADMIN_PASSWORD: 'operator-password-for-tests',
     ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}),
     // The speed-ups: all, or none when the run says WARD_TUNING=off (scripts/run-tests.mjs).
     WARD_TUNING: process.env.WARD_TUNING,

@@ -2,7 +2,7 @@
 // signup, loginWithPassword (public client: the redirect to /oauth/authorize followed to the code,
 // then exchangeAuthorizationCodeWithPkce), a confidential client, getUser, refreshTokens, logout, and
 // the password grant of a client that opted in: loginWithCredentials (the Credential Management API)
-// and loginWithPassword in Cordova mode.
+// and loginWithPassword in Cordova mode; getPasswordStrength and the password policy at signup.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
@@ -248,5 +248,29 @@ describe('ReachFive Core SDK against Ward', () => {
     assert.equal(res.status, 200);
     const body = (await res.json()) as { id_token: string };
     assert.equal(decodeJwt(body.id_token).email, email);
+  });
+
+  it('getPasswordStrength answers the score as the user types; signup refuses a weak password with the policy error', async () => {
+    const client = sdk.createClient({ domain: domain(), clientId: 'shop-web' });
+    const typed = ['p', 'passw', 'password', 'parapluie', 'correct horse battery'];
+    const scores = [];
+    for (const password of typed) scores.push((await client.getPasswordStrength(password)).score);
+    // "passw" is random enough for a 1; "password", a common password, falls back to 0.
+    assert.deepEqual(scores, [0, 1, 0, 1, 4]);
+
+    const email = `weak-${Date.now()}@example.com`;
+    await assert.rejects(
+      client.signup({ data: { email, password: 'password' }, auth: { redirectUri: CALLBACK } }),
+      (e: { error?: string; errorMessageKey?: string; errorUserMsg?: string; errorDetails?: unknown }) => {
+        assert.equal(e.error, 'invalid_request');
+        assert.equal(e.errorMessageKey, 'error.password.tooWeak');
+        assert.equal(e.errorUserMsg, 'The password is one of the most common passwords');
+        assert.deepEqual(e.errorDetails, [
+          { field: 'data.password', message: 'is one of the most common passwords', code: 'too_common' },
+        ]);
+        return true;
+      },
+    );
+    assert.equal(await ward.registry.storage.users.findByEmail(email), undefined);
   });
 });

@@ -18,11 +18,16 @@ async function killDuringChurn(env: Record<string, string>, afterMs: number): Pr
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitForOutput(child, 'ready');
-  await new Promise((r) => setTimeout(r, afterMs));
   const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
+  try {
+    // A bound on the start (tsx compiles the registry first; slow on a loaded machine), not a timing claim.
+    await waitForOutput(child, 'ready', 120_000);
+    await new Promise((r) => setTimeout(r, afterMs));
+  } finally {
+    // Killed whatever happened: a churn left running would keep the test process alive.
+    child.kill('SIGKILL');
+    await exited;
+  }
 }
 
 for (const engine of engines()) {

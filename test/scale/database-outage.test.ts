@@ -162,7 +162,7 @@ describe('a private PostgreSQL stopped and started again', needsServerBinaries, 
       WARD_MASTER_KEY: randomBytes(32).toString('base64'),
       WARD_LOG_LEVEL: 'warn',
       WARD_DEMO_CLIENTS: 'off',
-      WARD_ADMIN_PASSWORD: 'admin-password-for-tests',
+      WARD_ADMIN_PASSWORD: 'operator-password-for-tests',
     };
   });
   // Always: the server is stopped and its directory removed, whatever the tests did.

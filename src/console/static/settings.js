@@ -1,8 +1,9 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// length). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
-  'use strict';
+  var CHECKBOXES = ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'];
+  ('use strict');
   var C = window.WardConsole,
     $ = C.$;
 
@@ -26,11 +27,20 @@
     });
     function show(s) {
       form.elements.mfa_required.value = String(s.mfa_required).toLowerCase();
-      form.elements.step_up_bearer_allowed.checked = !!s.step_up_bearer_allowed;
+      CHECKBOXES.forEach(function (name) {
+        form.elements[name].checked = !!s[name];
+      });
+      var pk = s.passkeys || {};
+      form.elements['passkeys.enabled'].checked = !!pk.enabled;
+      form.elements['passkeys.user_verification_is_mfa'].checked = !!pk.user_verification_is_mfa;
+      form.elements['passkeys.rp_id'].value = pk.rp_id || '';
+      form.elements['passkeys.rp_name'].value = pk.rp_name || '';
+      form.elements['passkeys.origins'].value = (pk.origins || []).join('\n');
       numbers.forEach(function (el) {
         var v = get(s, el.name);
         el.value = v === null || v === undefined ? '' : String(v);
       });
+      form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
     }
     show(await C.api('GET', '/api/v1/settings/account'));
     if (!C.can('manage:settings')) {
@@ -41,10 +51,11 @@
     }
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      var bad = numbers.filter(function (el) {
+      var checked = numbers.concat([form.elements.password_breach_check_url]);
+      var bad = checked.filter(function (el) {
         return !el.checkValidity();
       });
-      numbers.forEach(function (el) {
+      checked.forEach(function (el) {
         if (el.checkValidity()) el.removeAttribute('aria-invalid');
         else el.setAttribute('aria-invalid', 'true');
       });
@@ -62,12 +73,20 @@
         bad[0].focus();
         return;
       }
-      var patch = {
-        mfa_required: form.elements.mfa_required.value,
-        step_up_bearer_allowed: form.elements.step_up_bearer_allowed.checked,
-      };
+      var url = form.elements.password_breach_check_url.value.trim();
+      var patch = { mfa_required: form.elements.mfa_required.value, password_breach_check_url: url || null };
+      CHECKBOXES.forEach(function (name) {
+        patch[name] = form.elements[name].checked;
+      });
       numbers.forEach(function (el) {
         set(patch, el.name, el.value === '' ? null : Number(el.value));
+      });
+      patch.passkeys.enabled = form.elements['passkeys.enabled'].checked;
+      patch.passkeys.user_verification_is_mfa = form.elements['passkeys.user_verification_is_mfa'].checked;
+      patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
+      patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
+      patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
+        return o !== '';
       });
       C.run(
         async function () {

@@ -22,6 +22,8 @@ import {
   validatedRequest,
 } from './hosted-form.js';
 import { startSocialLogin } from './social-start.js';
+import { authenticationResponse } from '../../passkeys/wire.js';
+import { sha256 } from '../../lib/secrets.js';
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(
@@ -34,7 +36,9 @@ export function authorizeRoutes(
     | 'config'
     | 'keys'
     | 'limiter'
+    | 'events'
     | 'masterKey'
+    | 'passkeys'
     | 'sessions'
     | 'storage'
     | 'tkn'
@@ -47,7 +51,26 @@ export function authorizeRoutes(
   const refuse = (ar: AuthorizeRequest, id: ErrorName, description?: string) =>
     new WardError(id, { description, authorizeRequest: ar });
 
-  function loginPage(
+  /** Passkeys on and Ward's own origin allowed: a discoverable sign-in's options, bound to this interaction. */
+  async function passkeyOffer(at: { handle: string; request: AuthorizeRequest }) {
+    if (!r.account().passkeys.enabled) return undefined;
+    try {
+      const options = await r.passkeys.requestOptions(
+        { anyone: true },
+        {
+          clientId: at.request.client.client_id,
+          origin: new URL(r.config.issuer).origin,
+          data: { interaction: sha256(at.handle) },
+        },
+      );
+      return { options };
+    } catch (e) {
+      if (e instanceof WardError) return undefined; // the issuer's origin is not one of the passkey origins
+      throw e;
+    }
+  }
+
+  async function loginPage(
     req: FastifyRequest,
     reply: FastifyReply,
     at: { handle: string; request: AuthorizeRequest },
@@ -55,6 +78,7 @@ export function authorizeRoutes(
     error?: string,
     email?: string,
   ) {
+    const passkey = await passkeyOffer(at);
     const handle = encodeURIComponent(at.handle);
     const buttons = social.providers().map((p) => ({
       label: p.label,
@@ -70,6 +94,7 @@ export function authorizeRoutes(
         email,
         target: at.request.target,
         social: buttons,
+        passkey,
       }),
     );
   }
@@ -150,6 +175,52 @@ export function authorizeRoutes(
     const user = await r.users.authenticate({ email }, params.password);
     if (!user) return loginPage(req, reply, at, 401, 'The email or password is incorrect.', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now() };
+    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+  });
+
+  // The login page's passkey (autofill or its button): a discoverable assertion for this interaction.
+  app.post('/oauth/authorize/passkey', async (req, reply) => {
+    const accepted = await acceptHostedPost(r, interactions, req, reply);
+    if (!accepted) return reply;
+    const { params, interaction, handle } = accepted;
+    const at = { handle, request: interaction.request };
+    const failed = () =>
+      loginPage(req, reply, at, 400, 'That passkey could not be used. Try again, or use your password.');
+    try {
+      await r.limiter('login', req.ip, r.account().rate_limits.login);
+    } catch (e) {
+      if (e instanceof WardError && e.status === 429) {
+        for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+        return loginPage(req, reply, at, 429, 'Too many sign-in attempts. Wait a minute and try again.');
+      }
+      throw e;
+    }
+    let v: Awaited<ReturnType<typeof r.passkeys.verifyAssertion<{ origin: string; interaction: string }>>>;
+    try {
+      const raw = typeof params.assertion === 'string' && params.assertion.length < 100_000 ? params.assertion : '';
+      v = await r.passkeys.verifyAssertion<{ origin: string; interaction: string }>(
+        authenticationResponse(JSON.parse(raw), 'assertion'),
+      );
+    } catch (e) {
+      if (!(e instanceof WardError) && !(e instanceof SyntaxError)) throw e;
+      const reason = e instanceof WardError ? e.entry.key : 'malformed';
+      await r.events.emit(
+        'login.failed',
+        { method: 'passkey', reason, client_id: interaction.request.client.client_id },
+        'passkey login failed',
+      );
+      return failed();
+    }
+    // Options minted for another interaction (or client) sign nothing in here.
+    if (v.clientId !== interaction.request.client.client_id || v.data.interaction !== sha256(handle)) return failed();
+    const user = await r.users.find(v.userId);
+    if (!user || user.disabled) return failed();
+    const who = { user, amr: r.passkeys.amr(v.userVerified), authTime: r.clock.now() };
+    await r.events.emit(
+      'passkey.login',
+      { client_id: v.clientId, user_id: user.id, amr: who.amr },
+      'passkey login (hosted page)',
+    );
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   });
 }

@@ -1,22 +1,23 @@
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { invalidField, invalidScope } from '../../errors/refusals.js';
+import { invalidField, missingField } from '../../errors/refusals.js';
+import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
-import { claimsFor, parseScope, unknownScopes } from '../../protocol/scopes.js';
+import { claimsFor } from '../../protocol/scopes.js';
+import { clientOf as clientOfRequest, isJson, scopeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
-import { requireSingle, requiredStr, str, type Params } from '../../protocol/params.js';
+import { requireSingle, str, type Params } from '../../protocol/params.js';
 import {
   passwordLoginSchema,
+  passwordStrengthSchema,
   remoteConfigSchema,
   signupSchema,
   ssoDataSchema,
   userinfoSchema,
 } from './schemas/identity.js';
-
-const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
 /** The Core SDK's identity API: signup, password login, userinfo, SSO data, remote config (logout: logout.ts). */
 export function identityRoutes(
@@ -38,22 +39,7 @@ export function identityRoutes(
     | 'users'
   >,
 ): void {
-  async function clientOf(params: Params) {
-    const id = requiredStr(params, 'client_id', 128);
-    const client = await r.clients.find(id);
-    if (!client) throw new WardError('unknownClient');
-    // A resource server only introspects tokens: it signs no one up or in.
-    if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
-    return client;
-  }
-
-  function scopeOf(params: Params): string[] {
-    const scopes = parseScope(params.scope);
-    if (scopes === null) throw invalidScope('scope must be a space-separated string');
-    const unknown = unknownScopes(scopes);
-    if (unknown.length) throw invalidScope(`Unknown scope: ${unknown.join(' ')}`);
-    return scopes;
-  }
+  const clientOf = (params: Params) => clientOfRequest(r, params);
 
   app.post('/identity/v1/signup', { schema: signupSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
@@ -72,6 +58,17 @@ export function identityRoutes(
       mfa_pending: false,
     });
     return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
+  });
+
+  // The Core SDK's getPasswordStrength: zxcvbn's score as the user types (no owner known: no user info).
+  app.post('/identity/v1/password/strength', { schema: passwordStrengthSchema }, async (req, reply) => {
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await r.limiter('password_strength', req.ip, r.account().rate_limits.login);
+    await clientOf(params);
+    if (typeof params.password !== 'string') throw missingField('password');
+    if (params.password.length > PASSWORD_MAX_LENGTH)
+      throw invalidField('password', `must be at most ${PASSWORD_MAX_LENGTH} characters long`);
+    return reply.header('Cache-Control', 'no-store').send({ score: passwordStrength(params.password) });
   });
 
   app.post('/identity/v1/password/login', { schema: passwordLoginSchema }, async (req, reply) => {
@@ -147,18 +144,14 @@ export function identityRoutes(
     return reply.header('Cache-Control', 'public, max-age=60').send({
       sso: client.sso,
       sms: false,
-      web_authn: false,
+      web_authn: r.account().passkeys.enabled,
       language: lang ?? 'en',
       pkce_enforced: client.pkce_enforced,
       is_public: client.type === 'public',
       is_implicit_flow_forbidden: !client.implicit_flow,
       scope: client.scope,
       social_providers: r.socialProviders.list().map((p) => p.name),
-      password_policy: {
-        min_length: r.account().password_min_length,
-        min_strength: 1,
-        allow_update_with_access_token_only: false,
-      },
+      password_policy: publicPasswordPolicy(r.account()),
       custom_fields: [],
       consents: [],
       resource_base_url: r.config.issuer,

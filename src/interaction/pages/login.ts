@@ -1,4 +1,4 @@
-import { escapeHtml, type Page } from '../../lib/html.js';
+import { escapeHtml, jsonInScript, type Page } from '../../lib/html.js';
 
 export interface LoginPageInput {
   clientName: string;
@@ -11,7 +11,43 @@ export interface LoginPageInput {
   target: string | null;
   /** One button per configured social provider. */
   social?: Array<{ label: string; href: string }>;
+  /** Passkeys on: the request options of a discoverable sign-in (its challenge stored for this page). */
+  passkey?: { options: unknown };
 }
+
+/**
+ * The passkey sign-in of the login page: autofill (conditional mediation) where the browser offers it,
+ * and a button for a modal request (automation and older browsers). The assertion is posted with the
+ * page's form, in the Core SDK's wire format; CSP allows this script by its hash and no fetch at all.
+ */
+const passkeyScript = (options: unknown) => `(function () {
+  'use strict';
+  var o = ${jsonInScript(options)};
+  var form = document.getElementById('passkey-form');
+  var button = document.getElementById('passkey');
+  if (!window.PublicKeyCredential || !navigator.credentials) { button.hidden = true; return; }
+  var bin = function (s) { return Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), function (c) { return c.charCodeAt(0); }); };
+  var b64 = function (b) { return btoa(String.fromCharCode.apply(null, new Uint8Array(b))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); };
+  var sent = false;
+  function send(c) {
+    if (!c || sent) return;
+    sent = true;
+    var r = c.response;
+    form.elements.assertion.value = JSON.stringify({ id: c.id, raw_id: b64(c.rawId), type: 'public-key', response: {
+      authenticator_data: b64(r.authenticatorData), client_data_json: b64(r.clientDataJSON), signature: b64(r.signature),
+      user_handle: r.userHandle ? b64(r.userHandle) : null } });
+    form.submit();
+  }
+  // The button's modal request replaces a pending autofill request (the browser ends that one).
+  function get(mediation) {
+    var request = { publicKey: { challenge: bin(o.challenge), rpId: o.rpId, allowCredentials: [], userVerification: o.userVerification, timeout: o.timeout } };
+    if (mediation) request.mediation = mediation;
+    navigator.credentials.get(request).then(send, function () {});
+  }
+  button.addEventListener('click', function () { get(null); });
+  if (PublicKeyCredential.isConditionalMediationAvailable)
+    PublicKeyCredential.isConditionalMediationAvailable().then(function (ok) { if (ok) get('conditional'); });
+})();`;
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
 export function loginPage(status: number, p: LoginPageInput): Page {
@@ -24,11 +60,21 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
+<input id="email" name="email" type="email" autocomplete="${p.passkey ? 'username webauthn' : 'username'}" required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${
+  p.passkey
+    ? `<form method="post" action="/oauth/authorize/passkey" id="passkey-form">
+<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="assertion" value="">
+<button type="button" id="passkey" class="secondary">Sign in with a passkey</button>
+</form>`
+    : ''
+}
 ${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)}">Continue with ${escapeHtml(b.label)}</a></p>`).join('')}
 <form method="post" action="/oauth/authorize/consent">
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
@@ -36,6 +82,7 @@ ${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)
 <button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
 </form>`,
     formAction: formActionSource(p.target),
+    ...(p.passkey ? { script: passkeyScript(p.passkey.options) } : {}),
   };
 }
 

@@ -29,6 +29,12 @@ export const passwordLoginSchema = {
   response: { 200: answer({ tkn: Type.String(), mfa_required: Type.Boolean() }) },
 };
 
+/** The Core SDK's getPasswordStrength. */
+export const passwordStrengthSchema = {
+  body: protocolParams({ client_id: 'string: the client (required)', password: 'string: the password to score' }),
+  response: { 200: answer({ score: Type.Integer({ minimum: 0, maximum: 4 }) }) },
+};
+
 /** The claims follow the access token's scopes (protocol/scopes.ts claimsFor): passed as they are. */
 export const userinfoSchema = {
   response: { 200: answer({ sub: Type.String(), id: Type.String() }) },

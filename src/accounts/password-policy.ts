@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as common from '@zxcvbn-ts/language-common';
+import * as en from '@zxcvbn-ts/language-en';
+import * as fr from '@zxcvbn-ts/language-fr';
+import type { AccountSettings } from '../config/types.js';
+import type { FieldError } from '../errors/ward-error.js';
+import { WardError } from '../errors/ward-error.js';
+
+/** The account settings that make the password policy. */
+export type PasswordPolicy = Pick<
+  AccountSettings,
+  | 'password_min_length'
+  | 'password_min_strength'
+  | 'password_refuse_user_info'
+  | 'password_refuse_common'
+  | 'password_breach_check_url'
+  | 'password_breach_check_timeout_ms'
+>;
+
+/** What Ward knows of the person choosing the password. */
+export interface PasswordOwner {
+  email?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+}
+
+export type StrengthScore = 0 | 1 | 2 | 3 | 4;
+
+/** The longest password Ward accepts. */
+export const PASSWORD_MAX_LENGTH = 256;
+/**
+ * Characters zxcvbn reads: past 64 a password is strong anyway, and its matchers grow fast with the
+ * length (a 256-character l33t string took seconds). Fewer l33t substitutions for the same reason.
+ */
+const SCORED_LENGTH = 64;
+const L33T_MAX_SUBSTITUTIONS = 8;
+/** A name or email part shorter than this is not looked for in the password ("Al" is in too many words). */
+const MIN_USER_INFO_LENGTH = 3;
+
+let estimator: ZxcvbnFactory | null = null;
+let commonPasswords: Set<string> | null = null;
+
+/** The estimator with the common, English and French dictionaries, built once on first use. */
+function zxcvbn(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: en.translations,
+    maxLength: SCORED_LENGTH,
+    l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
+  });
+  return estimator;
+}
+
+/** The pieces of the owner's identity a password must not contain, lower-cased. */
+function userInfo(owner: PasswordOwner): string[] {
+  const email = owner.email?.toLowerCase() ?? '';
+  const local = email.split('@')[0] ?? '';
+  return [email, local, owner.given_name ?? '', owner.family_name ?? '']
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length >= MIN_USER_INFO_LENGTH);
+}
+
+/** zxcvbn's score, 0 (guessable) to 4 (very unguessable), with the owner's identity as known words. */
+export function passwordStrength(password: string, owner: PasswordOwner = {}): StrengthScore {
+  return zxcvbn().check(password.slice(0, SCORED_LENGTH), userInfo(owner)).score as StrengthScore;
+}
+
+/** Whether the password is one of zxcvbn's most common passwords (the whole password, any case). */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  return commonPasswords.has(password.toLowerCase());
+}
+
+const refusal = (field: string, code: FieldError['code'], message: string): FieldError => ({ field, message, code });
+
+/** The first rule of the policy the password breaks, or null when it passes. */
+export function policyRefusal(
+  policy: PasswordPolicy,
+  password: string,
+  owner: PasswordOwner,
+  field = 'password',
+): FieldError | null {
+  const min = policy.password_min_length;
+  if (password.length < min || password.length > PASSWORD_MAX_LENGTH)
+    return refusal(field, 'too_short', `must be ${min} to ${PASSWORD_MAX_LENGTH} characters long`);
+  if (policy.password_refuse_common && isCommonPassword(password))
+    return refusal(field, 'too_common', 'is one of the most common passwords');
+  const lower = password.toLowerCase();
+  if (policy.password_refuse_user_info && userInfo(owner).some((part) => lower.includes(part)))
+    return refusal(field, 'contains_user_info', 'must not contain your email address or your name');
+  const score = policy.password_min_strength > 0 ? passwordStrength(password, owner) : 4;
+  if (score < policy.password_min_strength)
+    return refusal(
+      field,
+      'too_weak',
+      `is too easy to guess (strength ${score}, at least ${policy.password_min_strength})`,
+    );
+  return null;
+}
+
+/**
+ * Whether the password is in a breached-password corpus, asked through the k-anonymity range API (the
+ * Have I Been Pwned protocol): only the first 5 hex characters of its SHA-1 leave Ward, the service
+ * answers every `SUFFIX:COUNT` of that range (padded with count-0 decoys, which do not count), and the
+ * match is made here. null: the service did not answer in time or answered badly.
+ */
+export async function isBreachedPassword(url: string, timeoutMs: number, password: string): Promise<boolean | null> {
+  const hash = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
+  try {
+    const res = await fetch(`${url}${hash.slice(0, 5)}`, {
+      headers: { 'Add-Padding': 'true', 'User-Agent': 'Ward' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return null;
+    const suffix = hash.slice(5);
+    for (const line of (await res.text()).split('\n')) {
+      const [s, count] = line.trim().split(':');
+      if (s?.toUpperCase() === suffix && Number(count) > 0) return true;
+    }
+    return false;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Throws the catalog error naming the broken rule when the password does not meet the policy. The
+ * breached-password check (when a URL is set) fails open: a service that is down or slow never blocks
+ * the password (`onBreachCheckUnavailable` hears of it).
+ */
+export async function enforcePasswordPolicy(
+  policy: PasswordPolicy,
+  password: string,
+  owner: PasswordOwner,
+  field = 'password',
+  onBreachCheckUnavailable: () => void = () => {},
+): Promise<void> {
+  let broken = policyRefusal(policy, password, owner, field);
+  if (!broken && policy.password_breach_check_url) {
+    const breached = await isBreachedPassword(
+      policy.password_breach_check_url,
+      policy.password_breach_check_timeout_ms,
+      password,
+    );
+    if (breached === null) onBreachCheckUnavailable();
+    if (breached) broken = refusal(field, 'breached', 'appears in a list of breached passwords');
+  }
+  if (!broken) return;
+  throw new WardError(broken.code === 'too_short' ? 'passwordTooShort' : 'passwordTooWeak', {
+    description: `The password ${broken.message}`,
+    details: [broken],
+  });
+}
+
+/** The policy as `/identity/v1/config` lists it (`password_policy`). */
+export function publicPasswordPolicy(policy: PasswordPolicy) {
+  return {
+    min_length: policy.password_min_length,
+    min_strength: policy.password_min_strength,
+    refuse_user_info: policy.password_refuse_user_info,
+    refuse_common: policy.password_refuse_common,
+    breach_check: policy.password_breach_check_url !== null,
+    allow_update_with_access_token_only: false,
+  };
+}

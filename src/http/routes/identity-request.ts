@@ -1,0 +1,26 @@
+import { WardError } from '../../errors/ward-error.js';
+import { invalidScope } from '../../errors/refusals.js';
+import { parseScope, unknownScopes } from '../../protocol/scopes.js';
+import type { Registry } from '../../registry.js';
+import { requiredStr, type Params } from '../../protocol/params.js';
+
+export const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
+
+/** The client an identity API call names by client_id: known, and not a resource server. */
+export async function clientOf(r: Pick<Registry, 'clients'>, params: Params) {
+  const id = requiredStr(params, 'client_id', 128);
+  const client = await r.clients.find(id);
+  if (!client) throw new WardError('unknownClient');
+  // A resource server only introspects tokens: it signs no one up or in.
+  if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
+  return client;
+}
+
+/** The scope of an identity API call: space-separated, every value known. */
+export function scopeOf(params: Params): string[] {
+  const scopes = parseScope(params.scope);
+  if (scopes === null) throw invalidScope('scope must be a space-separated string');
+  const unknown = unknownScopes(scopes);
+  if (unknown.length) throw invalidScope(`Unknown scope: ${unknown.join(' ')}`);
+  return scopes;
+}

@@ -1,0 +1,187 @@
+// Passkeys for the Core SDK, /identity/v1/webauthn/*: signup and sign-in (each ends in a tkn the SDK
+// takes to /oauth/authorize, where next-step decides the rest), and a signed-in user's passkeys
+// (Bearer): add, list, remove. The ceremonies themselves are in src/passkeys.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeEmail, normalizePhone } from '../../accounts/identifiers.js';
+import { invalidField } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
+import { randomId } from '../../lib/random.js';
+import { authenticationResponse, registrationResponse, snakeKeys } from '../../passkeys/wire.js';
+import { verifyBearer } from '../../protocol/bearer.js';
+import { requireSingle, str, type Params } from '../../protocol/params.js';
+import type { Registry } from '../../registry.js';
+import { clientOf, isJson, scopeOf } from './identity-request.js';
+
+const BASE = '/identity/v1/webauthn';
+
+const bodyOf = (req: FastifyRequest): Params => requireSingle(req.body, isJson(req.headers['content-type']));
+const friendlyName = (params: Params): string => str(params, 'friendly_name', 200) ?? 'Passkey';
+const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
+const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
+
+export function webauthnRoutes(
+  app: FastifyInstance,
+  r: Pick<
+    Registry,
+    'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'limiter' | 'passkeys' | 'storage' | 'tkn' | 'users'
+  >,
+): void {
+  const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
+
+  app.post(`${BASE}/signup-options`, async (req, reply) => {
+    r.passkeys.ensureEnabled();
+    const params = bodyOf(req);
+    await limit('signup', req.ip);
+    const client = await clientOf(r, params);
+    const scope = scopeOf(params).join(' ');
+    const raw = params.profile;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw invalidField('profile', 'must be an object with email or phone_number');
+    const profile = await r.users.passwordlessProfile(raw as Record<string, unknown>);
+    const name = (profile.email ?? profile.phone_number)!;
+    const options = await r.passkeys.creationOptions(
+      'signup',
+      {
+        id: randomId(),
+        name,
+        displayName: [profile.given_name, profile.family_name].filter(Boolean).join(' ') || name,
+      },
+      {
+        clientId: client.client_id,
+        origin: params.origin,
+        data: { friendlyName: friendlyName(params), scope, profile },
+      },
+    );
+    return noStore(reply).send({ friendly_name: friendlyName(params), options: { public_key: snakeKeys(options) } });
+  });
+
+  app.post(`${BASE}/signup`, async (req, reply) => {
+    r.passkeys.ensureEnabled();
+    const params = bodyOf(req);
+    await limit('signup', req.ip);
+    const credential = registrationResponse(params.public_key_credential, 'public_key_credential');
+    const v = await r.passkeys.verifyCreation<{
+      origin: string;
+      friendlyName: string;
+      scope: string;
+      profile: Parameters<Registry['users']['createPasswordless']>[1];
+    }>('signup', credential);
+    const webauthnId = str(params, 'webauthn_id', 200);
+    if (
+      webauthnId !== undefined &&
+      webauthnId.replace(/=+$/, '') !== Buffer.from(v.passkey.user_id).toString('base64url')
+    )
+      throw invalidField('webauthn_id', 'must be the user id of the options');
+    const user = await r.users.createPasswordless(v.passkey.user_id, v.data.profile, (tx) =>
+      tx.passkeys.insert(v.passkey),
+    );
+    const tkn = await r.tkn.issue(user.id, v.clientId, {
+      scope: v.data.scope,
+      amr: r.passkeys.amr(v.userVerified),
+      auth_time: r.clock.now(),
+      mfa_pending: false,
+    });
+    await r.events.emit('passkey.signup', { client_id: v.clientId, user_id: user.id }, 'signup with a passkey');
+    return noStore(reply).send({ tkn });
+  });
+
+  app.post(`${BASE}/authentication-options`, async (req, reply) => {
+    r.passkeys.ensureEnabled();
+    const params = bodyOf(req);
+    await limit('login', req.ip);
+    const client = await clientOf(r, params);
+    const scope = scopeOf(params).join(' ');
+    const named = params.email !== undefined || params.phone_number !== undefined;
+    let forUser: { userId: string } | { nobody: true } | { anyone: true } = { anyone: true };
+    if (named) {
+      const email = normalizeEmail(params.email);
+      const phone = email ? null : normalizePhone(params.phone_number);
+      if (!email && !phone)
+        throw invalidField('email', 'must be a valid email address (or phone_number an E.164 number)');
+      const user = email ? await r.storage.users.findByEmail(email) : await r.storage.users.findByPhone(phone!);
+      forUser = user && !user.disabled ? { userId: user.id } : { nobody: true };
+    }
+    const options = await r.passkeys.requestOptions(forUser, {
+      clientId: client.client_id,
+      origin: params.origin,
+      data: { scope },
+    });
+    return noStore(reply).send({ public_key: snakeKeys(options) });
+  });
+
+  app.post(`${BASE}/authentication`, async (req, reply) => {
+    r.passkeys.ensureEnabled();
+    const params = bodyOf(req);
+    await limit('login', req.ip);
+    const assertion = authenticationResponse(params, '');
+    const v = await r.passkeys.verifyAssertion<{ origin: string; scope: string }>(assertion).catch(async (e) => {
+      if (e instanceof WardError)
+        await r.events.emit('login.failed', { method: 'passkey', reason: e.entry.key }, 'passkey login failed');
+      throw e;
+    });
+    // A challenge of the hosted login page (bound to an interaction, no scope) is not one of this API.
+    if (typeof v.data.scope !== 'string') throw new WardError('passkeyChallenge');
+    const user = await r.users.find(v.userId);
+    if (!user || user.disabled) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
+    const amr = r.passkeys.amr(v.userVerified);
+    // No step-up decided here: /oauth/authorize hands the tkn's amr to next-step, the one place that
+    // decides whether MFA required = Always still wants a second factor (a `mfa` amr does not).
+    const tkn = await r.tkn.issue(user.id, v.clientId, {
+      scope: v.data.scope,
+      amr,
+      auth_time: r.clock.now(),
+      mfa_pending: false,
+    });
+    await r.events.emit('passkey.login', { client_id: v.clientId, user_id: user.id, amr }, 'passkey login');
+    return noStore(reply).send({ tkn });
+  });
+
+  const bearer = (req: FastifyRequest) => verifyBearer(r, req.headers.authorization);
+
+  app.post(`${BASE}/registration-options`, async (req, reply) => {
+    const ctx = await bearer(req);
+    r.passkeys.ensureEnabled();
+    const params = bodyOf(req);
+    const u = ctx.user;
+    const name = u.email ?? u.phone_number ?? u.id;
+    const options = await r.passkeys.creationOptions(
+      'register',
+      { id: u.id, name, displayName: [u.given_name, u.family_name].filter(Boolean).join(' ') || name },
+      { clientId: ctx.clientId, origin: params.origin, data: { friendlyName: friendlyName(params) } },
+    );
+    return noStore(reply).send({ friendly_name: friendlyName(params), options: { public_key: snakeKeys(options) } });
+  });
+
+  app.post(`${BASE}/registration`, async (req, reply) => {
+    const ctx = await bearer(req);
+    r.passkeys.ensureEnabled();
+    const v = await r.passkeys.verifyCreation('register', registrationResponse(bodyOf(req), ''));
+    // A challenge minted for another user (another token) is no challenge of this user.
+    if (v.passkey.user_id !== ctx.user.id) throw new WardError('passkeyChallenge');
+    await r.storage.passkeys.insert(v.passkey);
+    await r.events.emit('passkey.added', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey added');
+    return reply.code(204).send();
+  });
+
+  app.get(`${BASE}/registration`, async (req, reply) => {
+    const ctx = await bearer(req);
+    const keys = await r.passkeys.list(ctx.user.id);
+    return noStore(reply).send(
+      keys.map((k) => ({
+        id: k.id,
+        friendly_name: k.friendly_name,
+        created_at: iso(k.created_at),
+        last_used_at: iso(k.last_used_at),
+        ...(k.aaguid ? { aaguid: k.aaguid } : {}),
+      })),
+    );
+  });
+
+  app.delete<{ Params: { id: string } }>(`${BASE}/registration/:id`, async (req, reply) => {
+    const ctx = await bearer(req);
+    if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
+    await r.passkeys.remove(ctx.user, req.params.id);
+    await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
+    return reply.code(204).send();
+  });
+}
