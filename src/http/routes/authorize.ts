@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { authorizeSchema, loginFormSchema } from './schemas/authorize.js';
+import { authorizeSchema, loginFormSchema, passkeyFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -179,7 +179,7 @@ export function authorizeRoutes(
   });
 
   // The login page's passkey (autofill or its button): a discoverable assertion for this interaction.
-  app.post('/oauth/authorize/passkey', async (req, reply) => {
+  app.post('/oauth/authorize/passkey', { schema: passkeyFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;

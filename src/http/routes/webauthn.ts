@@ -1,7 +1,7 @@
 // Passkeys for the Core SDK, /identity/v1/webauthn/*: signup and sign-in (each ends in a tkn the SDK
 // takes to /oauth/authorize, where next-step decides the rest), and a signed-in user's passkeys
 // (Bearer): add, list, remove. The ceremonies themselves are in src/passkeys.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail, normalizePhone } from '../../accounts/identifiers.js';
 import { invalidField } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -10,7 +10,18 @@ import { authenticationResponse, registrationResponse, snakeKeys } from '../../p
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
+import type { WardApp } from '../typed-app.js';
 import { clientOf, isJson, scopeOf } from './identity-request.js';
+import {
+  authenticationOptionsSchema,
+  authenticationSchema,
+  deviceParamsSchema,
+  devicesSchema,
+  registrationOptionsSchema,
+  registrationSchema,
+  signupOptionsSchema,
+  signupSchema,
+} from './schemas/webauthn.js';
 
 const BASE = '/identity/v1/webauthn';
 
@@ -20,7 +31,7 @@ const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store
 const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
 
 export function webauthnRoutes(
-  app: FastifyInstance,
+  app: WardApp,
   r: Pick<
     Registry,
     'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'limiter' | 'passkeys' | 'storage' | 'tkn' | 'users'
@@ -28,7 +39,7 @@ export function webauthnRoutes(
 ): void {
   const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
 
-  app.post(`${BASE}/signup-options`, async (req, reply) => {
+  app.post(`${BASE}/signup-options`, { schema: signupOptionsSchema }, async (req, reply) => {
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     await limit('signup', req.ip);
@@ -55,7 +66,7 @@ export function webauthnRoutes(
     return noStore(reply).send({ friendly_name: friendlyName(params), options: { public_key: snakeKeys(options) } });
   });
 
-  app.post(`${BASE}/signup`, async (req, reply) => {
+  app.post(`${BASE}/signup`, { schema: signupSchema }, async (req, reply) => {
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     await limit('signup', req.ip);
@@ -85,7 +96,7 @@ export function webauthnRoutes(
     return noStore(reply).send({ tkn });
   });
 
-  app.post(`${BASE}/authentication-options`, async (req, reply) => {
+  app.post(`${BASE}/authentication-options`, { schema: authenticationOptionsSchema }, async (req, reply) => {
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     await limit('login', req.ip);
@@ -109,7 +120,7 @@ export function webauthnRoutes(
     return noStore(reply).send({ public_key: snakeKeys(options) });
   });
 
-  app.post(`${BASE}/authentication`, async (req, reply) => {
+  app.post(`${BASE}/authentication`, { schema: authenticationSchema }, async (req, reply) => {
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     await limit('login', req.ip);
@@ -138,7 +149,7 @@ export function webauthnRoutes(
 
   const bearer = (req: FastifyRequest) => verifyBearer(r, req.headers.authorization);
 
-  app.post(`${BASE}/registration-options`, async (req, reply) => {
+  app.post(`${BASE}/registration-options`, { schema: registrationOptionsSchema }, async (req, reply) => {
     const ctx = await bearer(req);
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
@@ -152,7 +163,7 @@ export function webauthnRoutes(
     return noStore(reply).send({ friendly_name: friendlyName(params), options: { public_key: snakeKeys(options) } });
   });
 
-  app.post(`${BASE}/registration`, async (req, reply) => {
+  app.post(`${BASE}/registration`, { schema: registrationSchema }, async (req, reply) => {
     const ctx = await bearer(req);
     r.passkeys.ensureEnabled();
     const v = await r.passkeys.verifyCreation('register', registrationResponse(bodyOf(req), ''));
@@ -163,7 +174,7 @@ export function webauthnRoutes(
     return reply.code(204).send();
   });
 
-  app.get(`${BASE}/registration`, async (req, reply) => {
+  app.get(`${BASE}/registration`, { schema: devicesSchema }, async (req, reply) => {
     const ctx = await bearer(req);
     const keys = await r.passkeys.list(ctx.user.id);
     return noStore(reply).send(
@@ -177,11 +188,15 @@ export function webauthnRoutes(
     );
   });
 
-  app.delete<{ Params: { id: string } }>(`${BASE}/registration/:id`, async (req, reply) => {
-    const ctx = await bearer(req);
-    if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
-    await r.passkeys.remove(ctx.user, req.params.id);
-    await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    `${BASE}/registration/:id`,
+    { schema: deviceParamsSchema },
+    async (req, reply) => {
+      const ctx = await bearer(req);
+      if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
+      await r.passkeys.remove(ctx.user, req.params.id);
+      await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
+      return reply.code(204).send();
+    },
+  );
 }

@@ -37,6 +37,10 @@ export const loginFormSchema = {
   body: protocolParams({ ...hosted, email: 'string: email or phone number', password: 'string: the password' }),
 };
 
+export const passkeyFormSchema = {
+  body: protocolParams({ ...hosted, assertion: 'string: the WebAuthn assertion as JSON (the page script sets it)' }),
+};
+
 export const consentFormSchema = { body: protocolParams({ ...hosted, decision: 'string: allow, or anything else' }) };
 
 export const mfaFormSchema = {
