@@ -39,6 +39,13 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     user_verification_is_mfa: true,
     challenge_ttl: 300,
   },
+  self_service: {
+    email_verification: 'off',
+    code_ttl: 900,
+    link_ttl: 3600,
+    max_attempts: 5,
+    requests_per_address: { limit: 5, window_seconds: 3600 },
+  },
 };
 
 export const DEFAULT_PORT = 8443;

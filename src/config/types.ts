@@ -131,6 +131,22 @@ export interface AccountSettings {
   trusted_device_ttl: number;
   /** Passkeys (WebAuthn) under /identity/v1/webauthn. */
   passkeys: PasskeySettings;
+  /** Account self-service: email and phone verification, password reset, changes of email and phone. */
+  self_service: SelfServiceSettings;
+}
+
+/** Codes and links Ward sends to an address for account self-service. */
+export interface SelfServiceSettings {
+  /** At signup: send nothing, send a verification email, or also refuse sign-in until it is verified. */
+  email_verification: 'off' | 'send' | 'required';
+  /** Lifetime of a code the user types, seconds (default 15 minutes). */
+  code_ttl: number;
+  /** Lifetime of a link, seconds (default 1 hour). */
+  link_ttl: number;
+  /** Wrong codes after which a code is dead, even the right one. */
+  max_attempts: number;
+  /** Messages per address and purpose per window (verification, reset, change): limit 0 sends none. */
+  requests_per_address: { limit: number; window_seconds: number };
 }
 
 /** The account's passkey (WebAuthn) settings. */
@@ -158,6 +174,8 @@ export interface DeliveryConfig {
   smsAccountSid: string | null;
   smsAuthToken: string | null;
   smsFrom: string | null;
+  /** A folder of operator templates that replace the account messages (WARD_TEMPLATES_DIR). */
+  templatesDir?: string | null;
 }
 
 /** An upstream identity provider for social login. */

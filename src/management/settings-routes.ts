@@ -60,6 +60,16 @@ const accountFields = {
     },
     { additionalProperties: false },
   ),
+  self_service: partialObject(
+    {
+      email_verification: stringEnum(['off', 'send', 'required']),
+      code_ttl: Type.Integer({ minimum: 60, maximum: 3600 }),
+      link_ttl: Type.Integer({ minimum: 300, maximum: 604800 }),
+      max_attempts: Type.Integer({ minimum: 1, maximum: 20 }),
+      requests_per_address: window(0, 1000),
+    },
+    { additionalProperties: false },
+  ),
 };
 
 export const accountSchema = partialObject(accountFields, { additionalProperties: false });
@@ -82,7 +92,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits, password policy, passkeys)',
+      summary: 'Change account settings (MFA required, lifetimes, limits, password policy, passkeys, self-service)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

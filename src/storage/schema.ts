@@ -271,7 +271,32 @@ export interface LogoutDeliveriesTable {
   created_at: number;
 }
 
+/** A code and link sent to an address (migration 013): verification, password reset, contact change. */
+export interface AccountCodesTable {
+  id: string;
+  purpose: string;
+  user_id: string;
+  channel: string;
+  /** The normalized email address or E.164 number the message went to. */
+  destination: string;
+  /** HMAC of the code, keyed by the master key and bound to the row id. */
+  code_hmac: string;
+  /** SHA-256 of the link token, or null when the message carried no link (SMS). */
+  link_digest: string | null;
+  client_id: string | null;
+  /** JSON of the flow's own values (where to return after, the new address of a change). */
+  data: string;
+  attempts: number;
+  max_attempts: number;
+  created_at: number;
+  code_expires_at: number;
+  link_expires_at: number;
+  consumed_at: number | null;
+  superseded_at: number | null;
+}
+
 export interface Database {
+  account_codes: AccountCodesTable;
   logout_deliveries: LogoutDeliveriesTable;
   interactions: InteractionsTable;
   social_providers: SocialProvidersTable;

@@ -1,6 +1,6 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// policy, passkeys). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys, self-service). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
   var CHECKBOXES = ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'];
   ('use strict');
@@ -41,6 +41,7 @@
         el.value = v === null || v === undefined ? '' : String(v);
       });
       form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
+      form.elements['self_service.email_verification'].value = (s.self_service || {}).email_verification || 'off';
     }
     show(await C.api('GET', '/api/v1/settings/account'));
     if (!C.can('manage:settings')) {
@@ -85,6 +86,7 @@
       patch.passkeys.user_verification_is_mfa = form.elements['passkeys.user_verification_is_mfa'].checked;
       patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
       patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
+      patch.self_service.email_verification = form.elements['self_service.email_verification'].value;
       patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
         return o !== '';
       });
