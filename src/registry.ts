@@ -1,3 +1,7 @@
+import { createAccountCodes } from './accounts/codes.js';
+import { createBackground } from './lib/background.js';
+import { createAddresses } from './self-service/addresses.js';
+import { createPasswordReset } from './self-service/password-reset.js';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
@@ -140,6 +144,20 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
+  const background = createBackground((e) =>
+    log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
+  );
+  const accountCodes = createAccountCodes({ storage, masterKey: master.key, clock, account, events });
+  const selfService = {
+    storage,
+    clock,
+    account,
+    issuer: config.issuer,
+    codes: accountCodes,
+    delivery,
+    background,
+    events,
+  };
   const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({
     issuer: config.issuer,
@@ -193,12 +211,18 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accessTokens,
     issueTokens: createTokenIssuer({ clock, account, signIdToken, accessTokens }),
     logoutDelivery,
+    background,
+    delivery,
+    accountCodes,
+    addresses: createAddresses(selfService),
+    passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
     async close() {
       poller.stop();
       janitor.stop();
       await logoutDelivery.stop();
       await events.flush(true);
       await notices.drain();
+      await background.drain();
       await delivery.close();
       await storage.close();
     },

@@ -146,7 +146,11 @@ export function createUserService(deps: {
           ? await storage.users.findByPhone(phone)
           : undefined;
       const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
-      return ok && user && !user.disabled ? user : undefined;
+      if (!ok || !user || user.disabled) return undefined;
+      // Account setting: an email must be confirmed before a password signs in (the password was right).
+      if (deps.account().self_service.email_verification === 'required' && user.email && !user.email_verified)
+        throw new WardError('emailNotVerified');
+      return user;
     },
     /** A user created by a first social login: no password; the email only when the provider verified it. */
     async createFederated(profile: {

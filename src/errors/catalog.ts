@@ -250,6 +250,20 @@ export const CATALOG = {
     'Invalid email or password',
     'Adresse e-mail ou mot de passe incorrect.',
   ),
+  invalidOldPassword: entry(
+    400,
+    'invalid_grant',
+    'error.invalidOldPassword',
+    'The current password is wrong',
+    'Le mot de passe actuel est incorrect.',
+  ),
+  emailNotVerified: entry(
+    400,
+    'invalid_grant',
+    'error.emailNotVerified',
+    'Confirm your email address before signing in: open the link we sent you',
+    'Confirmez votre adresse e-mail avant de vous connecter : ouvrez le lien que nous vous avons envoyé.',
+  ),
   passwordTooShort: entry(
     400,
     'invalid_request',

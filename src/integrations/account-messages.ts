@@ -220,11 +220,11 @@ const FR: Record<AccountMessageKind, Texts> = {
 const TEXTS: Record<MessageLocale, Record<AccountMessageKind, Texts>> = { en: EN, fr: FR };
 
 const whenOf = (at: number, locale: MessageLocale) =>
-  new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
+  `${new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
-  }).format(new Date(at)) + ' UTC';
+  }).format(new Date(at))} UTC`;
 
 /** An operator's replacement texts for one kind and locale, read from the templates folder. */
 function overrides(dir: string | undefined, kind: AccountMessageKind, locale: MessageLocale) {

@@ -95,6 +95,7 @@ export function authorizeRoutes(
         target: at.request.target,
         social: buttons,
         passkey,
+        forgotHref: `/identity/v1/password/forgot?client_id=${encodeURIComponent(at.request.client.client_id)}`,
       }),
     );
   }
@@ -172,7 +173,14 @@ export function authorizeRoutes(
       }
       throw e;
     }
-    const user = await r.users.authenticate({ email }, params.password);
+    let user: Awaited<ReturnType<typeof r.users.authenticate>>;
+    try {
+      user = await r.users.authenticate({ email }, params.password);
+    } catch (e) {
+      if (e instanceof WardError && e.id === 'emailNotVerified')
+        return loginPage(req, reply, at, 403, e.description, email);
+      throw e;
+    }
     if (!user) return loginPage(req, reply, at, 401, 'The email or password is incorrect.', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now() };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));

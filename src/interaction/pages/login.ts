@@ -13,6 +13,8 @@ export interface LoginPageInput {
   social?: Array<{ label: string; href: string }>;
   /** Passkeys on: the request options of a discoverable sign-in (its challenge stored for this page). */
   passkey?: { options: unknown };
+  /** The "Forgot your password?" page for this client. */
+  forgotHref?: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">Forgot your password?</a></p>` : ''}
 ${
   p.passkey
     ? `<form method="post" action="/oauth/authorize/passkey" id="passkey-form">
