@@ -1,3 +1,4 @@
+import { createPasswordless } from './passwordless/service.js';
 import { createAccountCodes } from './accounts/codes.js';
 import { createBackground } from './lib/background.js';
 import { createAddresses } from './self-service/addresses.js';
@@ -148,6 +149,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
   );
   const accountCodes = createAccountCodes({ storage, masterKey: master.key, clock, account, events });
+  const users = createUserService({ storage, clock, account, log });
   const selfService = {
     storage,
     clock,
@@ -190,7 +192,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({ storage, clock, account, log }),
+    users,
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,
@@ -216,6 +218,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountCodes,
     addresses: createAddresses(selfService),
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
+    passwordless: createPasswordless({ ...selfService, users }),
     async close() {
       poller.stop();
       janitor.stop();

@@ -16,12 +16,19 @@ import { hmac, safeEqual, sha256 } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import type { AccountCodeRow } from '../storage/sql/account-codes.js';
 
-export type AccountCodePurpose = 'verify_email' | 'verify_phone' | 'reset_password' | 'change_email' | 'change_phone';
+export type AccountCodePurpose =
+  | 'verify_email'
+  | 'verify_phone'
+  | 'reset_password'
+  | 'change_email'
+  | 'change_phone'
+  | 'passwordless';
 export type AddressChannel = 'email' | 'sms';
 
 export interface IssueInput {
   purpose: AccountCodePurpose;
-  userId: string;
+  /** Null only for a passwordless sign-in that may create the account. */
+  userId: string | null;
   channel: AddressChannel;
   destination: string;
   clientId?: string | null;
@@ -100,7 +107,7 @@ export function createAccountCodes(deps: {
         superseded_at: null,
       };
       await storage.transaction(async (tx) => {
-        await tx.accountCodes.lockUser(input.userId);
+        if (input.userId) await tx.accountCodes.lockUser(input.userId);
         await tx.accountCodes.issue(row, now);
       });
       return { id, code, link, codeTtl: s.self_service.code_ttl, linkTtl: s.self_service.link_ttl };
@@ -149,6 +156,9 @@ export function createAccountCodes(deps: {
     async consume(row: AccountCodeRow): Promise<void> {
       if (!(await storage.accountCodes.consume(row.id, clock.now()))) throw invalid();
     },
+
+    /** Kills one issued message (it could not be sent: no code stays valid that nobody received). */
+    kill: (id: string) => storage.accountCodes.supersede(id, clock.now()),
 
     /** Kills every live code and link of a user (of one purpose, or all). */
     supersedeOfUser: (userId: string, purpose?: AccountCodePurpose) =>

@@ -152,6 +152,34 @@ export function createUserService(deps: {
         throw new WardError('emailNotVerified');
       return user;
     },
+    /**
+     * A user created by a first passwordless sign-in: no password, the address that received the
+     * code as its only, verified identifier. An address taken meanwhile answers that account.
+     */
+    async createByAddress(field: 'email' | 'phone_number', address: string): Promise<User> {
+      try {
+        return await storage.users.create(
+          {
+            id: randomId(),
+            email: field === 'email' ? address : null,
+            phone_number: field === 'phone_number' ? address : null,
+            password_hash: null,
+            given_name: null,
+            family_name: null,
+            email_verified: field === 'email',
+            phone_number_verified: field === 'phone_number',
+            role: null,
+            disabled: false,
+          },
+          clock.now(),
+        );
+      } catch (e) {
+        const found =
+          field === 'email' ? await storage.users.findByEmail(address) : await storage.users.findByPhone(address);
+        if (isUniqueViolation(e) && found) return found;
+        throw e;
+      }
+    },
     /** A user created by a first social login: no password; the email only when the provider verified it. */
     async createFederated(profile: {
       email?: string;

@@ -46,6 +46,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     max_attempts: 5,
     requests_per_address: { limit: 5, window_seconds: 3600 },
   },
+  passwordless: { magic_link: false, sms: false, signup: false },
 };
 
 export const DEFAULT_PORT = 8443;

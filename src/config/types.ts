@@ -133,6 +133,18 @@ export interface AccountSettings {
   passkeys: PasskeySettings;
   /** Account self-service: email and phone verification, password reset, changes of email and phone. */
   self_service: SelfServiceSettings;
+  /** Passwordless first factors (magic link, SMS code) through /identity/v1/passwordless. */
+  passwordless: PasswordlessSettings;
+}
+
+/** Which passwordless first factors the account allows, and whether they create accounts. */
+export interface PasswordlessSettings {
+  /** A link (and a code) by email. */
+  magic_link: boolean;
+  /** A code by SMS. */
+  sms: boolean;
+  /** A first passwordless sign-in of an unknown address creates the account (the address then verified). */
+  signup: boolean;
 }
 
 /** Codes and links Ward sends to an address for account self-service. */

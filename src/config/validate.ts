@@ -301,6 +301,19 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
   }
   out.passkeys = validatePasskeys(p, raw.passkeys, base.passkeys);
   out.self_service = validateSelfService(p, raw.self_service, base.self_service);
+  if (raw.passwordless !== undefined) {
+    const key = 'account.passwordless';
+    if (!isObject(raw.passwordless)) p.add(key, 'must be an object {magic_link, sms, signup}');
+    else {
+      checkKnownKeys(p, key, raw.passwordless, ['magic_link', 'sms', 'signup']);
+      for (const k of ['magic_link', 'sms', 'signup'] as const) {
+        const v = raw.passwordless[k];
+        if (v === undefined) continue;
+        if (typeof v !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
+        else out.passwordless[k] = v;
+      }
+    }
+  }
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
       p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');

@@ -48,6 +48,9 @@ ${number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 6
 ${number('self_service.code_ttl', 'Code lifetime (seconds)', 60, 3600)}${number('self_service.link_ttl', 'Link lifetime (seconds)', 300, 604800)}
 ${number('self_service.max_attempts', 'Attempts per code', 1, 20)}
 ${userWindow('self_service.requests_per_address', 'Messages per address', 0, 1000)}</fieldset>
+<fieldset><legend>Passwordless sign-in</legend>
+${check('passwordless.magic_link', 'Email a sign-in link (and code)')}${check('passwordless.sms', 'Text a sign-in code')}
+${check('passwordless.signup', 'A first passwordless sign-in creates the account')}</fieldset>
 <fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}
 ${number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4)}
 ${check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name")}

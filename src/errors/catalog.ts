@@ -264,6 +264,13 @@ export const CATALOG = {
     'Confirm your email address before signing in: open the link we sent you',
     'Confirmez votre adresse e-mail avant de vous connecter : ouvrez le lien que nous vous avons envoyé.',
   ),
+  passwordlessDisabled: entry(
+    400,
+    'invalid_request',
+    'error.passwordless.disabled',
+    'This passwordless sign-in method is not enabled',
+    "Cette méthode de connexion sans mot de passe n'est pas activée.",
+  ),
   passwordTooShort: entry(
     400,
     'invalid_request',

@@ -29,7 +29,8 @@ export type AccountMessageKind =
   | 'change_phone'
   | 'email_changed'
   | 'phone_changed'
-  | 'password_changed';
+  | 'password_changed'
+  | 'passwordless';
 
 export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'verify_email',
@@ -40,6 +41,7 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'email_changed',
   'phone_changed',
   'password_changed',
+  'passwordless',
 ];
 
 export interface AccountMessageInput {
@@ -148,6 +150,14 @@ const EN: Record<AccountMessageKind, Texts> = {
     after: () => 'If you made this change, there is nothing more to do. If you did not, reset your password now.',
     sms: (v) => `${v.app}: your password was changed. Not you? Reset it now.`,
   },
+  passwordless: {
+    subject: (v) => `Sign in to ${v.app}`,
+    lead: (v) => `Open this link to sign in to ${v.app} as ${v.address}. It works once, for ${v.linkExpires}.`,
+    button: 'Sign in',
+    codeLead: 'Or enter this code, valid for',
+    after: () => 'If you did not try to sign in, ignore this message. Never share this link or code.',
+    sms: (v) => `${v.code} is your ${v.app} sign-in code. It expires in ${v.expires}. Never share it.`,
+  },
 };
 
 const FR: Record<AccountMessageKind, Texts> = {
@@ -214,6 +224,16 @@ const FR: Record<AccountMessageKind, Texts> = {
       `Le ${v.when}, le mot de passe de votre compte ${v.app} a été modifié et vos autres sessions ont été fermées.`,
     after: () => "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant.",
     sms: (v) => `${v.app} : votre mot de passe a été modifié. Pas vous ? Réinitialisez-le maintenant.`,
+  },
+  passwordless: {
+    subject: (v) => `Connexion à ${v.app}`,
+    lead: (v) =>
+      `Ouvrez ce lien pour vous connecter à ${v.app} en tant que ${v.address}. Il sert une fois, pendant ${v.linkExpires}.`,
+    button: 'Me connecter',
+    codeLead: 'Ou saisissez ce code, valable',
+    after: () =>
+      "Si vous n'avez pas essayé de vous connecter, ignorez ce message. Ne communiquez jamais ce lien ni ce code.",
+    sms: (v) => `${v.code} est votre code de connexion ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
   },
 };
 

@@ -70,6 +70,10 @@ const accountFields = {
     },
     { additionalProperties: false },
   ),
+  passwordless: partialObject(
+    { magic_link: Type.Boolean(), sms: Type.Boolean(), signup: Type.Boolean() },
+    { additionalProperties: false },
+  ),
 };
 
 export const accountSchema = partialObject(accountFields, { additionalProperties: false });
@@ -92,7 +96,8 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits, password policy, passkeys, self-service)',
+      summary:
+        'Change account settings (MFA required, lifetimes, limits, password policy, passkeys, self-service, passwordless)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

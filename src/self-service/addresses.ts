@@ -142,7 +142,7 @@ export function createAddresses(deps: AddressDeps) {
     /** The email link: confirms the address it was sent to; undefined when the link is not (or no longer) valid. */
     async confirmEmailLink(token: unknown): Promise<ConfirmedLink | undefined> {
       const row = (await codes.findLink('verify_email', token)) ?? (await codes.findLink('change_email', token));
-      if (!row) return undefined;
+      if (!row?.user_id) return undefined;
       const user = await storage.users.findById(row.user_id);
       if (!user || user.disabled) return undefined;
       await codes.consume(row);

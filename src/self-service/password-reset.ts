@@ -81,7 +81,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
   /** The live reset link of a user (the hosted page checks it before showing the form). */
   async function findLink(userId: unknown, token: unknown): Promise<{ user: User; row: CheckedCode } | undefined> {
     const row = await codes.findLink('reset_password', token);
-    if (!row || row.user_id !== userId) return undefined;
+    if (!row?.user_id || row.user_id !== userId) return undefined;
     const user = await storage.users.findById(row.user_id);
     return user && !user.disabled ? { user, row } : undefined;
   }

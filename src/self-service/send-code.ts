@@ -12,7 +12,8 @@ export interface SendCodeDeps {
 }
 
 export interface SendCodeInput {
-  userId: string;
+  /** Null for a passwordless sign-in of an address without an account yet. */
+  userId: string | null;
   purpose: AccountCodePurpose;
   channel: 'email' | 'sms';
   address: string;
@@ -52,7 +53,7 @@ export async function sendAccountCode(deps: SendCodeDeps, input: SendCodeInput):
       locale: input.locale,
     });
   } catch {
-    await codes.supersedeOfUser(input.userId, input.purpose);
+    await codes.kill(issued.id);
     throw new WardError('deliveryFailed', {
       description: `The ${input.channel === 'sms' ? 'SMS' : 'email'} could not be sent; try again later`,
     });

@@ -275,7 +275,8 @@ export interface LogoutDeliveriesTable {
 export interface AccountCodesTable {
   id: string;
   purpose: string;
-  user_id: string;
+  /** Null only for a passwordless sign-in of an address without an account yet. */
+  user_id: string | null;
   channel: string;
   /** The normalized email address or E.164 number the message went to. */
   destination: string;

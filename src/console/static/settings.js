@@ -2,7 +2,14 @@
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
 // policy, passkeys, self-service). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
-  var CHECKBOXES = ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'];
+  var CHECKBOXES = [
+    'step_up_bearer_allowed',
+    'password_refuse_user_info',
+    'password_refuse_common',
+    'passwordless.magic_link',
+    'passwordless.sms',
+    'passwordless.signup',
+  ];
   ('use strict');
   var C = window.WardConsole,
     $ = C.$;
@@ -28,7 +35,7 @@
     function show(s) {
       form.elements.mfa_required.value = String(s.mfa_required).toLowerCase();
       CHECKBOXES.forEach(function (name) {
-        form.elements[name].checked = !!s[name];
+        form.elements[name].checked = !!get(s, name);
       });
       var pk = s.passkeys || {};
       form.elements['passkeys.enabled'].checked = !!pk.enabled;
@@ -77,7 +84,7 @@
       var url = form.elements.password_breach_check_url.value.trim();
       var patch = { mfa_required: form.elements.mfa_required.value, password_breach_check_url: url || null };
       CHECKBOXES.forEach(function (name) {
-        patch[name] = form.elements[name].checked;
+        set(patch, name, form.elements[name].checked);
       });
       numbers.forEach(function (el) {
         set(patch, el.name, el.value === '' ? null : Number(el.value));

@@ -96,6 +96,7 @@ export function authorizeRoutes(
         social: buttons,
         passkey,
         forgotHref: `/identity/v1/password/forgot?client_id=${encodeURIComponent(at.request.client.client_id)}`,
+        passwordless: { magicLink: r.account().passwordless.magic_link, sms: r.account().passwordless.sms },
       }),
     );
   }

@@ -4,14 +4,15 @@ import type { Kysely } from 'kysely';
  * Account codes: what Ward sends to an address to prove it is the user's (email and phone
  * verification, password reset, a change of email or phone). One row per message: a short code the
  * user types and a long link token, each stored only as a keyed hash, bound to a purpose, a user and
- * the address it went to; a newer row of the same purpose and user supersedes it.
+ * the address it went to (and to a user, except a passwordless sign-in that may create one); a newer
+ * row of the same purpose and user, or address, supersedes it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('account_codes')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('purpose', 'varchar(32)', (c) => c.notNull())
-    .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
+    .addColumn('user_id', 'varchar(64)')
     .addColumn('channel', 'varchar(8)', (c) => c.notNull())
     .addColumn('destination', 'varchar(320)', (c) => c.notNull())
     .addColumn('code_hmac', 'varchar(64)', (c) => c.notNull())

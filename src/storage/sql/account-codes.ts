@@ -14,12 +14,17 @@ export function accountCodesRepo(db: Kysely<Database>) {
     async lockUser(userId: string): Promise<void> {
       await db.updateTable('users').set({ id: sql<string>`id` }).where('id', '=', userId).execute();
     },
-    /** Stores a new row and supersedes the live ones of the same user and purpose. */
+    /** Stores a new row and supersedes the live ones of the same purpose and user, or address. */
     async issue(row: AccountCodeRow, now: number): Promise<void> {
+      const userId = row.user_id;
       await db
         .updateTable('account_codes')
         .set({ superseded_at: now })
-        .where('user_id', '=', row.user_id)
+        .where((eb) =>
+          userId === null
+            ? eb('destination', '=', row.destination)
+            : eb.or([eb('user_id', '=', userId), eb('destination', '=', row.destination)]),
+        )
         .where('purpose', '=', row.purpose)
         .where('consumed_at', 'is', null)
         .where('superseded_at', 'is', null)
@@ -61,6 +66,10 @@ export function accountCodesRepo(db: Kysely<Database>) {
         .where('superseded_at', 'is', null)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
+    },
+    /** Kills one row (a message that could not be sent). */
+    async supersede(id: string, now: number): Promise<void> {
+      await db.updateTable('account_codes').set({ superseded_at: now }).where('id', '=', id).execute();
     },
     /** Kills every live row of a user (all purposes, or one): after a reset, a deletion, a change. */
     async supersedeOfUser(userId: string, now: number, purpose?: string): Promise<void> {
