@@ -23,6 +23,7 @@ import { webauthnRoutes } from './http/routes/webauthn.js';
 import { logoutRoutes } from './http/routes/logout.js';
 import { metadataRoutes } from './http/routes/metadata.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
+import { customTokenRoutes } from './http/routes/custom-token.js';
 import { passwordlessRoutes } from './http/routes/passwordless.js';
 import { selfServiceRoutes } from './http/routes/self-service.js';
 import { sessionRoutes } from './http/routes/sessions.js';
@@ -101,6 +102,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   sessionRoutes(app, r);
   selfServiceRoutes(app, r);
   passwordlessRoutes(app, r, signIn);
+  customTokenRoutes(app, r, signIn);
   installManagementApi(app, r);
   consoleRoutes(app, r);
   return app;
