@@ -1,3 +1,4 @@
+import { createAccountRecovery } from './self-service/account-recovery.js';
 import { createPasswordless } from './passwordless/service.js';
 import { createAccountCodes } from './accounts/codes.js';
 import { createBackground } from './lib/background.js';
@@ -219,6 +220,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     addresses: createAddresses(selfService),
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
     passwordless: createPasswordless({ ...selfService, users }),
+    recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     async close() {
       poller.stop();
       janitor.stop();

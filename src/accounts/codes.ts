@@ -22,7 +22,8 @@ export type AccountCodePurpose =
   | 'reset_password'
   | 'change_email'
   | 'change_phone'
-  | 'passwordless';
+  | 'passwordless'
+  | 'account_recovery';
 export type AddressChannel = 'email' | 'sms';
 
 export interface IssueInput {

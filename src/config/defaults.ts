@@ -37,6 +37,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     rp_name: 'Ward',
     origins: [],
     user_verification_is_mfa: true,
+    recovery_replaces: true,
     challenge_ttl: 300,
   },
   self_service: {

@@ -172,6 +172,8 @@ export interface PasskeySettings {
   origins: string[];
   /** A passkey sign-in with user verification counts as multi-factor (amr `mfa`). */
   user_verification_is_mfa: boolean;
+  /** After account recovery, the new passkey replaces the user's old ones (else it is added to them). */
+  recovery_replaces: boolean;
   /** Lifetime of a ceremony's challenge, seconds (30 to 600). */
   challenge_ttl: number;
 }

@@ -115,12 +115,15 @@ function validatePasskeys(p: Problems, raw: unknown, base: PasskeySettings): Pas
   if (raw === undefined) return structuredClone(base);
   const key = 'account.passkeys';
   if (!isObject(raw)) {
-    p.add(key, 'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, challenge_ttl}');
+    p.add(
+      key,
+      'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, recovery_replaces, challenge_ttl}',
+    );
     return structuredClone(base);
   }
   checkKnownKeys(p, key, raw, Object.keys(DEFAULT_ACCOUNT.passkeys));
   const out = structuredClone(base);
-  for (const k of ['enabled', 'user_verification_is_mfa'] as const) {
+  for (const k of ['enabled', 'user_verification_is_mfa', 'recovery_replaces'] as const) {
     if (raw[k] === undefined) continue;
     if (typeof raw[k] !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
     else out[k] = raw[k];

@@ -41,6 +41,7 @@ ${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', '
 <div class="field"><label for="s-passkeys-origins">Allowed origins (one per line)</label><textarea id="s-passkeys-origins" name="passkeys.origins" rows="3" spellcheck="false" aria-describedby="h-origins"></textarea></div>
 <p class="hint" id="h-origins">Empty: the issuer's origin. Each origin must be on the relying-party ID.</p>
 <div class="check"><input type="checkbox" id="s-passkeys-user_verification_is_mfa" name="passkeys.user_verification_is_mfa"><label for="s-passkeys-user_verification_is_mfa">A passkey with user verification counts as multi-factor</label></div>
+<div class="check"><input type="checkbox" id="s-passkeys-recovery_replaces" name="passkeys.recovery_replaces"><label for="s-passkeys-recovery_replaces">After account recovery, the new passkey replaces the old ones</label></div>
 ${number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 600)}</fieldset>
 <fieldset><legend>Self-service (verification, password reset, email and phone changes)</legend>
 <div class="field"><label for="s-self_service-email_verification">Email verification at signup</label>

@@ -30,7 +30,9 @@ export type AccountMessageKind =
   | 'email_changed'
   | 'phone_changed'
   | 'password_changed'
-  | 'passwordless';
+  | 'passwordless'
+  | 'account_recovery'
+  | 'passkeys_reset';
 
 export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'verify_email',
@@ -42,6 +44,8 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'phone_changed',
   'password_changed',
   'passwordless',
+  'account_recovery',
+  'passkeys_reset',
 ];
 
 export interface AccountMessageInput {
@@ -158,6 +162,23 @@ const EN: Record<AccountMessageKind, Texts> = {
     after: () => 'If you did not try to sign in, ignore this message. Never share this link or code.',
     sms: (v) => `${v.code} is your ${v.app} sign-in code. It expires in ${v.expires}. Never share it.`,
   },
+  account_recovery: {
+    subject: (v) => `Recover your ${v.app} account`,
+    lead: (v) =>
+      `Someone asked to recover your ${v.app} account: with this link or code you can register a new passkey. The link works for ${v.linkExpires}.`,
+    button: 'Register a new passkey',
+    codeLead: 'Or enter this code, valid for',
+    after: () => 'If it was not you, ignore this message: nothing changes. Never share this link or code.',
+    sms: (v) => `${v.code} is your ${v.app} account recovery code. It expires in ${v.expires}. Never share it.`,
+  },
+  passkeys_reset: {
+    subject: (v) => `A new passkey was registered for your ${v.app} account`,
+    lead: (v) =>
+      `On ${v.when}, your ${v.app} account was recovered: a new passkey was registered and your other sessions were signed out.`,
+    after: () =>
+      'If it was you, there is nothing more to do. If not, recover your account again now and contact support.',
+    sms: (v) => `${v.app}: your account was recovered with a new passkey. Not you? Recover it again now.`,
+  },
 };
 
 const FR: Record<AccountMessageKind, Texts> = {
@@ -234,6 +255,25 @@ const FR: Record<AccountMessageKind, Texts> = {
     after: () =>
       "Si vous n'avez pas essayé de vous connecter, ignorez ce message. Ne communiquez jamais ce lien ni ce code.",
     sms: (v) => `${v.code} est votre code de connexion ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+  },
+  account_recovery: {
+    subject: (v) => `Récupérez votre compte ${v.app}`,
+    lead: (v) =>
+      `Quelqu'un a demandé à récupérer votre compte ${v.app} : ce lien ou ce code permet d'enregistrer une nouvelle clé d'accès. Le lien est valable ${v.linkExpires}.`,
+    button: "Enregistrer une nouvelle clé d'accès",
+    codeLead: 'Ou saisissez ce code, valable',
+    after: () =>
+      "Si ce n'était pas vous, ignorez ce message : rien ne change. Ne communiquez jamais ce lien ni ce code.",
+    sms: (v) =>
+      `${v.code} est votre code de récupération ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+  },
+  passkeys_reset: {
+    subject: (v) => `Une nouvelle clé d'accès a été enregistrée pour votre compte ${v.app}`,
+    lead: (v) =>
+      `Le ${v.when}, votre compte ${v.app} a été récupéré : une nouvelle clé d'accès a été enregistrée et vos autres sessions ont été fermées.`,
+    after: () =>
+      "Si c'est vous, il n'y a rien d'autre à faire. Sinon, récupérez votre compte maintenant et contactez le support.",
+    sms: (v) => `${v.app} : votre compte a été récupéré avec une nouvelle clé d'accès. Pas vous ? Récupérez-le.`,
   },
 };
 

@@ -56,6 +56,7 @@ const accountFields = {
       rp_name: Type.String({ minLength: 1, maxLength: 100 }),
       origins: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 }),
       user_verification_is_mfa: Type.Boolean(),
+      recovery_replaces: Type.Boolean(),
       challenge_ttl: Type.Integer({ minimum: 30, maximum: 600 }),
     },
     { additionalProperties: false },

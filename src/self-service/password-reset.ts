@@ -4,13 +4,12 @@
 // whether an account exists. A reset proves the address (it becomes verified), ends every session
 // and refresh token of the user, kills the other reset codes and tells the user.
 import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
-import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword } from '../accounts/passwords.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
-import { invalidField, missingField } from '../errors/refusals.js';
+import { missingField } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
 import type { Background } from '../lib/background.js';
@@ -19,7 +18,7 @@ import { endSessionsOfUser } from '../logout/backchannel.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
 import { withQuery } from './return-url.js';
-import { sendAccountCode } from './send-code.js';
+import { requestForAddress, type ResetAddress, userAt } from './address-request.js';
 import { tellPasswordChanged } from './password-notice.js';
 
 export interface PasswordResetDeps {
@@ -38,27 +37,9 @@ export interface PasswordResetDeps {
 /** The hosted page a reset link opens when the app gave no redirect_url. */
 export const RESET_PAGE = '/identity/v1/password/reset';
 
-export type ResetAddress = { field: 'email'; address: string } | { field: 'phone_number'; address: string };
-
-/** The email or phone number of a request (exactly one), normalized. */
-export function resetAddressOf(body: { email?: unknown; phone_number?: unknown }): ResetAddress {
-  if (body.email !== undefined && body.email !== null) {
-    const address = normalizeEmail(body.email);
-    if (!address) throw invalidField('email', 'must be a valid email address');
-    return { field: 'email', address };
-  }
-  if (body.phone_number !== undefined && body.phone_number !== null) {
-    const address = normalizePhone(body.phone_number);
-    if (!address) throw invalidField('phone_number', 'must be an E.164 phone number such as +33612345678');
-    return { field: 'phone_number', address };
-  }
-  throw missingField('email');
-}
-
 export function createPasswordReset(deps: PasswordResetDeps) {
   const { storage, clock, codes } = deps;
-  const findBy = (a: ResetAddress) =>
-    a.field === 'email' ? storage.users.findByEmail(a.address) : storage.users.findByPhone(a.address);
+  const findBy = (a: ResetAddress) => userAt(storage, a);
 
   async function finish(user: User, row: CheckedCode, password: unknown): Promise<{ returnTo?: string }> {
     if (typeof password !== 'string' || password === '') throw missingField('password');
@@ -99,30 +80,14 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       returnTo?: string;
       locale?: string;
     }): Promise<void> {
-      const { address } = input;
-      await codes.admit('reset_password', address.address);
-      deps.background.run(async () => {
-        const user = await findBy(address);
-        if (!user || user.disabled) return;
-        const data: Record<string, string> = {};
-        if (input.returnTo) data.return_to = input.returnTo;
-        await sendAccountCode(
-          { ...deps, admitted: true },
-          {
-            userId: user.id,
-            purpose: 'reset_password',
-            channel: address.field === 'email' ? 'email' : 'sms',
-            address: address.address,
-            clientId: input.clientId,
-            data,
-            locale: input.locale,
-            linkUrl: (token) =>
-              withQuery(input.redirectUrl ?? `${deps.issuer}${RESET_PAGE}`, {
-                user_id: user.id,
-                verification_code: token,
-              }),
-          },
-        );
+      await requestForAddress(deps, {
+        purpose: 'reset_password',
+        address: input.address,
+        clientId: input.clientId,
+        data: input.returnTo ? { return_to: input.returnTo } : {},
+        locale: input.locale,
+        link: (userId, token) =>
+          withQuery(input.redirectUrl ?? `${deps.issuer}${RESET_PAGE}`, { user_id: userId, verification_code: token }),
       });
     },
 

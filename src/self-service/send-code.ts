@@ -20,8 +20,8 @@ export interface SendCodeInput {
   clientId?: string;
   data?: Record<string, string>;
   locale?: string;
-  /** The URL the email's link opens, around its token. */
-  linkUrl: (token: string) => string;
+  /** The URL the email's link opens, around its token (undefined: the message carries the code only). */
+  linkUrl: (token: string) => string | undefined;
 }
 
 /**

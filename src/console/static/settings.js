@@ -40,6 +40,7 @@
       var pk = s.passkeys || {};
       form.elements['passkeys.enabled'].checked = !!pk.enabled;
       form.elements['passkeys.user_verification_is_mfa'].checked = !!pk.user_verification_is_mfa;
+      form.elements['passkeys.recovery_replaces'].checked = !!pk.recovery_replaces;
       form.elements['passkeys.rp_id'].value = pk.rp_id || '';
       form.elements['passkeys.rp_name'].value = pk.rp_name || '';
       form.elements['passkeys.origins'].value = (pk.origins || []).join('\n');
@@ -91,6 +92,7 @@
       });
       patch.passkeys.enabled = form.elements['passkeys.enabled'].checked;
       patch.passkeys.user_verification_is_mfa = form.elements['passkeys.user_verification_is_mfa'].checked;
+      patch.passkeys.recovery_replaces = form.elements['passkeys.recovery_replaces'].checked;
       patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
       patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
       patch.self_service.email_verification = form.elements['self_service.email_verification'].value;

@@ -9,7 +9,7 @@ import { requireSingle, str } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
 import { requireFreshStepUp } from '../../stepup/factors.js';
 import { changePassword } from '../../self-service/password-change.js';
-import { resetAddressOf } from '../../self-service/password-reset.js';
+import { resetAddressOf } from '../../self-service/address-request.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import {
   emailVerifiedPage,
@@ -20,6 +20,7 @@ import {
   resetFormPage,
 } from '../../interaction/pages/self-service.js';
 import {
+  accountRecoverySchema,
   emailLinkSchema,
   forgotFormSchema,
   forgotPageSchema,
@@ -57,6 +58,7 @@ export function selfServiceRoutes(
     | 'limiter'
     | 'logoutDelivery'
     | 'passwordReset'
+    | 'recovery'
     | 'storage'
     | 'users'
   >,
@@ -173,6 +175,20 @@ export function selfServiceRoutes(
       address: resetAddressOf(params),
       redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
       returnTo: allowedReturnUrl(client, 'return_to_after_password_reset', params.return_to_after_password_reset),
+      locale: localeOf(req),
+    });
+    return reply.code(204).send();
+  });
+
+  // requestAccountRecovery: a code (and a link to redirect_url) to register a new passkey; 204 either way.
+  app.post('/identity/v1/account-recovery', { schema: accountRecoverySchema }, async (req, reply) => {
+    await limit(req);
+    const params = body(req);
+    const client = await clientOf(r, params);
+    await r.recovery.request({
+      clientId: client.client_id,
+      address: resetAddressOf(params),
+      redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
       locale: localeOf(req),
     });
     return reply.code(204).send();

@@ -91,3 +91,16 @@ export const forgotPageSchema = {
 export const forgotFormSchema = {
   body: protocolParams({ client_id: 'string', email: 'string: the account email' }),
 };
+
+export const accountRecoverySchema = {
+  body: protocolParams({
+    client_id: 'string: the client (required)',
+    email: 'string: the account email (or phone_number)',
+    phone_number: 'string: the account phone number, for a code by SMS',
+    redirect_url:
+      "string: the app's page the emailed link opens, with the address and verification_code (a callback URL)",
+    return_to_after_account_recovery: 'string: ignored (Ward has no hosted passkey page)',
+    login_link: 'string: ignored',
+    captcha_token: 'string: ignored',
+  }),
+};
