@@ -14,7 +14,14 @@ import type { Registry } from '../../registry.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
-import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
+import {
+  acceptHostedPost,
+  answerOutcome,
+  browserCookie,
+  browserState,
+  ensureCsrf,
+  sameOriginPost,
+} from './hosted-form.js';
 import { isJson } from './identity-request.js';
 import {
   hostedPasswordlessSchema,
@@ -55,8 +62,9 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
       if (!v.ok) throw v.error;
       await r.passwordless.admit(a);
-      // Bound to this browser when it already has Ward's pre-login cookie (a same-site app).
-      const browser = req.cookies[CSRF_COOKIE] ?? null;
+      // Bound to this browser: its pre-login cookie, set now if it has none. A same-site app's browser
+      // keeps it, so its magic link signs in there directly; elsewhere the link asks for confirmation.
+      const browser = browserCookie(req, reply);
       const ttl = r.account().self_service.link_ttl * 1000;
       const pending = signIn.interactions.prepare(v.req, 'passwordless', browser, ttl);
       await pending.save();
