@@ -167,6 +167,24 @@ for (const engine of engines()) {
       assert.equal((await check(late)).status, 400);
     });
 
+    it('counts every attempt of a parallel burst before comparing (PL-06): no lost update, the code dead after', async () => {
+      const u = await userWith('phone_number');
+      await client.startPasswordless({ authType: 'sms', phoneNumber: u.phone }, { redirectUri: CALLBACK });
+      const code = codeIn((await w.sms.next(u.phone)).body);
+      const wrong = code === '000000' ? '111111' : '000000';
+      const check = (verification_code: string) =>
+        postJson(w.ward, '/identity/v1/verify-auth-code', {
+          auth_type: 'sms',
+          phone_number: u.phone,
+          verification_code,
+        });
+      const answers = await Promise.all([...Array.from({ length: 30 }, () => check(wrong)), check(code)]);
+      assert.ok(answers.filter((a) => a.status === 204).length <= 1);
+      const [row] = await w.ward.registry.storage.accountCodes.liveForAddress('passwordless', u.phone);
+      assert.equal(row?.attempts, 31);
+      assert.equal((await check(code)).status, 400, 'past max_attempts even the right code is refused');
+    });
+
     it('a navigation that names another client than the one that started is refused, the code kept', async () => {
       const u = await userWith('phone_number');
       await client.startPasswordless({ authType: 'sms', phoneNumber: u.phone }, { redirectUri: CALLBACK });
