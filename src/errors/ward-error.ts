@@ -100,6 +100,15 @@ export function cleanDescription(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, ' ').slice(0, 300);
 }
 
+/** The first language of an OIDC `ui_locales` value (space-separated tags) Ward speaks, else null. */
+export function uiLocalesLanguage(uiLocales: string | undefined): Language | null {
+  for (const tag of (uiLocales ?? '').split(' ')) {
+    const primary = tag.split(/[-_]/)[0]?.toLowerCase();
+    if (primary === 'en' || primary === 'fr') return primary;
+  }
+  return null;
+}
+
 /**
  * The language of the user messages: the first of the Accept-Language ranges Ward speaks, by weight
  * (RFC 9110 12.5.4); English when the request says nothing Ward understands.

@@ -18,6 +18,7 @@ interface StoredRequest {
   prompt?: AuthorizeRequest['prompt'];
   display?: AuthorizeRequest['display'];
   max_age?: number;
+  ui_locales?: string;
 }
 
 export function storeRequest(ar: AuthorizeRequest): string {
@@ -33,6 +34,7 @@ export function storeRequest(ar: AuthorizeRequest): string {
     prompt: ar.prompt,
     display: ar.display,
     max_age: ar.maxAge,
+    ui_locales: ar.uiLocales,
   };
   return JSON.stringify(stored);
 }
@@ -52,5 +54,6 @@ export function restoreRequest(json: string, client: Client): AuthorizeRequest {
     prompt: s.prompt,
     display: s.display,
     maxAge: s.max_age,
+    uiLocales: s.ui_locales,
   };
 }

@@ -20,6 +20,8 @@ export interface PageOptions {
   frameAncestors?: string[];
   /** Origins the page's forms may end at besides Ward itself (see formActionSource). */
   formAction?: string[];
+  /** The page's language (its html lang); English when absent. */
+  lang?: 'en' | 'fr';
 }
 
 /** A hosted page, as the domain describes it; the HTTP layer sends it (http/pages.ts). */
@@ -52,7 +54,7 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   if (!page.frameAncestors?.length) headers['X-Frame-Options'] = 'DENY';
   const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(page.title)}</title><style>${STYLE}</style>`;
   return {
-    html: `<!doctype html><html lang="en"><head>${head}</head><body><main>${body}</main></body></html>`,
+    html: `<!doctype html><html lang="${page.lang ?? 'en'}"><head>${head}</head><body><main>${body}</main></body></html>`,
     headers,
   };
 }

@@ -10,7 +10,7 @@ import { decodeJwt } from 'jose';
 import { sidOf } from '../accounts/sessions.js';
 import type { Client, ClientService } from '../clients/service.js';
 import type { Language } from '../errors/ward-error.js';
-import { WardError } from '../errors/ward-error.js';
+import { uiLocalesLanguage, WardError } from '../errors/ward-error.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import { idTokenHintClaims } from '../protocol/id-token-hint.js';
@@ -41,14 +41,6 @@ function hintAudience(token: string): string[] {
   } catch {
     return [];
   }
-}
-
-function uiLanguage(uiLocales: string | undefined): Language | null {
-  for (const tag of (uiLocales ?? '').split(' ')) {
-    const primary = tag.split('-')[0]?.toLowerCase();
-    if (primary === 'en' || primary === 'fr') return primary;
-  }
-  return null;
 }
 
 export async function validateEndSession(
@@ -89,7 +81,7 @@ export async function validateEndSession(
     ui_locales: uiLocales,
   }))
     if (v !== undefined) carried[k] = v;
-  return { client, redirectUri: redirectUri ?? null, state, hint, language: uiLanguage(uiLocales), carried };
+  return { client, redirectUri: redirectUri ?? null, state, hint, language: uiLocalesLanguage(uiLocales), carried };
 }
 
 /**

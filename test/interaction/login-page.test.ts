@@ -116,6 +116,27 @@ describe('hosted login page', () => {
     assert.equal(otherJar.status, 403, 'the CSRF token is bound to the pre-login cookie');
   });
 
+  it('speaks French when ui_locales or Accept-Language asks for it, also in its error state', async () => {
+    const user = await signup(ward);
+    const byUiLocales = await openLogin(new Browser(ward), codeRequest({ ui_locales: 'fr-CA en' }));
+    assert.match(byUiLocales.html, /<html lang="fr">/);
+    assert.match(byUiLocales.html, /Connexion à/);
+    assert.match(byUiLocales.html, /Mot de passe oublié/);
+    const browser = new Browser(ward);
+    const res = await browser.get(codeRequest(), { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' });
+    const html = await res.text();
+    assert.match(html, /Mot de passe/);
+    const wrong = await browser.postForm(
+      '/oauth/authorize/login',
+      { ...loginFields(html), email: user.email, password: 'not the password' },
+      { 'accept-language': 'fr-FR' },
+    );
+    assert.equal(wrong.status, 401);
+    assert.match(await wrong.text(), /mot de passe est incorrect/);
+    const english = await openLogin(new Browser(ward), codeRequest({ ui_locales: 'de en' }));
+    assert.match(english.html, /Sign in to/);
+  });
+
   it('AZ-15: a real browser posts the form with Origin: null (the page is no-referrer) and still gets its 303', async () => {
     // Fetch "append a request Origin header": a non-CORS POST from a no-referrer document says `null`.
     const user = await signup(ward);

@@ -11,7 +11,9 @@ import {
   expiredPage,
   secondFactorMessage,
   secondFactorPage,
+  pageLanguage,
 } from './hosted-form.js';
+import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 
 /**
  * The hosted login page under MFA required = Always: after the first factor, a code sent to a
@@ -36,7 +38,7 @@ export function hostedMfaRoutes(
     try {
       if (params.action === 'resend') {
         const challengeId = await stepUps.requestCode(stepUp, channel, browser.locale);
-        const notice = 'A new code was sent. The previous one no longer works.';
+        const notice = hostedMessage(pageLanguage(req, interaction.request), 'codeSent');
         return secondFactorPage(r, req, reply, at, 200, { challengeId, notice });
       }
       const done = await stepUps.finish(params.challenge_id, params.verification_code);
@@ -46,7 +48,7 @@ export function hostedMfaRoutes(
       const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
       return answerOutcome(r, req, reply, await nextStep.afterSecondFactor(interaction, who, browser));
     } catch (e) {
-      const msg = secondFactorMessage(e);
+      const msg = secondFactorMessage(e, pageLanguage(req, interaction.request));
       if (!msg) throw e;
       const status = e instanceof WardError ? e.status : 500;
       if (e instanceof WardError) for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);

@@ -20,7 +20,9 @@ import {
   browserState,
   ensureCsrf,
   validatedRequest,
+  pageLanguage,
 } from './hosted-form.js';
+import { hostedMessage, type HostedMessage, isHostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
@@ -75,10 +77,11 @@ export function authorizeRoutes(
     reply: FastifyReply,
     at: { handle: string; request: AuthorizeRequest },
     status = 200,
-    error?: string,
+    error?: HostedMessage | string,
     email?: string,
   ) {
     const passkey = await passkeyOffer(at);
+    const language = pageLanguage(req, at.request);
     const handle = encodeURIComponent(at.handle);
     const buttons = social.providers().map((p) => ({
       label: p.label,
@@ -90,8 +93,9 @@ export function authorizeRoutes(
         clientName: at.request.client.name,
         interaction: at.handle,
         csrf: ensureCsrf(r, req, reply),
-        error,
+        error: error && isHostedMessage(error) ? hostedMessage(language, error) : error,
         email,
+        language,
         target: at.request.target,
         social: buttons,
         passkey,
@@ -170,7 +174,7 @@ export function authorizeRoutes(
     } catch (e) {
       if (e instanceof WardError && e.status === 429) {
         for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-        return loginPage(req, reply, at, 429, 'Too many sign-in attempts. Wait a minute and try again.', email);
+        return loginPage(req, reply, at, 429, 'tooManyAttempts', email);
       }
       throw e;
     }
@@ -179,10 +183,10 @@ export function authorizeRoutes(
       user = await r.users.authenticate({ email }, params.password);
     } catch (e) {
       if (e instanceof WardError && e.id === 'emailNotVerified')
-        return loginPage(req, reply, at, 403, e.description, email);
+        return loginPage(req, reply, at, 403, e.userMessage(pageLanguage(req, at.request)), email);
       throw e;
     }
-    if (!user) return loginPage(req, reply, at, 401, 'The email or password is incorrect.', email);
+    if (!user) return loginPage(req, reply, at, 401, 'wrongPassword', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now() };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   });
@@ -193,14 +197,13 @@ export function authorizeRoutes(
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;
     const at = { handle, request: interaction.request };
-    const failed = () =>
-      loginPage(req, reply, at, 400, 'That passkey could not be used. Try again, or use your password.');
+    const failed = () => loginPage(req, reply, at, 400, 'passkeyFailed');
     try {
       await r.limiter('login', req.ip, r.account().rate_limits.login);
     } catch (e) {
       if (e instanceof WardError && e.status === 429) {
         for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-        return loginPage(req, reply, at, 429, 'Too many sign-in attempts. Wait a minute and try again.');
+        return loginPage(req, reply, at, 429, 'tooManyAttempts');
       }
       throw e;
     }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { WardError } from '../../errors/ward-error.js';
+import { type Language, languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
+import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
 import { expiredFormPage } from '../../interaction/pages/expired.js';
 import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
@@ -99,12 +100,16 @@ export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserS
   };
 }
 
+/** The language of a hosted page: the request's ui_locales, else the browser's Accept-Language. */
+export const pageLanguage = (req: FastifyRequest, request?: AuthorizeRequest): Language =>
+  uiLocalesLanguage(request?.uiLocales) ?? languageOf(req.headers['accept-language']);
+
 /** How a refused code request or verification reads on the second-factor page. */
-export function secondFactorMessage(e: unknown): string | null {
+export function secondFactorMessage(e: unknown, language: Language = 'en'): string | null {
   if (!(e instanceof WardError)) return null;
-  if (e.status === 429) return 'Too many codes were asked for. Wait before asking for another one.';
-  if (e.error === 'invalid_grant') return 'The code is wrong or has expired. Try again or ask for a new one.';
-  return e.userMessage();
+  if (e.status === 429) return hostedMessage(language, 'tooManyCodes');
+  if (e.error === 'invalid_grant') return hostedMessage(language, 'wrongCode');
+  return e.userMessage(language);
 }
 
 /** The hosted second-factor page of an interaction at its `mfa` step. */
@@ -131,6 +136,7 @@ export async function secondFactorPage(
       target: at.interaction.request.target,
       notice: extra.notice,
       error: extra.error,
+      language: pageLanguage(req, at.interaction.request),
     }),
   );
 }
@@ -149,7 +155,7 @@ export async function answerOutcome(
   if (outcome.kind === 'second_factor') {
     if (outcome.challengeId !== null)
       return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
-    const msg = secondFactorMessage(outcome.error);
+    const msg = secondFactorMessage(outcome.error, pageLanguage(req, outcome.interaction.request));
     if (!msg) throw outcome.error;
     const status = outcome.error instanceof WardError ? outcome.error.status : 500;
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });

@@ -20,8 +20,10 @@ import {
   browserCookie,
   browserState,
   ensureCsrf,
+  pageLanguage,
   sameOriginPost,
 } from './hosted-form.js';
+import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { isJson } from './identity-request.js';
 import {
   hostedPasswordlessSchema,
@@ -121,7 +123,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
   function confirm(req: FastifyRequest, reply: FastifyReply, row: CheckedCode, interaction: Interaction) {
     return sendRendered(
       reply,
-      passwordlessConfirmPage(languageOf(req.headers['accept-language']), {
+      passwordlessConfirmPage(pageLanguage(req, interaction.request), {
         clientName: interaction.request.client.name,
         address: row.destination,
         token: String(req.query && (req.query as Record<string, unknown>).verification_code),
@@ -185,6 +187,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
           address: a.address,
           target: interaction.request.target,
           error,
+          language: pageLanguage(req, interaction.request),
         }),
       );
     const a = passwordlessAddressOf(params);
@@ -193,7 +196,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       await r.passwordless.admit(a);
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
-      return page(e.status, a, e.userMessage(languageOf(req.headers['accept-language'])));
+      return page(e.status, a, e.userMessage(pageLanguage(req, interaction.request)));
     }
     const clientId = interaction.request.client.client_id;
     r.passwordless.send(a, { interactionDigest: interaction.digest, clientId, locale: localeOf(req) });
@@ -212,10 +215,8 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       return await finish(req, reply, row);
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
-      const error =
-        e.id === 'invalidVerificationCode'
-          ? 'The code is wrong or has expired. Try again or ask for a new one.'
-          : e.userMessage(languageOf(req.headers['accept-language']));
+      const language = pageLanguage(req, interaction.request);
+      const error = e.id === 'invalidVerificationCode' ? hostedMessage(language, 'wrongCode') : e.userMessage(language);
       return sendRendered(
         reply,
         passwordlessSentPage(e.status, {
@@ -226,6 +227,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
           address: a.address,
           target: interaction.request.target,
           error,
+          language: pageLanguage(req, interaction.request),
         }),
       );
     }

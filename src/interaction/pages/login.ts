@@ -1,4 +1,38 @@
+import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, jsonInScript, type Page } from '../../lib/html.js';
+
+const TEXT = {
+  en: {
+    title: 'Sign in',
+    heading: (client: string) => `Sign in to ${client}`,
+    email: 'Email',
+    password: 'Password',
+    submit: 'Sign in',
+    passkey: 'Sign in with a passkey',
+    provider: (label: string) => `Continue with ${label}`,
+    cancel: 'Cancel',
+    forgot: 'Forgot your password?',
+    orPasswordless: 'Or sign in without a password:',
+    magicLink: 'Email me a sign-in link',
+    phone: 'Phone number',
+    sms: 'Text me a code',
+  },
+  fr: {
+    title: 'Connexion',
+    heading: (client: string) => `Connexion à ${client}`,
+    email: 'E-mail',
+    password: 'Mot de passe',
+    submit: 'Me connecter',
+    passkey: "Me connecter avec une clé d'accès",
+    provider: (label: string) => `Continuer avec ${label}`,
+    cancel: 'Annuler',
+    forgot: 'Mot de passe oublié ?',
+    orPasswordless: 'Ou connectez-vous sans mot de passe :',
+    magicLink: 'M’envoyer un lien de connexion',
+    phone: 'Numéro de téléphone',
+    sms: 'M’envoyer un code par SMS',
+  },
+};
 
 export interface LoginPageInput {
   clientName: string;
@@ -17,24 +51,27 @@ export interface LoginPageInput {
   forgotHref?: string;
   /** The passwordless first factors the account allows. */
   passwordless?: { magicLink: boolean; sms: boolean };
+  /** The page's language (ui_locales, else Accept-Language); English when absent. */
+  language?: Language;
 }
 
 /** "Email me a sign-in link" and "Text me a code", each its own small form. */
 function passwordlessForms(p: LoginPageInput): string {
+  const t = TEXT[p.language ?? 'en'];
   const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
   const forms: string[] = [];
   if (p.passwordless?.magicLink)
     forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="magic_link">
-<label for="pl-email">Email</label><input id="pl-email" name="email" type="email" autocomplete="email" required>
-<button type="submit" class="secondary">Email me a sign-in link</button></form>`);
+<label for="pl-email">${t.email}</label><input id="pl-email" name="email" type="email" autocomplete="email" required>
+<button type="submit" class="secondary">${t.magicLink}</button></form>`);
   if (p.passwordless?.sms)
     forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="sms">
-<label for="pl-phone">Phone number</label><input id="pl-phone" name="phone_number" type="tel" autocomplete="tel" required placeholder="+33612345678">
-<button type="submit" class="secondary">Text me a code</button></form>`);
-  return forms.length ? `<p class="muted">Or sign in without a password:</p>${forms.join('\n')}` : '';
+<label for="pl-phone">${t.phone}</label><input id="pl-phone" name="phone_number" type="tel" autocomplete="tel" required placeholder="+33612345678">
+<button type="submit" class="secondary">${t.sms}</button></form>`);
+  return forms.length ? `<p class="muted">${t.orPasswordless}</p>${forms.join('\n')}` : '';
 }
 
 /**
@@ -73,21 +110,23 @@ const passkeyScript = (options: unknown) => `(function () {
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
 export function loginPage(status: number, p: LoginPageInput): Page {
+  const t = TEXT[p.language ?? 'en'];
   const error = p.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(p.error)}</p>` : '';
   return {
     status,
-    title: 'Sign in',
-    body: `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}
+    title: t.title,
+    lang: p.language ?? 'en',
+    body: `<h1>${escapeHtml(t.heading(p.clientName))}</h1>${error}
 <form method="post" action="/oauth/authorize/login" novalidate>
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
-<label for="email">Email</label>
+<label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="${p.passkey ? 'username webauthn' : 'username'}" required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
-<label for="password">Password</label>
+<label for="password">${t.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+<button type="submit">${t.submit}</button>
 </form>
-${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">Forgot your password?</a></p>` : ''}
+${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">${t.forgot}</a></p>` : ''}
 ${passwordlessForms(p)}
 ${
   p.passkey
@@ -95,15 +134,15 @@ ${
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <input type="hidden" name="assertion" value="">
-<button type="button" id="passkey" class="secondary">Sign in with a passkey</button>
+<button type="button" id="passkey" class="secondary">${t.passkey}</button>
 </form>`
     : ''
 }
-${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)}">Continue with ${escapeHtml(b.label)}</a></p>`).join('')}
+${(p.social ?? []).map((b) => `<p><a class="provider" href="${escapeHtml(b.href)}">${escapeHtml(t.provider(b.label))}</a></p>`).join('')}
 <form method="post" action="/oauth/authorize/consent">
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
-<button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
+<button type="submit" name="decision" value="deny" class="secondary">${t.cancel}</button>
 </form>`,
     formAction: formActionSource(p.target),
     ...(p.passkey ? { script: passkeyScript(p.passkey.options) } : {}),

@@ -18,6 +18,7 @@ export function passwordlessConfirmPage(language: Language, p: PasswordlessConfi
   return {
     status: 200,
     title: fr ? 'Confirmer la connexion' : 'Confirm sign-in',
+    lang: language,
     body: `<h1>${fr ? 'Se connecter sur cet appareil ?' : 'Sign in on this device?'}</h1>
 <p>${fr ? 'Ce lien de connexion a été demandé depuis un autre navigateur. Continuez seulement si c’est vous qui l’avez demandé.' : 'This sign-in link was asked for in another browser. Go on only if you asked for it.'}</p>
 <p>${fr ? 'Connexion à' : 'Signing in to'} ${escapeHtml(p.clientName)} ${fr ? 'en tant que' : 'as'} <strong>${escapeHtml(p.address)}</strong>.</p>
@@ -39,20 +40,28 @@ export interface PasswordlessSentInput {
   address: string;
   target: string | null;
   error?: string;
+  language?: Language;
 }
 
 /** After "Email me a sign-in link" or "Text me a code" on the login page: the code form (the link works too). */
 export function passwordlessSentPage(status: number, p: PasswordlessSentInput): Page {
   const error = p.error ? `<p class="error" role="alert" id="code-error">${escapeHtml(p.error)}</p>` : '';
   const field = p.method === 'magic_link' ? 'email' : 'phone_number';
+  const fr = p.language === 'fr';
+  const to = escapeHtml(p.address);
   const lead =
     p.method === 'magic_link'
-      ? `If an account uses ${escapeHtml(p.address)}, we sent it a sign-in link and a code. Open the link in this browser, or enter the code here.`
-      : `If an account uses ${escapeHtml(p.address)}, we texted it a code. Enter it here.`;
+      ? fr
+        ? `Si un compte utilise ${to}, nous lui avons envoyé un lien de connexion et un code. Ouvrez le lien dans ce navigateur, ou saisissez le code ici.`
+        : `If an account uses ${to}, we sent it a sign-in link and a code. Open the link in this browser, or enter the code here.`
+      : fr
+        ? `Si un compte utilise ${to}, nous lui avons envoyé un code par SMS. Saisissez-le ici.`
+        : `If an account uses ${to}, we texted it a code. Enter it here.`;
   return {
     status,
-    title: 'Check your messages',
-    body: `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}<p>${lead}</p>
+    title: fr ? 'Consultez vos messages' : 'Check your messages',
+    lang: fr ? 'fr' : 'en',
+    body: `<h1>${fr ? 'Connexion à' : 'Sign in to'} ${escapeHtml(p.clientName)}</h1>${error}<p>${lead}</p>
 <form method="post" action="/oauth/authorize/passwordless/verify" novalidate>
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
@@ -60,7 +69,7 @@ export function passwordlessSentPage(status: number, p: PasswordlessSentInput): 
 <input type="hidden" name="${field}" value="${escapeHtml(p.address)}">
 <label for="verification_code">Code</label>
 <input id="verification_code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required${p.error ? ' aria-describedby="code-error"' : ''}>
-<button type="submit">Sign in</button>
+<button type="submit">${fr ? 'Me connecter' : 'Sign in'}</button>
 </form>`,
     formAction: formActionSource(p.target),
   };

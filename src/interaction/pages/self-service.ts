@@ -10,12 +10,14 @@ const back = (language: Language, href: string | undefined) =>
 
 export const emailVerifiedPage = (language: Language, email: string, returnTo?: string): Page => ({
   status: 200,
+  lang: language,
   title: t(language, 'Email address confirmed', 'Adresse e-mail confirmée'),
   body: `<h1>${t(language, 'Email address confirmed', 'Adresse e-mail confirmée')}</h1><p>${escapeHtml(email)} ${t(language, 'is confirmed.', 'est confirmée.')}</p>${back(language, returnTo)}`,
 });
 
 export const invalidLinkPage = (language: Language): Page => ({
   status: 400,
+  lang: language,
   title: t(language, 'Link expired', 'Lien expiré'),
   body: `<h1>${t(language, 'This link has expired or was already used', 'Ce lien a expiré ou a déjà servi')}</h1><p>${t(language, 'Ask for a new one from the application.', "Demandez-en un nouveau depuis l'application.")}</p>`,
 });
@@ -32,6 +34,7 @@ export function resetFormPage(language: Language, status: number, p: ResetFormIn
   const described = p.error ? ' aria-describedby="reset-error password-hint"' : ' aria-describedby="password-hint"';
   return {
     status,
+    lang: language,
     title: t(language, 'Choose a new password', 'Choisissez un nouveau mot de passe'),
     body: `<h1>${t(language, 'Choose a new password', 'Choisissez un nouveau mot de passe')}</h1>${error}
 <form method="post" action="/identity/v1/password/reset" novalidate>
@@ -49,6 +52,7 @@ export function resetFormPage(language: Language, status: number, p: ResetFormIn
 
 export const passwordResetDonePage = (language: Language, returnTo?: string): Page => ({
   status: 200,
+  lang: language,
   title: t(language, 'Password changed', 'Mot de passe modifié'),
   body: `<h1>${t(language, 'Your password was changed', 'Votre mot de passe a été modifié')}</h1><p>${t(language, 'Sign in with your new password. Your other sessions were signed out.', 'Connectez-vous avec votre nouveau mot de passe. Vos autres sessions ont été fermées.')}</p>${back(language, returnTo)}`,
 });
@@ -57,6 +61,7 @@ export function forgotPasswordPage(language: Language, status: number, p: { clie
   const error = p.error ? `<p class="error" role="alert" id="forgot-error">${escapeHtml(p.error)}</p>` : '';
   return {
     status,
+    lang: language,
     title: t(language, 'Forgot your password?', 'Mot de passe oublié ?'),
     body: `<h1>${t(language, 'Forgot your password?', 'Mot de passe oublié ?')}</h1>${error}
 <p>${t(language, 'Enter the email address of your account: we will send you a link and a code to choose a new password.', 'Saisissez l’adresse e-mail de votre compte : nous vous enverrons un lien et un code pour choisir un nouveau mot de passe.')}</p>
@@ -71,6 +76,7 @@ export function forgotPasswordPage(language: Language, status: number, p: { clie
 
 export const forgotPasswordSentPage = (language: Language): Page => ({
   status: 200,
+  lang: language,
   title: t(language, 'Check your email', 'Consultez vos e-mails'),
   body: `<h1>${t(language, 'Check your email', 'Consultez vos e-mails')}</h1><p>${t(language, 'If an account has this address, a link to choose a new password is on its way. It works for a limited time.', 'Si un compte utilise cette adresse, un lien pour choisir un nouveau mot de passe est en route. Il est valable un temps limité.')}</p>`,
 });

@@ -52,6 +52,14 @@ export function checkPrompt(ctx: AuthorizeContext): void {
       });
     ctx.req.nonce = nonce;
   }
+  const uiLocales = ctx.params.ui_locales;
+  if (uiLocales !== undefined && uiLocales !== '') {
+    if (typeof uiLocales !== 'string' || uiLocales.length > 200 || !/^[A-Za-z0-9_ -]+$/.test(uiLocales))
+      throw new WardError('authorizeInvalidRequest', {
+        description: 'ui_locales must be space-separated language tags',
+      });
+    ctx.req.uiLocales = uiLocales;
+  }
   const hint = ctx.params.id_token_hint;
   if (hint !== undefined && hint !== '') {
     if (typeof hint !== 'string' || hint.length > 8192)

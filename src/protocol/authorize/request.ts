@@ -20,6 +20,8 @@ export interface AuthorizeRequest {
   /** popup: the response goes to the window that opened the popup (the SDK's popup mode, respond.ts). */
   display?: 'page' | 'popup' | 'touch' | 'wap';
   maxAge?: number;
+  /** OIDC ui_locales: the languages the hosted pages should speak, in order of preference. */
+  uiLocales?: string;
   tkn?: string;
   idTokenHint?: string;
 }
