@@ -131,6 +131,7 @@ describe('management API: account settings', () => {
       ...passkeys,
       rp_name: 'Ward',
       user_verification_is_mfa: true,
+      recovery_replaces: true,
       challenge_ttl: 300,
     });
     assert.equal((await config()).web_authn, true);
