@@ -14,7 +14,9 @@ import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
 import { passkeysRepo } from './sql/passkeys.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
+import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { tokensRepo } from './sql/tokens.js';
+import { userErasureRepo } from './sql/user-erasure.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
 
@@ -40,6 +42,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
+    signInFailures: signInFailuresRepo(db),
+    userErasure: userErasureRepo(db),
   };
 }
 
