@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
+import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
@@ -141,6 +142,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
   const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
+  const lockNotices = createLockNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({
     issuer: config.issuer,
     ttl: () => account().id_token_ttl,
@@ -172,7 +174,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({ storage, clock, account, log }),
+    users: createUserService({ storage, clock, account, log, onLock: lockNotices.locked }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,
@@ -199,6 +201,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await logoutDelivery.stop();
       await events.flush(true);
       await notices.drain();
+      await lockNotices.drain();
       await delivery.close();
       await storage.close();
     },

@@ -172,7 +172,16 @@ export function authorizeRoutes(
       }
       throw e;
     }
-    const user = await r.users.authenticate({ email }, params.password);
+    let user: Awaited<ReturnType<typeof r.users.authenticate>>;
+    try {
+      user = await r.users.authenticate({ email }, params.password);
+    } catch (e) {
+      // Per-account protection: too many failed passwords for this email (account or not).
+      if (!(e instanceof WardError) || e.status !== 429) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      const wait = e.id === 'accountLocked' ? 'later, or reset your password' : 'in a moment';
+      return loginPage(req, reply, at, 429, `Too many failed attempts for this account. Try again ${wait}.`, email);
+    }
     if (!user) return loginPage(req, reply, at, 401, 'The email or password is incorrect.', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now() };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
