@@ -87,7 +87,8 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       tag: 'settings',
       permission: 'manage:settings',
       audit: 'settings.updated',
-      summary: 'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys)',
+      summary:
+        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

@@ -17,6 +17,7 @@ import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
+import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
 
@@ -44,6 +45,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
     signInFailures: signInFailuresRepo(db),
     userErasure: userErasureRepo(db),
+    userRecords: userRecordsRepo(db),
   };
 }
 
