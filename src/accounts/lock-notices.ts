@@ -1,6 +1,7 @@
 /**
  * Tells a user, once per lockout, that failed passwords paused password sign-in to their account
- * (sign-in-protection.ts): by email when the account has an address, else by SMS to its phone number.
+ * (sign-in-protection.ts): by email when the account has an address, else by SMS to its phone number, in
+ * the language of the request that locked it.
  * The notice leaves in the background (the sign-in is answered whatever becomes of it); `drain()` (at
  * shutdown) waits for those on their way.
  */
@@ -13,14 +14,14 @@ export function createLockNotices(deps: {
 }) {
   const inFlight = new Set<Promise<void>>();
   return {
-    locked(user: User, at: number, until: number): void {
+    locked(user: User, at: number, until: number, locale?: string): void {
       const to = user.email
         ? { channel: 'email' as const, to: user.email }
         : user.phone_number
           ? { channel: 'sms' as const, to: user.phone_number }
           : null;
       if (!to) return;
-      const p = deps.delivery.sendLockNotice({ ...to, at, until }).then(
+      const p = deps.delivery.sendLockNotice({ ...to, at, until, locale }).then(
         () => deps.sent?.(to.channel, 'sent'),
         () => deps.sent?.(to.channel, 'failed'),
       );

@@ -51,7 +51,7 @@ export function createUserService(deps: {
   account: () => AccountSettings;
   log?: Pick<Logger, 'warn'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
-  onLock?: (user: User, at: number, until: number) => void;
+  onLock?: (user: User, at: number, until: number, locale?: string) => void;
 }) {
   const { storage, clock } = deps;
   const protection = createSignInProtection({ storage, clock, account: deps.account });
@@ -145,6 +145,8 @@ export function createUserService(deps: {
     async authenticate(
       identifier: { email?: unknown; phone_number?: unknown },
       password: unknown,
+      /** The request's language (Accept-Language), for the lockout notice. */
+      locale?: string,
     ): Promise<User | undefined> {
       const email = normalizeEmail(identifier.email);
       const phone = email ? null : normalizePhone(identifier.phone_number);
@@ -162,7 +164,7 @@ export function createUserService(deps: {
           return ok && user && !user.disabled ? user : undefined;
         },
         (at, until) => {
-          if (user) deps.onLock?.(user, at, until);
+          if (user) deps.onLock?.(user, at, until, locale);
         },
       );
     },

@@ -174,7 +174,7 @@ export function authorizeRoutes(
     }
     let user: Awaited<ReturnType<typeof r.users.authenticate>>;
     try {
-      user = await r.users.authenticate({ email }, params.password);
+      user = await r.users.authenticate({ email }, params.password, req.headers['accept-language']);
     } catch (e) {
       // Per-account protection: too many failed passwords for this email (account or not).
       if (!(e instanceof WardError) || e.status !== 429) throw e;
