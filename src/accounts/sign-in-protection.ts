@@ -12,8 +12,11 @@
  *   forgets every failure, failures are forgotten `sign_in_failure_memory_seconds` after the last one,
  *   and an administrator can unlock. Nothing is permanent, and other ways to sign in (passkeys,
  *   social login, a password reset) are not touched.
- * - Once a wait applies, the next attempt is taken with a compare-and-set on the row: of parallel
- *   attempts one goes on to check the password, the others are refused as too early.
+ * - Once an identifier has a failure, each attempt first takes it with a compare-and-set on its row
+ *   (held for the wait that a failure would bring, at least CHECK_LEASE_MS): of parallel attempts one
+ *   checks its password, the others are refused as too early. So past the first failure the guesses
+ *   on one identifier are one at a time whatever the number of addresses; a lease left by a crashed
+ *   process ends by itself.
  */
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
@@ -41,6 +44,9 @@ export function keysOfUser(u: { email: string | null; phone_number: string | nul
   if (u.phone_number) keys.push(identifierKey('phone', u.phone_number));
   return keys;
 }
+
+/** How long one attempt holds an identifier that has failures while its password is checked. */
+export const CHECK_LEASE_MS = 10_000;
 
 /** How long the attempt after `failures` failures must wait, ms (0: none). */
 export function penaltyMs(failures: number, s: Settings): number {
@@ -86,7 +92,8 @@ export function createSignInProtection(deps: {
       const row = await storage.signInFailures.find(key);
       if (row && row.blocked_until > now) throw refusal(row, now, s);
       const wait = row ? penaltyMs(row.failures + 1, s) : 0;
-      if (row && wait > 0 && !(await storage.signInFailures.claim(key, row.blocked_until, now + wait)))
+      const lease = now + Math.max(wait, CHECK_LEASE_MS);
+      if (row && !(await storage.signInFailures.claim(key, row.blocked_until, lease)))
         throw refusal({ ...row, blocked_until: now + wait }, now, s);
       const result = await check();
       if (result !== undefined) {
@@ -98,7 +105,8 @@ export function createSignInProtection(deps: {
       const failures = await storage.signInFailures.fail(key, at, memory);
       const penalty = penaltyMs(failures, s);
       const locks = failures >= s.sign_in_lock_after;
-      if (penalty > 0)
+      // Also ends this attempt's lease when no wait follows.
+      if (penalty > 0 || row)
         await storage.signInFailures.block(key, at + penalty, locks ? at : null, Math.max(memory, at + penalty));
       if (locks) onLock(at, at + penalty);
       return undefined;

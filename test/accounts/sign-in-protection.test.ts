@@ -122,6 +122,25 @@ for (const engine of engines()) {
       assert.equal(answers.filter((a) => a.status === 429).length, 7);
     });
 
+    it('checks one password at a time for an identifier that has a failure, even below the thresholds', async () => {
+      const user = await signup(m.ward);
+      assert.equal((await login({ email: user.email, password: 'nope' })).status, 400);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => login({ email: user.email, password: 'nope' }).then(answer)),
+      );
+      // One at a time: those that arrive while a password is checked are refused (without the lease all
+      // eight read the row before any check ends, and all are checked); one that arrives after a check
+      // ended may be checked in turn.
+      const checked = answers.filter((a) => a.status === 400).length;
+      assert.ok(checked >= 1 && checked <= 4, `${checked} passwords checked`);
+      assert.equal(answers.filter((a) => a.status === 429).length, 8 - checked);
+      for (const a of answers.filter((x) => x.status === 429))
+        assert.equal(a.body.error_message_key, 'error.signIn.delayed');
+      // No lease outlives its check: once any wait is over, the right password goes on.
+      advance(601); // past even a lockout (at most 5 failures here)
+      assert.equal((await login({ email: user.email, password: user.password })).status, 200);
+    });
+
     it('counts a phone number as an identifier; the lockout notice goes by SMS, in French for fr', async () => {
       const phone = '+33612340099';
       const res = await m.ward.fetch('/identity/v1/signup', {
