@@ -174,7 +174,21 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({ storage, clock, account, log, onLock: lockNotices.locked }),
+    users: createUserService({
+      storage,
+      clock,
+      account,
+      log,
+      onLock: (user, at, until, locale) => {
+        lockNotices.locked(user, at, until, locale);
+        void events.emit(
+          'login.locked',
+          { user_id: user.id, until: new Date(until).toISOString() },
+          'password sign-in locked after failed attempts',
+          'warn',
+        );
+      },
+    }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,

@@ -92,6 +92,10 @@ for (const engine of engines()) {
       assert.equal(notice.subject, 'Sign-in to your Ward account is paused');
       assert.match(notice.text, /password sign-in to your Ward account was paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
       assert.doesNotMatch(notice.text, /not the password/);
+      // The lockout is a security event of the user's (their export lists it).
+      await m.ward.registry.events.flush();
+      const events = await m.ward.registry.storage.audit.list({ action: 'login.locked', actorId: user.id, limit: 5 });
+      assert.equal(events.length, 1);
       // The lockout ends by itself: the right password then works, and forgets every failure.
       advance(600);
       assert.equal((await login({ email: user.email, password: user.password })).status, 200);
