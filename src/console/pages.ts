@@ -45,7 +45,7 @@ ${keysTable('site-keys-table', 'Global key set')}`,
   settings: { title: 'Account settings', body: SETTINGS_BODY },
   users: {
     title: 'Users',
-    body: `${CREATE_USER_FORM}${search('user-search', 'Search users by email, phone, name or id', 'q')}<table id="users-table"><caption>Users</caption>
+    body: `${search('user-search', 'Search users by email, phone, name or id', 'q')}${CREATE_USER_FORM}<table id="users-table"><caption>Users</caption>
 <thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody></tbody></table>`,
   },
   user: {
