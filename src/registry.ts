@@ -1,3 +1,9 @@
+import { createAccountRecovery } from './self-service/account-recovery.js';
+import { createPasswordless } from './passwordless/service.js';
+import { createAccountCodes } from './accounts/codes.js';
+import { createBackground } from './lib/background.js';
+import { createAddresses } from './self-service/addresses.js';
+import { createPasswordReset } from './self-service/password-reset.js';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
@@ -141,8 +147,37 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log);
-  const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
+  const background = createBackground((e) =>
+    log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
+  );
+  const accountCodes = createAccountCodes({ storage, masterKey: master.key, clock, account, events });
   const lockNotices = createLockNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
+  const users = createUserService({
+    storage,
+    clock,
+    account,
+    log,
+    onLock: (user, at, until, locale) => {
+      lockNotices.locked(user, at, until, locale);
+      void events.emit(
+        'login.locked',
+        { user_id: user.id, until: new Date(until).toISOString() },
+        'password sign-in locked after failed attempts',
+        'warn',
+      );
+    },
+  });
+  const selfService = {
+    storage,
+    clock,
+    account,
+    issuer: config.issuer,
+    codes: accountCodes,
+    delivery,
+    background,
+    events,
+  };
+  const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({
     issuer: config.issuer,
     ttl: () => account().id_token_ttl,
@@ -174,21 +209,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
-    users: createUserService({
-      storage,
-      clock,
-      account,
-      log,
-      onLock: (user, at, until, locale) => {
-        lockNotices.locked(user, at, until, locale);
-        void events.emit(
-          'login.locked',
-          { user_id: user.id, until: new Date(until).toISOString() },
-          'password sign-in locked after failed attempts',
-          'warn',
-        );
-      },
-    }),
+    users,
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,
@@ -209,6 +230,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accessTokens,
     issueTokens: createTokenIssuer({ clock, account, signIdToken, accessTokens }),
     logoutDelivery,
+    background,
+    delivery,
+    accountCodes,
+    addresses: createAddresses(selfService),
+    passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
+    passwordless: createPasswordless({ ...selfService, users }),
+    recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     async close() {
       poller.stop();
       janitor.stop();
@@ -216,6 +244,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await events.flush(true);
       await notices.drain();
       await lockNotices.drain();
+      await background.drain();
       await delivery.close();
       await storage.close();
     },

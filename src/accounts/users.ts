@@ -152,7 +152,7 @@ export function createUserService(deps: {
       const phone = email ? null : normalizePhone(identifier.phone_number);
       const key = email ? identifierKey('email', email) : phone ? identifierKey('phone', phone) : null;
       let user: User | undefined;
-      return protection.attempt(
+      const found = await protection.attempt(
         key,
         async () => {
           user = email
@@ -167,6 +167,43 @@ export function createUserService(deps: {
           if (user) deps.onLock?.(user, at, until, locale);
         },
       );
+      // Account setting: an email must be confirmed before a password signs in (the password was right).
+      if (
+        found &&
+        deps.account().self_service.email_verification === 'required' &&
+        found.email &&
+        !found.email_verified
+      )
+        throw new WardError('emailNotVerified');
+      return found;
+    },
+    /**
+     * A user created by a first passwordless sign-in: no password, the address that received the
+     * code as its only, verified identifier. An address taken meanwhile answers that account.
+     */
+    async createByAddress(field: 'email' | 'phone_number', address: string): Promise<User> {
+      try {
+        return await storage.users.create(
+          {
+            id: randomId(),
+            email: field === 'email' ? address : null,
+            phone_number: field === 'phone_number' ? address : null,
+            password_hash: null,
+            given_name: null,
+            family_name: null,
+            email_verified: field === 'email',
+            phone_number_verified: field === 'phone_number',
+            role: null,
+            disabled: false,
+          },
+          clock.now(),
+        );
+      } catch (e) {
+        const found =
+          field === 'email' ? await storage.users.findByEmail(address) : await storage.users.findByPhone(address);
+        if (isUniqueViolation(e) && found) return found;
+        throw e;
+      }
     },
     /** Sign-in protection: unlock and read a user's state (management API). */
     protection,

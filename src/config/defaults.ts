@@ -42,8 +42,17 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     rp_name: 'Ward',
     origins: [],
     user_verification_is_mfa: true,
+    recovery_replaces: true,
     challenge_ttl: 300,
   },
+  self_service: {
+    email_verification: 'off',
+    code_ttl: 900,
+    link_ttl: 3600,
+    max_attempts: 5,
+    requests_per_address: { limit: 5, window_seconds: 3600 },
+  },
+  passwordless: { magic_link: false, sms: false, signup: false },
 };
 
 export const DEFAULT_PORT = 8443;

@@ -169,6 +169,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
       mode: mode as 'development' | 'production',
       smtpUrl,
       mailFrom: env.WARD_MAIL_FROM ?? 'Ward <no-reply@ward.local>',
+      templatesDir: env.WARD_TEMPLATES_DIR || null,
       smsUrl,
       smsAccountSid,
       smsAuthToken,

@@ -144,6 +144,34 @@ export interface AccountSettings {
   trusted_device_ttl: number;
   /** Passkeys (WebAuthn) under /identity/v1/webauthn. */
   passkeys: PasskeySettings;
+  /** Account self-service: email and phone verification, password reset, changes of email and phone. */
+  self_service: SelfServiceSettings;
+  /** Passwordless first factors (magic link, SMS code) through /identity/v1/passwordless. */
+  passwordless: PasswordlessSettings;
+}
+
+/** Which passwordless first factors the account allows, and whether they create accounts. */
+export interface PasswordlessSettings {
+  /** A link (and a code) by email. */
+  magic_link: boolean;
+  /** A code by SMS. */
+  sms: boolean;
+  /** A first passwordless sign-in of an unknown address creates the account (the address then verified). */
+  signup: boolean;
+}
+
+/** Codes and links Ward sends to an address for account self-service. */
+export interface SelfServiceSettings {
+  /** At signup: send nothing, send a verification email, or also refuse sign-in until it is verified. */
+  email_verification: 'off' | 'send' | 'required';
+  /** Lifetime of a code the user types, seconds (default 15 minutes). */
+  code_ttl: number;
+  /** Lifetime of a link, seconds (default 1 hour). */
+  link_ttl: number;
+  /** Wrong codes after which a code is dead, even the right one. */
+  max_attempts: number;
+  /** Messages per address and purpose per window (verification, reset, change): limit 0 sends none. */
+  requests_per_address: { limit: number; window_seconds: number };
 }
 
 /** The account's passkey (WebAuthn) settings. */
@@ -157,6 +185,8 @@ export interface PasskeySettings {
   origins: string[];
   /** A passkey sign-in with user verification counts as multi-factor (amr `mfa`). */
   user_verification_is_mfa: boolean;
+  /** After account recovery, the new passkey replaces the user's old ones (else it is added to them). */
+  recovery_replaces: boolean;
   /** Lifetime of a ceremony's challenge, seconds (30 to 600). */
   challenge_ttl: number;
 }
@@ -171,6 +201,8 @@ export interface DeliveryConfig {
   smsAccountSid: string | null;
   smsAuthToken: string | null;
   smsFrom: string | null;
+  /** A folder of operator templates that replace the account messages (WARD_TEMPLATES_DIR). */
+  templatesDir?: string | null;
 }
 
 /** An upstream identity provider for social login. */

@@ -13,6 +13,7 @@ import {
   type GrantType,
   type ManagementScope,
   type PasskeySettings,
+  type SelfServiceSettings,
   type RateLimit,
 } from './types.js';
 
@@ -114,12 +115,15 @@ function validatePasskeys(p: Problems, raw: unknown, base: PasskeySettings): Pas
   if (raw === undefined) return structuredClone(base);
   const key = 'account.passkeys';
   if (!isObject(raw)) {
-    p.add(key, 'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, challenge_ttl}');
+    p.add(
+      key,
+      'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, recovery_replaces, challenge_ttl}',
+    );
     return structuredClone(base);
   }
   checkKnownKeys(p, key, raw, Object.keys(DEFAULT_ACCOUNT.passkeys));
   const out = structuredClone(base);
-  for (const k of ['enabled', 'user_verification_is_mfa'] as const) {
+  for (const k of ['enabled', 'user_verification_is_mfa', 'recovery_replaces'] as const) {
     if (raw[k] === undefined) continue;
     if (typeof raw[k] !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
     else out[k] = raw[k];
@@ -151,6 +155,34 @@ function validatePasskeys(p: Problems, raw: unknown, base: PasskeySettings): Pas
         p.add(`${key}.origins`, `${o} is not on the relying-party ID ${out.rp_id} or one of its subdomains`);
     }
   }
+  return out;
+}
+
+function validateSelfService(p: Problems, raw: unknown, base: SelfServiceSettings): SelfServiceSettings {
+  if (raw === undefined) return structuredClone(base);
+  const key = 'account.self_service';
+  if (!isObject(raw)) {
+    p.add(key, 'must be an object {email_verification, code_ttl, link_ttl, max_attempts, requests_per_address}');
+    return structuredClone(base);
+  }
+  checkKnownKeys(p, key, raw, Object.keys(DEFAULT_ACCOUNT.self_service));
+  const out = structuredClone(base);
+  if (raw.email_verification !== undefined) {
+    const v = raw.email_verification;
+    if (v === 'off' || v === 'send' || v === 'required') out.email_verification = v;
+    else p.add(`${key}.email_verification`, `must be "off", "send" or "required", got ${JSON.stringify(v)}`);
+  }
+  out.code_ttl = intIn(p, `${key}.code_ttl`, raw.code_ttl, base.code_ttl, 60, 3600);
+  out.link_ttl = intIn(p, `${key}.link_ttl`, raw.link_ttl, base.link_ttl, 300, 7 * 24 * 3600);
+  out.max_attempts = intIn(p, `${key}.max_attempts`, raw.max_attempts, base.max_attempts, 1, 20);
+  out.requests_per_address = windowLimit(
+    p,
+    `${key}.requests_per_address`,
+    raw.requests_per_address,
+    base.requests_per_address,
+    0,
+    1000,
+  );
   return out;
 }
 
@@ -282,6 +314,20 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     else out[k] = raw[k];
   }
   out.passkeys = validatePasskeys(p, raw.passkeys, base.passkeys);
+  out.self_service = validateSelfService(p, raw.self_service, base.self_service);
+  if (raw.passwordless !== undefined) {
+    const key = 'account.passwordless';
+    if (!isObject(raw.passwordless)) p.add(key, 'must be an object {magic_link, sms, signup}');
+    else {
+      checkKnownKeys(p, key, raw.passwordless, ['magic_link', 'sms', 'signup']);
+      for (const k of ['magic_link', 'sms', 'signup'] as const) {
+        const v = raw.passwordless[k];
+        if (v === undefined) continue;
+        if (typeof v !== 'boolean') p.add(`${key}.${k}`, 'must be true or false');
+        else out.passwordless[k] = v;
+      }
+    }
+  }
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
       p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');

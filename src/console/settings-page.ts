@@ -45,7 +45,17 @@ ${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', '
 <div class="field"><label for="s-passkeys-origins">Allowed origins (one per line)</label><textarea id="s-passkeys-origins" name="passkeys.origins" rows="3" spellcheck="false" aria-describedby="h-origins"></textarea></div>
 <p class="hint" id="h-origins">Empty: the issuer's origin. Each origin must be on the relying-party ID.</p>
 <div class="check"><input type="checkbox" id="s-passkeys-user_verification_is_mfa" name="passkeys.user_verification_is_mfa"><label for="s-passkeys-user_verification_is_mfa">A passkey with user verification counts as multi-factor</label></div>
+<div class="check"><input type="checkbox" id="s-passkeys-recovery_replaces" name="passkeys.recovery_replaces"><label for="s-passkeys-recovery_replaces">After account recovery, the new passkey replaces the old ones</label></div>
 ${number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 600)}</fieldset>
+<fieldset><legend>Self-service (verification, password reset, email and phone changes)</legend>
+<div class="field"><label for="s-self_service-email_verification">Email verification at signup</label>
+<select id="s-self_service-email_verification" name="self_service.email_verification"><option value="off">Off</option><option value="send">Send a verification email</option><option value="required">Required before sign-in</option></select></div>
+${number('self_service.code_ttl', 'Code lifetime (seconds)', 60, 3600)}${number('self_service.link_ttl', 'Link lifetime (seconds)', 300, 604800)}
+${number('self_service.max_attempts', 'Attempts per code', 1, 20)}
+${userWindow('self_service.requests_per_address', 'Messages per address', 0, 1000)}</fieldset>
+<fieldset><legend>Passwordless sign-in</legend>
+${check('passwordless.magic_link', 'Email a sign-in link (and code)')}${check('passwordless.sms', 'Text a sign-in code')}
+${check('passwordless.signup', 'A first passwordless sign-in creates the account')}</fieldset>
 <fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}
 ${number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4)}
 ${check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name")}

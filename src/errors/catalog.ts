@@ -264,6 +264,27 @@ export const CATALOG = {
     'Password sign-in to this account is paused after too many failed attempts; try again later or reset the password',
     'La connexion par mot de passe à ce compte est suspendue après trop de tentatives échouées ; réessayez plus tard ou réinitialisez le mot de passe.',
   ),
+  invalidOldPassword: entry(
+    400,
+    'invalid_grant',
+    'error.invalidOldPassword',
+    'The current password is wrong',
+    'Le mot de passe actuel est incorrect.',
+  ),
+  emailNotVerified: entry(
+    400,
+    'invalid_grant',
+    'error.emailNotVerified',
+    'Confirm your email address before signing in: open the link we sent you',
+    'Confirmez votre adresse e-mail avant de vous connecter : ouvrez le lien que nous vous avons envoyé.',
+  ),
+  passwordlessDisabled: entry(
+    400,
+    'invalid_request',
+    'error.passwordless.disabled',
+    'This passwordless sign-in method is not enabled',
+    "Cette méthode de connexion sans mot de passe n'est pas activée.",
+  ),
   passwordTooShort: entry(
     400,
     'invalid_request',

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { DeliveryConfig } from '../config/types.js';
 import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { renderAccountMessage, type AccountMessageInput } from './account-messages.js';
 import { renderVerificationMessage, type CodePurpose } from './messages.js';
 import { renderLockNotice, type LockNoticeInput } from './lock-notice.js';
 import { renderNotice, type NoticeInput } from './notices.js';
@@ -36,8 +37,15 @@ export interface SendLockNoticeInput extends Omit<LockNoticeInput, 'appName'> {
   to: string;
 }
 
+export interface SendAccountMessageInput extends Omit<AccountMessageInput, 'appName'> {
+  channel: DeliveryChannel;
+  to: string;
+}
+
 export interface Delivery {
   sendCode(input: SendCodeInput): Promise<void>;
+  /** A message of account self-service (account-messages.ts); its code and link never reach a log but the dev outbox. */
+  sendAccountMessage(input: SendAccountMessageInput): Promise<void>;
   /** A security notice (a factor added or removed); fails like sendCode, with a DeliveryError. */
   sendNotice(input: SendNoticeInput): Promise<void>;
   /** The notice of a lockout (accounts/sign-in-protection.ts); fails like sendCode. */
@@ -153,6 +161,12 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
         appName: options.appName,
       });
       await send(channel, input.to, message, 'verification code', { purpose }, code);
+    },
+    async sendAccountMessage(input) {
+      const { channel, to, ...message } = input;
+      const content = renderAccountMessage({ ...message, appName: options.appName }, config.templatesDir ?? undefined);
+      const secret = [message.code, message.link].filter(Boolean).join(' ') || undefined;
+      await send(channel, to, content, 'account message', { message: message.kind }, secret);
     },
     async sendNotice(input) {
       const { channel, to, ...notice } = input;

@@ -111,7 +111,12 @@ export function gsmSeptets(text: string): number | null {
   return n;
 }
 
-function fitsOneSms(text: string): boolean {
+/** A lifetime in words, in the locale's language ('15 minutes', '1 heure'). */
+export function describeDuration(ttlSeconds: number, locale: MessageLocale): string {
+  return duration(Math.max(1, Math.floor(ttlSeconds)), CATALOGS[locale], false);
+}
+
+export function fitsOneSms(text: string): boolean {
   const n = gsmSeptets(text);
   return n !== null && n <= 160;
 }

@@ -12,7 +12,7 @@ import type { Repos } from '../storage/storage.js';
 import { restoreRequest, storeRequest } from './stored-request.js';
 
 /** Where a sign-in stands: what the user is asked for next. */
-export type Step = 'login' | 'mfa' | 'confirm' | 'link' | 'social' | 'stepup';
+export type Step = 'login' | 'mfa' | 'confirm' | 'link' | 'social' | 'stepup' | 'passwordless';
 
 export interface Interaction {
   /** The key it is stored under (SHA-256 of its handle). */
@@ -101,6 +101,13 @@ export function createInteractionService(deps: InteractionDeps) {
       const row = await interactions.findLive(sha256(handle), clock.now());
       if (!row || row.browser === null || !safeEqual(row.browser, sha256(browser))) return null;
       return restore(row);
+    },
+
+    /** Whether a live interaction is bound to the browser of this pre-login cookie. */
+    async boundTo(i: Interaction, browser: string | undefined): Promise<boolean> {
+      if (!browser || browser.length > 100) return false;
+      const row = await interactions.findLive(i.digest, clock.now());
+      return !!row && row.browser !== null && safeEqual(row.browser, sha256(browser));
     },
 
     /** The live interaction a step-up token, a social state or a pending link refers to. */

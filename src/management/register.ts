@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../registry.js';
 import { auditRoutes } from './audit-routes.js';
 import { clientRoutes } from './clients-routes.js';
+import { customTokenRoutes } from './custom-token-routes.js';
 import { keyRoutes } from './keys-routes.js';
 import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
@@ -27,6 +28,7 @@ type ManagementDeps = Pick<
   | 'setAccount'
   | 'socialProviders'
   | 'storage'
+  | 'tkn'
   | 'users'
 >;
 
@@ -39,6 +41,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...userRoutes(r),
     ...userLifecycleRoutes(r),
     ...socialRoutes(r),
+    ...customTokenRoutes(r),
   ];
 }
 

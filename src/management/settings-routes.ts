@@ -61,8 +61,23 @@ const accountFields = {
       rp_name: Type.String({ minLength: 1, maxLength: 100 }),
       origins: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 }),
       user_verification_is_mfa: Type.Boolean(),
+      recovery_replaces: Type.Boolean(),
       challenge_ttl: Type.Integer({ minimum: 30, maximum: 600 }),
     },
+    { additionalProperties: false },
+  ),
+  self_service: partialObject(
+    {
+      email_verification: stringEnum(['off', 'send', 'required']),
+      code_ttl: Type.Integer({ minimum: 60, maximum: 3600 }),
+      link_ttl: Type.Integer({ minimum: 300, maximum: 604800 }),
+      max_attempts: Type.Integer({ minimum: 1, maximum: 20 }),
+      requests_per_address: window(0, 1000),
+    },
+    { additionalProperties: false },
+  ),
+  passwordless: partialObject(
+    { magic_link: Type.Boolean(), sms: Type.Boolean(), signup: Type.Boolean() },
     { additionalProperties: false },
   ),
 };
@@ -88,7 +103,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       permission: 'manage:settings',
       audit: 'settings.updated',
       summary:
-        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys)',
+        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, self-service, passwordless)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

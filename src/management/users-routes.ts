@@ -7,7 +7,7 @@ import { verifiedFactors } from '../stepup/factors.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
-import { deliveriesForUser } from '../logout/backchannel.js';
+import { endSessionsOfUser } from '../logout/backchannel.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 
@@ -52,15 +52,7 @@ export function userRoutes(
     return u;
   }
   /** Ends every session of a user and revokes every grant (refresh and access tokens). */
-  async function endEverything(userId: string, now: number) {
-    const logouts = await deliveriesForUser(r, userId);
-    await r.storage.transaction(async (tx) => {
-      await tx.logoutDeliveries.enqueue(logouts);
-      await tx.sessions.revokeAllForUser(userId, now);
-      await tx.tokens.revokeGrantsOfUser(userId, now);
-    });
-    if (logouts.length) r.logoutDelivery.kick();
-  }
+  const endEverything = (userId: string) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, userId);
   return [
     managementRoute({
       method: 'GET',
@@ -159,7 +151,7 @@ export function userRoutes(
       handler: async ({ actor, params }) => {
         const u = await existing(params.userId);
         const now = r.clock.now();
-        await endEverything(u.id, now);
+        await endEverything(u.id);
         await recordAudit(r.storage, now, actor, 'user.sessions_revoked', `user:${u.id}`, 'success');
       },
     }),
@@ -177,7 +169,7 @@ export function userRoutes(
         const u = await existing(params.userId);
         const now = r.clock.now();
         await r.storage.users.setDisabled(u.id, body.disabled ?? false, now);
-        if (body.disabled) await endEverything(u.id, now);
+        if (body.disabled) await endEverything(u.id);
         await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', {
           disabled: body.disabled,
         });

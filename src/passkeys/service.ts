@@ -59,7 +59,7 @@ export function createPasskeys(deps: PasskeyDeps) {
      * the challenge stored for this ceremony.
      */
     async creationOptions(
-      ceremony: Extract<Ceremony, 'signup' | 'register'>,
+      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset'>,
       user: { id: string; name: string; displayName: string },
       bound: { clientId: string; origin: unknown; data: Omit<CeremonyData, 'origin'> },
     ) {
@@ -91,7 +91,7 @@ export function createPasskeys(deps: PasskeyDeps) {
      * the user's presence. Answers the passkey to store (not stored yet) and what the challenge carried.
      */
     async verifyCreation<T extends CeremonyData>(
-      ceremony: Extract<Ceremony, 'signup' | 'register'>,
+      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset'>,
       response: RegistrationResponseJSON,
     ) {
       const bound = await challenges.consume<T>(ceremony, response.response.clientDataJSON);

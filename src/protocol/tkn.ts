@@ -13,36 +13,55 @@ export interface TknPayload {
 
 export type TknResult = { ok: true; userId: string; clientId: string; payload: TknPayload } | { ok: false };
 
-/** The one-time authentication token (`tkn`) of password login and signup: short-lived, single use. */
+/** A custom token lives about a minute: long enough for a backend to hand it to its app. */
+export const CUSTOM_TOKEN_TTL_SECONDS = 60;
+
+/**
+ * The one-time sign-in tokens, each kind its own (a value minted as one kind never redeems as the
+ * other): the `tkn` of password login and signup, and the custom token a backend mints through the
+ * management API for a user it has authenticated itself. Short-lived, single use, for one client.
+ */
 export function createTknService(deps: { storage: Storage; clock: Clock; ttl: () => number }) {
+  async function mint(kind: string, userId: string, clientId: string, payload: object, ttlSeconds: number) {
+    const token = randomToken(32);
+    const now = deps.clock.now();
+    await deps.storage.oneTime.insert({
+      digest: sha256(token),
+      kind,
+      user_id: userId,
+      client_id: clientId,
+      payload: JSON.stringify(payload),
+      expires_at: now + ttlSeconds * 1000,
+      consumed_at: null,
+      created_at: now,
+    });
+    return token;
+  }
+
+  /** Exactly one use, before its expiry, by the client it was minted for. */
+  async function take(kind: string, token: unknown, clientId: string) {
+    if (typeof token !== 'string' || token.length < 20 || token.length > 100) return null;
+    const now = deps.clock.now();
+    const r = await deps.storage.oneTime.consume(kind, sha256(token), now);
+    if (r.state !== 'ok' || r.row.expires_at <= now || r.row.client_id !== clientId) return null;
+    return r.row;
+  }
+
   return {
-    async issue(userId: string, clientId: string, payload: TknPayload): Promise<string> {
-      const tkn = randomToken(32);
-      const now = deps.clock.now();
-      await deps.storage.oneTime.insert({
-        digest: sha256(tkn),
-        kind: 'tkn',
-        user_id: userId,
-        client_id: clientId,
-        payload: JSON.stringify(payload),
-        expires_at: now + deps.ttl() * 1000,
-        consumed_at: null,
-        created_at: now,
-      });
-      return tkn;
-    },
-    /** Consumes a tkn for a client: exactly one use, before its expiry, by the client it was minted for. */
+    issue: (userId: string, clientId: string, payload: TknPayload): Promise<string> =>
+      mint('tkn', userId, clientId, payload, deps.ttl()),
+    /** Consumes a tkn for a client. */
     async consume(tkn: unknown, clientId: string): Promise<TknResult> {
-      if (typeof tkn !== 'string' || tkn.length < 20 || tkn.length > 100) return { ok: false };
-      const now = deps.clock.now();
-      const r = await deps.storage.oneTime.consume('tkn', sha256(tkn), now);
-      if (r.state !== 'ok' || r.row.expires_at <= now || r.row.client_id !== clientId) return { ok: false };
-      return {
-        ok: true,
-        userId: r.row.user_id,
-        clientId: r.row.client_id,
-        payload: JSON.parse(r.row.payload) as TknPayload,
-      };
+      const row = await take('tkn', tkn, clientId);
+      if (!row) return { ok: false };
+      return { ok: true, userId: row.user_id, clientId: row.client_id, payload: JSON.parse(row.payload) as TknPayload };
+    },
+    /** A custom token for a user and a client (the management API mints it). */
+    issueCustom: (userId: string, clientId: string): Promise<string> =>
+      mint('custom_token', userId, clientId, {}, CUSTOM_TOKEN_TTL_SECONDS),
+    /** Consumes a custom token for a client: its user, or null. */
+    async consumeCustom(token: unknown, clientId: string): Promise<string | null> {
+      return (await take('custom_token', token, clientId))?.user_id ?? null;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AccountSettings } from '../config/types.js';
+import { WardError } from '../errors/ward-error.js';
 import type { Repos, Storage } from '../storage/storage.js';
 import type { CredentialRow } from '../storage/sql/mfa.js';
 
@@ -22,4 +23,22 @@ export async function stepUpRequiredAtLogin(
 /** The amr of a step-up: what the user did before, plus mfa and the factor (RFC 8176). */
 export function steppedUpAmr(base: string[], channel: 'email' | 'sms'): string[] {
   return [...new Set([...base.filter((m) => m !== 'mfa' && m !== 'email' && m !== 'sms'), 'mfa', channel])];
+}
+
+/** How recent a step-up must be for a sensitive change of the account. */
+export const STEP_UP_FRESH_MS = 5 * 60_000;
+
+/**
+ * A sensitive change (a factor, the password, the email or phone) by a user who has a verified factor
+ * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its
+ * auth_time): a refresh, or a new code from the SSO session the step-up left, keeps the old auth_time.
+ * Without a factor there is nothing to step up with: the token alone is enough.
+ */
+export async function requireFreshStepUp(
+  deps: { storage: Pick<Repos, 'mfaCredentials'>; now: number },
+  who: { userId: string; amr: string[]; authTime: number | null },
+): Promise<void> {
+  if ((await verifiedFactors(deps.storage, who.userId)).length === 0) return;
+  const fresh = who.amr.includes('mfa') && who.authTime !== null && deps.now - who.authTime <= STEP_UP_FRESH_MS;
+  if (!fresh) throw new WardError('stepUpRequired');
 }

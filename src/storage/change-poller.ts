@@ -69,6 +69,7 @@ export function startJanitor(
       const t = now();
       await storage.codes.deleteExpired(t - DAY);
       await storage.oneTime.deleteExpired(t - DAY);
+      await storage.accountCodes.deleteExpired(t - DAY);
       await storage.interactions.deleteExpired(t);
       await storage.counters.deleteExpired(t);
       await storage.signInFailures.deleteExpired(t);

@@ -284,8 +284,34 @@ export interface SignInFailuresTable {
   expires_at: number;
 }
 
+/** A code and link sent to an address (migration 013): verification, password reset, contact change. */
+export interface AccountCodesTable {
+  id: string;
+  purpose: string;
+  /** Null only for a passwordless sign-in of an address without an account yet. */
+  user_id: string | null;
+  channel: string;
+  /** The normalized email address or E.164 number the message went to. */
+  destination: string;
+  /** HMAC of the code, keyed by the master key and bound to the row id. */
+  code_hmac: string;
+  /** SHA-256 of the link token, or null when the message carried no link (SMS). */
+  link_digest: string | null;
+  client_id: string | null;
+  /** JSON of the flow's own values (where to return after, the new address of a change). */
+  data: string;
+  attempts: number;
+  max_attempts: number;
+  created_at: number;
+  code_expires_at: number;
+  link_expires_at: number;
+  consumed_at: number | null;
+  superseded_at: number | null;
+}
+
 export interface Database {
   sign_in_failures: SignInFailuresTable;
+  account_codes: AccountCodesTable;
   logout_deliveries: LogoutDeliveriesTable;
   interactions: InteractionsTable;
   social_providers: SocialProvidersTable;

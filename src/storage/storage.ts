@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
+import { accountCodesRepo } from './sql/account-codes.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
@@ -29,6 +30,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     sessions: sessionsRepo(db, engine),
     codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
+    accountCodes: accountCodesRepo(db),
     passkeys: passkeysRepo(db, engine),
     interactions: interactionsRepo(db),
     tokens: tokensRepo(db, engine),

@@ -30,6 +30,7 @@ for (const engine of engines().reverse()) {
         JSON.stringify({
           account: {
             rate_limits: { login: { limit: 6, window_seconds: 600 }, signup: { limit: null }, token: { limit: null } },
+            passwordless: { magic_link: true },
           },
           clients: [
             {
@@ -265,6 +266,61 @@ for (const engine of engines().reverse()) {
         ).status,
         200,
       );
+    });
+
+    it('carries a passwordless sign-in across processes: started on A, verified on B, the code redeemed on A', async () => {
+      const u = await user(a);
+      const pkce = pkcePair();
+      const started = await post(a, '/identity/v1/passwordless/start', {
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: CB,
+        scope: 'openid email',
+        state: 'pl-state',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        auth_type: 'magic_link',
+        email: u.email,
+      });
+      assert.equal(started.status, 200, await started.clone().text());
+      const code = codeIn((await smtp.next(u.email)).text);
+      const verify = await post(b, '/identity/v1/passwordless/verify', {
+        auth_type: 'magic_link',
+        email: u.email,
+        verification_code: code,
+      });
+      assert.equal(verify.status, 200, await verify.clone().text());
+      const answer = (await verify.json()) as { code: string; state: string };
+      assert.equal(answer.state, 'pl-state');
+      const token = await form(a, {
+        grant_type: 'authorization_code',
+        code: answer.code,
+        client_id: 'spa',
+        redirect_uri: CB,
+        code_verifier: pkce.verifier,
+      });
+      assert.equal(token.status, 200);
+    });
+
+    it('resets a password across processes: forgot-password on A, update-password on B', async () => {
+      const u = await user(a);
+      assert.equal((await post(a, '/identity/v1/forgot-password', { client_id: 'spa', email: u.email })).status, 204);
+      const code = codeIn((await smtp.next(u.email)).text);
+      const reset = await post(b, '/identity/v1/update-password', {
+        client_id: 'spa',
+        email: u.email,
+        verification_code: code,
+        password: 'another good long password',
+      });
+      assert.equal(reset.status, 204, await reset.clone().text());
+      // Used once, whichever process sees it next (no login here: the per-IP login limit below counts).
+      const again = await post(a, '/identity/v1/update-password', {
+        client_id: 'spa',
+        email: u.email,
+        verification_code: code,
+        password: 'a third good long password',
+      });
+      assert.equal(again.status, 400);
     });
 
     it('accepts on B an access token A sealed, and refuses it on A once B revoked it', async () => {

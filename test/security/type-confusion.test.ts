@@ -299,6 +299,58 @@ for (const engine of engines())
         headers: () => bearer(plain.access),
         fields: ['identity_id', 'provider'],
       });
+      // Account self-service: the Bearer calls, and those that take a code instead.
+      const selfService: Array<[string, Record<string, unknown>]> = [
+        ['/identity/v1/send-email-verification', { redirect_url: 'https://app.example/cb' }],
+        ['/identity/v1/update-email', { email: 'sweep-new@example.com', redirect_url: 'https://app.example/cb' }],
+        ['/identity/v1/update-phone-number', { phone_number: '+33612345678' }],
+        ['/identity/v1/verify-phone-number', { phone_number: '+33612345678', verification_code: '000000' }],
+        ['/identity/v1/update-password', { client_id: 'spa', old_password: 'not it', password: 'a new password 1' }],
+      ];
+      for (const [path, body] of selfService)
+        await sweep(ctx, problems, {
+          path,
+          body: () => body,
+          headers: () => bearer(plain.access),
+          fields: Object.keys(body),
+        });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/send-phone-number-verification',
+        body: () => ({}),
+        headers: () => bearer(plain.access),
+        fields: [],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/verify-email',
+        body: () => ({ access_token: plain.access, email: 'sweep@example.com', verification_code: '000000' }),
+        fields: ['access_token', 'email', 'verification_code'],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/forgot-password',
+        encodings: ['json', 'form'],
+        body: () => ({ client_id: 'spa', email: 'sweep@example.com', redirect_url: 'https://app.example/cb' }),
+        fields: ['client_id', 'email', 'phone_number', 'redirect_url', 'return_to_after_password_reset'],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/update-password',
+        encodings: ['json', 'form'],
+        body: () => ({ client_id: 'spa', email: 'sweep@example.com', verification_code: '000000', password: 'pw 1' }),
+        fields: ['client_id', 'email', 'phone_number', 'verification_code', 'password', 'user_id'],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/password/reset',
+        html: true,
+        encodings: ['form'],
+        body: () => ({ user_id: 'u', verification_code: 'x'.repeat(43), password: 'p', password_confirmation: 'p' }),
+        fields: ['user_id', 'verification_code', 'password', 'password_confirmation'],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/password/forgot',
+        html: true,
+        encodings: ['form'],
+        body: () => ({ client_id: 'spa', email: 'sweep@example.com' }),
+        fields: ['client_id', 'email'],
+      });
       assertNone(problems);
     });
 

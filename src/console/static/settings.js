@@ -1,8 +1,15 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// policy, passkeys). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys, self-service). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
-  var CHECKBOXES = ['step_up_bearer_allowed', 'password_refuse_user_info', 'password_refuse_common'];
+  var CHECKBOXES = [
+    'step_up_bearer_allowed',
+    'password_refuse_user_info',
+    'password_refuse_common',
+    'passwordless.magic_link',
+    'passwordless.sms',
+    'passwordless.signup',
+  ];
   ('use strict');
   var C = window.WardConsole,
     $ = C.$;
@@ -28,11 +35,12 @@
     function show(s) {
       form.elements.mfa_required.value = String(s.mfa_required).toLowerCase();
       CHECKBOXES.forEach(function (name) {
-        form.elements[name].checked = !!s[name];
+        form.elements[name].checked = !!get(s, name);
       });
       var pk = s.passkeys || {};
       form.elements['passkeys.enabled'].checked = !!pk.enabled;
       form.elements['passkeys.user_verification_is_mfa'].checked = !!pk.user_verification_is_mfa;
+      form.elements['passkeys.recovery_replaces'].checked = !!pk.recovery_replaces;
       form.elements['passkeys.rp_id'].value = pk.rp_id || '';
       form.elements['passkeys.rp_name'].value = pk.rp_name || '';
       form.elements['passkeys.origins'].value = (pk.origins || []).join('\n');
@@ -41,6 +49,7 @@
         el.value = v === null || v === undefined ? '' : String(v);
       });
       form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
+      form.elements['self_service.email_verification'].value = (s.self_service || {}).email_verification || 'off';
     }
     show(await C.api('GET', '/api/v1/settings/account'));
     if (!C.can('manage:settings')) {
@@ -76,15 +85,17 @@
       var url = form.elements.password_breach_check_url.value.trim();
       var patch = { mfa_required: form.elements.mfa_required.value, password_breach_check_url: url || null };
       CHECKBOXES.forEach(function (name) {
-        patch[name] = form.elements[name].checked;
+        set(patch, name, form.elements[name].checked);
       });
       numbers.forEach(function (el) {
         set(patch, el.name, el.value === '' ? null : Number(el.value));
       });
       patch.passkeys.enabled = form.elements['passkeys.enabled'].checked;
       patch.passkeys.user_verification_is_mfa = form.elements['passkeys.user_verification_is_mfa'].checked;
+      patch.passkeys.recovery_replaces = form.elements['passkeys.recovery_replaces'].checked;
       patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
       patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
+      patch.self_service.email_verification = form.elements['self_service.email_verification'].value;
       patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
         return o !== '';
       });

@@ -95,6 +95,8 @@ export function authorizeRoutes(
         target: at.request.target,
         social: buttons,
         passkey,
+        forgotHref: `/identity/v1/password/forgot?client_id=${encodeURIComponent(at.request.client.client_id)}`,
+        passwordless: { magicLink: r.account().passwordless.magic_link, sms: r.account().passwordless.sms },
       }),
     );
   }
@@ -176,6 +178,8 @@ export function authorizeRoutes(
     try {
       user = await r.users.authenticate({ email }, params.password, req.headers['accept-language']);
     } catch (e) {
+      if (e instanceof WardError && e.id === 'emailNotVerified')
+        return loginPage(req, reply, at, 403, e.description, email);
       // Per-account protection: too many failed passwords for this email (account or not).
       if (!(e instanceof WardError) || e.status !== 429) throw e;
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);

@@ -9,6 +9,7 @@ import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { claimsFor } from '../../protocol/scopes.js';
 import { clientOf as clientOfRequest, isJson, scopeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
+import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import {
   passwordLoginSchema,
@@ -26,6 +27,7 @@ export function identityRoutes(
     Registry,
     | 'accessTokens'
     | 'account'
+    | 'addresses'
     | 'clients'
     | 'clock'
     | 'config'
@@ -49,7 +51,20 @@ export function identityRoutes(
     const data = params.data;
     if (typeof data !== 'object' || data === null || Array.isArray(data))
       throw invalidField('data', 'must be an object with email or phone_number and password');
+    const verification = r.account().self_service.email_verification;
+    const redirectUrl = allowedReturnUrl(client, 'redirect_url', params.redirect_url);
+    const returnTo = allowedReturnUrl(
+      client,
+      'return_to_after_email_confirmation',
+      params.return_to_after_email_confirmation,
+    );
     const user = await r.users.signup(data as Record<string, unknown>);
+    if (verification !== 'off' && user.email) {
+      const locale = req.headers['accept-language']?.split(',')[0]?.trim();
+      r.addresses.sendSignupVerification(user, { clientId: client.client_id, redirectUrl, returnTo, locale });
+      // Required before sign-in: no tkn; the Core SDK then resolves signup with {} (nothing to sign in).
+      if (verification === 'required') return reply.header('Cache-Control', 'no-store').send({ id: user.id });
+    }
     const now = r.clock.now();
     const tkn = await r.tkn.issue(user.id, client.client_id, {
       scope: scopes.join(' '),

@@ -3,7 +3,7 @@ import type { WardApp } from '../typed-app.js';
 import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
-import { verifiedFactors } from '../../stepup/factors.js';
+import { requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
@@ -20,7 +20,6 @@ import {
   verifyCredentialSchema,
 } from './schemas/mfa-credentials.js';
 
-const FRESH_MS = 5 * 60_000;
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
 
@@ -42,12 +41,11 @@ export function mfaCredentialRoutes(
 ): void {
   async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
     const ctx = await verifyBearer(r, req.headers.authorization);
-    if (needsStepUpIfFactors && (await verifiedFactors(r.storage, ctx.user.id)).length > 0) {
-      // Fresh = the step-up itself (auth_time) is recent, not the token: a refresh, or a new code from
-      // the SSO session the step-up left, mints new access tokens that keep the old auth_time and amr.
-      const fresh = ctx.amr.includes('mfa') && ctx.authTime !== null && r.clock.now() - ctx.authTime <= FRESH_MS;
-      if (!fresh) throw new WardError('stepUpRequired');
-    }
+    if (needsStepUpIfFactors)
+      await requireFreshStepUp(
+        { storage: r.storage, now: r.clock.now() },
+        { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },
+      );
     return ctx;
   }
 

@@ -1,6 +1,6 @@
 import type { WardApp } from '../typed-app.js';
 import { verifyBearer } from '../../protocol/bearer.js';
-import { deliveriesForUser } from '../../logout/backchannel.js';
+import { endSessionsOfUser } from '../../logout/backchannel.js';
 import type { Registry } from '../../registry.js';
 import { otherSessionsSchema } from './schemas/identity.js';
 
@@ -19,16 +19,10 @@ export function sessionRoutes(
   app.delete('/identity/v1/sessions/others', { schema: otherSessionsSchema }, async (req, reply) => {
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
-    const logouts = await deliveriesForUser(r, ctx.user.id, keepSession);
-    const now = r.clock.now();
-    const ended = await r.storage.transaction(async (tx) => {
-      await tx.logoutDeliveries.enqueue(logouts);
-      return {
-        sessions: await tx.sessions.revokeAllForUser(ctx.user.id, now, keepSession),
-        grants: await tx.tokens.revokeGrantsOfUser(ctx.user.id, now, { grant: ctx.grantId, session: keepSession }),
-      };
+    const ended = await endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, ctx.user.id, {
+      grant: ctx.grantId,
+      session: keepSession,
     });
-    if (logouts.length) r.logoutDelivery.kick();
     await r.events.emit(
       'sessions.others_ended',
       { user_id: ctx.user.id, client_id: ctx.clientId, ...ended },

@@ -8,11 +8,12 @@ import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
-import { setSessionCookie } from '../cookies.js';
+import { sendAuthorizationJson } from '../authorization-json.js';
 import { requireSingle, str } from '../../protocol/params.js';
 import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from './schemas/stepup.js';
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
+import { passwordlessFirstFactor } from './passwordless.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 const localeOf = (req: FastifyRequest) =>
@@ -32,11 +33,23 @@ export function stepUpRoutes(
   app: WardApp,
   r: Pick<
     Registry,
-    'accessTokens' | 'account' | 'clients' | 'clock' | 'limiter' | 'sessions' | 'storage' | 'tkn' | 'users'
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'limiter'
+    | 'masterKey'
+    | 'passwordless'
+    | 'sessions'
+    | 'storage'
+    | 'tkn'
+    | 'users'
   >,
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep, stepUps } = deps;
+  const firstFactor = passwordlessFirstFactor(r, deps);
   /**
    * A gone or disabled user is refused first. begin's insert checks the user itself, so the row is
    * read only where another refusal would otherwise answer before that check did.
@@ -131,11 +144,8 @@ export function stepUpRoutes(
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     // Per client IP too, on both ends of the code (PL-09, PL-10), besides the per-token and per-user limits.
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
-    if (params.step_up === undefined)
-      throw new WardError('missingParameter', {
-        description: 'Only the step-up passwordless flow is supported: send step_up',
-        details: [{ field: 'step_up', message: 'is required', code: 'missing' }],
-      });
+    // Without a step_up token it is a first factor (magic link or SMS code): passwordless.ts.
+    if (params.step_up === undefined) return firstFactor.start(req, reply, params);
     const challengeId = await stepUps.requestCode(params.step_up, params.auth_type, localeOf(req));
     return reply.header('Cache-Control', 'no-store').send({ challenge_id: challengeId });
   });
@@ -150,17 +160,15 @@ export function stepUpRoutes(
     const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
     const outcome = await nextStep.afterSecondFactor(interaction, who, { sessionCookie: req.cookies[SESSION_COOKIE] });
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');
-    if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
-    const body: Record<string, unknown> = { ...outcome.values };
-    if (interaction.request.state !== undefined) body.state = interaction.request.state;
-    if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);
-    for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
-    return reply.header('Cache-Control', 'no-store').send(body);
+    return sendAuthorizationJson(r, reply, outcome);
   }
 
   app.post('/identity/v1/passwordless/verify', { schema: passwordlessVerifySchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('verification', req.ip, r.account().rate_limits.verification);
+    // A first factor names its auth_type and no challenge (the SDK's web_message verify).
+    if (params.challenge_id === undefined && params.auth_type !== undefined)
+      return firstFactor.verify(req, reply, params);
     return verifyAndAuthorize(req, reply, params);
   });
 }

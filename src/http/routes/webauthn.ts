@@ -12,6 +12,7 @@ import { requireSingle, str, type Params } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
 import type { WardApp } from '../typed-app.js';
 import { clientOf, isJson, scopeOf } from './identity-request.js';
+import { resetAddressOf } from '../../self-service/address-request.js';
 import {
   authenticationOptionsSchema,
   authenticationSchema,
@@ -19,6 +20,8 @@ import {
   devicesSchema,
   registrationOptionsSchema,
   registrationSchema,
+  resetOptionsSchema,
+  resetSchema,
   signupOptionsSchema,
   signupSchema,
 } from './schemas/webauthn.js';
@@ -34,7 +37,17 @@ export function webauthnRoutes(
   app: WardApp,
   r: Pick<
     Registry,
-    'accessTokens' | 'account' | 'clients' | 'clock' | 'events' | 'limiter' | 'passkeys' | 'storage' | 'tkn' | 'users'
+    | 'accessTokens'
+    | 'account'
+    | 'clients'
+    | 'clock'
+    | 'events'
+    | 'limiter'
+    | 'passkeys'
+    | 'recovery'
+    | 'storage'
+    | 'tkn'
+    | 'users'
   >,
 ): void {
   const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
@@ -171,6 +184,37 @@ export function webauthnRoutes(
     if (v.passkey.user_id !== ctx.user.id) throw new WardError('passkeyChallenge');
     await r.storage.passkeys.insert(v.passkey);
     await r.events.emit('passkey.added', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey added');
+    return reply.code(204).send();
+  });
+
+  // After account recovery (requestAccountRecovery): the code names the user, who registers a new passkey.
+  app.post(`${BASE}/reset-options`, { schema: resetOptionsSchema }, async (req, reply) => {
+    await limit('login', req.ip);
+    const params = bodyOf(req);
+    const client = await clientOf(r, params);
+    r.passkeys.ensureEnabled();
+    const { user } = await r.recovery.check(resetAddressOf(params), params.verification_code);
+    const name = user.email ?? user.phone_number ?? user.id;
+    const options = await r.passkeys.creationOptions(
+      'reset',
+      { id: user.id, name, displayName: [user.given_name, user.family_name].filter(Boolean).join(' ') || name },
+      { clientId: client.client_id, origin: params.origin, data: { friendlyName: friendlyName(params) } },
+    );
+    return noStore(reply).send({ friendly_name: friendlyName(params), options: { public_key: snakeKeys(options) } });
+  });
+
+  app.post(`${BASE}/reset`, { schema: resetSchema }, async (req, reply) => {
+    await limit('login', req.ip);
+    const params = bodyOf(req);
+    await clientOf(r, params);
+    r.passkeys.ensureEnabled();
+    const { user, row } = await r.recovery.check(resetAddressOf(params), params.verification_code);
+    const v = await r.passkeys.verifyCreation(
+      'reset',
+      registrationResponse(params.public_key_credential, 'public_key_credential'),
+    );
+    if (v.passkey.user_id !== user.id) throw new WardError('passkeyChallenge');
+    await r.recovery.complete(user, row, v.passkey);
     return reply.code(204).send();
   });
 

@@ -13,6 +13,28 @@ export interface LoginPageInput {
   social?: Array<{ label: string; href: string }>;
   /** Passkeys on: the request options of a discoverable sign-in (its challenge stored for this page). */
   passkey?: { options: unknown };
+  /** The "Forgot your password?" page for this client. */
+  forgotHref?: string;
+  /** The passwordless first factors the account allows. */
+  passwordless?: { magicLink: boolean; sms: boolean };
+}
+
+/** "Email me a sign-in link" and "Text me a code", each its own small form. */
+function passwordlessForms(p: LoginPageInput): string {
+  const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
+  const forms: string[] = [];
+  if (p.passwordless?.magicLink)
+    forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
+<input type="hidden" name="auth_type" value="magic_link">
+<label for="pl-email">Email</label><input id="pl-email" name="email" type="email" autocomplete="email" required>
+<button type="submit" class="secondary">Email me a sign-in link</button></form>`);
+  if (p.passwordless?.sms)
+    forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
+<input type="hidden" name="auth_type" value="sms">
+<label for="pl-phone">Phone number</label><input id="pl-phone" name="phone_number" type="tel" autocomplete="tel" required placeholder="+33612345678">
+<button type="submit" class="secondary">Text me a code</button></form>`);
+  return forms.length ? `<p class="muted">Or sign in without a password:</p>${forms.join('\n')}` : '';
 }
 
 /**
@@ -65,6 +87,8 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">Forgot your password?</a></p>` : ''}
+${passwordlessForms(p)}
 ${
   p.passkey
     ? `<form method="post" action="/oauth/authorize/passkey" id="passkey-form">

@@ -66,5 +66,10 @@ export function passkeysRepo(db: Kysely<Database>, engine: Engine) {
       const r = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
       return Number(r.numDeletedRows) === 1;
     },
+    /** Removes every passkey of a user (account recovery that replaces them; a deleted user). */
+    async deleteOfUser(userId: string): Promise<number> {
+      const r = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }

@@ -21,6 +21,7 @@ export const USER_TABLES = [
   'identities',
   'interactions',
   'logout_deliveries',
+  'account_codes',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;

@@ -140,6 +140,26 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
       if (flags.phone_number_verified !== undefined) set.phone_number_verified = flags.phone_number_verified ? 1 : 0;
       await db.updateTable('users').set(set).where('id', '=', id).execute();
     },
+    /** Marks an address verified if it is still the user's; answers whether it was. */
+    async markVerified(id: string, field: 'email' | 'phone_number', address: string, now: number): Promise<boolean> {
+      const flag = field === 'email' ? 'email_verified' : 'phone_number_verified';
+      const r = await db
+        .updateTable('users')
+        .set({ [flag]: 1, updated_at: now })
+        .where('id', '=', id)
+        .where(field, '=', address)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Replaces an email or phone number with a confirmed one; another user's address throws a unique violation. */
+    async changeAddress(id: string, field: 'email' | 'phone_number', address: string, now: number): Promise<void> {
+      const flag = field === 'email' ? 'email_verified' : 'phone_number_verified';
+      await db
+        .updateTable('users')
+        .set({ [field]: address, [flag]: 1, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
     async setRole(id: string, role: string | null, now: number): Promise<void> {
       await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
     },

@@ -14,6 +14,8 @@ export const signupSchema = {
   body: protocolParams({
     ...clientAndScope,
     data: 'object: email or phone_number, password, given_name, family_name, ...',
+    redirect_url: "string: where the verification email's link goes once confirmed (a callback URL)",
+    return_to_after_email_confirmation: "string: the same, when Ward's own page is shown (a callback URL)",
   }),
   response: { 200: answer({ id: Type.String(), tkn: Type.String() }) },
 };

@@ -80,3 +80,21 @@ export const devicesSchema = {
 };
 
 export const deviceParamsSchema = { params: protocolParams({ id: 'string: the passkey id' }) };
+
+const recovery = {
+  client_id: 'string: the client (required)',
+  email: 'string: the address the recovery code went to (or phone_number)',
+  phone_number: 'string: the number the recovery code went to',
+  verification_code: 'string: the recovery code, or the token of the emailed link',
+  friendly_name: 'string: a name for the new passkey',
+};
+
+/** After account recovery: creation options for the user the code names. */
+export const resetOptionsSchema = {
+  body: protocolParams({ ...recovery, origin: 'string: the page origin of the ceremony' }),
+};
+
+/** After account recovery: the new passkey (it replaces the old ones when the account says so). */
+export const resetSchema = {
+  body: protocolParams({ ...recovery, public_key_credential: 'object: the attestation, in the SDK wire format' }),
+};

@@ -1,0 +1,22 @@
+import type { FastifyReply } from 'fastify';
+import type { Outcome } from '../interaction/next-step.js';
+import type { Registry } from '../registry.js';
+import { setSessionCookie } from './cookies.js';
+
+/**
+ * An authorization finished by an API call (the SDK's web_message mode: step-up and passwordless
+ * verify) answered as JSON: the AuthResult values (`code`, or the implicit tokens), the request's
+ * state, the new session's cookie.
+ */
+export function sendAuthorizationJson(
+  r: Pick<Registry, 'account'>,
+  reply: FastifyReply,
+  outcome: Extract<Outcome, { kind: 'authorized' }>,
+): FastifyReply {
+  if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
+  const body: Record<string, unknown> = { ...outcome.values };
+  if (outcome.request.state !== undefined) body.state = outcome.request.state;
+  if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);
+  for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+  return reply.header('Cache-Control', 'no-store').send(body);
+}

@@ -1,0 +1,232 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import type { CheckedCode } from '../../accounts/codes.js';
+import { languageOf, WardError } from '../../errors/ward-error.js';
+import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
+import type { Interaction } from '../../interaction/service.js';
+import { invalidLinkPage } from '../../interaction/pages/self-service.js';
+import { passwordlessConfirmPage, passwordlessSentPage } from '../../interaction/pages/passwordless.js';
+import { isLinkToken, passwordlessAddressOf, type PasswordlessAddress } from '../../passwordless/service.js';
+import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
+import { requireSingle } from '../../protocol/params.js';
+import type { Registry } from '../../registry.js';
+import { sendAuthorizationJson } from '../authorization-json.js';
+import { sendRendered } from '../pages.js';
+import type { SignInDeps } from '../sign-in.js';
+import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
+import { isJson } from './identity-request.js';
+import {
+  hostedPasswordlessSchema,
+  hostedPasswordlessVerifySchema,
+  passwordlessConfirmSchema,
+  passwordlessVerifyGetSchema,
+  verifyAuthCodeSchema,
+} from './schemas/passwordless.js';
+import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+
+type Deps = Pick<
+  Registry,
+  'account' | 'clients' | 'clock' | 'config' | 'limiter' | 'masterKey' | 'passwordless' | 'storage'
+>;
+
+const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
+/** What the SDK sends with the OAuth parameters that is not one of them. */
+const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token', 'captcha_provider', 'origin']);
+
+/** The unused row a code or a link names for this address (a code is counted as an attempt). */
+async function rowFor(r: Deps, a: PasswordlessAddress, code: unknown): Promise<CheckedCode> {
+  if (!isLinkToken(code)) return r.passwordless.checkCode(a, code);
+  const row = await r.passwordless.findLink(code);
+  if (!row || row.destination !== a.address) throw new WardError('invalidVerificationCode');
+  return row;
+}
+
+/**
+ * The first-factor halves of `POST /identity/v1/passwordless/start` and `/verify`: stepup.ts owns those
+ * paths (the step-up flow) and hands a request over here when it carries no step_up / challenge_id.
+ */
+export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
+  return {
+    /** Stores the authorization request and sends the link or code; `{}` whether an account exists or not. */
+    async start(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
+      const a = passwordlessAddressOf(params);
+      const oauth = Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_OAUTH.has(k)));
+      const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
+      if (!v.ok) throw v.error;
+      await r.passwordless.admit(a);
+      // Bound to this browser when it already has Ward's pre-login cookie (a same-site app).
+      const browser = req.cookies[CSRF_COOKIE] ?? null;
+      const ttl = r.account().self_service.link_ttl * 1000;
+      const pending = signIn.interactions.prepare(v.req, 'passwordless', browser, ttl);
+      await pending.save();
+      r.passwordless.send(a, {
+        interactionDigest: pending.digest,
+        clientId: v.req.client.client_id,
+        locale: localeOf(req),
+      });
+      return reply.header('Cache-Control', 'no-store').send({});
+    },
+
+    /** The SDK's web_message mode: the code (no OAuth parameters) finishes the stored request, as JSON. */
+    async verify(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
+      const row = await rowFor(r, passwordlessAddressOf(params), params.verification_code);
+      const done = await r.passwordless.redeem(row);
+      const interaction = await signIn.interactions.byDigest(done.interactionDigest);
+      if (!interaction) throw new WardError('invalidVerificationCode');
+      const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
+      const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, {
+        sessionCookie: req.cookies[SESSION_COOKIE],
+        trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
+        locale: localeOf(req),
+      });
+      // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
+      if (outcome.kind === 'second_factor') throw new WardError('mfaRequired');
+      if (outcome.kind === 'expired') throw new WardError('invalidVerificationCode');
+      return sendAuthorizationJson(r, reply, outcome);
+    },
+  };
+}
+
+/**
+ * Passwordless first factors by navigation: the emailed link and the SDK's default-mode verify
+ * (`GET /identity/v1/passwordless/verify`, answered by redirect), the confirmation of a link opened in
+ * another browser, and `verify-auth-code` (a code checked without being used).
+ */
+export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): void {
+  const limit = (req: FastifyRequest) => r.limiter('verification', req.ip, r.account().rate_limits.verification);
+
+  /** Redeems the row and finishes its interaction; a navigation naming another client is refused first. */
+  async function finish(req: FastifyRequest, reply: FastifyReply, row: CheckedCode, clientId?: unknown) {
+    const pending = await signIn.interactions.byDigest(row.values.interaction);
+    if (!pending || (clientId !== undefined && clientId !== pending.request.client.client_id))
+      throw new WardError('invalidVerificationCode');
+    const done = await r.passwordless.redeem(row);
+    const interaction = await signIn.interactions.byDigest(done.interactionDigest);
+    if (!interaction) throw new WardError('invalidVerificationCode');
+    const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
+    const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, browserState(req, reply));
+    return answerOutcome(r, req, reply, outcome);
+  }
+
+  /** A link opened where it was not asked for: the user confirms who they sign in as. */
+  function confirm(req: FastifyRequest, reply: FastifyReply, row: CheckedCode, interaction: Interaction) {
+    return sendRendered(
+      reply,
+      passwordlessConfirmPage(languageOf(req.headers['accept-language']), {
+        clientName: interaction.request.client.name,
+        address: row.destination,
+        token: String(req.query && (req.query as Record<string, unknown>).verification_code),
+        csrf: ensureCsrf(r, req, reply),
+        target: interaction.request.target,
+      }),
+    );
+  }
+
+  /** Refusals of a navigation are a page: nothing here can be trusted to redirect to. */
+  async function asPage(req: FastifyRequest, reply: FastifyReply, run: () => Promise<FastifyReply>) {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      return sendRendered(reply, invalidLinkPage(languageOf(req.headers['accept-language'])));
+    }
+  }
+
+  app.get('/identity/v1/passwordless/verify', { schema: passwordlessVerifyGetSchema }, async (req, reply) => {
+    await limit(req);
+    const q = requireSingle(req.query);
+    return asPage(req, reply, async () => {
+      const a = passwordlessAddressOf(q);
+      const row = await rowFor(r, a, q.verification_code);
+      if (isLinkToken(q.verification_code)) {
+        const interaction = await signIn.interactions.byDigest(row.values.interaction);
+        if (!interaction) throw new WardError('invalidVerificationCode');
+        if (!(await signIn.interactions.boundTo(interaction, req.cookies[CSRF_COOKIE])))
+          return confirm(req, reply, row, interaction);
+      }
+      return finish(req, reply, row, q.client_id);
+    });
+  });
+
+  app.post('/identity/v1/passwordless/confirm', { schema: passwordlessConfirmSchema }, async (req, reply) => {
+    await limit(req);
+    const params = requireSingle(req.body);
+    if (!sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf))
+      return sendRendered(reply, invalidLinkPage(languageOf(req.headers['accept-language'])));
+    return asPage(req, reply, async () => {
+      const row = await r.passwordless.findLink(params.verification_code);
+      if (!row) throw new WardError('invalidVerificationCode');
+      return finish(req, reply, row);
+    });
+  });
+
+  // The login page's "Email me a sign-in link" / "Text me a code": the code form (a link opened in this browser works too).
+  app.post('/oauth/authorize/passwordless', { schema: hostedPasswordlessSchema }, async (req, reply) => {
+    const accepted = await acceptHostedPost(r, signIn.interactions, req, reply);
+    if (!accepted) return reply;
+    const { params, interaction, handle } = accepted;
+    const page = (status: number, a: PasswordlessAddress, error?: string) =>
+      sendRendered(
+        reply,
+        passwordlessSentPage(status, {
+          clientName: interaction.request.client.name,
+          interaction: handle,
+          csrf: ensureCsrf(r, req, reply),
+          method: a.method,
+          address: a.address,
+          target: interaction.request.target,
+          error,
+        }),
+      );
+    const a = passwordlessAddressOf(params);
+    try {
+      await limit(req);
+      await r.passwordless.admit(a);
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      return page(e.status, a, e.userMessage(languageOf(req.headers['accept-language'])));
+    }
+    const clientId = interaction.request.client.client_id;
+    r.passwordless.send(a, { interactionDigest: interaction.digest, clientId, locale: localeOf(req) });
+    return page(200, a);
+  });
+
+  app.post('/oauth/authorize/passwordless/verify', { schema: hostedPasswordlessVerifySchema }, async (req, reply) => {
+    const accepted = await acceptHostedPost(r, signIn.interactions, req, reply);
+    if (!accepted) return reply;
+    const { params, interaction, handle } = accepted;
+    const a = passwordlessAddressOf(params);
+    try {
+      await limit(req);
+      const row = await rowFor(r, a, params.verification_code);
+      if (row.values.interaction !== interaction.digest) throw new WardError('invalidVerificationCode');
+      return await finish(req, reply, row);
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      const error =
+        e.id === 'invalidVerificationCode'
+          ? 'The code is wrong or has expired. Try again or ask for a new one.'
+          : e.userMessage(languageOf(req.headers['accept-language']));
+      return sendRendered(
+        reply,
+        passwordlessSentPage(e.status, {
+          clientName: interaction.request.client.name,
+          interaction: handle,
+          csrf: ensureCsrf(r, req, reply),
+          method: a.method,
+          address: a.address,
+          target: interaction.request.target,
+          error,
+        }),
+      );
+    }
+  });
+
+  app.post('/identity/v1/verify-auth-code', { schema: verifyAuthCodeSchema }, async (req, reply) => {
+    await limit(req);
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    await rowFor(r, passwordlessAddressOf(params), params.verification_code);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,288 @@
+import type { FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { sendRendered } from '../pages.js';
+import { clientOf, isJson } from './identity-request.js';
+import { languageOf, WardError } from '../../errors/ward-error.js';
+import { missingField } from '../../errors/refusals.js';
+import { verifyBearer } from '../../protocol/bearer.js';
+import { requireSingle, str } from '../../protocol/params.js';
+import type { Registry } from '../../registry.js';
+import { requireFreshStepUp } from '../../stepup/factors.js';
+import { changePassword } from '../../self-service/password-change.js';
+import { resetAddressOf } from '../../self-service/address-request.js';
+import { allowedReturnUrl } from '../../self-service/return-url.js';
+import {
+  emailVerifiedPage,
+  forgotPasswordPage,
+  forgotPasswordSentPage,
+  invalidLinkPage,
+  passwordResetDonePage,
+  resetFormPage,
+} from '../../interaction/pages/self-service.js';
+import {
+  accountRecoverySchema,
+  emailLinkSchema,
+  forgotFormSchema,
+  forgotPageSchema,
+  forgotPasswordSchema,
+  resetFormSchema,
+  resetPageSchema,
+  sendEmailVerificationSchema,
+  sendPhoneVerificationSchema,
+  updateEmailSchema,
+  updatePasswordSchema,
+  updatePhoneSchema,
+  verifyEmailSchema,
+  verifyPhoneSchema,
+} from './schemas/self-service.js';
+
+const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
+
+/**
+ * Account self-service (identity-api.md, "Account self-service"): email and phone verification,
+ * changes of email, phone and password by the signed-in user, and "forgot your password?" with its
+ * hosted pages. The rules are in src/self-service/; these routes read, call and answer.
+ */
+export function selfServiceRoutes(
+  app: WardApp,
+  r: Pick<
+    Registry,
+    | 'accessTokens'
+    | 'account'
+    | 'addresses'
+    | 'background'
+    | 'clients'
+    | 'clock'
+    | 'delivery'
+    | 'events'
+    | 'limiter'
+    | 'logoutDelivery'
+    | 'passwordReset'
+    | 'recovery'
+    | 'storage'
+    | 'users'
+  >,
+): void {
+  const limit = (req: FastifyRequest) => r.limiter('self_service', req.ip, r.account().rate_limits.verification);
+  const body = (req: FastifyRequest) => requireSingle(req.body, isJson(req.headers['content-type']));
+  const bearer = (authorization: string | undefined) => verifyBearer(r, authorization);
+  const clientById = (id: string) => r.clients.find(id);
+  const sensitive = (ctx: Awaited<ReturnType<typeof bearer>>) =>
+    requireFreshStepUp(
+      { storage: r.storage, now: r.clock.now() },
+      { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },
+    );
+
+  app.post('/identity/v1/send-email-verification', { schema: sendEmailVerificationSchema }, async (req, reply) => {
+    await limit(req);
+    const ctx = await bearer(req.headers.authorization);
+    const params = body(req);
+    const client = await clientById(ctx.clientId);
+    const sent = await r.addresses.sendEmailVerification(ctx.user, {
+      clientId: ctx.clientId,
+      redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
+      returnTo: allowedReturnUrl(
+        client,
+        'return_to_after_email_confirmation',
+        params.return_to_after_email_confirmation,
+      ),
+      locale: localeOf(req),
+    });
+    return reply.header('Cache-Control', 'no-store').send({ verification_email_sent: sent });
+  });
+
+  // The SDK sends the access token in the body here, and no Authorization header.
+  app.post('/identity/v1/verify-email', { schema: verifyEmailSchema }, async (req, reply) => {
+    await limit(req);
+    const params = body(req);
+    const token = str(params, 'access_token', 4096);
+    const ctx = await bearer(req.headers.authorization ?? (token ? `Bearer ${token}` : undefined));
+    if (params.email === undefined) throw missingField('email');
+    if (params.verification_code === undefined) throw missingField('verification_code');
+    await r.addresses.verifyEmail(ctx.user, params.email, params.verification_code);
+    return reply.code(204).send();
+  });
+
+  // The emailed link: confirms the address and goes on to the app's page, or shows Ward's.
+  app.get('/identity/v1/verify-email/link', { schema: emailLinkSchema }, async (req, reply) => {
+    await limit(req);
+    const language = languageOf(req.headers['accept-language']);
+    const q = requireSingle(req.query);
+    let done: Awaited<ReturnType<typeof r.addresses.confirmEmailLink>>;
+    try {
+      done = await r.addresses.confirmEmailLink(q.token);
+    } catch (e) {
+      if (e instanceof WardError && e.status < 500) return sendRendered(reply, invalidLinkPage(language));
+      throw e;
+    }
+    if (!done) return sendRendered(reply, invalidLinkPage(language));
+    if (done.redirectUrl) return reply.code(303).header('Cache-Control', 'no-store').redirect(done.redirectUrl, 303);
+    return sendRendered(reply, emailVerifiedPage(language, done.email, done.returnTo));
+  });
+
+  app.post(
+    '/identity/v1/send-phone-number-verification',
+    { schema: sendPhoneVerificationSchema },
+    async (req, reply) => {
+      await limit(req);
+      const ctx = await bearer(req.headers.authorization);
+      await r.addresses.sendPhoneVerification(ctx.user, localeOf(req));
+      return reply.code(204).send();
+    },
+  );
+
+  app.post('/identity/v1/verify-phone-number', { schema: verifyPhoneSchema }, async (req, reply) => {
+    await limit(req);
+    const ctx = await bearer(req.headers.authorization);
+    const params = body(req);
+    if (params.phone_number === undefined) throw missingField('phone_number');
+    if (params.verification_code === undefined) throw missingField('verification_code');
+    await r.addresses.verifyPhone(ctx.user, params.phone_number, params.verification_code);
+    return reply.code(204).send();
+  });
+
+  app.post('/identity/v1/update-email', { schema: updateEmailSchema }, async (req, reply) => {
+    await limit(req);
+    const ctx = await bearer(req.headers.authorization);
+    const params = body(req);
+    if (params.email === undefined) throw missingField('email');
+    await sensitive(ctx);
+    const client = await clientById(ctx.clientId);
+    await r.addresses.requestEmailChange(ctx.user, params.email, {
+      clientId: ctx.clientId,
+      redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
+      locale: localeOf(req),
+    });
+    return reply.code(204).send();
+  });
+
+  app.post('/identity/v1/update-phone-number', { schema: updatePhoneSchema }, async (req, reply) => {
+    await limit(req);
+    const ctx = await bearer(req.headers.authorization);
+    const params = body(req);
+    if (params.phone_number === undefined) throw missingField('phone_number');
+    await sensitive(ctx);
+    await r.addresses.requestPhoneChange(ctx.user, params.phone_number, localeOf(req));
+    return reply.code(204).send();
+  });
+
+  app.post('/identity/v1/forgot-password', { schema: forgotPasswordSchema }, async (req, reply) => {
+    await limit(req);
+    const params = body(req);
+    const client = await clientOf(r, params);
+    await r.passwordReset.request({
+      clientId: client.client_id,
+      address: resetAddressOf(params),
+      redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
+      returnTo: allowedReturnUrl(client, 'return_to_after_password_reset', params.return_to_after_password_reset),
+      locale: localeOf(req),
+    });
+    return reply.code(204).send();
+  });
+
+  // requestAccountRecovery: a code (and a link to redirect_url) to register a new passkey; 204 either way.
+  app.post('/identity/v1/account-recovery', { schema: accountRecoverySchema }, async (req, reply) => {
+    await limit(req);
+    const params = body(req);
+    const client = await clientOf(r, params);
+    await r.recovery.request({
+      clientId: client.client_id,
+      address: resetAddressOf(params),
+      redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
+      locale: localeOf(req),
+    });
+    return reply.code(204).send();
+  });
+
+  /**
+   * update-password, three ways: with a Bearer token (and old_password when there is one), with the
+   * code sent to an email or phone (forgot-password), or with a reset link's user_id and token.
+   */
+  app.post('/identity/v1/update-password', { schema: updatePasswordSchema }, async (req, reply) => {
+    await limit(req);
+    const params = body(req);
+    const code = params.verification_code;
+    if (code === undefined) {
+      const ctx = await bearer(req.headers.authorization);
+      await changePassword(
+        r,
+        { user: ctx.user, grantId: ctx.grantId, amr: ctx.amr, authTime: ctx.authTime },
+        { oldPassword: params.old_password, password: params.password },
+      );
+    } else if (params.user_id !== undefined) {
+      await r.passwordReset.resetWithLink({ userId: params.user_id, token: code, password: params.password });
+    } else {
+      if (params.client_id !== undefined) await clientOf(r, params);
+      await r.passwordReset.resetWithCode({ address: resetAddressOf(params), code, password: params.password });
+    }
+    return reply.code(204).send();
+  });
+
+  // The hosted pages: "Forgot your password?" (linked from the login page), the reset link's form.
+  app.get('/identity/v1/password/forgot', { schema: forgotPageSchema }, async (req, reply) => {
+    const language = languageOf(req.headers['accept-language']);
+    const client = await clientOf(r, requireSingle(req.query));
+    return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id }));
+  });
+
+  app.post('/identity/v1/password/forgot', { schema: forgotFormSchema }, async (req, reply) => {
+    await limit(req);
+    const language = languageOf(req.headers['accept-language']);
+    const params = requireSingle(req.body);
+    const client = await clientOf(r, params);
+    try {
+      await r.passwordReset.request({
+        clientId: client.client_id,
+        address: resetAddressOf(params),
+        locale: localeOf(req),
+      });
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      const error = e.userMessage(language);
+      return sendRendered(reply, forgotPasswordPage(language, e.status, { clientId: client.client_id, error }));
+    }
+    return sendRendered(reply, forgotPasswordSentPage(language));
+  });
+
+  app.get('/identity/v1/password/reset', { schema: resetPageSchema }, async (req, reply) => {
+    const language = languageOf(req.headers['accept-language']);
+    const q = requireSingle(req.query);
+    const found = await r.passwordReset.findLink(q.user_id, q.verification_code);
+    if (!found) return sendRendered(reply, invalidLinkPage(language));
+    const form = {
+      userId: found.user.id,
+      token: String(q.verification_code),
+      minLength: r.account().password_min_length,
+    };
+    return sendRendered(reply, resetFormPage(language, 200, form));
+  });
+
+  app.post('/identity/v1/password/reset', { schema: resetFormSchema }, async (req, reply) => {
+    await limit(req);
+    const language = languageOf(req.headers['accept-language']);
+    const params = requireSingle(req.body);
+    const found = await r.passwordReset.findLink(params.user_id, params.verification_code);
+    if (!found) return sendRendered(reply, invalidLinkPage(language));
+    const form = {
+      userId: found.user.id,
+      token: String(params.verification_code),
+      minLength: r.account().password_min_length,
+    };
+    if (params.password !== params.password_confirmation) {
+      const error = language === 'fr' ? 'Les deux mots de passe diffèrent.' : 'The two passwords differ.';
+      return sendRendered(reply, resetFormPage(language, 400, { ...form, error }));
+    }
+    try {
+      const done = await r.passwordReset.resetWithLink({
+        userId: params.user_id,
+        token: params.verification_code,
+        password: params.password,
+      });
+      return sendRendered(reply, passwordResetDonePage(language, done.returnTo));
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      const error = e.details?.[0]?.message ?? e.userMessage(language);
+      return sendRendered(reply, resetFormPage(language, e.status, { ...form, error }));
+    }
+  });
+}

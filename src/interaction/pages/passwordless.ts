@@ -1,0 +1,67 @@
+// The page of a magic link opened in another browser than the one that asked for it: nothing signs
+// in there until the user confirms who they sign in as (a link a stranger sent would otherwise sign
+// this browser into the stranger's account; a mail scanner that opens links gets only this page).
+import type { Language } from '../../errors/ward-error.js';
+import { escapeHtml, type Page } from '../../lib/html.js';
+import { formActionSource } from './login.js';
+
+export interface PasswordlessConfirmInput {
+  clientName: string;
+  address: string;
+  token: string;
+  csrf: string;
+  target: string | null;
+}
+
+export function passwordlessConfirmPage(language: Language, p: PasswordlessConfirmInput): Page {
+  const fr = language === 'fr';
+  return {
+    status: 200,
+    title: fr ? 'Confirmer la connexion' : 'Confirm sign-in',
+    body: `<h1>${fr ? 'Se connecter sur cet appareil ?' : 'Sign in on this device?'}</h1>
+<p>${fr ? 'Ce lien de connexion a été demandé depuis un autre navigateur. Continuez seulement si c’est vous qui l’avez demandé.' : 'This sign-in link was asked for in another browser. Go on only if you asked for it.'}</p>
+<p>${fr ? 'Connexion à' : 'Signing in to'} ${escapeHtml(p.clientName)} ${fr ? 'en tant que' : 'as'} <strong>${escapeHtml(p.address)}</strong>.</p>
+<form method="post" action="/identity/v1/passwordless/confirm">
+<input type="hidden" name="verification_code" value="${escapeHtml(p.token)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<button type="submit">${fr ? 'Me connecter' : 'Sign in'}</button>
+</form>`,
+    formAction: formActionSource(p.target),
+  };
+}
+
+export interface PasswordlessSentInput {
+  clientName: string;
+  /** The interaction's handle and the form token, posted with the code. */
+  interaction: string;
+  csrf: string;
+  method: 'magic_link' | 'sms';
+  address: string;
+  target: string | null;
+  error?: string;
+}
+
+/** After "Email me a sign-in link" or "Text me a code" on the login page: the code form (the link works too). */
+export function passwordlessSentPage(status: number, p: PasswordlessSentInput): Page {
+  const error = p.error ? `<p class="error" role="alert" id="code-error">${escapeHtml(p.error)}</p>` : '';
+  const field = p.method === 'magic_link' ? 'email' : 'phone_number';
+  const lead =
+    p.method === 'magic_link'
+      ? `If an account uses ${escapeHtml(p.address)}, we sent it a sign-in link and a code. Open the link in this browser, or enter the code here.`
+      : `If an account uses ${escapeHtml(p.address)}, we texted it a code. Enter it here.`;
+  return {
+    status,
+    title: 'Check your messages',
+    body: `<h1>Sign in to ${escapeHtml(p.clientName)}</h1>${error}<p>${lead}</p>
+<form method="post" action="/oauth/authorize/passwordless/verify" novalidate>
+<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="auth_type" value="${p.method}">
+<input type="hidden" name="${field}" value="${escapeHtml(p.address)}">
+<label for="verification_code">Code</label>
+<input id="verification_code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required${p.error ? ' aria-describedby="code-error"' : ''}>
+<button type="submit">Sign in</button>
+</form>`,
+    formAction: formActionSource(p.target),
+  };
+}

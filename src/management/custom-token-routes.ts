@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { recordAudit } from '../audit/record.js';
+import { WardError } from '../errors/ward-error.js';
+import { notFound } from '../errors/refusals.js';
+import { CUSTOM_TOKEN_TTL_SECONDS } from '../protocol/tkn.js';
+import type { Registry } from '../registry.js';
+import { managementRoute, type ManagementRoute } from './route.js';
+
+/**
+ * Custom token sign-in: a backend that authenticated a user itself (a mobile app's own sign-in) mints
+ * a single-use token for that user and one client; the app then completes an authorization with it at
+ * `GET /identity/v1/custom-token/login` (the Core SDK's loginWithCustomToken), like any first factor.
+ */
+export function customTokenRoutes(
+  r: Pick<Registry, 'clients' | 'clock' | 'storage' | 'tkn' | 'users'>,
+): ManagementRoute[] {
+  return [
+    managementRoute({
+      method: 'POST',
+      url: '/api/v1/custom-tokens',
+      tag: 'users',
+      permission: 'manage:users',
+      audit: 'user.custom_token_minted',
+      summary: 'Mint a single-use sign-in token (about a minute) for a user and a client',
+      body: Type.Object(
+        {
+          user_id: Type.String({ minLength: 1, maxLength: 64 }),
+          client_id: Type.String({ minLength: 1, maxLength: 128 }),
+        },
+        { additionalProperties: false },
+      ),
+      response: {
+        status: 201,
+        schema: Type.Object({ token: Type.String(), expires_in: Type.Integer() }),
+      },
+      handler: async ({ actor, body }) => {
+        const user = await r.users.find(body.user_id);
+        if (!user || user.disabled) throw notFound('No such user (or the user is disabled)');
+        const client = await r.clients.find(body.client_id);
+        if (!client || client.type === 'resource_server') throw new WardError('unknownClient');
+        const token = await r.tkn.issueCustom(user.id, client.client_id);
+        await recordAudit(r.storage, r.clock.now(), actor, 'user.custom_token_minted', `user:${user.id}`, 'success', {
+          client_id: client.client_id,
+        });
+        return { token, expires_in: CUSTOM_TOKEN_TTL_SECONDS };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,129 @@
+// Passwordless first factors: a link (and a code) by email, a code by SMS. Starting one stores the
+// authorization request as an interaction (the caller does) and sends the message in the background,
+// after the address's limit counted the request: the answer is the same whether an account exists or
+// not. Redeeming a code or link uses it once, makes the address verified, creates the account when the
+// account settings allow it, and names the interaction to finish.
+import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
+import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { AccountSettings } from '../config/types.js';
+import { invalidField, missingField } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
+import type { Delivery } from '../integrations/delivery.js';
+import type { Background } from '../lib/background.js';
+import type { Clock } from '../lib/clock.js';
+import { sendAccountCode } from '../self-service/send-code.js';
+import type { Storage } from '../storage/storage.js';
+import type { User } from '../storage/sql/users.js';
+
+export type PasswordlessMethod = 'magic_link' | 'sms';
+
+export interface PasswordlessAddress {
+  method: PasswordlessMethod;
+  field: 'email' | 'phone_number';
+  address: string;
+}
+
+export interface PasswordlessDeps {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  issuer: string;
+  codes: AccountCodes;
+  delivery: Pick<Delivery, 'sendAccountMessage'>;
+  background: Background;
+  events: SecurityEvents;
+  users: Pick<UserService, 'createByAddress'>;
+}
+
+export const VERIFY_PATH = '/identity/v1/passwordless/verify';
+
+/** A link token (43 base64url characters) rather than a typed code (digits). */
+export const isLinkToken = (v: unknown): v is string => typeof v === 'string' && /^[A-Za-z0-9_-]{40,100}$/.test(v);
+
+/** The method and address of a request: `auth_type` magic_link with `email`, or sms with `phone_number`. */
+export function passwordlessAddressOf(params: Record<string, unknown>): PasswordlessAddress {
+  const method = params.auth_type;
+  if (method === undefined) throw missingField('auth_type');
+  if (method === 'magic_link') {
+    if (params.email === undefined) throw missingField('email');
+    const address = normalizeEmail(params.email);
+    if (!address) throw invalidField('email', 'must be a valid email address');
+    return { method, field: 'email', address };
+  }
+  if (method === 'sms') {
+    if (params.phone_number === undefined) throw missingField('phone_number');
+    const address = normalizePhone(params.phone_number);
+    if (!address) throw invalidField('phone_number', 'must be an E.164 phone number such as +33612345678');
+    return { method, field: 'phone_number', address };
+  }
+  throw invalidField('auth_type', 'must be magic_link or sms');
+}
+
+export function createPasswordless(deps: PasswordlessDeps) {
+  const { storage, codes } = deps;
+  const findBy = (a: { field: 'email' | 'phone_number'; address: string }) =>
+    a.field === 'email' ? storage.users.findByEmail(a.address) : storage.users.findByPhone(a.address);
+
+  return {
+    /** Refuses a method the account has not enabled, then counts the request against the address's limit. */
+    async admit(a: PasswordlessAddress): Promise<void> {
+      if (!deps.account().passwordless[a.method]) throw new WardError('passwordlessDisabled');
+      await codes.admit('passwordless', a.address);
+    },
+
+    /** Sends the link or code for an admitted request, in the background; nothing to an unknown address unless signup is on. */
+    send(a: PasswordlessAddress, to: { interactionDigest: string; clientId: string; locale?: string }): void {
+      deps.background.run(async () => {
+        const user = await findBy(a);
+        if (user?.disabled || (!user && !deps.account().passwordless.signup)) return;
+        await sendAccountCode(
+          { ...deps, admitted: true },
+          {
+            userId: user?.id ?? null,
+            purpose: 'passwordless',
+            channel: a.field === 'email' ? 'email' : 'sms',
+            address: a.address,
+            clientId: to.clientId,
+            data: { interaction: to.interactionDigest },
+            locale: to.locale,
+            linkUrl: (token) =>
+              `${deps.issuer}${VERIFY_PATH}?${new URLSearchParams({ auth_type: a.method, email: a.address, verification_code: token })}`,
+          },
+        );
+      });
+    },
+
+    /** Checks a typed code without using it (each check counts as an attempt). */
+    checkCode: (a: PasswordlessAddress, code: unknown): Promise<CheckedCode> =>
+      codes.checkCode({ purpose: 'passwordless', destination: a.address, code }),
+
+    /** The live row of an emailed link, unused. */
+    findLink: (token: unknown) => codes.findLink('passwordless', token),
+
+    /**
+     * Uses a checked code or link once: the user (created now if allowed), their address verified, how
+     * they signed in (RFC 8176 amr: a one-time code by email or SMS), and the interaction to finish.
+     */
+    async redeem(row: CheckedCode): Promise<{ user: User; amr: string[]; interactionDigest: string }> {
+      await codes.consume(row);
+      const field = row.channel === 'sms' ? 'phone_number' : 'email';
+      let user = row.user_id
+        ? await storage.users.findById(row.user_id)
+        : await findBy({ field, address: row.destination });
+      if (!user && !row.user_id && deps.account().passwordless.signup)
+        user = await deps.users.createByAddress(field, row.destination);
+      if (!user || user.disabled) throw new WardError('invalidVerificationCode');
+      await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());
+      await deps.events.emit(
+        'login.passwordless',
+        { user_id: user.id, channel: row.channel, created: !row.user_id },
+        'passwordless sign-in',
+      );
+      return { user, amr: ['otp', row.channel === 'sms' ? 'sms' : 'email'], interactionDigest: row.values.interaction };
+    },
+  };
+}
+
+export type Passwordless = ReturnType<typeof createPasswordless>;

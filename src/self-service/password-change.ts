@@ -1,0 +1,65 @@
+// A signed-in user changes (or, without one yet, sets) their password: the current one is required
+// when there is one; a user with a second factor needs a fresh step-up; the new one meets the policy.
+// Every other session and grant of the user ends (the caller's own stay), and the user is told.
+import { enforcePasswordPolicy } from '../accounts/password-policy.js';
+import { hashPassword, verifyPassword } from '../accounts/passwords.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { ClientService } from '../clients/service.js';
+import type { AccountSettings } from '../config/types.js';
+import { missingField } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
+import type { Delivery } from '../integrations/delivery.js';
+import type { Background } from '../lib/background.js';
+import type { Clock } from '../lib/clock.js';
+import { endSessionsOfUser } from '../logout/backchannel.js';
+import { requireFreshStepUp } from '../stepup/factors.js';
+import type { Storage } from '../storage/storage.js';
+import type { User } from '../storage/sql/users.js';
+import { tellPasswordChanged } from './password-notice.js';
+
+export interface PasswordChangeDeps {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  delivery: Pick<Delivery, 'sendAccountMessage'>;
+  background: Background;
+  events: SecurityEvents;
+  clients: ClientService;
+  logoutDelivery: { kick(): void };
+}
+
+export interface PasswordChanger {
+  user: User;
+  grantId: string;
+  amr: string[];
+  authTime: number | null;
+}
+
+export async function changePassword(
+  deps: PasswordChangeDeps,
+  who: PasswordChanger,
+  input: { oldPassword: unknown; password: unknown },
+): Promise<void> {
+  const { user } = who;
+  if (typeof input.password !== 'string' || input.password === '') throw missingField('password');
+  if (user.password_hash) {
+    if (typeof input.oldPassword !== 'string' || input.oldPassword === '') throw missingField('old_password');
+    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+      await deps.events.emit('account.password_change_refused', { user_id: user.id }, 'wrong current password');
+      throw new WardError('invalidOldPassword');
+    }
+  }
+  await requireFreshStepUp(
+    { storage: deps.storage, now: deps.clock.now() },
+    { userId: user.id, amr: who.amr, authTime: who.authTime },
+  );
+  await enforcePasswordPolicy(deps.account(), input.password, user, 'password');
+  await deps.storage.users.setPassword(user.id, await hashPassword(input.password), deps.clock.now());
+  const keepSession = (await deps.storage.tokens.findGrant(who.grantId))?.session_id ?? null;
+  const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, {
+    grant: who.grantId,
+    session: keepSession,
+  });
+  tellPasswordChanged(deps, user, deps.clock.now());
+  await deps.events.emit('account.password_changed', { user_id: user.id, ...ended }, 'password changed');
+}

@@ -1,0 +1,116 @@
+// "Forgot your password?": a code (email or SMS) and, by email, a link that let the user choose a new
+// password. The request answers the same whatever the address: the limit per address counts first,
+// and the lookup and the message leave in the background, so neither the body nor the time tells
+// whether an account exists. A reset proves the address (it becomes verified), ends every session
+// and refresh token of the user, kills the other reset codes and tells the user.
+import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
+import { enforcePasswordPolicy } from '../accounts/password-policy.js';
+import { hashPassword } from '../accounts/passwords.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { ClientService } from '../clients/service.js';
+import type { AccountSettings } from '../config/types.js';
+import { missingField } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
+import type { Delivery } from '../integrations/delivery.js';
+import type { Background } from '../lib/background.js';
+import type { Clock } from '../lib/clock.js';
+import { endSessionsOfUser } from '../logout/backchannel.js';
+import type { Storage } from '../storage/storage.js';
+import type { User } from '../storage/sql/users.js';
+import { withQuery } from './return-url.js';
+import { requestForAddress, type ResetAddress, userAt } from './address-request.js';
+import { tellPasswordChanged } from './password-notice.js';
+
+export interface PasswordResetDeps {
+  storage: Storage;
+  clock: Clock;
+  account: () => AccountSettings;
+  issuer: string;
+  codes: AccountCodes;
+  delivery: Pick<Delivery, 'sendAccountMessage'>;
+  background: Background;
+  events: SecurityEvents;
+  clients: ClientService;
+  logoutDelivery: { kick(): void };
+}
+
+/** The hosted page a reset link opens when the app gave no redirect_url. */
+export const RESET_PAGE = '/identity/v1/password/reset';
+
+export function createPasswordReset(deps: PasswordResetDeps) {
+  const { storage, clock, codes } = deps;
+  const findBy = (a: ResetAddress) => userAt(storage, a);
+
+  async function finish(user: User, row: CheckedCode, password: unknown): Promise<{ returnTo?: string }> {
+    if (typeof password !== 'string' || password === '') throw missingField('password');
+    await enforcePasswordPolicy(deps.account(), password, user, 'password');
+    await codes.consume(row);
+    const now = clock.now();
+    await storage.users.setPassword(user.id, await hashPassword(password), now);
+    await storage.users.markVerified(user.id, row.channel === 'sms' ? 'phone_number' : 'email', row.destination, now);
+    await codes.supersedeOfUser(user.id, 'reset_password');
+    const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id);
+    tellPasswordChanged(deps, user, clock.now());
+    await deps.events.emit(
+      'account.password_reset',
+      { user_id: user.id, channel: row.channel, ...ended },
+      'password reset',
+    );
+    return { returnTo: row.values.return_to };
+  }
+
+  /** The live reset link of a user (the hosted page checks it before showing the form). */
+  async function findLink(userId: unknown, token: unknown): Promise<{ user: User; row: CheckedCode } | undefined> {
+    const row = await codes.findLink('reset_password', token);
+    if (!row?.user_id || row.user_id !== userId) return undefined;
+    const user = await storage.users.findById(row.user_id);
+    return user && !user.disabled ? { user, row } : undefined;
+  }
+
+  return {
+    findLink,
+    /**
+     * forgot-password: counts the request against the address's limit, then looks the account up and
+     * sends the message in the background. Answers nothing either way.
+     */
+    async request(input: {
+      clientId: string;
+      address: ResetAddress;
+      redirectUrl?: string;
+      returnTo?: string;
+      locale?: string;
+    }): Promise<void> {
+      await requestForAddress(deps, {
+        purpose: 'reset_password',
+        address: input.address,
+        clientId: input.clientId,
+        data: input.returnTo ? { return_to: input.returnTo } : {},
+        locale: input.locale,
+        link: (userId, token) =>
+          withQuery(input.redirectUrl ?? `${deps.issuer}${RESET_PAGE}`, { user_id: userId, verification_code: token }),
+      });
+    },
+
+    /** update-password with the code sent to an email address or phone number. */
+    async resetWithCode(input: { address: ResetAddress; code: unknown; password: unknown }) {
+      const user = await findBy(input.address);
+      if (!user || user.disabled) throw new WardError('invalidVerificationCode');
+      const row = await codes.checkCode({
+        purpose: 'reset_password',
+        destination: input.address.address,
+        code: input.code,
+        userId: user.id,
+      });
+      return finish(user, row, input.password);
+    },
+
+    /** update-password (or the hosted page) with the user id and the token of a reset link. */
+    async resetWithLink(input: { userId: unknown; token: unknown; password: unknown }) {
+      const found = await findLink(input.userId, input.token);
+      if (!found) throw new WardError('invalidVerificationCode');
+      return finish(found.user, found.row, input.password);
+    },
+  };
+}
+
+export type PasswordReset = ReturnType<typeof createPasswordReset>;
