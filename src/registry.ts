@@ -7,6 +7,7 @@ import { createPasswordReset } from './self-service/password-reset.js';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
+import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
@@ -150,7 +151,22 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
   );
   const accountCodes = createAccountCodes({ storage, masterKey: master.key, clock, account, events });
-  const users = createUserService({ storage, clock, account, log });
+  const lockNotices = createLockNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
+  const users = createUserService({
+    storage,
+    clock,
+    account,
+    log,
+    onLock: (user, at, until, locale) => {
+      lockNotices.locked(user, at, until, locale);
+      void events.emit(
+        'login.locked',
+        { user_id: user.id, until: new Date(until).toISOString() },
+        'password sign-in locked after failed attempts',
+        'warn',
+      );
+    },
+  });
   const selfService = {
     storage,
     clock,
@@ -227,6 +243,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await logoutDelivery.stop();
       await events.flush(true);
       await notices.drain();
+      await lockNotices.drain();
       await background.drain();
       await delivery.close();
       await storage.close();

@@ -10,6 +10,7 @@ import type { NewUser, User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
 import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { createSignInProtection, identifierKey } from './sign-in-protection.js';
 
 export interface SignupData {
   email?: unknown;
@@ -49,8 +50,11 @@ export function createUserService(deps: {
   clock: Clock;
   account: () => AccountSettings;
   log?: Pick<Logger, 'warn'>;
+  /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
+  onLock?: (user: User, at: number, until: number, locale?: string) => void;
 }) {
   const { storage, clock } = deps;
+  const protection = createSignInProtection({ storage, clock, account: deps.account });
   async function create(user: NewUser, repos: Pick<Repos, 'users'> = storage): Promise<User> {
     try {
       return await repos.users.create(user, clock.now());
@@ -133,24 +137,45 @@ export function createUserService(deps: {
         await within(tx, user);
         return user;
       }),
-    /** The user whose identifier and password match, or undefined (same time either way). */
+    /**
+     * The user whose identifier and password match, or undefined (same time either way). Failed
+     * attempts are counted per identifier (sign-in-protection.ts): past the account's thresholds this
+     * throws `signInDelayed` or `accountLocked` (429 with Retry-After), account or not.
+     */
     async authenticate(
       identifier: { email?: unknown; phone_number?: unknown },
       password: unknown,
+      /** The request's language (Accept-Language), for the lockout notice. */
+      locale?: string,
     ): Promise<User | undefined> {
       const email = normalizeEmail(identifier.email);
       const phone = email ? null : normalizePhone(identifier.phone_number);
-      const user = email
-        ? await storage.users.findByEmail(email)
-        : phone
-          ? await storage.users.findByPhone(phone)
-          : undefined;
-      const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
-      if (!ok || !user || user.disabled) return undefined;
+      const key = email ? identifierKey('email', email) : phone ? identifierKey('phone', phone) : null;
+      let user: User | undefined;
+      const found = await protection.attempt(
+        key,
+        async () => {
+          user = email
+            ? await storage.users.findByEmail(email)
+            : phone
+              ? await storage.users.findByPhone(phone)
+              : undefined;
+          const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
+          return ok && user && !user.disabled ? user : undefined;
+        },
+        (at, until) => {
+          if (user) deps.onLock?.(user, at, until, locale);
+        },
+      );
       // Account setting: an email must be confirmed before a password signs in (the password was right).
-      if (deps.account().self_service.email_verification === 'required' && user.email && !user.email_verified)
+      if (
+        found &&
+        deps.account().self_service.email_verification === 'required' &&
+        found.email &&
+        !found.email_verified
+      )
         throw new WardError('emailNotVerified');
-      return user;
+      return found;
     },
     /**
      * A user created by a first passwordless sign-in: no password, the address that received the
@@ -180,6 +205,8 @@ export function createUserService(deps: {
         throw e;
       }
     },
+    /** Sign-in protection: unlock and read a user's state (management API). */
+    protection,
     /** A user created by a first social login: no password; the email only when the provider verified it. */
     async createFederated(profile: {
       email?: string;

@@ -111,6 +111,19 @@ export interface AccountSettings {
   /** How long the breach check may take; past it the password is accepted (the check never blocks). */
   password_breach_check_timeout_ms: number;
   rate_limits: { login: RateLimit; signup: RateLimit; token: RateLimit; verification: RateLimit };
+  /**
+   * Per-account protection (NIST SP 800-63B 5.2.2, accounts/sign-in-protection.ts): failed password
+   * sign-ins of one identifier, after which each further attempt waits (sign_in_delay_seconds, doubled
+   * at each failure) ...
+   */
+  sign_in_delay_after: number;
+  /** The first wait, seconds; it doubles at each further failure, up to sign_in_lock_seconds. */
+  sign_in_delay_seconds: number;
+  /** ... and after which the identifier's password sign-ins stop for sign_in_lock_seconds (a notice is sent). */
+  sign_in_lock_after: number;
+  sign_in_lock_seconds: number;
+  /** Failures are forgotten this long after the last one (a success forgets them at once). */
+  sign_in_failure_memory_seconds: number;
   /** Digits of a verification code (4 to 10). */
   verification_code_length: number;
   /** Lifetime of a verification code, seconds (at most 600). */

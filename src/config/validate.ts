@@ -241,6 +241,17 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     if (problem) p.add('account.password_breach_check_url', problem);
     else out.password_breach_check_url = v as string | null;
   }
+  const bounds = {
+    sign_in_delay_after: [1, 100],
+    sign_in_delay_seconds: [1, 3600],
+    sign_in_lock_after: [1, 100],
+    sign_in_lock_seconds: [60, 86400],
+    sign_in_failure_memory_seconds: [60, 30 * 86400],
+  } as const;
+  for (const [k, [min, max]] of Object.entries(bounds) as Array<[keyof typeof bounds, readonly [number, number]]>)
+    out[k] = intIn(p, `account.${k}`, raw[k], base[k], min, max);
+  if (out.sign_in_lock_after < out.sign_in_delay_after)
+    p.add('account.sign_in_lock_after', 'must be at least sign_in_delay_after');
   out.verification_code_length = intIn(
     p,
     'account.verification_code_length',

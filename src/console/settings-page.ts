@@ -30,6 +30,10 @@ ${number('verification_requests_per_step_up', 'Codes per step-up', 0, 100)}
 ${userWindow('verification_requests_per_user', 'Codes per user', 0, 10000)}${userWindow('verification_failures_per_user', 'Wrong codes per user', 1, 100)}</fieldset>
 <fieldset><legend>Request limits (per client IP)</legend><p class="hint" id="h-no-limit">Leave the number of requests empty for no limit.</p>
 ${limit('login', 'Login')}${limit('signup', 'Signup')}${limit('token', 'Token')}${limit('verification', 'Verification')}</fieldset>
+<fieldset><legend>Per-account protection (failed password sign-ins)</legend><p class="hint" id="h-sign-in">Counted per email or phone number, whether or not an account has it; a success forgets them. Past the first number each attempt waits, the wait doubling; past the second, password sign-ins stop for the lockout period and the user is told.</p>
+${number('sign_in_delay_after', 'Failures before attempts slow down', 1, 100)}${number('sign_in_delay_seconds', 'First wait (seconds)', 1, 3600)}
+${number('sign_in_lock_after', 'Failures before a lockout', 1, 100)}${number('sign_in_lock_seconds', 'Lockout period (seconds)', 60, 86400)}
+${number('sign_in_failure_memory_seconds', 'Failures forgotten after (seconds)', 60, 2592000)}</fieldset>
 <fieldset><legend>Token and session lifetimes (seconds)</legend>${number('access_token_ttl', 'Access token', 1, TEN_YEARS)}${number('id_token_ttl', 'ID token', 1, TEN_YEARS)}
 ${number('refresh_token_ttl', 'Refresh token', 1, TEN_YEARS)}${number('authorization_code_ttl', 'Authorization code', 1, 600)}
 ${number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS)}${number('session_ttl', 'Session', 1, TEN_YEARS)}${number('session_idle_ttl', 'Session idle timeout', 1, TEN_YEARS)}</fieldset>

@@ -33,8 +33,8 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
   client: ['client-form.js', 'keys.js', 'client.js'],
   'site-keys': ['keys.js'],
   settings: ['settings.js'],
-  users: ['users.js'],
-  user: ['users.js'],
+  users: ['users.js', 'user-admin.js'],
+  user: ['users.js', 'user-admin.js'],
   audit: ['audit.js'],
 };
 export const CORE_SCRIPTS = ['console.js', 'dialog.js'];

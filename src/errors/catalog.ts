@@ -250,6 +250,20 @@ export const CATALOG = {
     'Invalid email or password',
     'Adresse e-mail ou mot de passe incorrect.',
   ),
+  signInDelayed: entry(
+    429,
+    'rate_limit_reached',
+    'error.signIn.delayed',
+    'Too many failed sign-in attempts for this account; wait before trying again',
+    'Trop de tentatives de connexion échouées pour ce compte ; patientez avant de réessayer.',
+  ),
+  accountLocked: entry(
+    429,
+    'rate_limit_reached',
+    'error.account.locked',
+    'Password sign-in to this account is paused after too many failed attempts; try again later or reset the password',
+    'La connexion par mot de passe à ce compte est suspendue après trop de tentatives échouées ; réessayez plus tard ou réinitialisez le mot de passe.',
+  ),
   invalidOldPassword: entry(
     400,
     'invalid_grant',
@@ -449,6 +463,20 @@ export const CATALOG = {
     'error.user.ownRole',
     'An administrator cannot remove their own role',
     'Un administrateur ne peut pas retirer son propre rôle.',
+  ),
+  ownAccountDeletion: entry(
+    409,
+    'invalid_request',
+    'error.user.ownAccountDeletion',
+    'An administrator cannot delete their own account from the management API',
+    "Un administrateur ne peut pas supprimer son propre compte depuis l'API de gestion.",
+  ),
+  lastAdministrator: entry(
+    409,
+    'invalid_request',
+    'error.user.lastAdministrator',
+    'The last administrator cannot be deleted',
+    'Le dernier administrateur ne peut pas être supprimé.',
   ),
   settingsInvalid: entry(
     400,

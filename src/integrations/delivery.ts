@@ -11,6 +11,7 @@ import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { renderAccountMessage, type AccountMessageInput } from './account-messages.js';
 import { renderVerificationMessage, type CodePurpose } from './messages.js';
+import { renderLockNotice, type LockNoticeInput } from './lock-notice.js';
 import { renderNotice, type NoticeInput } from './notices.js';
 import { createSmsSender, type SmsSender } from './sms.js';
 
@@ -31,6 +32,11 @@ export interface SendNoticeInput extends Omit<NoticeInput, 'appName'> {
   to: string;
 }
 
+export interface SendLockNoticeInput extends Omit<LockNoticeInput, 'appName'> {
+  channel: DeliveryChannel;
+  to: string;
+}
+
 export interface SendAccountMessageInput extends Omit<AccountMessageInput, 'appName'> {
   channel: DeliveryChannel;
   to: string;
@@ -42,6 +48,8 @@ export interface Delivery {
   sendAccountMessage(input: SendAccountMessageInput): Promise<void>;
   /** A security notice (a factor added or removed); fails like sendCode, with a DeliveryError. */
   sendNotice(input: SendNoticeInput): Promise<void>;
+  /** The notice of a lockout (accounts/sign-in-protection.ts); fails like sendCode. */
+  sendLockNotice(input: SendLockNoticeInput): Promise<void>;
   /** Closes the transports' kept connections (SMTP pool) at shutdown. */
   close(): Promise<void>;
 }
@@ -179,6 +187,12 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
         throw e;
       }
       await send(channel, to, content, 'security notice', { notice: notice.change });
+    },
+    async sendLockNotice(input) {
+      const { channel, to, ...notice } = input;
+      await send(channel, to, renderLockNotice({ ...notice, appName: options.appName }), 'security notice', {
+        notice: 'sign_in_locked',
+      });
     },
   };
 }

@@ -8,6 +8,7 @@ import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
+import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
 
 /** What the management API reads of the registry (its routes together). */
@@ -38,6 +39,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...settingsRoutes(r),
     ...auditRoutes(r),
     ...userRoutes(r),
+    ...userLifecycleRoutes(r),
     ...socialRoutes(r),
     ...customTokenRoutes(r),
   ];

@@ -40,6 +40,11 @@ const accountFields = {
     { login: rateLimit, signup: rateLimit, token: rateLimit, verification: rateLimit },
     { additionalProperties: false },
   ),
+  sign_in_delay_after: Type.Integer({ minimum: 1, maximum: 100 }),
+  sign_in_delay_seconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  sign_in_lock_after: Type.Integer({ minimum: 1, maximum: 100 }),
+  sign_in_lock_seconds: Type.Integer({ minimum: 60, maximum: 86400 }),
+  sign_in_failure_memory_seconds: Type.Integer({ minimum: 60, maximum: 2592000 }),
   verification_code_length: Type.Integer({ minimum: 4, maximum: 10 }),
   verification_code_ttl: Type.Integer({ minimum: 30, maximum: 600 }),
   verification_max_attempts: Type.Integer({ minimum: 1, maximum: 20 }),
@@ -98,7 +103,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       permission: 'manage:settings',
       audit: 'settings.updated',
       summary:
-        'Change account settings (MFA required, lifetimes, limits, password policy, passkeys, self-service, passwordless)',
+        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, self-service, passwordless)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

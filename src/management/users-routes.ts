@@ -17,7 +17,9 @@ const userIdParam = Type.Object({ userId }, { additionalProperties: false });
 const userSchema = partialObject({
   id: Type.String(),
   email: nullable(Type.String()),
+  email_verified: Type.Boolean(),
   phone_number: nullable(Type.String()),
+  phone_number_verified: Type.Boolean(),
   given_name: nullable(Type.String()),
   family_name: nullable(Type.String()),
   role: nullable(Type.String()),
@@ -29,7 +31,9 @@ const userSchema = partialObject({
 const view = (u: User) => ({
   id: u.id,
   email: u.email,
+  email_verified: u.email_verified,
   phone_number: u.phone_number,
+  phone_number_verified: u.phone_number_verified,
   given_name: u.given_name,
   family_name: u.family_name,
   role: u.role,

@@ -3,6 +3,7 @@
 // Every other session and grant of the user ends (the caller's own stay), and the user is told.
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
+import { createSignInProtection, keysOfUser } from '../accounts/sign-in-protection.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
@@ -44,7 +45,13 @@ export async function changePassword(
   if (typeof input.password !== 'string' || input.password === '') throw missingField('password');
   if (user.password_hash) {
     if (typeof input.oldPassword !== 'string' || input.oldPassword === '') throw missingField('old_password');
-    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+    // The current password is a password check like a sign-in: counted, and slowed down or locked alike.
+    const oldPassword = input.oldPassword;
+    const hash = user.password_hash;
+    const right = await createSignInProtection(deps).attempt(keysOfUser(user)[0] ?? null, async () =>
+      (await verifyPassword(hash, oldPassword)) ? true : undefined,
+    );
+    if (!right) {
       await deps.events.emit('account.password_change_refused', { user_id: user.id }, 'wrong current password');
       throw new WardError('invalidOldPassword');
     }

@@ -6,6 +6,7 @@
 import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword } from '../accounts/passwords.js';
+import { keysOfUser } from '../accounts/sign-in-protection.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
@@ -49,6 +50,8 @@ export function createPasswordReset(deps: PasswordResetDeps) {
     await storage.users.setPassword(user.id, await hashPassword(password), now);
     await storage.users.markVerified(user.id, row.channel === 'sms' ? 'phone_number' : 'email', row.destination, now);
     await codes.supersedeOfUser(user.id, 'reset_password');
+    // A reset ends any wait or lockout of failed passwords (the lockout notice says to reset).
+    await storage.signInFailures.clear(keysOfUser(user));
     const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id);
     tellPasswordChanged(deps, user, clock.now());
     await deps.events.emit(

@@ -72,6 +72,7 @@ export function startJanitor(
       await storage.accountCodes.deleteExpired(t - DAY);
       await storage.interactions.deleteExpired(t);
       await storage.counters.deleteExpired(t);
+      await storage.signInFailures.deleteExpired(t);
       await storage.tokens.deleteExpiredRevocations(t);
     } catch (e) {
       loopFailed(log, opts.outage, 'janitor sweep', e);

@@ -17,6 +17,7 @@ import * as m010 from './migrations/010-logout.js';
 import * as m011 from './migrations/011-key-families.js';
 import * as m012 from './migrations/012-passkeys.js';
 import * as m013 from './migrations/013-account-codes.js';
+import * as m015 from './migrations/015-sign-in-failures.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -131,6 +132,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-key-families': m011,
   '012-passkeys': m012,
   '013-account-codes': m013,
+  '015-sign-in-failures': m015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -271,6 +271,19 @@ export interface LogoutDeliveriesTable {
   created_at: number;
 }
 
+/** Failed password sign-ins of one identifier (migration 015; accounts/sign-in-protection.ts). */
+export interface SignInFailuresTable {
+  /** SHA-256 (hex) of the normalized identifier, whether or not an account has it. */
+  key: string;
+  failures: number;
+  /** When the next attempt is allowed (the delay, or the end of the lockout). */
+  blocked_until: number;
+  /** When the current lockout began, or null. */
+  locked_at: number | null;
+  last_failure_at: number;
+  expires_at: number;
+}
+
 /** A code and link sent to an address (migration 013): verification, password reset, contact change. */
 export interface AccountCodesTable {
   id: string;
@@ -297,6 +310,7 @@ export interface AccountCodesTable {
 }
 
 export interface Database {
+  sign_in_failures: SignInFailuresTable;
   account_codes: AccountCodesTable;
   logout_deliveries: LogoutDeliveriesTable;
   interactions: InteractionsTable;

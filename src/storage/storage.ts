@@ -15,7 +15,10 @@ import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
 import { passkeysRepo } from './sql/passkeys.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
+import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { tokensRepo } from './sql/tokens.js';
+import { userErasureRepo } from './sql/user-erasure.js';
+import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
 
@@ -42,6 +45,9 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
+    signInFailures: signInFailuresRepo(db),
+    userErasure: userErasureRepo(db),
+    userRecords: userRecordsRepo(db),
   };
 }
 

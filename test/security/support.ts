@@ -1,5 +1,6 @@
 // Shared helpers of the security tests (not a test file): a Ward with the two standard clients and no
-// rate limits, a user with live tokens, the exact 401 of a refused Bearer, and the hosted login form.
+// rate limits (nor per-account waits), a user with live tokens, the exact 401 of a refused Bearer, and
+// the hosted login form.
 import assert from 'node:assert/strict';
 import type { Response } from 'undici';
 import type { Browser } from '../helpers/browser.js';
@@ -21,6 +22,9 @@ export const INTERNALS =
 
 export const NO_RATE_LIMITS = {
   rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } },
+  // Nor the per-account waits of failed passwords (test/accounts/sign-in-protection.test.ts tests them).
+  sign_in_delay_after: 100,
+  sign_in_lock_after: 100,
 };
 
 export function startSecurityWard(opts: TestWardOptions = {}): Promise<TestWard> {

@@ -180,11 +180,14 @@ export function authorizeRoutes(
     }
     let user: Awaited<ReturnType<typeof r.users.authenticate>>;
     try {
-      user = await r.users.authenticate({ email }, params.password);
+      user = await r.users.authenticate({ email }, params.password, req.headers['accept-language']);
     } catch (e) {
       if (e instanceof WardError && e.id === 'emailNotVerified')
         return loginPage(req, reply, at, 403, e.userMessage(pageLanguage(req, at.request)), email);
-      throw e;
+      // Per-account protection: too many failed passwords for this email (account or not).
+      if (!(e instanceof WardError) || e.status !== 429) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      return loginPage(req, reply, at, 429, e.id === 'accountLocked' ? 'accountLocked' : 'accountDelayed', email);
     }
     if (!user) return loginPage(req, reply, at, 401, 'wrongPassword', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now() };

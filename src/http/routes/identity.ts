@@ -92,7 +92,7 @@ export function identityRoutes(
     const client = await clientOf(params);
     const scopes = scopeOf(params);
     const identifier = { email: params.email ?? params.username, phone_number: params.phone_number };
-    const user = await r.users.authenticate(identifier, params.password);
+    const user = await r.users.authenticate(identifier, params.password, req.headers['accept-language']);
     if (!user) {
       // The same answer for an unknown user and a wrong password (no enumeration).
       await r.events.emit('login.failed', { client_id: client.client_id }, 'password login failed');

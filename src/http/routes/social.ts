@@ -112,19 +112,29 @@ export function socialRoutes(
       !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)
     )
       return expired(reply);
-    const done = await social.confirmLink(params.link_token, params.password);
+    let done: Awaited<ReturnType<typeof social.confirmLink>>;
+    let refused: WardError | null = null;
+    try {
+      done = await social.confirmLink(params.link_token, params.password);
+    } catch (e) {
+      // Per-account protection: too many failed passwords for this email.
+      if (!(e instanceof WardError) || e.status !== 429) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      refused = e;
+      done = null;
+    }
     if (!done) {
       const pending = await social.pendingLink(params.link_token);
       const interaction = pending && (await interactions.byDigest(pending.interaction));
       if (!pending || !interaction) return expired(reply);
       const { email, provider } = pending;
       const target = interaction.request.target;
-      return sendLinkPage(req, reply, 401, {
+      return sendLinkPage(req, reply, refused ? 429 : 401, {
         linkToken: params.link_token as string,
         email,
         provider,
         target,
-        error: 'The password is incorrect.',
+        error: refused ? 'Too many failed attempts for this account. Try again later.' : 'The password is incorrect.',
       });
     }
     const interaction = await interactions.byDigest(done.interaction);

@@ -19,6 +19,14 @@ const MESSAGES = {
     'Too many codes were asked for. Wait before asking for another one.',
     'Trop de codes ont été demandés. Patientez avant d’en demander un autre.',
   ],
+  accountDelayed: [
+    'Too many failed attempts for this account. Try again in a moment.',
+    'Trop de tentatives échouées pour ce compte. Réessayez dans un instant.',
+  ],
+  accountLocked: [
+    'Too many failed attempts for this account. Try again later, or reset your password.',
+    'Trop de tentatives échouées pour ce compte. Réessayez plus tard, ou réinitialisez votre mot de passe.',
+  ],
   codeSent: [
     'A new code was sent. The previous one no longer works.',
     "Un nouveau code a été envoyé. L'ancien ne fonctionne plus.",

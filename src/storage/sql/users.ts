@@ -129,6 +129,17 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
     async setPassword(id: string, hash: string, now: number): Promise<void> {
       await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
     },
+    /** Marks the email address or phone number verified or not (an administrator's decision). */
+    async setVerification(
+      id: string,
+      flags: { email_verified?: boolean; phone_number_verified?: boolean },
+      now: number,
+    ): Promise<void> {
+      const set: { updated_at: number; email_verified?: number; phone_number_verified?: number } = { updated_at: now };
+      if (flags.email_verified !== undefined) set.email_verified = flags.email_verified ? 1 : 0;
+      if (flags.phone_number_verified !== undefined) set.phone_number_verified = flags.phone_number_verified ? 1 : 0;
+      await db.updateTable('users').set(set).where('id', '=', id).execute();
+    },
     /** Marks an address verified if it is still the user's; answers whether it was. */
     async markVerified(id: string, field: 'email' | 'phone_number', address: string, now: number): Promise<boolean> {
       const flag = field === 'email' ? 'email_verified' : 'phone_number_verified';

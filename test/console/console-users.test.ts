@@ -1,0 +1,121 @@
+// An administrator's user actions in the console, in headless Chromium: a Manager creates a user (a
+// weak password is refused and its field marked), marks the email verified, sees a locked password
+// sign-in and unlocks it, downloads the user's data as JSON, and deletes the user after the
+// confirmation dialog (Cancel first: nothing deleted). A Viewer sees none of these buttons.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { confirmDialog, dialog, idle, shot, startConsole, statusSays, type ConsoleHarness } from './browser.js';
+
+describe('console: create, verify, unlock, export and delete a user', { timeout: 180_000 }, () => {
+  let h: ConsoleHarness;
+  before(async () => {
+    h = await startConsole({
+      clients: [PUBLIC_CLIENT],
+      account: { sign_in_delay_after: 2, sign_in_lock_after: 3, sign_in_lock_seconds: 600 },
+    });
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  const login = (email: string, password: string) =>
+    h.ward.fetch('/identity/v1/password/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'spa', scope: 'openid', email, password }),
+    });
+
+  it('a Manager creates a user, verifies the email, unlocks, exports and deletes them', async () => {
+    const { page, close, problems } = await h.signedIn('manager', '/console/users');
+    const email = 'created-in-console@example.com';
+    const password = 'a long unusual passphrase';
+    try {
+      await page.getByText('New user').click();
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Given name').fill('Ada');
+      await page.getByLabel('Password', { exact: true }).fill('password');
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.locator('#error').filter({ hasText: 'most common passwords' }).waitFor();
+      assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid'), 'true');
+      assert.equal(await h.ward.registry.storage.users.findByEmail(email), undefined);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Create user' }).click();
+      const user = await (async () => {
+        await page.waitForURL(/\/console\/users\/[a-f0-9]{32}$/);
+        return (await h.ward.registry.storage.users.findByEmail(email))!;
+      })();
+      assert.ok(user, 'created');
+      await statusSays(page, `User created: ${email}.`);
+      await idle(page);
+
+      // Verify the email.
+      await page.locator('#account-details').filter({ hasText: 'Not verified' }).waitFor();
+      await page.getByRole('button', { name: 'Mark email verified' }).click();
+      await statusSays(page, 'Email marked verified.');
+      assert.equal((await h.ward.registry.users.find(user.id))!.email_verified, true);
+      await page.getByRole('button', { name: 'Mark email unverified' }).waitFor();
+
+      // Lock the password sign-in, see it, unlock it.
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await login(email, 'wrong password')).status, 400);
+        h.ward.clock.advance(5000); // past each wait
+      }
+      assert.equal((await login(email, password)).status, 429);
+      await page.reload();
+      await idle(page);
+      await page.locator('#account-details').filter({ hasText: 'Locked until' }).waitFor();
+      await shot(page, 'user-locked');
+      await page.getByRole('button', { name: 'Unlock password sign-in' }).click();
+      await statusSays(page, 'Password sign-in unlocked.');
+      await page.locator('#account-details').filter({ hasText: 'Open' }).waitFor();
+      assert.equal((await login(email, password)).status, 200);
+
+      // Export: a JSON download of the user's data.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export data (JSON)' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `ward-user-${user.id}.json`);
+      const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
+      assert.equal(exported.user.email, email);
+      assert.equal(exported.user.email_verified, true);
+      await statusSays(page, 'Export downloaded.');
+
+      // Delete: Cancel first (nothing happens), then confirm.
+      await page.getByRole('button', { name: 'Delete user' }).click();
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await dialog(page).waitFor({ state: 'detached' });
+      assert.ok(await h.ward.registry.users.find(user.id), 'Cancel deletes nothing');
+      await page.getByRole('button', { name: 'Delete user' }).click();
+      const text = await confirmDialog(page, 'Delete user');
+      assert.match(text, /cannot be undone/);
+      await page.waitForURL(`${h.ward.url}/console/users`);
+      await statusSays(page, `User ${email} deleted.`);
+      assert.equal(await h.ward.registry.users.find(user.id), undefined);
+      assert.equal((await login(email, password)).status, 400);
+      assert.deepEqual(problems, [], 'no script or CSP error');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a Viewer sees the account state but no action', async () => {
+    const made = await h.ward.registry.users.signup({
+      email: 'viewed@example.com',
+      password: 'a long unusual passphrase',
+    });
+    const { page, close } = await h.signedIn('viewer', `/console/users/${made.id}`);
+    try {
+      await page.locator('#account-details').filter({ hasText: 'Not verified' }).waitFor();
+      for (const name of ['Delete user', 'Unlock password sign-in', 'Export data (JSON)', 'Mark email verified'])
+        assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+      await page.goto(`${h.ward.url}/console/users`);
+      await idle(page);
+      assert.equal(await page.getByText('New user').count(), 0);
+    } finally {
+      await close();
+    }
+  });
+});
