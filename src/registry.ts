@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
 import { createUserService } from './accounts/users.js';
+import { createProfileService } from './accounts/profiles.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
@@ -148,6 +149,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     keys,
     clients,
     jws: config.tuning.direct_jws ? directJws : joseJws,
+    profiles: storage,
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer });
@@ -173,6 +175,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     janitor,
     clients,
     users: createUserService({ storage, clock, account, log }),
+    profiles: createProfileService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,

@@ -39,6 +39,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     user_verification_is_mfa: true,
     challenge_ttl: 300,
   },
+  custom_fields: [],
 };
 
 export const DEFAULT_PORT = 8443;

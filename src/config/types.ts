@@ -131,6 +131,23 @@ export interface AccountSettings {
   trusted_device_ttl: number;
   /** Passkeys (WebAuthn) under /identity/v1/webauthn. */
   passkeys: PasskeySettings;
+  /** The account's custom profile fields (signup, update-profile, the management API). */
+  custom_fields: CustomFieldSetting[];
+}
+
+export const CUSTOM_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list', 'email', 'phone'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** One custom field: its name (the key under custom_fields), type, whether required, who may write it. */
+export interface CustomFieldSetting {
+  name: string;
+  data_type: CustomFieldType;
+  /** Required at signup (and never cleared by an update); only a field the user may write. */
+  required: boolean;
+  /** `user`: the user and administrators write it; `admin`: only administrators (the user reads it). */
+  writable: 'user' | 'admin';
+  /** The allowed values of a `list` field (one of them is stored); absent for the other types. */
+  values?: string[];
 }
 
 /** The account's passkey (WebAuthn) settings. */

@@ -23,6 +23,7 @@ type ManagementDeps = Pick<
   | 'logoutDelivery'
   | 'masterKey'
   | 'notices'
+  | 'profiles'
   | 'setAccount'
   | 'socialProviders'
   | 'storage'

@@ -16,6 +16,7 @@ import * as m009 from './migrations/009-client-response-types.js';
 import * as m010 from './migrations/010-logout.js';
 import * as m011 from './migrations/011-key-families.js';
 import * as m012 from './migrations/012-passkeys.js';
+import * as m014 from './migrations/014-profiles.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -129,6 +130,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-logout': m010,
   '011-key-families': m011,
   '012-passkeys': m012,
+  '014-profiles': m014,
 };
 
 class StaticProvider implements MigrationProvider {
