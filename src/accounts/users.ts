@@ -49,15 +49,15 @@ const SIGNUP_KEYS = ['email', 'phone_number', 'password'];
  * `consents`: the Core SDK's signup may carry them; Ward declares none (/identity/v1/config lists
  * `consents: []`), so an empty object is nothing and any consent given is refused, never dropped.
  */
-function signupProfile(data: SignupData, field: string, account: AccountSettings): ProfileChange {
+function signupProfile(data: SignupData, field: string, account: AccountSettings, byAdministrator = false) {
   const { consents, ...rest } = data;
   const none =
     consents === undefined || (typeof consents === 'object' && consents !== null && !Object.keys(consents).length);
   return readProfile(rest, {
     customFields: account.custom_fields,
-    writer: 'user',
+    writer: byAdministrator ? 'admin' : 'user',
     prefix: field,
-    mode: 'create',
+    mode: byAdministrator ? 'update' : 'create',
     ignore: SIGNUP_KEYS,
     errors: none ? [] : [{ field: `${field}.consents`, message: 'this account declares no consents', code: 'invalid' }],
   });
@@ -86,11 +86,15 @@ export function createUserService(deps: {
     async signup(
       data: SignupData,
       role: string | null = null,
-      opts: { generatedPassword?: boolean } = {},
+      opts: {
+        generatedPassword?: boolean;
+        /** Made by Ward or an administrator: admin-only fields may be written, required ones may wait. */
+        byAdministrator?: boolean;
+      } = {},
     ): Promise<User> {
       const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const extra = signupProfile(data, 'data', deps.account());
+      const extra = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
       const given_name = extra.names.given_name ?? null;
       const family_name = extra.names.family_name ?? null;
       // A password Ward generated itself (the first administrator's) is random: no policy to meet.
