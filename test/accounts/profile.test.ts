@@ -32,7 +32,9 @@ for (const engine of engines())
     before(async () => {
       ward = await startWard({ engine, clients: [PUBLIC_CLIENT, CONSOLE_CLIENT] });
       admin = api(ward, (await consoleToken(ward, 'administrator')).token);
-      ward.setAccount({ custom_fields: CUSTOM_FIELDS });
+      // Declared through the settings API, as an operator would.
+      const set = await admin.patch('/api/v1/settings/account', { custom_fields: CUSTOM_FIELDS });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
     });
     after(() => ward.close());
 
@@ -78,6 +80,27 @@ for (const engine of engines())
       return (await res.json()) as Json;
     };
     const fieldsOf = (body: Json) => (body.error_details as Array<{ field: string; code: string }>).map((d) => d.field);
+
+    it('the settings API refuses a bad custom_fields list and keeps the one it had', async () => {
+      const before = ward.registry.account().custom_fields;
+      assert.equal(before.length, CUSTOM_FIELDS.length);
+      const required = await admin.patch('/api/v1/settings/account', {
+        custom_fields: [{ name: 'secret', data_type: 'string', required: true, writable: 'admin' }],
+      });
+      assert.equal(required.status, 400);
+      assert.match(required.body.error_description, /custom_fields\[0\]\.required/);
+      const noValues = await admin.patch('/api/v1/settings/account', {
+        custom_fields: [{ name: 'x', data_type: 'list' }],
+      });
+      assert.equal(noValues.status, 400);
+      const badType = await admin.patch('/api/v1/settings/account', {
+        custom_fields: [{ name: 'x', data_type: 'colour' }],
+      });
+      assert.equal(badType.status, 400);
+      assert.ok(badType.body.error_details?.length, 'the schema names the field');
+      assert.deepEqual(ward.registry.account().custom_fields, before);
+      assert.deepEqual((await admin.get('/api/v1/settings/account')).body.custom_fields, before);
+    });
 
     it('lists the custom fields in /identity/v1/config, in the Core SDK shape', async () => {
       const config = (await (await ward.fetch('/identity/v1/config?client_id=spa')).json()) as Json;
