@@ -219,6 +219,33 @@ for (const engine of engines())
       assert.equal(await ward.registry.storage.users.findByEmail(address), undefined);
     });
 
+    it('a passkey signup checks its profile with the same rules before the ceremony', async () => {
+      ward.setAccount({ passkeys: { enabled: true } });
+      try {
+        const res = await post('/identity/v1/webauthn/signup-options', {
+          client_id: 'spa',
+          origin: ward.url,
+          friendly_name: 'laptop',
+          profile: { email: email(), given_name: 'Ada', favourite_colour: 'blue', custom_fields: { shoe_size: 1.5 } },
+        });
+        assert.equal(res.status, 400);
+        assert.deepEqual(fieldsOf(res.body).sort(), [
+          'profile.custom_fields.loyalty_id',
+          'profile.custom_fields.shoe_size',
+          'profile.favourite_colour',
+        ]);
+        const ok = await post('/identity/v1/webauthn/signup-options', {
+          client_id: 'spa',
+          origin: ward.url,
+          friendly_name: 'laptop',
+          profile: { email: email(), nickname: 'ada', custom_fields: { loyalty_id: 'L-9' } },
+        });
+        assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      } finally {
+        ward.setAccount({ passkeys: { enabled: false } });
+      }
+    });
+
     it('update-profile changes the claims and custom fields the user may write (204, audited)', async () => {
       const u = await tokensFor({ given_name: 'Grace', custom_fields: { loyalty_id: 'L-3', shoe_size: 40 } });
       const ok = await post(
