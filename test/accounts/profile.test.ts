@@ -385,5 +385,12 @@ for (const engine of engines())
       });
       assert.ok(audit);
       assert.notEqual(audit.actor_id, u.id, 'the administrator is the actor');
+
+      // The OpenAPI description says what the PATCH takes.
+      const doc = (await (await ward.fetch('/api/v1/openapi.json')).json()) as Json;
+      const body = doc.paths['/api/v1/users/{userId}'].patch.requestBody.content['application/json'].schema;
+      for (const k of ['disabled', 'nickname', 'birthdate', 'address', 'custom_fields'])
+        assert.ok(k in body.properties, k);
+      assert.equal(body.additionalProperties, false);
     });
   });
