@@ -19,6 +19,7 @@ import { authorizeRoutes } from './http/routes/authorize.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
 import { createSignIn } from './http/sign-in.js';
 import { identityRoutes } from './http/routes/identity.js';
+import { profileRoutes } from './http/routes/profile.js';
 import { webauthnRoutes } from './http/routes/webauthn.js';
 import { logoutRoutes } from './http/routes/logout.js';
 import { metadataRoutes } from './http/routes/metadata.js';
@@ -95,6 +96,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   tokenRoutes(app, r);
   introspectRoutes(app, r);
   identityRoutes(app, r);
+  profileRoutes(app, r);
   webauthnRoutes(app, r);
   logoutRoutes(app, r);
   stepUpRoutes(app, r, signIn);

@@ -9,6 +9,7 @@ import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
+import { createProfileService } from './accounts/profiles.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
@@ -185,6 +186,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     keys,
     clients,
     jws: config.tuning.direct_jws ? directJws : joseJws,
+    profiles: storage,
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer });
@@ -210,6 +212,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     janitor,
     clients,
     users,
+    profiles: createProfileService({ storage, clock, account }),
     sessions: createSessionService({ storage, clock, account }),
     verification: createVerificationService({
       storage,

@@ -11,21 +11,16 @@ import { normalizeEmail, normalizePhone } from './identifiers.js';
 import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSignInProtection, identifierKey } from './sign-in-protection.js';
+import { applyProfile, readProfile, touchesProfile, type ProfileChange } from './profile.js';
 
 export interface SignupData {
+  [key: string]: unknown;
   email?: unknown;
   phone_number?: unknown;
   password?: unknown;
   given_name?: unknown;
   family_name?: unknown;
 }
-
-const optionalName = (field: string, v: unknown): string | null => {
-  if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 200 || v.includes('\u0000'))
-    throw invalidField(field, 'must be a string of at most 200 characters, without NUL characters');
-  return v;
-};
 
 /** The email and phone number of a signup, normalized; at least one is required. */
 function identifiersOf(data: SignupData, field: string): { email: string | null; phone: string | null } {
@@ -43,6 +38,34 @@ export interface PasswordlessProfile {
   phone_number: string | null;
   given_name: string | null;
   family_name: string | null;
+  /** The other profile claims and custom fields of the signup, validated. */
+  extra?: ProfileChange;
+}
+
+/** What signup's data reads itself (the identifiers and the password), beside the profile fields. */
+const SIGNUP_KEYS = ['email', 'phone_number', 'password'];
+
+/**
+ * The profile fields of a signup, validated by the account's rules (required custom fields included).
+ * `consents`: the Core SDK's signup may carry them; Ward declares none (/identity/v1/config lists
+ * `consents: []`), so an empty object is nothing and any consent given is refused, never dropped.
+ */
+function signupProfile(data: SignupData, field: string, account: AccountSettings, byAdministrator = false) {
+  const { consents, ...rest } = data;
+  const none =
+    consents === undefined || (typeof consents === 'object' && consents !== null && !Object.keys(consents).length);
+  return readProfile(rest, {
+    customFields: account.custom_fields,
+    writer: byAdministrator ? 'admin' : 'user',
+    prefix: field,
+    mode: byAdministrator ? 'update' : 'create',
+    ignore: SIGNUP_KEYS,
+    errors: none ? [] : [{ field: `${field}.consents`, message: 'this account declares no consents', code: 'invalid' }],
+  });
+}
+
+async function storeSignupProfile(tx: Repos, userId: string, change: ProfileChange, now: number): Promise<void> {
+  if (touchesProfile(change)) await tx.profiles.put(userId, applyProfile(undefined, change), now);
 }
 
 export function createUserService(deps: {
@@ -67,12 +90,17 @@ export function createUserService(deps: {
     async signup(
       data: SignupData,
       role: string | null = null,
-      opts: { generatedPassword?: boolean } = {},
+      opts: {
+        generatedPassword?: boolean;
+        /** Made by Ward or an administrator: admin-only fields may be written, required ones may wait. */
+        byAdministrator?: boolean;
+      } = {},
     ): Promise<User> {
       const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const given_name = optionalName('data.given_name', data.given_name);
-      const family_name = optionalName('data.family_name', data.family_name);
+      const extra = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
+      const given_name = extra.names.given_name ?? null;
+      const family_name = extra.names.family_name ?? null;
       // A password Ward generated itself (the first administrator's) is random: no policy to meet.
       if (!opts.generatedPassword)
         await enforcePasswordPolicy(
@@ -94,7 +122,11 @@ export function createUserService(deps: {
         role,
         disabled: false,
       };
-      return create(user);
+      return storage.transaction(async (tx) => {
+        const created = await create(user, tx);
+        await storeSignupProfile(tx, created.id, extra, clock.now());
+        return created;
+      });
     },
     /**
      * The profile of a signup without a password (a passkey signup), checked before the ceremony:
@@ -102,11 +134,13 @@ export function createUserService(deps: {
      */
     async passwordlessProfile(data: SignupData, field = 'profile'): Promise<PasswordlessProfile> {
       const { email, phone } = identifiersOf(data, field);
+      const extra = signupProfile(data, field, deps.account());
       const profile = {
         email,
         phone_number: phone,
-        given_name: optionalName(`${field}.given_name`, data.given_name),
-        family_name: optionalName(`${field}.family_name`, data.family_name),
+        given_name: extra.names.given_name ?? null,
+        family_name: extra.names.family_name ?? null,
+        extra,
       };
       const taken = email ? await storage.users.findByEmail(email) : await storage.users.findByPhone(phone!);
       if (taken) throw new WardError(email ? 'emailInUse' : 'phoneNumberInUse');
@@ -122,10 +156,11 @@ export function createUserService(deps: {
       within: (tx: Repos, user: User) => Promise<void>,
     ): Promise<User> =>
       storage.transaction(async (tx) => {
+        const { extra, ...identity } = profile;
         const user = await create(
           {
             id,
-            ...profile,
+            ...identity,
             password_hash: null,
             email_verified: false,
             phone_number_verified: false,
@@ -134,6 +169,7 @@ export function createUserService(deps: {
           },
           tx,
         );
+        if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
         await within(tx, user);
         return user;
       }),

@@ -22,6 +22,7 @@ export async function firstStart(
     try {
       await r.users.signup({ email, password, given_name: 'Ward', family_name: 'Administrator' }, 'administrator', {
         generatedPassword: generated,
+        byAdministrator: true,
       });
     } catch (e) {
       // A WARD_ADMIN_PASSWORD the password policy refuses stops the start, saying which setting to change.

@@ -53,6 +53,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
     requests_per_address: { limit: 5, window_seconds: 3600 },
   },
   passwordless: { magic_link: false, sms: false, signup: false },
+  custom_fields: [],
 };
 
 export const DEFAULT_PORT = 8443;

@@ -148,6 +148,8 @@ export interface AccountSettings {
   self_service: SelfServiceSettings;
   /** Passwordless first factors (magic link, SMS code) through /identity/v1/passwordless. */
   passwordless: PasswordlessSettings;
+  /** The account's custom profile fields (signup, update-profile, the management API). */
+  custom_fields: CustomFieldSetting[];
 }
 
 /** Which passwordless first factors the account allows, and whether they create accounts. */
@@ -172,6 +174,21 @@ export interface SelfServiceSettings {
   max_attempts: number;
   /** Messages per address and purpose per window (verification, reset, change): limit 0 sends none. */
   requests_per_address: { limit: number; window_seconds: number };
+}
+
+export const CUSTOM_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list', 'email', 'phone'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** One custom field: its name (the key under custom_fields), type, whether required, who may write it. */
+export interface CustomFieldSetting {
+  name: string;
+  data_type: CustomFieldType;
+  /** Required at signup (and never cleared by an update); only a field the user may write. */
+  required: boolean;
+  /** `user`: the user and administrators write it; `admin`: only administrators (the user reads it). */
+  writable: 'user' | 'admin';
+  /** The allowed values of a `list` field (one of them is stored); absent for the other types. */
+  values?: string[];
 }
 
 /** The account's passkey (WebAuthn) settings. */

@@ -1,5 +1,6 @@
 import { callbackUrlProblem, originProblem } from '../lib/url.js';
 import { hasControlCharacter } from '../lib/text.js';
+import { validateCustomFields } from './custom-fields.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
 import {
   JWT_ALGORITHMS,
@@ -328,6 +329,7 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
       }
     }
   }
+  out.custom_fields = validateCustomFields(p, raw.custom_fields, base.custom_fields);
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
       p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');

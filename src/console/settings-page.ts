@@ -64,4 +64,7 @@ ${check('password_refuse_common', 'Refuse the most common passwords')}
 <input id="s-password_breach_check_url" name="password_breach_check_url" type="url" maxlength="2048" placeholder="https://api.pwnedpasswords.com/range/" aria-describedby="h-breach"></div>
 <p class="hint" id="h-breach">Empty: no breach check. Only the first 5 characters of the password's SHA-1 are sent; a slow or failing service never blocks a password.</p>
 ${number('password_breach_check_timeout_ms', 'Breach check timeout (milliseconds)', 100, 10000)}</fieldset>
+<fieldset><legend>Custom profile fields</legend>
+<div class="field"><label for="s-custom_fields">Custom fields (JSON list)</label><textarea id="s-custom_fields" name="custom_fields" rows="6" spellcheck="false" aria-describedby="h-custom-fields"></textarea></div>
+<p class="hint" id="h-custom-fields">Each field: <code>{"name": "loyalty_id", "data_type": "string", "required": true, "writable": "user"}</code>. Types: string, number, integer, boolean, date, list (with <code>"values": [...]</code>), email, phone. <code>writable</code>: user (the user and administrators) or admin (administrators only). A required field must be writable by the user.</p></fieldset>
 <button type="submit" data-perm="manage:settings">Save settings</button></form>`;

@@ -407,6 +407,29 @@ export const CATALOG = {
     "C'est le dernier moyen de se connecter à ce compte : ajoutez d'abord un mot de passe ou une autre clé d'accès.",
   ),
 
+  // Profiles and linked identities (update-profile, signup data, unlink).
+  profileInvalid: entry(
+    400,
+    'invalid_request',
+    'error.invalidParameter',
+    'Some profile fields are unknown, invalid or missing',
+    'Certains champs du profil sont inconnus, invalides ou manquants.',
+  ),
+  identityNotFound: entry(
+    404,
+    'not_found',
+    'error.identity.notFound',
+    'No such linked account for this user',
+    "Ce compte lié n'existe pas pour cet utilisateur.",
+  ),
+  lastIdentity: entry(
+    409,
+    'conflict',
+    'error.identity.lastSignInMethod',
+    'This linked account is the last way to sign in: set a password or link another account first',
+    "Ce compte lié est le dernier moyen de se connecter : définissez d'abord un mot de passe ou liez un autre compte.",
+  ),
+
   // Management API.
   managementForbidden: entry(
     403,

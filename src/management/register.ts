@@ -25,6 +25,7 @@ type ManagementDeps = Pick<
   | 'logoutDelivery'
   | 'masterKey'
   | 'notices'
+  | 'profiles'
   | 'setAccount'
   | 'socialProviders'
   | 'storage'

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { nullable, partialObject, stringEnum } from '../http/schema-types.js';
-import type { AccountSettings } from '../config/types.js';
+import { CUSTOM_FIELD_TYPES, type AccountSettings } from '../config/types.js';
 import { Problems, validateAccount } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
@@ -80,6 +80,22 @@ const accountFields = {
     { magic_link: Type.Boolean(), sms: Type.Boolean(), signup: Type.Boolean() },
     { additionalProperties: false },
   ),
+  custom_fields: Type.Array(
+    partialObject(
+      {
+        name: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'snake_case, unique (required)' }),
+        data_type: stringEnum([...CUSTOM_FIELD_TYPES]),
+        required: Type.Boolean({ description: 'required at signup; only a field the user may write' }),
+        writable: stringEnum(['user', 'admin']),
+        values: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+          maxItems: 200,
+          description: 'the allowed values of a list field',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    { maxItems: 100, description: 'the whole list: a PATCH replaces it' },
+  ),
 };
 
 export const accountSchema = partialObject(accountFields, { additionalProperties: false });
@@ -103,7 +119,7 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       permission: 'manage:settings',
       audit: 'settings.updated',
       summary:
-        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, self-service, passwordless)',
+        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, self-service, passwordless, custom fields)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

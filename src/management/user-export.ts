@@ -27,7 +27,7 @@ export async function exportUser(
   u: User,
 ): Promise<Record<string, unknown>> {
   const { storage } = deps;
-  const [factors, identities, passkeys, devices, sessions, grants, about, by, signIn] = await Promise.all([
+  const [factors, identities, passkeys, devices, sessions, grants, about, by, signIn, profile] = await Promise.all([
     storage.mfaCredentials.listOfUser(u.id),
     storage.identities.listOfUser(u.id),
     storage.passkeys.listOfUser(u.id),
@@ -37,6 +37,7 @@ export async function exportUser(
     storage.audit.list({ target: `user:${u.id}`, limit: AUDIT_LIMIT }),
     storage.audit.list({ actorId: u.id, limit: AUDIT_LIMIT }),
     deps.protection.state(keysOfUser(u)),
+    storage.profiles.find(u.id),
   ]);
   const clients = new Map<string, { client_id: string; name: string | null; grants: unknown[] }>();
   for (const g of grants) {
@@ -68,6 +69,7 @@ export async function exportUser(
       created_at: iso(u.created_at),
       updated_at: iso(u.updated_at),
     },
+    profile: profile ? { ...profile, updated_at: iso(profile.updated_at) } : null,
     identities: identities.map((i) => ({
       provider: i.provider,
       subject: i.subject,

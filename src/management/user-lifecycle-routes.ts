@@ -94,7 +94,7 @@ export function userLifecycleRoutes(
         const { email_verified, phone_number_verified, ...data } = body;
         let u: User;
         try {
-          u = await r.users.signup(data);
+          u = await r.users.signup(data, null, { byAdministrator: true });
         } catch (e) {
           throw topLevelFields(e);
         }

@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
+import { profileFields, profileView, profileViewSchema } from './user-profile.js';
 
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
 const userIdParam = Type.Object({ userId }, { additionalProperties: false });
@@ -28,6 +29,8 @@ const userSchema = partialObject({
   created_at: Type.String(),
 });
 
+const userWithProfileSchema = partialObject({ ...userSchema.properties, ...profileViewSchema });
+
 const view = (u: User) => ({
   id: u.id,
   email: u.email,
@@ -44,7 +47,7 @@ const view = (u: User) => ({
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
 export function userRoutes(
-  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'notices' | 'storage' | 'users'>,
+  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'notices' | 'profiles' | 'storage' | 'users'>,
 ): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
@@ -91,6 +94,7 @@ export function userRoutes(
         const identities = await r.storage.identities.listOfUser(u.id);
         return {
           ...view(u),
+          ...profileView(await r.storage.profiles.find(u.id)),
           mfa_credentials: factors.map((f) => ({
             id: f.id,
             type: f.type,
@@ -162,18 +166,26 @@ export function userRoutes(
       permission: 'manage:users',
       audit: 'user.updated',
       params: userIdParam,
-      body: partialObject({ disabled: Type.Boolean() }, { additionalProperties: false, minProperties: 1 }),
-      summary: 'Disable or enable a user (disabling ends their sessions and tokens)',
-      response: { status: 200, schema: userSchema },
+      body: partialObject(
+        { disabled: Type.Boolean(), ...profileFields },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+      summary:
+        'Disable or enable a user (disabling ends their sessions and tokens), or edit their profile and custom fields',
+      response: { status: 200, schema: userWithProfileSchema },
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId);
+        const { disabled, ...profile } = body;
+        // Validated before anything is written: a refused field changes nothing.
+        const change = r.profiles.read(profile, { writer: 'admin', prefix: '', mode: 'update' });
         const now = r.clock.now();
-        await r.storage.users.setDisabled(u.id, body.disabled ?? false, now);
-        if (body.disabled) await endEverything(u.id);
-        await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', {
-          disabled: body.disabled,
-        });
-        return view((await r.users.find(u.id))!);
+        if (disabled !== undefined) {
+          await r.storage.users.setDisabled(u.id, disabled, now);
+          if (disabled) await endEverything(u.id);
+          await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled });
+        }
+        await r.profiles.apply(u, change, actor);
+        return { ...view((await r.users.find(u.id))!), ...profileView(await r.storage.profiles.find(u.id)) };
       },
     }),
     managementRoute({

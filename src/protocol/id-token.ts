@@ -5,7 +5,8 @@ import type { KeyStore } from '../keys/key-store.js';
 import { signWithPair, type JwsSigner } from '../keys/jwt.js';
 import { seconds } from '../lib/clock.js';
 import type { User } from '../storage/sql/users.js';
-import { claimsFor } from './scopes.js';
+import type { Repos } from '../storage/storage.js';
+import { claimsFor, needsProfile } from './scopes.js';
 
 export interface IdTokenInput {
   client: Client;
@@ -18,6 +19,8 @@ export interface IdTokenInput {
   code?: string;
   /** The SSO session the token is issued in: its `sid` (Back-Channel Logout 1.0 section 2.1). */
   sessionId?: string | null;
+  /** The transaction the token is issued in, when there is one: the profile is read through it. */
+  repos?: Pick<Repos, 'profiles'>;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -62,10 +65,14 @@ export function createIdTokenSigner(deps: {
   clients: ClientService;
   /** jose, or the `direct_jws` speed-up (chosen by the composition). */
   jws: JwsSigner;
+  /** Where the user's profile is read (outside a transaction), only when the scopes release its claims. */
+  profiles?: Pick<Repos, 'profiles'>;
 }) {
   return async function sign(input: IdTokenInput): Promise<string> {
     const { client, user } = input;
     const iat = seconds(deps.now());
+    const from = input.repos ?? deps.profiles;
+    const profile = from && needsProfile(input.scopes) ? await from.profiles.find(user.id) : undefined;
     const payload: Record<string, unknown> = {
       iss: deps.issuer,
       sub: user.id,
@@ -85,7 +92,7 @@ export function createIdTokenSigner(deps: {
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...(input.sessionId ? { sid: sidOf(input.sessionId) } : {}),
-      ...claimsFor(user, input.scopes),
+      ...claimsFor(user, input.scopes, profile),
     };
     return signForClient(client, payload, deps);
   };

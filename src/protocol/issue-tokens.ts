@@ -87,6 +87,7 @@ export function createTokenIssuer(deps: {
         amr,
         accessToken,
         sessionId: grant?.session_id ?? null,
+        repos: tx,
       });
     }
     return out;

@@ -1,13 +1,9 @@
+import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { User } from '../storage/sql/users.js';
 
 /** Scopes Ward knows and acts on (identity-api.md, authorization endpoint): discovery lists these. */
-export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'mfa', 'offline_access'] as const;
-/**
- * Accepted and ignored (RFC 6749 3.3): the specification's step-up request and the SDK send `address`, but
- * Ward keeps no postal address, so it releases no claim for it and discovery does not promise it.
- */
-const IGNORED_SCOPES = ['address'];
-const KNOWN = new Set<string>([...SUPPORTED_SCOPES, ...IGNORED_SCOPES]);
+export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'address', 'mfa', 'offline_access'] as const;
+const KNOWN = new Set<string>(SUPPORTED_SCOPES);
 
 /** Splits a scope parameter (a string, or the JSON array the Core SDK sends on refresh). */
 export function parseScope(value: unknown): string[] | null {
@@ -24,15 +20,31 @@ export function unknownScopes(scopes: string[]): string[] {
   return scopes.filter((s) => !KNOWN.has(s));
 }
 
-/** Profile claims released for a set of scopes (OIDC Core 5.4). */
-export function claimsFor(user: User, scopes: string[]): Record<string, unknown> {
+/** The scopes whose claims live in the profile table (the ID token signer reads it only for these). */
+export const needsProfile = (scopes: string[]): boolean => scopes.includes('profile') || scopes.includes('address');
+
+const PROFILE_SCOPE_CLAIMS = [
+  'middle_name',
+  'nickname',
+  'picture',
+  'website',
+  'gender',
+  'birthdate',
+  'zoneinfo',
+  'locale',
+];
+
+/** Profile claims released for a set of scopes (OIDC Core 5.4), from the user and their stored profile. */
+export function claimsFor(user: User, scopes: string[], profile?: StoredProfile): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (scopes.includes('profile')) {
+    const name = [user.given_name, profile?.middle_name, user.family_name].filter(Boolean).join(' ');
+    if (name) out.name = name;
     if (user.given_name) out.given_name = user.given_name;
     if (user.family_name) out.family_name = user.family_name;
-    const name = [user.given_name, user.family_name].filter(Boolean).join(' ');
-    if (name) out.name = name;
-    out.updated_at = Math.floor(user.updated_at / 1000);
+    const claims = (profile ?? {}) as Record<string, unknown>;
+    for (const c of PROFILE_SCOPE_CLAIMS) if (claims[c] !== null && claims[c] !== undefined) out[c] = claims[c];
+    out.updated_at = Math.floor(Math.max(user.updated_at, profile?.updated_at ?? 0) / 1000);
   }
   if (scopes.includes('email') && user.email) {
     out.email = user.email;
@@ -42,5 +54,6 @@ export function claimsFor(user: User, scopes: string[]): Record<string, unknown>
     out.phone_number = user.phone_number;
     out.phone_number_verified = user.phone_number_verified;
   }
+  if (scopes.includes('address') && profile?.address) out.address = profile.address;
   return out;
 }

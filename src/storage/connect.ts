@@ -17,6 +17,7 @@ import * as m010 from './migrations/010-logout.js';
 import * as m011 from './migrations/011-key-families.js';
 import * as m012 from './migrations/012-passkeys.js';
 import * as m013 from './migrations/013-account-codes.js';
+import * as m014 from './migrations/014-profiles.js';
 import * as m015 from './migrations/015-sign-in-failures.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
@@ -132,6 +133,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-key-families': m011,
   '012-passkeys': m012,
   '013-account-codes': m013,
+  '014-profiles': m014,
   '015-sign-in-failures': m015,
 };
 

@@ -14,6 +14,22 @@ export interface UsersTable {
   updated_at: number;
 }
 
+/** Profile claims beyond the names, and custom fields (migration 014); address and custom_fields are JSON. */
+export interface UserProfilesTable {
+  user_id: string;
+  middle_name: string | null;
+  nickname: string | null;
+  birthdate: string | null;
+  gender: string | null;
+  locale: string | null;
+  picture: string | null;
+  website: string | null;
+  zoneinfo: string | null;
+  address: string | null;
+  custom_fields: string;
+  updated_at: number;
+}
+
 export interface ClientsTable {
   client_id: string;
   name: string;
@@ -323,6 +339,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   versions: VersionsTable;
   users: UsersTable;
+  user_profiles: UserProfilesTable;
   clients: ClientsTable;
   signing_keys: SigningKeysTable;
   sessions: SessionsTable;

@@ -13,6 +13,7 @@ import { logoutDeliveriesRepo } from './sql/logout-deliveries.js';
 import { challengesRepo, credentialsRepo, stepUpsRepo, trustedDevicesRepo } from './sql/mfa.js';
 import { oneTimeTokensRepo } from './sql/one-time-tokens.js';
 import { passkeysRepo } from './sql/passkeys.js';
+import { profilesRepo } from './sql/profiles.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
@@ -25,6 +26,7 @@ import { versionsRepo } from './sql/versions.js';
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
     users: usersRepo(db, engine),
+    profiles: profilesRepo(db),
     clients: clientsRepo(db),
     keys: keysRepo(db),
     sessions: sessionsRepo(db, engine),

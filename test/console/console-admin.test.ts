@@ -132,6 +132,19 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
       await page.locator('#error.shown').filter({ hasText: 'example.org' }).waitFor();
       assert.deepEqual(h.ward.registry.account().passkeys.origins, ['https://example.com', 'https://shop.example.com']);
       await fill('Allowed origins (one per line)', 'https://example.com\nhttps://shop.example.com');
+      // Custom fields: a JSON list; text that is no JSON is refused before sending, the API checks the rest.
+      await fill('Custom fields (JSON list)', '[{"name": "loyalty_id",');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#error.shown').filter({ hasText: 'Custom fields' }).waitFor();
+      await fill('Custom fields (JSON list)', '[{"name": "Bad Name", "data_type": "string"}]');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#error.shown').filter({ hasText: 'custom_fields' }).waitFor();
+      const tier = { name: 'tier', data_type: 'list', values: ['silver', 'gold'], writable: 'admin' };
+      await fill('Custom fields (JSON list)', JSON.stringify([tier]));
+      const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200);
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await saved;
+      assert.deepEqual(h.ward.registry.account().custom_fields, [{ ...tier, required: false }]);
       const a = h.ward.registry.account();
       assert.equal(a.verification_code_ttl, 120);
       assert.deepEqual(a.rate_limits.login, { limit: 7, window_seconds: 60 });

@@ -267,6 +267,13 @@ describe('discovery lists what works, and only that', () => {
         const body = await tokens('openid phone', { phone_number: number });
         assert.equal((await userinfoBody(body.access_token!)).phone_number, number);
       },
+      address: async () => {
+        const address = { locality: 'Paris', country: 'FR' };
+        assert.deepEqual(
+          (await userinfoBody((await tokens('openid address', { address })).access_token!)).address,
+          address,
+        );
+      },
       mfa: async () => {
         const body = await tokens('openid mfa');
         assert.ok(body.scope!.split(' ').includes('mfa'));
@@ -450,8 +457,19 @@ describe('discovery lists what works, and only that', () => {
     });
   }
 
+  const FULL_PROFILE = {
+    middle_name: 'King',
+    nickname: 'ada',
+    picture: 'https://pics.example/ada.png',
+    website: 'https://ada.example',
+    gender: 'female',
+    birthdate: '1815-12-10',
+    zoneinfo: 'Europe/London',
+    locale: 'en-GB',
+    address: { locality: 'London' },
+  };
   it('claims_supported: every listed claim is in the ID token or the userinfo answer of a full profile', async () => {
-    const body = await tokens('openid profile email phone', { phone_number: phone() });
+    const body = await tokens('openid profile email phone address', { phone_number: phone(), ...FULL_PROFILE });
     const seen = { ...decodeJwt(body.id_token!), ...(await userinfoBody(body.access_token!)) };
     for (const claim of discovery.claims_supported as string[]) assert.ok(claim in seen, `${claim} never released`);
   });

@@ -240,7 +240,7 @@ for (const engine of engines())
       assertNone(problems);
     });
 
-    it('MFA credentials, sessions, userinfo, unlink', async (ctx) => {
+    it('MFA credentials, sessions, userinfo, unlink, update-profile', async (ctx) => {
       const problems: string[] = [];
       await sweep(ctx, problems, {
         path: '/identity/v1/mfa/credentials/emails/verify',
@@ -350,6 +350,18 @@ for (const engine of engines())
         encodings: ['form'],
         body: () => ({ client_id: 'spa', email: 'sweep@example.com' }),
         fields: ['client_id', 'email'],
+      });
+      await sweep(ctx, problems, {
+        path: '/identity/v1/update-profile',
+        body: () => ({
+          nickname: 'ada',
+          birthdate: '1815-12-10',
+          address: { locality: 'London' },
+          custom_fields: {},
+          redirect_url: 'https://app.example/profile',
+        }),
+        headers: () => bearer(plain.access),
+        fields: ['nickname', 'birthdate', 'address', 'address.locality', 'custom_fields', 'redirect_url', 'zoneinfo'],
       });
       assertNone(problems);
     });

@@ -2,7 +2,7 @@
 // PKCE, the upstream id_token validated (issuer, audience, signature through its JWKS, nonce); the
 // generic OAuth 2.0 path with a claim mapping; identities (first login creates the user, the next
 // finds it, a verified email matching an existing account links only after its password); upstream
-// errors end in the client's redirect_uri, never a 500; MFA Always still applies; unlink.
+// errors end in the client's redirect_uri, never a 500; MFA Always still applies; unlink (never the last way in).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
@@ -10,6 +10,7 @@ import { Browser } from '../helpers/browser.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startTinyIdp, type TinyIdp } from '../helpers/tiny-idp.js';
+import { hashPassword } from '../../src/accounts/passwords.js';
 
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
@@ -271,12 +272,24 @@ describe('social login', () => {
     };
     const { res, pkce } = await viaProvider('corp');
     const { body } = await redeem(m.ward, location(res).searchParams.get('code')!, pkce.verifier);
-    const unlink = await m.ward.fetch('/identity/v1/unlink', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${body.access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ provider: 'corp' }),
-    });
-    assert.equal(unlink.status, 204);
+    const unlink = () =>
+      m.ward.fetch('/identity/v1/unlink', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${body.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'corp' }),
+      });
+    // The provider is this user's only way to sign in: unlinking it is refused, and nothing changes.
+    const last = await unlink();
+    assert.equal(last.status, 409);
+    assert.equal(
+      ((await last.json()) as { error_message_key: string }).error_message_key,
+      'error.identity.lastSignInMethod',
+    );
+    assert.ok(await m.ward.registry.storage.identities.find('corp', 'corp-unlink'));
+    // With a password set, the identity may go.
+    const user = (await m.ward.registry.storage.identities.find('corp', 'corp-unlink'))!;
+    await m.ward.registry.storage.users.setPassword(user.user_id, await hashPassword('a long enough password'), 0);
+    assert.equal((await unlink()).status, 204);
     assert.equal(await m.ward.registry.storage.identities.find('corp', 'corp-unlink'), undefined);
   });
 });

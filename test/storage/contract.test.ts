@@ -36,6 +36,36 @@ for (const engine of engines()) {
       await assert.rejects(s.users.create(user('u2', 'ada@example.com'), now), (e) => isUniqueViolation(e));
     });
 
+    it('keeps a profile: made at its first write, replaced whole, its JSON parts as written; names beside it', async () => {
+      await s.users.create(user('up1', 'profile@example.com'), now);
+      assert.equal(await s.profiles.find('up1'), undefined, 'no profile until one is written');
+      const first = {
+        middle_name: 'King',
+        nickname: 'ada',
+        birthdate: '1815-12-10',
+        gender: 'female',
+        locale: 'en-GB',
+        picture: 'https://pics.example/a.png',
+        website: null,
+        zoneinfo: 'Europe/London',
+        address: { locality: 'London', country: 'UK' },
+        custom_fields: { loyalty_id: 'L-1', shoe_size: 38, newsletter: false, note: 'é \u2028 "q"' },
+      };
+      await s.profiles.put('up1', first, now);
+      assert.deepEqual(await s.profiles.find('up1'), { ...first, updated_at: now });
+      const second = { ...first, nickname: null, address: null, custom_fields: {} };
+      await s.profiles.put('up1', second, now + 1);
+      assert.deepEqual(await s.profiles.find('up1'), { ...second, updated_at: now + 1 });
+      await s.users.setNames('up1', { family_name: null }, now + 2);
+      const u = await s.users.findById('up1');
+      assert.equal(u?.given_name, 'Ada', 'a name not named is kept');
+      assert.equal(u?.family_name, null);
+      assert.equal(u?.updated_at, now + 2);
+      assert.equal(await s.profiles.delete('up1'), true);
+      assert.equal(await s.profiles.find('up1'), undefined);
+      assert.equal(await s.profiles.delete('up1'), false);
+    });
+
     it('upserts clients and keeps key_mode', async () => {
       const c = {
         client_id: 'c1',

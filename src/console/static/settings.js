@@ -1,6 +1,6 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// policy, passkeys, self-service). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys, self-service, custom profile fields as a JSON list). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
   var CHECKBOXES = [
     'step_up_bearer_allowed',
@@ -50,6 +50,7 @@
       });
       form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
       form.elements['self_service.email_verification'].value = (s.self_service || {}).email_verification || 'off';
+      form.elements.custom_fields.value = JSON.stringify(s.custom_fields || [], null, 2);
     }
     show(await C.api('GET', '/api/v1/settings/account'));
     if (!C.can('manage:settings')) {
@@ -82,6 +83,17 @@
         bad[0].focus();
         return;
       }
+      var customFields = form.elements.custom_fields;
+      var fields;
+      try {
+        fields = JSON.parse(customFields.value.trim() || '[]');
+        customFields.removeAttribute('aria-invalid');
+      } catch (err) {
+        customFields.setAttribute('aria-invalid', 'true');
+        C.error('Check Custom fields (JSON list): ' + err.message);
+        customFields.focus();
+        return;
+      }
       var url = form.elements.password_breach_check_url.value.trim();
       var patch = { mfa_required: form.elements.mfa_required.value, password_breach_check_url: url || null };
       CHECKBOXES.forEach(function (name) {
@@ -99,6 +111,7 @@
       patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
         return o !== '';
       });
+      patch.custom_fields = fields;
       C.run(
         async function () {
           show(await C.api('PATCH', '/api/v1/settings/account', patch));

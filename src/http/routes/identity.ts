@@ -3,10 +3,9 @@ import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
+import { publicCustomFields } from '../../accounts/profile.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
-import { verifyBearer } from '../../protocol/bearer.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
-import { claimsFor } from '../../protocol/scopes.js';
 import { clientOf as clientOfRequest, isJson, scopeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
@@ -17,10 +16,9 @@ import {
   remoteConfigSchema,
   signupSchema,
   ssoDataSchema,
-  userinfoSchema,
 } from './schemas/identity.js';
 
-/** The Core SDK's identity API: signup, password login, userinfo, SSO data, remote config (logout: logout.ts). */
+/** The Core SDK's identity API: signup, password login, SSO data, remote config (userinfo: profile.ts). */
 export function identityRoutes(
   app: WardApp,
   r: Pick<
@@ -116,19 +114,6 @@ export function identityRoutes(
     return reply.header('Cache-Control', 'no-store').send(mfa ? { tkn, mfa_required: true } : { tkn });
   });
 
-  const userinfo = async (
-    req: { headers: Record<string, string | string[] | undefined> },
-    reply: import('fastify').FastifyReply,
-  ) => {
-    const ctx = await verifyBearer(r, req.headers.authorization as string | undefined);
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Pragma', 'no-cache')
-      .send({ sub: ctx.user.id, id: ctx.user.id, ...claimsFor(ctx.user, ctx.scopes) });
-  };
-  app.get('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
-  app.post('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
-
   app.get('/identity/v1/sso/data', { schema: ssoDataSchema }, async (req, reply) => {
     const q = requireSingle(req.query);
     await clientOf(q);
@@ -167,7 +152,7 @@ export function identityRoutes(
       scope: client.scope,
       social_providers: r.socialProviders.list().map((p) => p.name),
       password_policy: publicPasswordPolicy(r.account()),
-      custom_fields: [],
+      custom_fields: publicCustomFields(r.account().custom_fields),
       consents: [],
       resource_base_url: r.config.issuer,
       mfa_sms_enabled: true,

@@ -5,24 +5,21 @@ import {
   socialCallbackPostSchema,
   socialLinkSchema,
   socialStartSchema,
-  unlinkSchema,
 } from './schemas/logout-social.js';
-import { invalidRequest, notFound } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import { expiredSocialPage } from '../../interaction/pages/expired.js';
 import { linkPage } from '../../interaction/pages/link.js';
 import type { Interaction } from '../../interaction/service.js';
-import { verifyBearer } from '../../protocol/bearer.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import { sendRendered } from '../pages.js';
-import { requireSingle, singleValued } from '../../protocol/params.js';
+import { singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 
-/** Social login: the login page's buttons, the provider's callback, the link page, unlink. */
+/** Social login: the login page's buttons, the provider's callback, the link page (unlink: profile.ts). */
 export function socialRoutes(
   app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'config' | 'masterKey' | 'storage' | 'users'>,
@@ -140,17 +137,5 @@ export function socialRoutes(
     const interaction = await interactions.byDigest(done.interaction);
     if (!interaction) return expired(reply);
     return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider]);
-  });
-
-  app.post('/identity/v1/unlink', { schema: unlinkSchema }, async (req, reply) => {
-    const body = requireSingle(req.body ?? {}, !!req.headers['content-type']?.startsWith('application/json'));
-    const ctx = await verifyBearer(r, req.headers.authorization);
-    const identities = await r.storage.identities.listOfUser(ctx.user.id);
-    const target = identities.find((i) => i.id === body.identity_id || i.provider === body.provider);
-    if (body.identity_id === undefined && body.provider === undefined)
-      throw invalidRequest('identity_id or provider is required');
-    if (!target) throw notFound('No such linked identity');
-    await r.storage.identities.delete(target.id, ctx.user.id);
-    return reply.code(204).send();
   });
 }

@@ -22,6 +22,7 @@ export const USER_TABLES = [
   'interactions',
   'logout_deliveries',
   'account_codes',
+  'user_profiles',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;

@@ -160,6 +160,14 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
         .where('id', '=', id)
         .execute();
     },
+    /** Changes the given and family names a profile update named (others kept). */
+    async setNames(id: string, names: { given_name?: string | null; family_name?: string | null }, now: number) {
+      await db
+        .updateTable('users')
+        .set({ ...names, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
     async setRole(id: string, role: string | null, now: number): Promise<void> {
       await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
     },

@@ -37,11 +37,6 @@ export const passwordStrengthSchema = {
   response: { 200: answer({ score: Type.Integer({ minimum: 0, maximum: 4 }) }) },
 };
 
-/** The claims follow the access token's scopes (protocol/scopes.ts claimsFor): passed as they are. */
-export const userinfoSchema = {
-  response: { 200: answer({ sub: Type.String(), id: Type.String() }) },
-};
-
 export const ssoDataSchema = {
   querystring: protocolParams({ client_id: 'string: the client (required)' }),
   response: {
@@ -76,7 +71,17 @@ export const remoteConfigSchema = {
         min_strength: Type.Integer(),
         allow_update_with_access_token_only: Type.Boolean(),
       }),
-      custom_fields: Type.Array(Type.Unknown()),
+      custom_fields: Type.Array(
+        answer({
+          name: Type.String(),
+          path: Type.String(),
+          data_type: Type.String({
+            description: 'the Core SDK type: string, number, integer, checkbox, date, select, ...',
+          }),
+          required: Type.Boolean(),
+          writable: Type.String({ description: 'user or admin: who may write it' }),
+        }),
+      ),
       consents: Type.Array(Type.Unknown()),
       resource_base_url: Type.String(),
       mfa_sms_enabled: Type.Boolean(),

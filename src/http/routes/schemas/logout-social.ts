@@ -50,11 +50,3 @@ export const socialLinkSchema = {
     js: 'string: set by the page script',
   }),
 };
-
-/** POST /identity/v1/unlink (Bearer): removes a linked identity; 204. */
-export const unlinkSchema = {
-  body: protocolParams({
-    identity_id: 'string: the linked identity',
-    provider: 'string: the provider name, instead of identity_id',
-  }),
-};

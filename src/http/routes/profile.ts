@@ -1,0 +1,90 @@
+import type { FastifyReply } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { CHANGED_ELSEWHERE } from '../../accounts/profiles.js';
+import { unlinkIdentity } from '../../accounts/unlink.js';
+import { missingField } from '../../errors/refusals.js';
+import { verifyBearer } from '../../protocol/bearer.js';
+import { requireSingle, str, type Params } from '../../protocol/params.js';
+import { claimsFor } from '../../protocol/scopes.js';
+import type { Registry } from '../../registry.js';
+import { isJson } from './identity-request.js';
+import { unlinkSchema, updateProfileSchema, userinfoSchema } from './schemas/profile.js';
+
+type Deps = Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'profiles' | 'storage' | 'users'>;
+
+/** The names `fields` asks for, or null for all. */
+function fieldsOf(q: Params): Set<string> | null {
+  const fields = str(q, 'fields', 1000);
+  return fields === undefined
+    ? null
+    : new Set(
+        fields
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+      );
+}
+
+/**
+ * The signed-in user's own profile (Bearer access token): userinfo (claims by scope, custom fields and
+ * linked identities with `profile`, only `fields` when given), update-profile and unlink.
+ */
+export function profileRoutes(app: WardApp, r: Deps): void {
+  const actorOf = (userId: string, ip: string) => ({ type: 'user' as const, id: userId, ip });
+
+  const userinfo = async (
+    req: { headers: Record<string, string | string[] | undefined>; query: unknown },
+    reply: FastifyReply,
+  ) => {
+    const ctx = await verifyBearer(r, req.headers.authorization as string | undefined);
+    const fields = fieldsOf(requireSingle(req.query ?? {}));
+    const profile = await r.storage.profiles.find(ctx.user.id);
+    const body: Record<string, unknown> = {
+      sub: ctx.user.id,
+      id: ctx.user.id,
+      ...claimsFor(ctx.user, ctx.scopes, profile),
+    };
+    if (ctx.scopes.includes('profile')) {
+      body.custom_fields = profile?.custom_fields ?? {};
+      body.identities = (await r.storage.identities.listOfUser(ctx.user.id)).map((i) => ({
+        id: i.id,
+        provider: i.provider,
+        user_id: i.subject,
+        created_at: new Date(Number(i.created_at)).toISOString(),
+      }));
+    }
+    // OIDC Core 5.3.2: sub is always in the answer.
+    const answer = fields
+      ? Object.fromEntries(Object.entries(body).filter(([k]) => k === 'sub' || fields.has(k)))
+      : body;
+    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
+  };
+  app.get('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
+  app.post('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
+
+  app.post('/identity/v1/update-profile', { schema: updateProfileSchema }, async (req, reply) => {
+    const ctx = await verifyBearer(r, req.headers.authorization);
+    const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
+    str(params, 'redirect_url');
+    const change = r.profiles.read(params, {
+      writer: 'user',
+      prefix: '',
+      mode: 'update',
+      ignore: ['redirect_url'],
+      elsewhere: CHANGED_ELSEWHERE,
+    });
+    await r.profiles.apply(ctx.user, change, actorOf(ctx.user.id, req.ip));
+    return reply.code(204).send();
+  });
+
+  app.post('/identity/v1/unlink', { schema: unlinkSchema }, async (req, reply) => {
+    const ctx = await verifyBearer(r, req.headers.authorization);
+    const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
+    const identityId = str(params, 'identity_id', 64);
+    const provider = str(params, 'provider', 40);
+    if (identityId === undefined && provider === undefined) throw missingField('identity_id');
+    const target = { id: identityId, provider };
+    await unlinkIdentity(r, ctx.user.id, target, actorOf(ctx.user.id, req.ip));
+    return reply.code(204).send();
+  });
+}

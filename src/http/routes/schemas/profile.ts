@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { answer, protocolParams } from '../../protocol-schema.js';
+
+/** The claims follow the access token's scopes (protocol/scopes.ts claimsFor); `fields` keeps only those named. */
+export const userinfoSchema = {
+  querystring: protocolParams({ fields: 'string: comma-separated names of the fields to answer (sub is always in)' }),
+  response: {
+    200: answer({
+      sub: Type.String(),
+      id: Type.String(),
+      custom_fields: Type.Record(Type.String(), Type.Unknown()),
+      identities: Type.Array(
+        answer({
+          id: Type.String(),
+          provider: Type.String(),
+          user_id: Type.String({ description: "the provider's subject" }),
+          created_at: Type.String(),
+        }),
+      ),
+    }),
+  },
+};
+
+/** The Core SDK's updateProfile: the standard claims and custom fields to change (never email, phone, password). */
+export const updateProfileSchema = {
+  body: protocolParams({
+    given_name: 'string',
+    family_name: 'string',
+    middle_name: 'string',
+    nickname: 'string',
+    birthdate: 'string: YYYY-MM-DD',
+    gender: 'string',
+    locale: 'string: a BCP 47 language tag',
+    picture: 'string: an http(s) URL',
+    website: 'string: an http(s) URL',
+    zoneinfo: 'string: a time zone name such as Europe/Paris',
+    address: 'object: formatted, street_address, locality, region, postal_code, country',
+    custom_fields: "object: the account's custom fields the user may write",
+    redirect_url: 'string: accepted for the SDK; no email changes here, so nothing is sent to it',
+  }),
+};
+
+/** The Core SDK's unlink: a linked social identity of the user, by its id (from userinfo's identities). */
+export const unlinkSchema = {
+  body: protocolParams({
+    identity_id: "string: the linked identity to remove (from userinfo's identities)",
+    provider: 'string: the provider name, instead of identity_id',
+  }),
+};

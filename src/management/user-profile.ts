@@ -1,0 +1,53 @@
+import { Type } from 'typebox';
+import { anyObject, nullable } from '../http/schema-types.js';
+import type { StoredProfile } from '../storage/sql/profiles.js';
+
+// The profile part of a user in the management API: the fields PATCH /api/v1/users/{id} takes (their
+// values checked by accounts/profile.ts, the one validator, so the schemas here only say what they are)
+// and what a user's view shows.
+
+const text = (description: string) => nullable(Type.String({ description }));
+
+export const profileFields = {
+  given_name: text('null clears it'),
+  family_name: text('null clears it'),
+  middle_name: text('null clears it'),
+  nickname: text('null clears it'),
+  birthdate: text('YYYY-MM-DD'),
+  gender: text('e.g. female, male'),
+  locale: text('a BCP 47 language tag such as fr-FR'),
+  picture: text('an http(s) URL'),
+  website: text('an http(s) URL'),
+  zoneinfo: text('a time zone name such as Europe/Paris'),
+  address: nullable(anyObject({ description: 'formatted, street_address, locality, region, postal_code, country' })),
+  custom_fields: anyObject({
+    description: "the account's custom fields, those only administrators may write included; null removes one",
+  }),
+};
+
+/** The profile claims and custom fields of a user's view. */
+export const profileView = (p: StoredProfile | undefined) => ({
+  middle_name: p?.middle_name ?? null,
+  nickname: p?.nickname ?? null,
+  birthdate: p?.birthdate ?? null,
+  gender: p?.gender ?? null,
+  locale: p?.locale ?? null,
+  picture: p?.picture ?? null,
+  website: p?.website ?? null,
+  zoneinfo: p?.zoneinfo ?? null,
+  address: p?.address ?? null,
+  custom_fields: p?.custom_fields ?? {},
+});
+
+export const profileViewSchema = {
+  middle_name: nullable(Type.String()),
+  nickname: nullable(Type.String()),
+  birthdate: nullable(Type.String()),
+  gender: nullable(Type.String()),
+  locale: nullable(Type.String()),
+  picture: nullable(Type.String()),
+  website: nullable(Type.String()),
+  zoneinfo: nullable(Type.String()),
+  address: nullable(anyObject()),
+  custom_fields: anyObject(),
+};

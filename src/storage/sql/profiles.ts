@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** A postal address (OIDC Core 5.1.1): every part optional. */
+export interface PostalAddress {
+  formatted?: string;
+  street_address?: string;
+  locality?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+/** The profile claims a user keeps beyond email, phone and names, and their custom fields. */
+export interface StoredProfile {
+  middle_name: string | null;
+  nickname: string | null;
+  birthdate: string | null;
+  gender: string | null;
+  locale: string | null;
+  picture: string | null;
+  website: string | null;
+  zoneinfo: string | null;
+  address: PostalAddress | null;
+  custom_fields: Record<string, unknown>;
+  updated_at: number;
+}
+
+export const EMPTY_PROFILE: Omit<StoredProfile, 'updated_at'> = {
+  middle_name: null,
+  nickname: null,
+  birthdate: null,
+  gender: null,
+  locale: null,
+  picture: null,
+  website: null,
+  zoneinfo: null,
+  address: null,
+  custom_fields: {},
+};
+
+export function profilesRepo(db: Kysely<Database>) {
+  return {
+    /** The user's profile, or undefined when they have none stored. */
+    async find(userId: string): Promise<StoredProfile | undefined> {
+      const r = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      if (!r) return undefined;
+      const { user_id: _u, address, custom_fields, updated_at, ...claims } = r;
+      return {
+        ...claims,
+        address: address === null ? null : (JSON.parse(address) as PostalAddress),
+        custom_fields: JSON.parse(custom_fields) as Record<string, unknown>,
+        updated_at: Number(updated_at),
+      };
+    },
+    /** Writes the whole profile of a user (made at its first write). */
+    async put(userId: string, p: Omit<StoredProfile, 'updated_at'>, now: number): Promise<void> {
+      const row = {
+        middle_name: p.middle_name,
+        nickname: p.nickname,
+        birthdate: p.birthdate,
+        gender: p.gender,
+        locale: p.locale,
+        picture: p.picture,
+        website: p.website,
+        zoneinfo: p.zoneinfo,
+        address: p.address === null ? null : JSON.stringify(p.address),
+        custom_fields: JSON.stringify(p.custom_fields),
+        updated_at: now,
+      };
+      await db
+        .insertInto('user_profiles')
+        .values({ user_id: userId, ...row })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
+        .execute();
+    },
+    /** Forgets a user's profile (their deletion). */
+    async delete(userId: string): Promise<boolean> {
+      const r = await db.deleteFrom('user_profiles').where('user_id', '=', userId).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
+  };
+}
