@@ -4,7 +4,7 @@
 // (`--tuning`), or built from several commits' src/ (`--refs`, before/after a change). Ward only (no peer,
 // no ceilings): every figure is a ratio to the baseline variant (fewest users, fewest processes, the
 // first tuning and the first commit) taken in the same run,
-// rounds alternating over the variants (A B C A B C ...), as performance.md asks on a noisy machine.
+// rounds alternating over the variants (A B C, B C A, C A B ...), as performance.md asks on a noisy machine.
 //
 // Each variant has its own store (a fresh SQLite file or PostgreSQL schema): Ward starts once on it
 // (migrations, keys), stops, the generated users are inserted, Ward starts again (with N workers if
@@ -237,10 +237,14 @@ export async function runScale(o: ScaleOptions): Promise<string> {
           await measureRun(v.ward!, prepared[i]!, { seconds: o.warm, connections: o.connections });
         const row: ScaleRow = { engine, scenario: sc, runs: variants.map(() => []) };
         for (let r = 0; r < o.rounds; r++) {
-          for (const [i, v] of variants.entries())
+          // Each round starts one variant further (A B C, B C A, C A B...): no variant always runs first or
+          // right after the same one (an A/A run of B8 read 1.11x for the second of two identical Wards).
+          for (let k = 0; k < variants.length; k++) {
+            const i = (k + r) % variants.length;
             row.runs[i]!.push(
-              await measureRun(v.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }),
+              await measureRun(variants[i]!.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }),
             );
+          }
         }
         rows.push(row);
         log(scaleTable([row], byEngine).split('\n').slice(2).join('\n'));
