@@ -17,8 +17,8 @@ export interface HotSpots {
 
 export function moduleOf(url: string): string | null {
   if (!url) return null;
-  const w = url.indexOf('/bench/.build/ward/');
-  if (w >= 0) return `ward:${url.slice(w + '/bench/.build/ward/'.length)}`;
+  const w = /\/bench\/\.build\/(?:refs\/\w+\/)?ward\//.exec(url); // the work tree's build or a commit's
+  if (w) return `ward:${url.slice(w.index + w[0].length)}`;
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');

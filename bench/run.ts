@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
 //   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]
-//   [--users 0,100k,1m] [--workers 1,2] [--tuning on,off,no:group_commit]` (the last three: the variant run of
-//   scale.ts instead: Ward only, rounds interleaved over the variants, each a ratio to the first)`
+//   [--users 0,100k,1m] [--workers 1,2] [--tuning on,off,no:group_commit] [--refs 7b95211,HEAD]` (the last
+//   four: the variant run of scale.ts instead: Ward only, rounds interleaved over the variants, each a ratio to
+//   the first; --refs: one Ward per commit, built from its src/)`
 // Issue 7's benchmark: records the environment, measures the ceilings L1-L4, starts Ward (SQLite,
 // then PostgreSQL when reachable) and the peer oidc-provider 8.8.1 as children on 127.0.0.1, runs
 // B1-B9 alternately on both (Ward, peer, Ward, peer...), prints one table, optionally writes
@@ -65,8 +66,12 @@ const environment = {
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(' '),
-  commit: git('rev-parse', '--short', opt('ref') ?? 'HEAD'),
-  srcChanged: opt('ref') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
+  commit: (opt('refs') ?? opt('ref') ?? 'HEAD')
+    .split(',')
+    .map((r) => git('rev-parse', '--short', r))
+    .join(' vs '),
+  srcChanged:
+    opt('ref') || opt('refs') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
   command: `npm run bench -- ${argv.join(' ')}`.trim(),
   config: cfg,
   experiment: opt('experiment') ?? null,
@@ -84,16 +89,21 @@ async function scaleMain() {
   for (const t of tunings) tuningEnv(t); // refuses a bad variant before anything starts
   if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 8))
     throw new Error('--workers: process counts from 1 to 8, e.g. 1,2');
-  const e = { ...environment, engines: engines.join(','), users, workers, tunings };
+  const refs = opt('refs')?.split(',');
+  if (refs && opt('ref')) throw new Error('--ref or --refs, not both');
+  if (refs && new Set(refs).size !== refs.length) throw new Error(`--refs: twice the same commit, ${refs.join(',')}`);
+  const e = { ...environment, engines: engines.join(','), users, workers, tunings, refs };
   log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
-  const cli = await buildWard(opt('ref'));
+  // One build per commit of --refs (the first is the baseline), else the one of --ref or the work tree.
+  const builds = [];
+  for (const ref of refs ?? [opt('ref')]) builds.push({ ref: ref ?? '', cli: await buildWard(ref) });
   const header =
     `## Scale run of ${environment.date} (${environment.command})\n\n` +
     `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.os}, commit ${environment.commit}` +
     `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
     `${cfg.rounds} round(s) x ${cfg.seconds} s per variant, alternating, ${cfg.connections} connections, ${cfg.users} scenario users per variant`;
   const out = await runScale({
-    cli,
+    builds,
     engines,
     users: [...new Set(users)].sort((a, b) => a - b),
     workers: [...new Set(workers)].sort((a, b) => a - b),
@@ -113,7 +123,7 @@ async function scaleMain() {
 }
 
 async function main() {
-  if (opt('users') !== undefined || opt('workers') !== undefined || opt('tuning') !== undefined) return scaleMain();
+  if (['users', 'workers', 'tuning', 'refs'].some((o) => opt(o) !== undefined)) return scaleMain();
   log(`Ward benchmark (${quick ? 'quick' : 'full'}): ${JSON.stringify(environment)}`);
   log('Ceilings:');
   const ceilingRuns = [await measureCeilings(cfg.ceilingScale, cfg.connections, log)];

@@ -1,8 +1,10 @@
 // The scale part of issue 7's benchmark: the same user-touching scenarios on Ward with 0, 100k, 1M...
 // users in the store (`--users`, seed-users.ts) and with one or several Ward processes
-// (`--workers`, `cli.js start --workers N`, node:cluster). Ward only (no peer, no ceilings): every
-// figure is a ratio to the baseline variant (fewest users, fewest processes) taken in the same run,
-// rounds alternating over the variants (A B C A B C ...), as performance.md asks on a noisy machine.
+// (`--workers`, `cli.js start --workers N`, node:cluster), or under several WARD_TUNING settings
+// (`--tuning`), or built from several commits' src/ (`--refs`, before/after a change). Ward only (no peer,
+// no ceilings): every figure is a ratio to the baseline variant (fewest users, fewest processes, the
+// first tuning and the first commit) taken in the same run,
+// rounds alternating over the variants (A B C, B C A, C A B ...), as performance.md asks on a noisy machine.
 //
 // Each variant has its own store (a fresh SQLite file or PostgreSQL schema): Ward starts once on it
 // (migrations, keys), stops, the generated users are inserted, Ward starts again (with N workers if
@@ -21,7 +23,8 @@ import { startSink } from './smtp.js';
 import { postgresDb, sqliteDb, startWard, type WardDb } from './ward.js';
 
 export interface ScaleOptions {
-  cli: string;
+  /** The Wards to run, each built from a src/ (`--refs`: one per commit, ward.ts's buildWard); one without --refs. */
+  builds: Array<{ ref: string; cli: string }>;
   engines: string[];
   users: number[];
   workers: number[];
@@ -43,6 +46,9 @@ interface Variant {
   users: number;
   workers: number;
   tuning: string;
+  /** The commit whose src/ this Ward runs (`--refs`), or what `--ref` / the work tree gave. */
+  ref: string;
+  cli: string;
   label: string;
   db: WardDb;
   ward?: Child;
@@ -57,7 +63,7 @@ interface ScaleRow {
   scenario: Pick<Scenario, 'id' | 'title' | 'unit'>;
   runs: RunResult[][] /* [variant][round] */;
 }
-type VariantShape = Pick<Variant, 'users' | 'workers'> & { tuning?: string };
+type VariantShape = Pick<Variant, 'users' | 'workers'> & { tuning?: string; ref?: string };
 
 /** The median (the mean of the middle two for an even count: with 2 rounds, their mean). */
 const median = (xs: number[]) => {
@@ -77,8 +83,8 @@ const procsLabel = (w: number, runs: RunResult[]) => {
 
 function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): string {
   const head =
-    '| engine | id | scenario | generated users | Ward processes | tuning | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
-  const lines = [head, `|${'---|'.repeat(17)}`];
+    '| engine | id | scenario | src | generated users | Ward processes | tuning | rate | p50 ms | p99 ms | CPU ms/unit (hook) | CPU ms/unit (/proc) | peak RSS MB | loop busy | other load | rate vs baseline | CPU/unit vs baseline | failures |';
+  const lines = [head, `|${'---|'.repeat(18)}`];
   for (const r of rows) {
     const vs = variants.get(r.engine)!;
     const base = r.runs[0]!;
@@ -96,7 +102,7 @@ function scaleTable(rows: ScaleRow[], variants: Map<string, VariantShape[]>): st
             .join(' ')} (${good} ok)`
         : '';
       lines.push(
-        `| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${v.tuning ?? 'on'} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
+        `| ${r.engine} | ${r.scenario.id} | ${r.scenario.title} | ${v.ref ?? ''} | ${countLabel(v.users)} | ${procsLabel(v.workers, runs)} | ${v.tuning ?? 'on'} | ${f(m((x) => x.rate))} ${r.scenario.unit} | ` +
           `${f(
             m((x) => x.p50),
             1,
@@ -133,7 +139,7 @@ function render(
         vs
           .map(
             (v) =>
-              `${countLabel(v.users)} users / ${v.workers} process(es): ${v.size ? `${v.size.users} users before the scenario users, ${v.size.what} ${mib(v.size.bytes)}` : '?'}` +
+              `${v.ref ? `${v.ref}, ` : ''}${countLabel(v.users)} users / ${v.workers} process(es): ${v.size ? `${v.size.users} users before the scenario users, ${v.size.what} ${mib(v.size.bytes)}` : '?'}` +
               `${v.seedMs ? `, generated in ${(v.seedMs / 1000).toFixed(1)} s` : ''}, Ward up in ${f(v.coldStartMs ?? NaN)} ms`,
           )
           .join('; '),
@@ -167,21 +173,25 @@ export async function runScale(o: ScaleOptions): Promise<string> {
       eachUserCount: for (const users of o.users) {
         for (const workers of o.workers) {
           for (const tuning of o.tunings) {
-            const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
-            if (!db) {
-              reachable = false;
-              break eachUserCount;
+            for (const { ref, cli } of o.builds) {
+              const db = engine === 'postgres' ? await postgresDb() : await sqliteDb();
+              if (!db) {
+                reachable = false;
+                break eachUserCount;
+              }
+              if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
+              const v: Variant = {
+                users,
+                workers,
+                tuning,
+                ref,
+                cli,
+                label: `${engine}${ref ? ` src ${ref}` : ''} ${countLabel(users)} users, ${workers} process(es), tuning ${tuning}`,
+                db,
+              };
+              variants.push(v);
+              all.push(v);
             }
-            if (engine !== 'postgres') onAbort(db.drop); // big SQLite files go on Ctrl-C too
-            const v: Variant = {
-              users,
-              workers,
-              tuning,
-              label: `${engine} ${countLabel(users)} users, ${workers} process(es), tuning ${tuning}`,
-              db,
-            };
-            variants.push(v);
-            all.push(v);
           }
         }
       }
@@ -193,7 +203,7 @@ export async function runScale(o: ScaleOptions): Promise<string> {
       byEngine.set(engine, variants);
       log(`\n${engine}: ${variants.length} variant(s)`);
       for (const v of variants) {
-        const first = await startWard(o.cli, v.db, sink.url, o.experiment, 1, [], v.tuning); // migrations and keys
+        const first = await startWard(v.cli, v.db, sink.url, o.experiment, 1, [], v.tuning); // migrations and keys
         await first.stop();
         if (v.users) {
           const r = await seedUsers(v.db.target, v.users, 0, (s) => log(`  ${v.label}: ${s.trim()}`));
@@ -203,10 +213,10 @@ export async function runScale(o: ScaleOptions): Promise<string> {
           );
         }
         v.size = await storeSize(v.db.target);
-        v.ward = await startWard(o.cli, v.db, sink.url, o.experiment, v.workers, [], v.tuning);
+        v.ward = await startWard(v.cli, v.db, sink.url, o.experiment, v.workers, [], v.tuning);
         v.coldStartMs = v.ward.coldStartMs;
         const t = performance.now();
-        const tag = `${engine}-${countLabel(v.users)}-w${v.workers}-${v.tuning.replace(/\W/g, '')}-${Date.now()}`;
+        const tag = `${engine}-${countLabel(v.users)}-w${v.workers}-${v.tuning.replace(/\W/g, '')}-${v.ref.replace(/\W/g, '')}-${Date.now()}`;
         v.side = {
           kind: 'ward',
           url: v.ward.url,
@@ -227,10 +237,14 @@ export async function runScale(o: ScaleOptions): Promise<string> {
           await measureRun(v.ward!, prepared[i]!, { seconds: o.warm, connections: o.connections });
         const row: ScaleRow = { engine, scenario: sc, runs: variants.map(() => []) };
         for (let r = 0; r < o.rounds; r++) {
-          for (const [i, v] of variants.entries())
+          // Each round starts one variant further (A B C, B C A, C A B...): no variant always runs first or
+          // right after the same one (an A/A run of B8 read 1.11x for the second of two identical Wards).
+          for (let k = 0; k < variants.length; k++) {
+            const i = (k + r) % variants.length;
             row.runs[i]!.push(
-              await measureRun(v.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }),
+              await measureRun(variants[i]!.ward!, prepared[i]!, { seconds: o.seconds, connections: o.connections }),
             );
+          }
         }
         rows.push(row);
         log(scaleTable([row], byEngine).split('\n').slice(2).join('\n'));
@@ -257,6 +271,7 @@ export async function runScale(o: ScaleOptions): Promise<string> {
               users: v.users,
               workers: v.workers,
               tuning: v.tuning,
+              ref: v.ref,
               size: v.size,
               seedMs: v.seedMs,
               coldStartMs: v.coldStartMs,

@@ -2,44 +2,47 @@
 // into bench/.build/ward, then `node cli.js start` as a child: plain HTTP on 127.0.0.1 (WARD_TLS=off,
 // as behind a TLS proxy), WARD_MODE=production, WARD_LOG_LEVEL=warn, codes by SMTP to the sink,
 // rate limits off, a temp data dir (SQLite) or a dedicated PostgreSQL schema dropped afterwards.
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort, onAbort, startChild, type Child } from './proc.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(ROOT, 'bench/.build/ward');
 export const MGMT_SECRET = 'bench-management-secret-0123456789abcdef';
 /** bench-admin: creates B4e's ES256 client through the management API. */
 export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
 
 /**
- * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/.
- * With a git ref (`--ref HEAD`), the src/ of that commit (read with `git archive` into
- * bench/.build/ref), not the work tree.
+ * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/, into
+ * bench/.build/ward. With a git ref (`--ref HEAD`, each of `--refs`), the src/ of that commit (read
+ * with `git archive`), not the work tree, into bench/.build/refs/<commit>/{src,ward}: one build per
+ * commit, so Wards of several commits run side by side. Returns the built cli.js.
  */
 export async function buildWard(ref?: string): Promise<string> {
   const { build } = await import('esbuild');
   let src = join(ROOT, 'src');
+  let base = join(ROOT, 'bench/.build');
   if (ref) {
-    const dir = join(ROOT, 'bench/.build/ref');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`, {
+    const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: ROOT, encoding: 'utf8' });
+    base = join(ROOT, 'bench/.build/refs', commit.trim());
+    rmSync(base, { recursive: true, force: true });
+    mkdirSync(base, { recursive: true });
+    execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(base)}`, {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    src = join(dir, 'src');
+    src = join(base, 'src');
   }
-  rmSync(OUT, { recursive: true, force: true });
+  const out = join(base, 'ward');
+  rmSync(out, { recursive: true, force: true });
   await build({
     entryPoints: [join(src, '**/*.ts')],
     outbase: src,
-    outdir: OUT,
+    outdir: out,
     format: 'esm',
     platform: 'node',
     target: 'node20',
@@ -48,12 +51,14 @@ export async function buildWard(ref?: string): Promise<string> {
   });
   // The console reads its static files beside its module (as `npm run build` copies them to dist/).
   if (existsSync(join(src, 'console/static')))
-    cpSync(join(src, 'console/static'), join(OUT, 'console/static'), { recursive: true });
-  // Older commits found them at ../../src/ from their own place: the same src.
-  const link = join(ROOT, 'bench/.build/src');
-  rmSync(link, { recursive: true, force: true });
-  symlinkSync(src, link, 'dir');
-  return join(OUT, 'cli.js');
+    cpSync(join(src, 'console/static'), join(out, 'console/static'), { recursive: true });
+  // Older commits found them at ../../src/ from their own place: the same src (a ref's is there already).
+  if (!ref) {
+    const link = join(base, 'src');
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(src, link, 'dir');
+  }
+  return join(out, 'cli.js');
 }
 
 /** The peer's script (bench/peer.ts) transpiled the same way, so neither server pays tsx at start. */
@@ -178,8 +183,8 @@ export async function postgresDb(): Promise<WardDb | null> {
 }
 
 /** The node flags `npm start` gives this build's server (none for a build from before they existed). */
-async function serverNodeFlags(): Promise<readonly string[]> {
-  const file = ['lib/tuning/heap-flags.js', 'lib/server-node-flags.js'].map((f) => join(OUT, f)).find(existsSync);
+async function serverNodeFlags(out: string): Promise<readonly string[]> {
+  const file = ['lib/tuning/heap-flags.js', 'lib/server-node-flags.js'].map((f) => join(out, f)).find(existsSync);
   if (!file) return [];
   return ((await import(pathToFileURL(file).href)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
 }
@@ -213,7 +218,8 @@ export async function startWard(
   const port = await freePort();
   const config = join(db.env.WARD_DATA_DIR!, 'bench-config.json');
   // The settings this src/ knows (others would be refused at start), and all of its rate limits off.
-  const { DEFAULT_ACCOUNT } = (await import(pathToFileURL(join(OUT, 'config/defaults.js')).href)) as {
+  const out = dirname(cli);
+  const { DEFAULT_ACCOUNT } = (await import(pathToFileURL(join(out, 'config/defaults.js')).href)) as {
     DEFAULT_ACCOUNT: Record<string, unknown>;
   };
   const limits = Object.keys((DEFAULT_ACCOUNT.rate_limits ?? {}) as object);
@@ -225,7 +231,7 @@ export async function startWard(
     port,
     probePath: '/.well-known/openid-configuration',
     args: [
-      ...(heapFlags ? await serverNodeFlags() : []),
+      ...(heapFlags ? await serverNodeFlags(out) : []),
       ...nodeArgs,
       cli,
       'start',
