@@ -50,8 +50,8 @@ ${number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 6
 <fieldset><legend>Self-service (verification, password reset, email and phone changes)</legend>
 <div class="field"><label for="s-self_service-email_verification">Email verification at signup</label>
 <select id="s-self_service-email_verification" name="self_service.email_verification"><option value="off">Off</option><option value="send">Send a verification email</option><option value="required">Required before sign-in</option></select></div>
-${number('self_service.code_ttl', 'Code lifetime (seconds)', 60, 3600)}${number('self_service.link_ttl', 'Link lifetime (seconds)', 300, 604800)}
-${number('self_service.max_attempts', 'Attempts per code', 1, 20)}
+${number('self_service.code_ttl', 'Lifetime of a self-service code (seconds)', 60, 3600)}${number('self_service.link_ttl', 'Lifetime of a self-service link (seconds)', 300, 604800)}
+${number('self_service.max_attempts', 'Attempts per self-service code', 1, 20)}
 ${userWindow('self_service.requests_per_address', 'Messages per address', 0, 1000)}</fieldset>
 <fieldset><legend>Passwordless sign-in</legend>
 ${check('passwordless.magic_link', 'Email a sign-in link (and code)')}${check('passwordless.sms', 'Text a sign-in code')}

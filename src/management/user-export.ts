@@ -4,6 +4,7 @@
  * devices, sessions, grants per client, the sign-in protection state, and the audit events about the
  * user or by them. No secret, hash, digest or key material: what the user gave and what happened.
  */
+import { userView } from './user-view.js';
 import type { SignInProtection } from '../accounts/sign-in-protection.js';
 import { keysOfUser } from '../accounts/sign-in-protection.js';
 import { maskDestination } from '../integrations/delivery.js';
@@ -55,20 +56,7 @@ export async function exportUser(
   return {
     format: 'ward.user-export.v1',
     exported_at: iso(deps.now),
-    user: {
-      id: u.id,
-      email: u.email,
-      email_verified: u.email_verified,
-      phone_number: u.phone_number,
-      phone_number_verified: u.phone_number_verified,
-      given_name: u.given_name,
-      family_name: u.family_name,
-      role: u.role,
-      disabled: u.disabled,
-      has_password: u.password_hash !== null,
-      created_at: iso(u.created_at),
-      updated_at: iso(u.updated_at),
-    },
+    user: { ...userView(u), updated_at: iso(u.updated_at) },
     profile: profile ? { ...profile, updated_at: iso(profile.updated_at) } : null,
     identities: identities.map((i) => ({
       provider: i.provider,

@@ -7,6 +7,7 @@ import { anyObject, nullable, partialObject } from '../http/schema-types.js';
 import { deliveriesForUser } from '../logout/backchannel.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
+import { userView } from './user-view.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { exportUser } from './user-export.js';
@@ -28,18 +29,7 @@ export const createdUserSchema = partialObject({
   created_at: Type.String(),
 });
 
-const view = (u: User) => ({
-  id: u.id,
-  email: u.email,
-  email_verified: u.email_verified,
-  phone_number: u.phone_number,
-  phone_number_verified: u.phone_number_verified,
-  given_name: u.given_name,
-  family_name: u.family_name,
-  disabled: u.disabled,
-  has_password: !!u.password_hash,
-  created_at: new Date(u.created_at).toISOString(),
-});
+const view = userView;
 
 const signInStateSchema = partialObject({
   failures: Type.Integer(),

@@ -8,6 +8,7 @@ import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
+import { userView } from './user-view.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { profileFields, profileView, profileViewSchema } from './user-profile.js';
@@ -31,19 +32,7 @@ const userSchema = partialObject({
 
 const userWithProfileSchema = partialObject({ ...userSchema.properties, ...profileViewSchema });
 
-const view = (u: User) => ({
-  id: u.id,
-  email: u.email,
-  email_verified: u.email_verified,
-  phone_number: u.phone_number,
-  phone_number_verified: u.phone_number_verified,
-  given_name: u.given_name,
-  family_name: u.family_name,
-  role: u.role,
-  disabled: u.disabled,
-  has_password: !!u.password_hash,
-  created_at: new Date(u.created_at).toISOString(),
-});
+const view = userView;
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
 export function userRoutes(

@@ -124,6 +124,7 @@ describe('console: site keys, settings, users, audit', { timeout: 180_000 }, () 
         rp_name: 'Ward',
         origins: ['https://example.com', 'https://shop.example.com'],
         user_verification_is_mfa: false,
+        recovery_replaces: true,
         challenge_ttl: 120,
       });
       // An origin off the relying-party ID: the API's refusal is shown, nothing changes.

@@ -171,25 +171,37 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     });
   });
 
+  /** The code form of a hosted passwordless sign-in (after the request, or after a refused code). */
+  function sentPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    at: { interaction: Interaction; handle: string },
+    status: number,
+    a: PasswordlessAddress,
+    error?: string,
+  ) {
+    return sendRendered(
+      reply,
+      passwordlessSentPage(status, {
+        clientName: at.interaction.request.client.name,
+        interaction: at.handle,
+        csrf: ensureCsrf(r, req, reply),
+        method: a.method,
+        address: a.address,
+        target: at.interaction.request.target,
+        error,
+        language: pageLanguage(req, at.interaction.request),
+      }),
+    );
+  }
+
   // The login page's "Email me a sign-in link" / "Text me a code": the code form (a link opened in this browser works too).
   app.post('/oauth/authorize/passwordless', { schema: hostedPasswordlessSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, signIn.interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;
     const page = (status: number, a: PasswordlessAddress, error?: string) =>
-      sendRendered(
-        reply,
-        passwordlessSentPage(status, {
-          clientName: interaction.request.client.name,
-          interaction: handle,
-          csrf: ensureCsrf(r, req, reply),
-          method: a.method,
-          address: a.address,
-          target: interaction.request.target,
-          error,
-          language: pageLanguage(req, interaction.request),
-        }),
-      );
+      sentPage(req, reply, { interaction, handle }, status, a, error);
     const a = passwordlessAddressOf(params);
     try {
       await limit(req);
@@ -217,19 +229,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       if (!(e instanceof WardError) || e.status >= 500) throw e;
       const language = pageLanguage(req, interaction.request);
       const error = e.id === 'invalidVerificationCode' ? hostedMessage(language, 'wrongCode') : e.userMessage(language);
-      return sendRendered(
-        reply,
-        passwordlessSentPage(e.status, {
-          clientName: interaction.request.client.name,
-          interaction: handle,
-          csrf: ensureCsrf(r, req, reply),
-          method: a.method,
-          address: a.address,
-          target: interaction.request.target,
-          error,
-          language: pageLanguage(req, interaction.request),
-        }),
-      );
+      return sentPage(req, reply, { interaction, handle }, e.status, a, error);
     }
   });
 
