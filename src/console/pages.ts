@@ -60,7 +60,9 @@ ${USER_ACCOUNT_SECTION}
 <p class="hint" id="role-hint">Viewer reads; Developer manages clients and keys; Manager also settings and users; Administrator also roles.</p>
 <button type="submit">Save role</button></form></section>
 <section aria-labelledby="h-factors"><h2 id="h-factors">Second factors</h2><table id="factors-table"><caption>MFA credentials</caption>
-<thead><tr><th scope="col">Type</th><th scope="col">Destination</th><th scope="col">Verified</th><th scope="col">Added</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody></tbody></table></section>`,
+<thead><tr><th scope="col">Type</th><th scope="col">Destination</th><th scope="col">Verified</th><th scope="col">Added</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody></tbody></table></section>
+<section aria-labelledby="h-passkeys"><h2 id="h-passkeys">Passkeys</h2><table id="passkeys-table"><caption>Passkeys (WebAuthn)</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody></tbody></table></section>`,
   },
   audit: {
     title: 'Audit log',

@@ -1,7 +1,8 @@
 // An administrator's user actions in the console, in headless Chromium: a Manager creates a user (a
 // weak password is refused and its field marked), marks the email verified, sees a locked password
 // sign-in and unlocks it, downloads the user's data as JSON, and deletes the user after the
-// confirmation dialog (Cancel first: nothing deleted). A Viewer sees none of these buttons.
+// confirmation dialog (Cancel first: nothing deleted). A Manager removes a user's passkey. A Viewer sees
+// none of these buttons.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
@@ -95,6 +96,47 @@ describe('console: create, verify, unlock, export and delete a user', { timeout:
       await statusSays(page, `User ${email} deleted.`);
       assert.equal(await h.ward.registry.users.find(user.id), undefined);
       assert.equal((await login(email, password)).status, 400);
+      assert.deepEqual(problems, [], 'no script or CSP error');
+    } finally {
+      await close();
+    }
+  });
+
+  it("lists a user's passkeys and a Manager removes one after confirming", async () => {
+    const made = await h.ward.registry.users.signup({
+      email: 'keys@example.com',
+      password: 'a long unusual passphrase',
+    });
+    const key = (id: string, name: string, at: number) => ({
+      id,
+      user_id: made.id,
+      credential_id: `cred-${id}`,
+      public_key: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: ['internal'],
+      backed_up: id === 'pk-synced',
+      device_type: id === 'pk-synced' ? 'multiDevice' : 'singleDevice',
+      friendly_name: name,
+      aaguid: null,
+      created_at: at,
+      last_used_at: null,
+    });
+    await h.ward.registry.storage.passkeys.insert(key('pk-synced', 'Phone', h.ward.clock.now()));
+    await h.ward.registry.storage.passkeys.insert(key('pk-local', 'Laptop', h.ward.clock.now() + 1));
+    const { page, close, problems } = await h.signedIn('manager', `/console/users/${made.id}`);
+    try {
+      const table = page.locator('#passkeys-table');
+      await table.filter({ hasText: 'Laptop' }).waitFor();
+      assert.match(await table.innerText(), /Phone\s+Synced/);
+      await page.getByRole('button', { name: 'Remove passkey Laptop' }).click();
+      await confirmDialog(page, 'Remove passkey');
+      await statusSays(page, 'Passkey removed.');
+      assert.deepEqual(
+        (await h.ward.registry.storage.passkeys.listOfUser(made.id)).map((k) => k.friendly_name),
+        ['Phone'],
+      );
+      const audit = await h.ward.registry.storage.audit.list({ target: `user:${made.id}`, limit: 10 });
+      assert.ok(audit.some((e) => e.action === 'user.passkey_removed'));
       assert.deepEqual(problems, [], 'no script or CSP error');
     } finally {
       await close();

@@ -118,6 +118,50 @@
         5,
         'No second factor.',
       );
+      var passkeys = await C.api('GET', base + '/passkeys');
+      C.fill(
+        $('#passkeys-table tbody'),
+        passkeys.map(function (k) {
+          var action = null;
+          if (C.can('manage:users')) {
+            action = h(
+              'button',
+              { type: 'button', class: 'danger', 'aria-label': 'Remove passkey ' + k.friendly_name },
+              'Remove',
+            );
+            action.addEventListener('click', async function () {
+              var ok = await C.confirm({
+                title: 'Remove this passkey?',
+                confirm: 'Remove passkey',
+                danger: true,
+                message:
+                  'The passkey ' + k.friendly_name + ' no longer signs in. The user can recover with account recovery.',
+              });
+              if (!ok) return;
+              C.run(
+                async function () {
+                  await C.api('DELETE', base + '/passkeys/' + enc(k.id));
+                  await load();
+                  C.status('Passkey removed.');
+                },
+                action,
+                'Removing…',
+              );
+            });
+          }
+          return h(
+            'tr',
+            {},
+            td(k.friendly_name),
+            td(k.device_type === 'multiDevice' ? 'Synced' : 'This device only'),
+            td(C.date(k.created_at)),
+            td(k.last_used_at ? C.date(k.last_used_at) : 'never'),
+            h('td', {}, action),
+          );
+        }),
+        5,
+        'No passkey.',
+      );
     }
     if (toggle)
       toggle.addEventListener('click', async function () {
