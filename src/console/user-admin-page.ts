@@ -10,12 +10,13 @@ const check = (name: string, label: string) =>
   `<div class="check"><input type="checkbox" id="nu-${name}" name="${name}"><label for="nu-${name}">${label}</label></div>`;
 
 export const CREATE_USER_FORM = `<details id="new-user" data-perm="manage:users"><summary>New user</summary>
-<form id="create-user-form" novalidate><p class="hint" id="nu-hint">An email address or a phone number (E.164, such as +33612345678) is required. The password must meet the account's password policy.</p>
+<form id="create-user-form" novalidate><p class="hint" id="nu-hint">An email address or a phone number (E.164, such as +33612345678) is required. The password must meet the account's password policy; or invite the user by email to choose one.</p>
 ${field('email', 'Email', 'type="email" maxlength="320" autocomplete="off" aria-describedby="nu-hint"')}
 ${field('phone_number', 'Phone number', 'type="tel" maxlength="40" autocomplete="off"')}
 ${field('given_name', 'Given name', 'type="text" maxlength="200" autocomplete="off"')}
 ${field('family_name', 'Family name', 'type="text" maxlength="200" autocomplete="off"')}
-${field('password', 'Password', 'type="password" maxlength="256" autocomplete="new-password" required')}
+${field('password', 'Password', 'type="password" maxlength="256" autocomplete="new-password"')}
+${check('invite', 'Invite by email instead: the user chooses the password')}
 ${check('email_verified', 'The email address is verified')}${check('phone_number_verified', 'The phone number is verified')}
 <button type="submit">Create user</button></form></details>`;
 

@@ -32,7 +32,8 @@ export type AccountMessageKind =
   | 'password_changed'
   | 'passwordless'
   | 'account_recovery'
-  | 'passkeys_reset';
+  | 'passkeys_reset'
+  | 'invitation';
 
 export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'verify_email',
@@ -46,6 +47,7 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'passwordless',
   'account_recovery',
   'passkeys_reset',
+  'invitation',
 ];
 
 export interface AccountMessageInput {
@@ -171,6 +173,14 @@ const EN: Record<AccountMessageKind, Texts> = {
     after: () => 'If it was not you, ignore this message: nothing changes. Never share this link or code.',
     sms: (v) => `${v.code} is your ${v.app} account recovery code. It expires in ${v.expires}. Never share it.`,
   },
+  invitation: {
+    subject: (v) => `You are invited to ${v.app}`,
+    lead: (v) =>
+      `An account was made for you on ${v.app} with the address ${v.address}. Choose your password to start; the link works for ${v.linkExpires}.`,
+    button: 'Choose my password',
+    after: () => 'If you did not expect this, ignore this message.',
+    sms: (v) => `${v.app}: an account was made for you. Open the link in your email to choose a password.`,
+  },
   passkeys_reset: {
     subject: (v) => `A new passkey was registered for your ${v.app} account`,
     lead: (v) =>
@@ -266,6 +276,15 @@ const FR: Record<AccountMessageKind, Texts> = {
       "Si ce n'était pas vous, ignorez ce message : rien ne change. Ne communiquez jamais ce lien ni ce code.",
     sms: (v) =>
       `${v.code} est votre code de récupération ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+  },
+  invitation: {
+    subject: (v) => `Vous êtes invité sur ${v.app}`,
+    lead: (v) =>
+      `Un compte a été créé pour vous sur ${v.app} avec l'adresse ${v.address}. Choisissez votre mot de passe pour commencer ; le lien est valable ${v.linkExpires}.`,
+    button: 'Choisir mon mot de passe',
+    after: () => 'Si vous ne vous y attendiez pas, ignorez ce message.',
+    sms: (v) =>
+      `${v.app} : un compte a été créé pour vous. Ouvrez le lien reçu par e-mail pour choisir un mot de passe.`,
   },
   passkeys_reset: {
     subject: (v) => `Une nouvelle clé d'accès a été enregistrée pour votre compte ${v.app}`,

@@ -26,6 +26,7 @@ type ManagementDeps = Pick<
   | 'logoutDelivery'
   | 'masterKey'
   | 'notices'
+  | 'passwordReset'
   | 'profiles'
   | 'setAccount'
   | 'socialProviders'

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { keysOfUser } from '../accounts/sign-in-protection.js';
 import { recordAudit } from '../audit/record.js';
-import { invalidField, notFound } from '../errors/refusals.js';
+import { invalidField, missingField, notFound } from '../errors/refusals.js';
+import { randomId } from '../lib/random.js';
 import { WardError } from '../errors/ward-error.js';
 import { anyObject, nullable, partialObject } from '../http/schema-types.js';
 import { deliveriesForUser } from '../logout/backchannel.js';
@@ -52,7 +53,7 @@ function topLevelFields(e: unknown): unknown {
  * or phone verified or not, delete completely, export their data, and unlock their password sign-in.
  */
 export function userLifecycleRoutes(
-  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'storage' | 'users'>,
+  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'passwordReset' | 'storage' | 'users'>,
 ): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
@@ -66,12 +67,16 @@ export function userLifecycleRoutes(
       tag: 'users',
       permission: 'manage:users',
       audit: 'user.created',
-      summary: 'Create a user with a password (the password policy applies); an email or a phone number is required',
+      summary:
+        'Create a user with a password (the password policy applies), or invite them by email to choose one; an email or a phone number is required',
       body: Type.Object(
         {
           email: Type.Optional(Type.String({ maxLength: 320 })),
           phone_number: Type.Optional(Type.String({ maxLength: 40 })),
-          password: Type.String({ minLength: 1, maxLength: 1024 }),
+          password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+          invite: Type.Optional(
+            Type.Boolean({ description: 'no password: email the user a link to choose one (it verifies the email)' }),
+          ),
           given_name: Type.Optional(name),
           family_name: Type.Optional(name),
           email_verified: Type.Optional(Type.Boolean()),
@@ -81,13 +86,24 @@ export function userLifecycleRoutes(
       ),
       response: { status: 201, schema: createdUserSchema },
       handler: async ({ actor, body }) => {
-        const { email_verified, phone_number_verified, ...data } = body;
+        const { email_verified, phone_number_verified, invite, ...data } = body;
+        if (invite === true && data.password !== undefined)
+          throw invalidField('invite', 'an invited user chooses their password: send no password');
+        if (invite !== true && data.password === undefined) throw missingField('password');
+        if (invite === true && data.email === undefined) throw missingField('email');
         let u: User;
         try {
-          u = await r.users.signup(data, null, { byAdministrator: true });
+          u = invite
+            ? await r.users.createPasswordless(
+                randomId(),
+                await r.users.passwordlessProfile(data, 'data'),
+                async () => {},
+              )
+            : await r.users.signup(data, null, { byAdministrator: true });
         } catch (e) {
           throw topLevelFields(e);
         }
+        if (invite) await r.passwordReset.invite(u);
         const now = r.clock.now();
         const flags = {
           email_verified: !!(email_verified && u.email),
@@ -98,6 +114,7 @@ export function userLifecycleRoutes(
           await recordAudit(tx, now, actor, 'user.created', `user:${u.id}`, 'success', {
             email: u.email !== null,
             phone_number: u.phone_number !== null,
+            invited: invite === true,
             ...flags,
           });
         });

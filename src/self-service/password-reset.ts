@@ -20,6 +20,7 @@ import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
 import { withQuery } from './return-url.js';
 import { requestForAddress, type ResetAddress, userAt } from './address-request.js';
+import { sendAccountCode } from './send-code.js';
 import { tellPasswordChanged } from './password-notice.js';
 
 export interface PasswordResetDeps {
@@ -91,6 +92,23 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         locale: input.locale,
         link: (userId, token) =>
           withQuery(input.redirectUrl ?? `${deps.issuer}${RESET_PAGE}`, { user_id: userId, verification_code: token }),
+      });
+    },
+
+    /**
+     * An invitation (an administrator created the account without a password): a link to the reset
+     * page, where the user chooses a password; it also verifies the email address.
+     */
+    async invite(user: User, locale?: string): Promise<void> {
+      if (!user.email) throw new WardError('noEmailAddress');
+      await sendAccountCode(deps, {
+        userId: user.id,
+        purpose: 'reset_password',
+        kind: 'invitation',
+        channel: 'email',
+        address: user.email,
+        locale,
+        linkUrl: (token) => withQuery(`${deps.issuer}${RESET_PAGE}`, { user_id: user.id, verification_code: token }),
       });
     },
 

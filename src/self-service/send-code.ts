@@ -1,6 +1,7 @@
 import type { AccountCodePurpose, AccountCodes } from '../accounts/codes.js';
 import type { SecurityEvents } from '../audit/events.js';
 import { WardError } from '../errors/ward-error.js';
+import type { AccountMessageKind } from '../integrations/account-messages.js';
 import type { Delivery } from '../integrations/delivery.js';
 
 export interface SendCodeDeps {
@@ -15,6 +16,8 @@ export interface SendCodeInput {
   /** Null for a passwordless sign-in of an address without an account yet. */
   userId: string | null;
   purpose: AccountCodePurpose;
+  /** The message, when it is not the purpose's own (an invitation is a reset_password code). */
+  kind?: AccountMessageKind;
   channel: 'email' | 'sms';
   address: string;
   clientId?: string;
@@ -42,7 +45,7 @@ export async function sendAccountCode(deps: SendCodeDeps, input: SendCodeInput):
   });
   try {
     await deps.delivery.sendAccountMessage({
-      kind: input.purpose,
+      kind: input.kind ?? input.purpose,
       channel: input.channel,
       to: input.address,
       code: issued.code,

@@ -16,7 +16,7 @@
       form.addEventListener('submit', function (e) {
         e.preventDefault();
         var f = form.elements,
-          body = { password: f.password.value };
+          body = f.invite.checked ? { invite: true } : { password: f.password.value };
         ['email', 'phone_number', 'given_name', 'family_name'].forEach(function (k) {
           if (f[k].value.trim()) body[k] = f[k].value.trim();
         });
