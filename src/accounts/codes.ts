@@ -64,7 +64,7 @@ export function createAccountCodes(deps: {
   const invalid = () => new WardError('invalidVerificationCode');
   const withValues = (row: AccountCodeRow): CheckedCode => ({ ...row, values: JSON.parse(row.data) });
 
-  return {
+  const api = {
     /**
      * Counts one message against its address's limit (before anything is looked up or sent), for an
      * address with or without an account. Over the limit: 429 with Retry-After.
@@ -153,6 +153,24 @@ export function createAccountCodes(deps: {
       return row.link_expires_at > now ? withValues(row) : undefined;
     },
 
+    /**
+     * What the user gave for an address: an emailed link's token (sent to that address, of that user
+     * when given), else a typed code (checked and counted like checkCode). Never used here.
+     */
+    async checkCodeOrLink(input: {
+      purpose: AccountCodePurpose;
+      destination: string;
+      code: unknown;
+      userId?: string;
+    }): Promise<CheckedCode> {
+      if (typeof input.code !== 'string' || !LINK_SHAPE.test(input.code)) return api.checkCode(input);
+      const row = await api.findLink(input.purpose, input.code);
+      const mine =
+        row && row.destination === input.destination && (input.userId === undefined || row.user_id === input.userId);
+      if (!mine) throw invalid();
+      return row;
+    },
+
     /** Uses a checked row: exactly one caller wins; the others get invalidVerificationCode. */
     async consume(row: AccountCodeRow): Promise<void> {
       if (!(await storage.accountCodes.consume(row.id, clock.now()))) throw invalid();
@@ -165,6 +183,7 @@ export function createAccountCodes(deps: {
     supersedeOfUser: (userId: string, purpose?: AccountCodePurpose) =>
       storage.accountCodes.supersedeOfUser(userId, clock.now(), purpose),
   };
+  return api;
 }
 
 export type AccountCodes = ReturnType<typeof createAccountCodes>;

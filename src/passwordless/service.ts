@@ -95,9 +95,9 @@ export function createPasswordless(deps: PasswordlessDeps) {
       });
     },
 
-    /** Checks a typed code without using it (each check counts as an attempt). */
-    checkCode: (a: PasswordlessAddress, code: unknown): Promise<CheckedCode> =>
-      codes.checkCode({ purpose: 'passwordless', destination: a.address, code }),
+    /** Checks a typed code (each check counts as an attempt) or an emailed link's token, without using it. */
+    check: (a: PasswordlessAddress, code: unknown): Promise<CheckedCode> =>
+      codes.checkCodeOrLink({ purpose: 'passwordless', destination: a.address, code }),
 
     /** The live row of an emailed link, unused. */
     findLink: (token: unknown) => codes.findLink('passwordless', token),

@@ -1,5 +1,5 @@
 import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
-import { SUPPORTED_SCOPES } from './scopes.js';
+import { PROFILE_SCOPE_CLAIMS, SUPPORTED_SCOPES } from './scopes.js';
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
 export function discoveryDocument(issuer: string): string {
@@ -38,14 +38,7 @@ export function discoveryDocument(issuer: string): string {
       'name',
       'given_name',
       'family_name',
-      'middle_name',
-      'nickname',
-      'picture',
-      'website',
-      'gender',
-      'birthdate',
-      'zoneinfo',
-      'locale',
+      ...PROFILE_SCOPE_CLAIMS,
       'address',
       'email',
       'email_verified',

@@ -1,3 +1,4 @@
+import { PROFILE_CLAIMS } from '../accounts/profile.js';
 import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { User } from '../storage/sql/users.js';
 
@@ -23,16 +24,8 @@ export function unknownScopes(scopes: string[]): string[] {
 /** The scopes whose claims live in the profile table (the ID token signer reads it only for these). */
 export const needsProfile = (scopes: string[]): boolean => scopes.includes('profile') || scopes.includes('address');
 
-const PROFILE_SCOPE_CLAIMS = [
-  'middle_name',
-  'nickname',
-  'picture',
-  'website',
-  'gender',
-  'birthdate',
-  'zoneinfo',
-  'locale',
-];
+/** The profile scope's claims kept in the profile table (the address has its own scope). */
+export const PROFILE_SCOPE_CLAIMS: readonly string[] = PROFILE_CLAIMS.filter((c) => c !== 'address');
 
 /** Profile claims released for a set of scopes (OIDC Core 5.4), from the user and their stored profile. */
 export function claimsFor(user: User, scopes: string[], profile?: StoredProfile): Record<string, unknown> {

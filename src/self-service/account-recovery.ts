@@ -51,16 +51,12 @@ export function createAccountRecovery(deps: RecoveryDeps) {
     async check(address: ResetAddress, code: unknown): Promise<{ user: User; row: CheckedCode }> {
       const user = await userAt(storage, address);
       if (!user || user.disabled) throw new WardError('invalidVerificationCode');
-      const link = await codes.findLink('account_recovery', code);
-      const row =
-        link && link.user_id === user.id && link.destination === address.address
-          ? link
-          : await codes.checkCode({
-              purpose: 'account_recovery',
-              destination: address.address,
-              code,
-              userId: user.id,
-            });
+      const row = await codes.checkCodeOrLink({
+        purpose: 'account_recovery',
+        destination: address.address,
+        code,
+        userId: user.id,
+      });
       return { user, row };
     },
 

@@ -17,6 +17,7 @@ import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+import { localeOf } from './identity-request.js';
 
 // What the hosted pages (login form, second-factor form, confirmation, social) share: the browser's
 // binding cookie, the checks every form post starts with, and how a sign-in's next step is answered.
@@ -88,15 +89,13 @@ export async function acceptHostedPost(
   return { params, interaction, handle: params.interaction as string };
 }
 
-const locale = (req: FastifyRequest) => req.headers['accept-language']?.split(',')[0]?.trim();
-
 /** The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is stored). */
 export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserState {
   return {
     sessionCookie: req.cookies[SESSION_COOKIE],
     trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
     bind: () => browserCookie(req, reply),
-    locale: locale(req),
+    locale: localeOf(req),
   };
 }
 

@@ -6,6 +6,10 @@ import { requiredStr, type Params } from '../../protocol/params.js';
 
 export const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
+/** The first language of a request's Accept-Language (what the messages it sends are written in). */
+export const localeOf = (req: { headers: Record<string, string | string[] | undefined> }): string | undefined =>
+  (req.headers['accept-language'] as string | undefined)?.split(',')[0]?.trim();
+
 /** The client an identity API call names by client_id: known, and not a resource server. */
 export async function clientOf(r: Pick<Registry, 'clients'>, params: Params) {
   const id = requiredStr(params, 'client_id', 128);

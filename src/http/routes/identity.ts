@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../
 import { publicCustomFields } from '../../accounts/profile.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
-import { clientOf as clientOfRequest, isJson, scopeOf } from './identity-request.js';
+import { clientOf as clientOfRequest, isJson, scopeOf, localeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
@@ -58,8 +58,12 @@ export function identityRoutes(
     );
     const user = await r.users.signup(data as Record<string, unknown>);
     if (verification !== 'off' && user.email) {
-      const locale = req.headers['accept-language']?.split(',')[0]?.trim();
-      r.addresses.sendSignupVerification(user, { clientId: client.client_id, redirectUrl, returnTo, locale });
+      r.addresses.sendSignupVerification(user, {
+        clientId: client.client_id,
+        redirectUrl,
+        returnTo,
+        locale: localeOf(req),
+      });
       // Required before sign-in: no tkn; the Core SDK then resolves signup with {} (nothing to sign in).
       if (verification === 'required') return reply.header('Cache-Control', 'no-store').send({ id: user.id });
     }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
+import { localeOf } from './identity-request.js';
 import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
@@ -21,7 +22,6 @@ import {
 } from './schemas/mfa-credentials.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
-const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
 
 const view = (c: CredentialRow) => ({
   type: c.type,

@@ -24,7 +24,7 @@ import {
   sameOriginPost,
 } from './hosted-form.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
-import { isJson } from './identity-request.js';
+import { isJson, localeOf } from './identity-request.js';
 import {
   hostedPasswordlessSchema,
   hostedPasswordlessVerifySchema,
@@ -39,17 +39,8 @@ type Deps = Pick<
   'account' | 'clients' | 'clock' | 'config' | 'limiter' | 'masterKey' | 'passwordless' | 'storage'
 >;
 
-const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
 /** What the SDK sends with the OAuth parameters that is not one of them. */
 const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token', 'captcha_provider', 'origin']);
-
-/** The unused row a code or a link names for this address (a code is counted as an attempt). */
-async function rowFor(r: Deps, a: PasswordlessAddress, code: unknown): Promise<CheckedCode> {
-  if (!isLinkToken(code)) return r.passwordless.checkCode(a, code);
-  const row = await r.passwordless.findLink(code);
-  if (!row || row.destination !== a.address) throw new WardError('invalidVerificationCode');
-  return row;
-}
 
 /**
  * The first-factor halves of `POST /identity/v1/passwordless/start` and `/verify`: stepup.ts owns those
@@ -80,7 +71,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
 
     /** The SDK's web_message mode: the code (no OAuth parameters) finishes the stored request, as JSON. */
     async verify(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
-      const row = await rowFor(r, passwordlessAddressOf(params), params.verification_code);
+      const row = await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
       const done = await r.passwordless.redeem(row);
       const interaction = await signIn.interactions.byDigest(done.interactionDigest);
       if (!interaction) throw new WardError('invalidVerificationCode');
@@ -108,12 +99,10 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
 
   /** Redeems the row and finishes its interaction; a navigation naming another client is refused first. */
   async function finish(req: FastifyRequest, reply: FastifyReply, row: CheckedCode, clientId?: unknown) {
-    const pending = await signIn.interactions.byDigest(row.values.interaction);
-    if (!pending || (clientId !== undefined && clientId !== pending.request.client.client_id))
+    const interaction = await signIn.interactions.byDigest(row.values.interaction);
+    if (!interaction || (clientId !== undefined && clientId !== interaction.request.client.client_id))
       throw new WardError('invalidVerificationCode');
     const done = await r.passwordless.redeem(row);
-    const interaction = await signIn.interactions.byDigest(done.interactionDigest);
-    if (!interaction) throw new WardError('invalidVerificationCode');
     const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
     const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, browserState(req, reply));
     return answerOutcome(r, req, reply, outcome);
@@ -148,7 +137,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     const q = requireSingle(req.query);
     return asPage(req, reply, async () => {
       const a = passwordlessAddressOf(q);
-      const row = await rowFor(r, a, q.verification_code);
+      const row = await r.passwordless.check(a, q.verification_code);
       if (isLinkToken(q.verification_code)) {
         const interaction = await signIn.interactions.byDigest(row.values.interaction);
         if (!interaction) throw new WardError('invalidVerificationCode');
@@ -222,7 +211,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     const a = passwordlessAddressOf(params);
     try {
       await limit(req);
-      const row = await rowFor(r, a, params.verification_code);
+      const row = await r.passwordless.check(a, params.verification_code);
       if (row.values.interaction !== interaction.digest) throw new WardError('invalidVerificationCode');
       return await finish(req, reply, row);
     } catch (e) {
@@ -236,7 +225,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
   app.post('/identity/v1/verify-auth-code', { schema: verifyAuthCodeSchema }, async (req, reply) => {
     await limit(req);
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
-    await rowFor(r, passwordlessAddressOf(params), params.verification_code);
+    await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
     return reply.code(204).send();
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
-import { clientOf, isJson } from './identity-request.js';
+import { clientOf, isJson, localeOf } from './identity-request.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
@@ -35,8 +35,6 @@ import {
   verifyEmailSchema,
   verifyPhoneSchema,
 } from './schemas/self-service.js';
-
-const localeOf = (req: FastifyRequest): string | undefined => req.headers['accept-language']?.split(',')[0]?.trim();
 
 /**
  * Account self-service (identity-api.md, "Account self-service"): email and phone verification,
