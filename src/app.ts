@@ -16,6 +16,7 @@ import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
 import type { WardApp } from './http/typed-app.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
+import { signupPageRoutes } from './http/routes/authorize-signup.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
 import { createSignIn } from './http/sign-in.js';
 import { identityRoutes } from './http/routes/identity.js';
@@ -90,6 +91,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   // One sign-in machinery (stored interaction, next step, step-ups) for the hosted pages and the API.
   const signIn = createSignIn(r);
   authorizeRoutes(app, r, signIn);
+  signupPageRoutes(app, r, signIn);
   consentRoutes(app, r, signIn);
   hostedMfaRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);

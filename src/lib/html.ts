@@ -12,7 +12,8 @@ h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-w
 input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;font-size:1rem}
 input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
 button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;font-size:1rem;cursor:pointer}
-.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
+.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}label.inline{display:inline;margin:0 .4rem 0 0}
+meter{width:8rem;vertical-align:middle}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
 
 export interface PageOptions {
   /** An inline script, the only one the CSP lets run (by its hash). */
@@ -22,6 +23,8 @@ export interface PageOptions {
   formAction?: string[];
   /** The page's language (its html lang); English when absent. */
   lang?: 'en' | 'fr';
+  /** The page's script may fetch from Ward's own origin (connect-src 'self'); nothing else. */
+  connectSelf?: boolean;
 }
 
 /** A hosted page, as the domain describes it; the HTTP layer sends it (http/pages.ts). */
@@ -43,9 +46,10 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   const body = page.script ? `${page.body}<script>${page.script}</script>` : page.body;
   const frames = page.frameAncestors?.length ? page.frameAncestors.join(' ') : "'none'";
   const formAction = ["'self'", ...(page.formAction ?? [])].join(' ');
+  const connect = page.connectSelf ? " connect-src 'self';" : '';
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script} frame-ancestors ${frames}; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect} frame-ancestors ${frames}; base-uri 'none'`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
     Pragma: 'no-cache',

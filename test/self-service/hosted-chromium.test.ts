@@ -57,6 +57,12 @@ describe('hosted self-service pages in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Choisissez un nouveau mot de passe' }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
     await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('a brand new passphrase');
+    // The strength as the user types, in the page's language (Ward's strength endpoint, for the reset's client).
+    await page.waitForFunction(() =>
+      ['Très faible', 'Faible', 'Moyen', 'Bon', 'Fort'].includes(
+        document.getElementById('strength-text')?.textContent ?? '',
+      ),
+    );
     await page.getByLabel('Confirmez le nouveau mot de passe').fill('a brand new passphrase');
     await page.getByRole('button', { name: 'Changer mon mot de passe' }).click();
     await page.getByRole('heading', { name: 'Votre mot de passe a été modifié' }).waitFor();

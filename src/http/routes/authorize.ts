@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { authorizeSchema, loginFormSchema, passkeyFormSchema } from './schemas/authorize.js';
+import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -19,6 +19,8 @@ import {
   browserCookie,
   browserState,
   ensureCsrf,
+  expiredPage,
+  interactionAtLogin,
   validatedRequest,
   pageLanguage,
 } from './hosted-form.js';
@@ -100,6 +102,7 @@ export function authorizeRoutes(
         social: buttons,
         passkey,
         forgotHref: `/identity/v1/password/forgot?client_id=${encodeURIComponent(at.request.client.client_id)}`,
+        signupHref: `/oauth/authorize/signup?interaction=${handle}`,
         passwordless: { magicLink: r.account().passwordless.magic_link, sms: r.account().passwordless.sms },
       }),
     );
@@ -161,6 +164,13 @@ export function authorizeRoutes(
     }
     const { handle } = await interactions.start(ar, 'login', browserCookie(req, reply));
     return loginPage(req, reply, { handle, request: ar });
+  });
+
+  // The login page of a sign-in in progress, shown again (the signup page's "Sign in" link).
+  app.get('/oauth/authorize/login', { schema: loginPageSchema }, async (req, reply) => {
+    const at = await interactionAtLogin(interactions, req);
+    if (!at) return expiredPage(reply);
+    return loginPage(req, reply, { handle: at.handle, request: at.interaction.request });
   });
 
   app.post('/oauth/authorize/login', { schema: loginFormSchema }, async (req, reply) => {

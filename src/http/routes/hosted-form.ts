@@ -89,6 +89,16 @@ export async function acceptHostedPost(
   return { params, interaction, handle: params.interaction as string };
 }
 
+/** The stored interaction a hosted page's GET names (`?interaction=`), bound to this browser and at its login step. */
+export async function interactionAtLogin(
+  interactions: InteractionService,
+  req: FastifyRequest,
+): Promise<{ handle: string; interaction: Interaction } | null> {
+  const handle = (req.query as Record<string, unknown>).interaction;
+  const interaction = await interactions.open(handle, req.cookies[CSRF_COOKIE]);
+  return interaction?.step === 'login' ? { handle: handle as string, interaction } : null;
+}
+
 /** The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is stored). */
 export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserState {
   return {

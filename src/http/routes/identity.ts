@@ -57,6 +57,7 @@ export function identityRoutes(
       params.return_to_after_email_confirmation,
     );
     const user = await r.users.signup(data as Record<string, unknown>);
+    await r.events.emit('account.signup', { client_id: client.client_id, user_id: user.id, method: 'api' }, 'signup');
     if (verification !== 'off' && user.email) {
       r.addresses.sendSignupVerification(user, {
         clientId: client.client_id,

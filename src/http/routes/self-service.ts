@@ -251,6 +251,7 @@ export function selfServiceRoutes(
       userId: found.user.id,
       token: String(q.verification_code),
       minLength: r.account().password_min_length,
+      clientId: found.row.client_id,
     };
     return sendRendered(reply, resetFormPage(language, 200, form));
   });
@@ -265,6 +266,7 @@ export function selfServiceRoutes(
       userId: found.user.id,
       token: String(params.verification_code),
       minLength: r.account().password_min_length,
+      clientId: found.row.client_id,
     };
     if (params.password !== params.password_confirmation) {
       const error = language === 'fr' ? 'Les deux mots de passe diffèrent.' : 'The two passwords differ.';

@@ -16,6 +16,8 @@ const TEXT = {
     magicLink: 'Email me a sign-in link',
     phone: 'Phone number',
     sms: 'Text me a code',
+    noAccount: 'No account yet?',
+    signup: 'Create an account',
   },
   fr: {
     title: 'Connexion',
@@ -31,6 +33,8 @@ const TEXT = {
     magicLink: 'M’envoyer un lien de connexion',
     phone: 'Numéro de téléphone',
     sms: 'M’envoyer un code par SMS',
+    noAccount: 'Pas encore de compte ?',
+    signup: 'Créer un compte',
   },
 };
 
@@ -49,6 +53,8 @@ export interface LoginPageInput {
   passkey?: { options: unknown };
   /** The "Forgot your password?" page for this client. */
   forgotHref?: string;
+  /** The hosted signup page of this sign-in. */
+  signupHref?: string;
   /** The passwordless first factors the account allows. */
   passwordless?: { magicLink: boolean; sms: boolean };
   /** The page's language (ui_locales, else Accept-Language); English when absent. */
@@ -127,6 +133,7 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 <button type="submit">${t.submit}</button>
 </form>
 ${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">${t.forgot}</a></p>` : ''}
+${p.signupHref ? `<p>${t.noAccount} <a href="${escapeHtml(p.signupHref)}">${t.signup}</a></p>` : ''}
 ${passwordlessForms(p)}
 ${
   p.passkey

@@ -2,6 +2,7 @@
 // your password?", the reset form and its result.
 import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
+import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
 
 const t = (language: Language, en: string, fr: string) => (language === 'fr' ? fr : en);
 
@@ -26,6 +27,8 @@ export interface ResetFormInput {
   userId: string;
   token: string;
   minLength: number;
+  /** The client the reset was asked for: the strength meter asks Ward in its name (none: no meter). */
+  clientId?: string | null;
   error?: string;
 }
 
@@ -43,10 +46,12 @@ export function resetFormPage(language: Language, status: number, p: ResetFormIn
 <label for="password">${t(language, 'New password', 'Nouveau mot de passe')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${p.minLength}"${described}>
 <p class="muted" id="password-hint">${t(language, `At least ${p.minLength} characters; not your email or name, nor a common password.`, `Au moins ${p.minLength} caractères ; ni votre e-mail ou votre nom, ni un mot de passe courant.`)}</p>
+${p.clientId ? strengthMeterHtml(language, p.clientId) : ''}
 <label for="password_confirmation">${t(language, 'Confirm the new password', 'Confirmez le nouveau mot de passe')}</label>
 <input id="password_confirmation" name="password_confirmation" type="password" autocomplete="new-password" required>
 <button type="submit">${t(language, 'Change my password', 'Changer mon mot de passe')}</button>
 </form>`,
+    ...(p.clientId ? { script: strengthMeterScript, connectSelf: true } : {}),
   };
 }
 

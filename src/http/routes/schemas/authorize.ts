@@ -53,3 +53,20 @@ export const mfaFormSchema = {
     verification_code: 'string: the code the user typed',
   }),
 };
+
+/** The hosted signup page and the login page shown again, for a stored interaction. */
+export const signupPageSchema = {
+  querystring: protocolParams({ interaction: 'string: the sign-in in progress (its handle)' }),
+};
+
+export const loginPageSchema = signupPageSchema;
+
+export const signupFormSchema = {
+  body: protocolParams({
+    ...hosted,
+    email: 'string: the email address',
+    password: 'string: the password',
+    given_name: 'string: the first name',
+    family_name: 'string: the last name',
+  }),
+};

@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { signupFormSchema, signupPageSchema } from './schemas/authorize.js';
+import type { CustomFieldSetting } from '../../config/types.js';
+import { WardError } from '../../errors/ward-error.js';
+import type { Interaction } from '../../interaction/service.js';
+import { signupPage, signupSentPage } from '../../interaction/pages/signup.js';
+import type { Registry } from '../../registry.js';
+import type { SignInDeps } from '../sign-in.js';
+import { sendRendered } from '../pages.js';
+import {
+  acceptHostedPost,
+  answerOutcome,
+  browserState,
+  ensureCsrf,
+  expiredPage,
+  interactionAtLogin,
+  pageLanguage,
+} from './hosted-form.js';
+import { localeOf } from './identity-request.js';
+
+const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
+
+/** The custom fields a user fills in at signup: those the user may write. */
+const userFields = (fields: CustomFieldSetting[]) => fields.filter((f) => f.writable === 'user');
+
+/** A form's string of a custom field as the type the field declares (the validator then checks it). */
+function formValue(f: CustomFieldSetting, raw: string): unknown {
+  if (f.data_type === 'boolean') return raw === 'true';
+  if (f.data_type === 'number' || f.data_type === 'integer') return raw.trim() === '' ? raw : Number(raw);
+  return raw;
+}
+
+/** The Core SDK's signup data from the hosted form: what was filled in, nothing invented. */
+function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[]) {
+  const data: Record<string, unknown> = { email: params.email, password: params.password };
+  for (const k of ['given_name', 'family_name'] as const)
+    if (typeof params[k] === 'string' && params[k] !== '') data[k] = params[k];
+  const custom: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = params[`cf_${f.name}`];
+    if (typeof raw === 'string' && raw !== '') custom[f.name] = formValue(f, raw);
+    else if (f.data_type === 'boolean') custom[f.name] = false;
+  }
+  if (Object.keys(custom).length) data.custom_fields = custom;
+  return data;
+}
+
+/** What the form showed, to show it again (never the password). */
+function typedValues(params: Record<string, unknown>, fields: CustomFieldSetting[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...TEXT_FIELDS, ...fields.map((f) => `cf_${f.name}`)]) {
+    const v = params[k];
+    if (typeof v === 'string') out[k] = v.slice(0, 1000);
+  }
+  return out;
+}
+
+/**
+ * The hosted signup page of a sign-in in progress (linked from the login page): the account is
+ * created with the same rules as the Core SDK's signup, and the sign-in goes on through the next-step
+ * function; when the account requires a confirmed email first, the page says to check the mail.
+ */
+export function signupPageRoutes(
+  app: WardApp,
+  r: Pick<
+    Registry,
+    'account' | 'addresses' | 'clock' | 'config' | 'events' | 'limiter' | 'masterKey' | 'storage' | 'users'
+  >,
+  deps: Pick<SignInDeps, 'interactions' | 'nextStep'>,
+): void {
+  const { interactions, nextStep } = deps;
+  const loginHref = (handle: string) => `/oauth/authorize/login?interaction=${encodeURIComponent(handle)}`;
+
+  function page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    at: { handle: string; interaction: Interaction },
+    status = 200,
+    extra: { error?: string; values?: Record<string, string> } = {},
+  ) {
+    const { client } = at.interaction.request;
+    return sendRendered(
+      reply,
+      signupPage(status, {
+        clientId: client.client_id,
+        clientName: client.name,
+        interaction: at.handle,
+        csrf: ensureCsrf(r, req, reply),
+        language: pageLanguage(req, at.interaction.request),
+        customFields: userFields(r.account().custom_fields),
+        minLength: r.account().password_min_length,
+        values: extra.values ?? {},
+        error: extra.error,
+        loginHref: loginHref(at.handle),
+        target: at.interaction.request.target,
+      }),
+    );
+  }
+
+  app.get('/oauth/authorize/signup', { schema: signupPageSchema }, async (req, reply) => {
+    const at = await interactionAtLogin(interactions, req);
+    return at ? page(req, reply, at) : expiredPage(reply);
+  });
+
+  app.post('/oauth/authorize/signup', { schema: signupFormSchema }, async (req, reply) => {
+    const accepted = await acceptHostedPost(r, interactions, req, reply);
+    if (!accepted) return reply;
+    const { params, interaction, handle } = accepted;
+    if (interaction.step !== 'login') return expiredPage(reply);
+    const at = { handle, interaction };
+    const fields = userFields(r.account().custom_fields);
+    const values = typedValues(params, fields);
+    const language = pageLanguage(req, interaction.request);
+    const clientId = interaction.request.client.client_id;
+    let user: Awaited<ReturnType<typeof r.users.signup>>;
+    try {
+      await r.limiter('signup', req.ip, r.account().rate_limits.signup);
+      user = await r.users.signup(signupData(params, fields));
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      const details = e.details?.map((d) => `${d.field.replace(/^data\.(custom_fields\.)?/, '')}: ${d.message}`);
+      return page(req, reply, at, e.status, { error: details?.join(' ') || e.userMessage(language), values });
+    }
+    await r.events.emit('account.signup', { client_id: clientId, user_id: user.id, method: 'hosted_page' }, 'signup');
+    const verification = r.account().self_service.email_verification;
+    if (verification !== 'off' && user.email) {
+      r.addresses.sendSignupVerification(user, { clientId, locale: localeOf(req) });
+      if (verification === 'required')
+        return sendRendered(reply, signupSentPage(language, user.email, loginHref(handle)));
+    }
+    const who = { user, amr: ['pwd'], authTime: r.clock.now() };
+    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+  });
+}
