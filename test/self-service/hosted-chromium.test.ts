@@ -46,9 +46,10 @@ describe('hosted self-service pages in Chromium', { timeout: 120_000 }, () => {
       })}`;
     await page.goto(authorize());
     await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click();
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByRole('button', { name: 'Send me a link' }).click();
-    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    // The forgot page follows the sign-in's ui_locales.
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('button', { name: 'M’envoyer un lien' }).click();
+    await page.getByRole('heading', { name: 'Consultez vos e-mails' }).waitFor();
 
     const link = /https:\/\/\S+password\/reset\S+/.exec((await w.smtp.next(user.email)).text)![0];
     assert.ok(link.startsWith(w.ward.issuer));

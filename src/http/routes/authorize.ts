@@ -101,7 +101,10 @@ export function authorizeRoutes(
         target: at.request.target,
         social: buttons,
         passkey,
-        forgotHref: `/identity/v1/password/forgot?client_id=${encodeURIComponent(at.request.client.client_id)}`,
+        forgotHref: `/identity/v1/password/forgot?${new URLSearchParams({
+          client_id: at.request.client.client_id,
+          ...(at.request.uiLocales ? { ui_locales: at.request.uiLocales } : {}),
+        })}`,
         signupHref: `/oauth/authorize/signup?interaction=${handle}`,
         passwordless: { magicLink: r.account().passwordless.magic_link, sms: r.account().passwordless.sms },
       }),

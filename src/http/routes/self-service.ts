@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
 import { clientOf, isJson, localeOf } from './identity-request.js';
-import { languageOf, WardError } from '../../errors/ward-error.js';
+import { languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str } from '../../protocol/params.js';
@@ -61,6 +61,9 @@ export function selfServiceRoutes(
     | 'users'
   >,
 ): void {
+  // The forgot page follows the sign-in's ui_locales (the login page passes them on), else the browser's.
+  const formLanguage = (req: FastifyRequest, uiLocales: string | undefined) =>
+    uiLocalesLanguage(uiLocales) ?? languageOf(req.headers['accept-language']);
   const limit = (req: FastifyRequest) => r.limiter('self_service', req.ip, r.account().rate_limits.verification);
   const body = (req: FastifyRequest) => requireSingle(req.body, isJson(req.headers['content-type']));
   const bearer = (authorization: string | undefined) => verifyBearer(r, authorization);
@@ -218,15 +221,18 @@ export function selfServiceRoutes(
 
   // The hosted pages: "Forgot your password?" (linked from the login page), the reset link's form.
   app.get('/identity/v1/password/forgot', { schema: forgotPageSchema }, async (req, reply) => {
-    const language = languageOf(req.headers['accept-language']);
-    const client = await clientOf(r, requireSingle(req.query));
-    return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id }));
+    const query = requireSingle(req.query);
+    const client = await clientOf(r, query);
+    const uiLocales = str(query, 'ui_locales', 100);
+    const language = formLanguage(req, uiLocales);
+    return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id, uiLocales }));
   });
 
   app.post('/identity/v1/password/forgot', { schema: forgotFormSchema }, async (req, reply) => {
     await limit(req);
-    const language = languageOf(req.headers['accept-language']);
     const params = requireSingle(req.body);
+    const uiLocales = str(params, 'ui_locales', 100);
+    const language = formLanguage(req, uiLocales);
     const client = await clientOf(r, params);
     try {
       await r.passwordReset.request({
@@ -237,7 +243,8 @@ export function selfServiceRoutes(
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
       const error = e.userMessage(language);
-      return sendRendered(reply, forgotPasswordPage(language, e.status, { clientId: client.client_id, error }));
+      const form = { clientId: client.client_id, uiLocales, error };
+      return sendRendered(reply, forgotPasswordPage(language, e.status, form));
     }
     return sendRendered(reply, forgotPasswordSentPage(language));
   });

@@ -62,7 +62,11 @@ export const passwordResetDonePage = (language: Language, returnTo?: string): Pa
   body: `<h1>${t(language, 'Your password was changed', 'Votre mot de passe a été modifié')}</h1><p>${t(language, 'Sign in with your new password. Your other sessions were signed out.', 'Connectez-vous avec votre nouveau mot de passe. Vos autres sessions ont été fermées.')}</p>${back(language, returnTo)}`,
 });
 
-export function forgotPasswordPage(language: Language, status: number, p: { clientId: string; error?: string }): Page {
+export function forgotPasswordPage(
+  language: Language,
+  status: number,
+  p: { clientId: string; uiLocales?: string; error?: string },
+): Page {
   const error = p.error ? `<p class="error" role="alert" id="forgot-error">${escapeHtml(p.error)}</p>` : '';
   return {
     status,
@@ -72,6 +76,7 @@ export function forgotPasswordPage(language: Language, status: number, p: { clie
 <p>${t(language, 'Enter the email address of your account: we will send you a link and a code to choose a new password.', 'Saisissez l’adresse e-mail de votre compte : nous vous enverrons un lien et un code pour choisir un nouveau mot de passe.')}</p>
 <form method="post" action="/identity/v1/password/forgot" novalidate>
 <input type="hidden" name="client_id" value="${escapeHtml(p.clientId)}">
+${p.uiLocales ? `<input type="hidden" name="ui_locales" value="${escapeHtml(p.uiLocales)}">` : ''}
 <label for="email">${t(language, 'Email', 'E-mail')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required${p.error ? ' aria-describedby="forgot-error"' : ''}>
 <button type="submit">${t(language, 'Send me a link', 'M’envoyer un lien')}</button>

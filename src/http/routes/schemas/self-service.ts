@@ -85,11 +85,14 @@ export const resetFormSchema = {
 };
 
 export const forgotPageSchema = {
-  querystring: protocolParams({ client_id: 'string: the client whose login page linked here' }),
+  querystring: protocolParams({
+    client_id: 'string: the client whose login page linked here',
+    ui_locales: 'string: the language of the sign-in that linked here',
+  }),
 };
 
 export const forgotFormSchema = {
-  body: protocolParams({ client_id: 'string', email: 'string: the account email' }),
+  body: protocolParams({ client_id: 'string', email: 'string: the account email', ui_locales: 'string' }),
 };
 
 export const accountRecoverySchema = {
