@@ -20,8 +20,8 @@ import {
   browserState,
   ensureCsrf,
   validatedRequest,
-  pageLanguage,
 } from './hosted-form.js';
+import { pageLanguage } from '../page-language.js';
 import { hostedMessage, type HostedMessage, isHostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
