@@ -160,6 +160,26 @@ describe('hosted login page', () => {
     assert.match(await notAtMfa.text(), /<html lang="fr">[\s\S]*Ce formulaire de connexion a expiré/);
   });
 
+  it('writes the form_post page in the language of the request, else of Accept-Language', async () => {
+    const page = async (over: Record<string, string>, headers: Record<string, string> = {}) => {
+      const res = await new Browser(ward).get(
+        codeRequest({ response_mode: 'form_post', tkn: (await signup(ward)).tkn, ...over }),
+        headers,
+      );
+      assert.equal(res.status, 200);
+      return res.text();
+    };
+    const en = await page({});
+    assert.match(en, /<html lang="en">/);
+    assert.match(en, /Scripts are off: continue to the application\./);
+    for (const fr of [await page({ ui_locales: 'fr-CA' }, { 'accept-language': 'en' }), await page({}, FR)]) {
+      assert.match(fr, /<html lang="fr">/);
+      assert.match(fr, /<title>Envoyer ce formulaire<\/title>/);
+      assert.match(fr, /Les scripts sont désactivés : continuez vers l’application\./);
+      assert.match(fr, /<button type="submit">Continuer<\/button>/);
+    }
+  });
+
   it('AZ-15: a real browser posts the form with Origin: null (the page is no-referrer) and still gets its 303', async () => {
     // Fetch "append a request Origin header": a non-CORS POST from a no-referrer document says `null`.
     const user = await signup(ward);

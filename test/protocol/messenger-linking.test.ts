@@ -201,6 +201,15 @@ describe('Messenger account linking: Ward side', () => {
     assert.match(await notConfirm.text(), /<html lang="fr">[\s\S]*Ce formulaire de connexion a expiré/);
   });
 
+  it('shows the refusal of a client without the Messenger callback in French, accents whole', async () => {
+    const res = await ward().fetch(linkUrl(META(), {}, 'other'), { headers: { 'accept-language': 'fr' } });
+    assert.equal(res.status, 400);
+    const html = await res.text();
+    assert.match(html, /<html lang="fr">/);
+    assert.match(html, /Cette demande ne peut pas aboutir/);
+    assert.match(html, /Cette application n&#39;a pas enregistré l&#39;adresse de retour Messenger\./);
+  });
+
   it('cancelling on the login page sends access_denied without a code (ML-04)', async () => {
     const browser = new Browser(ward());
     const page = await browser.get(linkUrl(META('c1')));
