@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { cleanDescription, type Language, type WardError } from '../errors/ward-error.js';
+import { authorizeErrorPage } from '../interaction/pages/authorize-error.js';
 import { formPostPage } from '../interaction/pages/form-post.js';
-import { escapeHtml, jsonInScript, sendPage, sendRendered } from './pages.js';
+import { pageLanguage } from './page-language.js';
+import { jsonInScript, sendPage, sendRendered } from './pages.js';
 import { sendPopupResponse } from './popup-response.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
@@ -34,7 +36,9 @@ export function sendAuthorizationResponse(
   if (req.state !== undefined) response.state = req.state;
   response.iss = issuer;
   if (req.responseMode === 'web_message') return sendWebMessage(reply, req, response);
-  if (req.responseMode === 'form_post') return sendRendered(reply, formPostPage(req.target!, response));
+  // The pages below speak the request's language (ui_locales, else the browser's Accept-Language).
+  if (req.responseMode === 'form_post')
+    return sendRendered(reply, formPostPage(req.target!, response, pageLanguage(reply.request, req)));
   const url = new URL(req.target!);
   if (req.responseMode === 'fragment') {
     url.hash = new URLSearchParams(response).toString();
@@ -45,7 +49,7 @@ export function sendAuthorizationResponse(
   if (req.display === 'popup') {
     const data: Record<string, string | number> = { ...response };
     for (const [k, v] of Object.entries(values)) if (typeof v === 'number') data[k] = v;
-    return sendPopupResponse(reply, req, data, url.toString());
+    return sendPopupResponse(reply, req, data, url.toString(), pageLanguage(reply.request, req));
   }
   return reply
     .code(redirectStatus)
@@ -68,13 +72,13 @@ export function sendAuthorizeError(
 ): FastifyReply {
   const req = (err.authorizeRequest ?? {}) as Partial<AuthorizeRequest>;
   if (!err.redirectable || issuer === undefined || (!req.target && req.responseMode !== 'web_message')) {
-    const message = cleanDescription(err.userMessage(language));
-    return sendPage(
-      reply,
-      err.status,
-      language === 'fr' ? "Erreur d'autorisation" : 'Authorization error',
-      `<h1>${language === 'fr' ? 'Cette demande ne peut pas aboutir' : 'This request cannot be completed'}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${language === 'fr' ? 'Erreur :' : 'Error:'} ${escapeHtml(err.error)}</p>`,
-    );
+    // Escaped by the page: only control and format characters go (cleanDescription, for URLs, would
+    // also drop the accents of the French messages).
+    const message = err
+      .userMessage(language)
+      .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+      .slice(0, 300);
+    return sendRendered(reply, authorizeErrorPage(err.status, language, message, err.error));
   }
   const description = cleanDescription(err.description);
   return sendAuthorizationResponse(

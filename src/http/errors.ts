@@ -5,7 +5,9 @@ import { languageOf, WardError } from '../errors/ward-error.js';
 import { randomId } from '../lib/random.js';
 import { isUnstorableText } from '../storage/sql/errors.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
+import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import { sendAuthorizeError } from './authorization-response.js';
+import { pageLanguage } from './page-language.js';
 import { validationRefusal } from './validation.js';
 
 /** Seconds a caller is asked to wait when the database is unreachable: pg-pool reconnects on the next request. */
@@ -34,7 +36,11 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog, i
     const errorId = err instanceof WardError ? undefined : randomId();
     const e = err instanceof WardError ? err : asWardError(err, req, outage, errorId!);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    if (e.authorizeRequest) return sendAuthorizeError(reply, e, language, issuer);
+    if (e.authorizeRequest) {
+      // The error page speaks the request's ui_locales when it got that far, else Accept-Language.
+      const request = e.authorizeRequest as Partial<AuthorizeRequest>;
+      return sendAuthorizeError(reply, e, pageLanguage(req, request), issuer);
+    }
     const id = e.id === 'unexpected' ? errorId : undefined;
     return reply.code(e.status).header('Cache-Control', 'no-store').send(e.body(language, id));
   });

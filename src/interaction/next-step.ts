@@ -43,8 +43,8 @@ export type Outcome =
       error?: unknown;
     }
   | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
-  /** The interaction ended meanwhile (finished by a parallel post, or expired). */
-  | { kind: 'expired' };
+  /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
+  | { kind: 'expired'; request: AuthorizeRequest };
 
 export interface NextStepDeps {
   interactions: InteractionService;
@@ -95,7 +95,7 @@ export function createNextStep(deps: NextStepDeps) {
       amr: who.amr,
       authTime: who.authTime,
     });
-    if (!moved) return { kind: 'expired' };
+    if (!moved) return { kind: 'expired', request: stored.request };
     const bound = { clientId: moved.interaction.request.client.client_id, interactionDigest: moved.interaction.digest };
     const { token, amr } = await deps.beginStepUp(who.user, bound, who.amr);
     const channel: Channel = amr.includes('email') ? 'email' : 'sms';
@@ -110,7 +110,8 @@ export function createNextStep(deps: NextStepDeps) {
   /** The end of a sign-in: the interaction finished once, a new session, the authorization response. */
   async function complete(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome> {
     const interaction = 'digest' in at ? at : null;
-    if (interaction && !(await deps.interactions.finish(interaction))) return { kind: 'expired' };
+    if (interaction && !(await deps.interactions.finish(interaction)))
+      return { kind: 'expired', request: interaction.request };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
     const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
     const values = await deps.authorize(request, {

@@ -13,6 +13,7 @@ import { PUBLIC_CLIENT, passwordLogin, pkcePair, redeem, signup } from '../helpe
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { CB, assertErrorPage, assertErrorRedirect, codeRequest } from '../protocol/authorize/support.js';
 
+const FR = { 'accept-language': 'fr-FR,fr;q=0.9' };
 const NO_LIMITS = { rate_limits: { signup: { limit: null }, login: { limit: null } } };
 const unescapeHtml = (s: string) =>
   s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
@@ -135,6 +136,48 @@ describe('hosted login page', () => {
     assert.match(await wrong.text(), /mot de passe est incorrect/);
     const english = await openLogin(new Browser(ward), codeRequest({ ui_locales: 'de en' }));
     assert.match(english.html, /Sign in to/);
+  });
+
+  it('shows the expired form page in the language of its request (ui_locales), else of Accept-Language', async () => {
+    const browser = new Browser(ward);
+    // No interaction to read a language from: Accept-Language, English by default.
+    const english = await browser.postForm('/oauth/authorize/login', { interaction: 'x', csrf: 'y' });
+    assert.equal(english.status, 403);
+    const en = await english.text();
+    assert.match(en, /<html lang="en">/);
+    assert.match(en, /This sign-in form has expired/);
+    const french = await browser.postForm('/oauth/authorize/login', { interaction: 'x', csrf: 'y' }, FR);
+    assert.equal(french.status, 403);
+    const fr = await french.text();
+    assert.match(fr, /<html lang="fr">/);
+    assert.match(fr, /<title>Connexion expirée<\/title>/);
+    assert.match(fr, /Ce formulaire de connexion a expiré/);
+    assert.match(fr, /Revenez à l’application et recommencez\./);
+    // The login page's interaction posted to the second-factor form: its request's ui_locales decides.
+    const { fields } = await openLogin(browser, codeRequest({ ui_locales: 'fr' }));
+    const notAtMfa = await browser.postForm('/oauth/authorize/mfa', fields, { 'accept-language': 'en' });
+    assert.equal(notAtMfa.status, 403);
+    assert.match(await notAtMfa.text(), /<html lang="fr">[\s\S]*Ce formulaire de connexion a expiré/);
+  });
+
+  it('writes the form_post page in the language of the request, else of Accept-Language', async () => {
+    const page = async (over: Record<string, string>, headers: Record<string, string> = {}) => {
+      const res = await new Browser(ward).get(
+        codeRequest({ response_mode: 'form_post', tkn: (await signup(ward)).tkn, ...over }),
+        headers,
+      );
+      assert.equal(res.status, 200);
+      return res.text();
+    };
+    const en = await page({});
+    assert.match(en, /<html lang="en">/);
+    assert.match(en, /Scripts are off: continue to the application\./);
+    for (const fr of [await page({ ui_locales: 'fr-CA' }, { 'accept-language': 'en' }), await page({}, FR)]) {
+      assert.match(fr, /<html lang="fr">/);
+      assert.match(fr, /<title>Envoyer ce formulaire<\/title>/);
+      assert.match(fr, /Les scripts sont désactivés : continuez vers l’application\./);
+      assert.match(fr, /<button type="submit">Continuer<\/button>/);
+    }
   });
 
   it('AZ-15: a real browser posts the form with Origin: null (the page is no-referrer) and still gets its 303', async () => {

@@ -166,6 +166,26 @@ for (const engine of engines()) {
         await refused(browser, { post_logout_redirect_uri: BYE }, /needs a client_id or an id_token_hint/);
       });
 
+      it("shows the refusal page in the refused request's ui_locales language, else Accept-Language's", async () => {
+        const browser = new Browser(ward);
+        const query = { client_id: 'spa', post_logout_redirect_uri: `${BYE}/` };
+        const url = (q: Record<string, string>) => `/identity/v1/logout?${new URLSearchParams(q).toString()}`;
+        const en = await (await browser.get(url(query), { accept: 'text/html' })).text();
+        assert.match(en, /<html lang="en">[\s\S]*This sign-out request cannot be completed/);
+        for (const [q, language] of [
+          [{ ...query, ui_locales: 'fr' }, 'en'],
+          [query, 'fr-FR'],
+        ] as const) {
+          const page = await browser.get(url(q), { accept: 'text/html', 'accept-language': language });
+          assert.equal(page.status, 400);
+          const fr = await page.text();
+          assert.match(fr, /<html lang="fr">/);
+          assert.match(fr, /<title>Erreur de déconnexion<\/title>/);
+          assert.match(fr, /Cette demande de déconnexion ne peut pas aboutir/);
+          assert.match(fr, /La post_logout_redirect_uri n&#39;est pas enregistrée pour cette application\./);
+        }
+      });
+
       it('refuses an id_token_hint Ward did not sign for this client, and a client_id that is not its audience', async () => {
         const { user, tokens, browser } = await signIn();
         const { privateKey } = await generateKeyPair('RS256');
@@ -221,7 +241,10 @@ for (const engine of engines()) {
           `/identity/v1/logout?id_token_hint=${other.tokens.id_token}&ui_locales=fr-FR%20en&post_logout_redirect_uri=${encodeURIComponent(BYE)}`,
         );
         assert.equal(page.status, 200);
-        assert.match(await page.text(), /Se déconnecter \?/);
+        const html = await page.text();
+        assert.match(html, /<html lang="fr">/);
+        assert.match(html, /Se déconnecter \?/);
+        assert.match(html, /Vous êtes connecté en tant que/);
         assert.equal(await signedIn(browser), true);
         assert.equal(await signedIn(other.browser), true, "the hint's own session is not touched either");
       });
@@ -260,7 +283,13 @@ for (const engine of engines()) {
         assert.equal(location(res).toString(), `${BYE}?state=s4`);
         const page = await browser.get('/identity/v1/logout');
         assert.equal(page.status, 200);
-        assert.match(await page.text(), /You are signed out/);
+        assert.match(await page.text(), /<html lang="en">[\s\S]*You are signed out/);
+        const fr = await browser.get('/identity/v1/logout', { 'accept-language': 'fr-FR,fr;q=0.9' });
+        assert.equal(fr.status, 200);
+        const html = await fr.text();
+        assert.match(html, /<html lang="fr">/);
+        assert.match(html, /<title>Déconnecté<\/title>/);
+        assert.match(html, /Vous êtes déconnecté/);
       });
     });
 
@@ -272,6 +301,13 @@ for (const engine of engines()) {
       assert.equal(res.status, 302);
       assert.equal(location(res).toString(), 'https://app.example/cb?state=x');
       assert.equal(await signedIn(browser), false);
+      // A return address no client registered: a page instead, in the browser's language.
+      const unregistered = `/identity/v1/logout?redirect_to=${encodeURIComponent('https://evil.example/')}`;
+      const en = await (await browser.get(unregistered)).text();
+      assert.match(en, /<html lang="en">[\s\S]*The return address https:\/\/evil\.example\/ is not registered/);
+      const fr = await (await browser.get(unregistered, { 'accept-language': 'fr' })).text();
+      assert.match(fr, /<html lang="fr">[\s\S]*<h1>Vous êtes déconnecté<\/h1>/);
+      assert.match(fr, /L’adresse de retour https:\/\/evil\.example\/ n’est pas enregistrée : vous restez ici\./);
     });
   });
 }

@@ -168,6 +168,48 @@ describe('Messenger account linking: Ward side', () => {
     assert.equal(location(silent).searchParams.get('authorization_code'), null);
   });
 
+  it('asks for the confirmation in French (ui_locales=fr or Accept-Language: fr), in English by default', async () => {
+    const user = await signup(ward(), 'bot');
+    const browser = new Browser(ward());
+    const tkn = await passwordLogin(ward(), user.email, user.password, 'bot');
+    const session = await browser.get(linkUrl('https://bot.example/link', { tkn }).replace('messenger_code', 'code'));
+    assert.equal(session.status, 302, 'a session');
+    const en = await (await browser.get(linkUrl(META('en')))).text();
+    assert.match(en, /<html lang="en">/);
+    assert.match(en, /Link your Messenger account to Shop bot\?/);
+    assert.match(en, /You are signed in as/);
+    const pages = [
+      await browser.get(linkUrl(META('fr1'), { ui_locales: 'fr' }), { 'accept-language': 'en' }),
+      await browser.get(linkUrl(META('fr2')), { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' }),
+    ];
+    for (const page of pages) {
+      assert.equal(page.status, 200);
+      const fr = await page.text();
+      assert.match(fr, /<html lang="fr">/);
+      assert.match(fr, /<title>Associer votre compte Messenger<\/title>/);
+      assert.match(fr, /Associer votre compte Messenger à Shop bot \?/);
+      assert.match(fr, new RegExp(`Vous êtes connecté en tant que ${user.email}\\. Shop bot connaîtra votre nom`));
+      assert.match(fr, /value="allow">Associer mon compte<\/button>/);
+      assert.match(fr, /value="deny">Annuler<\/button>/);
+    }
+    // A login page's interaction posted as a confirmation: the expired page, in its request's language.
+    const other = new Browser(ward());
+    const html = await (await other.get(linkUrl(META('fr3'), { ui_locales: 'fr' }))).text();
+    const form = { interaction: field(html, 'interaction'), csrf: field(html, 'csrf'), decision: 'allow' };
+    const notConfirm = await other.postForm('/oauth/authorize/consent', form, { 'accept-language': 'en' });
+    assert.equal(notConfirm.status, 403);
+    assert.match(await notConfirm.text(), /<html lang="fr">[\s\S]*Ce formulaire de connexion a expiré/);
+  });
+
+  it('shows the refusal of a client without the Messenger callback in French, accents whole', async () => {
+    const res = await ward().fetch(linkUrl(META(), {}, 'other'), { headers: { 'accept-language': 'fr' } });
+    assert.equal(res.status, 400);
+    const html = await res.text();
+    assert.match(html, /<html lang="fr">/);
+    assert.match(html, /Cette demande ne peut pas aboutir/);
+    assert.match(html, /Cette application n&#39;a pas enregistré l&#39;adresse de retour Messenger\./);
+  });
+
   it('cancelling on the login page sends access_denied without a code (ML-04)', async () => {
     const browser = new Browser(ward());
     const page = await browser.get(linkUrl(META('c1')));

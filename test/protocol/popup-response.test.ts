@@ -161,6 +161,17 @@ describe('display=popup: the answer goes to the opener (winchan protocol)', () =
     });
   });
 
+  it("says what it does in the request's language (ui_locales, else Accept-Language), English by default", async () => {
+    const en = await (await browser.get(popup().url)).text();
+    assert.match(en, /<html lang="en">[\s\S]*Signing you in\. This window closes by itself\./);
+    const fr = await (await browser.get(popup({ ui_locales: 'fr' }).url, { 'accept-language': 'en' })).text();
+    assert.match(fr, /<html lang="fr">/);
+    assert.match(fr, /<title>Connexion<\/title>/);
+    assert.match(fr, /Connexion en cours\. Cette fenêtre se ferme d’elle-même\./);
+    const refused = await new Browser(ward).get(popup({ prompt: 'none' }).url, { 'accept-language': 'fr' });
+    assert.match(await refused.text(), /<html lang="fr">[\s\S]*La connexion n’a pas abouti\./);
+  });
+
   it('a client with no allowed origin answers only the origin of its redirect_uri', async () => {
     const res = await new Browser(ward).get(
       authorizeUrl({

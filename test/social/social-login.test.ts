@@ -51,7 +51,12 @@ describe('social login', () => {
   });
 
   /** Runs /oauth/authorize?provider=... through the provider and back; returns Ward's last answer. */
-  async function viaProvider(provider: string, browser = new Browser(m.ward), pkce = pkcePair()) {
+  async function viaProvider(
+    provider: string,
+    browser = new Browser(m.ward),
+    pkce = pkcePair(),
+    extra: Record<string, string> = {},
+  ) {
     const start = await browser.get(
       authorizeUrl({
         client_id: 'spa',
@@ -63,6 +68,7 @@ describe('social login', () => {
         code_challenge: pkce.challenge,
         code_challenge_method: 'S256',
         provider,
+        ...extra,
       }),
     );
     assert.equal(start.status, 302, await start.text());
@@ -138,6 +144,53 @@ describe('social login', () => {
     const { body } = await redeem(m.ward, location(ok).searchParams.get('code')!, pkce.verifier);
     assert.equal(decodeJwt(body.id_token!).sub, owner.id);
     assert.equal((await m.ward.registry.storage.identities.find('corp', 'corp-takeover'))?.user_id, owner.id);
+  });
+
+  it('shows the link page, its refusals and the expired page in French (ui_locales=fr), else English', async () => {
+    const owner = await signup(m.ward);
+    idp.account = { sub: 'corp-fr', email: owner.email, email_verified: true, given_name: 'F', family_name: 'R' };
+    const en = await (await viaProvider('corp')).res.text();
+    assert.match(en, /<html lang="en">/);
+    assert.match(en, /Enter its password to link your Corp sign-in to it\./);
+    const { res, browser, callback } = await viaProvider('corp', undefined, undefined, { ui_locales: 'fr-FR' });
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /<html lang="fr">/);
+    assert.match(html, /<title>Associer votre compte<\/title>/);
+    assert.match(html, /<h1>Vous avez déjà un compte<\/h1>/);
+    assert.match(
+      html,
+      new RegExp(
+        `Un compte existe pour ${owner.email}\\. Saisissez son mot de passe pour y associer votre connexion Corp\\.`,
+      ),
+    );
+    assert.match(html, /<label for="password">Mot de passe<\/label>/);
+    assert.match(html, /<button type="submit">Associer et me connecter<\/button>/);
+    // The refusals follow the stored request's language, whatever the browser says.
+    const post = (password: string) =>
+      browser.postForm(
+        '/identity/v1/oauth/link',
+        { link_token: field(html, 'link_token'), csrf: field(html, 'csrf'), password },
+        { 'accept-language': 'en' },
+      );
+    for (let i = 0; i < 5; i++) {
+      const wrong = await post('not the password');
+      assert.equal(wrong.status, 401);
+      const text = await wrong.text();
+      assert.match(text, /<html lang="fr">/);
+      assert.match(text, /Le mot de passe est incorrect\./);
+    }
+    const waiting = await post(owner.password);
+    assert.equal(waiting.status, 429, 'the per-account protection waits after 5 failures');
+    assert.match(await waiting.text(), /Trop de tentatives échouées pour ce compte\. Réessayez dans un instant\./);
+    // A callback that belongs to no sign-in any more: the expired page, by Accept-Language.
+    const replay = await browser.get(callback.toString(), { 'accept-language': 'fr' });
+    assert.equal(replay.status, 400);
+    const fr = await replay.text();
+    assert.match(fr, /<html lang="fr">/);
+    assert.match(fr, /Cette connexion a expiré ou n’a pas commencé ici/);
+    const replayEn = await browser.get(callback.toString());
+    assert.match(await replayEn.text(), /<html lang="en">[\s\S]*This sign-in has expired or did not start here/);
   });
 
   const failures: Array<[TinyIdp['mode'], string]> = [

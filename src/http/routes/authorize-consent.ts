@@ -8,6 +8,7 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import { sendRendered } from '../pages.js';
+import { pageLanguage } from '../page-language.js';
 import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, ensureCsrf, expiredPage } from './hosted-form.js';
 
@@ -24,7 +25,11 @@ export function confirmationPage(
 ): FastifyReply {
   const csrf = ensureCsrf(r, req, reply);
   const { client, target } = at.request;
-  return sendRendered(reply, confirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target }));
+  const language = pageLanguage(req, at.request);
+  return sendRendered(
+    reply,
+    confirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target, language }),
+  );
 }
 
 /**
@@ -43,7 +48,7 @@ export function consentRoutes(
     const { params, interaction } = accepted;
     const ar = interaction.request;
     if (params.decision !== 'allow') {
-      if (!(await interactions.finish(interaction))) return expiredPage(reply);
+      if (!(await interactions.finish(interaction))) return expiredPage(req, reply, ar);
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
       throw new WardError('authorizeAccessDenied', {
         description: 'The user cancelled',
@@ -52,13 +57,13 @@ export function consentRoutes(
       });
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
-    if (interaction.step !== 'confirm') return expiredPage(reply);
+    if (interaction.step !== 'confirm') return expiredPage(req, reply, ar);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     const user = session?.user;
     if (!session || !user || user.disabled) {
       throw new WardError('authorizeLoginRequired', { description: 'The session has ended', authorizeRequest: ar });
     }
-    if (!(await interactions.finish(interaction))) return expiredPage(reply);
+    if (!(await interactions.finish(interaction))) return expiredPage(req, reply, ar);
     const values = await nextStep.fromSession(ar, { ...session, user });
     return sendAuthorizationResponse(reply, ar, r.config.issuer, values, 303);
   });

@@ -11,8 +11,8 @@ import {
   expiredPage,
   secondFactorMessage,
   secondFactorPage,
-  pageLanguage,
 } from './hosted-form.js';
+import { pageLanguage } from '../page-language.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 
 /**
@@ -30,7 +30,7 @@ export function hostedMfaRoutes(
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;
-    if (interaction.step !== 'mfa' || !interaction.userId) return expiredPage(reply);
+    if (interaction.step !== 'mfa' || !interaction.userId) return expiredPage(req, reply, interaction.request);
     const stepUp = typeof params.step_up === 'string' ? params.step_up : '';
     const channel: Channel = params.auth_type === 'sms' ? 'sms' : 'email';
     const at = { handle, interaction, stepUp, channel };

@@ -22,8 +22,8 @@ import {
   expiredPage,
   interactionAtLogin,
   validatedRequest,
-  pageLanguage,
 } from './hosted-form.js';
+import { pageLanguage } from '../page-language.js';
 import { hostedMessage, type HostedMessage, isHostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';

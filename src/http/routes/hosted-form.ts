@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { type Language, languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
+import { type Language, WardError } from '../../errors/ward-error.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
 import { expiredFormPage } from '../../interaction/pages/expired.js';
@@ -15,6 +15,7 @@ import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
+import { pageLanguage } from '../page-language.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { localeOf } from './identity-request.js';
@@ -62,7 +63,9 @@ export function ensureCsrf(r: Pick<Registry, 'masterKey'>, req: FastifyRequest, 
   return csrfToken(r.masterKey, browserCookie(req, reply));
 }
 
-export const expiredPage = (reply: FastifyReply): FastifyReply => sendRendered(reply, expiredFormPage());
+/** A hosted form whose interaction is gone: in the language of its request when known, else Accept-Language. */
+export const expiredPage = (req: FastifyRequest, reply: FastifyReply, request?: AuthorizeRequest): FastifyReply =>
+  sendRendered(reply, expiredFormPage(pageLanguage(req, request)));
 
 /**
  * The checks every hosted-page POST starts with: no parameter twice, the same origin, the CSRF token
@@ -78,12 +81,12 @@ export async function acceptHostedPost(
   const { params, duplicates } = singleValued(req.body);
   const cookie = req.cookies[CSRF_COOKIE];
   if (duplicates.length || !sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, cookie, params.csrf)) {
-    expiredPage(reply);
+    expiredPage(req, reply);
     return null;
   }
   const interaction = await interactions.open(params.interaction, cookie);
   if (!interaction) {
-    expiredPage(reply);
+    expiredPage(req, reply);
     return null;
   }
   return { params, interaction, handle: params.interaction as string };
@@ -108,10 +111,6 @@ export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserS
     locale: localeOf(req),
   };
 }
-
-/** The language of a hosted page: the request's ui_locales, else the browser's Accept-Language. */
-export const pageLanguage = (req: FastifyRequest, request?: AuthorizeRequest): Language =>
-  uiLocalesLanguage(request?.uiLocales) ?? languageOf(req.headers['accept-language']);
 
 /** How a refused code request or verification reads on the second-factor page. */
 export function secondFactorMessage(e: unknown, language: Language = 'en'): string | null {
@@ -160,7 +159,7 @@ export async function answerOutcome(
   reply: FastifyReply,
   outcome: Outcome,
 ): Promise<FastifyReply> {
-  if (outcome.kind === 'expired') return expiredPage(reply);
+  if (outcome.kind === 'expired') return expiredPage(req, reply, outcome.request);
   if (outcome.kind === 'second_factor') {
     if (outcome.challengeId !== null)
       return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });

@@ -22,7 +22,8 @@ import {
 import { requireSingle, type Params } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
 import { clearSessionCookie } from '../cookies.js';
-import { escapeHtml, sendPage, sendRendered } from '../pages.js';
+import { sendRendered } from '../pages.js';
+import { pageLanguage } from '../page-language.js';
 
 type LogoutDeps = Pick<
   Registry,
@@ -82,12 +83,7 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
         return reply.code(302).header('Location', url.toString()).header('Cache-Control', 'no-store').send();
       }
     }
-    return sendPage(
-      reply,
-      200,
-      'Signed out',
-      `<h1>You are signed out</h1>${redirectTo ? `<p class="muted">The return address ${escapeHtml(redirectTo.slice(0, 200))} is not registered, so you stay here.</p>` : ''}`,
-    );
+    return sendRendered(reply, signedOutPage(pageLanguage(req), redirectTo));
   }
 
   /** RP-Initiated Logout: validated first; ends the session at once only when the request is tied to it. */
@@ -143,7 +139,10 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
     } catch (e) {
       // A browser sees the refusal as a page (nothing changed, nobody redirected); an API caller as JSON.
       if (!(e instanceof WardError) || !req.headers.accept?.includes('text/html')) throw e;
-      const language = languageOf(req.headers['accept-language']);
+      // The refused request's ui_locales still says the user's language (only en or fr is read from it).
+      const language = pageLanguage(req, {
+        uiLocales: typeof params.ui_locales === 'string' ? params.ui_locales : undefined,
+      });
       return sendRendered(reply, logoutErrorPage(e.status, language, e.userMessage(language), e.error));
     }
   }

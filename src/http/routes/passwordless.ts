@@ -20,9 +20,9 @@ import {
   browserCookie,
   browserState,
   ensureCsrf,
-  pageLanguage,
   sameOriginPost,
 } from './hosted-form.js';
+import { pageLanguage } from '../page-language.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { isJson, localeOf } from './identity-request.js';
 import {

@@ -9,11 +9,13 @@ import {
 import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import { expiredSocialPage } from '../../interaction/pages/expired.js';
-import { linkPage } from '../../interaction/pages/link.js';
+import { type LinkPageError, linkPage } from '../../interaction/pages/link.js';
 import type { Interaction } from '../../interaction/service.js';
 import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import { sendRendered } from '../pages.js';
+import { pageLanguage } from '../page-language.js';
+import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
@@ -26,7 +28,9 @@ export function socialRoutes(
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep, social } = deps;
-  const expired = (reply: FastifyReply) => sendRendered(reply, expiredSocialPage());
+  /** The sign-in's request says the language when it is still known; else Accept-Language. */
+  const expired = (req: FastifyRequest, reply: FastifyReply, request?: AuthorizeRequest) =>
+    sendRendered(reply, expiredSocialPage(pageLanguage(req, request)));
 
   /** After the provider: the first factor is done; the next step decides the rest. */
   async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
@@ -38,10 +42,13 @@ export function socialRoutes(
     req: FastifyRequest,
     reply: FastifyReply,
     status: number,
-    p: { linkToken: string; email: string; provider: string; target: string | null; error?: string },
+    request: AuthorizeRequest,
+    p: { linkToken: string; email: string; provider: string; error?: LinkPageError },
   ) {
     const providerLabel = social.providers().find((x) => x.name === p.provider)?.label ?? p.provider;
-    return sendRendered(reply, linkPage(status, { ...p, providerLabel, csrf: ensureCsrf(r, req, reply) }));
+    const csrf = ensureCsrf(r, req, reply);
+    const page = { ...p, providerLabel, csrf, target: request.target, language: pageLanguage(req, request) };
+    return sendRendered(reply, linkPage(status, page));
   }
 
   /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
@@ -50,7 +57,7 @@ export function socialRoutes(
     const interaction = duplicates.length
       ? null
       : await interactions.open(params.interaction, req.cookies[CSRF_COOKIE]);
-    if (!interaction) return expired(reply);
+    if (!interaction) return expired(req, reply);
     if (!social.has(params.provider)) {
       throw new WardError('authorizeInvalidRequest', {
         description: 'Unknown provider',
@@ -71,7 +78,7 @@ export function socialRoutes(
   app.post('/identity/v1/oauth/callback/:name', { schema: socialCallbackPostSchema }, async (req, reply) => {
     const { params, duplicates } = singleValued(req.body);
     const handle = duplicates.length ? null : await social.park(req.params.name, params);
-    if (!handle) return expired(reply);
+    if (!handle) return expired(req, reply);
     const back = `${r.config.issuer}/identity/v1/oauth/callback/${encodeURIComponent(req.params.name)}?resume=${handle}`;
     return reply
       .code(303)
@@ -84,19 +91,19 @@ export function socialRoutes(
   app.get('/identity/v1/oauth/callback/:name', { schema: socialCallbackGetSchema }, async (req, reply) => {
     const { params: query } = singleValued(req.query);
     const params = query.resume === undefined ? query : await social.unpark(req.params.name, query.resume);
-    if (!params) return expired(reply);
+    if (!params) return expired(req, reply);
     const outcome = await social.callback(req.params.name, params, req.cookies[SOCIAL_COOKIE]);
     reply.clearCookie(SOCIAL_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
-    if (outcome.kind === 'bad_state') return expired(reply);
+    if (outcome.kind === 'bad_state') return expired(req, reply);
     const interaction = await interactions.byDigest(outcome.interaction);
-    if (!interaction) return expired(reply);
+    if (!interaction) return expired(req, reply);
     if (outcome.kind === 'refused') {
       const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';
       throw new WardError(id, { description: outcome.description, authorizeRequest: interaction.request });
     }
     if (outcome.kind === 'link') {
       const { linkToken, email, provider } = outcome;
-      return sendLinkPage(req, reply, 200, { linkToken, email, provider, target: interaction.request.target });
+      return sendLinkPage(req, reply, 200, interaction.request, { linkToken, email, provider });
     }
     return finish(req, reply, interaction, outcome.user, ['social', outcome.provider]);
   });
@@ -108,7 +115,7 @@ export function socialRoutes(
       !sameOriginPost(req, r.config.issuer) ||
       !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf)
     )
-      return expired(reply);
+      return expired(req, reply);
     let done: Awaited<ReturnType<typeof social.confirmLink>>;
     let refused: WardError | null = null;
     try {
@@ -123,19 +130,22 @@ export function socialRoutes(
     if (!done) {
       const pending = await social.pendingLink(params.link_token);
       const interaction = pending && (await interactions.byDigest(pending.interaction));
-      if (!pending || !interaction) return expired(reply);
+      if (!pending || !interaction) return expired(req, reply);
       const { email, provider } = pending;
-      const target = interaction.request.target;
-      return sendLinkPage(req, reply, refused ? 429 : 401, {
+      const error = !refused
+        ? 'incorrectPassword'
+        : refused.id === 'accountLocked'
+          ? 'accountLocked'
+          : 'accountDelayed';
+      return sendLinkPage(req, reply, refused ? 429 : 401, interaction.request, {
         linkToken: params.link_token as string,
         email,
         provider,
-        target,
-        error: refused ? 'Too many failed attempts for this account. Try again later.' : 'The password is incorrect.',
+        error,
       });
     }
     const interaction = await interactions.byDigest(done.interaction);
-    if (!interaction) return expired(reply);
+    if (!interaction) return expired(req, reply);
     return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider]);
   });
 }

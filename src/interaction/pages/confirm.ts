@@ -1,5 +1,25 @@
+import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import { formActionSource } from './login.js';
+
+const TEXT = {
+  en: {
+    title: 'Link your Messenger account',
+    heading: (client: string) => `Link your Messenger account to ${client}?`,
+    signedInAs: (who: string, client: string) =>
+      `You are signed in as ${who}. ${client} will know your name and email address.`,
+    allow: 'Link my account',
+    cancel: 'Cancel',
+  },
+  fr: {
+    title: 'Associer votre compte Messenger',
+    heading: (client: string) => `Associer votre compte Messenger à ${client} ?`,
+    signedInAs: (who: string, client: string) =>
+      `Vous êtes connecté en tant que ${who}. ${client} connaîtra votre nom et votre adresse e-mail.`,
+    allow: 'Associer mon compte',
+    cancel: 'Annuler',
+  },
+};
 
 export interface ConfirmPageInput {
   clientName: string;
@@ -8,6 +28,8 @@ export interface ConfirmPageInput {
   /** Who the SSO session says the user is. */
   who: string;
   target: string | null;
+  /** The page's language (ui_locales, else Accept-Language); English when absent. */
+  language?: Language;
 }
 
 /**
@@ -15,14 +37,17 @@ export interface ConfirmPageInput {
  * first sees "Link your Messenger account to <client>?" and chooses.
  */
 export function confirmPage(p: ConfirmPageInput): Page {
+  const language = p.language ?? 'en';
+  const t = TEXT[language];
   const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}"><input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
   const client = escapeHtml(p.clientName);
   return {
     status: 200,
-    title: 'Link your Messenger account',
-    body: `<h1>Link your Messenger account to ${client}?</h1><p>You are signed in as ${escapeHtml(p.who)}. ${client} will know your name and email address.</p>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="allow">Link my account</button></form>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="deny">Cancel</button></form>`,
+    title: t.title,
+    lang: language,
+    body: `<h1>${t.heading(client)}</h1><p>${t.signedInAs(escapeHtml(p.who), client)}</p>
+<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="allow">${t.allow}</button></form>
+<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision" value="deny">${t.cancel}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }

@@ -3,17 +3,29 @@
 // The page holds one form whose values are escaped (AZ-18), submits itself with the one script the
 // CSP lets run, and offers a button when scripts are off. Only the redirect_uri's origin may be the
 // form's target (form-action), and the page is never framed, cached or referred.
+import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import { formActionSource } from './login.js';
 
-export function formPostPage(target: string, values: Record<string, string>): Page {
+const TEXT = {
+  en: { title: 'Submit this form', noScript: 'Scripts are off: continue to the application.', submit: 'Continue' },
+  fr: {
+    title: 'Envoyer ce formulaire',
+    noScript: 'Les scripts sont désactivés : continuez vers l’application.',
+    submit: 'Continuer',
+  },
+};
+
+export function formPostPage(target: string, values: Record<string, string>, language: Language): Page {
+  const t = TEXT[language];
   const inputs = Object.entries(values)
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('');
   return {
     status: 200,
-    title: 'Submit this form',
-    body: `<form method="post" action="${escapeHtml(target)}" id="response">${inputs}<noscript><p>Scripts are off: continue to the application.</p><button type="submit">Continue</button></noscript></form>`,
+    title: t.title,
+    lang: language,
+    body: `<form method="post" action="${escapeHtml(target)}" id="response">${inputs}<noscript><p>${t.noScript}</p><button type="submit">${t.submit}</button></noscript></form>`,
     script: 'document.getElementById("response").submit();',
     formAction: formActionSource(target),
   };

@@ -1,7 +1,40 @@
-// The pages of OpenID Connect logout, in English or French (ui_locales, else Accept-Language).
+// The pages of logout, in English or French (ui_locales, else Accept-Language).
 import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import { formActionSource } from './login.js';
+
+const TEXT = {
+  en: {
+    confirmTitle: 'Sign out?',
+    asks: (client: string) => `${client} asks to sign you out.`,
+    signedInAs: (who: string) => `You are signed in as ${who}.`,
+    signOut: 'Sign out',
+    staySignedIn: 'Stay signed in',
+    signedOutTitle: 'Signed out',
+    signedOut: 'You are signed out',
+    notRegistered: (url: string) => `The return address ${url} is not registered, so you stay here.`,
+    stillTitle: 'Still signed in',
+    still: 'You are still signed in',
+    errorTitle: 'Sign-out error',
+    errorHeading: 'This sign-out request cannot be completed',
+    error: 'Error:',
+  },
+  fr: {
+    confirmTitle: 'Se déconnecter ?',
+    asks: (client: string) => `${client} demande votre déconnexion.`,
+    signedInAs: (who: string) => `Vous êtes connecté en tant que ${who}.`,
+    signOut: 'Me déconnecter',
+    staySignedIn: 'Rester connecté',
+    signedOutTitle: 'Déconnecté',
+    signedOut: 'Vous êtes déconnecté',
+    notRegistered: (url: string) => `L’adresse de retour ${url} n’est pas enregistrée : vous restez ici.`,
+    stillTitle: 'Toujours connecté',
+    still: 'Vous êtes toujours connecté',
+    errorTitle: 'Erreur de déconnexion',
+    errorHeading: 'Cette demande de déconnexion ne peut pas aboutir',
+    error: 'Erreur :',
+  },
+};
 
 export interface LogoutConfirmInput {
   language: Language;
@@ -21,43 +54,41 @@ export interface LogoutConfirmInput {
  * session) never signs the user out by itself: a link on any page could. The user chooses here.
  */
 export function logoutConfirmPage(p: LogoutConfirmInput): Page {
-  const fr = p.language === 'fr';
+  const t = TEXT[p.language];
   const hidden = Object.entries({ ...p.carried, confirmation: p.token })
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('');
-  const from = p.clientName
-    ? fr
-      ? `<p>${escapeHtml(p.clientName)} demande votre déconnexion.</p>`
-      : `<p>${escapeHtml(p.clientName)} asks to sign you out.</p>`
-    : '';
+  const from = p.clientName ? `<p>${t.asks(escapeHtml(p.clientName))}</p>` : '';
   return {
     status: 200,
-    title: fr ? 'Se déconnecter ?' : 'Sign out?',
-    body: `<h1>${fr ? 'Se déconnecter ?' : 'Sign out?'}</h1>${from}<p>${fr ? 'Vous êtes connecté en tant que' : 'You are signed in as'} ${escapeHtml(p.who)}.</p>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" name="confirm" value="yes">${fr ? 'Me déconnecter' : 'Sign out'}</button></form>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" class="secondary" name="confirm" value="no">${fr ? 'Rester connecté' : 'Stay signed in'}</button></form>`,
+    title: t.confirmTitle,
+    lang: p.language,
+    body: `<h1>${t.confirmTitle}</h1>${from}<p>${t.signedInAs(escapeHtml(p.who))}</p>
+<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" name="confirm" value="yes">${t.signOut}</button></form>
+<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" class="secondary" name="confirm" value="no">${t.staySignedIn}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }
 
-export const signedOutPage = (language: Language): Page => ({
-  status: 200,
-  title: language === 'fr' ? 'Déconnecté' : 'Signed out',
-  body: language === 'fr' ? '<h1>Vous êtes déconnecté</h1>' : '<h1>You are signed out</h1>',
-});
+/** A logout that has nowhere to return to (`unregistered`: the SDK's return address that no client registered). */
+export function signedOutPage(language: Language, unregistered?: string): Page {
+  const t = TEXT[language];
+  const note = unregistered ? `<p class="muted">${t.notRegistered(escapeHtml(unregistered.slice(0, 200)))}</p>` : '';
+  return { status: 200, title: t.signedOutTitle, lang: language, body: `<h1>${t.signedOut}</h1>${note}` };
+}
 
-export const stillSignedInPage = (language: Language): Page => ({
-  status: 200,
-  title: language === 'fr' ? 'Toujours connecté' : 'Still signed in',
-  body: language === 'fr' ? '<h1>Vous êtes toujours connecté</h1>' : '<h1>You are still signed in</h1>',
-});
+export function stillSignedInPage(language: Language): Page {
+  const t = TEXT[language];
+  return { status: 200, title: t.stillTitle, lang: language, body: `<h1>${t.still}</h1>` };
+}
 
 /** A refused logout request, shown to a browser: nothing was changed and nobody is redirected. */
 export function logoutErrorPage(status: number, language: Language, message: string, error: string): Page {
-  const fr = language === 'fr';
+  const t = TEXT[language];
   return {
     status,
-    title: fr ? 'Erreur de déconnexion' : 'Sign-out error',
-    body: `<h1>${fr ? 'Cette demande de déconnexion ne peut pas aboutir' : 'This sign-out request cannot be completed'}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${fr ? 'Erreur :' : 'Error:'} ${escapeHtml(error)}</p>`,
+    title: t.errorTitle,
+    lang: language,
+    body: `<h1>${t.errorHeading}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${t.error} ${escapeHtml(error)}</p>`,
   };
 }
