@@ -15,8 +15,8 @@ import {
   ensureCsrf,
   expiredPage,
   interactionAtLogin,
-  pageLanguage,
 } from './hosted-form.js';
+import { pageLanguage } from '../page-language.js';
 import { localeOf } from './identity-request.js';
 
 const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
@@ -100,14 +100,14 @@ export function signupPageRoutes(
 
   app.get('/oauth/authorize/signup', { schema: signupPageSchema }, async (req, reply) => {
     const at = await interactionAtLogin(interactions, req);
-    return at ? page(req, reply, at) : expiredPage(reply);
+    return at ? page(req, reply, at) : expiredPage(req, reply);
   });
 
   app.post('/oauth/authorize/signup', { schema: signupFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;
-    if (interaction.step !== 'login') return expiredPage(reply);
+    if (interaction.step !== 'login') return expiredPage(req, reply, interaction.request);
     const at = { handle, interaction };
     const fields = userFields(r.account().custom_fields);
     const values = typedValues(params, fields);

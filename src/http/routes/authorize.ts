@@ -172,7 +172,7 @@ export function authorizeRoutes(
   // The login page of a sign-in in progress, shown again (the signup page's "Sign in" link).
   app.get('/oauth/authorize/login', { schema: loginPageSchema }, async (req, reply) => {
     const at = await interactionAtLogin(interactions, req);
-    if (!at) return expiredPage(reply);
+    if (!at) return expiredPage(req, reply);
     return loginPage(req, reply, { handle: at.handle, request: at.interaction.request });
   });
 
