@@ -2,7 +2,7 @@
 // data in from the management API.
 import { CLIENT_BODY, CREATE_CLIENT_BODY } from './client-page.js';
 import { SETTINGS_BODY } from './settings-page.js';
-import { CREATE_USER_FORM, USER_ACCOUNT_SECTION } from './user-admin-page.js';
+import { CREATE_USER_FORM, USER_ACCOUNT_SECTION, USER_PROFILE_FORM } from './user-admin-page.js';
 import type { PageName } from './shell.js';
 
 export { shell, type PageName } from './shell.js';
@@ -52,7 +52,7 @@ ${keysTable('site-keys-table', 'Global key set')}`,
     title: 'User',
     body: `<section aria-labelledby="h-profile"><h2 id="h-profile">Profile</h2><dl id="user-details"></dl>
 <div class="actions" data-perm="manage:users"><button type="button" id="toggle-disabled">Disable user</button>
-<button type="button" id="revoke-sessions">Revoke all sessions</button></div></section>
+<button type="button" id="revoke-sessions">Revoke all sessions</button></div>${USER_PROFILE_FORM}</section>
 ${USER_ACCOUNT_SECTION}
 <section aria-labelledby="h-role" data-perm="manage:roles"><h2 id="h-role">Console role</h2><form id="role-form"><label for="role">Role</label>
 <select id="role" name="role" aria-describedby="role-hint"><option value="">No role (no console access)</option><option value="viewer">Viewer</option><option value="developer">Developer</option>

@@ -1,7 +1,8 @@
 // The HTML of the administrator's user actions (static/user-admin.js fills and drives them): on the
 // Users page, a form to create a user with a password; on a user's page, the Account section: the
 // verification of the email and phone, the password sign-in protection state, and Verify / Unverify,
-// Unlock, Export data (JSON) and Delete user. All need manage:users (data-perm).
+// Unlock, Send password reset, Export data (JSON) and Delete user; and the profile form (names, the other
+// OIDC claims, the custom fields as JSON). All need manage:users (data-perm).
 
 const field = (name: string, label: string, attrs: string) =>
   `<div class="field"><label for="nu-${name}">${label}</label><input id="nu-${name}" name="${name}" ${attrs}></div>`;
@@ -24,5 +25,23 @@ export const USER_ACCOUNT_SECTION = `<section aria-labelledby="h-account"><h2 id
 <div class="actions" data-perm="manage:users"><button type="button" id="toggle-email-verified">Mark email verified</button>
 <button type="button" id="toggle-phone-verified">Mark phone verified</button>
 <button type="button" id="unlock-user">Unlock password sign-in</button>
+<button type="button" id="send-reset">Send password reset</button>
 <button type="button" id="export-user">Export data (JSON)</button>
 <button type="button" id="delete-user" class="danger">Delete user</button></div></section>`;
+
+const profileField = (name: string, label: string, attrs: string) =>
+  `<div class="field"><label for="pf-${name}">${label}</label><input id="pf-${name}" name="${name}" ${attrs}></div>`;
+
+/** The profile a user may also edit themselves (update-profile), and the custom fields, admin-only ones included. */
+export const USER_PROFILE_FORM = `<details id="edit-profile" data-perm="manage:users"><summary>Edit profile</summary>
+<form id="profile-form" novalidate><p class="hint" id="pf-hint">An emptied field is cleared. Custom fields are a JSON
+object of the account's declared fields (null removes one); each value is checked against its type.</p>
+${profileField('given_name', 'Given name', 'type="text" maxlength="200" autocomplete="off"')}
+${profileField('family_name', 'Family name', 'type="text" maxlength="200" autocomplete="off"')}
+${profileField('nickname', 'Nickname', 'type="text" maxlength="200" autocomplete="off"')}
+${profileField('birthdate', 'Birthdate', 'type="date"')}
+${profileField('gender', 'Gender', 'type="text" maxlength="50" autocomplete="off"')}
+${profileField('locale', 'Locale', 'type="text" maxlength="35" autocomplete="off" placeholder="fr-FR"')}
+<div class="field"><label for="pf-custom_fields">Custom fields (JSON)</label>
+<textarea id="pf-custom_fields" name="custom_fields" rows="4" spellcheck="false" aria-describedby="pf-hint"></textarea></div>
+<button type="submit">Save profile</button></form></details>`;

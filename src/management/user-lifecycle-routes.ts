@@ -103,7 +103,7 @@ export function userLifecycleRoutes(
         } catch (e) {
           throw topLevelFields(e);
         }
-        if (invite) await r.passwordReset.invite(u);
+        if (invite) await r.passwordReset.sendByAdministrator(u, 'invitation');
         const now = r.clock.now();
         const flags = {
           email_verified: !!(email_verified && u.email),
@@ -223,6 +223,26 @@ export function userLifecycleRoutes(
         const unlocked = await r.users.protection.unlock(keysOfUser(u));
         await recordAudit(r.storage, r.clock.now(), actor, 'user.unlocked', `user:${u.id}`, 'success', { unlocked });
         return { unlocked };
+      },
+    }),
+    managementRoute({
+      method: 'POST',
+      url: '/api/v1/users/:userId/password-reset',
+      tag: 'users',
+      permission: 'manage:users',
+      audit: 'user.password_reset_sent',
+      params: userIdParam,
+      body: emptyBody,
+      bodyOptional: true,
+      summary:
+        'Email a user a link and a code to choose a new password (the hosted reset page); the previous one stops ' +
+        'working. The current password keeps working until the user sets a new one.',
+      response: { status: 204 },
+      handler: async ({ actor, params }) => {
+        const u = await existing(params.userId);
+        if (u.disabled) throw invalidField('userId', 'the user is disabled');
+        await r.passwordReset.sendByAdministrator(u, 'reset_password');
+        await recordAudit(r.storage, r.clock.now(), actor, 'user.password_reset_sent', `user:${u.id}`, 'success');
       },
     }),
   ];

@@ -99,12 +99,16 @@ export function createPasswordReset(deps: PasswordResetDeps) {
      * An invitation (an administrator created the account without a password): a link to the reset
      * page, where the user chooses a password; it also verifies the email address.
      */
-    async invite(user: User, locale?: string): Promise<void> {
+    /**
+     * From an administrator: an invitation to choose a first password, or a password reset; by email,
+     * a code and a link to the reset page (the previous one stops working).
+     */
+    async sendByAdministrator(user: User, kind: 'invitation' | 'reset_password', locale?: string): Promise<void> {
       if (!user.email) throw new WardError('noEmailAddress');
       await sendAccountCode(deps, {
         userId: user.id,
         purpose: 'reset_password',
-        kind: 'invitation',
+        kind,
         channel: 'email',
         address: user.email,
         locale,

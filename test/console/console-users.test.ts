@@ -1,24 +1,36 @@
 // An administrator's user actions in the console, in headless Chromium: a Manager creates a user (a
 // weak password is refused and its field marked), marks the email verified, sees a locked password
-// sign-in and unlocks it, downloads the user's data as JSON, and deletes the user after the
+// sign-in and unlocks it, edits the profile and an admin-only custom field (an ill-typed value refused
+// and marked), sends a password reset (the mail read from the real SMTP sink), downloads the user's
+// data as JSON, and deletes the user after the
 // confirmation dialog (Cancel first: nothing deleted). A Manager removes a user's passkey. A Viewer sees
 // none of these buttons.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { confirmDialog, dialog, idle, shot, startConsole, statusSays, type ConsoleHarness } from './browser.js';
 
 describe('console: create, verify, unlock, export and delete a user', { timeout: 180_000 }, () => {
   let h: ConsoleHarness;
+  let smtp: SmtpSink;
   before(async () => {
+    smtp = await startSmtpSink();
     h = await startConsole({
       clients: [PUBLIC_CLIENT],
-      account: { sign_in_delay_after: 2, sign_in_lock_after: 3, sign_in_lock_seconds: 600 },
+      account: {
+        sign_in_delay_after: 2,
+        sign_in_lock_after: 3,
+        sign_in_lock_seconds: 600,
+        custom_fields: [{ name: 'tier', data_type: 'list', values: ['gold', 'silver'], writable: 'admin' }],
+      },
+      delivery: { smtpUrl: smtp.url },
     });
   });
   after(async () => {
     await h?.close();
+    await smtp?.close();
   });
 
   const login = (email: string, password: string) =>
@@ -57,6 +69,25 @@ describe('console: create, verify, unlock, export and delete a user', { timeout:
       await statusSays(page, 'Email marked verified.');
       assert.equal((await h.ward.registry.users.find(user.id))!.email_verified, true);
       await page.getByRole('button', { name: 'Mark email unverified' }).waitFor();
+
+      // Edit the profile: an ill-typed custom field is refused and marked, then saved.
+      await page.getByText('Edit profile').click();
+      await page.getByLabel('Nickname').fill('Countess');
+      await page.getByLabel('Custom fields (JSON)').fill('{"tier": "bronze"}');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.locator('#error').filter({ hasText: 'must be one of gold, silver' }).waitFor();
+      assert.equal(await page.getByLabel('Custom fields (JSON)').getAttribute('aria-invalid'), 'true');
+      await page.getByLabel('Custom fields (JSON)').fill('{"tier": "gold"}');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await statusSays(page, 'Profile saved.');
+      const profile = await h.ward.registry.storage.profiles.find(user.id);
+      assert.equal(profile?.nickname, 'Countess');
+      assert.deepEqual(profile?.custom_fields, { tier: 'gold' });
+
+      // Send a password reset: the user gets a link to the reset page.
+      await page.getByRole('button', { name: 'Send password reset' }).click();
+      await statusSays(page, `A password reset link was sent to ${email}.`);
+      assert.match((await smtp.next(email)).text, /\/identity\/v1\/password\/reset\?user_id=/);
 
       // Lock the password sign-in, see it, unlock it.
       for (let i = 0; i < 3; i++) {

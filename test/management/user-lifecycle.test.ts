@@ -251,6 +251,7 @@ for (const engine of engines()) {
         ['/api/v1/users/{userId}/verification', 'patch'],
         ['/api/v1/users/{userId}/export', 'get'],
         ['/api/v1/users/{userId}/unlock', 'post'],
+        ['/api/v1/users/{userId}/password-reset', 'post'],
         ['/api/v1/users/{userId}/sign-in-protection', 'get'],
       ] as const)
         assert.ok(doc.paths[path]?.[method], `${method} ${path}`);

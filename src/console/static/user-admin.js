@@ -1,7 +1,8 @@
 // Ward console, an administrator's user actions (after users.js): on the Users page, New user (with a
 // password; errors shown per field); on a user's page, the Account section: email and phone
 // verification (Mark verified / unverified), the password sign-in protection state with Unlock,
-// Export data (a JSON download), and Delete user, which asks in the confirmation dialog first.
+// Send password reset, Export data (a JSON download), and Delete user, which asks in the confirmation
+// dialog first; and the Edit profile form (PATCH /api/v1/users/{id}; errors shown per field).
 (function () {
   'use strict';
   var C = window.WardConsole,
@@ -54,6 +55,8 @@
     var emailBtn = $('#toggle-email-verified'),
       phoneBtn = $('#toggle-phone-verified'),
       unlockBtn = $('#unlock-user'),
+      resetBtn = $('#send-reset'),
+      profileForm = $('#profile-form'),
       exportBtn = $('#export-user'),
       deleteBtn = $('#delete-user');
     var yes = function (v) {
@@ -77,11 +80,76 @@
         emailBtn.hidden = !user.email;
         emailBtn.textContent = user.email_verified ? 'Mark email unverified' : 'Mark email verified';
       }
+      if (resetBtn) resetBtn.hidden = !user.email;
+      if (profileForm) fillProfile(profileForm.elements);
       if (phoneBtn) {
         phoneBtn.hidden = !user.phone_number;
         phoneBtn.textContent = user.phone_number_verified ? 'Mark phone unverified' : 'Mark phone verified';
       }
     }
+
+    var PROFILE = ['given_name', 'family_name', 'nickname', 'birthdate', 'gender', 'locale'];
+    function fillProfile(f) {
+      PROFILE.forEach(function (k) {
+        f[k].value = user[k] || '';
+      });
+      var custom = user.custom_fields || {};
+      f.custom_fields.value = Object.keys(custom).length ? JSON.stringify(custom, null, 2) : '';
+    }
+
+    if (profileForm)
+      profileForm.addEventListener('submit', function (e) {
+        e.preventDefault();
+        var f = profileForm.elements,
+          body = {};
+        PROFILE.forEach(function (k) {
+          var v = f[k].value.trim();
+          if (v !== (user[k] || '')) body[k] = v === '' ? null : v;
+        });
+        profileForm.querySelectorAll('[aria-invalid]').forEach(function (el) {
+          el.removeAttribute('aria-invalid');
+        });
+        var raw = f.custom_fields.value.trim();
+        if (raw !== '') {
+          try {
+            body.custom_fields = JSON.parse(raw);
+          } catch (_) {
+            f.custom_fields.setAttribute('aria-invalid', 'true');
+            C.error('Custom fields: not valid JSON.');
+            return;
+          }
+        }
+        if (!Object.keys(body).length) return C.status('Nothing changed.');
+        C.run(
+          async function () {
+            try {
+              await C.api('PATCH', base, body);
+            } catch (err) {
+              (err.details || []).forEach(function (d) {
+                var el = f[String(d.field).split('.')[0]];
+                if (el) el.setAttribute('aria-invalid', 'true');
+              });
+              throw err;
+            }
+            await load();
+            C.status('Profile saved.');
+          },
+          profileForm.querySelector('button[type=submit]'),
+          'Saving…',
+        );
+      });
+
+    if (resetBtn)
+      resetBtn.addEventListener('click', function () {
+        C.run(
+          async function () {
+            await C.api('POST', base + '/password-reset', {});
+            C.status('A password reset link was sent to ' + user.email + '.');
+          },
+          resetBtn,
+          'Sending…',
+        );
+      });
 
     function flag(button, key) {
       button.addEventListener('click', function () {
