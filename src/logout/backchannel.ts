@@ -88,13 +88,13 @@ export async function deliveriesForUser(
 /**
  * Ends every open session of a user and revokes every grant (refresh and access tokens stop working
  * on every process at once), each client that had an ended session getting its logout token. `keep`:
- * the caller's grant and the session it was issued in stay, with that session's other grants (the
- * same browser's other apps). Answers how many sessions ended and grants were revoked.
+ * the caller's grant (if any) and session stay, with that session's other grants (the same browser's
+ * other apps). Answers how many sessions ended and grants were revoked.
  */
 export async function endSessionsOfUser(
   deps: { storage: Storage; clients: ClientService; clock: Clock; delivery?: { kick(): void } },
   userId: string,
-  keep?: { grant: string; session: string | null },
+  keep?: { grant: string | null; session: string | null },
 ): Promise<{ sessions: number; grants: number }> {
   const keepSession = keep?.session ?? null;
   const logouts = await deliveriesForUser(deps, userId, keepSession);

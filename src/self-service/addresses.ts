@@ -185,6 +185,26 @@ export function createAddresses(deps: AddressDeps) {
       await send(user, 'change_phone', { channel: 'sms', address: phone }, { locale });
     },
 
+    /**
+     * What the user asked for and has not confirmed yet (the hosted account page shows it): the new
+     * email address whose link still works, the phone number whose code still works (a new number, or
+     * the current one while unverified).
+     */
+    async pendingChanges(user: User): Promise<{ email: string | null; phone: string | null }> {
+      const now = clock.now();
+      const email = await storage.accountCodes.newestLiveOfUser(user.id, ['change_email']);
+      const phone = await storage.accountCodes.newestLiveOfUser(user.id, ['change_phone', 'verify_phone']);
+      const phoneUsable =
+        phone &&
+        phone.code_expires_at > now &&
+        phone.attempts < phone.max_attempts &&
+        (phone.purpose === 'change_phone' || (phone.destination === user.phone_number && !user.phone_number_verified));
+      return {
+        email: email && email.link_expires_at > now ? email.destination : null,
+        phone: phoneUsable ? phone.destination : null,
+      };
+    },
+
     /** verify-phone-number: the code of the current number (a verification) or of a new one (a change). */
     async verifyPhone(user: User, rawPhone: unknown, code: unknown): Promise<void> {
       const phone = phoneOf('phone_number', rawPhone);

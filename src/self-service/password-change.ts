@@ -1,6 +1,7 @@
 // A signed-in user changes (or, without one yet, sets) their password: the current one is required
 // when there is one; a user with a second factor needs a fresh step-up; the new one meets the policy.
-// Every other session and grant of the user ends (the caller's own stay), and the user is told.
+// Every other session and grant of the user ends (the caller's own stay: its grant and session, or its
+// session), and the user is told.
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { createSignInProtection, keysOfUser } from '../accounts/sign-in-protection.js';
@@ -31,7 +32,12 @@ export interface PasswordChangeDeps {
 
 export interface PasswordChanger {
   user: User;
-  grantId: string;
+  /**
+   * What stays signed in: the caller's grant (an API call with an access token), with the session it
+   * was issued in; or the caller's session (the hosted account page), with its grants. Every other
+   * session and grant of the user ends.
+   */
+  keep: { grant: string } | { session: string };
   amr: string[];
   authTime: number | null;
 }
@@ -62,11 +68,11 @@ export async function changePassword(
   );
   await enforcePasswordPolicy(deps.account(), input.password, user, 'password');
   await deps.storage.users.setPassword(user.id, await hashPassword(input.password), deps.clock.now());
-  const keepSession = (await deps.storage.tokens.findGrant(who.grantId))?.session_id ?? null;
-  const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, {
-    grant: who.grantId,
-    session: keepSession,
-  });
+  const keep =
+    'grant' in who.keep
+      ? { grant: who.keep.grant, session: (await deps.storage.tokens.findGrant(who.keep.grant))?.session_id ?? null }
+      : { grant: null, session: who.keep.session };
+  const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, keep);
   tellPasswordChanged(deps, user, deps.clock.now());
   await deps.events.emit('account.password_changed', { user_id: user.id, ...ended }, 'password changed');
 }

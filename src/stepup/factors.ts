@@ -39,6 +39,10 @@ export async function requireFreshStepUp(
   who: { userId: string; amr: string[]; authTime: number | null },
 ): Promise<void> {
   if ((await verifiedFactors(deps.storage, who.userId)).length === 0) return;
-  const fresh = who.amr.includes('mfa') && who.authTime !== null && deps.now - who.authTime <= STEP_UP_FRESH_MS;
-  if (!fresh) throw new WardError('stepUpRequired');
+  if (!freshFromStepUp(who, deps.now)) throw new WardError('stepUpRequired');
+}
+
+/** Whether a credential came out of a step-up (amr has mfa) done within STEP_UP_FRESH_MS of `now`. */
+export function freshFromStepUp(who: { amr: string[]; authTime: number | null }, now: number): boolean {
+  return who.amr.includes('mfa') && who.authTime !== null && now - who.authTime <= STEP_UP_FRESH_MS;
 }

@@ -15,7 +15,7 @@ import { steppedUpAmr, verifiedFactors } from './factors.js';
 export interface StepUpFinish {
   user: User;
   clientId: string;
-  /** The interaction the step-up continues (interaction/service.ts). */
+  /** The interaction the step-up continues (interaction/service.ts); null for the account page's. */
   interactionDigest: string | null;
   amr: string[];
   channel: Channel;
@@ -46,11 +46,13 @@ export function createStepUpService(
   return {
     /**
      * A step_up token for a user who has factors, continuing the stored interaction `interactionDigest`
-     * (the authorization request is there, not copied here); answers the factor types as amr.
+     * (the authorization request is there, not copied here); answers the factor types as amr. A null
+     * interaction continues no sign-in: the hosted account page's step-up (self-service/account-step-up.ts),
+     * which no sign-in path can finish, since each looks its interaction up.
      */
     async begin(
       user: Pick<User, 'id'>,
-      bound: { clientId: string; interactionDigest: string },
+      bound: { clientId: string; interactionDigest: string | null },
       baseAmr: string[],
       action?: string,
     ): Promise<{ token: string; amr: string[] }> {

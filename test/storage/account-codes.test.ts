@@ -83,5 +83,21 @@ for (const engine of engines()) {
       await s.accountCodes.deleteExpired(now + 11);
       assert.equal(await s.accountCodes.findByLink('link-old'), undefined);
     });
+
+    it("finds a user's newest live row of some purposes (the account page's pending change)", async () => {
+      const phone = { channel: 'sms', destination: '+33612345678', link_digest: null, user_id: 'u3' };
+      await s.accountCodes.issue(row('p1', { ...phone, purpose: 'change_phone' }), now);
+      await s.accountCodes.issue(row('p2', { ...phone, purpose: 'verify_phone', created_at: now + 1 }), now + 1);
+      await s.accountCodes.issue(row('e1', { user_id: 'u3', purpose: 'change_email', link_digest: 'link-e1' }), now);
+      const newest = (purposes: string[]) => s.accountCodes.newestLiveOfUser('u3', purposes);
+      assert.equal((await newest(['change_phone', 'verify_phone']))?.id, 'p2');
+      assert.equal((await newest(['change_phone']))?.id, 'p1');
+      assert.equal((await newest(['change_email']))?.id, 'e1');
+      await s.accountCodes.consume('p2', now + 2);
+      await s.accountCodes.supersede('e1', now + 2);
+      assert.equal((await newest(['change_phone', 'verify_phone']))?.id, 'p1');
+      assert.equal(await newest(['change_email']), undefined);
+      assert.equal(await s.accountCodes.newestLiveOfUser('u4', ['change_phone']), undefined);
+    });
   });
 }

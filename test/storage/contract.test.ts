@@ -391,6 +391,14 @@ for (const engine of engines()) {
       assert.equal(await s.sessions.revokeAllForUser('u9', now + 3), 1);
       assert.equal(await s.tokens.revokeGrantsOfUser('u9', now + 3, { grant: 'g-mine', session: null }), 1);
       assert.deepEqual(await Promise.all(['g-mine', 'g-same-browser'].map(live)), [true, false]);
+      // A session kept without a grant of the caller's (the hosted account page): its grants stay.
+      await session('page');
+      await grant('g-page', 'page');
+      await grant('g-elsewhere', null);
+      assert.equal(await s.sessions.revokeAllForUser('u9', now + 4, 'page'), 0);
+      assert.equal(await s.tokens.revokeGrantsOfUser('u9', now + 4, { grant: null, session: 'page' }), 2);
+      assert.deepEqual(await Promise.all(['g-page', 'g-elsewhere', 'g-mine'].map(live)), [true, false, false]);
+      assert.ok(await s.sessions.findLive('page', now + 5, 1e6));
     });
 
     it('counts 50 concurrent hits without losing one', async () => {

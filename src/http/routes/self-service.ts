@@ -207,7 +207,7 @@ export function selfServiceRoutes(
       const ctx = await bearer(req.headers.authorization);
       await changePassword(
         r,
-        { user: ctx.user, grantId: ctx.grantId, amr: ctx.amr, authTime: ctx.authTime },
+        { user: ctx.user, keep: { grant: ctx.grantId }, amr: ctx.amr, authTime: ctx.authTime },
         { oldPassword: params.old_password, password: params.password },
       );
     } else if (params.user_id !== undefined) {

@@ -44,6 +44,19 @@ export function accountCodesRepo(db: Kysely<Database>) {
         .limit(5)
         .execute();
     },
+    /** The newest row of a user, of one of `purposes`, neither used nor superseded (expired or not). */
+    async newestLiveOfUser(userId: string, purposes: string[]): Promise<AccountCodeRow | undefined> {
+      return db
+        .selectFrom('account_codes')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('purpose', 'in', purposes)
+        .where('consumed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
     async findByLink(linkDigest: string): Promise<AccountCodeRow | undefined> {
       return db.selectFrom('account_codes').selectAll().where('link_digest', '=', linkDigest).executeTakeFirst();
     },

@@ -143,20 +143,20 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
       return rows.map((r) => r.id);
     },
     /**
-     * Revokes every live grant of a user in one statement. `except`: the caller's own grant stays,
-     * and so do those issued inside its session (the same browser). Answers how many were revoked.
+     * Revokes every live grant of a user in one statement. `except`: the caller's own grant (if named)
+     * stays, and so do those issued inside its session (the same browser). Answers how many were revoked.
      */
     async revokeGrantsOfUser(
       userId: string,
       now: number,
-      except?: { grant: string; session: string | null },
+      except?: { grant: string | null; session: string | null },
     ): Promise<number> {
       let q = db
         .updateTable('grants')
         .set({ revoked_at: now })
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null);
-      if (except) q = q.where('id', '<>', except.grant);
+      if (except?.grant) q = q.where('id', '<>', except.grant);
       const keepSession = except?.session;
       if (keepSession) q = q.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '<>', keepSession)]));
       return Number((await q.executeTakeFirst()).numUpdatedRows);
