@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { consoleRoutes } from './console/routes.js';
 import { languageOf, WardError } from './errors/ward-error.js';
+import { accountRoutes } from './http/routes/account.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { installCors } from './http/cors.js';
@@ -105,6 +106,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   mfaCredentialRoutes(app, r);
   sessionRoutes(app, r);
   selfServiceRoutes(app, r);
+  accountRoutes(app, r, signIn);
   passwordlessRoutes(app, r, signIn);
   customTokenRoutes(app, r, signIn);
   installManagementApi(app, r);

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ClientService } from '../clients/service.js';
 
-const CORS_PATHS = /^\/(identity\/v1\/|oauth\/token$|oauth\/revoke$|jwks\.json$|\.well-known\/openid-configuration$)/;
+// The hosted account page (identity/v1/account...) is Ward's own page, read by the SSO cookie: never CORS.
+const CORS_PATHS =
+  /^\/(identity\/v1\/(?!account(\/|$))|oauth\/token$|oauth\/revoke$|jwks\.json$|\.well-known\/openid-configuration$)/;
 const PUBLIC_PATHS = /^\/(jwks\.json|\.well-known\/openid-configuration)$/;
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id';
 
 /**
- * CORS for the SDK's calls: only /identity/v1/*, /oauth/token and /oauth/revoke, only for an origin
+ * CORS for the SDK's calls: only /identity/v1/* (not the account page), /oauth/token and /oauth/revoke, only for an origin
  * some client allows, echoed exactly with credentials (never `*` with credentials). Discovery and
  * JWKS are public documents and answer any origin without credentials. Never on /oauth/authorize.
  */

@@ -57,7 +57,7 @@ for (const engine of engines())
     let challengeId: string;
     let emailReg: { access: string }; // a pending email registration
     let phoneReg: { access: string }; // a pending SMS registration
-    let plain: { access: string; email: string; password: string }; // no factors
+    let plain: { access: string; email: string; password: string; browser: Browser }; // no factors
     let refreshToken: string;
     let revocable: string;
     let hosted: { browser: Browser; csrf: string; interaction: string };
@@ -486,6 +486,37 @@ for (const engine of engines())
       assertNone(problems);
     });
 
+    it('the hosted account page (HTML by contract): its forms', async (ctx) => {
+      const problems: string[] = [];
+      // A user without factors, signed in in this browser: the forms reach the self-service rules.
+      const page = await (await plain.browser.get('/identity/v1/account')).text();
+      assert.match(page, /<h1>Your account<\/h1>/);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+      const common = { browser: plain.browser, html: true, encodings: ['form'] as Array<'json' | 'form'> };
+      const forms: Array<[string, Record<string, string>]> = [
+        ['/identity/v1/account/email', { email: 'sweep-account@example.com', client_id: 'spa' }],
+        ['/identity/v1/account/phone', { phone_number: '+33612345679' }],
+        ['/identity/v1/account/phone/verify', { phone_number: '+33612345679', verification_code: '000000' }],
+        [
+          '/identity/v1/account/password',
+          { old_password: 'not it', password: 'a new password 1', password_confirmation: 'a new password 1' },
+        ],
+        ['/identity/v1/account/step-up', { auth_type: 'email', step_up: 'not-a-step-up' }],
+        [
+          '/identity/v1/account/step-up/verify',
+          { step_up: 'x', challenge_id: 'c'.repeat(32), auth_type: 'sms', verification_code: '000000' },
+        ],
+      ];
+      for (const [path, body] of forms)
+        await sweep(ctx, problems, {
+          ...common,
+          path,
+          body: () => ({ csrf, ...body }),
+          fields: ['csrf', ...Object.keys(body)],
+        });
+      assertNone(problems);
+    });
+
     it('path parameters and query strings (NUL, unpaired surrogate, long)', async (ctx) => {
       const problems: string[] = [];
       const confused = ['%00', 'a%00b', '%ED%A0%80', 'x'.repeat(5000), '%', '%5B%5D'];
@@ -518,6 +549,17 @@ for (const engine of engines())
         await one(
           { method: 'GET', path: `/identity/v1/config?client_id=spa&lang=${v}`, body: () => ({}), fields: [] },
           `lang=${label}`,
+        );
+        await one(
+          {
+            method: 'GET',
+            path: `/identity/v1/account?notice=${v}&client_id=${v}`,
+            body: () => ({}),
+            fields: [],
+            browser: ssoBrowser,
+            html: true,
+          },
+          `account page notice, client_id=${label}`,
         );
         await one(
           { method: 'GET', path: `/identity/v1/config?client_id=${v}`, body: () => ({}), fields: [] },

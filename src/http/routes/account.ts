@@ -1,0 +1,320 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WardApp } from '../typed-app.js';
+import { SESSION_COOKIE, type Session } from '../../accounts/sessions.js';
+import { type Language, languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
+import { invalidField } from '../../errors/refusals.js';
+import { maskDestination } from '../../integrations/delivery.js';
+import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
+import {
+  ACCOUNT_PATH,
+  type AccountPageInput,
+  type AccountSection,
+  accountPage,
+  signedOutPage,
+} from '../../interaction/pages/account.js';
+import {
+  type AccountNotice,
+  accountErrorText,
+  accountProblem,
+  isAccountNotice,
+} from '../../interaction/pages/account-text.js';
+import { singleValued, type Params } from '../../protocol/params.js';
+import type { Registry } from '../../registry.js';
+import { ACCOUNT_PAGE_CLIENT, createAccountStepUp } from '../../self-service/account-step-up.js';
+import { changePassword } from '../../self-service/password-change.js';
+import type { Channel } from '../../stepup/challenges.js';
+import { freshFromStepUp, requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
+import type { User } from '../../storage/sql/users.js';
+import { setSessionCookie } from '../cookies.js';
+import { sendRendered } from '../pages.js';
+import type { SignInDeps } from '../sign-in.js';
+import { ensureCsrf, sameOriginPost } from './hosted-form.js';
+import {
+  accountEmailSchema,
+  accountPageSchema,
+  accountPasswordSchema,
+  accountPhoneSchema,
+  accountPhoneVerifySchema,
+  accountStepUpSchema,
+  accountStepUpVerifySchema,
+} from './schemas/account.js';
+
+/** The signed-in user of a request: the live SSO session, its cookie, the page's language. */
+interface SignedIn {
+  session: Session & { user: User };
+  cookie: string;
+  language: Language;
+}
+
+/** A form post that passed the checks, with what the page needs to answer it. */
+interface Accepted {
+  who: SignedIn;
+  params: Params;
+  back: AccountPageInput['back'];
+}
+
+type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back'> & {
+  started?: NonNullable<AccountPageInput['stepUp']>['started'];
+};
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 320) : '');
+const channelOf = (v: unknown): Channel => {
+  if (v !== 'email' && v !== 'sms') throw invalidField('auth_type', 'must be email or sms');
+  return v;
+};
+
+/**
+ * The hosted "Your account" page (GET /identity/v1/account), signed in by the SSO cookie: the user's
+ * email and phone, and forms that change them and the password with the self-service rules
+ * (src/self-service/); "Confirm it's you" first when a step-up is owed. Every form post is checked
+ * (same origin, the CSRF token of the pre-login cookie, the live session, the self-service rate
+ * limit) and ends in a 303 back to the page with a fixed notice, or the page again with the error.
+ */
+export function accountRoutes(
+  app: WardApp,
+  r: Pick<
+    Registry,
+    | 'account'
+    | 'addresses'
+    | 'background'
+    | 'clients'
+    | 'clock'
+    | 'config'
+    | 'delivery'
+    | 'events'
+    | 'limiter'
+    | 'logoutDelivery'
+    | 'masterKey'
+    | 'profiles'
+    | 'sessions'
+    | 'storage'
+  >,
+  deps: Pick<SignInDeps, 'stepUps'>,
+): void {
+  const stepUp = createAccountStepUp({ stepUps: deps.stepUps, sessions: r.sessions, clock: r.clock });
+
+  /** The user's stored locale when Ward speaks it, else the browser's Accept-Language. */
+  async function languageFor(req: FastifyRequest, userId: string): Promise<Language> {
+    const locale = (await r.profiles.of(userId)).locale;
+    return uiLocalesLanguage(locale ?? undefined) ?? languageOf(req.headers['accept-language']);
+  }
+
+  async function signedIn(req: FastifyRequest): Promise<SignedIn | null> {
+    const cookie = req.cookies[SESSION_COOKIE];
+    const session = await r.sessions.fromCookie(cookie);
+    if (!cookie || !session?.user || session.user.disabled) return null;
+    return { session: { ...session, user: session.user }, cookie, language: await languageFor(req, session.userId) };
+  }
+
+  /** "Back to <app>": the first allowed origin of the client that linked here, if it has one. */
+  async function backOf(clientId: unknown): Promise<AccountPageInput['back']> {
+    if (typeof clientId !== 'string') return undefined;
+    const client = await r.clients.find(clientId);
+    const origin = client?.allowed_origins.find((o) => o.startsWith('https://') || o.startsWith('http://'));
+    if (!client || client.type === 'resource_server' || !origin) return undefined;
+    return { clientId: client.client_id, name: client.name || client.client_id, href: `${origin}/` };
+  }
+
+  async function render(req: FastifyRequest, reply: FastifyReply, who: SignedIn, status: number, extra: Extra) {
+    const { user } = who.session;
+    const factors = await verifiedFactors(r.storage, user.id);
+    const owed = factors.length > 0 && !freshFromStepUp(who.session, r.clock.now());
+    const page = accountPage(status, {
+      language: who.language,
+      csrf: ensureCsrf(r, req, reply),
+      user: {
+        email: user.email,
+        emailVerified: user.email_verified,
+        phone: user.phone_number,
+        phoneVerified: user.phone_number_verified,
+        hasPassword: user.password_hash !== null,
+      },
+      pending: await r.addresses.pendingChanges(user),
+      notice: extra.notice,
+      error: extra.error,
+      values: extra.values,
+      stepUp: owed
+        ? {
+            factors: factors
+              .filter((f) => f.type === 'email' || f.type === 'sms')
+              .map((f) => ({ channel: f.type as Channel, to: maskDestination(f.destination) })),
+            started: extra.started,
+          }
+        : undefined,
+      minLength: r.account().password_min_length,
+      back: extra.back,
+    });
+    return sendRendered(reply, page);
+  }
+
+  /** 303 back to the page with a fixed notice (POST-redirect-GET: a reload posts nothing again). */
+  function seeOther(reply: FastifyReply, notice: AccountNotice | null, back: AccountPageInput['back']) {
+    const q = new URLSearchParams();
+    if (notice) q.set('notice', notice);
+    if (back) q.set('client_id', back.clientId);
+    const query = q.toString();
+    return reply
+      .code(303)
+      .header('Cache-Control', 'no-store')
+      .redirect(query ? `${ACCOUNT_PATH}?${query}` : ACCOUNT_PATH, 303);
+  }
+
+  /**
+   * The checks every form post starts with: no field twice, the same origin and the CSRF token of the
+   * pre-login cookie, then the live session (re-read). Null when already answered.
+   */
+  async function acceptPost(req: FastifyRequest, reply: FastifyReply): Promise<Accepted | null> {
+    const { params, duplicates } = singleValued(req.body);
+    const formOk =
+      duplicates.length === 0 &&
+      sameOriginPost(req, r.config.issuer) &&
+      csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf);
+    const who = await signedIn(req);
+    if (!who) {
+      sendRendered(reply, signedOutPage(languageOf(req.headers['accept-language'])));
+      return null;
+    }
+    const back = await backOf(params.client_id);
+    if (!formOk) {
+      await render(req, reply, who, 403, {
+        back,
+        error: { text: accountProblem(who.language, 'expired'), at: 'page' },
+      });
+      return null;
+    }
+    return { who, params, back };
+  }
+
+  /**
+   * Runs a change after the self-service rate limit; a refusal is the page again with its message
+   * beside the form (`at`), in the page's language, with what was typed (`extra`).
+   */
+  async function attempt(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    a: Accepted,
+    at: AccountSection,
+    extra: Extra,
+    change: () => Promise<FastifyReply>,
+  ): Promise<FastifyReply> {
+    try {
+      await r.limiter('self_service', req.ip, r.account().rate_limits.verification);
+      return await change();
+    } catch (e) {
+      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      const error = {
+        text: accountErrorText(a.who.language, e, r.account().password_min_length),
+        at: e.id === 'stepUpRequired' ? 'step_up' : at,
+      };
+      return render(req, reply, a.who, e.status, { ...extra, back: a.back, error });
+    }
+  }
+
+  const requireFresh = (who: SignedIn) =>
+    requireFreshStepUp(
+      { storage: r.storage, now: r.clock.now() },
+      { userId: who.session.userId, amr: who.session.amr, authTime: who.session.authTime },
+    );
+
+  app.get('/identity/v1/account', { schema: accountPageSchema }, async (req, reply) => {
+    const who = await signedIn(req);
+    if (!who) return sendRendered(reply, signedOutPage(languageOf(req.headers['accept-language'])));
+    const { params } = singleValued(req.query);
+    const notice = isAccountNotice(params.notice) ? params.notice : undefined;
+    return render(req, reply, who, 200, { notice, back: await backOf(params.client_id) });
+  });
+
+  app.post('/identity/v1/account/email', { schema: accountEmailSchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    return attempt(req, reply, a, 'email', { values: { email: text(a.params.email) } }, async () => {
+      await requireFresh(a.who);
+      await r.addresses.requestEmailChange(a.who.session.user, a.params.email, {
+        clientId: ACCOUNT_PAGE_CLIENT,
+        locale: a.who.language,
+      });
+      return seeOther(reply, 'email_sent', a.back);
+    });
+  });
+
+  app.post('/identity/v1/account/phone', { schema: accountPhoneSchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    return attempt(req, reply, a, 'phone', { values: { phone_number: text(a.params.phone_number) } }, async () => {
+      await requireFresh(a.who);
+      await r.addresses.requestPhoneChange(a.who.session.user, a.params.phone_number, a.who.language);
+      return seeOther(reply, 'phone_code_sent', a.back);
+    });
+  });
+
+  // The code of a change asked for above (that request needed the step-up): like verify-phone-number.
+  app.post('/identity/v1/account/phone/verify', { schema: accountPhoneVerifySchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    return attempt(req, reply, a, 'phone_code', {}, async () => {
+      await r.addresses.verifyPhone(a.who.session.user, a.params.phone_number, a.params.verification_code);
+      return seeOther(reply, 'phone_changed', a.back);
+    });
+  });
+
+  app.post('/identity/v1/account/password', { schema: accountPasswordSchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    const { params, who } = a;
+    if (
+      typeof params.password === 'string' &&
+      params.password !== '' &&
+      params.password !== params.password_confirmation
+    )
+      return render(req, reply, who, 400, {
+        back: a.back,
+        error: { text: accountProblem(who.language, 'passwordsDiffer'), at: 'password' },
+      });
+    return attempt(req, reply, a, 'password', {}, async () => {
+      const { user, id, amr, authTime } = who.session;
+      // This session stays (with its grants); every other session and grant of the user ends.
+      await changePassword(
+        r,
+        { user, keep: { session: id }, amr, authTime },
+        { oldPassword: params.old_password, password: params.password },
+      );
+      return seeOther(reply, 'password_changed', a.back);
+    });
+  });
+
+  // "Confirm it's you": a code to a verified factor (a new step-up, or a new code for the one started).
+  app.post('/identity/v1/account/step-up', { schema: accountStepUpSchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    const { params, who } = a;
+    const again = typeof params.step_up === 'string' ? params.step_up : undefined;
+    return attempt(req, reply, a, 'step_up', {}, async () => {
+      const channel = channelOf(params.auth_type);
+      if (again) {
+        const challengeId = await stepUp.resend(again, channel, who.language);
+        return render(req, reply, who, 200, { back: a.back, started: { stepUp: again, challengeId, channel } });
+      }
+      const started = await stepUp.start(who.session, channel, who.language);
+      return render(req, reply, who, 200, { back: a.back, started: { ...started, channel } });
+    });
+  });
+
+  app.post('/identity/v1/account/step-up/verify', { schema: accountStepUpVerifySchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    const { params, who } = a;
+    // A wrong code shows the same code form again (the same step-up and challenge, within their attempts).
+    const channel: Channel | undefined =
+      params.auth_type === 'sms' || params.auth_type === 'email' ? params.auth_type : undefined;
+    const retry =
+      typeof params.step_up === 'string' && typeof params.challenge_id === 'string' && channel
+        ? { stepUp: params.step_up, challengeId: params.challenge_id, channel }
+        : undefined;
+    return attempt(req, reply, a, 'step_up', { started: retry }, async () => {
+      const cookie = await stepUp.finish(who.session, who.cookie, params.challenge_id, params.verification_code);
+      setSessionCookie(reply, cookie, r.account().session_ttl);
+      return seeOther(reply, 'confirmed', a.back);
+    });
+  });
+}

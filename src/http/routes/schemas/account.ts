@@ -1,0 +1,61 @@
+import { protocolParams } from '../../protocol-schema.js';
+
+/**
+ * The hosted account page (GET /identity/v1/account) and its forms (application/x-www-form-urlencoded,
+ * from the page itself). The route reads every field itself: a repeated field, a missing CSRF token
+ * or a wrong type is answered on the page, so the schemas describe and refuse nothing.
+ */
+const form = {
+  csrf: 'string: the CSRF token of the page (bound to the pre-login cookie)',
+  client_id: 'string: the app that linked to the page (optional: a "Back to" link)',
+};
+
+export const accountPageSchema = {
+  querystring: protocolParams({
+    notice: 'string: what the last form did (email_sent, phone_code_sent, phone_changed, password_changed, confirmed)',
+    client_id: form.client_id,
+  }),
+};
+
+export const accountEmailSchema = {
+  body: protocolParams({ ...form, email: 'string: the new email address (it changes once its link is opened)' }),
+};
+
+export const accountPhoneSchema = {
+  body: protocolParams({ ...form, phone_number: 'string: the new phone number, E.164 (a code is sent to it)' }),
+};
+
+export const accountPhoneVerifySchema = {
+  body: protocolParams({
+    ...form,
+    phone_number: 'string: the number the code was sent to',
+    verification_code: 'string: the code received by SMS',
+  }),
+};
+
+export const accountPasswordSchema = {
+  body: protocolParams({
+    ...form,
+    old_password: 'string: the current password (when the account has one)',
+    password: 'string: the new password',
+    password_confirmation: 'string: the new password again',
+  }),
+};
+
+export const accountStepUpSchema = {
+  body: protocolParams({
+    ...form,
+    auth_type: 'string: the factor to send the code to, email or sms',
+    step_up: 'string: a step-up already started (a new code for it)',
+  }),
+};
+
+export const accountStepUpVerifySchema = {
+  body: protocolParams({
+    ...form,
+    auth_type: 'string: email or sms',
+    step_up: 'string: the step-up started',
+    challenge_id: 'string: the code sent',
+    verification_code: 'string: the code the user typed',
+  }),
+};

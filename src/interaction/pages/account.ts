@@ -1,0 +1,191 @@
+// The hosted "Your account" page (GET /identity/v1/account), in English and French: the user's email
+// address and phone number, and the forms that change them and the password; "Confirm it's you" first
+// when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
+import type { Language } from '../../errors/ward-error.js';
+import { escapeHtml, type Page } from '../../lib/html.js';
+import { ACCOUNT_TEXT, type AccountNotice } from './account-text.js';
+
+export type Channel = 'email' | 'sms';
+
+/** Where a message shows: beside the form it is about, or at the top. */
+export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up';
+
+export interface AccountPageInput {
+  language: Language;
+  csrf: string;
+  user: {
+    email: string | null;
+    emailVerified: boolean;
+    phone: string | null;
+    phoneVerified: boolean;
+    hasPassword: boolean;
+  };
+  /** Changes asked for and not confirmed yet (their link or code still works). */
+  pending: { email: string | null; phone: string | null };
+  notice?: AccountNotice;
+  /** What went wrong with the last form, already in the page's language, and where to show it. */
+  error?: { text: string; at: AccountSection };
+  /** What the user typed, shown again (never a password). */
+  values?: { email?: string; phone_number?: string };
+  /** A step-up is owed: one button per verified factor (its masked address), or the code form of one started. */
+  stepUp?: {
+    factors: Array<{ channel: Channel; to: string }>;
+    started?: { stepUp: string; challengeId: string; channel: Channel };
+  };
+  minLength: number;
+  /** The app that linked here (client_id): a link back to it, carried by every form. */
+  back?: { clientId: string; name: string; href: string };
+}
+
+export const ACCOUNT_PATH = '/identity/v1/account';
+
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const submit = (label: string, secondary = false) =>
+  `<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
+const section = (id: string, heading: string, inner: string) =>
+  `<section aria-labelledby="${id}-h"><h2 id="${id}-h">${heading}</h2>${inner}</section>`;
+
+function alertIn(p: AccountPageInput, at: AccountSection): string {
+  if (p.error?.at !== at) return '';
+  return `<p class="error" role="alert" id="${at}-error">${escapeHtml(p.error.text)}</p>`;
+}
+
+/** A labelled input, described by its hint (if any) and by the error of its section. */
+function input(
+  p: AccountPageInput,
+  at: AccountSection,
+  f: { id: string; label: string; attrs: string; hint?: string },
+): string {
+  const ids = [...(f.hint ? [`${f.id}-hint`] : []), ...(p.error?.at === at ? [`${at}-error`] : [])];
+  const described = ids.length ? ` aria-describedby="${ids.join(' ')}"` : '';
+  const hint = f.hint ? `<p class="muted" id="${f.id}-hint">${f.hint}</p>` : '';
+  return `<label for="${f.id}">${f.label}</label>\n<input id="${f.id}" ${f.attrs} required${described}>${hint}`;
+}
+
+const CODE_ATTRS = 'name="verification_code" inputmode="numeric" autocomplete="one-time-code"';
+
+function form(p: AccountPageInput, action: string, inner: string): string {
+  const common = hidden('csrf', p.csrf) + (p.back ? hidden('client_id', p.back.clientId) : '');
+  return `<form method="post" action="${ACCOUNT_PATH}${action}" novalidate>${common}${inner}</form>`;
+}
+
+function summary(p: AccountPageInput): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const line = (label: string, value: string | null, verified: boolean) => {
+    const state = `<span class="muted">(${verified ? t.confirmed : t.unconfirmed})</span>`;
+    return `<dt>${label}</dt><dd>${value === null ? t.none : `${escapeHtml(value)} ${state}`}</dd>`;
+  };
+  const { user } = p;
+  return `<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}</dl>`;
+}
+
+/** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
+function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['stepUp']>): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const started = s.started;
+  if (!started) {
+    const buttons = s.factors.map((f) =>
+      form(p, '/step-up', hidden('auth_type', f.channel) + submit(t.sendCode(f.channel, f.to))),
+    );
+    return section('step-up', t.stepUpHeading, `${alertIn(p, 'step_up')}<p>${t.stepUpLead}</p>${buttons.join('\n')}`);
+  }
+  const which = hidden('step_up', started.stepUp) + hidden('auth_type', started.channel);
+  const code = input(p, 'step_up', { id: 'step-up-code', label: t.verificationCode, attrs: CODE_ATTRS });
+  const verify = form(
+    p,
+    '/step-up/verify',
+    `${which}${hidden('challenge_id', started.challengeId)}${code}${submit(t.verify)}`,
+  );
+  const resend = form(p, '/step-up', which + submit(t.resend, true));
+  return section(
+    'step-up',
+    t.stepUpHeading,
+    `<p>${t.codeSentTo(started.channel)}</p>${alertIn(p, 'step_up')}${verify}${resend}`,
+  );
+}
+
+function emailSection(p: AccountPageInput): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const value = escapeHtml(p.values?.email ?? '');
+  const email = input(p, 'email', {
+    id: 'new-email',
+    label: t.newEmail,
+    attrs: `name="email" type="email" autocomplete="email" value="${value}"`,
+  });
+  return section('email', t.changeEmail, alertIn(p, 'email') + form(p, '/email', email + submit(t.sendLink)));
+}
+
+/** The code form of a pending phone number (a new one, or the current one while unverified). */
+function phoneCodeForm(p: AccountPageInput, pending: string): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const code = input(p, 'phone_code', { id: 'phone-code', label: t.smsCode, attrs: CODE_ATTRS });
+  const lead = `<p>${escapeHtml(t.enterPhoneCode(pending))}</p>`;
+  const verify = form(p, '/phone/verify', hidden('phone_number', pending) + code + submit(t.confirmPhone));
+  return `${alertIn(p, 'phone_code')}${lead}${verify}`;
+}
+
+function phoneSection(p: AccountPageInput): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const pending = p.pending.phone;
+  const value = escapeHtml(p.values?.phone_number ?? '');
+  const phone = input(p, 'phone', {
+    id: 'new-phone',
+    label: t.newPhone,
+    attrs: `name="phone_number" type="tel" autocomplete="tel" placeholder="+33612345678" value="${value}"`,
+    hint: t.phoneHint,
+  });
+  const ask = form(p, '/phone', phone + submit(t.sendSms, pending !== null));
+  return section('phone', t.changePhone, `${pending ? phoneCodeForm(p, pending) : ''}${alertIn(p, 'phone')}${ask}`);
+}
+
+function passwordSection(p: AccountPageInput): string {
+  const t = ACCOUNT_TEXT[p.language];
+  const password = (id: string, label: string, attrs: string, hint?: string) =>
+    input(p, 'password', { id, label, attrs: `type="password" ${attrs}`, hint });
+  const fields = [
+    p.user.hasPassword
+      ? password('old-password', t.currentPassword, 'name="old_password" autocomplete="current-password"')
+      : '',
+    password(
+      'new-password',
+      t.newPassword,
+      `name="password" autocomplete="new-password" minlength="${p.minLength}"`,
+      t.passwordHint(p.minLength),
+    ),
+    password('password-confirmation', t.confirmPassword, 'name="password_confirmation" autocomplete="new-password"'),
+  ].join('\n');
+  return section(
+    'password',
+    t.changePassword,
+    alertIn(p, 'password') + form(p, '/password', fields + submit(t.savePassword)),
+  );
+}
+
+/** The account page of a signed-in user. */
+export function accountPage(status: number, p: AccountPageInput): Page {
+  const t = ACCOUNT_TEXT[p.language];
+  const notice = p.notice ? `<p role="status" id="notice">${escapeHtml(t.notices[p.notice](p.pending))}</p>` : '';
+  // While a step-up is owed, a pending phone code may still be typed: its change was asked for after one.
+  const changes = p.stepUp
+    ? stepUpSection(p, p.stepUp) +
+      (p.pending.phone ? section('phone', t.changePhone, phoneCodeForm(p, p.pending.phone)) : '')
+    : [emailSection(p), phoneSection(p), passwordSection(p)].join('\n');
+  const back = p.back ? `<p><a href="${escapeHtml(p.back.href)}">${escapeHtml(t.back(p.back.name))}</a></p>` : '';
+  return {
+    status,
+    lang: p.language,
+    title: t.title,
+    body: `<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${back}`,
+  };
+}
+
+/** Nobody is signed in in this browser (no live SSO session). */
+export function signedOutPage(language: Language): Page {
+  const t = ACCOUNT_TEXT[language];
+  return {
+    status: 401,
+    lang: language,
+    title: t.signedOut,
+    body: `<h1>${t.signedOut}</h1><p>${t.signedOutLead}</p>`,
+  };
+}
