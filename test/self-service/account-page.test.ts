@@ -122,7 +122,7 @@ for (const engine of engines()) {
 
     const mailsTo = (to: string) => w.smtp.messages.filter((m) => m.to === to).length;
 
-    it('without a session: a 401 page "You are not signed in", in English or French; a post changes nothing', async () => {
+    it('without a session: a 401 page "You are not signed in" (English, French); a post changes nothing', async () => {
       const browser = new Browser(w.ward);
       let page = await open(browser);
       assert.equal(page.status, 401);
@@ -385,7 +385,7 @@ for (const engine of engines()) {
       assert.equal(formsOf(page.html, `${PAGE}/email`).length, 0);
     });
 
-    it('speaks the user\'s stored locale, else the browser\'s; a "Back to" link for the app that linked here', async () => {
+    it('speaks the stored locale, else the browser\'s; a "Back to" link for the app that linked here', async () => {
       const french = await signup(w.ward, 'spa', { locale: 'fr-FR' });
       const { browser } = await signIn(french);
       let page = await open(browser, PAGE, { 'accept-language': 'en' });
