@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type Session } from '../../accounts/sessions.js';
-import { type Language, languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
+import { type Language, WardError } from '../../errors/ward-error.js';
 import { invalidField } from '../../errors/refusals.js';
 import { maskDestination } from '../../integrations/delivery.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
@@ -26,6 +26,7 @@ import type { Channel } from '../../stepup/challenges.js';
 import { freshFromStepUp, requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import type { User } from '../../storage/sql/users.js';
 import { setSessionCookie } from '../cookies.js';
+import { pageLanguage } from '../page-language.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { ensureCsrf, sameOriginPost } from './hosted-form.js';
@@ -96,7 +97,7 @@ export function accountRoutes(
   /** The user's stored locale when Ward speaks it, else the browser's Accept-Language. */
   async function languageFor(req: FastifyRequest, userId: string): Promise<Language> {
     const locale = (await r.profiles.of(userId)).locale;
-    return uiLocalesLanguage(locale ?? undefined) ?? languageOf(req.headers['accept-language']);
+    return pageLanguage(req, { uiLocales: locale ?? undefined });
   }
 
   async function signedIn(req: FastifyRequest): Promise<SignedIn | null> {
@@ -171,7 +172,7 @@ export function accountRoutes(
       csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf);
     const who = await signedIn(req);
     if (!who) {
-      sendRendered(reply, signedOutPage(languageOf(req.headers['accept-language'])));
+      sendRendered(reply, signedOutPage(pageLanguage(req)));
       return null;
     }
     const back = await backOf(params.client_id);
@@ -219,7 +220,7 @@ export function accountRoutes(
 
   app.get('/identity/v1/account', { schema: accountPageSchema }, async (req, reply) => {
     const who = await signedIn(req);
-    if (!who) return sendRendered(reply, signedOutPage(languageOf(req.headers['accept-language'])));
+    if (!who) return sendRendered(reply, signedOutPage(pageLanguage(req)));
     const { params } = singleValued(req.query);
     const notice = isAccountNotice(params.notice) ? params.notice : undefined;
     return render(req, reply, who, 200, { notice, back: await backOf(params.client_id) });
