@@ -6,6 +6,7 @@ import { consoleRoutes } from './console/routes.js';
 import { languageOf, WardError } from './errors/ward-error.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
+import { signupCompletionRoutes } from './http/routes/signup-completion.js';
 import { installCors } from './http/cors.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
@@ -93,6 +94,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   consentRoutes(app, r, signIn);
   hostedMfaRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);
+  signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r);
   introspectRoutes(app, r);
   identityRoutes(app, r);
