@@ -7,6 +7,7 @@ import { languageOf, WardError } from './errors/ward-error.js';
 import { accountRoutes } from './http/routes/account.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
+import { signupCompletionRoutes } from './http/routes/signup-completion.js';
 import { installCors } from './http/cors.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
@@ -96,6 +97,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   consentRoutes(app, r, signIn);
   hostedMfaRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);
+  signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r);
   introspectRoutes(app, r);
   identityRoutes(app, r);

@@ -61,6 +61,7 @@ export const REDACT = [
   '*.access_token',
   '*.id_token',
   '*.token',
+  '*.signup_token',
 ];
 
 export function makeLogger(level: WardConfig['logLevel']): Logger {

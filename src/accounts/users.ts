@@ -35,6 +35,8 @@ function identifiersOf(data: SignupData, field: string): { email: string | null;
 
 export interface PasswordlessProfile {
   email: string | null;
+  /** Whether the email is already verified (a provider's verified email); false when absent. */
+  email_verified?: boolean;
   phone_number: string | null;
   given_name: string | null;
   family_name: string | null;
@@ -147,8 +149,8 @@ export function createUserService(deps: {
       return profile;
     },
     /**
-     * Creates a user without a password under a chosen id (a passkey's user handle names it), and
-     * what must exist with it (its passkey) in the same transaction.
+     * Creates a user without a password under a chosen id (a passkey's user handle names it, or a
+     * social signup token), and what must exist with it (its passkey, its identity) in the same transaction.
      */
     createPasswordless: (
       id: string,
@@ -156,13 +158,13 @@ export function createUserService(deps: {
       within: (tx: Repos, user: User) => Promise<void>,
     ): Promise<User> =>
       storage.transaction(async (tx) => {
-        const { extra, ...identity } = profile;
+        const { extra, email_verified, ...identity } = profile;
         const user = await create(
           {
             id,
             ...identity,
             password_hash: null,
-            email_verified: false,
+            email_verified: !!identity.email && email_verified === true,
             phone_number_verified: false,
             role: null,
             disabled: false,

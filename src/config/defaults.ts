@@ -54,6 +54,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   },
   passwordless: { magic_link: false, sms: false, signup: false },
   custom_fields: [],
+  social_signup: { email_required: false, completion_url: null },
 };
 
 export const DEFAULT_PORT = 8443;

@@ -150,6 +150,23 @@ export interface AccountSettings {
   passwordless: PasswordlessSettings;
   /** The account's custom profile fields (signup, update-profile, the management API). */
   custom_fields: CustomFieldSetting[];
+  /** What a first social sign-in must give before Ward creates the user, and where it is completed. */
+  social_signup: SocialSignupSettings;
+}
+
+/**
+ * A new social identity that lacks what the account requires (a verified email when `email_required`,
+ * any required custom field) is not created at once: the user completes the profile first, on Ward's
+ * page or on the app's own (`completion_url`), with a single-use signup token.
+ */
+export interface SocialSignupSettings {
+  /** A new social user must have an email: one the provider verified, else one typed on the completion page. */
+  email_required: boolean;
+  /**
+   * The app's own completion page (https, or http on loopback), which gets `signup_token=`; used for a
+   * sign-in whose client lists it among its allowed_callback_urls, else Ward's page. Null: Ward's page.
+   */
+  completion_url: string | null;
 }
 
 /** Which passwordless first factors the account allows, and whether they create accounts. */

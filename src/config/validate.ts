@@ -1,6 +1,7 @@
 import { callbackUrlProblem, originProblem } from '../lib/url.js';
 import { hasControlCharacter } from '../lib/text.js';
 import { validateCustomFields } from './custom-fields.js';
+import { validateSocialSignup } from './social-signup.js';
 import { DEFAULT_ACCOUNT, DEFAULT_SCOPE } from './defaults.js';
 import {
   JWT_ALGORITHMS,
@@ -330,6 +331,7 @@ export function validateAccount(p: Problems, raw: unknown, base: AccountSettings
     }
   }
   out.custom_fields = validateCustomFields(p, raw.custom_fields, base.custom_fields);
+  out.social_signup = validateSocialSignup(p, raw.social_signup, base.social_signup);
   if (raw.rate_limits !== undefined) {
     if (!isObject(raw.rate_limits))
       p.add('account.rate_limits', 'must be an object {login, signup, token, verification}');

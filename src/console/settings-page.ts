@@ -56,6 +56,11 @@ ${userWindow('self_service.requests_per_address', 'Messages per address', 0, 100
 <fieldset><legend>Passwordless sign-in</legend>
 ${check('passwordless.magic_link', 'Email a sign-in link (and code)')}${check('passwordless.sms', 'Text a sign-in code')}
 ${check('passwordless.signup', 'A first passwordless sign-in creates the account')}</fieldset>
+<fieldset><legend>Social sign-up</legend>
+${check('social_signup.email_required', 'A new social account needs an email (asked for when the provider did not verify one)')}
+<div class="field"><label for="s-social_signup-completion_url">The app's completion page URL</label>
+<input id="s-social_signup-completion_url" name="social_signup.completion_url" type="url" maxlength="2048" placeholder="https://app.example/complete-profile" aria-describedby="h-completion"></div>
+<p class="hint" id="h-completion">Empty: Ward's "Complete your profile" page. Used for a client that lists it among its Allowed Callback URLs; it gets <code>signup_token</code>.</p></fieldset>
 <fieldset><legend>Passwords</legend>${number('password_min_length', 'Minimum password length', 1, 128)}
 ${number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4)}
 ${check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name")}

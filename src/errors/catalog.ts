@@ -415,6 +415,13 @@ export const CATALOG = {
     'Some profile fields are unknown, invalid or missing',
     'Certains champs du profil sont inconnus, invalides ou manquants.',
   ),
+  signupTokenInvalid: entry(
+    404,
+    'not_found',
+    'error.signupToken.invalid',
+    'The signup token is unknown, expired, already used or for another client',
+    "Ce jeton d'inscription est inconnu, expiré, déjà utilisé ou destiné à une autre application.",
+  ),
   identityNotFound: entry(
     404,
     'not_found',

@@ -96,6 +96,17 @@ const accountFields = {
     ),
     { maxItems: 100, description: 'the whole list: a PATCH replaces it' },
   ),
+  social_signup: partialObject(
+    {
+      email_required: Type.Boolean({
+        description: 'a new social user must have an email (else the profile is completed)',
+      }),
+      completion_url: nullable(
+        Type.String({ maxLength: 2048, description: "the app's completion page (one of the client's callback URLs)" }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 };
 
 export const accountSchema = partialObject(accountFields, { additionalProperties: false });
@@ -119,7 +130,8 @@ export function settingsRoutes(r: Pick<Registry, 'account' | 'clock' | 'setAccou
       permission: 'manage:settings',
       audit: 'settings.updated',
       summary:
-        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, self-service, passwordless, custom fields)',
+        'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, ' +
+        'self-service, passwordless, custom fields, social signup)',
       body: partialObject(accountFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) => {

@@ -2,9 +2,11 @@
 // state, a nonce and PKCE kept server-side (a one-time record keyed by the state's digest); the
 // callback checks all three, gets the profile, then finds the user: a linked identity; or, when a
 // verified email matches an existing account, a link that waits until that account proves itself
-// (its password), never a silent link (account takeover); or a new user.
+// (its password), never a silent link (account takeover); or a new user, once it has what the account
+// requires (else a signup token for the profile's completion: signup-completion.ts).
 import { createHash } from 'node:crypto';
 import { postedNames } from './posted-user.js';
+import { createSignupCompletion } from './signup-completion.js';
 import { UpstreamError, type UpstreamProfile } from './upstream.js';
 import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
@@ -22,11 +24,16 @@ const POSTED_FIELDS = ['state', 'code', 'error', 'user'] as const;
 export type CallbackOutcome =
   | { kind: 'user'; user: User; interaction: string; provider: string }
   | { kind: 'link'; linkToken: string; email: string; interaction: string; provider: string }
+  /** A new identity that lacks what the account requires: the profile is completed first. */
+  | { kind: 'complete'; signupToken: string; interaction: string; provider: string }
   | { kind: 'refused'; interaction: string; error: 'access_denied' | 'server_error'; description: string }
   | { kind: 'bad_state' };
 
-export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'socialProviders' | 'storage' | 'users'>) {
+export function createSocialService(
+  r: Pick<Registry, 'account' | 'clock' | 'events' | 'socialProviders' | 'storage' | 'users'>,
+) {
   const upstream = (name: string) => r.socialProviders.get(name);
+  const signup = createSignupCompletion(r);
 
   async function link(
     userId: string,
@@ -48,7 +55,12 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
     }
   }
 
-  async function userFor(provider: string, profile: UpstreamProfile, interaction: string): Promise<CallbackOutcome> {
+  async function userFor(
+    provider: string,
+    profile: UpstreamProfile,
+    interaction: string,
+    clientId: string,
+  ): Promise<CallbackOutcome> {
     const linked = await r.storage.identities.find(provider, profile.sub);
     if (linked) {
       const user = await r.users.find(linked.user_id);
@@ -75,6 +87,11 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
       });
       return { kind: 'link', linkToken, email: existing.email!, interaction, provider };
     }
+    const missing = signup.missingFor(profile);
+    if (missing.length) {
+      const signupToken = await signup.issue(provider, profile, { interaction, clientId }, missing);
+      return { kind: 'complete', signupToken, interaction, provider };
+    }
     const user = await r.users.createFederated(profile);
     await link(user.id, provider, profile.sub, profile.email);
     await r.events.emit('social.user_created', { provider, user_id: user.id }, 'user created by social login');
@@ -82,6 +99,8 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
   }
 
   return {
+    /** The profile completion of a new identity that lacked what the account requires. */
+    signup,
     providers: () => r.socialProviders.list().map((p) => ({ name: p.name, label: p.label })),
     has: (name: unknown): name is string => typeof name === 'string' && upstream(name) !== undefined,
 
@@ -186,7 +205,7 @@ export function createSocialService(r: Pick<Registry, 'clock' | 'events' | 'soci
         const up = upstream(provider)!;
         const posted = up.provider.response_mode === 'form_post' ? postedNames(query.user) : {};
         const profile = await up.profile(query.code, saved.verifier, saved.nonce, posted);
-        return await userFor(provider, profile, saved.interaction);
+        return await userFor(provider, profile, saved.interaction, consumed.row.client_id);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
         await r.events.emit('social.failed', { provider, reason: e.message }, 'social login failed', 'warn');

@@ -194,10 +194,16 @@ describe('the admin console in headless Chromium', { timeout: 180_000 }, () => {
       );
       await page.getByLabel('MFA required').selectOption('always');
       await page.getByLabel('Code length (digits)').fill('8');
+      await page.getByLabel('A new social account needs an email').check();
+      await page.getByLabel("The app's completion page URL").fill('https://app.example/complete');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await statusSays(page, 'Settings saved.');
       assert.equal(h.ward.registry.account().mfa_required, 'always');
       assert.equal(h.ward.registry.account().verification_code_length, 8);
+      assert.deepEqual(h.ward.registry.account().social_signup, {
+        email_required: true,
+        completion_url: 'https://app.example/complete',
+      });
       const login = await h.ward.fetch('/identity/v1/password/login', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

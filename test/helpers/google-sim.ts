@@ -11,7 +11,8 @@ import { jsonAnswer, readForm } from './sim-http.js';
 
 export interface GoogleAccount {
   sub: string;
-  email: string;
+  /** Absent: an account without an email, or a sign-in without the email scope granted. */
+  email?: string;
   email_verified: boolean;
   given_name: string;
   family_name: string;
@@ -122,8 +123,7 @@ export async function startGoogleSim(): Promise<GoogleSim> {
       if (!a) return json(401, { error: 'invalid_request' });
       return json(200, {
         sub: a.sub,
-        email: a.email,
-        email_verified: a.email_verified,
+        ...(a.email === undefined ? {} : { email: a.email, email_verified: a.email_verified }),
         given_name: a.given_name,
         family_name: a.family_name,
       });
@@ -155,8 +155,7 @@ export async function startGoogleSim(): Promise<GoogleSim> {
     const now = Math.floor(Date.now() / 1000);
     const idToken = await new SignJWT({
       azp: sim.clientId,
-      email: a.email,
-      email_verified: a.email_verified,
+      ...(a.email === undefined ? {} : { email: a.email, email_verified: a.email_verified }),
       name: `${a.given_name} ${a.family_name}`,
       given_name: a.given_name,
       family_name: a.family_name,

@@ -7,7 +7,7 @@
 // unknown fields. /oauth/token, /oauth/revoke and /oauth/introspect get the same as forms (repeated, empty, bare,
 // %00 and malformed-percent values); a few path parameters and query strings get NULs too. Real
 // credentials (Bearer, step_up token, SSO and CSRF cookies) are set up first, so the sweep reaches
-// each handler's own parsing. The hosted pages (login, MFA, consent, link) and /oauth/authorize
+// each handler's own parsing. The hosted pages (login, MFA, consent, link, signup completion) and /oauth/authorize
 // answer HTML by contract: for them the rule is "never 5xx, nothing internal". A 2xx answer is no
 // failure (an unknown field is ignored; a wrong-typed optional one may be): those are listed as
 // diagnostics. Runs on SQLite, and on PostgreSQL too when WARD_TEST_DATABASE_URL is set, whose text
@@ -448,7 +448,7 @@ for (const engine of engines())
       assertNone(problems);
     });
 
-    it('hosted pages (HTML by contract): login, MFA, consent, link', async (ctx) => {
+    it('hosted pages (HTML by contract): login, MFA, consent, link, signup completion', async (ctx) => {
       const problems: string[] = [];
       const base = () => ({ csrf: hosted.csrf, interaction: hosted.interaction });
       // Posted by the browser as forms (JSON is parsed there too, but the sweep above covers the JSON parser).
@@ -482,6 +482,17 @@ for (const engine of engines())
         path: '/identity/v1/oauth/link',
         body: () => ({ csrf: hosted.csrf, link_token: 'not-a-link-token', password: 'x' }),
         fields: ['csrf', 'link_token', 'password'],
+      });
+      await sweep(ctx, problems, {
+        ...common,
+        path: '/identity/v1/signup/complete',
+        body: () => ({
+          csrf: hosted.csrf,
+          signup_token: 'not-a-signup-token',
+          email: 'sweep@example.com',
+          'custom_fields.size': '42',
+        }),
+        fields: ['csrf', 'signup_token', 'email', 'given_name', 'custom_fields.size'],
       });
       assertNone(problems);
     });
@@ -549,6 +560,18 @@ for (const engine of engines())
         await one(
           { method: 'GET', path: `/identity/v1/config?client_id=spa&lang=${v}`, body: () => ({}), fields: [] },
           `lang=${label}`,
+        );
+        for (const query of [`client_id=spa&token=${v}`, `client_id=${v}&token=t`])
+          await one({ method: 'GET', path: `/identity/v1/signup/data?${query}`, body: () => ({}), fields: [] }, query);
+        await one(
+          {
+            method: 'GET',
+            path: `/identity/v1/signup/complete?signup_token=${v}`,
+            body: () => ({}),
+            fields: [],
+            html: true,
+          },
+          `signup_token=${label}`,
         );
         await one(
           {

@@ -2,7 +2,8 @@
 // driven by playwright-core; no browser download): the page shows one button per provider; "Continue
 // with Corp IdP" goes to oidc-provider (test/helpers/corp-idp.ts), whose login and consent forms are
 // filled, and back through Ward to the client's redirect_uri with a code; "Continue with Tiny IdP"
-// (test/helpers/tiny-idp.ts) comes back at once; Cancel at the provider lands with access_denied.
+// (test/helpers/tiny-idp.ts) comes back at once; Cancel at the provider lands with access_denied; an
+// email the provider did not verify, when the account requires one, goes through "Complete your profile".
 // The client app is fictional: https://app.example/** is answered by page.route. Loopback only
 // (every other host name resolves to nothing). The login page is saved under test-artifacts/social/.
 import assert from 'node:assert/strict';
@@ -175,6 +176,40 @@ describe('social login on the hosted page in headless Chromium', { timeout: 120_
       assert.equal(claims.email, 'tiny.chromium@example.com');
       assert.equal(claims.auth_type, 'tiny');
     } finally {
+      await context.close();
+    }
+  });
+
+  it('an unverified email when the account requires one: the completion page, then a code', async () => {
+    tiny.account = {
+      sub: 'tiny-unverified',
+      email: 'unverified.chromium@example.com',
+      email_verified: false,
+      given_name: 'Una',
+      family_name: 'Verified',
+    };
+    ward.setAccount({ social_signup: { email_required: true } });
+    const { context, page } = await freshPage();
+    try {
+      const pkce = await openLoginPage(page, 'st-complete');
+      await page.getByRole('link', { name: 'Continue with Tiny IdP' }).click();
+      await page.waitForURL((u) => u.pathname === '/identity/v1/signup/complete');
+      assert.equal(await page.locator('h1').textContent(), 'Complete your profile for Shop SPA');
+      const email = page.getByLabel('Email');
+      assert.equal(await email.inputValue(), 'unverified.chromium@example.com', "the provider's address, to confirm");
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: `${ARTIFACTS}complete-profile.png`, fullPage: true });
+      await email.fill('una@example.com');
+      await page.getByRole('button', { name: 'Create my account' }).click();
+      const cb = await landed(page);
+      assert.equal(cb.searchParams.get('state'), 'st-complete');
+      const { body } = await redeem(ward, cb.searchParams.get('code')!, pkce.verifier);
+      const claims = decodeJwt(body.id_token!);
+      assert.equal(claims.email, 'una@example.com');
+      assert.equal(claims.email_verified, false);
+      assert.equal(claims.given_name, 'Una');
+    } finally {
+      ward.setAccount({ social_signup: { email_required: false } });
       await context.close();
     }
   });

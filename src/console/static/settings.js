@@ -1,6 +1,6 @@
 // Ward console, Account settings: every field of GET/PATCH /api/v1/settings/account (MFA, verification
 // codes and their per-user limits, request limits per client IP, token and session lifetimes, password
-// policy, passkeys, self-service, custom profile fields as a JSON list). Dotted input names are nested fields; an empty request limit means "no limit" (null).
+// policy, passkeys, self-service, custom profile fields as a JSON list, social sign-up). Dotted input names are nested fields; an empty request limit means "no limit" (null).
 (function () {
   var CHECKBOXES = [
     'step_up_bearer_allowed',
@@ -9,6 +9,7 @@
     'passwordless.magic_link',
     'passwordless.sms',
     'passwordless.signup',
+    'social_signup.email_required',
   ];
   ('use strict');
   var C = window.WardConsole,
@@ -49,6 +50,7 @@
         el.value = v === null || v === undefined ? '' : String(v);
       });
       form.elements.password_breach_check_url.value = s.password_breach_check_url || '';
+      form.elements['social_signup.completion_url'].value = (s.social_signup || {}).completion_url || '';
       form.elements['self_service.email_verification'].value = (s.self_service || {}).email_verification || 'off';
       form.elements.custom_fields.value = JSON.stringify(s.custom_fields || [], null, 2);
     }
@@ -61,7 +63,8 @@
     }
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      var checked = numbers.concat([form.elements.password_breach_check_url]);
+      var completion = form.elements['social_signup.completion_url'];
+      var checked = numbers.concat([form.elements.password_breach_check_url, completion]);
       var bad = checked.filter(function (el) {
         return !el.checkValidity();
       });
@@ -108,6 +111,7 @@
       patch.passkeys.rp_id = form.elements['passkeys.rp_id'].value.trim() || null;
       patch.passkeys.rp_name = form.elements['passkeys.rp_name'].value.trim();
       patch.self_service.email_verification = form.elements['self_service.email_verification'].value;
+      patch.social_signup.completion_url = completion.value.trim() || null;
       patch.passkeys.origins = form.elements['passkeys.origins'].value.split(/\s+/).filter(function (o) {
         return o !== '';
       });

@@ -19,9 +19,13 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
+import { completionUrl } from './signup-completion.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 
-/** Social login: the login page's buttons, the provider's callback, the link page (unlink: profile.ts). */
+/**
+ * Social login: the login page's buttons, the provider's callback, the link page (unlink: profile.ts;
+ * the completion of a new identity's profile: signup-completion.ts).
+ */
 export function socialRoutes(
   app: WardApp,
   r: Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'config' | 'masterKey' | 'storage' | 'users'>,
@@ -100,6 +104,15 @@ export function socialRoutes(
     if (outcome.kind === 'refused') {
       const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';
       throw new WardError(id, { description: outcome.description, authorizeRequest: interaction.request });
+    }
+    if (outcome.kind === 'complete') {
+      // A new identity that lacks what the account requires: no user yet, the profile is completed first.
+      return reply
+        .code(302)
+        .header('Location', completionUrl(r, interaction.request, outcome.signupToken))
+        .header('Cache-Control', 'no-store')
+        .header('Referrer-Policy', 'no-referrer')
+        .send();
     }
     if (outcome.kind === 'link') {
       const { linkToken, email, provider } = outcome;
