@@ -44,7 +44,8 @@ function nav(active: PageName): string {
   const links = NAV.map(
     ([n, label, href]) => `<li><a href="${href}"${n === current ? ' aria-current="page"' : ''}>${label}</a></li>`,
   ).join('');
-  return `<nav aria-label="Console"><ul>${links}</ul><p class="who"><span id="who"></span> <button type="button" id="logout" class="link">Sign out</button></p></nav>`;
+  return `<nav aria-label="Console"><ul>${links}</ul>
+<p class="who"><span id="who"></span> <button type="button" id="logout" class="link">Sign out</button></p></nav>`;
 }
 
 export function shell(page: PageName, title: string, body: string): string {
@@ -52,9 +53,13 @@ export function shell(page: PageName, title: string, body: string): string {
   const scripts = [...CORE_SCRIPTS, ...PAGE_SCRIPTS[page]]
     .map((s) => `<script src="/console/static/${s}" defer></script>`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Ward console</title><link rel="stylesheet" href="/console/static/console.css">
 ${scripts}</head>
-<body data-page="${page}"><a class="skip" href="#main">Skip to content</a><header><p class="brand">Ward console</p>${chrome}</header>
-<main id="main" tabindex="-1"><h1>${escapeHtml(title)}</h1><div id="status" role="status" aria-live="polite"></div><div id="error" role="alert"></div>${body}</main></body></html>`;
+<body data-page="${page}"><a class="skip" href="#main">Skip to content</a>
+<header><p class="brand">Ward console</p>${chrome}</header>
+<main id="main" tabindex="-1"><h1>${escapeHtml(title)}</h1>
+<div id="status" role="status" aria-live="polite"></div><div id="error" role="alert"></div>
+${body}</main></body></html>`;
 }
