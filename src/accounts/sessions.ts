@@ -6,7 +6,9 @@ import type { Repos, Storage } from '../storage/storage.js';
 import type { SessionRow } from '../storage/sql/sessions.js';
 import type { User } from '../storage/sql/users.js';
 
-/** The SSO cookie: __Host- prefix (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls. */
+/**
+ * The SSO cookie: __Host- prefix (Secure, Path=/, no Domain), HttpOnly, SameSite=None for the SDK's cross-site calls.
+ */
 export const SESSION_COOKIE = '__Host-ward_sso';
 
 /**

@@ -5,9 +5,10 @@ import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
- * Removes one linked social identity of a user (by its id, or the user's identity at a provider), unless it is their last way to sign in: no password,
- * no other linked identity, no passkey, no passwordless first factor on one of their addresses. Checked and removed in one transaction (the user's row locked on
- * PostgreSQL), so two concurrent unlinks cannot leave the account with none. Audited.
+ * Removes one linked social identity of a user (by its id, or the user's identity at a provider), unless it is
+ * their last way to sign in: no password, no other linked identity, no passkey, no passwordless first factor on
+ * one of their addresses. Checked and removed in one transaction (the user's row locked on PostgreSQL), so two
+ * concurrent unlinks cannot leave the account with none. Audited.
  */
 export async function unlinkIdentity(
   deps: { storage: Storage; clock: Clock; account: () => AccountSettings },

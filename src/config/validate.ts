@@ -119,7 +119,8 @@ function validatePasskeys(p: Problems, raw: unknown, base: PasskeySettings): Pas
   if (!isObject(raw)) {
     p.add(
       key,
-      'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, recovery_replaces, challenge_ttl}',
+      'must be an object {enabled, rp_id, rp_name, origins, user_verification_is_mfa, recovery_replaces, ' +
+        'challenge_ttl}',
     );
     return structuredClone(base);
   }

@@ -262,7 +262,8 @@ export const CATALOG = {
     'rate_limit_reached',
     'error.account.locked',
     'Password sign-in to this account is paused after too many failed attempts; try again later or reset the password',
-    'La connexion par mot de passe à ce compte est suspendue après trop de tentatives échouées ; réessayez plus tard ou réinitialisez le mot de passe.',
+    'La connexion par mot de passe à ce compte est suspendue après trop de tentatives échouées ; réessayez plus ' +
+      'tard ou réinitialisez le mot de passe.',
   ),
   invalidOldPassword: entry(
     400,

@@ -101,6 +101,9 @@ function sendWebMessage(
   response: Record<string, string>,
 ): FastifyReply {
   const origins = req.client?.allowed_origins ?? [];
-  const script = `(function(){var m=${jsonInScript({ type: 'authorization_response', response })};var o=${jsonInScript(origins)};var w=window.opener||window.parent;for(var i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
+  const script =
+    `(function(){var m=${jsonInScript({ type: 'authorization_response', response })};var ` +
+    `o=${jsonInScript(origins)};var w=window.opener||window.parent;for(var ` +
+    `i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
   return sendPage(reply, 200, 'Authorization response', '', { script, frameAncestors: origins });
 }

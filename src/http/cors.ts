@@ -8,8 +8,8 @@ const PUBLIC_PATHS = /^\/(jwks\.json|\.well-known\/openid-configuration)$/;
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id';
 
 /**
- * CORS for the SDK's calls: only /identity/v1/* (not the account page), /oauth/token and /oauth/revoke, only for an origin
- * some client allows, echoed exactly with credentials (never `*` with credentials). Discovery and
+ * CORS for the SDK's calls: only /identity/v1/* (not the account page), /oauth/token and /oauth/revoke, only for
+ * an origin some client allows, echoed exactly with credentials (never `*` with credentials). Discovery and
  * JWKS are public documents and answer any origin without credentials. Never on /oauth/authorize.
  */
 export function installCors(app: FastifyInstance, clients: ClientService): void {

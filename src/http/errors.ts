@@ -107,7 +107,8 @@ function installClientErrorHandler(app: FastifyInstance): void {
     if (socket.writable) {
       const body = JSON.stringify(e.body());
       socket.write(
-        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; ` +
+          `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
     }

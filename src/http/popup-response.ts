@@ -53,7 +53,8 @@ export function sendPopupResponse(
     `(function(){var r=${jsonInScript(result)},o=${jsonInScript(popupOrigins(req))},u=${jsonInScript(fallback)},w=window.opener,done=false;` +
     'function go(){if(done)return;done=true;location.replace(u);}' +
     'if(!w){go();return;}' +
-    'window.addEventListener("message",function(e){if(done||o.indexOf(e.origin)<0||typeof e.data!=="string")return;var d;try{d=JSON.parse(e.data);}catch(x){return;}' +
+    'window.addEventListener("message",function(e){if(done||o.indexOf(e.origin)<0||typeof ' +
+    'e.data!=="string")return;var d;try{d=JSON.parse(e.data);}catch(x){return;}' +
     'if(!d||d.a!=="request")return;done=true;w.postMessage(JSON.stringify({a:"response",d:r}),e.origin);window.close();});' +
     'for(var i=0;i<o.length;i++)w.postMessage(JSON.stringify({a:"ready"}),o[i]);' +
     `setTimeout(go,${POPUP_FALLBACK_MS});})();`;

@@ -98,7 +98,8 @@ function openApiOf(issuer: string, routes: PublicRoute[]): string {
       title: 'Ward identity API',
       version: '1',
       description:
-        'The public endpoints (OAuth 2.0 / OpenID Connect, the Core SDK identity API), from the schemas the routes declare.',
+        'The public endpoints (OAuth 2.0 / OpenID Connect, the Core SDK identity API), from the schemas the routes ' +
+        'declare.',
     },
     servers: [{ url: issuer }],
     paths,

@@ -109,7 +109,8 @@ const EN: Record<AccountMessageKind, Texts> = {
   change_email: {
     subject: (v) => `Confirm your new email address for ${v.app}`,
     lead: (v) =>
-      `You asked to use ${v.address} for your ${v.app} account. It replaces the old one once you confirm it; the link works for ${v.linkExpires}.`,
+      `You asked to use ${v.address} for your ${v.app} account. It replaces the old one once you confirm it; the ` +
+      `link works for ${v.linkExpires}.`,
     button: 'Confirm my new email address',
     codeLead: 'Or enter this code, valid for',
     after: () => 'If you did not ask for this, ignore this message: nothing changes.',
@@ -139,14 +140,16 @@ const EN: Record<AccountMessageKind, Texts> = {
     subject: (v) => `The email address of your ${v.app} account was changed`,
     lead: (v) => `On ${v.when}, the email address of your ${v.app} account was changed to ${v.address}.`,
     after: () =>
-      'If you made this change, there is nothing more to do. If you did not, reset your password now and contact support.',
+      'If you made this change, there is nothing more to do. If you did not, reset your password now and contact ' +
+      'support.',
     sms: (v) => `${v.app}: the email address of your account was changed. Not you? Reset your password now.`,
   },
   phone_changed: {
     subject: (v) => `The phone number of your ${v.app} account was changed`,
     lead: (v) => `On ${v.when}, the phone number of your ${v.app} account was changed to ${v.address}.`,
     after: () =>
-      'If you made this change, there is nothing more to do. If you did not, reset your password now and contact support.',
+      'If you made this change, there is nothing more to do. If you did not, reset your password now and contact ' +
+      'support.',
     sms: (v) => `${v.app}: the phone number of your account was changed. Not you? Reset your password now.`,
   },
   password_changed: {
@@ -167,7 +170,8 @@ const EN: Record<AccountMessageKind, Texts> = {
   account_recovery: {
     subject: (v) => `Recover your ${v.app} account`,
     lead: (v) =>
-      `Someone asked to recover your ${v.app} account: with this link or code you can register a new passkey. The link works for ${v.linkExpires}.`,
+      `Someone asked to recover your ${v.app} account: with this link or code you can register a new passkey. The ` +
+      `link works for ${v.linkExpires}.`,
     button: 'Register a new passkey',
     codeLead: 'Or enter this code, valid for',
     after: () => 'If it was not you, ignore this message: nothing changes. Never share this link or code.',
@@ -176,7 +180,8 @@ const EN: Record<AccountMessageKind, Texts> = {
   invitation: {
     subject: (v) => `You are invited to ${v.app}`,
     lead: (v) =>
-      `An account was made for you on ${v.app} with the address ${v.address}. Choose your password to start; the link works for ${v.linkExpires}.`,
+      `An account was made for you on ${v.app} with the address ${v.address}. Choose your password to start; the ` +
+      `link works for ${v.linkExpires}.`,
     button: 'Choose my password',
     after: () => 'If you did not expect this, ignore this message.',
     sms: (v) => `${v.app}: an account was made for you. Open the link in your email to choose a password.`,
@@ -184,7 +189,8 @@ const EN: Record<AccountMessageKind, Texts> = {
   passkeys_reset: {
     subject: (v) => `A new passkey was registered for your ${v.app} account`,
     lead: (v) =>
-      `On ${v.when}, your ${v.app} account was recovered: a new passkey was registered and your other sessions were signed out.`,
+      `On ${v.when}, your ${v.app} account was recovered: a new passkey was registered and your other sessions ` +
+      `were signed out.`,
     after: () =>
       'If it was you, there is nothing more to do. If not, recover your account again now and contact support.',
     sms: (v) => `${v.app}: your account was recovered with a new passkey. Not you? Recover it again now.`,
@@ -204,7 +210,8 @@ const FR: Record<AccountMessageKind, Texts> = {
   change_email: {
     subject: (v) => `Confirmez votre nouvelle adresse e-mail pour ${v.app}`,
     lead: (v) =>
-      `Vous avez demandé à utiliser ${v.address} pour votre compte ${v.app}. Elle remplacera l'ancienne dès que vous l'aurez confirmée ; le lien est valable ${v.linkExpires}.`,
+      `Vous avez demandé à utiliser ${v.address} pour votre compte ${v.app}. Elle remplacera l'ancienne dès que ` +
+      `vous l'aurez confirmée ; le lien est valable ${v.linkExpires}.`,
     button: 'Confirmer ma nouvelle adresse',
     codeLead: 'Ou saisissez ce code, valable',
     after: () => "Si vous n'avez rien demandé, ignorez ce message : rien ne change.",
@@ -213,11 +220,13 @@ const FR: Record<AccountMessageKind, Texts> = {
   reset_password: {
     subject: (v) => `Réinitialisez votre mot de passe ${v.app}`,
     lead: (v) =>
-      `Quelqu'un a demandé à réinitialiser le mot de passe de votre compte ${v.app}. Le lien est valable ${v.linkExpires}.`,
+      `Quelqu'un a demandé à réinitialiser le mot de passe de votre compte ${v.app}. Le lien est ` +
+      `valable ${v.linkExpires}.`,
     button: 'Choisir un nouveau mot de passe',
     codeLead: 'Ou saisissez ce code, valable',
     after: () =>
-      "Si ce n'était pas vous, ignorez ce message : votre mot de passe ne change pas. Ne communiquez jamais ce code ni ce lien.",
+      "Si ce n'était pas vous, ignorez ce message : votre mot de passe ne change pas. Ne communiquez jamais ce " +
+      'code ni ce lien.',
     sms: (v) =>
       `${v.code} est votre code de réinitialisation ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
   },
@@ -238,7 +247,8 @@ const FR: Record<AccountMessageKind, Texts> = {
     subject: (v) => `L'adresse e-mail de votre compte ${v.app} a été modifiée`,
     lead: (v) => `Le ${v.when}, l'adresse e-mail de votre compte ${v.app} a été remplacée par ${v.address}.`,
     after: () =>
-      "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et contactez le support.",
+      "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et " +
+      'contactez le support.',
     sms: (v) =>
       `${v.app} : l'adresse e-mail de votre compte a été modifiée. Pas vous ? Réinitialisez votre mot de passe.`,
   },
@@ -246,7 +256,8 @@ const FR: Record<AccountMessageKind, Texts> = {
     subject: (v) => `Le numéro de téléphone de votre compte ${v.app} a été modifié`,
     lead: (v) => `Le ${v.when}, le numéro de téléphone de votre compte ${v.app} a été remplacé par ${v.address}.`,
     after: () =>
-      "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et contactez le support.",
+      "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et " +
+      'contactez le support.',
     sms: (v) => `${v.app} : le numéro de votre compte a été modifié. Pas vous ? Réinitialisez votre mot de passe.`,
   },
   password_changed: {
@@ -259,7 +270,8 @@ const FR: Record<AccountMessageKind, Texts> = {
   passwordless: {
     subject: (v) => `Connexion à ${v.app}`,
     lead: (v) =>
-      `Ouvrez ce lien pour vous connecter à ${v.app} en tant que ${v.address}. Il sert une fois, pendant ${v.linkExpires}.`,
+      `Ouvrez ce lien pour vous connecter à ${v.app} en tant que ${v.address}. Il sert une fois, ` +
+      `pendant ${v.linkExpires}.`,
     button: 'Me connecter',
     codeLead: 'Ou saisissez ce code, valable',
     after: () =>
@@ -269,7 +281,8 @@ const FR: Record<AccountMessageKind, Texts> = {
   account_recovery: {
     subject: (v) => `Récupérez votre compte ${v.app}`,
     lead: (v) =>
-      `Quelqu'un a demandé à récupérer votre compte ${v.app} : ce lien ou ce code permet d'enregistrer une nouvelle clé d'accès. Le lien est valable ${v.linkExpires}.`,
+      `Quelqu'un a demandé à récupérer votre compte ${v.app} : ce lien ou ce code permet d'enregistrer une ` +
+      `nouvelle clé d'accès. Le lien est valable ${v.linkExpires}.`,
     button: "Enregistrer une nouvelle clé d'accès",
     codeLead: 'Ou saisissez ce code, valable',
     after: () =>
@@ -280,7 +293,8 @@ const FR: Record<AccountMessageKind, Texts> = {
   invitation: {
     subject: (v) => `Vous êtes invité sur ${v.app}`,
     lead: (v) =>
-      `Un compte a été créé pour vous sur ${v.app} avec l'adresse ${v.address}. Choisissez votre mot de passe pour commencer ; le lien est valable ${v.linkExpires}.`,
+      `Un compte a été créé pour vous sur ${v.app} avec l'adresse ${v.address}. Choisissez votre mot de passe pour ` +
+      `commencer ; le lien est valable ${v.linkExpires}.`,
     button: 'Choisir mon mot de passe',
     after: () => 'Si vous ne vous y attendiez pas, ignorez ce message.',
     sms: (v) =>
@@ -289,7 +303,8 @@ const FR: Record<AccountMessageKind, Texts> = {
   passkeys_reset: {
     subject: (v) => `Une nouvelle clé d'accès a été enregistrée pour votre compte ${v.app}`,
     lead: (v) =>
-      `Le ${v.when}, votre compte ${v.app} a été récupéré : une nouvelle clé d'accès a été enregistrée et vos autres sessions ont été fermées.`,
+      `Le ${v.when}, votre compte ${v.app} a été récupéré : une nouvelle clé d'accès a été enregistrée et vos ` +
+      `autres sessions ont été fermées.`,
     after: () =>
       "Si c'est vous, il n'y a rien d'autre à faire. Sinon, récupérez votre compte maintenant et contactez le support.",
     sms: (v) => `${v.app} : votre compte a été récupéré avec une nouvelle clé d'accès. Pas vous ? Récupérez-le.`,
@@ -346,14 +361,17 @@ export function renderAccountMessage(input: AccountMessageInput, templatesDir?: 
     `<p style="margin:0 0 16px">${e(t.lead(v))}</p>`,
     ...(v.link
       ? [
-          `<p style="margin:0 0 16px"><a href="${e(v.link)}" style="display:inline-block;background:#0969da;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">${e(t.button ?? v.link)}</a></p>`,
+          `<p style="margin:0 0 16px"><a href="${e(v.link)}" ` +
+            `style="display:inline-block;background:#0969da;color:#ffffff;padding:10px ` +
+            `16px;border-radius:6px;text-decoration:none">${e(t.button ?? v.link)}</a></p>`,
           `<p style="margin:0 0 16px;font-size:13px;word-break:break-all;color:#57606a">${e(v.link)}</p>`,
         ]
       : []),
     ...(codeLine
       ? [
           `<p style="margin:0 0 8px">${e(codeLine)}</p>`,
-          `<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:28px;font-weight:bold;letter-spacing:4px">${e(v.code)}</p>`,
+          `<p style="margin:0 0 ` +
+            `16px;font-family:Menlo,Consolas,monospace;font-size:28px;font-weight:bold;letter-spacing:4px">${e(v.code)}</p>`,
         ]
       : []),
     `<p style="margin:0;color:#57606a;font-size:13px">${e(t.after(v))}</p>`,

@@ -44,7 +44,9 @@ export interface SendAccountMessageInput extends Omit<AccountMessageInput, 'appN
 
 export interface Delivery {
   sendCode(input: SendCodeInput): Promise<void>;
-  /** A message of account self-service (account-messages.ts); its code and link never reach a log but the dev outbox. */
+  /**
+   * A message of account self-service (account-messages.ts); its code and link never reach a log but the dev outbox.
+   */
   sendAccountMessage(input: SendAccountMessageInput): Promise<void>;
   /** A security notice (a factor added or removed); fails like sendCode, with a DeliveryError. */
   sendNotice(input: SendNoticeInput): Promise<void>;
@@ -119,7 +121,8 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
         const body = channel === 'email' ? content.text : content.sms;
         log.info(
           { dev_outbox: { channel, ...fields, to, subject: channel === 'email' ? content.subject : undefined, body } },
-          `DEVELOPMENT OUTBOX (not sent: ${MISSING[channel]}): ${channel} to ${to}, ${what}${secret ? ` ${secret}` : ''}`,
+          `DEVELOPMENT OUTBOX (not sent: ${MISSING[channel]}): ${channel} ` +
+            `to ${to}, ${what}${secret ? ` ${secret}` : ''}`,
         );
         return;
       }

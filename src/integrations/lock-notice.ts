@@ -28,20 +28,25 @@ const TEXTS: Record<MessageLocale, LockCatalog> = {
       `On ${when}, after too many wrong passwords, password sign-in to your ${app} account was paused until ${until}.`,
     ifYou: 'If it was you, wait until then, or reset your password. Other ways to sign in still work.',
     ifNot:
-      'If it was not you, someone may be guessing your password: choose a new, unique one, and turn on two-step verification.',
+      'If it was not you, someone may be guessing your password: choose a new, unique one, and turn on two-step ' +
+      'verification.',
     sms: (app, until) =>
       `${app ? `${app}: ` : ''}too many wrong passwords, sign-in paused until ${until}. Not you? Change your password.`,
   },
   fr: {
     subject: (app) => `La connexion à votre compte ${app} est suspendue`,
     what: (app, when, until) =>
-      `Le ${when}, après trop de mots de passe erronés, la connexion par mot de passe à votre compte ${app} a été suspendue jusqu'au ${until}.`,
+      `Le ${when}, après trop de mots de passe erronés, la connexion par mot de passe à votre compte ${app} a été ` +
+      `suspendue jusqu'au ${until}.`,
     ifYou:
-      "Si c'était vous, patientez jusque-là ou réinitialisez votre mot de passe. Les autres moyens de connexion restent possibles.",
+      "Si c'était vous, patientez jusque-là ou réinitialisez votre mot de passe. Les autres moyens de connexion " +
+      'restent possibles.',
     ifNot:
-      "Si ce n'était pas vous, quelqu'un essaie peut-être de deviner votre mot de passe : choisissez-en un nouveau, unique, et activez la vérification en deux étapes.",
+      "Si ce n'était pas vous, quelqu'un essaie peut-être de deviner votre mot de passe : choisissez-en un " +
+      'nouveau, unique, et activez la vérification en deux étapes.',
     sms: (app, until) =>
-      `${app ? `${app} : ` : ''}trop de mots de passe erronés, connexion suspendue jusqu'au ${until}. Pas vous ? Changez votre mot de passe.`,
+      `${app ? `${app} : ` : ''}trop de mots de passe erronés, connexion suspendue jusqu'au ${until}. Pas vous ? ` +
+      `Changez votre mot de passe.`,
   },
 };
 

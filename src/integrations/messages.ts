@@ -62,7 +62,8 @@ const CATALOGS: Record<MessageLocale, Catalog> = {
     expires: (d) => `Il expire dans ${d}.`,
     ignore: {
       stepup:
-        "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : changez-le.",
+        "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : " +
+        'changez-le.',
       register: "Si vous n'avez pas demandé ce code, vous pouvez ignorer ce message.",
     },
     neverShare: (app) => `Ne communiquez jamais ce code : ${app} ne vous le demandera jamais.`,
@@ -97,7 +98,8 @@ export const escapeHtml = (s: string): string =>
 
 // GSM 03.38: the basic set (one septet each) and the extension table (two septets each).
 const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ ' +
+  '!"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENDED = '^{}\\[~]|€\f';
 
 /** The length of a text in GSM-7 septets, or null when it needs UCS-2 (then a segment holds 70). */
@@ -139,9 +141,12 @@ export function cleanAppName(name: string | undefined): string {
 export function emailHtml(locale: MessageLocale, title: string, body: string[]): string {
   return [
     '<!DOCTYPE html>',
-    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
-    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">',
+    `<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ` +
+      `initial-scale=1"><title>${escapeHtml(title)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f6f7f9;color:#1f2328;font-family:-apple-system,\'Segoe ' +
+      'UI\',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
+    '<div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid ' +
+      '#d0d7de;border-radius:8px;padding:24px">',
     ...body,
     '</div></body></html>',
     '',
@@ -176,7 +181,8 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
   const e = escapeHtml;
   const html = emailHtml(locale, subject, [
     `<p style="margin:0 0 12px">${e(heading)}</p>`,
-    `<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;letter-spacing:4px">${e(code)}</p>`,
+    `<p style="margin:0 0 ` +
+      `16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;letter-spacing:4px">${e(code)}</p>`,
     `<p style="margin:0 0 16px">${e(c.lead[purpose])} ${e(c.expires(long))}</p>`,
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ignore[purpose])} ${e(c.neverShare(app))}</p>`,
   ]);

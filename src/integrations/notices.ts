@@ -48,9 +48,11 @@ const NOTICES: Record<MessageLocale, NoticeCatalog> = {
         `On ${when}, ${f} was removed from the two-step verification of your ${app} account.`,
     },
     ifYou:
-      'If you made this change, there is nothing more to do. Devices you had marked as trusted will ask for a code again.',
+      'If you made this change, there is nothing more to do. Devices you had marked as trusted will ask for a code ' +
+      'again.',
     ifNot:
-      'If you did not, someone else may be signed in to your account: change your password now, sign out of your other sessions, and check your second factors.',
+      'If you did not, someone else may be signed in to your account: change your password now, sign out of your ' +
+      'other sessions, and check your second factors.',
     sms: {
       factor_added: (f, app) =>
         `${app ? `${app}: ` : ''}${f} was added to your two-step verification. Not you? Change your password now.`,
@@ -71,14 +73,18 @@ const NOTICES: Record<MessageLocale, NoticeCatalog> = {
         `Le ${when}, ${f} a été retiré(e) de la vérification en deux étapes de votre compte ${app}.`,
     },
     ifYou:
-      "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous demanderont de nouveau un code.",
+      "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous " +
+      'demanderont de nouveau un code.',
     ifNot:
-      "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez vos autres sessions et vérifiez vos seconds facteurs.",
+      "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez " +
+      'vos autres sessions et vérifiez vos seconds facteurs.',
     sms: {
       factor_added: (f, app) =>
-        `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+        `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre ` +
+        `mot de passe.`,
       factor_removed: (f, app) =>
-        `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre mot de passe.`,
+        `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre ` +
+        `mot de passe.`,
     },
   },
 };

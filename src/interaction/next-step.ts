@@ -82,7 +82,9 @@ export function createNextStep(deps: NextStepDeps) {
     return !(await deps.isTrustedDevice(browser.trustedDeviceCookie, who.user.id));
   }
 
-  /** The second-factor step: the interaction moves on under a new handle, a step-up bound to it, the first code sent. */
+  /**
+   * The second-factor step: the interaction moves on under a new handle, a step-up bound to it, the first code sent.
+   */
   async function secondFactor(
     at: Interaction | AuthorizeRequest,
     who: SignedIn,

@@ -11,9 +11,11 @@ main{max-width:26rem;margin:4rem auto;background:#fff;padding:2rem;border-radius
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
 input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;font-size:1rem}
 input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
-button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;font-size:1rem;cursor:pointer}
+button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;
+font-size:1rem;cursor:pointer}
 .secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}label.inline{display:inline;margin:0 .4rem 0 0}
-meter{width:8rem;vertical-align:middle}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}.muted{color:#4b5563;font-size:.9rem}`;
+meter{width:8rem;vertical-align:middle}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}
+.muted{color:#4b5563;font-size:.9rem}`;
 
 export interface PageOptions {
   /** An inline script, the only one the CSP lets run (by its hash). */
@@ -49,16 +51,21 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   const connect = page.connectSelf ? " connect-src 'self';" : '';
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect} frame-ancestors ${frames}; base-uri 'none'`,
+    'Content-Security-Policy':
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect} ` +
+      `frame-ancestors ${frames}; base-uri 'none'`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
     Pragma: 'no-cache',
     'X-Content-Type-Options': 'nosniff',
   };
   if (!page.frameAncestors?.length) headers['X-Frame-Options'] = 'DENY';
-  const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(page.title)}</title><style>${STYLE}</style>`;
+  const head =
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<title>${escapeHtml(page.title)}</title><style>${STYLE}</style>`;
   return {
-    html: `<!doctype html><html lang="${page.lang ?? 'en'}"><head>${head}</head><body><main>${body}</main></body></html>`,
+    html: `<!doctype html><html lang="${page.lang ?? 'en'}"><head>${head}</head>
+<body><main>${body}</main></body></html>`,
     headers,
   };
 }

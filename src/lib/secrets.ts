@@ -1,7 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { secureRandomBytes } from './random.js';
 
-/** SHA-256 of a high-entropy token, as stored at rest (codes, tkn, refresh tokens, sessions), base64url. One-shot `hash`: no Hash object per call. */
+/**
+ * SHA-256 of a high-entropy token, as stored at rest (codes, tkn, refresh tokens, sessions), base64url. One-shot
+ * `hash`: no Hash object per call.
+ */
 export function sha256(value: string): string {
   return hash('sha256', value, 'base64url');
 }

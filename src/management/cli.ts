@@ -65,7 +65,9 @@ export async function runOperatorCommand(
           : await r.keyOps.listSet(GLOBAL_SET);
       for (const k of keys)
         out(
-          `${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  ${k.alg}  created ${k.created_at}${k.retired_at ? `  retired ${k.retired_at}` : ''}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
+          `${k.kid}  ${k.status.padEnd(8)}  ${k.key_set}  ${k.alg}  created ${k.created_at}${
+            k.retired_at ? `  retired ${k.retired_at}` : ''
+          }${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
         );
       return 0;
     }
@@ -110,7 +112,9 @@ export async function runOperatorCommand(
       // ES256 / EdDSA: the global pair of that family, published before the client's first token.
       if (isSigningAlg(def.jwt_algorithm)) await r.keys.ensureGlobalKeys([def.jwt_algorithm]);
       out(
-        `Created ${def.type} client ${def.client_id}${secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''}`,
+        `Created ${def.type} client ${def.client_id}${
+          secret ? `\nclient_secret ${secret}   (shown once: store it now)` : ''
+        }`,
       );
       return 0;
     }

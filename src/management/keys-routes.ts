@@ -34,7 +34,8 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       body: rotateGlobalBody,
       bodyOptional: true,
       summary:
-        'Rotate a global key pair: the RSA pair, or with {"alg": "ES256"} / {"alg": "EdDSA"} the EC P-256 / Ed25519 one (the old key stays published for the grace period)',
+        'Rotate a global key pair: the RSA pair, or with {"alg": "ES256"} / {"alg": "EdDSA"} the EC P-256 / ' +
+        'Ed25519 one (the old key stays published for the grace period)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor, body }) => ops.rotateGlobal(actor, body.alg),
     }),
@@ -69,7 +70,8 @@ export function keyRoutes(ops: KeyOperations): ManagementRoute[] {
       body: emptyBody,
       bodyOptional: true,
       summary:
-        "Rotate the client key: a new client-specific pair of the client's algorithm (RS256, ES256 or EdDSA; not HS256)",
+        "Rotate the client key: a new client-specific pair of the client's algorithm (RS256, ES256 or EdDSA; not " +
+        'HS256)',
       response: { status: 201, schema: keySchema },
       handler: ({ actor, params }) => ops.rotateClient(params.clientId, actor),
     }),

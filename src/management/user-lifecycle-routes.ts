@@ -68,7 +68,8 @@ export function userLifecycleRoutes(
       permission: 'manage:users',
       audit: 'user.created',
       summary:
-        'Create a user with a password (the password policy applies), or invite them by email to choose one; an email or a phone number is required',
+        'Create a user with a password (the password policy applies), or invite them by email to choose one; an ' +
+        'email or a phone number is required',
       body: Type.Object(
         {
           email: Type.Optional(Type.String({ maxLength: 320 })),

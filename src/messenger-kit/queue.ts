@@ -154,7 +154,8 @@ export class DurableQueue {
   finish(item: QueueItem): void {
     this.db
       .prepare(
-        `UPDATE messenger_items SET status = 'done', result = NULL, payload = ?, finished_at = ?, last_error = NULL WHERE id = ?`,
+        `UPDATE messenger_items SET status = 'done', result = NULL, payload = ?, finished_at = ?, last_error = ` +
+          `NULL WHERE id = ?`,
       )
       .run(redact(item.event), this.now(), item.id);
   }
@@ -162,7 +163,8 @@ export class DurableQueue {
   fail(item: QueueItem, error: string): void {
     this.db
       .prepare(
-        `UPDATE messenger_items SET status = 'failed', result = NULL, payload = ?, finished_at = ?, last_error = ? WHERE id = ?`,
+        `UPDATE messenger_items SET status = 'failed', result = NULL, payload = ?, finished_at = ?, last_error = ? ` +
+          `WHERE id = ?`,
       )
       .run(redact(item.event), this.now(), error, item.id);
   }

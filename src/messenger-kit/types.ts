@@ -18,7 +18,9 @@ export interface WardOptions {
   clientId: string;
   /** Sent as client_secret_post when set; required for HS256 (the verification key). */
   clientSecret?: string;
-  /** The Messenger callback base sent at /oauth/token, e.g. https://www.facebook.com/messenger_platform/account_linking */
+  /**
+   * The Messenger callback base sent at /oauth/token, e.g. https://www.facebook.com/messenger_platform/account_linking
+   */
   redirectUri: string;
   jwtAlgorithm: 'HS256' | 'RS256';
   /** Defaults to the global fetch. Use it to pass a dispatcher / CA (undici) or a test double. */

@@ -73,7 +73,10 @@ export function createPasswordless(deps: PasswordlessDeps) {
       await codes.admit('passwordless', a.address);
     },
 
-    /** Sends the link or code for an admitted request, in the background; nothing to an unknown address unless signup is on. */
+    /**
+     * Sends the link or code for an admitted request, in the background; nothing to an unknown address unless signup is
+     * on.
+     */
     send(a: PasswordlessAddress, to: { interactionDigest: string; clientId: string; locale?: string }): void {
       deps.background.run(async () => {
         const user = await findBy(a);

@@ -173,7 +173,9 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
       return url.toString();
     },
 
-    /** `posted`: names the provider posted beside its answer (Apple, first sign-in), used when the id_token has none. */
+    /**
+     * `posted`: names the provider posted beside its answer (Apple, first sign-in), used when the id_token has none.
+     */
     async profile(code: string, verifier: string, nonce: string, posted: PostedNames = {}): Promise<UpstreamProfile> {
       const e = await resolve();
       const auth = await clientAuth().catch(() => {

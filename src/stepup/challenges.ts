@@ -94,7 +94,10 @@ export function createVerificationService(deps: {
     }
   }
 
-  /** A new challenge with a fresh code, in the caller's transaction (which holds the lock: issue, startStepUp); the previous code stops working. */
+  /**
+   * A new challenge with a fresh code, in the caller's transaction (which holds the lock: issue, startStepUp); the
+   * previous code stops working.
+   */
   async function store(tx: Repos, input: StartInput): Promise<Issued> {
     const settings = account();
     const id = randomToken(24);

@@ -34,7 +34,8 @@ export function createStepUpService(
   async function refuseCode(repos: Repos, digest: string, now: number, authType: Channel): Promise<void> {
     const stepUp = await repos.stepUps.findLive(digest, now);
     if (!stepUp) throw new WardError('invalidStepUp');
-    // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token (PL-13).
+    // A user disabled since the step-up began gets nothing, and the answer says no more than for an unknown token
+    // (PL-13).
     const user = await repos.users.findById(stepUp.user_id);
     if (!user || user.disabled) throw new WardError('invalidStepUp');
     // Only to a factor already registered and verified: never to an address in the request.

@@ -184,7 +184,8 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     );
   }
 
-  // The login page's "Email me a sign-in link" / "Text me a code": the code form (a link opened in this browser works too).
+  // The login page's "Email me a sign-in link" / "Text me a code": the code form (a link opened in this browser
+  // works too).
   app.post('/oauth/authorize/passwordless', { schema: hostedPasswordlessSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, signIn.interactions, req, reply);
     if (!accepted) return reply;

@@ -17,9 +17,14 @@ export type ConsumedCodeOutcome =
   | { state: 'reused'; row: CodeRow }
   | { state: 'missing' };
 
-/** RFC 9700 2.1.1: whether another code of this client carried the same PKCE challenge (index on client_id, code_challenge). */
-const challengeSeen = sql<boolean>`exists (select 1 from authorization_codes other where other.client_id = authorization_codes.client_id
-  and other.code_challenge = authorization_codes.code_challenge and other.code_digest <> authorization_codes.code_digest)`;
+/**
+ * RFC 9700 2.1.1: whether another code of this client carried the same PKCE challenge (index on client_id,
+ * code_challenge).
+ */
+const challengeSeen = sql<boolean>`exists (select 1 from authorization_codes other
+  where other.client_id = authorization_codes.client_id
+    and other.code_challenge = authorization_codes.code_challenge
+    and other.code_digest <> authorization_codes.code_digest)`;
 
 /**
  * Marks a code used with one conditional UPDATE: of many concurrent callers exactly one wins. The

@@ -67,7 +67,9 @@ export type FactorsSince = Record<'email' | 'sms', number | null>;
 
 /** `from mfa_credentials` rows of the user `userId` names that are verified (of one type, if given). */
 const verifiedOf = (userId: RawBuilder<unknown>, type?: string) =>
-  sql`from mfa_credentials m where m.user_id = ${userId} and m.verified_at is not null${type === undefined ? sql`` : sql` and m.type = ${type}`}`;
+  sql`from mfa_credentials m where m.user_id = ${userId} and m.verified_at is not null${
+    type === undefined ? sql`` : sql` and m.type = ${type}`
+  }`;
 const enabledUser = (userId: RawBuilder<unknown>) =>
   sql<boolean>`exists (select 1 from users u where u.id = ${userId} and u.disabled = 0)`;
 const ofStepUp = sql.ref('step_ups.user_id');
@@ -91,13 +93,14 @@ const USER_OF_STEP_UP = userSubqueries('step_ups.user_id');
 const sinceOf = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
 // INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
 const insertForLiveUser = prepared(
-  (
-    _q,
-    s: StepUpRow,
-  ) => sql<FactorsSince>`insert into step_ups (digest, user_id, client_id, params, base_amr, interaction_digest, requests, created_at, expires_at, consumed_at)
-  select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text), cast(${s.base_amr} as text), cast(${s.interaction_digest} as text),
-    cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint), cast(${s.consumed_at} as bigint)
-  from users where users.id = ${s.user_id} and users.disabled = 0 and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
+  (_q, s: StepUpRow) => sql<FactorsSince>`insert into step_ups
+    (digest, user_id, client_id, params, base_amr, interaction_digest, requests, created_at, expires_at, consumed_at)
+  select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text),
+    cast(${s.base_amr} as text), cast(${s.interaction_digest} as text),
+    cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint),
+    cast(${s.consumed_at} as bigint)
+  from users where users.id = ${s.user_id} and users.disabled = 0
+    and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
   returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`,
   { 0: STEP_UP_COLUMNS },
 );
@@ -190,7 +193,8 @@ const countAttempt = prepared((q, id: string, failureBucketPrefix: string, windo
     .where('id', '=', id)
     .returningAll()
     .returning(
-      sql<number>`coalesce((select rc.count from rate_counters rc where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as(
+      sql<number>`coalesce((select rc.count from rate_counters rc
+        where rc.bucket = ${failureBucketPrefix} || challenges.user_id and rc.window_start = ${windowStart}), 0)`.as(
         'failures',
       ),
     ),
