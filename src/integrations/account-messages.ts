@@ -370,8 +370,8 @@ export function renderAccountMessage(input: AccountMessageInput, templatesDir?: 
     ...(codeLine
       ? [
           `<p style="margin:0 0 8px">${e(codeLine)}</p>`,
-          `<p style="margin:0 0 ` +
-            `16px;font-family:Menlo,Consolas,monospace;font-size:28px;font-weight:bold;letter-spacing:4px">${e(v.code)}</p>`,
+          '<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:28px;font-weight:bold;' +
+            `letter-spacing:4px">${e(v.code)}</p>`,
         ]
       : []),
     `<p style="margin:0;color:#57606a;font-size:13px">${e(t.after(v))}</p>`,

@@ -181,8 +181,8 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
   const e = escapeHtml;
   const html = emailHtml(locale, subject, [
     `<p style="margin:0 0 12px">${e(heading)}</p>`,
-    `<p style="margin:0 0 ` +
-      `16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;letter-spacing:4px">${e(code)}</p>`,
+    '<p style="margin:0 0 16px;font-family:Menlo,Consolas,monospace;font-size:30px;font-weight:bold;' +
+      `letter-spacing:4px">${e(code)}</p>`,
     `<p style="margin:0 0 16px">${e(c.lead[purpose])} ${e(c.expires(long))}</p>`,
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ignore[purpose])} ${e(c.neverShare(app))}</p>`,
   ]);

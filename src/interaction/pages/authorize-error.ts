@@ -14,6 +14,7 @@ export function authorizeErrorPage(status: number, language: Language, message: 
     status,
     title: t.title,
     lang: language,
-    body: `<h1>${t.heading}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${t.error} ${escapeHtml(error)}</p>`,
+    body: `<h1>${t.heading}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p
+class="muted">${t.error} ${escapeHtml(error)}</p>`,
   };
 }

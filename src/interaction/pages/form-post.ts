@@ -25,7 +25,8 @@ export function formPostPage(target: string, values: Record<string, string>, lan
     status: 200,
     title: t.title,
     lang: language,
-    body: `<form method="post" action="${escapeHtml(target)}" id="response">${inputs}<noscript><p>${t.noScript}</p><button type="submit">${t.submit}</button></noscript></form>`,
+    body: `<form method="post" action="${escapeHtml(target)}" id="response">${inputs}
+<noscript><p>${t.noScript}</p><button type="submit">${t.submit}</button></noscript></form>`,
     script: 'document.getElementById("response").submit();',
     formAction: formActionSource(target),
   };

@@ -64,8 +64,10 @@ export function logoutConfirmPage(p: LogoutConfirmInput): Page {
     title: t.confirmTitle,
     lang: p.language,
     body: `<h1>${t.confirmTitle}</h1>${from}<p>${t.signedInAs(escapeHtml(p.who))}</p>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" name="confirm" value="yes">${t.signOut}</button></form>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" class="secondary" name="confirm" value="no">${t.staySignedIn}</button></form>`,
+<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" name="confirm"
+value="yes">${t.signOut}</button></form>
+<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" class="secondary" name="confirm"
+value="no">${t.staySignedIn}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }
@@ -89,6 +91,7 @@ export function logoutErrorPage(status: number, language: Language, message: str
     status,
     title: t.errorTitle,
     lang: language,
-    body: `<h1>${t.errorHeading}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p class="muted">${t.error} ${escapeHtml(error)}</p>`,
+    body: `<h1>${t.errorHeading}</h1><p class="error" role="alert">${escapeHtml(message)}</p><p
+class="muted">${t.error} ${escapeHtml(error)}</p>`,
   };
 }

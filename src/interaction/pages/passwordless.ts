@@ -13,6 +13,11 @@ export interface PasswordlessConfirmInput {
   target: string | null;
 }
 
+const OTHER_BROWSER_EN = 'This sign-in link was asked for in another browser. Go on only if you asked for it.';
+const OTHER_BROWSER_FR =
+  'Ce lien de connexion a été demandé depuis un autre navigateur. Continuez seulement si c’est vous qui ' +
+  'l’avez demandé.';
+
 export function passwordlessConfirmPage(language: Language, p: PasswordlessConfirmInput): Page {
   const fr = language === 'fr';
   return {
@@ -20,8 +25,9 @@ export function passwordlessConfirmPage(language: Language, p: PasswordlessConfi
     title: fr ? 'Confirmer la connexion' : 'Confirm sign-in',
     lang: language,
     body: `<h1>${fr ? 'Se connecter sur cet appareil ?' : 'Sign in on this device?'}</h1>
-<p>${fr ? 'Ce lien de connexion a été demandé depuis un autre navigateur. Continuez seulement si c’est vous qui l’avez demandé.' : 'This sign-in link was asked for in another browser. Go on only if you asked for it.'}</p>
-<p>${fr ? 'Connexion à' : 'Signing in to'} ${escapeHtml(p.clientName)} ${fr ? 'en tant que' : 'as'} <strong>${escapeHtml(p.address)}</strong>.</p>
+<p>${fr ? OTHER_BROWSER_FR : OTHER_BROWSER_EN}</p>
+<p>${fr ? 'Connexion à' : 'Signing in to'} ${escapeHtml(p.clientName)} ${fr ? 'en tant que' : 'as'}
+<strong>${escapeHtml(p.address)}</strong>.</p>
 <form method="post" action="/identity/v1/passwordless/confirm">
 <input type="hidden" name="verification_code" value="${escapeHtml(p.token)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
@@ -52,8 +58,10 @@ export function passwordlessSentPage(status: number, p: PasswordlessSentInput): 
   const lead =
     p.method === 'magic_link'
       ? fr
-        ? `Si un compte utilise ${to}, nous lui avons envoyé un lien de connexion et un code. Ouvrez le lien dans ce navigateur, ou saisissez le code ici.`
-        : `If an account uses ${to}, we sent it a sign-in link and a code. Open the link in this browser, or enter the code here.`
+        ? `Si un compte utilise ${to}, nous lui avons envoyé un lien de connexion et un code. Ouvrez le lien dans
+ce navigateur, ou saisissez le code ici.`
+        : `If an account uses ${to}, we sent it a sign-in link and a code. Open the link in this browser, or enter
+the code here.`
       : fr
         ? `Si un compte utilise ${to}, nous lui avons envoyé un code par SMS. Saisissez-le ici.`
         : `If an account uses ${to}, we texted it a code. Enter it here.`;
@@ -68,7 +76,8 @@ export function passwordlessSentPage(status: number, p: PasswordlessSentInput): 
 <input type="hidden" name="auth_type" value="${p.method}">
 <input type="hidden" name="${field}" value="${escapeHtml(p.address)}">
 <label for="verification_code">Code</label>
-<input id="verification_code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required${p.error ? ' aria-describedby="code-error"' : ''}>
+<input id="verification_code" name="verification_code" inputmode="numeric" autocomplete="one-time-code"
+required${p.error ? ' aria-describedby="code-error"' : ''}>
 <button type="submit">${fr ? 'Me connecter' : 'Sign in'}</button>
 </form>`,
     formAction: formActionSource(p.target),

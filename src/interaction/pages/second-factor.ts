@@ -32,7 +32,8 @@ const TEXT = {
     title: 'Code de vérification',
     heading: "Confirmez qu'il s'agit bien de vous",
     lead: (where: 'email' | 'sms', client: string) =>
-      `Nous avons envoyé un code ${where === 'email' ? 'à votre adresse e-mail' : 'à votre téléphone'} pour vous connecter à ${client}.`,
+      `Nous avons envoyé un code ${where === 'email' ? 'à votre adresse e-mail' : 'à votre téléphone'} pour vous
+connecter à ${client}.`,
     code: 'Code de vérification',
     verify: 'Vérifier',
     resend: 'Envoyer un nouveau code',
@@ -56,14 +57,21 @@ export function secondFactorPage(status: number, p: MfaPageInput): Page {
     title: t.title,
     lang: p.language ?? 'en',
     body: `<h1>${t.heading}</h1><p>${escapeHtml(t.lead(p.channel, p.clientName))}</p>${message}
-<form method="post" action="/oauth/authorize/mfa" novalidate>${common}${hidden('challenge_id', p.challengeId)}${hidden('auth_type', p.channel)}
+<form method="post" action="/oauth/authorize/mfa"
+novalidate>${common}${hidden('challenge_id', p.challengeId)}${hidden('auth_type', p.channel)}
 <label for="code">${t.code}</label>
-<input id="code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required${p.error ? ' aria-describedby="mfa-error"' : ''}>
+<input id="code" name="verification_code" inputmode="numeric" autocomplete="one-time-code"
+required${p.error ? ' aria-describedby="mfa-error"' : ''}>
 <button type="submit" name="action" value="verify">${t.verify}</button>
 </form>
 <form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', p.channel)}
 <button type="submit" name="action" value="resend">${t.resend}</button></form>
-${other.map((c) => `<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}<button type="submit" name="action" value="resend">${t.other(c)}</button></form>`).join('')}`,
+${other
+  .map(
+    (c) => `<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}<button
+type="submit" name="action" value="resend">${t.other(c)}</button></form>`,
+  )
+  .join('')}`,
     formAction: formActionSource(p.target),
   };
 }

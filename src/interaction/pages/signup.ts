@@ -39,7 +39,8 @@ const TEXT = {
     signIn: 'Me connecter',
     sentTitle: 'Consultez vos e-mails',
     sent: (email: string) =>
-      `Nous avons envoyé un lien à ${email}. Ouvrez-le pour confirmer votre adresse, puis connectez-vous. Il est valable un temps limité.`,
+      `Nous avons envoyé un lien à ${email}. Ouvrez-le pour confirmer votre adresse, puis connectez-vous. ` +
+      'Il est valable un temps limité.',
   },
 };
 
@@ -62,13 +63,18 @@ export interface SignupPageInput {
 /** The form input of a custom field (its name under custom_fields is the input's name after `cf_`). */
 function customInput(f: CustomFieldSetting, value: string, optional: string, yes: string): string {
   const id = `cf_${f.name}`;
-  const label = `<label for="${id}">${escapeHtml(f.name.replace(/_/g, ' '))}${f.required ? '' : ` ${optional}`}</label>`;
+  const name = escapeHtml(f.name.replace(/_/g, ' '));
+  const label = `<label for="${id}">${name}${f.required ? '' : ` ${optional}`}</label>`;
   const required = f.required ? ' required' : '';
   const v = escapeHtml(value);
+  const typed = (type: string, extra = '') =>
+    `${label}<input id="${id}" name="${id}" type="${type}"${extra} value="${v}"${required}>`;
   switch (f.data_type) {
-    case 'boolean':
-      return `<p><input type="checkbox" id="${id}" name="${id}" value="true"${value === 'true' ? ' checked' : ''} style="width:auto">
-<label for="${id}" class="inline">${escapeHtml(f.name.replace(/_/g, ' '))}: ${yes}</label></p>`;
+    case 'boolean': {
+      const checked = value === 'true' ? ' checked' : '';
+      return `<p><input type="checkbox" id="${id}" name="${id}" value="true"${checked} style="width:auto">
+<label for="${id}" class="inline">${name}: ${yes}</label></p>`;
+    }
     case 'list': {
       const options = ['', ...(f.values ?? [])]
         .map((o) => `<option value="${escapeHtml(o)}"${o === value ? ' selected' : ''}>${escapeHtml(o)}</option>`)
@@ -77,15 +83,15 @@ function customInput(f: CustomFieldSetting, value: string, optional: string, yes
     }
     case 'number':
     case 'integer':
-      return `${label}<input id="${id}" name="${id}" type="number"${f.data_type === 'number' ? ' step="any"' : ''} value="${v}"${required}>`;
+      return typed('number', f.data_type === 'number' ? ' step="any"' : '');
     case 'date':
-      return `${label}<input id="${id}" name="${id}" type="date" value="${v}"${required}>`;
+      return typed('date');
     case 'email':
-      return `${label}<input id="${id}" name="${id}" type="email" value="${v}"${required}>`;
+      return typed('email');
     case 'phone':
-      return `${label}<input id="${id}" name="${id}" type="tel" value="${v}"${required}>`;
+      return typed('tel');
     default:
-      return `${label}<input id="${id}" name="${id}" type="text" value="${v}"${required}>`;
+      return typed('text');
   }
 }
 
@@ -106,7 +112,8 @@ export function signupPage(status: number, p: SignupPageInput): Page {
 <label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${value('email')}"${described}>
 <label for="password">${t.password}</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${p.minLength}" aria-describedby="password-hint">
+<input id="password" name="password" type="password" autocomplete="new-password" required
+  minlength="${p.minLength}" aria-describedby="password-hint">
 <p class="muted" id="password-hint">${t.hint(p.minLength)}</p>
 ${strengthMeterHtml(p.language, p.clientId)}
 <label for="given_name">${t.givenName} ${t.optional}</label>
@@ -130,6 +137,7 @@ export const signupSentPage = (language: Language, email: string, loginHref: str
     status: 200,
     lang: language,
     title: t.sentTitle,
-    body: `<h1>${t.sentTitle}</h1><p>${escapeHtml(t.sent(email))}</p><p><a href="${escapeHtml(loginHref)}">${t.signIn}</a></p>`,
+    body: `<h1>${t.sentTitle}</h1><p>${escapeHtml(t.sent(email))}</p>
+<p><a href="${escapeHtml(loginHref)}">${t.signIn}</a></p>`,
   };
 };

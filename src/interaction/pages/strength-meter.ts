@@ -14,7 +14,8 @@ const LABEL: Record<Language, string> = { en: 'Strength', fr: 'Robustesse' };
 /** The meter's markup, placed under the password input `#password`; `clientId` names the page's client. */
 export const strengthMeterHtml = (language: Language, clientId: string): string =>
   `<p class="muted"><label for="strength" class="inline">${LABEL[language]}</label>
-<meter id="strength" min="0" max="4" low="2" high="3" optimum="4" value="0" data-client="${escapeHtml(clientId)}" data-words="${escapeHtml(JSON.stringify(WORDS[language]))}"></meter>
+<meter id="strength" min="0" max="4" low="2" high="3" optimum="4" value="0" data-client="${escapeHtml(clientId)}"
+data-words="${escapeHtml(JSON.stringify(WORDS[language]))}"></meter>
 <span id="strength-text" aria-live="polite"></span></p>`;
 
 /** The script of the meter (its page allows it by hash, and fetches to Ward's own origin only). */
