@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as en from '@zxcvbn-ts/language-en';
-import * as fr from '@zxcvbn-ts/language-fr';
+import { createRequire } from 'node:module';
+import type * as Core from '@zxcvbn-ts/core';
+import type * as Common from '@zxcvbn-ts/language-common';
+import type * as En from '@zxcvbn-ts/language-en';
+import type * as Fr from '@zxcvbn-ts/language-fr';
 import type { AccountSettings } from '../config/types.js';
 import type { FieldError } from '../errors/ward-error.js';
 import { WardError } from '../errors/ward-error.js';
@@ -38,14 +39,24 @@ const L33T_MAX_SUBSTITUTIONS = 8;
 /** A name or email part shorter than this is not looked for in the password ("Al" is in too many words). */
 const MIN_USER_INFO_LENGTH = 3;
 
-let estimator: ZxcvbnFactory | null = null;
+let estimator: Core.ZxcvbnFactory | null = null;
 let commonPasswords: Set<string> | null = null;
 
+// zxcvbn's dictionaries are ~15 MB of heap (and the old generation every full collection of a busy
+// server walks): loaded on the first password check, not when the server starts.
+const load = createRequire(import.meta.url);
+let commonDictionary: typeof Common | null = null;
+const common = (): typeof Common => (commonDictionary ??= load('@zxcvbn-ts/language-common') as typeof Common);
+
 /** The estimator with the common, English and French dictionaries, built once on first use. */
-function zxcvbn(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
-    graphs: common.adjacencyGraphs,
+function zxcvbn(): Core.ZxcvbnFactory {
+  if (estimator) return estimator;
+  const { ZxcvbnFactory } = load('@zxcvbn-ts/core') as typeof Core;
+  const en = load('@zxcvbn-ts/language-en') as typeof En;
+  const fr = load('@zxcvbn-ts/language-fr') as typeof Fr;
+  estimator = new ZxcvbnFactory({
+    dictionary: { ...common().dictionary, ...en.dictionary, ...fr.dictionary },
+    graphs: common().adjacencyGraphs,
     translations: en.translations,
     maxLength: SCORED_LENGTH,
     l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
@@ -69,7 +80,7 @@ export function passwordStrength(password: string, owner: PasswordOwner = {}): S
 
 /** Whether the password is one of zxcvbn's most common passwords (the whole password, any case). */
 export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  commonPasswords ??= new Set(common().dictionary['passwords-common'].map((p) => p.toLowerCase()));
   return commonPasswords.has(password.toLowerCase());
 }
 
