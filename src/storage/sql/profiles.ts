@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../connect.js';
+import { prepared } from '../prepared.js';
 import type { Database } from '../schema.js';
 
 /** A postal address (OIDC Core 5.1.1): every part optional. */
@@ -39,11 +41,16 @@ export const EMPTY_PROFILE: Omit<StoredProfile, 'updated_at'> = {
   custom_fields: {},
 };
 
-export function profilesRepo(db: Kysely<Database>) {
+// Read for every ID token whose scopes release profile claims: a hot query.
+const findProfile = prepared((q, userId: string) =>
+  q.selectFrom('user_profiles').selectAll().where('user_id', '=', userId),
+);
+
+export function profilesRepo(db: Kysely<Database>, engine: Engine) {
   return {
     /** The user's profile, or undefined when they have none stored. */
     async find(userId: string): Promise<StoredProfile | undefined> {
-      const r = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      const r = (await findProfile(db, engine, userId)).rows[0];
       if (!r) return undefined;
       const { user_id: _u, address, custom_fields, updated_at, ...claims } = r;
       return {
