@@ -61,6 +61,16 @@ const finishLive = prepared((q, digest: string, now: number) =>
     .where('step', '!=', 'done'),
 );
 
+const takeLive = prepared((q, digest: string, now: number) =>
+  q
+    .updateTable('interactions')
+    .set({ step: 'done' })
+    .where('digest', '=', digest)
+    .where('expires_at', '>', now)
+    .where('step', '!=', 'done')
+    .returningAll(),
+);
+
 /**
  * Sign-ins in progress. A row lives until it expires (the janitor sweeps it); it is finished by
  * moving to step `done`, which exactly one caller wins, so a form posted twice completes once.
@@ -85,6 +95,10 @@ export function interactionsRepo(db: Kysely<Database>, engine: Engine) {
     /** Finishes it: true for exactly one caller. */
     async finish(digest: string, now: number): Promise<boolean> {
       return Number((await finishLive(db, engine, digest, now)).numAffectedRows) === 1;
+    },
+    /** Finishes it and reads it in one statement: the row for exactly one caller. */
+    async take(digest: string, now: number): Promise<InteractionRow | undefined> {
+      return (await takeLive(db, engine, digest, now)).rows[0];
     },
     async deleteExpired(before: number): Promise<void> {
       await db.deleteFrom('interactions').where('expires_at', '<', before).execute();
