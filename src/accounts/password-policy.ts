@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as en from '@zxcvbn-ts/language-en';
-import * as fr from '@zxcvbn-ts/language-fr';
 import type { AccountSettings } from '../config/types.js';
 import type { FieldError } from '../errors/ward-error.js';
 import { WardError } from '../errors/ward-error.js';
+import { createStrengthEstimator, type StrengthScore } from './password-strength.js';
 
 /** The account settings that make the password policy. */
 export type PasswordPolicy = Pick<
@@ -25,7 +22,7 @@ export interface PasswordOwner {
   family_name?: string | null;
 }
 
-export type StrengthScore = 0 | 1 | 2 | 3 | 4;
+export type { StrengthScore };
 
 /** The longest password Ward accepts. */
 export const PASSWORD_MAX_LENGTH = 256;
@@ -38,20 +35,11 @@ const L33T_MAX_SUBSTITUTIONS = 8;
 /** A name or email part shorter than this is not looked for in the password ("Al" is in too many words). */
 const MIN_USER_INFO_LENGTH = 3;
 
-let estimator: ZxcvbnFactory | null = null;
-let commonPasswords: Set<string> | null = null;
-
-/** The estimator with the common, English and French dictionaries, built once on first use. */
-function zxcvbn(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
-    graphs: common.adjacencyGraphs,
-    translations: en.translations,
-    maxLength: SCORED_LENGTH,
-    l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
-  });
-  return estimator;
-}
+/** zxcvbn, on a thread of its own (password-strength.ts), started at the first check. */
+const estimator = createStrengthEstimator({
+  maxLength: SCORED_LENGTH,
+  l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
+});
 
 /** The pieces of the owner's identity a password must not contain, lower-cased. */
 function userInfo(owner: PasswordOwner): string[] {
@@ -63,34 +51,33 @@ function userInfo(owner: PasswordOwner): string[] {
 }
 
 /** zxcvbn's score, 0 (guessable) to 4 (very unguessable), with the owner's identity as known words. */
-export function passwordStrength(password: string, owner: PasswordOwner = {}): StrengthScore {
-  return zxcvbn().check(password.slice(0, SCORED_LENGTH), userInfo(owner)).score as StrengthScore;
+export function passwordStrength(password: string, owner: PasswordOwner = {}): Promise<StrengthScore> {
+  return estimator.score(password.slice(0, SCORED_LENGTH), userInfo(owner));
 }
 
 /** Whether the password is one of zxcvbn's most common passwords (the whole password, any case). */
-export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
-  return commonPasswords.has(password.toLowerCase());
+export function isCommonPassword(password: string): Promise<boolean> {
+  return estimator.isCommon(password);
 }
 
 const refusal = (field: string, code: FieldError['code'], message: string): FieldError => ({ field, message, code });
 
 /** The first rule of the policy the password breaks, or null when it passes. */
-export function policyRefusal(
+export async function policyRefusal(
   policy: PasswordPolicy,
   password: string,
   owner: PasswordOwner,
   field = 'password',
-): FieldError | null {
+): Promise<FieldError | null> {
   const min = policy.password_min_length;
   if (password.length < min || password.length > PASSWORD_MAX_LENGTH)
     return refusal(field, 'too_short', `must be ${min} to ${PASSWORD_MAX_LENGTH} characters long`);
-  if (policy.password_refuse_common && isCommonPassword(password))
+  if (policy.password_refuse_common && (await isCommonPassword(password)))
     return refusal(field, 'too_common', 'is one of the most common passwords');
   const lower = password.toLowerCase();
   if (policy.password_refuse_user_info && userInfo(owner).some((part) => lower.includes(part)))
     return refusal(field, 'contains_user_info', 'must not contain your email address or your name');
-  const score = policy.password_min_strength > 0 ? passwordStrength(password, owner) : 4;
+  const score = policy.password_min_strength > 0 ? await passwordStrength(password, owner) : 4;
   if (score < policy.password_min_strength)
     return refusal(
       field,
@@ -138,7 +125,7 @@ export async function enforcePasswordPolicy(
   field = 'password',
   onBreachCheckUnavailable: () => void = () => {},
 ): Promise<void> {
-  let broken = policyRefusal(policy, password, owner, field);
+  let broken = await policyRefusal(policy, password, owner, field);
   if (!broken && policy.password_breach_check_url) {
     const breached = await isBreachedPassword(
       policy.password_breach_check_url,

@@ -22,11 +22,15 @@ export class Draining implements Lifecycle {
   /** An answer begun while accepting: it finishes even when the process starts closing. */
   track(res: ServerResponse): void {
     this.open.add(res);
-    res.once('close', () => {
-      this.open.delete(res);
-      if (this.open.size === 0) this.whenIdle?.();
-    });
+    // One listener shared by every answer (no closure per request): 'close' is emitted once.
+    res.on('close', this.closed);
   }
+
+  private readonly closed = ((draining: Draining) =>
+    function (this: ServerResponse): void {
+      draining.open.delete(this);
+      if (draining.open.size === 0) draining.whenIdle?.();
+    })(this);
 
   /** Stops accepting requests; the answers in flight close their connections once sent. */
   begin(): void {

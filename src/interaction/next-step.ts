@@ -109,10 +109,18 @@ export function createNextStep(deps: NextStepDeps) {
     }
   }
 
-  /** The end of a sign-in: the interaction finished once, a new session, the authorization response. */
-  async function complete(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome> {
+  /**
+   * The end of a sign-in: the interaction finished once (already, when `taken`), a new session, the
+   * authorization response.
+   */
+  async function complete(
+    at: Interaction | AuthorizeRequest,
+    who: SignedIn,
+    browser: BrowserState,
+    taken = false,
+  ): Promise<Outcome> {
     const interaction = 'digest' in at ? at : null;
-    if (interaction && !(await deps.interactions.finish(interaction)))
+    if (interaction && !taken && !(await deps.interactions.finish(interaction)))
       return { kind: 'expired', request: interaction.request };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
     const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
@@ -135,9 +143,12 @@ export function createNextStep(deps: NextStepDeps) {
       return complete(at, who, browser);
     },
 
-    /** After the second factor (its amr includes mfa): the end of the sign-in. */
-    afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState): Promise<Outcome> =>
-      complete(interaction, who, browser),
+    /**
+     * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller
+     * ended the interaction already (InteractionService.take).
+     */
+    afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState, taken = false) =>
+      complete(interaction, who, browser, taken),
 
     /**
      * Whether the browser's SSO session answers this request by itself: not when prompt asks for a

@@ -138,6 +138,16 @@ export function createInteractionService(deps: InteractionDeps) {
       return { handle, interaction: { ...i, digest, step, userId: who.userId, amr: who.amr, authTime: who.authTime } };
     },
 
+    /**
+     * The live interaction a used-up step-up token refers to, ended in the same statement (exactly
+     * one caller gets it): for a caller that completes it whatever follows (afterSecondFactor, taken).
+     */
+    async take(digest: string | null | undefined): Promise<Interaction | null> {
+      if (!digest) return null;
+      const row = await interactions.take(digest, clock.now());
+      return row ? restore(row) : null;
+    },
+
     /** Ends it: true for exactly one caller (a form posted twice completes once). */
     finish: (i: Interaction): Promise<boolean> => interactions.finish(i.digest, clock.now()),
   };

@@ -1,4 +1,3 @@
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/secrets.js';
@@ -37,6 +36,8 @@ export function createChallengeStore(deps: { storage: Pick<Storage, 'oneTime'>; 
      * by the ceremony it was minted for. Anything else is a refusal.
      */
     async consume<T>(ceremony: Ceremony, clientDataJSON: string): Promise<Bound<T> & { challenge: string }> {
+      // Loaded on the first ceremony (service.ts: the library is not loaded when the server starts).
+      const { decodeClientDataJSON } = await import('@simplewebauthn/server/helpers');
       let challenge: string;
       try {
         challenge = decodeClientDataJSON(clientDataJSON).challenge;

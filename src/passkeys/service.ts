@@ -1,14 +1,7 @@
 // Passkeys: the registration and authentication ceremonies (@simplewebauthn/server does the WebAuthn
 // verification), the user's list of passkeys and their removal. Every ceremony's challenge is stored,
 // single use and short-lived (challenges.ts); relying party and origins come from the account.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
@@ -17,6 +10,11 @@ import type { Passkey } from '../storage/sql/passkeys.js';
 import type { Storage } from '../storage/storage.js';
 import { type Ceremony, createChallengeStore } from './challenges.js';
 import { allowedOrigin, relyingParty } from './relying-party.js';
+
+// @simplewebauthn/server (with its ASN.1 and CBOR parsers) is ~4 MB of heap and ~0.3 s to load: loaded
+// on the first ceremony, not when the server starts.
+let library: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** ES256, EdDSA, RS256: what authenticators commonly make, strongest first. */
 const ALGORITHMS = [-7, -8, -257];
@@ -66,7 +64,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       const party = rp();
       const origin = allowedOrigin(party, bound.origin);
       const existing = ceremony === 'register' ? await deps.storage.passkeys.listOfUser(user.id) : [];
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: party.name,
         rpID: party.id,
         userID: userHandle(user.id),
@@ -95,6 +93,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       response: RegistrationResponseJSON,
     ) {
       const bound = await challenges.consume<T>(ceremony, response.response.clientDataJSON);
+      const { verifyRegistrationResponse } = await webauthn();
       let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         result = await verifyRegistrationResponse({
@@ -139,7 +138,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       const party = rp();
       const origin = allowedOrigin(party, bound.origin);
       const keys = 'userId' in forUser ? await deps.storage.passkeys.listOfUser(forUser.userId) : [];
-      const options = await generateAuthenticationOptions({
+      const options = await (await webauthn()).generateAuthenticationOptions({
         rpID: party.id,
         allowCredentials: keys.map((k) => ({ id: k.credential_id, transports: k.transports })),
         userVerification: 'preferred',
@@ -166,6 +165,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         throw new WardError('passkeyNotVerified', { description: 'This passkey is not one of the user named' });
       if (response.response.userHandle && fromHandle(response.response.userHandle) !== passkey.user_id)
         throw new WardError('passkeyNotVerified', { description: 'The user handle is not the passkey’s' });
+      const { verifyAuthenticationResponse } = await webauthn();
       let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
         result = await verifyAuthenticationResponse({

@@ -4,6 +4,7 @@ import type { ClientService, Client } from '../clients/service.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { signWithPair, type JwsSigner } from '../keys/jwt.js';
 import { seconds } from '../lib/clock.js';
+import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { User } from '../storage/sql/users.js';
 import type { Repos } from '../storage/storage.js';
 import { claimsFor, needsProfile } from './scopes.js';
@@ -21,6 +22,8 @@ export interface IdTokenInput {
   sessionId?: string | null;
   /** The transaction the token is issued in, when there is one: the profile is read through it. */
   repos?: Pick<Repos, 'profiles'>;
+  /** The user's profile when the caller read it with the user (null: none stored); else read here. */
+  profile?: StoredProfile | null;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -72,7 +75,11 @@ export function createIdTokenSigner(deps: {
     const { client, user } = input;
     const iat = seconds(deps.now());
     const from = input.repos ?? deps.profiles;
-    const profile = from && needsProfile(input.scopes) ? await from.profiles.find(user.id) : undefined;
+    const profile = !needsProfile(input.scopes)
+      ? undefined
+      : input.profile !== undefined
+        ? (input.profile ?? undefined)
+        : await from?.profiles.find(user.id);
     const payload: Record<string, unknown> = {
       iss: deps.issuer,
       sub: user.id,

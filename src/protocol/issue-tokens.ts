@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
 import type { Repos } from '../storage/storage.js';
+import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { GrantRow } from '../storage/sql/tokens.js';
 import type { User } from '../storage/sql/users.js';
 import type { AccessTokenCodec } from './access-token-codec.js';
@@ -29,6 +30,8 @@ export interface IssueInput {
   refresh: boolean;
   /** A refresh token the caller already stored (a rotation), returned as it is. */
   rotated?: string;
+  /** The user's profile when the caller read it with the user (null: none stored); else the ID token reads it. */
+  profile?: StoredProfile | null;
 }
 
 /**
@@ -88,6 +91,7 @@ export function createTokenIssuer(deps: {
         accessToken,
         sessionId: grant?.session_id ?? null,
         repos: tx,
+        profile: input.profile,
       });
     }
     return out;

@@ -26,7 +26,7 @@ import { versionsRepo } from './sql/versions.js';
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
     users: usersRepo(db, engine),
-    profiles: profilesRepo(db),
+    profiles: profilesRepo(db, engine),
     clients: clientsRepo(db),
     keys: keysRepo(db),
     sessions: sessionsRepo(db, engine),
@@ -34,7 +34,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     oneTime: oneTimeTokensRepo(db),
     accountCodes: accountCodesRepo(db),
     passkeys: passkeysRepo(db, engine),
-    interactions: interactionsRepo(db),
+    interactions: interactionsRepo(db, engine),
     tokens: tokensRepo(db, engine),
     counters: countersRepo(db, engine),
     settings: settingsRepo(db),
@@ -47,7 +47,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
-    signInFailures: signInFailuresRepo(db),
+    signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     userRecords: userRecordsRepo(db),
   };

@@ -11,7 +11,15 @@ import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { api, CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, passwordLogin, pkcePair, redeem } from '../helpers/oauth.js';
+import {
+  PUBLIC_CLIENT,
+  authorizeUrl,
+  location,
+  passwordLogin,
+  pkcePair,
+  redeem,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 export const CUSTOM_FIELDS = [
@@ -72,7 +80,13 @@ for (const engine of engines())
       );
       const { body } = await redeem(ward, location(res).searchParams.get('code')!, pkce.verifier);
       assert.ok(body.access_token, JSON.stringify(body));
-      return { id: up.body.id as string, email: address, access: body.access_token!, idToken: body.id_token! };
+      return {
+        id: up.body.id as string,
+        email: address,
+        access: body.access_token!,
+        idToken: body.id_token!,
+        refresh: body.refresh_token,
+      };
     }
     const userinfo = async (access: string, query = '') => {
       const res = await ward.fetch(`/identity/v1/userinfo${query}`, { headers: bearer(access) });
@@ -180,6 +194,29 @@ for (const engine of engines())
       assert.equal(plain.email, narrow.email);
       for (const k of ['nickname', 'custom_fields', 'identities', 'address', 'updated_at']) assert.ok(!(k in plain), k);
       assert.equal(decodeJwt(narrow.idToken).nickname, undefined);
+    });
+
+    it('gives the profile claims in the ID tokens of a refresh too, and only those the user has', async () => {
+      const scope = 'openid profile address offline_access';
+      const refreshed = async (refresh: string | undefined) => {
+        assert.ok(refresh, 'a refresh token');
+        const res = await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: refresh, client_id: 'spa' });
+        const body = (await res.json()) as Json;
+        assert.equal(res.status, 200, JSON.stringify(body));
+        return decodeJwt(body.id_token as string);
+      };
+      const ada = await tokensFor(
+        { nickname: 'ada', address: { locality: 'London' }, custom_fields: { loyalty_id: 'L-3' } },
+        scope,
+      );
+      const claims = await refreshed(ada.refresh);
+      assert.equal(claims.nickname, 'ada');
+      assert.equal((claims.address as Json).locality, 'London');
+      const bare = await tokensFor({ custom_fields: { loyalty_id: 'L-4' } }, scope);
+      const none = await refreshed(bare.refresh);
+      assert.equal(none.sub, bare.id);
+      for (const k of ['nickname', 'address', 'locale']) assert.ok(!(k in none), k);
+      assert.equal(decodeJwt(bare.idToken).nickname, undefined);
     });
 
     it('refuses unknown, ill-typed, admin-only and missing required fields at signup, and stores nothing', async () => {

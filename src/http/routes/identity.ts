@@ -86,7 +86,7 @@ export function identityRoutes(
     if (typeof params.password !== 'string') throw missingField('password');
     if (params.password.length > PASSWORD_MAX_LENGTH)
       throw invalidField('password', `must be at most ${PASSWORD_MAX_LENGTH} characters long`);
-    return reply.header('Cache-Control', 'no-store').send({ score: passwordStrength(params.password) });
+    return reply.header('Cache-Control', 'no-store').send({ score: await passwordStrength(params.password) });
   });
 
   app.post('/identity/v1/password/login', { schema: passwordLoginSchema }, async (req, reply) => {

@@ -152,13 +152,15 @@ export function stepUpRoutes(
 
   async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
     const done = await stepUps.finish(params.challenge_id, params.verification_code);
-    const interaction = await interactions.byDigest(done.interactionDigest);
+    // The step-up token is used up: its interaction is ended as it is read (one statement).
+    const interaction = await interactions.take(done.interactionDigest);
     if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
     // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
     const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
-    const outcome = await nextStep.afterSecondFactor(interaction, who, { sessionCookie: req.cookies[SESSION_COOKIE] });
+    const browser = { sessionCookie: req.cookies[SESSION_COOKIE] };
+    const outcome = await nextStep.afterSecondFactor(interaction, who, browser, true);
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');
     return sendAuthorizationJson(r, reply, outcome);
   }

@@ -86,5 +86,6 @@ export async function authorizationCodeGrant(
     scopes,
     nonce: row.nonce,
     refresh: scopes.includes('offline_access'),
+    profile: consumed.profile,
   });
 }

@@ -75,5 +75,6 @@ export async function refreshTokenGrant(
     scopes,
     refresh: false,
     rotated: refreshToken,
+    profile: row.profile,
   });
 }

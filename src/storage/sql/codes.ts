@@ -3,12 +3,19 @@ import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import type { AuthorizationCodesTable, Database } from '../schema.js';
 import { GRANT_COLUMNS, type GrantRow } from './tokens.js';
+import { JOINED_PROFILE, splitJoinedProfile, type StoredProfile } from './profiles.js';
 import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type CodeRow = Selectable<AuthorizationCodesTable>;
 
 /** The winner's code, its user (undefined if gone) and whether its PKCE challenge was seen on another code. */
-export type ConsumedCode = { row: CodeRow; user: User | undefined; challengeSeen: boolean };
+/** The consumed code, its user and the user's profile (null: none stored), read with it. */
+export type ConsumedCode = {
+  row: CodeRow;
+  user: User | undefined;
+  profile: StoredProfile | null;
+  challengeSeen: boolean;
+};
 
 /** The outcome of a consume: exactly one concurrent caller gets `ok`. */
 export type Consumed<T> = { state: 'ok'; row: T } | { state: 'reused'; row: T } | { state: 'missing' };
@@ -73,10 +80,19 @@ const consumeJoinedQ = prepared((q, codeDigest: string, now: number) =>
     .with('won', (w) => consumeCode(w, codeDigest, now))
     .selectFrom('won')
     .leftJoin('users', 'users.id', 'won.user_id')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'won.user_id')
     .selectAll('won')
-    .select(JOINED_USER),
+    .select(JOINED_USER)
+    .select(JOINED_PROFILE),
 );
-const userOfCode = prepared((q, userId: string) => q.selectFrom('users').select(JOINED_USER).where('id', '=', userId));
+const userOfCode = prepared((q, userId: string) =>
+  q
+    .selectFrom('users')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
+    .select(JOINED_USER)
+    .select(JOINED_PROFILE)
+    .where('users.id', '=', userId),
+);
 const findCode = prepared((q, codeDigest: string) =>
   q.selectFrom('authorization_codes').selectAll().where('code_digest', '=', codeDigest),
 );
@@ -95,18 +111,21 @@ export function codesRepo(db: Kysely<Database>, engine: Engine) {
   async function consumeJoined(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
     const [joined] = (await consumeJoinedQ(db, engine, codeDigest, now)).rows;
     if (!joined) return undefined;
+    const { user, rest: withProfile } = splitJoinedUser(joined);
     const {
-      user,
+      profile,
       rest: { challenge_seen, ...row },
-    } = splitJoinedUser(joined);
-    return { row, user, challengeSeen: Boolean(challenge_seen) };
+    } = splitJoinedProfile(withProfile);
+    return { row, user, profile, challengeSeen: Boolean(challenge_seen) };
   }
   async function consumeThenRead(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
     const [won] = (await consumeThenReadQ(db, engine, codeDigest, now)).rows;
     if (!won) return undefined;
     const { challenge_seen, ...row } = won;
-    const [user] = (await userOfCode(db, engine, row.user_id)).rows;
-    return { row, user: user && splitJoinedUser(user).user, challengeSeen: Boolean(challenge_seen) };
+    const [joined] = (await userOfCode(db, engine, row.user_id)).rows;
+    if (!joined) return { row, user: undefined, profile: null, challengeSeen: Boolean(challenge_seen) };
+    const { user, rest } = splitJoinedUser(joined);
+    return { row, user, profile: splitJoinedProfile(rest).profile, challengeSeen: Boolean(challenge_seen) };
   }
   return {
     async insert(c: CodeRow): Promise<void> {

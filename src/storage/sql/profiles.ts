@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Engine } from '../connect.js';
+import { prepared } from '../prepared.js';
+import type { Database, UserProfilesTable } from '../schema.js';
 
 /** A postal address (OIDC Core 5.1.1): every part optional. */
 export interface PostalAddress {
@@ -39,19 +41,80 @@ export const EMPTY_PROFILE: Omit<StoredProfile, 'updated_at'> = {
   custom_fields: {},
 };
 
-export function profilesRepo(db: Kysely<Database>) {
+// Read for every ID token whose scopes release profile claims: a hot query.
+const findProfile = prepared((q, userId: string) =>
+  q.selectFrom('user_profiles').selectAll().where('user_id', '=', userId),
+);
+
+type ProfileRow = UserProfilesTable;
+
+/** A stored row as the profile it holds. */
+function profileOf(r: ProfileRow): StoredProfile {
+  const { user_id: _u, address, custom_fields, updated_at, ...claims } = r;
+  return {
+    ...claims,
+    address: address === null ? null : (JSON.parse(address) as PostalAddress),
+    custom_fields: JSON.parse(custom_fields) as Record<string, unknown>,
+    updated_at: Number(updated_at),
+  };
+}
+
+const PROFILE_COLUMNS = [
+  'user_id',
+  'middle_name',
+  'nickname',
+  'birthdate',
+  'gender',
+  'locale',
+  'picture',
+  'website',
+  'zoneinfo',
+  'address',
+  'custom_fields',
+  'updated_at',
+] as const satisfies readonly (keyof ProfileRow)[];
+
+/**
+ * The user's profile columns for a read that left-joins `user_profiles` (the token grants read it
+ * with the user, so signing the ID token reads nothing more): read back with splitJoinedProfile.
+ */
+export const JOINED_PROFILE = [
+  'user_profiles.user_id as profile_user_id',
+  'user_profiles.middle_name as profile_middle_name',
+  'user_profiles.nickname as profile_nickname',
+  'user_profiles.birthdate as profile_birthdate',
+  'user_profiles.gender as profile_gender',
+  'user_profiles.locale as profile_locale',
+  'user_profiles.picture as profile_picture',
+  'user_profiles.website as profile_website',
+  'user_profiles.zoneinfo as profile_zoneinfo',
+  'user_profiles.address as profile_address',
+  'user_profiles.custom_fields as profile_custom_fields',
+  'user_profiles.updated_at as profile_updated_at',
+] as const satisfies readonly `user_profiles.${(typeof PROFILE_COLUMNS)[number]} as profile_${string}`[];
+
+export type JoinedProfileColumns = { [K in keyof ProfileRow as `profile_${K}`]: ProfileRow[K] | null };
+
+/** The profile of a row read with JOINED_PROFILE (null when none is stored), and the row without those columns. */
+export function splitJoinedProfile<R extends JoinedProfileColumns>(
+  row: R,
+): { profile: StoredProfile | null; rest: Omit<R, keyof JoinedProfileColumns> } {
+  const rest: Record<string, unknown> = { ...row };
+  const stored: Record<string, unknown> = {};
+  for (const c of PROFILE_COLUMNS) {
+    stored[c] = rest[`profile_${c}`];
+    delete rest[`profile_${c}`];
+  }
+  const profile = stored.user_id === null ? null : profileOf(stored as unknown as ProfileRow);
+  return { profile, rest: rest as Omit<R, keyof JoinedProfileColumns> };
+}
+
+export function profilesRepo(db: Kysely<Database>, engine: Engine) {
   return {
     /** The user's profile, or undefined when they have none stored. */
     async find(userId: string): Promise<StoredProfile | undefined> {
-      const r = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
-      if (!r) return undefined;
-      const { user_id: _u, address, custom_fields, updated_at, ...claims } = r;
-      return {
-        ...claims,
-        address: address === null ? null : (JSON.parse(address) as PostalAddress),
-        custom_fields: JSON.parse(custom_fields) as Record<string, unknown>,
-        updated_at: Number(updated_at),
-      };
+      const r = (await findProfile(db, engine, userId)).rows[0];
+      return r ? profileOf(r) : undefined;
     },
     /** Writes the whole profile of a user (made at its first write). */
     async put(userId: string, p: Omit<StoredProfile, 'updated_at'>, now: number): Promise<void> {

@@ -1,14 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
+import type { Engine } from '../connect.js';
+import { prepared } from '../prepared.js';
 import type { Database, SignInFailuresTable } from '../schema.js';
 
 export type SignInFailureRow = Selectable<SignInFailuresTable>;
 
 /** Failed password sign-ins per identifier (accounts/sign-in-protection.ts), shared by every process. */
-export function signInFailuresRepo(db: Kysely<Database>) {
+// Read before every password check: a hot query.
+const findFailures = prepared((q, key: string) => q.selectFrom('sign_in_failures').selectAll().where('key', '=', key));
+
+export function signInFailuresRepo(db: Kysely<Database>, engine: Engine) {
   return {
     async find(key: string): Promise<SignInFailureRow | undefined> {
-      return db.selectFrom('sign_in_failures').selectAll().where('key', '=', key).executeTakeFirst();
+      return (await findFailures(db, engine, key)).rows[0];
     },
     /**
      * Takes the next attempt of a throttled identifier (compare-and-set on `blocked_until`): of

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import type { Database, GrantsTable, RefreshTokensTable } from '../schema.js';
 import { columnsOf, prepared } from '../prepared.js';
+import { JOINED_PROFILE, splitJoinedProfile, type StoredProfile } from './profiles.js';
 import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type GrantRow = Selectable<GrantsTable>;
@@ -13,6 +14,8 @@ export type RefreshWithGrant = RefreshTokenRow & {
   grant_expires_at: number | null;
   grant_revoked_at: number | null;
   user: User | undefined;
+  /** The user's profile, read with it (null: none stored). */
+  profile: StoredProfile | null;
 };
 
 export const GRANT_COLUMNS = columnsOf<GrantRow>()(
@@ -42,6 +45,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
     .selectFrom('refresh_tokens')
     .leftJoin('grants', 'grants.id', 'refresh_tokens.grant_id')
     .leftJoin('users', 'users.id', 'refresh_tokens.user_id')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'refresh_tokens.user_id')
     .selectAll('refresh_tokens')
     .select([
       'grants.auth_time as grant_auth_time',
@@ -51,6 +55,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
       'grants.revoked_at as grant_revoked_at',
     ])
     .select(JOINED_USER)
+    .select(JOINED_PROFILE)
     .where('refresh_tokens.digest', '=', digest),
 );
 const consumeRefresh = prepared((q, digest: string, now: number) =>
@@ -191,8 +196,9 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
     async findRefreshTokenWithGrant(digest: string): Promise<RefreshWithGrant | undefined> {
       const [row] = (await findRefreshWithGrant(db, engine, digest)).rows;
       if (!row) return undefined;
-      const { user, rest } = splitJoinedUser(row);
-      return { ...rest, user };
+      const { user, rest: withProfile } = splitJoinedUser(row);
+      const { profile, rest } = splitJoinedProfile(withProfile);
+      return { ...rest, user, profile };
     },
     /**
      * Rotation: marks the refresh token used and stores its successor (of the same grant), true for

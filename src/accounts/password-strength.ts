@@ -1,0 +1,118 @@
+// zxcvbn on a worker thread of its own. Its estimator, once built, is ~30 MB of live heap (the
+// common, English and French dictionaries and their ranked maps): on the server's main thread every
+// full collection walked it (a JWK Set request cost 25% more CPU once the first password had been
+// checked, docs/performance.md), and each check held the event loop for tens of milliseconds. The
+// thread starts at the first check and does not keep the process alive.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+export type StrengthScore = 0 | 1 | 2 | 3 | 4;
+
+/** The settings of the estimator (password-policy.ts says why). */
+export interface EstimatorSettings {
+  maxLength: number;
+  l33tMaxSubstitutions: number;
+}
+
+// Plain CommonJS, run with `eval`: it needs nothing of Ward, only zxcvbn's packages (resolved here).
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const common = require(workerData.paths.common);
+let estimator = null;
+let commonPasswords = null;
+function zxcvbn() {
+  if (estimator) return estimator;
+  const { ZxcvbnFactory } = require(workerData.paths.core);
+  const en = require(workerData.paths.en);
+  const fr = require(workerData.paths.fr);
+  estimator = new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: en.translations,
+    maxLength: workerData.settings.maxLength,
+    l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
+  });
+  return estimator;
+}
+parentPort.on('message', ({ id, kind, password, userInputs }) => {
+  try {
+    if (kind === 'common') {
+      commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
+      parentPort.postMessage({ id, value: commonPasswords.has(password.toLowerCase()) });
+    } else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.message) || e) });
+  }
+});
+`;
+
+interface Waiting {
+  resolve(value: unknown): void;
+  reject(e: Error): void;
+}
+
+/** The estimator thread: `score` and `isCommon` answer from it. */
+export function createStrengthEstimator(settings: EstimatorSettings) {
+  const resolve = createRequire(import.meta.url).resolve;
+  let worker: Worker | null = null;
+  const waiting = new Map<number, Waiting>();
+  let nextId = 0;
+
+  function failAll(e: Error): void {
+    worker = null;
+    for (const w of waiting.values()) w.reject(e);
+    waiting.clear();
+  }
+
+  function thread(): Worker {
+    if (worker) return worker;
+    const paths = {
+      core: resolve('@zxcvbn-ts/core'),
+      common: resolve('@zxcvbn-ts/language-common'),
+      en: resolve('@zxcvbn-ts/language-en'),
+      fr: resolve('@zxcvbn-ts/language-fr'),
+    };
+    // execArgv: none of the server's preloads or flags (the thread runs plain CommonJS).
+    const w = new Worker(WORKER, { eval: true, workerData: { paths, settings }, execArgv: [] });
+    w.on('message', (m: { id: number; value?: unknown; error?: string }) => {
+      const waiter = waiting.get(m.id);
+      if (!waiter) return;
+      waiting.delete(m.id);
+      if (waiting.size === 0) w.unref();
+      if (m.error !== undefined) waiter.reject(new Error(`password strength: ${m.error}`));
+      else waiter.resolve(m.value);
+    });
+    w.on('error', (e) => failAll(e));
+    w.on('exit', (code) => {
+      if (worker === w) failAll(new Error(`password strength: the estimator thread exited (${code})`));
+    });
+    w.unref();
+    worker = w;
+    return w;
+  }
+
+  function ask(kind: 'score' | 'common', password: string, userInputs: string[] = []): Promise<unknown> {
+    const w = thread();
+    const id = nextId++;
+    // Kept alive while a check is waiting (the caller awaits it), not otherwise.
+    if (waiting.size === 0) w.ref();
+    return new Promise((res, rej) => {
+      waiting.set(id, { resolve: res, reject: rej });
+      w.postMessage({ id, kind, password, userInputs });
+    });
+  }
+
+  return {
+    /** zxcvbn's score, 0 (guessable) to 4 (very unguessable), with these words as known to the guesser. */
+    score: async (password: string, userInputs: string[]): Promise<StrengthScore> =>
+      (await ask('score', password, userInputs)) as StrengthScore,
+    /** Whether the password is one of zxcvbn's most common passwords (any case). */
+    isCommon: async (password: string): Promise<boolean> => (await ask('common', password)) as boolean,
+    /** Stops the thread (a later check starts another). */
+    async close(): Promise<void> {
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
+}
