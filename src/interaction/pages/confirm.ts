@@ -39,18 +39,19 @@ export interface ConfirmPageInput {
 export function confirmPage(p: ConfirmPageInput): Page {
   const language = p.language ?? 'en';
   const t = TEXT[language];
-  const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}"><input
-type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
+  const hidden =
+    `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">` +
+    `<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
   const client = escapeHtml(p.clientName);
   return {
     status: 200,
     title: t.title,
     lang: language,
     body: `<h1>${t.heading(client)}</h1><p>${t.signedInAs(escapeHtml(p.who), client)}</p>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision"
-value="allow">${t.allow}</button></form>
-<form method="post" action="/oauth/authorize/consent">${hidden}<button type="submit" name="decision"
-value="deny">${t.cancel}</button></form>`,
+<form method="post" action="/oauth/authorize/consent">${hidden}
+<button type="submit" name="decision" value="allow">${t.allow}</button></form>
+<form method="post" action="/oauth/authorize/consent">${hidden}
+<button type="submit" name="decision" value="deny">${t.cancel}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }

@@ -45,16 +45,18 @@ export function linkPage(status: number, p: LinkPageInput): Page {
   const t = TEXT[language];
   const message = p.error === 'incorrectPassword' ? t.incorrectPassword : p.error && hostedMessage(language, p.error);
   const error = message ? `<p class="error" role="alert" id="link-error">${escapeHtml(message)}</p>` : '';
+  const described = message ? ' aria-describedby="link-error"' : '';
   return {
     status,
     title: t.title,
     lang: language,
     body: `<h1>${t.heading}</h1><p>${t.lead(escapeHtml(p.email), escapeHtml(p.providerLabel))}</p>${error}
-<form method="post" action="/identity/v1/oauth/link"><input type="hidden" name="link_token"
-value="${escapeHtml(p.linkToken)}"><input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
-<label for="password">${t.password}</label><input id="password" name="password" type="password"
-autocomplete="current-password" required${message ? ' aria-describedby="link-error"' : ''}><button
-type="submit">${t.submit}</button></form>`,
+<form method="post" action="/identity/v1/oauth/link">
+<input type="hidden" name="link_token" value="${escapeHtml(p.linkToken)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<label for="password">${t.password}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${described}>
+<button type="submit">${t.submit}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }

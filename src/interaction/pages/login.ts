@@ -86,32 +86,27 @@ required placeholder="+33612345678">
  * and a button for a modal request (automation and older browsers). The assertion is posted with the
  * page's form, in the Core SDK's wire format; CSP allows this script by its hash and no fetch at all.
  */
-const passkeyScript = (options: unknown) =>
-  `(function () {
+const passkeyScript = (options: unknown) => `(function () {
   'use strict';
   var o = ${jsonInScript(options)};
   var form = document.getElementById('passkey-form');
   var button = document.getElementById('passkey');
   if (!window.PublicKeyCredential || !navigator.credentials) { button.hidden = true; return; }
-  var bin = function (s) { return Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), function (c) { ` +
-  `return c.charCodeAt(0); }); };
-  var b64 = function (b) { return btoa(String.fromCharCode.apply(null, new Uint8Array(b))).replace(/\\+/g,
-'-').replace(/\\//g, '_').replace(/=+$/, ''); };
+  var bin = function (s) { return Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), function (c) { return c.charCodeAt(0); }); };
+  var b64 = function (b) { return btoa(String.fromCharCode.apply(null, new Uint8Array(b))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); };
   var sent = false;
   function send(c) {
     if (!c || sent) return;
     sent = true;
     var r = c.response;
     form.elements.assertion.value = JSON.stringify({ id: c.id, raw_id: b64(c.rawId), type: 'public-key', response: {
-      authenticator_data: b64(r.authenticatorData), client_data_json: b64(r.clientDataJSON), signature:
-b64(r.signature),
+      authenticator_data: b64(r.authenticatorData), client_data_json: b64(r.clientDataJSON), signature: b64(r.signature),
       user_handle: r.userHandle ? b64(r.userHandle) : null } });
     form.submit();
   }
   // The button's modal request replaces a pending autofill request (the browser ends that one).
   function get(mediation) {
-    var request = { publicKey: { challenge: bin(o.challenge), rpId: o.rpId, allowCredentials: [],
-userVerification: o.userVerification, timeout: o.timeout } };
+    var request = { publicKey: { challenge: bin(o.challenge), rpId: o.rpId, allowCredentials: [], userVerification: o.userVerification, timeout: o.timeout } };
     if (mediation) request.mediation = mediation;
     navigator.credentials.get(request).then(send, function () {});
   }
@@ -119,6 +114,9 @@ userVerification: o.userVerification, timeout: o.timeout } };
   if (PublicKeyCredential.isConditionalMediationAvailable)
     PublicKeyCredential.isConditionalMediationAvailable().then(function (ok) { if (ok) get('conditional'); });
 })();`;
+
+const providerLink = (href: string, label: string) =>
+  `<p><a class="provider" href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
 export function loginPage(status: number, p: LoginPageInput): Page {
@@ -152,12 +150,7 @@ ${
 </form>`
     : ''
 }
-${(p.social ?? [])
-  .map(
-    (b) => `<p><a class="provider"
-href="${escapeHtml(b.href)}">${escapeHtml(t.provider(b.label))}</a></p>`,
-  )
-  .join('')}
+${(p.social ?? []).map((b) => providerLink(b.href, t.provider(b.label))).join('')}
 <form method="post" action="/oauth/authorize/consent">
 <input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">

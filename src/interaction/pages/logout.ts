@@ -64,10 +64,10 @@ export function logoutConfirmPage(p: LogoutConfirmInput): Page {
     title: t.confirmTitle,
     lang: p.language,
     body: `<h1>${t.confirmTitle}</h1>${from}<p>${t.signedInAs(escapeHtml(p.who))}</p>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" name="confirm"
-value="yes">${t.signOut}</button></form>
-<form method="post" action="/identity/v1/logout">${hidden}<button type="submit" class="secondary" name="confirm"
-value="no">${t.staySignedIn}</button></form>`,
+<form method="post" action="/identity/v1/logout">${hidden}
+<button type="submit" name="confirm" value="yes">${t.signOut}</button></form>
+<form method="post" action="/identity/v1/logout">${hidden}
+<button type="submit" class="secondary" name="confirm" value="no">${t.staySignedIn}</button></form>`,
     formAction: formActionSource(p.target),
   };
 }

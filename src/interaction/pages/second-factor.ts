@@ -68,8 +68,8 @@ required${p.error ? ' aria-describedby="mfa-error"' : ''}>
 <button type="submit" name="action" value="resend">${t.resend}</button></form>
 ${other
   .map(
-    (c) => `<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}<button
-type="submit" name="action" value="resend">${t.other(c)}</button></form>`,
+    (c) => `<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}
+<button type="submit" name="action" value="resend">${t.other(c)}</button></form>`,
   )
   .join('')}`,
     formAction: formActionSource(p.target),
