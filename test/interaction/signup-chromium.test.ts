@@ -65,6 +65,10 @@ describe('the hosted signup page in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('Mot de passe', { exact: true }).fill('password1');
     await page.getByRole('button', { name: 'Créer mon compte' }).click();
     await page.getByRole('alert').waitFor();
+    assert.equal(
+      await page.getByRole('alert').textContent(),
+      'Le mot de passe ne respecte pas la politique de mots de passe.',
+    );
     assert.equal(await page.getByLabel('E-mail').inputValue(), 'chromium-signup@example.com');
 
     await page.getByLabel('Mot de passe', { exact: true }).fill('velvet orbit lantern quietly 42');

@@ -120,8 +120,10 @@ export function signupPageRoutes(
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      // The field details are English (the validator's); a French page shows the catalog's French message.
       const details = e.details?.map((d) => `${d.field.replace(/^data\.(custom_fields\.)?/, '')}: ${d.message}`);
-      return page(req, reply, at, e.status, { error: details?.join(' ') || e.userMessage(language), values });
+      const error = language === 'en' && details?.length ? details.join(' ') : e.userMessage(language);
+      return page(req, reply, at, e.status, { error, values });
     }
     await r.events.emit('account.signup', { client_id: clientId, user_id: user.id, method: 'hosted_page' }, 'signup');
     const verification = r.account().self_service.email_verification;
