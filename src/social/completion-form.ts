@@ -1,23 +1,10 @@
+import { customFieldFromForm } from '../accounts/custom-field-form.js';
 import type { CustomFieldSetting } from '../config/types.js';
 
 // The completion form posts strings (Ward's page, or the app's own page): `email`, the claims by
 // name, and each custom field as `custom_fields.<name>`. They become the input the profile validator
-// reads (accounts/profile.ts), each custom field typed by the account's declaration; a value that is
-// not of its type is passed as written, so the validator names the problem. An empty field is not given.
-
-const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
-
-function typed(f: CustomFieldSetting, v: string): unknown {
-  switch (f.data_type) {
-    case 'number':
-    case 'integer':
-      return NUMBER.test(v.trim()) ? Number(v.trim()) : v;
-    case 'boolean':
-      return v === 'true' ? true : v === 'false' ? false : v;
-    default:
-      return v;
-  }
-}
+// reads (accounts/profile.ts), each custom field typed by the account's declaration
+// (customFieldFromForm). An empty field is not given.
 
 /** The form's fields as profile input; `skip`: the fields the route reads itself (token, CSRF). */
 export function completionInput(
@@ -35,7 +22,7 @@ export function completionInput(
     }
     const name = k.slice('custom_fields.'.length);
     const f = fields.find((c) => c.name === name);
-    custom[name] = f && typeof v === 'string' ? typed(f, v) : v;
+    custom[name] = f && typeof v === 'string' ? customFieldFromForm(f, v) : v;
   }
   // A bare `custom_fields` value is left for the validator to refuse (a form cannot post an object).
   if (Object.keys(custom).length && out.custom_fields === undefined) out.custom_fields = custom;

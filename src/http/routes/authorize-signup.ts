@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { signupFormSchema, signupPageSchema } from './schemas/authorize.js';
+import { customFieldFromForm } from '../../accounts/custom-field-form.js';
 import type { CustomFieldSetting } from '../../config/types.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Interaction } from '../../interaction/service.js';
@@ -24,13 +25,6 @@ const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
 /** The custom fields a user fills in at signup: those the user may write. */
 const userFields = (fields: CustomFieldSetting[]) => fields.filter((f) => f.writable === 'user');
 
-/** A form's string of a custom field as the type the field declares (the validator then checks it). */
-function formValue(f: CustomFieldSetting, raw: string): unknown {
-  if (f.data_type === 'boolean') return raw === 'true';
-  if (f.data_type === 'number' || f.data_type === 'integer') return raw.trim() === '' ? raw : Number(raw);
-  return raw;
-}
-
 /** The Core SDK's signup data from the hosted form: what was filled in, nothing invented. */
 function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[]) {
   const data: Record<string, unknown> = { email: params.email, password: params.password };
@@ -39,8 +33,8 @@ function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[
   const custom: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = params[`cf_${f.name}`];
-    if (typeof raw === 'string' && raw !== '') custom[f.name] = formValue(f, raw);
-    else if (f.data_type === 'boolean') custom[f.name] = false;
+    if (typeof raw === 'string' && raw !== '') custom[f.name] = customFieldFromForm(f, raw);
+    else if (f.data_type === 'boolean') custom[f.name] = false; // an unchecked box posts nothing
   }
   if (Object.keys(custom).length) data.custom_fields = custom;
   return data;

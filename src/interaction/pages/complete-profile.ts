@@ -2,6 +2,7 @@
 // requires (an email, a required custom field) shows what the provider gave and asks for the rest.
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { FieldError, Language } from '../../errors/ward-error.js';
+import { customFieldControl } from './custom-field-control.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import { formActionSource } from './login.js';
 
@@ -19,8 +20,6 @@ const TEXT = {
     unverified: 'not confirmed by the provider',
     nothing: 'no name or email',
     choose: 'Choose…',
-    yes: 'Yes',
-    no: 'No',
     required: 'This field is required.',
     invalid: (detail: string) => `This value is not valid: it ${detail}.`,
     problems: 'Some fields are missing or not valid.',
@@ -39,8 +38,6 @@ const TEXT = {
     unverified: 'non confirmée par le fournisseur',
     nothing: 'ni nom ni e-mail',
     choose: 'Choisir…',
-    yes: 'Oui',
-    no: 'Non',
     required: 'Ce champ est obligatoire.',
     invalid: (_detail: string) => 'Cette valeur n’est pas valide.',
     problems: 'Certains champs sont manquants ou invalides.',
@@ -75,38 +72,6 @@ export interface CompleteProfileInput {
   target: string | null;
 }
 
-function control(t: (typeof TEXT)['en'], f: CustomFieldSetting, attrs: string, value: string): string {
-  const options = (pairs: Array<[string, string]>) =>
-    `<select ${attrs}><option value="">${t.choose}</option>${pairs
-      .map(
-        ([v, label]) =>
-          `<option value="${escapeHtml(v)}"${v === value ? ' selected' : ''}>${escapeHtml(label)}</option>`,
-      )
-      .join('')}</select>`;
-  const input = (type: string, extra = '') => `<input ${attrs} type="${type}"${extra} value="${escapeHtml(value)}">`;
-  switch (f.data_type) {
-    case 'boolean':
-      return options([
-        ['true', t.yes],
-        ['false', t.no],
-      ]);
-    case 'list':
-      return options((f.values ?? []).map((v) => [v, v]));
-    case 'number':
-      return input('text', ' inputmode="decimal"');
-    case 'integer':
-      return input('text', ' inputmode="numeric"');
-    case 'date':
-      return input('date');
-    case 'email':
-      return input('email', ' autocomplete="email"');
-    case 'phone':
-      return input('tel', ' autocomplete="tel" placeholder="+33612345678"');
-    default:
-      return input('text', ' maxlength="1000"');
-  }
-}
-
 /** One labelled field with its problem, if any. */
 function field(id: string, label: string, name: string, p: CompleteProfileInput, render: (attrs: string) => string) {
   const problem = p.errors[name];
@@ -136,7 +101,7 @@ export function completeProfilePage(status: number, p: CompleteProfileInput): Pa
     ...p.fields.map((f) => {
       const name = `custom_fields.${f.name}`;
       return field(`f-${f.name}`, f.name, name, p, (a) =>
-        control(t, f, `${a}${f.required ? ' required' : ''}`, p.values[name] ?? ''),
+        customFieldControl(f, a, p.values[name] ?? '', { required: f.required, choose: t.choose }),
       );
     }),
     ...p.others.map((name, i) =>

@@ -3,6 +3,7 @@
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
+import { customFieldControl } from './custom-field-control.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
 
@@ -61,38 +62,13 @@ export interface SignupPageInput {
 }
 
 /** The form input of a custom field (its name under custom_fields is the input's name after `cf_`). */
-function customInput(f: CustomFieldSetting, value: string, optional: string, yes: string): string {
+function customInput(f: CustomFieldSetting, value: string, t: (typeof TEXT)['en']): string {
   const id = `cf_${f.name}`;
   const name = escapeHtml(f.name.replace(/_/g, ' '));
-  const label = `<label for="${id}">${name}${f.required ? '' : ` ${optional}`}</label>`;
-  const required = f.required ? ' required' : '';
-  const v = escapeHtml(value);
-  const typed = (type: string, extra = '') =>
-    `${label}<input id="${id}" name="${id}" type="${type}"${extra} value="${v}"${required}>`;
-  switch (f.data_type) {
-    case 'boolean': {
-      const checked = value === 'true' ? ' checked' : '';
-      return `<p><input type="checkbox" id="${id}" name="${id}" value="true"${checked} style="width:auto">
-<label for="${id}" class="inline">${name}: ${yes}</label></p>`;
-    }
-    case 'list': {
-      const options = ['', ...(f.values ?? [])]
-        .map((o) => `<option value="${escapeHtml(o)}"${o === value ? ' selected' : ''}>${escapeHtml(o)}</option>`)
-        .join('');
-      return `${label}<select id="${id}" name="${id}"${required}>${options}</select>`;
-    }
-    case 'number':
-    case 'integer':
-      return typed('number', f.data_type === 'number' ? ' step="any"' : '');
-    case 'date':
-      return typed('date');
-    case 'email':
-      return typed('email');
-    case 'phone':
-      return typed('tel');
-    default:
-      return typed('text');
-  }
+  const control = customFieldControl(f, `id="${id}" name="${id}"`, value, { required: f.required, choose: '' });
+  if (f.data_type === 'boolean')
+    return `<p>${control}\n<label for="${id}" class="inline">${name}: ${t.yes}</label></p>`;
+  return `<label for="${id}">${name}${f.required ? '' : ` ${t.optional}`}</label>${control}`;
 }
 
 export function signupPage(status: number, p: SignupPageInput): Page {
@@ -100,7 +76,7 @@ export function signupPage(status: number, p: SignupPageInput): Page {
   const value = (name: string) => escapeHtml(p.values[name] ?? '');
   const error = p.error ? `<p class="error" role="alert" id="signup-error">${escapeHtml(p.error)}</p>` : '';
   const described = p.error ? ' aria-describedby="signup-error"' : '';
-  const custom = p.customFields.map((f) => customInput(f, p.values[`cf_${f.name}`] ?? '', t.optional, t.yes));
+  const custom = p.customFields.map((f) => customInput(f, p.values[`cf_${f.name}`] ?? '', t));
   return {
     status,
     title: t.title,
