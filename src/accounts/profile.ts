@@ -1,7 +1,12 @@
 import type { CustomFieldSetting } from '../config/types.js';
 import { WardError, type FieldError } from '../errors/ward-error.js';
 import { hasControlCharacter } from '../lib/text.js';
-import { EMPTY_PROFILE, type PostalAddress, type StoredProfile } from '../storage/sql/profiles.js';
+import {
+  EMPTY_PROFILE,
+  PROFILE_CLAIM_COLUMNS,
+  type PostalAddress,
+  type StoredProfile,
+} from '../storage/sql/profiles.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
 
 // One validator for every write of a profile: signup's `data`, update-profile, the management API.
@@ -11,18 +16,8 @@ import { normalizeEmail, normalizePhone } from './identifiers.js';
 
 /** Names kept in the users table. */
 export const NAME_CLAIMS = ['given_name', 'family_name'] as const;
-/** Claims kept in the profile. */
-export const PROFILE_CLAIMS = [
-  'middle_name',
-  'nickname',
-  'birthdate',
-  'gender',
-  'locale',
-  'picture',
-  'website',
-  'zoneinfo',
-  'address',
-] as const;
+/** Claims kept in the profile (its columns). */
+export const PROFILE_CLAIMS = PROFILE_CLAIM_COLUMNS;
 export const ADDRESS_PARTS = ['formatted', 'street_address', 'locality', 'region', 'postal_code', 'country'] as const;
 
 type NameClaim = (typeof NAME_CLAIMS)[number];

@@ -59,8 +59,8 @@ function profileOf(r: ProfileRow): StoredProfile {
   };
 }
 
-const PROFILE_COLUMNS = [
-  'user_id',
+/** The OIDC claims a profile keeps beyond the names (accounts/profile.ts reads and validates them). */
+export const PROFILE_CLAIM_COLUMNS = [
   'middle_name',
   'nickname',
   'birthdate',
@@ -70,6 +70,11 @@ const PROFILE_COLUMNS = [
   'website',
   'zoneinfo',
   'address',
+] as const satisfies readonly (keyof ProfileRow)[];
+
+const PROFILE_COLUMNS = [
+  'user_id',
+  ...PROFILE_CLAIM_COLUMNS,
   'custom_fields',
   'updated_at',
 ] as const satisfies readonly (keyof ProfileRow)[];
