@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { CheckedCode } from '../../accounts/codes.js';
-import { languageOf, WardError } from '../../errors/ward-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import type { Interaction } from '../../interaction/service.js';
 import { invalidLinkPage } from '../../interaction/pages/self-service.js';
@@ -128,7 +128,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       return await run();
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
-      return sendRendered(reply, invalidLinkPage(languageOf(req.headers['accept-language'])));
+      return sendRendered(reply, invalidLinkPage(pageLanguage(req)));
     }
   }
 
@@ -152,7 +152,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     await limit(req);
     const params = requireSingle(req.body);
     if (!sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf))
-      return sendRendered(reply, invalidLinkPage(languageOf(req.headers['accept-language'])));
+      return sendRendered(reply, invalidLinkPage(pageLanguage(req)));
     return asPage(req, reply, async () => {
       const row = await r.passwordless.findLink(params.verification_code);
       if (!row) throw new WardError('invalidVerificationCode');

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
 import { clientOf, isJson, localeOf } from './identity-request.js';
-import { languageOf, uiLocalesLanguage, WardError } from '../../errors/ward-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { pageLanguage } from '../page-language.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str } from '../../protocol/params.js';
@@ -61,9 +62,6 @@ export function selfServiceRoutes(
     | 'users'
   >,
 ): void {
-  // The forgot page follows the sign-in's ui_locales (the login page passes them on), else the browser's.
-  const formLanguage = (req: FastifyRequest, uiLocales: string | undefined) =>
-    uiLocalesLanguage(uiLocales) ?? languageOf(req.headers['accept-language']);
   const limit = (req: FastifyRequest) => r.limiter('self_service', req.ip, r.account().rate_limits.verification);
   const body = (req: FastifyRequest) => requireSingle(req.body, isJson(req.headers['content-type']));
   const bearer = (authorization: string | undefined) => verifyBearer(r, authorization);
@@ -107,7 +105,7 @@ export function selfServiceRoutes(
   // The emailed link: confirms the address and goes on to the app's page, or shows Ward's.
   app.get('/identity/v1/verify-email/link', { schema: emailLinkSchema }, async (req, reply) => {
     await limit(req);
-    const language = languageOf(req.headers['accept-language']);
+    const language = pageLanguage(req);
     const q = requireSingle(req.query);
     let done: Awaited<ReturnType<typeof r.addresses.confirmEmailLink>>;
     try {
@@ -224,7 +222,7 @@ export function selfServiceRoutes(
     const query = requireSingle(req.query);
     const client = await clientOf(r, query);
     const uiLocales = str(query, 'ui_locales', 100);
-    const language = formLanguage(req, uiLocales);
+    const language = pageLanguage(req, { uiLocales }); // the sign-in's, passed on by the login page
     return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id, uiLocales }));
   });
 
@@ -232,7 +230,7 @@ export function selfServiceRoutes(
     await limit(req);
     const params = requireSingle(req.body);
     const uiLocales = str(params, 'ui_locales', 100);
-    const language = formLanguage(req, uiLocales);
+    const language = pageLanguage(req, { uiLocales }); // the sign-in's, passed on by the login page
     const client = await clientOf(r, params);
     try {
       await r.passwordReset.request({
@@ -250,7 +248,7 @@ export function selfServiceRoutes(
   });
 
   app.get('/identity/v1/password/reset', { schema: resetPageSchema }, async (req, reply) => {
-    const language = languageOf(req.headers['accept-language']);
+    const language = pageLanguage(req);
     const q = requireSingle(req.query);
     const found = await r.passwordReset.findLink(q.user_id, q.verification_code);
     if (!found) return sendRendered(reply, invalidLinkPage(language));
@@ -265,7 +263,7 @@ export function selfServiceRoutes(
 
   app.post('/identity/v1/password/reset', { schema: resetFormSchema }, async (req, reply) => {
     await limit(req);
-    const language = languageOf(req.headers['accept-language']);
+    const language = pageLanguage(req);
     const params = requireSingle(req.body);
     const found = await r.passwordReset.findLink(params.user_id, params.verification_code);
     if (!found) return sendRendered(reply, invalidLinkPage(language));
