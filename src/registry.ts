@@ -4,6 +4,7 @@ import { createAccountCodes } from './accounts/codes.js';
 import { createBackground } from './lib/background.js';
 import { createAddresses } from './self-service/addresses.js';
 import { createPasswordReset } from './self-service/password-reset.js';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService } from './accounts/sessions.js';
@@ -18,6 +19,7 @@ import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './http/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
+import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
@@ -27,6 +29,9 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { drawRandomBytesFrom } from './lib/random.js';
+import { pooledRandomBytes } from './lib/tuning/random-pool.js';
+import { refusalStacks } from './errors/ward-error.js';
 import { startLogoutDelivery } from './logout/backchannel.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
 import { createIdTokenSigner } from './protocol/id-token.js';
@@ -70,6 +75,9 @@ export function makeLogger(level: WardConfig['logLevel']): Logger {
 
 /** The composition root: config, clock, storage and services, built once per process. */
 export async function buildRegistry(config: WardConfig, opts: RegistryOptions = {}) {
+  // Process-wide speed-ups (config/tuning.ts): where random bytes come from, stacks on refusals.
+  drawRandomBytesFrom(config.tuning.random_pool ? pooledRandomBytes : randomBytes);
+  refusalStacks.skip = config.tuning.stackless_client_errors;
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? makeLogger(config.logLevel);
   const master = loadMasterKey(config.dataDir, config.masterKey);
@@ -148,7 +156,9 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const events = createSecurityEvents({ storage, log, clock, metrics, outage });
 
   const accessTokens = createAccessTokenCodec(master.key);
-  const delivery = createDelivery(config.delivery, log);
+  const delivery = createDelivery(config.delivery, log, {
+    ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),
+  });
   const background = createBackground((e) =>
     log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
   );

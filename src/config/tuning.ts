@@ -20,6 +20,12 @@ export const SPEED_UPS = [
   'lazy_validation',
   /** ID tokens signed with node:crypto directly, RS256 off the event loop (keys/tuning/jws.ts). */
   'direct_jws',
+  /** Emails built by Ward's own MIME writer, not nodemailer's composer (integrations/tuning/mime.ts). */
+  'mime_writer',
+  /** CSPRNG bytes drawn from a 4 KiB block (lib/tuning/random-pool.ts). */
+  'random_pool',
+  /** Refusals (WardError below 500) without a stack trace (errors/ward-error.ts). */
+  'stackless_client_errors',
   /** A smaller young generation and slower old-generation growth (lib/tuning/heap-flags.ts). */
   'heap_flags',
 ] as const;

@@ -30,6 +30,9 @@ export interface WardErrorOptions {
   redirectStatus?: number;
 }
 
+/** Speed-up `stackless_client_errors` (docs/performance.md): the composition sets it. */
+export const refusalStacks = { skip: false };
+
 export class WardError extends Error {
   readonly entry: CatalogEntry;
   readonly status: number;
@@ -45,7 +48,11 @@ export class WardError extends Error {
   ) {
     const entry: CatalogEntry = CATALOG[id];
     const description = opts.description ?? entry.en;
+    // A refusal is expected and never logged as a crash: the tuned path captures no stack for it.
+    const limit = Error.stackTraceLimit;
+    if (refusalStacks.skip && (opts.status ?? entry.status) < 500) Error.stackTraceLimit = 0;
     super(description);
+    Error.stackTraceLimit = limit;
     this.entry = entry;
     this.status = opts.status ?? entry.status;
     this.description = description;

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { DeliveryConfig } from '../config/types.js';
 import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
+import type { MimeWriter } from './tuning/mime.js';
 import { renderAccountMessage, type AccountMessageInput } from './account-messages.js';
 import { renderVerificationMessage, type CodePurpose } from './messages.js';
 import { renderLockNotice, type LockNoticeInput } from './lock-notice.js';
@@ -62,6 +63,8 @@ export interface DeliveryOptions {
   /** Transports to use instead of those the config describes (tests). */
   mailer?: Mailer;
   sms?: SmsSender;
+  /** The `mime_writer` speed-up for the configured mailer (config/tuning.ts). */
+  mimeWriter?: MimeWriter;
 }
 
 /** 'alice@example.com' → 'a***@example.com'; '+33612345678' → '+33******78'. */
@@ -78,7 +81,10 @@ const MISSING: Record<DeliveryChannel, string> = {
 
 export function createDelivery(config: DeliveryConfig, log: Logger, options: DeliveryOptions = {}): Delivery {
   const mailer =
-    options.mailer ?? (config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : null);
+    options.mailer ??
+    (config.smtpUrl
+      ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mimeWriter: options.mimeWriter })
+      : null);
   let sms = options.sms ?? null;
   if (!sms && config.smsUrl) {
     if (!config.smsAccountSid || !config.smsAuthToken || !config.smsFrom)

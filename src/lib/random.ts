@@ -1,11 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
-/**
- * `n` bytes from the CSPRNG, one call each (a pool drawn from 4 KiB blocks showed no measurable gain:
- * docs/performance.md).
- */
+let source: (n: number) => Buffer = randomBytes;
+
+/** Where the bytes come from: node:crypto per call, or the `random_pool` speed-up (the composition chooses). */
+export function drawRandomBytesFrom(from: (n: number) => Buffer): void {
+  source = from;
+}
+
+/** `n` bytes from the CSPRNG. */
 export function secureRandomBytes(n: number): Buffer {
-  return randomBytes(n);
+  return source(n);
 }
 
 /** A URL-safe random token with `bytes` bytes of CSPRNG entropy (default 32 = 256 bits). */

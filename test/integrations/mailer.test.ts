@@ -7,14 +7,16 @@ import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
 import { DeliveryError } from '../../src/integrations/errors.js';
 import { createMailer as createPooledMailer, type Mailer, type MailerOptions } from '../../src/integrations/mailer.js';
 import { renderVerificationMessage } from '../../src/integrations/messages.js';
+import { ownMimeWriter } from '../../src/integrations/tuning/mime.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
 const FROM = 'Ward <no-reply@ward.test>';
 
-// Mailers keep their SMTP connections open: every one made here is closed after the suite.
+// Mailers keep their SMTP connections open: every one made here is closed after the suite. They
+// use Ward's own MIME writer (the tuned path) unless a test says otherwise.
 const made: Mailer[] = [];
 function createMailer(opts: MailerOptions): Mailer {
-  const m = createPooledMailer(opts);
+  const m = createPooledMailer({ mimeWriter: ownMimeWriter, ...opts });
   made.push(m);
   return m;
 }
@@ -43,6 +45,24 @@ describe('SMTP mailer', () => {
     assert.equal(got.from, 'no-reply@ward.test');
     assert.equal(got.secure, false);
     assert.equal(got.headers.get('auto-submitted'), 'auto-generated');
+  });
+
+  it('without the MIME writer (WARD_TUNING=off) nodemailer composes the same message', async () => {
+    const m = renderVerificationMessage({ purpose: 'register', code: '208417', ttlSeconds: 600, locale: 'fr-FR' });
+    const subject = `${m.subject} — ${'é'.repeat(40)}`;
+    const got: Array<Awaited<ReturnType<SmtpSink['next']>>> = [];
+    for (const [i, mimeWriter] of [ownMimeWriter, undefined].entries()) {
+      const to = `plain-${i}@example.fr`;
+      await createMailer({ smtpUrl: sink.url, from: '"Équipe Ward" <no-reply@ward.test>', mimeWriter }).send(to, {
+        ...m,
+        subject,
+      });
+      got.push(await sink.next(to));
+    }
+    const [own, composed] = got;
+    assert.notEqual(own!.raw.includes('=_ward_'), composed!.raw.includes('=_ward_'), 'two different writers');
+    for (const k of ['subject', 'text', 'html', 'from'] as const) assert.equal(own![k], composed![k], k);
+    assert.equal(composed!.headers.get('auto-submitted'), 'auto-generated');
   });
 
   it('carries a French message intact (accents in the subject and the body)', async () => {
