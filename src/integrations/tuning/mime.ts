@@ -1,13 +1,13 @@
 /**
  * Speed-up `mime_writer` (docs/performance.md; plain path: nodemailer's composer for every email).
- * The verification email as a finished RFC 5322 / MIME message (multipart/alternative: UTF-8 text
+ * Ward's emails (codes, links, notices) as finished RFC 5322 / MIME messages (multipart/alternative: UTF-8 text
  * and HTML, each base64 in 76-character lines). Building it here costs a few µs; nodemailer's
  * composer (a tree of streams per message) cost about half of all the CPU of sending one, and
  * nodemailer then only speaks SMTP. Addresses this module cannot write safely (a local part that
  * needs quoting, non-ASCII local parts) are left to nodemailer's composer: `mailbox` says so.
  */
-import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
+import { randomId } from '../../lib/random.js';
 
 export interface Mailbox {
   /** The display name ('' for none). */
@@ -86,7 +86,10 @@ function displayName(name: string): string {
 
 const formatMailbox = (m: Mailbox) => (m.name ? `${displayName(m.name)} <${m.address}>` : m.address);
 
-/** Base64 in lines of 76 characters (RFC 2045), by slicing: a regular expression scanning the text was 1% of the step-up flow. */
+/**
+ * Base64 in lines of 76 characters (RFC 2045), by slicing: a regular expression scanning the text was
+ * 1% of the step-up flow.
+ */
 const base64Lines = (s: string) => {
   const b = Buffer.from(s, 'utf8').toString('base64');
   const lines: string[] = [];
@@ -96,14 +99,15 @@ const base64Lines = (s: string) => {
 
 /** `to` must be a plainAddress result; header values are single-line (no CR or LF). */
 export function buildMessage(m: RawMessage): string {
-  const id = randomBytes(16).toString('hex');
+  const id = randomId();
   const boundary = `=_ward_${id}`;
   const domain = m.from.address.slice(m.from.address.lastIndexOf('@') + 1);
   const extra = Object.entries(m.headers)
     .map(([k, v]) => `${k}: ${unstructured(v)}\r\n`)
     .join('');
   const part = (type: string, body: string) =>
-    `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(body)}\r\n`;
+    `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\n` +
+    `Content-Transfer-Encoding: base64\r\n\r\n${base64Lines(body)}\r\n`;
   return (
     `From: ${formatMailbox(m.from)}\r\n` +
     `To: ${m.to}\r\n` +
