@@ -48,13 +48,14 @@ export class WardError extends Error {
   ) {
     const entry: CatalogEntry = CATALOG[id];
     const description = opts.description ?? entry.en;
+    const status = opts.status ?? entry.status;
     // A refusal is expected and never logged as a crash: the tuned path captures no stack for it.
     const limit = Error.stackTraceLimit;
-    if (refusalStacks.skip && (opts.status ?? entry.status) < 500) Error.stackTraceLimit = 0;
+    if (refusalStacks.skip && status < 500) Error.stackTraceLimit = 0;
     super(description);
     Error.stackTraceLimit = limit;
     this.entry = entry;
-    this.status = opts.status ?? entry.status;
+    this.status = status;
     this.description = description;
     this.details = opts.details;
     this.headers = opts.headers ?? {};
