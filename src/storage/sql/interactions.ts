@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import type { Database, InteractionsTable } from '../schema.js';
@@ -52,24 +52,17 @@ const advanceLive = prepared(
       .where('step', '!=', 'done'),
 );
 
-const finishLive = prepared((q, digest: string, now: number) =>
+/** Moves a live interaction to `done`: exactly one caller's statement changes the row. */
+const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
   q
     .updateTable('interactions')
     .set({ step: 'done' })
     .where('digest', '=', digest)
     .where('expires_at', '>', now)
-    .where('step', '!=', 'done'),
-);
+    .where('step', '!=', 'done');
 
-const takeLive = prepared((q, digest: string, now: number) =>
-  q
-    .updateTable('interactions')
-    .set({ step: 'done' })
-    .where('digest', '=', digest)
-    .where('expires_at', '>', now)
-    .where('step', '!=', 'done')
-    .returningAll(),
-);
+const finishLive = prepared(finishing);
+const takeLive = prepared((q, digest: string, now: number) => finishing(q, digest, now).returningAll());
 
 /**
  * Sign-ins in progress. A row lives until it expires (the janitor sweeps it); it is finished by
