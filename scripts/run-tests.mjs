@@ -23,9 +23,10 @@ if (!only.length) {
   }
 }
 const files = only.length ? only : [...find('src'), ...find('test')].sort();
+// The spec reporter ends with a list of every failed or cancelled test, so the tail of a CI log names them.
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec'];
 const run = (list, env = process.env) =>
-  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...list], { stdio: 'inherit', env })
-    .status ?? 1;
+  spawnSync(process.execPath, [...args, ...list], { stdio: 'inherit', env }).status ?? 1;
 const status = run(files);
 if (only.length || status !== 0) process.exit(status);
 
