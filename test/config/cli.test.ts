@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Agent, fetch } from 'undici';
 import { stopProcess, waitForOutput } from '../helpers/processes.js';
-import { freePort } from '../helpers/ward.js';
+import { freePort } from '../helpers/free-port.js';
 
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPgSchema } from './databases.js';
-import { freePort } from './ward.js';
+import { freePort } from './free-port.js';
 
 /** A database two or more Ward processes share: one SQLite file, or one PostgreSQL schema. */
 export interface SharedDb {

@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -15,6 +14,7 @@ import { Problems, validateAccount, validateClient } from '../../src/config/vali
 import { FakeClock } from '../../src/lib/clock.js';
 import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
 import { freshPgSchema } from './databases.js';
+import { freePort } from './free-port.js';
 
 export interface TestWardOptions {
   engine?: 'sqlite' | 'postgres';
@@ -49,17 +49,6 @@ export interface TestWard {
   addClient(def: Record<string, unknown>): Promise<void>;
   setAccount(patch: Record<string, unknown>): void;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const certificate = makeDevCertificate();

@@ -14,7 +14,7 @@ import { launchChromium, screenshot, type Chromium } from '../helpers/chromium.j
 import { MessengerSimulator } from '../helpers/messenger-sim.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { signup } from '../helpers/oauth.js';
-import { freePort } from '../helpers/ward.js';
+import { freePort } from '../helpers/free-port.js';
 import { tempQueuePath } from './support.js';
 
 const CB = 'https://facebook.com/messenger_platform/account_linking/';

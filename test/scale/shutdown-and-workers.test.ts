@@ -18,7 +18,8 @@ import { metricValue } from '../helpers/metrics.js';
 
 const exitOf = (child: import('node:child_process').ChildProcess) =>
   new Promise<{ code: number | null; at: number }>((resolve) => {
-    if (child.exitCode !== null) return resolve({ code: child.exitCode, at: Date.now() });
+    // Already gone (by its own exit or by a signal): the 'exit' event will not come again.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, at: Date.now() });
     child.once('exit', (code) => resolve({ code, at: Date.now() }));
   });
 
