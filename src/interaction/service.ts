@@ -56,22 +56,25 @@ export function createInteractionService(deps: InteractionDeps) {
   function prepare(request: AuthorizeRequest, step: Step, browser: string | null, ttlMs: number) {
     const handle = randomToken(32);
     const digest = sha256(handle);
+    const now = clock.now();
+    /** The row to store (by `save`, or by a repository that stores it with what it depends on). */
+    const row: InteractionRow = {
+      digest,
+      client_id: request.client.client_id,
+      request: storeRequest(request),
+      browser: browser === null ? null : sha256(browser),
+      step,
+      user_id: null,
+      amr: null,
+      auth_time: null,
+      created_at: now,
+      expires_at: now + ttlMs,
+    };
     return {
       digest,
+      row,
       save: async (): Promise<Interaction> => {
-        const now = clock.now();
-        await interactions.insert({
-          digest,
-          client_id: request.client.client_id,
-          request: storeRequest(request),
-          browser: browser === null ? null : sha256(browser),
-          step,
-          user_id: null,
-          amr: null,
-          auth_time: null,
-          created_at: now,
-          expires_at: now + ttlMs,
-        });
+        await interactions.insert(row);
         return { digest, request, step, userId: null, amr: null, authTime: null };
       },
       handle,
@@ -80,6 +83,12 @@ export function createInteractionService(deps: InteractionDeps) {
 
   return {
     prepare,
+
+    /**
+     * A row a repository read as it ended it along with something else (the step-up's consume,
+     * `stepUps.consumeTaking`): for a caller that completes it whatever follows (afterSecondFactor, taken).
+     */
+    restore,
 
     /**
      * Stores a validated request. `browser` is the binding cookie's value (null for an API step-up,
@@ -136,16 +145,6 @@ export function createInteractionService(deps: InteractionDeps) {
       };
       if (!(await interactions.advance(i.digest, digest, progress, clock.now()))) return null;
       return { handle, interaction: { ...i, digest, step, userId: who.userId, amr: who.amr, authTime: who.authTime } };
-    },
-
-    /**
-     * The live interaction a used-up step-up token refers to, ended in the same statement (exactly
-     * one caller gets it): for a caller that completes it whatever follows (afterSecondFactor, taken).
-     */
-    async take(digest: string | null | undefined): Promise<Interaction | null> {
-      if (!digest) return null;
-      const row = await interactions.take(digest, clock.now());
-      return row ? restore(row) : null;
     },
 
     /** Ends it: true for exactly one caller (a form posted twice completes once). */

@@ -9,6 +9,8 @@ import { sha256 } from '../lib/secrets.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import type { Repos } from '../storage/storage.js';
+import type { InteractionRow } from '../storage/sql/interactions.js';
+import type { StepUpRow } from '../storage/sql/mfa.js';
 import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 
@@ -44,34 +46,63 @@ export function createStepUpService(
     }
   }
 
+  /** Checks the code, then uses the token up with `consume`, which reads its user (and maybe more: `row`). */
+  async function finishWith<T extends StepUpRow & { user: User | undefined }>(
+    challengeId: unknown,
+    code: unknown,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+  ): Promise<{ done: StepUpFinish; row: T }> {
+    const challenge = await verification.verify(challengeId, code, 'stepup');
+    const now = r.clock.now();
+    const row = challenge.step_up_digest ? await consume(challenge.step_up_digest, now) : undefined;
+    if (!row || row.expires_at <= now) throw new WardError('invalidStepUp');
+    const { user } = row;
+    if (!user || user.disabled) throw new WardError('invalidStepUp');
+    const channel = challenge.channel as Channel;
+    await r.events.emit(
+      'mfa.stepup_verified',
+      { user_id: user.id, client_id: row.client_id, channel },
+      'step-up verified',
+    );
+    const amr = steppedUpAmr(JSON.parse(row.base_amr) as string[], channel);
+    return {
+      done: { user, clientId: row.client_id, interactionDigest: row.interaction_digest, amr, channel },
+      row,
+    };
+  }
+
   return {
     /**
      * A step_up token for a user who has factors, continuing the stored interaction `interactionDigest`
      * (the authorization request is there, not copied here); answers the factor types as amr. A null
      * interaction continues no sign-in: the hosted account page's step-up (self-service/account-step-up.ts),
-     * which no sign-in path can finish, since each looks its interaction up.
+     * which no sign-in path can finish, since each looks its interaction up. `store`: the interaction's
+     * row, not stored yet, stored with the token (and only if the token is granted).
      */
     async begin(
       user: Pick<User, 'id'>,
-      bound: { clientId: string; interactionDigest: string | null },
+      bound: { clientId: string; interactionDigest: string | null; store?: InteractionRow },
       baseAmr: string[],
       action?: string,
     ): Promise<{ token: string; amr: string[] }> {
       const token = randomToken(32);
       const now = r.clock.now();
       // Stored only for an enabled user with a verified factor (one statement); a refusal reads why, user first.
-      const since = await r.storage.stepUps.insertForLiveUser({
-        digest: sha256(token),
-        user_id: user.id,
-        client_id: bound.clientId,
-        params: JSON.stringify({ action }),
-        base_amr: JSON.stringify(baseAmr),
-        interaction_digest: bound.interactionDigest,
-        requests: 0,
-        created_at: now,
-        expires_at: now + r.account().step_up_ttl * 1000,
-        consumed_at: null,
-      });
+      const since = await r.storage.stepUps.insertForLiveUser(
+        {
+          digest: sha256(token),
+          user_id: user.id,
+          client_id: bound.clientId,
+          params: JSON.stringify({ action }),
+          base_amr: JSON.stringify(baseAmr),
+          interaction_digest: bound.interactionDigest,
+          requests: 0,
+          created_at: now,
+          expires_at: now + r.account().step_up_ttl * 1000,
+          consumed_at: null,
+        },
+        bound.store,
+      );
       if (!since) {
         const row = await r.users.find(user.id);
         if (!row || row.disabled) throw invalidToken();
@@ -120,22 +151,19 @@ export function createStepUpService(
 
     /** Verifies the code and uses the step_up token up; the caller continues its interaction. */
     async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
-      const challenge = await verification.verify(challengeId, code, 'stepup');
-      const now = r.clock.now();
-      const stepUp = challenge.step_up_digest
-        ? await r.storage.stepUps.consumeWithUser(challenge.step_up_digest, now)
-        : undefined;
-      if (!stepUp || stepUp.expires_at <= now) throw new WardError('invalidStepUp');
-      const { user } = stepUp;
-      if (!user || user.disabled) throw new WardError('invalidStepUp');
-      const channel = challenge.channel as Channel;
-      await r.events.emit(
-        'mfa.stepup_verified',
-        { user_id: user.id, client_id: stepUp.client_id, channel },
-        'step-up verified',
-      );
-      const amr = steppedUpAmr(JSON.parse(stepUp.base_amr) as string[], channel);
-      return { user, clientId: stepUp.client_id, interactionDigest: stepUp.interaction_digest, amr, channel };
+      return (await finishWith(challengeId, code, r.storage.stepUps.consumeWithUser)).done;
+    },
+
+    /**
+     * finish, and the token's interaction ended as it is read (exactly one caller gets it: the API's
+     * verify, which completes it whatever follows). `taken` is undefined when it has ended or expired.
+     */
+    async finishTaking(
+      challengeId: unknown,
+      code: unknown,
+    ): Promise<StepUpFinish & { taken: InteractionRow | undefined }> {
+      const { done, row } = await finishWith(challengeId, code, r.storage.stepUps.consumeTaking);
+      return { ...done, taken: row.taken };
     },
   };
 }

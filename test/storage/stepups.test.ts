@@ -1,10 +1,11 @@
 // The storage contract of the step-up statements that check the user and the factors in the same
-// statement (insertForLiveUser, claimRequest, consumeWithUser), on SQLite and (when
+// statement (insertForLiveUser, claimRequest, consumeWithUser, consumeTaking), on SQLite and (when
 // WARD_TEST_DATABASE_URL is set) PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
 import type { StepUpRow } from '../../src/storage/sql/mfa.js';
+import type { InteractionRow } from '../../src/storage/sql/interactions.js';
 import { engines, freshDb } from '../helpers/databases.js';
 
 for (const engine of engines()) {
@@ -51,6 +52,23 @@ for (const engine of engines()) {
       created_at: now,
       expires_at: expiresAt,
       consumed_at: null,
+    });
+
+    const interaction = (digest: string, expiresAt = now + 300_000): InteractionRow => ({
+      digest,
+      client_id: 'c1',
+      request: '{"scopes":["openid"]}',
+      browser: null,
+      step: 'stepup',
+      user_id: null,
+      amr: null,
+      auth_time: null,
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    const bound = (digest: string, userId: string, interactionDigest: string) => ({
+      ...stepUp(digest, userId),
+      interaction_digest: interactionDigest,
     });
 
     before(async () => {
@@ -145,6 +163,48 @@ for (const engine of engines()) {
       const gone = await s.stepUps.consumeWithUser('u-gone', now);
       assert.equal(gone?.digest, 'u-gone');
       assert.equal(gone?.user, undefined, 'a user who is gone');
+    });
+
+    it('stores the interaction with its step_up, and nothing of either when the step_up is refused', async () => {
+      const since = await s.stepUps.insertForLiveUser(bound('i-both', 'both', 'int-both'), interaction('int-both'));
+      assert.deepEqual(since, { email: now + 2, sms: now + 1 });
+      assert.equal((await s.stepUps.findLive('i-both', now))?.interaction_digest, 'int-both');
+      assert.deepEqual(await s.interactions.findLive('int-both', now), interaction('int-both'), 'the row as given');
+      for (const userId of ['pending', 'off', 'gone']) {
+        const refused = await s.stepUps.insertForLiveUser(bound(`i-${userId}`, userId, `int-${userId}`), {
+          ...interaction(`int-${userId}`),
+        });
+        assert.equal(refused, undefined, userId);
+        assert.equal(await s.stepUps.findLive(`i-${userId}`, now), undefined, `${userId}: no step_up`);
+        assert.equal(await s.interactions.findLive(`int-${userId}`, now), undefined, `${userId}: no interaction`);
+      }
+    });
+
+    it('consumes a step_up and takes its live interaction exactly once under 20 concurrent callers', async () => {
+      await s.stepUps.insertForLiveUser(bound('t-both', 'both', 'int-t'), interaction('int-t'));
+      const results = await Promise.all(Array.from({ length: 20 }, () => s.stepUps.consumeTaking('t-both', now + 5)));
+      const won = results.filter((r) => r !== undefined);
+      assert.equal(won.length, 1);
+      const { user: got, taken, ...row } = won[0]!;
+      assert.deepEqual(row, { ...bound('t-both', 'both', 'int-t'), consumed_at: now + 5 });
+      assert.deepEqual(got, await s.users.findById('both'));
+      assert.deepEqual(taken, { ...interaction('int-t'), step: 'done' }, 'the interaction, ended');
+      assert.equal(await s.interactions.findLive('int-t', now), undefined, 'no longer live');
+      // No interaction to take: an expired one, one already ended, none at all (the account page's step-up).
+      await s.stepUps.insertForLiveUser(bound('t-expired', 'both', 'int-x'), interaction('int-x', now + 1));
+      const expired = await s.stepUps.consumeTaking('t-expired', now + 5);
+      assert.equal(expired?.digest, 't-expired');
+      assert.equal(expired?.taken, undefined, 'an expired interaction is not taken');
+      await s.stepUps.insertForLiveUser(bound('t-ended', 'both', 'int-e'), interaction('int-e'));
+      assert.equal(await s.interactions.finish('int-e', now), true);
+      assert.equal((await s.stepUps.consumeTaking('t-ended', now + 5))?.taken, undefined, 'an ended one');
+      await s.stepUps.insertForLiveUser(stepUp('t-none', 'both'));
+      const none = await s.stepUps.consumeTaking('t-none', now + 5);
+      assert.equal(none?.user?.id, 'both');
+      assert.equal(none?.taken, undefined, 'none bound');
+      assert.equal(await s.stepUps.consumeTaking('t-none', now + 5), undefined, 'used up');
+      await s.stepUps.insert(stepUp('t-gone', 'gone'));
+      assert.equal((await s.stepUps.consumeTaking('t-gone', now))?.user, undefined, 'a user who is gone');
     });
   });
 }

@@ -127,12 +127,11 @@ export function stepUpRoutes(
       await requireLiveUser(who.userId);
       throw e;
     }
-    // The request is stored as the step-up's interaction once the step-up is granted; begin refuses a
-    // gone or disabled user (invalid_token) before a user without factors.
+    // The request is stored as the step-up's interaction with the step-up, only if it is granted; begin
+    // refuses a gone or disabled user (invalid_token) before a user without factors.
     const pending = interactions.prepare(v.req, 'stepup', null, r.account().step_up_ttl * 1000);
-    const bound = { clientId: v.req.client.client_id, interactionDigest: pending.digest };
+    const bound = { clientId: v.req.client.client_id, interactionDigest: pending.digest, store: pending.row };
     const answer = await stepUps.begin({ id: who.userId }, bound, who.amr, action);
-    await pending.save();
     if (!(await who.commit())) {
       await r.storage.stepUps.consume(sha256(answer.token), r.clock.now());
       throw invalidToken('The tkn was already used');
@@ -151,9 +150,9 @@ export function stepUpRoutes(
   });
 
   async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
-    const done = await stepUps.finish(params.challenge_id, params.verification_code);
-    // The step-up token is used up: its interaction is ended as it is read (one statement).
-    const interaction = await interactions.take(done.interactionDigest);
+    // The step-up token is used up and its interaction ended as it is read (one statement on PostgreSQL).
+    const done = await stepUps.finishTaking(params.challenge_id, params.verification_code);
+    const interaction = done.taken ? await interactions.restore(done.taken) : null;
     if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);

@@ -9,19 +9,20 @@ export type InteractionRow = Selectable<InteractionsTable>;
 export type InteractionProgress = Pick<InteractionRow, 'step' | 'user_id' | 'amr' | 'auth_time'>;
 
 // Every sign-in that goes on past /oauth/authorize runs these (hosted login, step-up): hot queries.
-const insertInteraction = prepared((q, row: InteractionRow) => q.insertInto('interactions').values(row), {
-  0: columnsOf<InteractionRow>()(
-    'digest',
-    'client_id',
-    'request',
-    'browser',
-    'step',
-    'user_id',
-    'amr',
-    'auth_time',
-    'created_at',
-    'expires_at',
-  ),
+export const INTERACTION_COLUMNS = columnsOf<InteractionRow>()(
+  'digest',
+  'client_id',
+  'request',
+  'browser',
+  'step',
+  'user_id',
+  'amr',
+  'auth_time',
+  'created_at',
+  'expires_at',
+);
+export const insertInteraction = prepared((q, row: InteractionRow) => q.insertInto('interactions').values(row), {
+  0: INTERACTION_COLUMNS,
 });
 
 const findLive = prepared((q, digest: string, now: number) =>
@@ -53,7 +54,7 @@ const advanceLive = prepared(
 );
 
 /** Moves a live interaction to `done`: exactly one caller's statement changes the row. */
-const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
+export const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
   q
     .updateTable('interactions')
     .set({ step: 'done' })
@@ -62,7 +63,8 @@ const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
     .where('step', '!=', 'done');
 
 const finishLive = prepared(finishing);
-const takeLive = prepared((q, digest: string, now: number) => finishing(q, digest, now).returningAll());
+/** Finishes it and reads it in one statement: the row for exactly one caller (stepUps.consumeTaking). */
+export const takeLive = prepared((q, digest: string, now: number) => finishing(q, digest, now).returningAll());
 
 /**
  * Sign-ins in progress. A row lives until it expires (the janitor sweeps it); it is finished by
@@ -88,10 +90,6 @@ export function interactionsRepo(db: Kysely<Database>, engine: Engine) {
     /** Finishes it: true for exactly one caller. */
     async finish(digest: string, now: number): Promise<boolean> {
       return Number((await finishLive(db, engine, digest, now)).numAffectedRows) === 1;
-    },
-    /** Finishes it and reads it in one statement: the row for exactly one caller. */
-    async take(digest: string, now: number): Promise<InteractionRow | undefined> {
-      return (await takeLive(db, engine, digest, now)).rows[0];
     },
     async deleteExpired(before: number): Promise<void> {
       await db.deleteFrom('interactions').where('expires_at', '<', before).execute();

@@ -2,7 +2,8 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, TrustedDevicesTable } from '../schema.js';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
-import { splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
+import { INTERACTION_COLUMNS, insertInteraction, takeLive, type InteractionRow } from './interactions.js';
+import { JOINED_USER, splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
 export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
 export type StepUpRow = Selectable<StepUpsTable>;
@@ -92,8 +93,7 @@ const USER_OF_STEP_UP = userSubqueries('step_ups.user_id');
 
 const sinceOf = (type: string) => sql<number | null>`(select min(m.created_at) ${verifiedOf(ofStepUp, type)})`;
 // INSERT ... SELECT: PostgreSQL types a parameter in a select list as text, so each one is cast to its column's type.
-const insertForLiveUser = prepared(
-  (_q, s: StepUpRow) => sql<FactorsSince>`insert into step_ups
+const stepUpInsert = (s: StepUpRow) => sql<FactorsSince>`insert into step_ups
     (digest, user_id, client_id, params, base_amr, interaction_digest, requests, created_at, expires_at, consumed_at)
   select cast(${s.digest} as text), users.id, cast(${s.client_id} as text), cast(${s.params} as text),
     cast(${s.base_amr} as text), cast(${s.interaction_digest} as text),
@@ -101,8 +101,20 @@ const insertForLiveUser = prepared(
     cast(${s.consumed_at} as bigint)
   from users where users.id = ${s.user_id} and users.disabled = 0
     and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
-  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`,
-  { 0: STEP_UP_COLUMNS },
+  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`;
+const insertForLiveUser = prepared((_q, s: StepUpRow) => stepUpInsert(s), { 0: STEP_UP_COLUMNS });
+// PostgreSQL: the step_up and the interaction it continues in one statement (data-modifying CTEs); the
+// interaction is stored only when the step_up was.
+const insertForLiveUserWithInteraction = prepared(
+  (_q, s: StepUpRow, i: InteractionRow) => sql<FactorsSince>`with s as (${stepUpInsert(s)}),
+  i as (insert into interactions
+      (digest, client_id, request, browser, step, user_id, amr, auth_time, created_at, expires_at)
+    select cast(${i.digest} as text), cast(${i.client_id} as text), cast(${i.request} as text),
+      cast(${i.browser} as text), cast(${i.step} as text), cast(${i.user_id} as text), cast(${i.amr} as text),
+      cast(${i.auth_time} as bigint), cast(${i.created_at} as bigint), cast(${i.expires_at} as bigint)
+    where exists (select 1 from s))
+  select email, sms from s`,
+  { 0: STEP_UP_COLUMNS, 1: INTERACTION_COLUMNS },
 );
 const claimRequest = prepared((q, digest: string, now: number, type: string) =>
   q
@@ -118,7 +130,7 @@ const claimRequest = prepared((q, digest: string, now: number, type: string) =>
       sql<string>`(select m.destination ${verifiedOf(ofStepUp, type)} order by m.created_at limit 1)`.as('destination'),
     ),
 );
-const consumeWithUser = prepared((q, digest: string, now: number) =>
+const consumeWithUserQ = prepared((q, digest: string, now: number) =>
   q
     .updateTable('step_ups')
     .set({ consumed_at: now })
@@ -128,20 +140,69 @@ const consumeWithUser = prepared((q, digest: string, now: number) =>
     .returning(USER_OF_STEP_UP),
 );
 
+// PostgreSQL: the consume, its user and the take of its interaction (interactions.ts) in one statement.
+const TAKEN_COLUMNS = sql.raw(INTERACTION_COLUMNS.map((c) => `i.${c} as taken_${c}`).join(', '));
+const consumeTakingQ = prepared(
+  (_q, digest: string, now: number, stillLive: number) => sql<StepUpRow & JoinedUserColumns & TakenColumns>`with
+  s as (update step_ups set consumed_at = ${now} where digest = ${digest} and consumed_at is null returning *),
+  i as (update interactions set step = 'done'
+    where digest = (select interaction_digest from s) and expires_at > ${stillLive} and step <> 'done' returning *)
+  select s.*, ${sql.raw(JOINED_USER.join(', '))}, ${TAKEN_COLUMNS}
+  from s left join users on users.id = s.user_id left join i on true`,
+);
+
+type TakenColumns = { [K in keyof InteractionRow as `taken_${K}`]: InteractionRow[K] | null };
+
+const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
+  r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
+
+/** The interaction of a row read with TAKEN_COLUMNS (undefined when none was taken), and the row without them. */
+function splitTaken<R extends TakenColumns>(
+  row: R,
+): { taken: InteractionRow | undefined; rest: Omit<R, keyof TakenColumns> } {
+  const rest: Record<string, unknown> = {};
+  const taken: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (k.startsWith('taken_')) taken[k.slice('taken_'.length)] = v;
+    else rest[k] = v;
+  }
+  return {
+    taken: taken.digest === null ? undefined : (taken as unknown as InteractionRow),
+    rest: rest as Omit<R, keyof TakenColumns>,
+  };
+}
+
 /** step_up tokens: bound to user, client and OAuth parameters; reused for new codes, consumed once. */
 export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
+  const insertStepUp = async (s: StepUpRow) => sinceOfRows((await insertForLiveUser(db, engine, s)).rows);
+  async function consumeWithUser(
+    digest: string,
+    now: number,
+  ): Promise<(StepUpRow & { user: User | undefined }) | undefined> {
+    const [r] = (await consumeWithUserQ(db, engine, digest, now)).rows as Array<StepUpRow & JoinedUserColumns>;
+    if (!r) return undefined;
+    const { user, rest: row } = splitJoinedUser(r);
+    return { ...row, user };
+  }
   return {
     async insert(s: StepUpRow): Promise<void> {
       await db.insertInto('step_ups').values(s).execute();
     },
     /**
      * Inserts the token only if its user exists, is not disabled and has a verified factor; answers
-     * since when the user has each factor type, or undefined when nothing was inserted.
+     * since when the user has each factor type, or undefined when nothing was inserted. With
+     * `interaction`, the interaction the token continues is stored too, only when the token is: one
+     * statement on PostgreSQL, two on SQLite.
      */
-    async insertForLiveUser(s: StepUpRow): Promise<FactorsSince | undefined> {
-      const { rows } = await insertForLiveUser(db, engine, s);
-      const r = rows[0];
-      return r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
+    async insertForLiveUser(s: StepUpRow, interaction?: InteractionRow): Promise<FactorsSince | undefined> {
+      if (interaction && engine !== 'postgres') {
+        const since = await insertStepUp(s);
+        if (since) await insertInteraction(db, engine, interaction);
+        return since;
+      }
+      return interaction
+        ? sinceOfRows((await insertForLiveUserWithInteraction(db, engine, s, interaction)).rows)
+        : insertStepUp(s);
     },
     async findLive(digest: string, now: number): Promise<StepUpRow | undefined> {
       return db
@@ -176,11 +237,28 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
         .executeTakeFirst();
     },
     /** consume, with the token's user read in the same statement (undefined if gone). */
-    async consumeWithUser(digest: string, now: number): Promise<(StepUpRow & { user: User | undefined }) | undefined> {
-      const [r] = (await consumeWithUser(db, engine, digest, now)).rows as Array<StepUpRow & JoinedUserColumns>;
+    consumeWithUser,
+    /**
+     * consumeWithUser, and the live interaction the token continues ended as it is read (interactions'
+     * take): exactly one caller gets both. One statement on PostgreSQL, two on SQLite.
+     */
+    async consumeTaking(
+      digest: string,
+      now: number,
+    ): Promise<(StepUpRow & { user: User | undefined; taken: InteractionRow | undefined }) | undefined> {
+      if (engine !== 'postgres') {
+        const stepUp = await consumeWithUser(digest, now);
+        if (!stepUp) return undefined;
+        const taken = stepUp.interaction_digest
+          ? (await takeLive(db, engine, stepUp.interaction_digest, now)).rows[0]
+          : undefined;
+        return { ...stepUp, taken };
+      }
+      const [r] = (await consumeTakingQ(db, engine, digest, now, now)).rows;
       if (!r) return undefined;
-      const { user, rest: row } = splitJoinedUser(r);
-      return { ...row, user };
+      const { taken, rest } = splitTaken(r);
+      const { user, rest: row } = splitJoinedUser(rest);
+      return { ...row, user, taken };
     },
   };
 }
