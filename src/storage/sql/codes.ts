@@ -4,6 +4,7 @@ import { columnsOf, prepared } from '../prepared.js';
 import type { AuthorizationCodesTable, Database } from '../schema.js';
 import { GRANT_COLUMNS, type GrantRow } from './tokens.js';
 import { JOINED_PROFILE, splitJoinedProfile, type StoredProfile } from './profiles.js';
+import { withoutColumns } from './joined-columns.js';
 import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
 export type CodeRow = Selectable<AuthorizationCodesTable>;
@@ -107,21 +108,21 @@ const insertCodeWithGrant = prepared(
   { 0: GRANT_COLUMNS, 1: CODE_COLUMNS },
 );
 
+const CHALLENGE_SEEN: ReadonlySet<'challenge_seen'> = new Set(['challenge_seen'] as const);
+
 export function codesRepo(db: Kysely<Database>, engine: Engine) {
   async function consumeJoined(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
     const [joined] = (await consumeJoinedQ(db, engine, codeDigest, now)).rows;
     if (!joined) return undefined;
     const { user, rest: withProfile } = splitJoinedUser(joined);
-    const {
-      profile,
-      rest: { challenge_seen, ...row },
-    } = splitJoinedProfile(withProfile);
-    return { row, user, profile, challengeSeen: Boolean(challenge_seen) };
+    const { profile, rest } = splitJoinedProfile(withProfile);
+    return { row: withoutColumns(rest, CHALLENGE_SEEN), user, profile, challengeSeen: Boolean(rest.challenge_seen) };
   }
   async function consumeThenRead(codeDigest: string, now: number): Promise<ConsumedCode | undefined> {
     const [won] = (await consumeThenReadQ(db, engine, codeDigest, now)).rows;
     if (!won) return undefined;
-    const { challenge_seen, ...row } = won;
+    const row = withoutColumns(won, CHALLENGE_SEEN);
+    const challenge_seen = won.challenge_seen;
     const [joined] = (await userOfCode(db, engine, row.user_id)).rows;
     if (!joined) return { row, user: undefined, profile: null, challengeSeen: Boolean(challenge_seen) };
     const { user, rest } = splitJoinedUser(joined);

@@ -3,6 +3,7 @@ import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, Trus
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import { INTERACTION_COLUMNS, insertInteraction, takeLive, type InteractionRow } from './interactions.js';
+import { withoutColumns } from './joined-columns.js';
 import { JOINED_USER, splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
 export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
@@ -151,6 +152,8 @@ const consumeTakingQ = prepared(
   from s left join users on users.id = s.user_id left join i on true`,
 );
 
+const TAKEN_KEYS: ReadonlySet<keyof TakenColumns> = new Set(INTERACTION_COLUMNS.map((c) => `taken_${c}` as const));
+
 type TakenColumns = { [K in keyof InteractionRow as `taken_${K}`]: InteractionRow[K] | null };
 
 const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
@@ -160,15 +163,12 @@ const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
 function splitTaken<R extends TakenColumns>(
   row: R,
 ): { taken: InteractionRow | undefined; rest: Omit<R, keyof TakenColumns> } {
-  const rest: Record<string, unknown> = {};
   const taken: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (k.startsWith('taken_')) taken[k.slice('taken_'.length)] = v;
-    else rest[k] = v;
-  }
+  for (const c of INTERACTION_COLUMNS) taken[c] = row[`taken_${c}`];
+  const rest = withoutColumns(row, TAKEN_KEYS);
   return {
     taken: taken.digest === null ? undefined : (taken as unknown as InteractionRow),
-    rest: rest as Omit<R, keyof TakenColumns>,
+    rest,
   };
 }
 

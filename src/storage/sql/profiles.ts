@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
+import { withoutColumns } from './joined-columns.js';
 import type { Database, UserProfilesTable } from '../schema.js';
 
 /** A postal address (OIDC Core 5.1.1): every part optional. */
@@ -98,18 +99,19 @@ export const JOINED_PROFILE = [
   'user_profiles.updated_at as profile_updated_at',
 ] as const satisfies readonly `user_profiles.${(typeof PROFILE_COLUMNS)[number]} as profile_${string}`[];
 
+const JOINED_PROFILE_KEYS: ReadonlySet<keyof JoinedProfileColumns> = new Set(
+  PROFILE_COLUMNS.map((c) => `profile_${c}` as const),
+);
+
 export type JoinedProfileColumns = { [K in keyof ProfileRow as `profile_${K}`]: ProfileRow[K] | null };
 
 /** The profile of a row read with JOINED_PROFILE (null when none is stored), and the row without those columns. */
 export function splitJoinedProfile<R extends JoinedProfileColumns>(
   row: R,
 ): { profile: StoredProfile | null; rest: Omit<R, keyof JoinedProfileColumns> } {
-  const rest: Record<string, unknown> = { ...row };
   const stored: Record<string, unknown> = {};
-  for (const c of PROFILE_COLUMNS) {
-    stored[c] = rest[`profile_${c}`];
-    delete rest[`profile_${c}`];
-  }
+  for (const c of PROFILE_COLUMNS) stored[c] = row[`profile_${c}`];
+  const rest = withoutColumns(row, JOINED_PROFILE_KEYS);
   const profile = stored.user_id === null ? null : profileOf(stored as unknown as ProfileRow);
   return { profile, rest: rest as Omit<R, keyof JoinedProfileColumns> };
 }

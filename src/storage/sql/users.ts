@@ -3,6 +3,7 @@ import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
 import type { Database, UsersTable } from '../schema.js';
 import { bool } from './errors.js';
+import { withoutColumns } from './joined-columns.js';
 
 export interface User {
   id: string;
@@ -61,6 +62,10 @@ export const userSubqueries = (userIdColumn: string) =>
   });
 
 /** The user of a row read with JOINED_USER (undefined when the join found none), and the row without those columns. */
+const JOINED_USER_KEYS: ReadonlySet<keyof Joined> = new Set(
+  JOINED_USER.map((c) => c.slice(c.indexOf(' as ') + 4) as keyof Joined),
+);
+
 export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefined; rest: Omit<R, keyof Joined> } {
   const {
     user_row_id,
@@ -75,8 +80,8 @@ export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefi
     user_disabled,
     user_created_at,
     user_updated_at,
-    ...rest
   } = row;
+  const rest = withoutColumns(row, JOINED_USER_KEYS);
   const user =
     user_row_id === null
       ? undefined
