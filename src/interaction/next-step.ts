@@ -145,7 +145,7 @@ export function createNextStep(deps: NextStepDeps) {
 
     /**
      * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller
-     * ended the interaction already (the step-up's consume: StepUpService.finishTaking).
+     * ended the interaction already (an API step-up's, by using its token up: StepUpService.finishApiStepUp).
      */
     afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState, taken = false) =>
       complete(interaction, who, browser, taken),

@@ -85,8 +85,9 @@ export function createInteractionService(deps: InteractionDeps) {
     prepare,
 
     /**
-     * A row a repository read as it ended it along with something else (the step-up's consume,
-     * `stepUps.consumeTaking`): for a caller that completes it whatever follows (afterSecondFactor, taken).
+     * A row a repository read with what ended it (an API step-up's interaction, ended by the consume of
+     * its token, `stepUps.consumeWithInteraction`): for a caller that completes it whatever follows
+     * (afterSecondFactor, taken).
      */
     restore,
 

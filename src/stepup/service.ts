@@ -155,15 +155,16 @@ export function createStepUpService(
     },
 
     /**
-     * finish, and the token's interaction ended as it is read (exactly one caller gets it: the API's
-     * verify, which completes it whatever follows). `taken` is undefined when it has ended or expired.
+     * finish, and the live interaction of the API step-up the token continues, read with its consume:
+     * the token was its only handle, so using it up ends it (exactly one caller gets it). `interaction`
+     * is undefined when it has expired or when the token belongs to a hosted sign-in.
      */
-    async finishTaking(
+    async finishApiStepUp(
       challengeId: unknown,
       code: unknown,
-    ): Promise<StepUpFinish & { taken: InteractionRow | undefined }> {
-      const { done, row } = await finishWith(challengeId, code, r.storage.stepUps.consumeTaking);
-      return { ...done, taken: row.taken };
+    ): Promise<StepUpFinish & { interaction: InteractionRow | undefined }> {
+      const { done, row } = await finishWith(challengeId, code, r.storage.stepUps.consumeWithInteraction);
+      return { ...done, interaction: row.interaction };
     },
   };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
-import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
+import { codeIn, giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 
 const field = (html: string, name: string) =>
@@ -100,6 +100,43 @@ describe('hosted login page with MFA required = Always', () => {
       }),
     );
     assert.equal(sso.status, 302);
+  });
+
+  it("does not finish a hosted sign-in's step-up at the JSON API: its code there gets no code or token", async () => {
+    const user = await signup(m.ward);
+    await giveFactors(m.ward, user.id, { email: user.email });
+    const pkce = pkcePair();
+    const browser = new Browser(m.ward);
+    const html = await (
+      await browser.get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }),
+      )
+    ).text();
+    const mfaHtml = await (
+      await browser.postForm('/oauth/authorize/login', {
+        interaction: field(html, 'interaction'),
+        csrf: field(html, 'csrf'),
+        email: user.email,
+        password: user.password,
+      })
+    ).text();
+    const code = codeIn((await m.smtp.next(user.email)).text);
+    const json = await postJson(m.ward, '/identity/v1/passwordless/verify', {
+      challenge_id: field(mfaHtml, 'challenge_id'),
+      verification_code: code,
+    });
+    assert.equal(json.status, 400);
+    const { body } = json;
+    assert.equal(body.error_message_key, 'error.mfa.invalidStepUp');
+    assert.equal(body.code, undefined);
+    assert.equal(body.access_token, undefined);
   });
 
   it('does not let a password-only session through once the account requires MFA (SU-06)', async () => {

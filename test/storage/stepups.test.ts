@@ -1,5 +1,5 @@
 // The storage contract of the step-up statements that check the user and the factors in the same
-// statement (insertForLiveUser, claimRequest, consumeWithUser, consumeTaking), on SQLite and (when
+// statement (insertForLiveUser, claimRequest, consumeWithUser, consumeWithInteraction), on SQLite and (when
 // WARD_TEST_DATABASE_URL is set) PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -180,31 +180,34 @@ for (const engine of engines()) {
       }
     });
 
-    it('consumes a step_up and takes its live interaction exactly once under 20 concurrent callers', async () => {
+    it("consumes a step_up with its user and its API step-up's live interaction exactly once under 20 concurrent callers", async () => {
       await s.stepUps.insertForLiveUser(bound('t-both', 'both', 'int-t'), interaction('int-t'));
-      const results = await Promise.all(Array.from({ length: 20 }, () => s.stepUps.consumeTaking('t-both', now + 5)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => s.stepUps.consumeWithInteraction('t-both', now + 5)),
+      );
       const won = results.filter((r) => r !== undefined);
       assert.equal(won.length, 1);
-      const { user: got, taken, ...row } = won[0]!;
+      const { user: got, interaction: read, ...row } = won[0]!;
       assert.deepEqual(row, { ...bound('t-both', 'both', 'int-t'), consumed_at: now + 5 });
       assert.deepEqual(got, await s.users.findById('both'));
-      assert.deepEqual(taken, { ...interaction('int-t'), step: 'done' }, 'the interaction, ended');
-      assert.equal(await s.interactions.findLive('int-t', now), undefined, 'no longer live');
-      // No interaction to take: an expired one, one already ended, none at all (the account page's step-up).
+      assert.deepEqual(read, interaction('int-t'), 'the interaction as stored');
+      // None to read: an expired one, a hosted sign-in's (bound to a browser, at its mfa step), none at all
+      // (the account page's step-up).
       await s.stepUps.insertForLiveUser(bound('t-expired', 'both', 'int-x'), interaction('int-x', now + 1));
-      const expired = await s.stepUps.consumeTaking('t-expired', now + 5);
+      const expired = await s.stepUps.consumeWithInteraction('t-expired', now + 5);
       assert.equal(expired?.digest, 't-expired');
-      assert.equal(expired?.taken, undefined, 'an expired interaction is not taken');
-      await s.stepUps.insertForLiveUser(bound('t-ended', 'both', 'int-e'), interaction('int-e'));
-      assert.equal(await s.interactions.finish('int-e', now), true);
-      assert.equal((await s.stepUps.consumeTaking('t-ended', now + 5))?.taken, undefined, 'an ended one');
+      assert.equal(expired?.interaction, undefined, 'an expired interaction');
+      const hosted = { ...interaction('int-h'), browser: 'b'.repeat(64), step: 'mfa' };
+      await s.stepUps.insertForLiveUser(bound('t-hosted', 'both', 'int-h'), hosted);
+      assert.deepEqual(await s.interactions.findLive('int-h', now), hosted);
+      assert.equal((await s.stepUps.consumeWithInteraction('t-hosted', now + 5))?.interaction, undefined, 'hosted');
       await s.stepUps.insertForLiveUser(stepUp('t-none', 'both'));
-      const none = await s.stepUps.consumeTaking('t-none', now + 5);
+      const none = await s.stepUps.consumeWithInteraction('t-none', now + 5);
       assert.equal(none?.user?.id, 'both');
-      assert.equal(none?.taken, undefined, 'none bound');
-      assert.equal(await s.stepUps.consumeTaking('t-none', now + 5), undefined, 'used up');
+      assert.equal(none?.interaction, undefined, 'none bound');
+      assert.equal(await s.stepUps.consumeWithInteraction('t-none', now + 5), undefined, 'used up');
       await s.stepUps.insert(stepUp('t-gone', 'gone'));
-      assert.equal((await s.stepUps.consumeTaking('t-gone', now))?.user, undefined, 'a user who is gone');
+      assert.equal((await s.stepUps.consumeWithInteraction('t-gone', now))?.user, undefined, 'a user who is gone');
     });
   });
 }

@@ -150,9 +150,9 @@ export function stepUpRoutes(
   });
 
   async function verifyAndAuthorize(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
-    // The step-up token is used up and its interaction ended as it is read (one statement on PostgreSQL).
-    const done = await stepUps.finishTaking(params.challenge_id, params.verification_code);
-    const interaction = done.taken ? await interactions.restore(done.taken) : null;
+    // The step-up token is used up, which ends its interaction (read with it: one statement on PostgreSQL).
+    const done = await stepUps.finishApiStepUp(params.challenge_id, params.verification_code);
+    const interaction = done.interaction ? await interactions.restore(done.interaction) : null;
     if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);

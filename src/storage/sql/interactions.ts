@@ -54,7 +54,7 @@ const advanceLive = prepared(
 );
 
 /** Moves a live interaction to `done`: exactly one caller's statement changes the row. */
-export const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
+const finishing = (q: QueryCreator<Database>, digest: string, now: number) =>
   q
     .updateTable('interactions')
     .set({ step: 'done' })
@@ -63,8 +63,6 @@ export const finishing = (q: QueryCreator<Database>, digest: string, now: number
     .where('step', '!=', 'done');
 
 const finishLive = prepared(finishing);
-/** Finishes it and reads it in one statement: the row for exactly one caller (stepUps.consumeTaking). */
-export const takeLive = prepared((q, digest: string, now: number) => finishing(q, digest, now).returningAll());
 
 /**
  * Sign-ins in progress. A row lives until it expires (the janitor sweeps it); it is finished by

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, TrustedDevicesTable } from '../schema.js';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
-import { INTERACTION_COLUMNS, insertInteraction, takeLive, type InteractionRow } from './interactions.js';
+import { INTERACTION_COLUMNS, insertInteraction, type InteractionRow } from './interactions.js';
 import { withoutColumns } from './joined-columns.js';
 import { JOINED_USER, splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
@@ -141,15 +141,27 @@ const consumeWithUserQ = prepared((q, digest: string, now: number) =>
     .returning(USER_OF_STEP_UP),
 );
 
-// PostgreSQL: the consume, its user and the take of its interaction (interactions.ts) in one statement.
+// The API step-up's interaction (step 'stepup', bound to no browser): its step_up token is its only handle, so
+// using the token up (exactly one caller) ends it; it is read, not written.
+const API_STEP_UP_INTERACTION = sql<boolean>`i.step = 'stepup' and i.browser is null`;
+// PostgreSQL: the consume, its user and its live interaction in one statement.
 const TAKEN_COLUMNS = sql.raw(INTERACTION_COLUMNS.map((c) => `i.${c} as taken_${c}`).join(', '));
-const consumeTakingQ = prepared(
+const consumeWithInteractionQ = prepared(
   (_q, digest: string, now: number, stillLive: number) => sql<StepUpRow & JoinedUserColumns & TakenColumns>`with
-  s as (update step_ups set consumed_at = ${now} where digest = ${digest} and consumed_at is null returning *),
-  i as (update interactions set step = 'done'
-    where digest = (select interaction_digest from s) and expires_at > ${stillLive} and step <> 'done' returning *)
+  s as (update step_ups set consumed_at = ${now} where digest = ${digest} and consumed_at is null returning *)
   select s.*, ${sql.raw(JOINED_USER.join(', '))}, ${TAKEN_COLUMNS}
-  from s left join users on users.id = s.user_id left join i on true`,
+  from s left join users on users.id = s.user_id
+    left join interactions i on i.digest = s.interaction_digest and i.expires_at > ${stillLive}
+      and ${API_STEP_UP_INTERACTION}`,
+);
+// SQLite: the same interaction, read after the consume.
+const liveApiStepUpInteraction = prepared((q, digest: string, now: number) =>
+  q
+    .selectFrom('interactions as i')
+    .selectAll()
+    .where('i.digest', '=', digest)
+    .where('i.expires_at', '>', now)
+    .where(API_STEP_UP_INTERACTION),
 );
 
 const TAKEN_KEYS: ReadonlySet<keyof TakenColumns> = new Set(INTERACTION_COLUMNS.map((c) => `taken_${c}` as const));
@@ -159,7 +171,7 @@ type TakenColumns = { [K in keyof InteractionRow as `taken_${K}`]: InteractionRo
 const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
   r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
 
-/** The interaction of a row read with TAKEN_COLUMNS (undefined when none was taken), and the row without them. */
+/** The interaction of a row read with TAKEN_COLUMNS (undefined when none was found), and the row without them. */
 function splitTaken<R extends TakenColumns>(
   row: R,
 ): { taken: InteractionRow | undefined; rest: Omit<R, keyof TakenColumns> } {
@@ -239,26 +251,27 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
     /** consume, with the token's user read in the same statement (undefined if gone). */
     consumeWithUser,
     /**
-     * consumeWithUser, and the live interaction the token continues ended as it is read (interactions'
-     * take): exactly one caller gets both. One statement on PostgreSQL, two on SQLite.
+     * consumeWithUser, and the live interaction of an API step-up that the token continues (undefined
+     * when it expired, or when the token continues another kind: a hosted sign-in's). The token is that
+     * interaction's only handle, so exactly one caller gets it. One statement on PostgreSQL, two on SQLite.
      */
-    async consumeTaking(
+    async consumeWithInteraction(
       digest: string,
       now: number,
-    ): Promise<(StepUpRow & { user: User | undefined; taken: InteractionRow | undefined }) | undefined> {
+    ): Promise<(StepUpRow & { user: User | undefined; interaction: InteractionRow | undefined }) | undefined> {
       if (engine !== 'postgres') {
         const stepUp = await consumeWithUser(digest, now);
         if (!stepUp) return undefined;
-        const taken = stepUp.interaction_digest
-          ? (await takeLive(db, engine, stepUp.interaction_digest, now)).rows[0]
+        const interaction = stepUp.interaction_digest
+          ? (await liveApiStepUpInteraction(db, engine, stepUp.interaction_digest, now)).rows[0]
           : undefined;
-        return { ...stepUp, taken };
+        return { ...stepUp, interaction };
       }
-      const [r] = (await consumeTakingQ(db, engine, digest, now, now)).rows;
+      const [r] = (await consumeWithInteractionQ(db, engine, digest, now, now)).rows;
       if (!r) return undefined;
-      const { taken, rest } = splitTaken(r);
+      const { taken: interaction, rest } = splitTaken(r);
       const { user, rest: row } = splitJoinedUser(rest);
-      return { ...row, user, taken };
+      return { ...row, user, interaction };
     },
   };
 }
