@@ -35,7 +35,7 @@ if (only.length || status !== 0) process.exit(status);
 // the tests of a speed-up itself (they pin the tuned path) and the browser tests (slow; the SDK's
 // Node tests cover the same flows).
 const PLAIN_DIRS = ['test/protocol/', 'test/interaction/', 'test/storage/', 'test/interop/'];
-const PINNED = ['pg-named', 'sqlite-batch', 'document-fast-path', 'prepared'];
+const PINNED = ['pg-named', 'sqlite-batch', 'sqlite-tuning', 'document-fast-path', 'prepared'];
 const plain = files.filter(
   (f) =>
     (PLAIN_DIRS.some((d) => f.startsWith(d)) || f === 'test/stepup/sdk.test.ts') &&

@@ -8,6 +8,8 @@ export const SPEED_UPS = [
   'group_commit',
   /** SQLite: one compiled statement per SQL text (storage/engine/statement-cache.ts). */
   'statement_cache',
+  /** SQLite: statement journal in memory, rarer checkpoints (storage/engine/sqlite-pragmas.ts). */
+  'sqlite_pragmas',
   /** Hot queries compiled once and re-filled (storage/engine/query-templates.ts). */
   'query_templates',
   /** PostgreSQL: the compiled hot queries as named prepared statements (storage/engine/pg-named.ts). */

@@ -24,6 +24,7 @@ import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
 import { namingStatements } from './engine/pg-named.js';
 import { useQueryTemplates } from './engine/query-templates.js';
+import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
 import { cachingStatements } from './engine/statement-cache.js';
 import type { Database } from './schema.js';
 import { outageLog, type OutageLog } from './unavailable.js';
@@ -97,6 +98,7 @@ export function connect(opts: ConnectOptions): Db {
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
+  if (tuning.sqlite_pragmas) for (const p of SQLITE_TUNING) file.pragma(p);
   const batch = tuning.group_commit ? batchingWrites(file) : undefined;
   // Kysely's SQLite driver calls `prepare` per query: an own property shadows the prototype's
   // method for this one connection, with the speed-ups chosen.
