@@ -25,9 +25,8 @@ describe('hosted login page with MFA required = Always', () => {
   });
   after(() => m.close());
 
-  it('asks for the code after the password; resend kills the old code; the right code ends the login with amr mfa', async () => {
-    const user = await signup(m.ward);
-    await giveFactors(m.ward, user.id, { email: user.email, phone: '+33677889900' });
+  /** A new browser's sign-in on the hosted login page, up to the answer to the password. */
+  async function passwordOnLoginPage(user: { email: string; password: string }, state?: string) {
     const pkce = pkcePair();
     const browser = new Browser(m.ward);
     const loginPage = await browser.get(
@@ -36,7 +35,7 @@ describe('hosted login page with MFA required = Always', () => {
         response_type: 'code',
         redirect_uri: 'https://app.example/cb',
         scope: 'openid',
-        state: 'hs',
+        ...(state ? { state } : {}),
         code_challenge: pkce.challenge,
         code_challenge_method: 'S256',
       }),
@@ -48,6 +47,13 @@ describe('hosted login page with MFA required = Always', () => {
       email: user.email,
       password: user.password,
     });
+    return { browser, pkce, afterPassword };
+  }
+
+  it('asks for the code after the password; resend kills the old code; the right code ends the login with amr mfa', async () => {
+    const user = await signup(m.ward);
+    await giveFactors(m.ward, user.id, { email: user.email, phone: '+33677889900' });
+    const { browser, pkce, afterPassword } = await passwordOnLoginPage(user, 'hs');
     assert.equal(afterPassword.status, 200, 'no redirect on a password alone');
     const mfaHtml = await afterPassword.text();
     assert.match(mfaHtml, /Verify it is you/);
@@ -105,28 +111,7 @@ describe('hosted login page with MFA required = Always', () => {
   it("does not finish a hosted sign-in's step-up at the JSON API: its code there gets no code or token", async () => {
     const user = await signup(m.ward);
     await giveFactors(m.ward, user.id, { email: user.email });
-    const pkce = pkcePair();
-    const browser = new Browser(m.ward);
-    const html = await (
-      await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-        }),
-      )
-    ).text();
-    const mfaHtml = await (
-      await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      })
-    ).text();
+    const mfaHtml = await (await passwordOnLoginPage(user)).afterPassword.text();
     const code = codeIn((await m.smtp.next(user.email)).text);
     const json = await postJson(m.ward, '/identity/v1/passwordless/verify', {
       challenge_id: field(mfaHtml, 'challenge_id'),
