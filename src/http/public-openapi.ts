@@ -71,8 +71,12 @@ function openApiOf(issuer: string, routes: PublicRoute[]): string {
       })),
     ];
     const responses: Record<string, unknown> = {};
+    // A schema keyed by media type (`{ content: { 'text/plain': { schema } } }`) is Fastify's form for a non-JSON answer.
     for (const [status, schema] of Object.entries(s.response ?? {}))
-      responses[status] = { description: 'Answer', content: { 'application/json': { schema } } };
+      responses[status] = {
+        description: 'Answer',
+        content: 'content' in schema ? schema.content : { 'application/json': { schema } },
+      };
     responses['4XX'] = {
       description: 'Refusal',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -68,6 +68,10 @@ describe('the public identity API description', () => {
       device.parameters?.map((p) => `${p.in}:${p.name}`),
       ['path:id'],
     );
+    const discovery = doc.paths['/.well-known/openid-configuration']!.get!;
+    assert.ok(discovery.responses['200']?.content?.['application/json']?.schema.properties?.jwks_uri);
+    const metrics = doc.paths['/metrics']!.get!;
+    assert.deepEqual(Object.keys(metrics.responses['200']?.content ?? {}), ['text/plain'], 'Prometheus text, not JSON');
     // Every operation says how it refuses.
     for (const ops of Object.values(doc.paths))
       for (const op of Object.values(ops)) assert.ok(op.responses['4XX'], 'an operation without its refusal');

@@ -1,13 +1,15 @@
+import type { Static } from 'typebox';
 import type { WardApp } from '../typed-app.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Registry } from '../../registry.js';
-import { jwksSchema } from './schemas/metadata.js';
+import { discoverySchema, jwksSchema } from './schemas/metadata.js';
 
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
 export function metadataRoutes(app: WardApp, r: Pick<Registry, 'clients' | 'config' | 'keys'>): void {
-  const discovery = discoveryDocument(r.config.issuer);
-  app.get('/.well-known/openid-configuration', (_req, reply) => {
+  // Pre-serialised: Fastify sends a string as it is (the schema describes it; nothing re-serialises it).
+  const discovery = discoveryDocument(r.config.issuer) as unknown as Static<(typeof discoverySchema.response)[200]>;
+  app.get('/.well-known/openid-configuration', { schema: discoverySchema }, (_req, reply) => {
     reply
       .header('Content-Type', 'application/json; charset=utf-8')
       .header('Cache-Control', 'public, max-age=300')

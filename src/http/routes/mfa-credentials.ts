@@ -16,6 +16,7 @@ import {
   listTrustedDevicesSchema,
   registerEmailSchema,
   registerPhoneSchema,
+  removeEmailSchema,
   removePhoneSchema,
   trustedDeviceParams,
   verifyCredentialSchema,
@@ -168,7 +169,7 @@ export function mfaCredentialRoutes(
     },
   );
 
-  app.delete('/identity/v1/mfa/credentials/emails', async (req, reply) => {
+  app.delete('/identity/v1/mfa/credentials/emails', { schema: removeEmailSchema }, async (req, reply) => {
     const ctx = await caller(req, true);
     await remove(ctx, 'email', null, localeOf(req));
     return reply.code(204).send();

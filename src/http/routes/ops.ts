@@ -11,7 +11,7 @@ import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';
 import type { Registry } from '../../registry.js';
 import { sha256 } from '../../lib/secrets.js';
-import { healthSchema, readySchema } from './schemas/ops.js';
+import { healthSchema, metricsSchema, readySchema } from './schemas/ops.js';
 
 export interface Lifecycle {
   /** Set when SIGTERM arrives: /readyz answers 503 so the balancer stops sending traffic. */
@@ -59,7 +59,7 @@ export function opsRoutes(
       .send({ status: ready ? 'ready' : 'not_ready', checks });
   });
 
-  app.get('/metrics', async (req, reply) => {
+  app.get('/metrics', { schema: metricsSchema }, async (req, reply) => {
     if (!metricsAllowed(r, req)) {
       throw forbidden('Metrics need the metrics token (or a loopback caller when none is set)');
     }

@@ -26,6 +26,9 @@ export const verifyCredentialSchema = {
   body: protocolParams({ verification_code: 'string: the code sent (required)' }),
 };
 
+/** DELETE /identity/v1/mfa/credentials/emails: no parameter; 204 without a body. */
+export const removeEmailSchema = { response: { 204: Type.Unsafe<void>({ description: 'removed: no body' }) } };
+
 export const removePhoneSchema = {
   body: protocolParams({ phone_number: 'string: the number to remove (required)' }),
 };

@@ -11,3 +11,14 @@ const readiness = answer({
 
 /** 200 when ready, 503 with the same body when a check fails. */
 export const readySchema = { response: { 200: readiness, 503: readiness } };
+
+/** GET /metrics: Prometheus text exposition (version 0.0.4), not JSON. */
+export const metricsSchema = {
+  response: {
+    200: {
+      content: {
+        'text/plain': { schema: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+      },
+    },
+  },
+};
