@@ -3,7 +3,7 @@ import type { ChallengesTable, Database, MfaCredentialsTable, StepUpsTable, Trus
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import { INTERACTION_COLUMNS, insertInteraction, type InteractionRow } from './interactions.js';
-import { withoutColumns } from './joined-columns.js';
+import { splitPrefixed } from './joined-columns.js';
 import { JOINED_USER, splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
 export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
@@ -147,11 +147,11 @@ const API_STEP_UP_INTERACTION = sql<boolean>`i.step = 'stepup' and i.browser is 
 // PostgreSQL: the consume, its user and its live interaction in one statement.
 const TAKEN_COLUMNS = sql.raw(INTERACTION_COLUMNS.map((c) => `i.${c} as taken_${c}`).join(', '));
 const consumeWithInteractionQ = prepared(
-  (_q, digest: string, now: number, stillLive: number) => sql<StepUpRow & JoinedUserColumns & TakenColumns>`with
+  (_q, digest: string, now: number) => sql<StepUpRow & JoinedUserColumns & TakenColumns>`with
   s as (update step_ups set consumed_at = ${now} where digest = ${digest} and consumed_at is null returning *)
   select s.*, ${sql.raw(JOINED_USER.join(', '))}, ${TAKEN_COLUMNS}
   from s left join users on users.id = s.user_id
-    left join interactions i on i.digest = s.interaction_digest and i.expires_at > ${stillLive}
+    left join interactions i on i.digest = s.interaction_digest and i.expires_at > ${now}
       and ${API_STEP_UP_INTERACTION}`,
 );
 // SQLite: the same interaction, read after the consume.
@@ -172,16 +172,9 @@ const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
   r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
 
 /** The interaction of a row read with TAKEN_COLUMNS (undefined when none was found), and the row without them. */
-function splitTaken<R extends TakenColumns>(
-  row: R,
-): { taken: InteractionRow | undefined; rest: Omit<R, keyof TakenColumns> } {
-  const taken: Record<string, unknown> = {};
-  for (const c of INTERACTION_COLUMNS) taken[c] = row[`taken_${c}`];
-  const rest = withoutColumns(row, TAKEN_KEYS);
-  return {
-    taken: taken.digest === null ? undefined : (taken as unknown as InteractionRow),
-    rest,
-  };
+function splitTaken<R extends TakenColumns>(row: R) {
+  const { part, rest } = splitPrefixed(row, 'taken_', INTERACTION_COLUMNS, TAKEN_KEYS, 'digest');
+  return { taken: (part ?? undefined) as InteractionRow | undefined, rest };
 }
 
 /** step_up tokens: bound to user, client and OAuth parameters; reused for new codes, consumed once. */
@@ -207,14 +200,12 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
      * statement on PostgreSQL, two on SQLite.
      */
     async insertForLiveUser(s: StepUpRow, interaction?: InteractionRow): Promise<FactorsSince | undefined> {
-      if (interaction && engine !== 'postgres') {
-        const since = await insertStepUp(s);
-        if (since) await insertInteraction(db, engine, interaction);
-        return since;
-      }
-      return interaction
-        ? sinceOfRows((await insertForLiveUserWithInteraction(db, engine, s, interaction)).rows)
-        : insertStepUp(s);
+      if (!interaction) return insertStepUp(s);
+      if (engine === 'postgres')
+        return sinceOfRows((await insertForLiveUserWithInteraction(db, engine, s, interaction)).rows);
+      const since = await insertStepUp(s);
+      if (since) await insertInteraction(db, engine, interaction);
+      return since;
     },
     async findLive(digest: string, now: number): Promise<StepUpRow | undefined> {
       return db
@@ -267,7 +258,7 @@ export function stepUpsRepo(db: Kysely<Database>, engine: Engine) {
           : undefined;
         return { ...stepUp, interaction };
       }
-      const [r] = (await consumeWithInteractionQ(db, engine, digest, now, now)).rows;
+      const [r] = (await consumeWithInteractionQ(db, engine, digest, now)).rows;
       if (!r) return undefined;
       const { taken: interaction, rest } = splitTaken(r);
       const { user, rest: row } = splitJoinedUser(rest);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
-import { withoutColumns } from './joined-columns.js';
+import { splitPrefixed } from './joined-columns.js';
 import type { Database, UserProfilesTable } from '../schema.js';
 
 /** A postal address (OIDC Core 5.1.1): every part optional. */
@@ -109,11 +109,9 @@ export type JoinedProfileColumns = { [K in keyof ProfileRow as `profile_${K}`]: 
 export function splitJoinedProfile<R extends JoinedProfileColumns>(
   row: R,
 ): { profile: StoredProfile | null; rest: Omit<R, keyof JoinedProfileColumns> } {
-  const stored: Record<string, unknown> = {};
-  for (const c of PROFILE_COLUMNS) stored[c] = row[`profile_${c}`];
-  const rest = withoutColumns(row, JOINED_PROFILE_KEYS);
-  const profile = stored.user_id === null ? null : profileOf(stored as unknown as ProfileRow);
-  return { profile, rest: rest as Omit<R, keyof JoinedProfileColumns> };
+  const { part, rest } = splitPrefixed(row, 'profile_', PROFILE_COLUMNS, JOINED_PROFILE_KEYS, 'user_id');
+  const profile = part && profileOf(part as unknown as ProfileRow);
+  return { profile, rest };
 }
 
 export function profilesRepo(db: Kysely<Database>, engine: Engine) {

@@ -61,11 +61,11 @@ export const userSubqueries = (userIdColumn: string) =>
     return sql`(select ${sql.ref(`u.${column}`)} from users u where u.id = ${sql.ref(userIdColumn)})`.as(alias);
   });
 
-/** The user of a row read with JOINED_USER (undefined when the join found none), and the row without those columns. */
 const JOINED_USER_KEYS: ReadonlySet<keyof Joined> = new Set(
   JOINED_USER.map((c) => c.slice(c.indexOf(' as ') + 4) as keyof Joined),
 );
 
+/** The user of a row read with JOINED_USER (undefined when the join found none), and the row without those columns. */
 export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefined; rest: Omit<R, keyof Joined> } {
   const {
     user_row_id,
