@@ -93,7 +93,10 @@ for (const engine of engines()) {
         assert.equal((await admin.patch('/api/v1/clients/rescoped', { name: 'Renamed' })).status, 200);
         assert.equal(await reads(old), 200, 'a new name leaves its tokens alone');
         ward.clock.advance(1000);
-        assert.equal((await admin.patch('/api/v1/clients/rescoped', { management_scopes: ['read:clients'] })).status, 200);
+        assert.equal(
+          (await admin.patch('/api/v1/clients/rescoped', { management_scopes: ['read:clients'] })).status,
+          200,
+        );
         assert.equal(await reads(old), 401);
         assert.equal(await active(old), false);
         const scoped = await ccToken('rescoped', secret);

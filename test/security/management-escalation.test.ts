@@ -41,7 +41,11 @@ for (const engine of engines()) {
     after(() => ward.close());
 
     const ccToken = async (clientId: string, secret = SECRET) => {
-      const res = await tokenRequest(ward, { grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
+      const res = await tokenRequest(ward, {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+      });
       const body = (await res.json()) as { access_token: string };
       assert.equal(res.status, 200, JSON.stringify(body));
       return body.access_token;
