@@ -39,3 +39,11 @@ export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES
 export function permissionsOf(role: string | null): readonly ManagementScope[] {
   return isRole(role) ? ROLE_PERMISSIONS[role] : [];
 }
+
+/**
+ * The permissions among `wanted` that `held` lacks: what a caller would give (a client's management
+ * scopes, a role's permissions) beyond what it holds itself. Empty: it may.
+ */
+export function beyond(held: ReadonlySet<string>, wanted: readonly string[]): string[] {
+  return [...new Set(wanted)].filter((p) => !held.has(p));
+}

@@ -53,6 +53,7 @@ export async function firstStart(
           backchannel_logout_session_required: false,
           grant_types: ['authorization_code', 'refresh_token'],
           management_scopes: [],
+          custom_token_login: false,
         },
         'demo',
       );
@@ -79,6 +80,7 @@ export async function firstStart(
           backchannel_logout_session_required: false,
           grant_types: ['authorization_code', 'refresh_token'],
           management_scopes: [],
+          custom_token_login: false,
         },
         'demo',
       );

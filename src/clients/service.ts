@@ -6,6 +6,17 @@ import type { ClientRecord } from '../storage/sql/clients.js';
 
 export type Client = ClientRecord;
 
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join(' ') === [...b].sort().join(' ');
+
+/** Whether a change of a client ends its client_credentials tokens: its secret, scopes or grants. */
+const tokensChange = (was: Client, now: Client): boolean =>
+  was.secret_digest !== now.secret_digest ||
+  was.type !== now.type ||
+  !sameList(was.scope.split(' '), now.scope.split(' ')) ||
+  !sameList(was.management_scopes, now.management_scopes) ||
+  !sameList(was.grant_types, now.grant_types);
+
 const secretAad = (clientId: string): string => `client-secret:${clientId}`;
 
 /**
@@ -91,6 +102,8 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
         backchannel_logout_session_required: def.backchannel_logout_session_required,
         grant_types: def.grant_types,
         management_scopes: def.management_scopes,
+        custom_token_login: def.custom_token_login,
+        tokens_not_before: existing?.tokens_not_before ?? now,
         key_mode: existing?.key_mode ?? 'global',
         source,
         created_at: existing?.created_at ?? now,
@@ -99,6 +112,9 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
       // Re-sealing the same secret at each start would churn the row; keep the old seal when unchanged.
       if (existing && secret && existing.secret_digest === record.secret_digest)
         record.secret_sealed = existing.secret_sealed;
+      // A client_credentials token is sealed with no grant to revoke: a new secret or other scopes
+      // end every one issued before (protocol/bearer.ts, introspection.ts check this time).
+      if (existing && tokensChange(existing, record)) record.tokens_not_before = now;
       const same =
         existing && JSON.stringify({ ...existing, updated_at: 0 }) === JSON.stringify({ ...record, updated_at: 0 });
       if (!same) await storage.clients.upsert(record);

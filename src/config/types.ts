@@ -48,6 +48,11 @@ export interface ClientConfig {
   grant_types: GrantType[];
   /** Management API scopes a client_credentials token of this client may carry. */
   management_scopes: ManagementScope[];
+  /**
+   * Whether the client accepts custom token sign-in (`GET /identity/v1/custom-token/login`, tokens
+   * minted by `POST /api/v1/custom-tokens`); off by default, never with management scopes.
+   */
+  custom_token_login: boolean;
 }
 
 export type ResponseTypeSetting = 'code' | 'id_token' | 'code id_token';

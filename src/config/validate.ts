@@ -364,6 +364,7 @@ const CLIENT_KEYS = [
   'backchannel_logout_session_required',
   'grant_types',
   'management_scopes',
+  'custom_token_login',
 ] as const;
 
 function stringList(p: Problems, key: string, value: unknown, check: (v: string) => string | null): string[] {
@@ -445,7 +446,13 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     (typeof raw.name !== 'string' || raw.name.length > 200 || hasControlCharacter(raw.name))
   )
     p.add(`${key}.name`, 'must be a string of at most 200 characters, without control characters');
-  for (const b of ['sso', 'pkce_enforced', 'implicit_flow', 'backchannel_logout_session_required'] as const) {
+  for (const b of [
+    'sso',
+    'pkce_enforced',
+    'implicit_flow',
+    'backchannel_logout_session_required',
+    'custom_token_login',
+  ] as const) {
     if (raw[b] !== undefined && typeof raw[b] !== 'boolean') p.add(`${key}.${b}`, 'must be true or false');
   }
   if (type === 'public' && raw.pkce_enforced === false)
@@ -488,6 +495,10 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     callbackUrlProblem,
   );
   const backchannel = backchannelLogoutUri(p, `${key}.backchannel_logout_uri`, raw.backchannel_logout_uri, callbacks);
+  // A custom token signs a user in without their credentials: never to a client whose user tokens
+  // reach the management API.
+  if (raw.custom_token_login === true && mgmt.length)
+    p.add(`${key}.custom_token_login`, 'a client with management_scopes cannot accept custom token sign-in');
   if (server) {
     // A resource server only introspects tokens: it signs no one in and is issued no token.
     const only = 'a resource server may only introspect tokens: leave this empty';
@@ -498,6 +509,7 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     if (mgmt.length) p.add(`${key}.management_scopes`, only);
     if (raw.implicit_flow === true) p.add(`${key}.implicit_flow`, only);
     if (postLogout.length) p.add(`${key}.post_logout_redirect_uris`, only);
+    if (raw.custom_token_login === true) p.add(`${key}.custom_token_login`, only);
   }
   if (p.list.length > before) return null;
   return {
@@ -518,5 +530,6 @@ export function validateClient(p: Problems, key: string, raw: unknown): ClientCo
     backchannel_logout_session_required: (raw.backchannel_logout_session_required as boolean | undefined) ?? false,
     grant_types: [...new Set(grants)] as GrantType[],
     management_scopes: [...new Set(mgmt)] as ManagementScope[],
+    custom_token_login: raw.custom_token_login === true,
   };
 }

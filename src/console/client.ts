@@ -5,8 +5,9 @@
 import { MANAGEMENT_SCOPES } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import type { ClientService } from '../clients/service.js';
+import { CONSOLE_CLIENT_ID } from '../clients/system.js';
 
-export const CONSOLE_CLIENT_ID = 'ward-console';
+export { CONSOLE_CLIENT_ID };
 
 export function consoleClientDefinition(issuer: string) {
   return {

@@ -446,6 +446,27 @@ export const CATALOG = {
     'This operation needs a permission this caller does not have',
     "Cette opération demande une permission que vous n'avez pas.",
   ),
+  managementExceedsCaller: entry(
+    403,
+    'access_denied',
+    'error.management.exceedsCaller',
+    'This would give or change permissions this caller does not hold',
+    "Cette opération donnerait ou modifierait des permissions que vous n'avez pas.",
+  ),
+  systemClient: entry(
+    403,
+    'access_denied',
+    'error.client.system',
+    'This client is part of Ward: it cannot be changed, deleted or given a new secret through the API',
+    "Cette application fait partie de Ward : elle ne peut être ni modifiée, ni supprimée, ni changer de secret par l'API.",
+  ),
+  customTokenNotAllowed: entry(
+    400,
+    'invalid_request',
+    'error.customToken.clientNotAllowed',
+    'This client does not accept custom token sign-in (custom_token_login)',
+    "Cette application n'accepte pas la connexion par jeton personnalisé.",
+  ),
   clientInvalid: entry(
     400,
     'invalid_request',

@@ -1,7 +1,7 @@
 // Who calls the management API: a management client's client_credentials token (its scopes, within
 // the client's management_scopes), or a console user's token (the permissions of the user's role,
 // within the management_scopes of the client the token was issued to). Anything else: 401.
-import { permissionsOf } from '../authz/roles.js';
+import { beyond, permissionsOf } from '../authz/roles.js';
 import type { ManagementScope } from '../config/types.js';
 import { invalidToken } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
@@ -40,4 +40,24 @@ export async function authenticateManagement(
 export function requirePermission(actor: ManagementActor, permission: ManagementScope): void {
   if (!actor.permissions.has(permission))
     throw new WardError('managementForbidden', { description: `This operation needs the ${permission} permission` });
+}
+
+/**
+ * A caller gives, holds or changes only what it holds: `scopes` (a client's management scopes, a
+ * role's permissions) must all be among the caller's own permissions.
+ */
+export function requireHolds(actor: ManagementActor, scopes: readonly string[], what: string): void {
+  const missing = beyond(actor.permissions, scopes);
+  if (missing.length)
+    throw new WardError('managementExceedsCaller', {
+      description: `${what} needs permissions this caller does not hold: ${missing.join(' ')}`,
+    });
+}
+
+/** Disabling, deleting or removing a factor of a user who holds a console role needs manage:roles. */
+export function requireAuthorityOver(actor: ManagementActor, user: { role: string | null }): void {
+  if (user.role !== null && !actor.permissions.has('manage:roles'))
+    throw new WardError('managementForbidden', {
+      description: 'This user holds a console role: this operation needs the manage:roles permission',
+    });
 }

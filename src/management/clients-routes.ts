@@ -11,6 +11,8 @@ import { isSigningAlg } from '../keys/families.js';
 import { GLOBAL_SET, clientSet } from '../keys/key-store.js';
 import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
+import { isSystemClient } from '../clients/system.js';
+import { requireHolds, type ManagementActor } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { clientIdParam, emptyBody } from './schemas.js';
 
@@ -32,6 +34,7 @@ const clientFields = {
   backchannel_logout_session_required: Type.Boolean(),
   grant_types: Type.Array(stringEnum(GRANT_TYPES), { maxItems: 4 }),
   management_scopes: Type.Array(Type.String(), { maxItems: 8 }),
+  custom_token_login: Type.Boolean({ description: 'accepts custom token sign-in (default false)' }),
 };
 
 const { client_id, client_secret: _s, ...patchFields } = clientFields;
@@ -63,6 +66,7 @@ export function clientView(c: Client, secret?: string): Record<string, unknown> 
     backchannel_logout_session_required: c.backchannel_logout_session_required,
     grant_types: c.grant_types,
     management_scopes: c.management_scopes,
+    custom_token_login: c.custom_token_login,
     key_mode: c.key_mode,
     created_at: new Date(c.created_at).toISOString(),
     updated_at: new Date(c.updated_at).toISOString(),
@@ -79,6 +83,7 @@ function definitionOf(c: Client): Record<string, unknown> {
     secret_sealed: _s,
     secret_digest: _d,
     source: _src,
+    tokens_not_before: _t,
     ...def
   } = c;
   return def;
@@ -112,6 +117,18 @@ export function clientRoutes(
     if (!c) throw notFound(`No client ${id}`);
     return c;
   }
+  /**
+   * A client the caller may change, delete or re-secret: not one of Ward's own, and none of whose
+   * management scopes the caller lacks (else it would take over a more powerful client).
+   */
+  async function changeable(actor: ManagementActor, id: string): Promise<Client> {
+    const c = await existing(id);
+    if (isSystemClient(c.client_id)) throw new WardError('systemClient');
+    requireHolds(actor, c.management_scopes, `Changing client ${c.client_id}`);
+    return c;
+  }
+  /** What the audit keeps of a client's powers (never its secret). */
+  const powers = (c: Client) => ({ scope: c.scope, management_scopes: c.management_scopes });
   async function changed(
     action: string,
     actor: Parameters<typeof recordAudit>[2],
@@ -173,9 +190,10 @@ export function clientRoutes(
           throw new WardError('clientExists', { description: `A client ${id} already exists` });
         const secret = secretful(body.type) ? (body.client_secret ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
+        requireHolds(actor, def.management_scopes, 'A client with these management_scopes');
         const created = await clients.upsert(def, 'api');
         await globalKeyFor(def.jwt_algorithm);
-        await changed('client.created', actor, id);
+        await changed('client.created', actor, id, powers(created));
         return clientView(created, body.client_secret ? undefined : secret);
       },
     }),
@@ -190,7 +208,7 @@ export function clientRoutes(
       body: partialObject(patchFields, { additionalProperties: false, minProperties: 1 }),
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params, body }) => {
-        const current = await existing(params.clientId);
+        const current = await changeable(actor, params.clientId);
         const becomesConfidential = secretful(body.type) && current.type === 'public';
         const secret =
           current.type !== 'public' && body.type !== 'public'
@@ -199,13 +217,14 @@ export function clientRoutes(
               ? newSecret()
               : undefined;
         const def = validated({ ...definitionOf(current), ...body, ...(secret ? { client_secret: secret } : {}) });
+        requireHolds(actor, def.management_scopes, 'A client with these management_scopes');
         // A client-specific client's own pair is of its algorithm's family: sync it before changing family.
         if (def.jwt_algorithm !== current.jwt_algorithm && current.key_mode === 'client') {
           throw new WardError('clientHasOwnKeys');
         }
         const updated = await clients.upsert(def, current.source);
         await globalKeyFor(def.jwt_algorithm);
-        await changed('client.updated', actor, current.client_id, { fields: Object.keys(body) });
+        await changed('client.updated', actor, current.client_id, { fields: Object.keys(body), ...powers(updated) });
         return clientView(updated, becomesConfidential ? secret : undefined);
       },
     }),
@@ -221,7 +240,7 @@ export function clientRoutes(
         'Regenerate the secret of a confidential client or resource server (shown once; the old one stops working)',
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params }) => {
-        const current = await existing(params.clientId);
+        const current = await changeable(actor, params.clientId);
         if (!hasSecret(current.type)) throw new WardError('clientIsPublic');
         const secret = newSecret();
         const updated = await clients.upsert(
@@ -242,7 +261,7 @@ export function clientRoutes(
       summary: 'Delete a client and revoke its own keys',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
-        const current = await existing(params.clientId);
+        const current = await changeable(actor, params.clientId);
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
           await tx.versions.bump('keys');

@@ -9,6 +9,7 @@ import { deliveriesForUser } from '../logout/backchannel.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { userView } from './user-view.js';
+import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { exportUser } from './user-export.js';
@@ -162,6 +163,7 @@ export function userLifecycleRoutes(
       handler: async ({ actor, params }) => {
         const u = await existing(params.userId);
         if (actor.type === 'user' && actor.id === u.id) throw new WardError('ownAccountDeletion');
+        requireAuthorityOver(actor, u);
         if (u.role === 'administrator' && (await r.storage.users.countByRole('administrator')) <= 1)
           throw new WardError('lastAdministrator');
         // Clients that asked for Back-Channel Logout hear that the user's sessions ended.

@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/record.js';
 import { notFound } from '../errors/refusals.js';
 import type { Registry } from '../registry.js';
 import { nullable } from '../http/schema-types.js';
+import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
@@ -55,6 +56,9 @@ export function userPasskeyRoutes(r: Pick<Registry, 'clock' | 'events' | 'storag
       summary: "Remove a user's passkey (a lost or stolen authenticator); the user can recover with account recovery",
       response: { status: 204 },
       handler: async ({ actor, params }) => {
+        const user = await r.users.find(params.userId);
+        if (!user) throw notFound('No such passkey for this user');
+        requireAuthorityOver(actor, user);
         if (!(await r.storage.passkeys.delete(params.userId, params.passkeyId)))
           throw notFound('No such passkey for this user');
         await recordAudit(r.storage, r.clock.now(), actor, 'user.passkey_removed', `user:${params.userId}`, 'success', {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { anyObject, nullable, partialObject } from '../http/schema-types.js';
-import { isRole, ROLES, type Role } from '../authz/roles.js';
+import { isRole, permissionsOf, ROLES, type Role } from '../authz/roles.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { verifiedFactors } from '../stepup/factors.js';
@@ -9,6 +9,7 @@ import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
 import { userView } from './user-view.js';
+import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { profileFields, profileView, profileViewSchema } from './user-profile.js';
@@ -112,6 +113,7 @@ export function userRoutes(
       handler: async ({ actor, params }) => {
         const f = await r.storage.mfaCredentials.find(params.credentialId);
         if (!f || f.user_id !== params.userId) throw notFound('No such factor for this user');
+        requireAuthorityOver(actor, await existing(f.user_id));
         const before = await verifiedFactors(r.storage, f.user_id);
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
@@ -165,6 +167,7 @@ export function userRoutes(
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId);
         const { disabled, ...profile } = body;
+        if (disabled !== undefined) requireAuthorityOver(actor, u);
         // Validated before anything is written: a refused field changes nothing.
         const change = r.profiles.read(profile, { writer: 'admin', prefix: '', mode: 'update' });
         const now = r.clock.now();
@@ -194,6 +197,9 @@ export function userRoutes(
         const u = await existing(params.userId);
         const role = body.role !== null && isRole(body.role) ? body.role : null;
         if (actor.type === 'user' && actor.id === u.id && role !== 'administrator') throw new WardError('ownRole');
+        // No caller gives a role with more than it holds, nor changes the role of someone who holds more.
+        requireHolds(actor, permissionsOf(role), `The role ${role}`);
+        requireHolds(actor, permissionsOf(u.role), `Changing the role of a user who is ${u.role}`);
         const now = r.clock.now();
         await r.storage.users.setRole(u.id, role, now);
         await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });

@@ -23,8 +23,19 @@ export interface BearerContext {
  */
 const noCredentials = (): WardError => invalidToken(undefined, false);
 
-/** The live access token of an Authorization header (not expired, not revoked, its grant neither). */
-export async function liveAccessToken(
+/**
+ * Whether a client_credentials token (no user, no grant: nothing in the store to revoke) is still
+ * one of its client's: the client exists and the token was issued at or after its tokens_not_before
+ * (set when the client is created, its secret or its scopes change). Other tokens: true.
+ */
+export async function clientTokenCurrent(r: Pick<Registry, 'clients'>, claims: AccessTokenClaims): Promise<boolean> {
+  if (claims.grant_id !== null || claims.user_id !== null) return true;
+  const client = await r.clients.find(claims.client_id);
+  return client !== undefined && claims.created_at >= client.tokens_not_before;
+}
+
+/** A sealed token of an Authorization header, not expired, not revoked, its grant neither. */
+async function openLive(
   r: Pick<Registry, 'accessTokens' | 'clock' | 'storage'>,
   authorization: string | undefined,
 ): Promise<AccessTokenClaims> {
@@ -37,12 +48,26 @@ export async function liveAccessToken(
   return claims;
 }
 
+/**
+ * The live access token of an Authorization header (not expired, not revoked, its grant neither; a
+ * client_credentials token not older than its client's last secret or scope change).
+ */
+export async function liveAccessToken(
+  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage'>,
+  authorization: string | undefined,
+): Promise<AccessTokenClaims> {
+  const claims = await openLive(r, authorization);
+  if (!(await clientTokenCurrent(r, claims))) throw invalidToken();
+  return claims;
+}
+
 /** A user's access token (identity API): live, with a user who is not disabled. */
 export async function verifyBearer(
   r: Pick<Registry, 'accessTokens' | 'clock' | 'storage' | 'users'>,
   authorization: string | undefined,
 ): Promise<BearerContext> {
-  const row = await liveAccessToken(r, authorization);
+  // A client_credentials token (no user, no grant) is refused below, whatever its client.
+  const row = await openLive(r, authorization);
   if (!row.user_id || !row.grant_id) throw invalidToken();
   const user = await r.users.find(row.user_id);
   if (!user || user.disabled) throw invalidToken();

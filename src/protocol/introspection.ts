@@ -4,10 +4,12 @@
 //   this Ward's tokens);
 // - a refresh token: only the client that holds it (a resource server never receives one, so it has
 //   no business reading one; RFC 7662 4 leaves the choice to the server).
-// Anything else (expired, revoked, of a revoked grant or a disabled user, another client's, rotated,
+// Anything else (expired, revoked, a client_credentials token older than its client's last secret or
+// scope change, of a revoked grant or a disabled user, another client's, rotated,
 // garbage) is exactly {"active": false} (RFC 7662 2.2), so the answer tells nothing about why.
 import type { Client } from '../clients/service.js';
 import { sha256 } from '../lib/secrets.js';
+import { clientTokenCurrent } from './bearer.js';
 import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 
@@ -33,7 +35,7 @@ const INACTIVE = { active: false } as const;
 const MAX_TOKEN = 4096;
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-type Deps = Pick<Registry, 'accessTokens' | 'clock' | 'config' | 'storage' | 'users'>;
+type Deps = Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'config' | 'storage' | 'users'>;
 
 /** The user's part of an answer: sub, and username when the account has an email or a phone number. */
 function subject(user: User): { sub: string; username?: string } {
@@ -46,6 +48,7 @@ async function accessToken(r: Deps, caller: Client, token: string): Promise<Intr
   if (!claims) return null;
   if (caller.type !== 'resource_server' && caller.client_id !== claims.client_id) return INACTIVE;
   if (claims.expires_at <= r.clock.now()) return INACTIVE;
+  if (!(await clientTokenCurrent(r, claims))) return INACTIVE;
   if (await r.storage.tokens.accessTokenRevoked(claims.jti, claims.grant_id)) return INACTIVE;
   let user: User | undefined;
   if (claims.user_id) {

@@ -54,6 +54,10 @@ export interface ClientsTable {
   source: string;
   grant_types: string;
   management_scopes: string;
+  /** 1: the client accepts custom token sign-in (migration 016). */
+  custom_token_login: number;
+  /** Its client_credentials access tokens issued before this time (ms) are refused (migration 016). */
+  tokens_not_before: number;
   created_at: number;
   updated_at: number;
 }

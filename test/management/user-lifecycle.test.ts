@@ -11,10 +11,18 @@ import { USER_TABLES } from '../../src/storage/sql/user-erasure.js';
 import { engines } from '../helpers/databases.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { giveFactors } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, codeFor, redeem } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, codeFor, redeem, tokenRequest } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const NO_LIMITS = { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } };
+/** A management client that may act on role holders (manage:roles): deleting an Administrator needs it. */
+const PEOPLE_OPS = {
+  client_id: 'people-ops',
+  type: 'confidential',
+  client_secret: 'people-ops-secret-of-at-least-32-bytes!!',
+  grant_types: ['client_credentials'],
+  management_scopes: ['read:users', 'manage:users', 'manage:roles'],
+};
 
 for (const engine of engines()) {
   describe(`management API: a user's life (${engine})`, () => {
@@ -22,7 +30,7 @@ for (const engine of engines()) {
     let manager: ReturnType<typeof api>;
     let viewer: ReturnType<typeof api>;
     before(async () => {
-      ward = await startWard({ engine, clients: [PUBLIC_CLIENT, CONSOLE_CLIENT], account: NO_LIMITS });
+      ward = await startWard({ engine, clients: [PUBLIC_CLIENT, CONSOLE_CLIENT, PEOPLE_OPS], account: NO_LIMITS });
       manager = api(ward, (await consoleToken(ward, 'manager')).token);
       viewer = api(ward, (await consoleToken(ward, 'viewer')).token);
     });
@@ -233,11 +241,19 @@ for (const engine of engines()) {
       const own = await adminApi.del(`/api/v1/users/${admin.userId}`);
       assert.equal(own.status, 409);
       assert.equal(own.body.error_message_key, 'error.user.ownAccountDeletion');
+      // A Manager (no manage:roles) deletes no Administrator (issue 33 item 2).
+      assert.equal((await manager.del(`/api/v1/users/${admin.userId}`)).status, 403);
+      const res = await tokenRequest(ward, {
+        grant_type: 'client_credentials',
+        client_id: PEOPLE_OPS.client_id,
+        client_secret: PEOPLE_OPS.client_secret,
+      });
+      const ops = api(ward, ((await res.json()) as { access_token: string }).access_token);
       // Every other administrator gone (the first one of the data dir too), this one is the last.
       for (const u of await ward.registry.storage.users.search('', 200))
         if (u.role === 'administrator' && u.id !== admin.userId)
-          assert.equal((await manager.del(`/api/v1/users/${u.id}`)).status, 204);
-      const last = await manager.del(`/api/v1/users/${admin.userId}`);
+          assert.equal((await ops.del(`/api/v1/users/${u.id}`)).status, 204);
+      const last = await ops.del(`/api/v1/users/${admin.userId}`);
       assert.equal(last.status, 409);
       assert.equal(last.body.error_message_key, 'error.user.lastAdministrator');
       assert.ok(await ward.registry.storage.users.findById(admin.userId));

@@ -88,6 +88,8 @@ for (const engine of engines()) {
         source: 'config' as const,
         grant_types: ['authorization_code'],
         management_scopes: [],
+        custom_token_login: true,
+        tokens_not_before: now,
         created_at: now,
         updated_at: now,
       };
@@ -97,6 +99,8 @@ for (const engine of engines()) {
       const got = await s.clients.find('c1');
       assert.equal(got?.name, 'C2');
       assert.equal(got?.key_mode, 'client');
+      assert.equal(got?.custom_token_login, true);
+      assert.equal(got?.tokens_not_before, now);
       assert.deepEqual(got?.allowed_callback_urls, ['https://a.example/cb']);
       assert.deepEqual(got?.post_logout_redirect_uris, ['https://a.example/']);
       assert.equal(got?.backchannel_logout_uri, 'https://a.example/bcl');

@@ -1,4 +1,5 @@
 import type { WardApp } from '../typed-app.js';
+import { isSystemClient } from '../../clients/system.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requireSingle } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
@@ -20,7 +21,10 @@ export function customTokenRoutes(
   app.get('/identity/v1/custom-token/login', { schema: customTokenLoginSchema }, async (req, reply) => {
     const { token, ...oauth } = requireSingle(req.query);
     const ar = await validatedRequest(r, oauth);
-    const userId = await r.tkn.consumeCustom(token, ar.client.client_id);
+    // A client that stopped accepting custom tokens (or never could) signs no one in with one.
+    const accepted =
+      ar.client.custom_token_login && !isSystemClient(ar.client.client_id) && ar.client.management_scopes.length === 0;
+    const userId = accepted ? await r.tkn.consumeCustom(token, ar.client.client_id) : null;
     const user = userId ? await r.users.find(userId) : undefined;
     if (!user || user.disabled) {
       await r.events.emit('login.custom_token_refused', { client_id: ar.client.client_id }, 'custom token refused');

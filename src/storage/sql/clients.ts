@@ -25,6 +25,12 @@ export interface ClientRecord {
   source: 'config' | 'demo' | 'api';
   grant_types: string[];
   management_scopes: string[];
+  custom_token_login: boolean;
+  /**
+   * Its client_credentials access tokens (sealed, no grant row to revoke) issued before this time
+   * (ms) are refused: set when the client is created, its secret or its scopes change.
+   */
+  tokens_not_before: number;
   created_at: number;
   updated_at: number;
 }
@@ -43,6 +49,7 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   sso: bool(r.sso),
   pkce_enforced: bool(r.pkce_enforced),
   implicit_flow: bool(r.implicit_flow),
+  custom_token_login: bool(r.custom_token_login),
   key_mode: r.key_mode as ClientRecord['key_mode'],
   source: r.source as ClientRecord['source'],
 });
@@ -59,6 +66,7 @@ const toRow = (c: ClientRecord) => ({
   sso: int(c.sso),
   pkce_enforced: int(c.pkce_enforced),
   implicit_flow: int(c.implicit_flow),
+  custom_token_login: int(c.custom_token_login),
 });
 
 export function clientsRepo(db: Kysely<Database>) {

@@ -33,12 +33,14 @@ for (const engine of engines()) {
             client_secret: CONFIDENTIAL_SECRET,
             allowed_callback_urls: [CALLBACK],
             allowed_origins: [ORIGIN],
+            custom_token_login: true,
           },
           {
             client_id: 'other',
             type: 'confidential',
             client_secret: CONFIDENTIAL_SECRET,
             allowed_callback_urls: [CALLBACK],
+            custom_token_login: true,
           },
         ],
       });
