@@ -121,7 +121,14 @@ export function createSocialService(
         consumed_at: null,
         created_at: now,
       });
-      return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
+      return up
+        .authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'))
+        .catch(async (e: unknown) => {
+          // A discovery that failed or was refused (issuer-rule.ts, lib/outbound/): the operator hears why.
+          if (e instanceof UpstreamError)
+            await r.events.emit('social.failed', { provider, reason: e.message }, 'social login failed', 'warn');
+          throw e;
+        });
     },
 
     /**
