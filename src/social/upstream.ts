@@ -11,7 +11,7 @@ import { createHmac } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import type { SocialProviderConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
-import type { Outbound, OutboundInit } from '../lib/outbound/client.js';
+import { type Outbound, type OutboundInit, OutboundRefused } from '../lib/outbound/client.js';
 import { appleClientSecret } from './apple-secret.js';
 import { discoveredEndpointProblem, type IssuerRule, issuerProblem, issuerRule } from './issuer-rule.js';
 import type { PostedNames } from './posted-user.js';
@@ -20,6 +20,8 @@ export class UpstreamError extends Error {
   constructor(
     readonly oauthError: 'access_denied' | 'server_error',
     message: string,
+    /** For the operator's log only (never in an answer): e.g. why the guarded client refused the URL. */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -50,8 +52,9 @@ async function getJson(fetch: Fetch, url: string, init: OutboundInit = {}): Prom
   let res: Awaited<ReturnType<Fetch>>;
   try {
     res = await fetch(url, { ...init, timeoutMs: TIMEOUT });
-  } catch {
-    throw new UpstreamError('server_error', 'The identity provider could not be reached');
+  } catch (e) {
+    const detail = e instanceof OutboundRefused ? `refused: ${e.message}` : undefined;
+    throw new UpstreamError('server_error', 'The identity provider could not be reached', detail);
   }
   const text = await res.text();
   let body: unknown;
