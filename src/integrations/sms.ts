@@ -4,7 +4,6 @@
  * any other answer, a redirect, a timeout or a network error is a DeliveryError, whose message holds
  * neither the auth token nor the message body.
  */
-import type { Response } from 'undici';
 import type { Outbound } from '../lib/outbound/client.js';
 import { DeliveryError, scrub } from './errors.js';
 
@@ -51,7 +50,7 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
       if (typeof to !== 'string' || to.trim() === '')
         throw new DeliveryError('sms', 'invalid_destination', 'no phone number to send to');
       const secrets = [opts.authToken, basic, body];
-      let res: Response;
+      let res: Awaited<ReturnType<Outbound['fetch']>>;
       let text: string;
       try {
         res = await opts.outbound.fetch(endpoint, {
