@@ -28,6 +28,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/(@types/)?(kysely|better-sqlite3|pg)/' },
     },
     {
+      name: 'http-client-only-in-outbound',
+      comment:
+        'Outbound HTTP goes through the guarded client (src/lib/outbound/: address checks, no redirects, caps); the messenger kit is standalone.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(lib/outbound|messenger-kit)/' },
+      to: { path: '(^|/)node_modules/undici/' },
+    },
+    {
       name: 'messenger-kit-standalone',
       comment: 'src/messenger-kit is shipped to chatbot authors on its own: nothing from the rest of src/.',
       severity: 'error',

@@ -54,7 +54,9 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
     bodyLimit: 64 * 1024,
-    trustProxy: !r.config.tls,
+    // Only the configured proxies' X-Forwarded-For is believed (proxy-addr): req.ip is the right-most
+    // address of the chain that is not a trusted proxy; with none, the connecting address.
+    trustProxy: r.config.trustedProxies.length ? r.config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: false },
     // Requests that arrive while closing get the API's 503 (draining.ts), not Fastify's own body.
     return503OnClosing: false,

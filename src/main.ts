@@ -22,6 +22,10 @@ export interface Running {
  */
 export async function startServer(config: WardConfig, opts: { bootstrap?: boolean } = {}): Promise<Running> {
   const registry = await buildRegistry(config);
+  if (!config.tls && !config.trustedProxies.length)
+    registry.log.warn(
+      'WARD_TLS=off and no WARD_TRUSTED_PROXIES: X-Forwarded-For is ignored, every request counts as from the connecting address (the proxy) in rate limits',
+    );
   const report = opts.bootstrap === false ? { demoClients: [] } : await firstStart(registry);
   const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
   const lifecycle = new Draining();

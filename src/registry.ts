@@ -29,6 +29,7 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createOutbound } from './lib/outbound/client.js';
 import { drawRandomBytesFrom } from './lib/random.js';
 import { pooledRandomBytes } from './lib/tuning/random-pool.js';
 import { refusalStacks } from './errors/ward-error.js';
@@ -134,7 +135,15 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     findClient: (id) => clients.find(id),
     onClientsChanged: () => clients.invalidate(),
   });
-  const socialProviders = createSocialProviders({ storage, masterKey: master.key, clock, issuer: config.issuer });
+  // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
+  const outbound = createOutbound({ allow: config.outboundAllow });
+  const socialProviders = createSocialProviders({
+    storage,
+    masterKey: master.key,
+    clock,
+    issuer: config.issuer,
+    outbound,
+  });
   for (const p of config.social_providers) await socialProviders.save(p, 'config');
   await socialProviders.reload();
   const poller = startChangePoller(
@@ -158,6 +167,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log, {
     ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),
+    outbound,
   });
   const background = createBackground((e) =>
     log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
@@ -169,6 +179,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     account,
     log,
+    outbound,
     onLock: (user, at, until, locale) => {
       lockNotices.locked(user, at, until, locale);
       void events.emit(
@@ -188,6 +199,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     delivery,
     background,
     events,
+    outbound,
   };
   const notices = createFactorNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
   const signIdToken = createIdTokenSigner({
@@ -200,7 +212,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     profiles: storage,
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
-  const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer });
+  const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
   return {
     config,
     clock,
@@ -219,6 +231,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     keys,
     keyOps,
     socialProviders,
+    outbound,
     poller,
     janitor,
     clients,
@@ -260,6 +273,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await lockNotices.drain();
       await background.drain();
       await delivery.close();
+      await outbound.close();
       await storage.close();
     },
   };

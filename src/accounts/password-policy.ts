@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AccountSettings } from '../config/types.js';
 import type { FieldError } from '../errors/ward-error.js';
 import { WardError } from '../errors/ward-error.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { createStrengthEstimator, type StrengthScore } from './password-strength.js';
 
 /** The account settings that make the password policy. */
@@ -93,13 +94,19 @@ export async function policyRefusal(
  * answers every `SUFFIX:COUNT` of that range (padded with count-0 decoys, which do not count), and the
  * match is made here. null: the service did not answer in time or answered badly.
  */
-export async function isBreachedPassword(url: string, timeoutMs: number, password: string): Promise<boolean | null> {
+export async function isBreachedPassword(
+  outbound: Pick<Outbound, 'fetch'>,
+  url: string,
+  timeoutMs: number,
+  password: string,
+): Promise<boolean | null> {
   const hash = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
   try {
-    const res = await fetch(`${url}${hash.slice(0, 5)}`, {
+    // The guarded client (lib/outbound/): no redirect, no refused address (a refusal is "did not answer").
+    const res = await outbound.fetch(`${url}${hash.slice(0, 5)}`, {
       headers: { 'Add-Padding': 'true', 'User-Agent': 'Ward' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      maxBytes: 4 * 1024 * 1024,
     });
     if (!res.ok) return null;
     const suffix = hash.slice(5);
@@ -113,26 +120,33 @@ export async function isBreachedPassword(url: string, timeoutMs: number, passwor
   }
 }
 
+/** How the breached-password check is asked: the guarded client, and who hears that it did not answer. */
+export interface BreachCheck {
+  outbound: Pick<Outbound, 'fetch'>;
+  onUnavailable?: () => void;
+}
+
 /**
  * Throws the catalog error naming the broken rule when the password does not meet the policy. The
- * breached-password check (when a URL is set) fails open: a service that is down or slow never blocks
- * the password (`onBreachCheckUnavailable` hears of it).
+ * breached-password check (when a URL is set) fails open: a service that is down or slow, or on a
+ * refused address, never blocks the password (`breach.onUnavailable` hears of it).
  */
 export async function enforcePasswordPolicy(
   policy: PasswordPolicy,
   password: string,
   owner: PasswordOwner,
-  field = 'password',
-  onBreachCheckUnavailable: () => void = () => {},
+  field: string,
+  breach: BreachCheck,
 ): Promise<void> {
   let broken = await policyRefusal(policy, password, owner, field);
   if (!broken && policy.password_breach_check_url) {
     const breached = await isBreachedPassword(
+      breach.outbound,
       policy.password_breach_check_url,
       policy.password_breach_check_timeout_ms,
       password,
     );
-    if (breached === null) onBreachCheckUnavailable();
+    if (breached === null) breach.onUnavailable?.();
     if (breached) broken = refusal(field, 'breached', 'appears in a list of breached passwords');
   }
   if (!broken) return;

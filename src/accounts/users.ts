@@ -3,6 +3,7 @@ import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField, missingField } from '../errors/refusals.js';
 import type { Clock } from '../lib/clock.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { randomId } from '../lib/random.js';
 import type { Repos, Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
@@ -75,6 +76,8 @@ export function createUserService(deps: {
   clock: Clock;
   account: () => AccountSettings;
   log?: Pick<Logger, 'warn'>;
+  /** The guarded client of the breached-password check. */
+  outbound: Pick<Outbound, 'fetch'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
   onLock?: (user: User, at: number, until: number, locale?: string) => void;
 }) {
@@ -110,7 +113,11 @@ export function createUserService(deps: {
           data.password,
           { email, given_name, family_name },
           'data.password',
-          () => deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
+          {
+            outbound: deps.outbound,
+            onUnavailable: () =>
+              deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
+          },
         );
       const user = {
         id: randomId(),

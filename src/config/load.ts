@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_ACCOUNT, DEFAULT_PORT } from './defaults.js';
 import type { ClientConfig, WardConfig } from './types.js';
+import { parseOutboundAllow, parseTrustedProxies } from './network.js';
 import { validateSocialProviders } from './social.js';
 import { parseTuning } from './tuning.js';
 import { Problems, checkKnownKeys, validateAccount, validateClient } from './validate.js';
@@ -125,6 +126,9 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   if (smsUrl !== null && (!smsAccountSid || !smsAuthToken || !smsFrom))
     p.add('WARD_SMS_URL', 'needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
 
+  const trustedProxies = parseTrustedProxies(env.WARD_TRUSTED_PROXIES, (m) => p.add('WARD_TRUSTED_PROXIES', m));
+  const outboundAllow = parseOutboundAllow(env.WARD_OUTBOUND_ALLOW, mode, (m) => p.add('WARD_OUTBOUND_ALLOW', m));
+
   const metricsToken = env.WARD_METRICS_TOKEN ?? null;
   if (metricsToken !== null && metricsToken.length < 16) p.add('WARD_METRICS_TOKEN', 'must be at least 16 characters');
   const shutdown = Number(env.WARD_SHUTDOWN_TIMEOUT ?? 10);
@@ -161,6 +165,8 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     tls: tls as boolean,
     tlsCert,
     tlsKey,
+    trustedProxies,
+    outboundAllow,
     logLevel: logLevel as WardConfig['logLevel'],
     masterKey,
     admin: { email: env.WARD_ADMIN_EMAIL ?? null, password: adminPassword },

@@ -1,3 +1,4 @@
+import type { Cidr } from '../lib/outbound/ranges.js';
 import type { Tuning } from './tuning.js';
 
 /** Ward's whole configuration, after defaults and validation. */
@@ -291,6 +292,14 @@ export interface WardConfig {
   tls: boolean;
   tlsCert: string | null;
   tlsKey: string | null;
+  /**
+   * The proxies whose X-Forwarded-For is believed (WARD_TRUSTED_PROXIES: addresses, CIDRs, or
+   * proxy-addr's `loopback` / `linklocal` / `uniquelocal`): the client address is the right-most one of
+   * the chain that is not one of them. Empty: the header is ignored, the client is the connecting address.
+   */
+  trustedProxies: string[];
+  /** Refused ranges outbound requests may reach anyway (WARD_OUTBOUND_ALLOW; lib/outbound/). */
+  outboundAllow: Cidr[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Base64 of 32 bytes; when absent, generated once in the data dir. */
   masterKey: string | null;

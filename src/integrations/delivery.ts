@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { DeliveryConfig } from '../config/types.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
 import type { MimeWriter } from './tuning/mime.js';
@@ -65,6 +66,8 @@ export interface DeliveryOptions {
   sms?: SmsSender;
   /** The `mime_writer` speed-up for the configured mailer (config/tuning.ts). */
   mimeWriter?: MimeWriter;
+  /** The guarded outbound client (lib/outbound/) of the configured SMS provider; required with WARD_SMS_URL. */
+  outbound?: Pick<Outbound, 'fetch'>;
 }
 
 /** 'alice@example.com' → 'a***@example.com'; '+33612345678' → '+33******78'. */
@@ -89,7 +92,9 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
   if (!sms && config.smsUrl) {
     if (!config.smsAccountSid || !config.smsAuthToken || !config.smsFrom)
       throw new Error('WARD_SMS_URL needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too');
+    if (!options.outbound) throw new Error('the SMS provider needs the outbound client');
     sms = createSmsSender({
+      outbound: options.outbound,
       baseUrl: config.smsUrl,
       accountSid: config.smsAccountSid,
       authToken: config.smsAuthToken,

@@ -4,8 +4,7 @@
  * any other answer, a redirect, a timeout or a network error is a DeliveryError, whose message holds
  * neither the auth token nor the message body.
  */
-// undici's fetch, not the global one: server code never depends on a replaceable global.
-import type { Response } from 'undici';
+import type { Outbound } from '../lib/outbound/client.js';
 import { DeliveryError, scrub } from './errors.js';
 
 export interface SmsSender {
@@ -21,6 +20,8 @@ export interface SmsSenderOptions {
   from: string;
   /** Whole request timeout; default 10 s. */
   timeoutMs?: number;
+  /** The guarded client (lib/outbound/) the request goes through. */
+  outbound: Pick<Outbound, 'fetch'>;
 }
 
 /** Twilio's error answer: {code, message, more_info, status}. Only its numeric code and a scrubbed message are kept. */
@@ -49,11 +50,10 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
       if (typeof to !== 'string' || to.trim() === '')
         throw new DeliveryError('sms', 'invalid_destination', 'no phone number to send to');
       const secrets = [opts.authToken, basic, body];
-      let res: Response;
+      let res: Awaited<ReturnType<Outbound['fetch']>>;
       let text: string;
       try {
-        const { fetch } = await import('undici');
-        res = await fetch(endpoint, {
+        res = await opts.outbound.fetch(endpoint, {
           method: 'POST',
           headers: {
             authorization: `Basic ${basic}`,
@@ -61,18 +61,19 @@ export function createSmsSender(opts: SmsSenderOptions): SmsSender {
             accept: 'application/json',
           },
           body: new URLSearchParams({ To: to.trim(), From: opts.from, Body: body }).toString(),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
         text = await res.text();
       } catch (e) {
-        const err = e as { name?: string; cause?: { code?: unknown } };
+        const err = e as { name?: string; message?: string; cause?: { code?: unknown } };
         const why =
           err.name === 'TimeoutError'
             ? `no answer within ${timeoutMs} ms`
-            : typeof err.cause?.code === 'string'
-              ? err.cause.code
-              : 'network error';
+            : err.name === 'OutboundRefused'
+              ? `refused: ${err.message}`
+              : typeof err.cause?.code === 'string'
+                ? err.cause.code
+                : 'network error';
         throw new DeliveryError(
           'sms',
           'unavailable',

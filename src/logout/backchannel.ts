@@ -9,6 +9,7 @@ import { type SessionService, sidOf } from '../accounts/sessions.js';
 import type { ClientService } from '../clients/service.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { Clock } from '../lib/clock.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { randomId } from '../lib/random.js';
 import type { Storage } from '../storage/storage.js';
 import type { LogoutDeliveryRow } from '../storage/sql/logout-deliveries.js';
@@ -117,6 +118,8 @@ export interface DeliveryLoopDeps {
   clock: Clock;
   log: Logger;
   issuer: string;
+  /** The guarded client (lib/outbound/): a URI on a refused address is never reached, only retried and logged. */
+  outbound: Pick<Outbound, 'fetch'>;
   /** Reports one delivery's end: delivered, retry or given up (metrics and tests). */
   onOutcome?: (outcome: 'delivered' | 'retry' | 'given_up', row: LogoutDeliveryRow) => void;
 }
@@ -139,14 +142,13 @@ export function startLogoutDelivery(deps: DeliveryLoopDeps, opts: { intervalMs?:
         { sub: row.user_id, sid: row.sid },
         { issuer: deps.issuer, now: deps.clock.now(), keys: deps.keys, clients: deps.clients },
       );
-      const res = await fetch(uri, {
+      const res = await deps.outbound.fetch(uri, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ logout_token: token }).toString(),
-        redirect: 'manual',
-        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]),
+        signal: stopping.signal,
+        timeoutMs: SEND_TIMEOUT_MS,
       });
-      await res.body?.cancel();
       // BCL 2.8: 200 OK; some frameworks answer 204 for the same success.
       if (res.status === 200 || res.status === 204) {
         await deps.storage.logoutDeliveries.remove(row.id);

@@ -13,6 +13,7 @@ import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
 import type { Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
 import { requireFreshStepUp } from '../stepup/factors.js';
 import type { Storage } from '../storage/storage.js';
@@ -28,6 +29,8 @@ export interface PasswordChangeDeps {
   events: SecurityEvents;
   clients: ClientService;
   logoutDelivery: { kick(): void };
+  /** The guarded client of the breached-password check. */
+  outbound: Pick<Outbound, 'fetch'>;
 }
 
 export interface PasswordChanger {
@@ -66,7 +69,7 @@ export async function changePassword(
     { storage: deps.storage, now: deps.clock.now() },
     { userId: user.id, amr: who.amr, authTime: who.authTime },
   );
-  await enforcePasswordPolicy(deps.account(), input.password, user, 'password');
+  await enforcePasswordPolicy(deps.account(), input.password, user, 'password', { outbound: deps.outbound });
   await deps.storage.users.setPassword(user.id, await hashPassword(input.password), deps.clock.now());
   const keep =
     'grant' in who.keep

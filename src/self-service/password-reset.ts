@@ -15,6 +15,7 @@ import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
 import type { Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
@@ -34,6 +35,8 @@ export interface PasswordResetDeps {
   events: SecurityEvents;
   clients: ClientService;
   logoutDelivery: { kick(): void };
+  /** The guarded client of the breached-password check. */
+  outbound: Pick<Outbound, 'fetch'>;
 }
 
 /** The hosted page a reset link opens when the app gave no redirect_url. */
@@ -45,7 +48,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
   async function finish(user: User, row: CheckedCode, password: unknown): Promise<{ returnTo?: string }> {
     if (typeof password !== 'string' || password === '') throw missingField('password');
-    await enforcePasswordPolicy(deps.account(), password, user, 'password');
+    await enforcePasswordPolicy(deps.account(), password, user, 'password', { outbound: deps.outbound });
     await codes.consume(row);
     const now = clock.now();
     await storage.users.setPassword(user.id, await hashPassword(password), now);

@@ -6,6 +6,13 @@
 // template and require it equal to `iss`; `organizations` never accepts the consumers tenant (personal
 // accounts), `consumers` accepts only it. Google documents its id_tokens' `iss` as
 // `https://accounts.google.com` or `accounts.google.com`: both are taken for that issuer.
+//
+// The endpoints a discovery document names (authorization, token, UserInfo, JWKS) follow the issuer:
+// each must be on the issuer's own origin (its scheme, host and port: so https, unless the issuer is
+// a loopback http one configured for tests), or on a host the issuer's operator documents for its
+// endpoints (Google's googleapis.com hosts, Microsoft Graph's UserInfo), over https. A discovery that
+// names another host would get the code, the PKCE verifier and the client secret: it is refused. An
+// endpoint the operator configured (authorization_url, token_url, userinfo_url) is taken as it is.
 
 const GOOGLE = 'https://accounts.google.com';
 
@@ -44,4 +51,26 @@ export function issuerProblem(rule: IssuerRule, claims: { iss?: unknown; tid?: u
   if (rule.audience === 'organizations' && tid === MICROSOFT_CONSUMERS_TENANT) return 'a personal account';
   if (rule.audience === 'consumers' && tid !== MICROSOFT_CONSUMERS_TENANT) return 'a work or school account';
   return null;
+}
+
+/** Hosts besides its own that an issuer's discovery names for its endpoints, as its operator documents. */
+const ENDPOINT_HOSTS: Record<string, readonly string[]> = {
+  'accounts.google.com': ['oauth2.googleapis.com', 'openidconnect.googleapis.com', 'www.googleapis.com'],
+  'login.microsoftonline.com': ['graph.microsoft.com'],
+};
+
+/** Why an endpoint named by the discovery of `issuer` is refused (off its origin, plain http), or null. */
+export function discoveredEndpointProblem(issuer: string, endpoint: unknown): string | null {
+  if (typeof endpoint !== 'string') return 'that is not a URL';
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'that is not a URL';
+  }
+  const own = new URL(issuer);
+  if (url.origin === own.origin) return null;
+  if (url.protocol === 'https:' && url.port === '' && (ENDPOINT_HOSTS[own.hostname] ?? []).includes(url.hostname))
+    return null;
+  return `off the issuer's origin (${url.origin})`;
 }

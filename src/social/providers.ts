@@ -3,13 +3,21 @@
 // client per provider and reloads when the `social` version moves.
 import type { SocialProviderConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
+import type { Outbound } from '../lib/outbound/client.js';
 import { seal, unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
 const aad = (name: string) => `social-provider:${name}`;
 
-export function createSocialProviders(deps: { storage: Storage; masterKey: Buffer; clock: Clock; issuer: string }) {
+export function createSocialProviders(deps: {
+  storage: Storage;
+  masterKey: Buffer;
+  clock: Clock;
+  issuer: string;
+  /** The guarded client every provider request goes through. */
+  outbound: Pick<Outbound, 'fetch'>;
+}) {
   let upstreams = new Map<string, Upstream>();
   const callback = (name: string) => `${deps.issuer}/identity/v1/oauth/callback/${name}`;
 
@@ -27,7 +35,7 @@ export function createSocialProviders(deps: { storage: Storage; masterKey: Buffe
         prev.provider.client_secret === secret;
       next.set(
         row.name,
-        same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name), deps.clock),
+        same ? prev : createUpstream({ ...def, client_secret: secret }, callback(row.name), deps.clock, deps.outbound),
       );
     }
     upstreams = next;

@@ -121,7 +121,19 @@ export function createSocialService(
         consumed_at: null,
         created_at: now,
       });
-      return up.authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'));
+      return up
+        .authorizationUrl(state, nonce, createHash('sha256').update(verifier).digest('base64url'))
+        .catch(async (e: unknown) => {
+          // A discovery that failed or was refused (issuer-rule.ts, lib/outbound/): the operator hears why.
+          if (e instanceof UpstreamError)
+            await r.events.emit(
+              'social.failed',
+              { provider, reason: e.message, ...(e.detail ? { detail: e.detail } : {}) },
+              'social login failed',
+              'warn',
+            );
+          throw e;
+        });
     },
 
     /**
@@ -208,7 +220,12 @@ export function createSocialService(
         return await userFor(provider, profile, saved.interaction, consumed.row.client_id);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
-        await r.events.emit('social.failed', { provider, reason: e.message }, 'social login failed', 'warn');
+        await r.events.emit(
+          'social.failed',
+          { provider, reason: e.message, ...(e.detail ? { detail: e.detail } : {}) },
+          'social login failed',
+          'warn',
+        );
         return { kind: 'refused', interaction: saved.interaction, error: e.oauthError, description: e.message };
       }
     },

@@ -9,17 +9,19 @@
 // request's body, no PKCE, `appsecret_proof` on the profile request and its Graph API error form.
 import { createHmac } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
-import type { RequestInit } from 'undici';
 import type { SocialProviderConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
+import { type Outbound, type OutboundInit, OutboundRefused } from '../lib/outbound/client.js';
 import { appleClientSecret } from './apple-secret.js';
-import { type IssuerRule, issuerProblem, issuerRule } from './issuer-rule.js';
+import { discoveredEndpointProblem, type IssuerRule, issuerProblem, issuerRule } from './issuer-rule.js';
 import type { PostedNames } from './posted-user.js';
 
 export class UpstreamError extends Error {
   constructor(
     readonly oauthError: 'access_denied' | 'server_error',
     message: string,
+    /** For the operator's log only (never in an answer): e.g. why the guarded client refused the URL. */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -43,15 +45,16 @@ interface Endpoints {
 
 const TIMEOUT = 10_000;
 
-/** undici's fetch (never the replaceable global), loaded with the first upstream call, not at start-up. */
-const fetch = async (url: string, init?: RequestInit) => (await import('undici')).fetch(url, init);
+/** The guarded outbound client (lib/outbound/): no redirects, no refused addresses, time and size caps. */
+type Fetch = Outbound['fetch'];
 
-async function getJson(url: string, init: Parameters<typeof fetch>[1] = {}): Promise<Record<string, unknown>> {
-  let res: Awaited<ReturnType<typeof fetch>>;
+async function getJson(fetch: Fetch, url: string, init: OutboundInit = {}): Promise<Record<string, unknown>> {
+  let res: Awaited<ReturnType<Fetch>>;
   try {
-    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT) });
-  } catch {
-    throw new UpstreamError('server_error', 'The identity provider could not be reached');
+    res = await fetch(url, { ...init, timeoutMs: TIMEOUT });
+  } catch (e) {
+    const detail = e instanceof OutboundRefused ? `refused: ${e.message}` : undefined;
+    throw new UpstreamError('server_error', 'The identity provider could not be reached', detail);
   }
   const text = await res.text();
   let body: unknown;
@@ -98,7 +101,13 @@ function oidcProfile(sub: string, c: Record<string, unknown>): UpstreamProfile {
   };
 }
 
-export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clock: Clock) {
+export function createUpstream(
+  p: SocialProviderConfig,
+  callbackUrl: string,
+  clock: Clock,
+  outbound: Pick<Outbound, 'fetch'>,
+) {
+  const fetch: Fetch = (url, init) => outbound.fetch(url, init);
   let endpoints: Promise<Endpoints> | null = null;
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
   const mintedSecret =
@@ -134,17 +143,32 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
         token_endpoint: p.token_url!,
         userinfo_endpoint: p.userinfo_url,
       });
-    endpoints ??= getJson(`${p.issuer}/.well-known/openid-configuration`).then(
+    endpoints ??= getJson(fetch, `${p.issuer}/.well-known/openid-configuration`).then(
       (d) => {
         const rule = issuerRule(p.issuer!, d.issuer);
         if (!rule) throw new UpstreamError('server_error', 'The provider discovery names another issuer');
-        return {
+        // The endpoints the operator configured are taken as they are; those discovery names must be
+        // on the issuer's origin (issuer-rule.ts) before Ward sends the code, verifier or secret there.
+        const found: Endpoints = {
           issuer: rule,
           authorization_endpoint: p.authorization_url ?? (d.authorization_endpoint as string),
           token_endpoint: p.token_url ?? (d.token_endpoint as string),
-          userinfo_endpoint: (d.userinfo_endpoint as string | undefined) ?? p.userinfo_url,
+          userinfo_endpoint: p.userinfo_url ?? (d.userinfo_endpoint as string | undefined),
           jwks_uri: d.jwks_uri as string,
         };
+        const discovered = {
+          authorization_endpoint: !p.authorization_url,
+          token_endpoint: !p.token_url,
+          userinfo_endpoint: !p.userinfo_url && found.userinfo_endpoint !== undefined,
+          jwks_uri: true,
+        };
+        for (const [name, fromDiscovery] of Object.entries(discovered)) {
+          const why = fromDiscovery
+            ? discoveredEndpointProblem(p.issuer!, found[name as keyof typeof discovered])
+            : null;
+          if (why) throw new UpstreamError('server_error', `The provider discovery names a ${name} ${why}`);
+        }
+        return found;
       },
       (e: unknown) => {
         endpoints = null; // try discovery again next time
@@ -181,7 +205,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
       const auth = await clientAuth().catch(() => {
         throw new UpstreamError('server_error', 'The client secret could not be made from the team key');
       });
-      const tokens = await getJson(e.token_endpoint, {
+      const tokens = await getJson(fetch, e.token_endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...auth.headers },
         body: new URLSearchParams({
@@ -196,7 +220,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
         if (typeof tokens.id_token !== 'string')
           throw new UpstreamError('server_error', 'The provider sent no id_token');
         jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), {
-          [customFetch]: ((u: string, i: object) => fetch(u, { ...i, signal: AbortSignal.timeout(TIMEOUT) })) as never,
+          [customFetch]: ((u: string, i: OutboundInit) => fetch(u, { ...i, timeoutMs: TIMEOUT })) as never,
         });
         let claims: JWTPayload;
         try {
@@ -229,7 +253,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
           typeof tokens.access_token !== 'string'
         )
           return fromToken;
-        const info = await getJson(e.userinfo_endpoint, {
+        const info = await getJson(fetch, e.userinfo_endpoint, {
           headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
         });
         if (info.sub !== claims.sub)
@@ -252,7 +276,7 @@ export function createUpstream(p: SocialProviderConfig, callbackUrl: string, clo
           'appsecret_proof',
           createHmac('sha256', p.client_secret).update(tokens.access_token).digest('hex'),
         );
-      const raw = await getJson(profileUrl.toString(), {
+      const raw = await getJson(fetch, profileUrl.toString(), {
         headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
       });
       const map = {

@@ -13,8 +13,11 @@ import {
 } from '../../src/accounts/password-policy.js';
 import { DEFAULT_ACCOUNT } from '../../src/config/defaults.js';
 import { WardError } from '../../src/errors/ward-error.js';
+import { createOutbound } from '../../src/lib/outbound/client.js';
 
 const DEFAULTS: PasswordPolicy = DEFAULT_ACCOUNT;
+/** The default policy has no breach-check URL: the guarded client (allowing nothing) is never asked. */
+const NO_BREACH_CHECK = { outbound: createOutbound({ allow: [] }) };
 const ADA = { email: 'ada.lovelace@example.com', given_name: 'Ada', family_name: 'Lovelace' };
 const rule = async (policy: PasswordPolicy, password: string, owner: PasswordOwner = ADA) =>
   (await policyRefusal(policy, password, owner))?.code;
@@ -83,7 +86,7 @@ describe('password policy', () => {
 
   it('throws the catalog error naming the broken rule in error_details', async () => {
     await assert.rejects(
-      () => enforcePasswordPolicy(DEFAULTS, 'password', ADA, 'data.password'),
+      () => enforcePasswordPolicy(DEFAULTS, 'password', ADA, 'data.password', NO_BREACH_CHECK),
       (e: unknown) =>
         e instanceof WardError &&
         e.id === 'passwordTooWeak' &&
@@ -92,7 +95,7 @@ describe('password policy', () => {
         e.details[0].code === 'too_common',
     );
     await assert.rejects(
-      () => enforcePasswordPolicy(DEFAULTS, 'short', ADA),
+      () => enforcePasswordPolicy(DEFAULTS, 'short', ADA, 'password', NO_BREACH_CHECK),
       (e: unknown) => e instanceof WardError && e.id === 'passwordTooShort' && e.details?.[0]?.code === 'too_short',
     );
   });

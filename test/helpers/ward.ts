@@ -15,6 +15,7 @@ import { FakeClock } from '../../src/lib/clock.js';
 import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
 import { freshPgSchema } from './databases.js';
 import { freePort } from './free-port.js';
+import { TEST_OUTBOUND_ALLOW } from './outbound.js';
 
 export interface TestWardOptions {
   engine?: 'sqlite' | 'postgres';
@@ -35,7 +36,7 @@ export interface TestWardOptions {
 }
 
 export interface TestWard {
-  /** https://localhost:<port>, where the tests reach it. */
+  /** https://localhost:<port> (http:// with WARD_TLS=off), where the tests reach it. */
   url: string;
   /** Its issuer: `url`, unless the options named an issuerHost. */
   issuer: string;
@@ -71,6 +72,9 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     WARD_DATA_DIR: dataDir,
     WARD_LOG_LEVEL: 'trace',
     WARD_ADMIN_PASSWORD: 'operator-password-for-tests',
+    // The simulators (providers, SMS, breach check, back-channel receivers) listen on 127.0.0.1 and
+    // the Wards run in production mode below: loopback is allowed for outbound requests, explicitly.
+    WARD_OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     ...(databaseUrl ? { WARD_DATABASE_URL: databaseUrl } : {}),
     // The speed-ups: all, or none when the run says WARD_TUNING=off (scripts/run-tests.mjs).
     WARD_TUNING: process.env.WARD_TUNING,
@@ -98,10 +102,11 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const registry = await buildRegistry(config, { clock, logger, pgSchema });
   await firstStart(registry);
   const tls = await certificate;
-  const app = await buildApp(registry, { https: tls });
+  // WARD_TLS=off (the layout behind a TLS proxy): plain HTTP, as main.ts serves it.
+  const app = await buildApp(registry, config.tls ? { https: tls } : {});
   await app.listen({ port, host: 'localhost' });
   const agent = new Agent({ connect: { ca: tls.cert } });
-  const url = `https://localhost:${port}`;
+  const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
   return {
     url,
     issuer: config.issuer,

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DeliveryConfig } from '../../src/config/types.js';
 import { createDelivery, DeliveryError } from '../../src/integrations/delivery.js';
 import { memoryLogger } from '../helpers/memory-log.js';
+import { loopbackOutbound } from '../helpers/outbound.js';
 import { startSmsSink, type SmsSink } from '../helpers/sms-sink.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
@@ -24,6 +25,7 @@ const TOKEN = 'delivery-test-token-0123456789';
 describe('verification code delivery', () => {
   let smtp: SmtpSink;
   let sms: SmsSink;
+  const outbound = loopbackOutbound();
   before(async () => {
     smtp = await startSmtpSink();
     sms = await startSmsSink({ accountSid: SID, authToken: TOKEN });
@@ -31,6 +33,7 @@ describe('verification code delivery', () => {
   after(async () => {
     await smtp.close();
     await sms.close();
+    await outbound.close();
   });
 
   it('in development mode without transports, writes each message with its code to the development outbox', async () => {
@@ -107,7 +110,7 @@ describe('verification code delivery', () => {
       smsAuthToken: TOKEN,
       smsFrom: 'Ward',
     };
-    const delivery = createDelivery(config, log, { appName: 'Shop' });
+    const delivery = createDelivery(config, log, { appName: 'Shop', outbound });
     await delivery.sendCode({
       channel: 'email',
       to: 'carol@example.com',
@@ -145,6 +148,7 @@ describe('verification code delivery', () => {
         smsFrom: 'Ward',
       },
       log,
+      { outbound },
     );
     await assert.rejects(
       delivery.sendCode({ channel: 'email', to: 'dan@example.com', purpose: 'stepup', code: '141421', ttlSeconds: 60 }),

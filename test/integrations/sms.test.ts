@@ -7,6 +7,7 @@ import { createDelivery } from '../../src/integrations/delivery.js';
 import { DeliveryError } from '../../src/integrations/errors.js';
 import { createSmsSender } from '../../src/integrations/sms.js';
 import { memoryLogger } from '../helpers/memory-log.js';
+import { loopbackOutbound } from '../helpers/outbound.js';
 import { startSmsSink, type SmsSink } from '../helpers/sms-sink.js';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -26,13 +27,17 @@ const isDeliveryError =
 
 describe('Twilio-compatible SMS adapter', () => {
   let sink: SmsSink;
+  const outbound = loopbackOutbound();
   before(async () => {
     sink = await startSmsSink({ accountSid: SID, authToken: TOKEN });
   });
-  after(() => sink.close());
+  after(async () => {
+    await sink.close();
+    await outbound.close();
+  });
 
   it('posts To, From and Body as a form, with Basic auth, to the Messages resource', async () => {
-    await createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+    await createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM, outbound }).send(
       '+33612345678',
       '482913 est votre code. Il expire dans 5 min.',
     );
@@ -49,7 +54,7 @@ describe('Twilio-compatible SMS adapter', () => {
   });
 
   it('accepts a base URL with a trailing slash', async () => {
-    await createSmsSender({ baseUrl: `${sink.url}/`, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+    await createSmsSender({ baseUrl: `${sink.url}/`, accountSid: SID, authToken: TOKEN, from: FROM, outbound }).send(
       '+447700900123',
       'hello',
     );
@@ -59,7 +64,7 @@ describe('Twilio-compatible SMS adapter', () => {
   it('fails on a 401 for a wrong token, as Twilio answers', async () => {
     const before = sink.messages.length;
     await assert.rejects(
-      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: 'wrong-token', from: FROM }).send(
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: 'wrong-token', from: FROM, outbound }).send(
         '+33612345678',
         'x',
       ),
@@ -69,7 +74,7 @@ describe('Twilio-compatible SMS adapter', () => {
   });
 
   it('fails on a 500, and on a 2xx that is not a 201 with a sid', async () => {
-    const sms = createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM });
+    const sms = createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM, outbound });
     sink.failNext(500);
     await assert.rejects(sms.send('+33612345678', 'x'), isDeliveryError('unavailable', 500));
     sink.failNext(201, '{"status":"queued"}');
@@ -88,7 +93,7 @@ describe('Twilio-compatible SMS adapter', () => {
       JSON.stringify({ code: 21211, message: `Invalid 'To' for ${TOKEN}: 555111 is your code`, status: 400 }),
     );
     await assert.rejects(
-      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM, outbound }).send(
         '+33612345678',
         '555111 is your code',
       ),
@@ -106,7 +111,10 @@ describe('Twilio-compatible SMS adapter', () => {
     const gone = await startSmsSink({ accountSid: SID, authToken: TOKEN });
     await gone.close();
     await assert.rejects(
-      createSmsSender({ baseUrl: gone.url, accountSid: SID, authToken: TOKEN, from: FROM }).send('+33612345678', 'x'),
+      createSmsSender({ baseUrl: gone.url, accountSid: SID, authToken: TOKEN, from: FROM, outbound }).send(
+        '+33612345678',
+        'x',
+      ),
       isDeliveryError('unavailable', undefined),
     );
   });
@@ -114,7 +122,7 @@ describe('Twilio-compatible SMS adapter', () => {
   it('refuses an empty phone number without calling the provider', async () => {
     const before = sink.requests;
     await assert.rejects(
-      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM }).send(' ', 'x'),
+      createSmsSender({ baseUrl: sink.url, accountSid: SID, authToken: TOKEN, from: FROM, outbound }).send(' ', 'x'),
       isDeliveryError('invalid_destination', undefined),
     );
     assert.equal(sink.requests, before);
@@ -131,7 +139,7 @@ describe('Twilio-compatible SMS adapter', () => {
       smsAuthToken: TOKEN,
       smsFrom: FROM,
     };
-    const delivery = createDelivery(config, log);
+    const delivery = createDelivery(config, log, { outbound });
     const send = (code: string) =>
       delivery.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code, ttlSeconds: 300 });
 
@@ -141,7 +149,7 @@ describe('Twilio-compatible SMS adapter', () => {
     await assert.rejects(send('901235'), DeliveryError);
     sink.failNext(400, JSON.stringify({ code: 21211, message: `echo ${TOKEN} 901236` }));
     await assert.rejects(send('901236'), DeliveryError);
-    const badToken = createDelivery({ ...config, smsAuthToken: `${TOKEN}-wrong` }, log);
+    const badToken = createDelivery({ ...config, smsAuthToken: `${TOKEN}-wrong` }, log, { outbound });
     await assert.rejects(
       badToken.sendCode({ channel: 'sms', to: '+33699887766', purpose: 'stepup', code: '901237', ttlSeconds: 300 }),
       DeliveryError,

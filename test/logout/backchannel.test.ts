@@ -225,6 +225,7 @@ for (const engine of engines()) {
         clock: r.clock,
         log: r.log,
         issuer: r.config.issuer,
+        outbound: r.outbound,
       });
       try {
         await successor.tick();
@@ -248,6 +249,7 @@ for (const engine of engines()) {
           clock: r.clock,
           log: r.log,
           issuer: r.config.issuer,
+          outbound: r.outbound,
         }),
       );
       const now = r.clock.now();
@@ -285,6 +287,7 @@ for (const engine of engines()) {
         clock: r.clock,
         log: r.log,
         issuer: r.config.issuer,
+        outbound: r.outbound,
       });
       const start = rp.hits;
       const now = r.clock.now();

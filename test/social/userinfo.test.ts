@@ -10,6 +10,7 @@ import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import type { SocialProviderConfig } from '../../src/config/types.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { UpstreamError, createUpstream } from '../../src/social/upstream.js';
+import { loopbackOutbound } from '../helpers/outbound.js';
 
 const CALLBACK = 'https://localhost:1/identity/v1/oauth/callback/scripted';
 
@@ -56,11 +57,15 @@ describe('OIDC upstream: the profile completed from UserInfo', { timeout: 30_000
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
-  after(() => new Promise<void>((r) => server.close(() => r())));
+  after(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await outbound.close();
+  });
   beforeEach(() => {
     userinfoCalls = [];
   });
 
+  const outbound = loopbackOutbound();
   const upstream = () =>
     createUpstream(
       {
@@ -74,6 +79,7 @@ describe('OIDC upstream: the profile completed from UserInfo', { timeout: 30_000
       } satisfies SocialProviderConfig,
       CALLBACK,
       systemClock,
+      outbound,
     );
 
   it('asks UserInfo (with the access token) for the claims the id_token lacks', async () => {

@@ -86,6 +86,7 @@ export function accountRoutes(
     | 'limiter'
     | 'logoutDelivery'
     | 'masterKey'
+    | 'outbound'
     | 'profiles'
     | 'sessions'
     | 'storage'

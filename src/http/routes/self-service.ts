@@ -56,6 +56,7 @@ export function selfServiceRoutes(
     | 'events'
     | 'limiter'
     | 'logoutDelivery'
+    | 'outbound'
     | 'passwordReset'
     | 'recovery'
     | 'storage'
