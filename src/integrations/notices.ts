@@ -1,8 +1,9 @@
 /**
  * Security notices (ASVS 6.3.7, checklist MF-03): the message a user gets when a second factor of
- * their account (or a passkey) is added or removed, so that a change they did not make does not go unseen. English
- * and French, like the verification codes; the HTML is self-contained and escapes every value; the
- * SMS fits one GSM-7 segment. The changed factor is shown masked, never in full.
+ * their account, or a passkey, is added or removed, so that a change they did not make does not go
+ * unseen. English and French, like the verification codes; the HTML is self-contained and escapes
+ * every value; the SMS fits one GSM-7 segment. The changed factor is shown masked, never in full (a
+ * passkey is not named).
  */
 import { cleanAppName, emailHtml, escapeHtml, gsmSeptets, resolveLocale, type MessageLocale } from './messages.js';
 

@@ -33,10 +33,10 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   if (user.email) all.push({ channel: 'email', to: user.email });
   if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
   for (const f of before) if (f.verified_at !== null) all.push({ channel: f.type, to: f.destination });
-  const channel = factor.type === 'passkey' ? null : factor;
-  if (channel && change === 'factor_removed') all.push({ channel: channel.type, to: channel.destination });
+  const changed = factor.type === 'passkey' ? null : factor;
+  if (changed && change === 'factor_removed') all.push({ channel: changed.type, to: changed.destination });
   const keyOf = (channel: DeliveryChannel, to: string) => `${channel}:${channel === 'email' ? to.toLowerCase() : to}`;
-  const seen = new Set(channel && change === 'factor_added' ? [keyOf(channel.type, channel.destination)] : []);
+  const seen = new Set(changed && change === 'factor_added' ? [keyOf(changed.type, changed.destination)] : []);
   return all.filter((r) => {
     const key = keyOf(r.channel, r.to);
     if (seen.has(key)) return false;
