@@ -363,6 +363,13 @@ export const CATALOG = {
     'The session cookie is accepted only from an allowed origin of the client',
     "Le cookie de session n'est accepté que depuis une origine autorisée de l'application.",
   ),
+  sessionOrigin: entry(
+    403,
+    'access_denied',
+    'error.session.origin',
+    'The session is told only to an allowed origin of the client named (client_id)',
+    "La session n'est communiquée qu'aux origines autorisées de l'application indiquée.",
+  ),
 
   // Passkeys (WebAuthn).
   passkeysDisabled: entry(

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import type { ClientService } from '../clients/service.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Client, ClientService } from '../clients/service.js';
+import { WardError } from '../errors/ward-error.js';
 
 // The hosted account page (identity/v1/account...) is Ward's own page, read by the SSO cookie: never CORS.
 const CORS_PATHS =
@@ -43,4 +44,18 @@ export function installCors(app: FastifyInstance, clients: ClientService): void 
       answer(allowed);
     }, done);
   });
+}
+
+/**
+ * For an answer that tells who the browser's session is (`/identity/v1/sso/data`): the CORS hook
+ * allows any client's origin, so a cross-origin caller must be an allowed origin of the client the
+ * request names (or Ward's own). Otherwise the CORS headers are taken back (the page reads nothing)
+ * and the request is refused.
+ */
+export function requireClientOrigin(req: FastifyRequest, reply: FastifyReply, client: Client, issuer: string): void {
+  const origin = req.headers.origin;
+  if (origin === undefined || client.allowed_origins.includes(origin) || origin === new URL(issuer).origin) return;
+  reply.removeHeader('Access-Control-Allow-Origin');
+  reply.removeHeader('Access-Control-Allow-Credentials');
+  throw new WardError('sessionOrigin');
 }

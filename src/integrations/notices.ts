@@ -1,8 +1,9 @@
 /**
  * Security notices (ASVS 6.3.7, checklist MF-03): the message a user gets when a second factor of
- * their account is added or removed, so that a change they did not make does not go unseen. English
- * and French, like the verification codes; the HTML is self-contained and escapes every value; the
- * SMS fits one GSM-7 segment. The changed factor is shown masked, never in full.
+ * their account, or a passkey, is added or removed, so that a change they did not make does not go
+ * unseen. English and French, like the verification codes; the HTML is self-contained and escapes
+ * every value; the SMS fits one GSM-7 segment. The changed factor is shown masked, never in full (a
+ * passkey is not named).
  */
 import { cleanAppName, emailHtml, escapeHtml, gsmSeptets, resolveLocale, type MessageLocale } from './messages.js';
 
@@ -10,8 +11,8 @@ export type FactorChange = 'factor_added' | 'factor_removed';
 
 export interface NoticeInput {
   change: FactorChange;
-  /** The factor that changed: its type and its masked destination. */
-  factor: 'email' | 'sms';
+  /** The factor that changed: its type and its masked destination (none for a passkey, never named). */
+  factor: 'email' | 'sms' | 'passkey';
   masked: string;
   /** When it changed (ms since the epoch); shown in UTC. */
   at: number;
@@ -33,6 +34,11 @@ interface NoticeCatalog {
   ifYou: string;
   ifNot: string;
   sms: Record<FactorChange, (factor: string, app: string) => string>;
+  /** A passkey: its own words (a way to sign in, not a step of two-step verification). */
+  passkey: Pick<NoticeCatalog, 'subject'> & {
+    what: Record<FactorChange, (app: string, when: string) => string>;
+    sms: Record<FactorChange, (app: string) => string>;
+  };
 }
 
 const NOTICES: Record<MessageLocale, NoticeCatalog> = {
@@ -58,6 +64,22 @@ const NOTICES: Record<MessageLocale, NoticeCatalog> = {
         `${app ? `${app}: ` : ''}${f} was added to your two-step verification. Not you? Change your password now.`,
       factor_removed: (f, app) =>
         `${app ? `${app}: ` : ''}${f} was removed from your two-step verification. Not you? Change your password now.`,
+    },
+    passkey: {
+      subject: {
+        factor_added: (app) => `A passkey was added to your ${app} account`,
+        factor_removed: (app) => `A passkey was removed from your ${app} account`,
+      },
+      what: {
+        factor_added: (app, when) => `On ${when}, a passkey was added to your ${app} account: it signs in to it.`,
+        factor_removed: (app, when) => `On ${when}, a passkey was removed from your ${app} account.`,
+      },
+      sms: {
+        factor_added: (app) =>
+          `${app ? `${app}: ` : ''}A passkey was added to your account. Not you? Change your password now.`,
+        factor_removed: (app) =>
+          `${app ? `${app}: ` : ''}A passkey was removed from your account. Not you? Change your password now.`,
+      },
     },
   },
   fr: {
@@ -86,6 +108,23 @@ const NOTICES: Record<MessageLocale, NoticeCatalog> = {
         `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre ` +
         `mot de passe.`,
     },
+    passkey: {
+      subject: {
+        factor_added: (app) => `Une clé d'accès a été ajoutée à votre compte ${app}`,
+        factor_removed: (app) => `Une clé d'accès a été retirée de votre compte ${app}`,
+      },
+      what: {
+        factor_added: (app, when) =>
+          `Le ${when}, une clé d'accès a été ajoutée à votre compte ${app} : elle permet de vous y connecter.`,
+        factor_removed: (app, when) => `Le ${when}, une clé d'accès a été retirée de votre compte ${app}.`,
+      },
+      sms: {
+        factor_added: (app) =>
+          `${app ? `${app} : ` : ''}Une clé d'accès a été ajoutée à votre compte. Pas vous ? Changez votre mot de passe.`,
+        factor_removed: (app) =>
+          `${app ? `${app} : ` : ''}Une clé d'accès a été retirée de votre compte. Pas vous ? Changez votre mot de passe.`,
+      },
+    },
   },
 };
 
@@ -95,14 +134,18 @@ const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).r
 export function renderNotice(input: NoticeInput): Notice {
   const { change, factor } = input;
   if (change !== 'factor_added' && change !== 'factor_removed') throw new TypeError(`unknown change ${String(change)}`);
-  if (factor !== 'email' && factor !== 'sms') throw new TypeError(`unknown factor ${String(factor)}`);
+  if (factor !== 'email' && factor !== 'sms' && factor !== 'passkey')
+    throw new TypeError(`unknown factor ${String(factor)}`);
   if (!Number.isFinite(input.at)) throw new TypeError('at must be a time');
   const locale = resolveLocale(input.locale);
   const c = NOTICES[locale];
   const app = cleanAppName(input.appName);
   const masked = input.masked.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, '').slice(0, 80);
-  const what = c.what[change](c.factor[factor](masked), app, utc(input.at));
-  const subject = c.subject[change](app);
+  const what =
+    factor === 'passkey'
+      ? c.passkey.what[change](app, utc(input.at))
+      : c.what[change](c.factor[factor](masked), app, utc(input.at));
+  const subject = (factor === 'passkey' ? c.passkey.subject : c.subject)[change](app);
   const text = [what, '', c.ifYou, '', c.ifNot, ''].join('\n');
   const e = escapeHtml;
   const html = emailHtml(locale, subject, [
@@ -111,9 +154,11 @@ export function renderNotice(input: NoticeInput): Notice {
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ifNot)}</p>`,
   ]);
   // One GSM-7 segment: without the app's name (which may need UCS-2) when the full text would not fit.
-  const full = c.sms[change](c.factor[factor](masked), app);
+  const smsText = (a: string) =>
+    factor === 'passkey' ? c.passkey.sms[change](a) : c.sms[change](c.factor[factor](masked), a);
+  const full = smsText(app);
   const n = gsmSeptets(full);
-  const bare = c.sms[change](c.factor[factor](masked), '');
+  const bare = smsText('');
   const sms = n !== null && n <= 160 ? full : bare.charAt(0).toUpperCase() + bare.slice(1);
   return { subject, text, html, sms };
 }

@@ -2,8 +2,8 @@
 // come) authenticates the user and then calls afterFirstFactor, which decides the rest in one place:
 // a second factor when the account requires it (MFA required = Always, no trusted device), else a
 // new session and the authorization response. A sign-in answered from an existing SSO session goes
-// through sessionAnswers instead (prompt, max_age, id_token_hint, the second-factor rule) and, for
-// Messenger linking, through a confirmation (never a silent code).
+// through sessionAnswers instead (prompt, the client's `sso`, max_age, id_token_hint, the
+// second-factor rule) and, for Messenger linking, through a confirmation (never a silent code).
 import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { User } from '../storage/sql/users.js';
@@ -72,8 +72,14 @@ export function withinMaxAge(now: number, authTime: number, maxAge: number | und
   return maxAge === undefined || now - authTime <= maxAge * 1000;
 }
 
-/** Whether the request asks for a new authentication (prompt=login), so no session is even read for it. */
-export const forcesLogin = (request: AuthorizeRequest): boolean => request.prompt === 'login';
+/**
+ * Whether the request wants a sign-in whatever session the browser has, so no session is even read
+ * for it: it asks for a new authentication (prompt=login), or its client has `sso: false`. Such a
+ * client takes part in no single sign-on: no session answers it, not even one its own sign-in started
+ * (the Core SDK refuses checkSession and loginFromSession for it too); its sign-ins still start the
+ * browser's session (the account page, logout and the clients with `sso: true` use it).
+ */
+export const forcesLogin = (request: AuthorizeRequest): boolean => request.prompt === 'login' || !request.client.sso;
 
 export function createNextStep(deps: NextStepDeps) {
   async function needsSecondFactor(who: SignedIn, browser: BrowserState): Promise<boolean> {
@@ -152,9 +158,9 @@ export function createNextStep(deps: NextStepDeps) {
 
     /**
      * Whether the browser's SSO session answers this request by itself: not when prompt asks for a
-     * new login, when it is older than max_age (OIDC Core 3.1.2.1), when id_token_hint names another
-     * user, or when it is a password-only session of a user who must use a second factor (the
-     * cookie is no second factor).
+     * new login or the client has `sso: false` (forcesLogin), when it is older than max_age (OIDC
+     * Core 3.1.2.1), when id_token_hint names another user, or when it is a password-only session of
+     * a user who must use a second factor (the cookie is no second factor).
      */
     async sessionAnswers(
       request: AuthorizeRequest,

@@ -1,8 +1,10 @@
 /**
- * Tells a user that a second factor of their account was added or removed (ASVS 6.3.7, checklist
- * MF-03), through the channels the account already had: its email address, its verified phone
+ * Tells a user that a second factor of their account, or a passkey, was added or removed (ASVS 6.3.7,
+ * checklist MF-03), through the channels the account already had: its email address, its verified phone
  * number, and its verified factors as they were before the change (a removed factor is told it was
- * removed). A factor just added is not told: the user proved it is theirs a moment ago.
+ * removed). A factor just added is not told: the user proved it is theirs a moment ago. A passkey is
+ * no channel: every channel of the account is told, and the passkey is not named (its name is the
+ * caller's words).
  *
  * The notices leave in the background: the change is made and answered whatever becomes of them. A
  * failed notice is logged by the delivery (destination masked) and counted; `drain()` (at shutdown)
@@ -17,7 +19,7 @@ import type { User } from '../storage/sql/users.js';
 export interface FactorChangeInput {
   user: User;
   change: FactorChange;
-  factor: { type: DeliveryChannel; destination: string };
+  factor: { type: DeliveryChannel; destination: string } | { type: 'passkey' };
   /** The user's verified factors before the change. */
   before: CredentialRow[];
   at: number;
@@ -31,9 +33,10 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   if (user.email) all.push({ channel: 'email', to: user.email });
   if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
   for (const f of before) if (f.verified_at !== null) all.push({ channel: f.type, to: f.destination });
-  if (change === 'factor_removed') all.push({ channel: factor.type, to: factor.destination });
+  const changed = factor.type === 'passkey' ? null : factor;
+  if (changed && change === 'factor_removed') all.push({ channel: changed.type, to: changed.destination });
   const keyOf = (channel: DeliveryChannel, to: string) => `${channel}:${channel === 'email' ? to.toLowerCase() : to}`;
-  const seen = new Set(change === 'factor_added' ? [keyOf(factor.type, factor.destination)] : []);
+  const seen = new Set(changed && change === 'factor_added' ? [keyOf(changed.type, changed.destination)] : []);
   return all.filter((r) => {
     const key = keyOf(r.channel, r.to);
     if (seen.has(key)) return false;
@@ -50,7 +53,7 @@ export function createFactorNotices(deps: {
   return {
     /** Sends the notices of one change in the background; returns at once. */
     factorChanged(input: FactorChangeInput): void {
-      const masked = maskDestination(input.factor.destination);
+      const masked = input.factor.type === 'passkey' ? '' : maskDestination(input.factor.destination);
       for (const r of noticeRecipients(input)) {
         const p = deps.delivery
           .sendNotice({

@@ -1,4 +1,4 @@
-// The security notice of a factor change (integrations/notices.ts) and who receives it
+// The security notice of a factor change or a passkey change (integrations/notices.ts) and who receives it
 // (stepup/factor-notices.ts): masked destination, UTC time, English and French, escaped HTML,
 // one GSM-7 SMS segment; recipients are the account's existing channels, deduplicated.
 import assert from 'node:assert/strict';
@@ -58,6 +58,20 @@ describe('security notices', () => {
     );
   });
 
+  it('a passkey: its own words, never named, one GSM-7 segment (issue 33)', () => {
+    const en = renderNotice({ change: 'factor_added', factor: 'passkey', masked: '', at: AT, appName: 'Acme' });
+    assert.equal(en.subject, 'A passkey was added to your Acme account');
+    assert.match(en.text, /^On 2026-11-21 14:03 UTC, a passkey was added to your Acme account/);
+    const fr = renderNotice({ change: 'factor_removed', factor: 'passkey', masked: '', at: AT, locale: 'fr' });
+    assert.match(fr.subject, /^Une clé d'accès a été retirée de votre compte Ward$/);
+    for (const change of ['factor_added', 'factor_removed'] as const) {
+      const septets = gsmSeptets(
+        renderNotice({ change, factor: 'passkey', masked: '', at: AT, appName: 'A'.repeat(40) }).sms,
+      );
+      assert.ok(septets !== null && septets <= 160);
+    }
+  });
+
   it('refuses what it does not know', () => {
     assert.throws(
       () => renderNotice({ change: 'factor_renamed' as 'factor_added', factor: 'sms', masked: 'x', at: AT }),
@@ -105,6 +119,22 @@ describe('notice recipients', () => {
       { channel: 'email', to: 'Alice@Example.com' },
       { channel: 'sms', to: '+33600000002' },
     ]);
+  });
+
+  it('a passkey is no channel: every channel of the account is told', () => {
+    for (const change of ['factor_added', 'factor_removed'] as const) {
+      const to = noticeRecipients({
+        user,
+        change,
+        factor: { type: 'passkey' },
+        before: [factor('email', 'alice@example.com'), factor('sms', '+33600000002')],
+        at: AT,
+      });
+      assert.deepEqual(to, [
+        { channel: 'email', to: 'Alice@Example.com' },
+        { channel: 'sms', to: '+33600000002' },
+      ]);
+    }
   });
 
   it('a removed factor is told too; an unverified account phone is not a channel', () => {

@@ -99,6 +99,8 @@ for (const engine of engines()) {
             jwt_algorithm: 'HS256',
             allowed_callback_urls: ['https://api.example/cb', `${rp.url}/backend-cb`],
             backchannel_logout_uri: `${rp.url}/backend-backchannel`,
+            // The spa's session signs the user in here too: only a client with sso: true (issue 33).
+            sso: true,
           },
           { client_id: 'quiet', type: 'public', allowed_callback_urls: ['https://quiet.example/cb'] },
           CONSOLE_CLIENT,

@@ -102,11 +102,12 @@ for (const engine of engines()) {
       await page.close();
     });
 
-    it('MFA required = Always: a passkey with user verification signs in; one without gets the second factor', async () => {
+    it('MFA required = Always: a passkey with user verification signs in (its token adds a passkey); one without gets the second factor', async () => {
       const page = await openSdkApp(chromium.context, app);
-      await addVirtualAuthenticator(page, { hasResidentKey: true, hasUserVerification: true });
+      const removeFirst = await addVirtualAuthenticator(page, { hasResidentKey: true, hasUserVerification: true });
       const redirectUri = `${app.origin}/cb`;
       const email = `mfa-passkey-${Date.now()}@example.com`;
+      let fresh = '';
       const signedUp = await sdkThroughCallback(page, app, 'signupWithWebAuthn', [
         { profile: { email }, friendlyName: 'Phone' },
         { redirectUri },
@@ -118,6 +119,7 @@ for (const engine of engines()) {
         await page.goto(app.origin);
         const login = await sdkThroughCallback(page, app, 'loginWithWebAuthn', [{ email, auth: { redirectUri } }]);
         assert.deepEqual(decodeJwt(login.idToken).amr, ['webauthn', 'mfa'], 'no second factor asked');
+        fresh = login.accessToken as string;
 
         ward.setAccount({ passkeys: { user_verification_is_mfa: false } });
         await page.goto(app.origin);
@@ -135,6 +137,14 @@ for (const engine of engines()) {
       } finally {
         ward.setAccount({ mfa_required: 'never', passkeys: { user_verification_is_mfa: true } });
       }
+      // The user has a factor: the SDK adds a passkey with a token fresh from a sign-in with mfa (issue 33).
+      await page.goto(app.origin);
+      await removeFirst();
+      await addVirtualAuthenticator(page, { hasResidentKey: true, hasUserVerification: true });
+      await page.waitForFunction(() => typeof (window as unknown as { client?: unknown }).client === 'object');
+      const added = await sdkCalls(page, 'addNewWebAuthnDevice', [fresh, 'Tablet']);
+      assert.ok(!added.failed, JSON.stringify(added));
+      assert.equal((await ward.registry.storage.passkeys.listOfUser(userId)).length, 2);
       await page.close();
     });
   });

@@ -19,6 +19,8 @@ const BOT = {
   client_secret: SECRET,
   jwt_algorithm: 'HS256',
   allowed_callback_urls: [CB, 'https://bot.example/link'],
+  // Linking from an SSO cookie alone (ML-05): only a client with sso: true reads the session (issue 33).
+  sso: true,
 };
 const BOT_RS = {
   client_id: 'bot-rs',

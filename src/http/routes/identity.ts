@@ -8,6 +8,7 @@ import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
 import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
 import { clientOf as clientOfRequest, isJson, scopeOf, localeOf } from './identity-request.js';
 import type { Registry } from '../../registry.js';
+import { requireClientOrigin } from '../cors.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import {
@@ -121,10 +122,13 @@ export function identityRoutes(
 
   app.get('/identity/v1/sso/data', { schema: ssoDataSchema }, async (req, reply) => {
     const q = requireSingle(req.query);
-    await clientOf(q);
-    const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-    const user = session?.user;
+    const client = await clientOf(q);
+    // Told only to the client named (issue 33): its own origins; and nothing to a client with
+    // `sso: false`, which no session answers (next-step's forcesLogin).
+    requireClientOrigin(req, reply, client, r.config.issuer);
     reply.header('Cache-Control', 'no-store');
+    const session = client.sso ? await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]) : null;
+    const user = session?.user;
     if (!session || !user) return reply.send({ is_authenticated: false });
     const name = [user.given_name, user.family_name].filter(Boolean).join(' ');
     return reply.send({

@@ -63,8 +63,9 @@ export function stepUpRoutes(
    * Who asks for a step-up. Explicit credentials come first: a tkn in the body and a Bearer access
    * token; when both are sent they must name one user (SV-11). The SSO cookie is ambient: it counts
    * only when no explicit credential is sent (a browser may still hold another user's session while
-   * someone signs in), and only from an allowed origin of the client (a foreign origin changes
-   * nothing: CSRF). The credential that identifies the user gives the amr.
+   * someone signs in), only from an allowed origin of the client (a foreign origin changes
+   * nothing: CSRF), and only for a client with `sso: true`. The credential that identifies the user
+   * gives the amr.
    */
   async function identify(req: FastifyRequest, params: Record<string, unknown>, client: Client): Promise<Identified> {
     const found: Identified[] = [];
@@ -108,6 +109,8 @@ export function stepUpRoutes(
     if (origin === undefined || !client.allowed_origins.includes(origin)) {
       throw new WardError('stepUpOrigin');
     }
+    // A client with `sso: false` is answered by no session (next-step's forcesLogin), nor here.
+    if (!client.sso) throw invalidToken('This client does not use the SSO session (sso: false): send a tkn');
     const session = await r.sessions.fromCookie(cookie);
     if (!session) throw invalidToken('The session has ended');
     return { userId: session.userId, amr: session.amr, commit: async () => true };

@@ -1,6 +1,8 @@
 // Passkeys for the Core SDK, /identity/v1/webauthn/*: signup and sign-in (each ends in a tkn the SDK
 // takes to /oauth/authorize, where next-step decides the rest), and a signed-in user's passkeys
-// (Bearer): add, list, remove. The ceremonies themselves are in src/passkeys.
+// (Bearer): add, list, remove. A passkey signs in (with `mfa` when it verified the user), so adding or
+// removing one is a factor change: the same fresh step-up as any other when the user has a verified
+// factor (requireFreshStepUp), trusted devices revoked, the user told. The ceremonies are in src/passkeys.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail, normalizePhone } from '../../accounts/identifiers.js';
 import { invalidField } from '../../errors/refusals.js';
@@ -11,7 +13,9 @@ import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import type { Registry } from '../../registry.js';
 import type { WardApp } from '../typed-app.js';
-import { clientOf, isJson, scopeOf } from './identity-request.js';
+import { clientOf, isJson, localeOf, scopeOf } from './identity-request.js';
+import type { FactorChange } from '../../integrations/notices.js';
+import { requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import { resetAddressOf } from '../../self-service/address-request.js';
 import {
   authenticationOptionsSchema,
@@ -43,6 +47,7 @@ export function webauthnRoutes(
     | 'clock'
     | 'events'
     | 'limiter'
+    | 'notices'
     | 'passkeys'
     | 'recovery'
     | 'storage'
@@ -161,9 +166,31 @@ export function webauthnRoutes(
   });
 
   const bearer = (req: FastifyRequest) => verifyBearer(r, req.headers.authorization);
+  /** The caller of a passkey change: a fresh step-up when they have a verified factor (MF-01). */
+  const changer = async (req: FastifyRequest) => {
+    const ctx = await bearer(req);
+    await requireFreshStepUp(
+      { storage: r.storage, now: r.clock.now() },
+      { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },
+    );
+    return ctx;
+  };
+  /** After a passkey change: trusted devices revoked, the user told on the account's channels (MF-03). */
+  async function changed(ctx: Awaited<ReturnType<typeof bearer>>, change: FactorChange, req: FastifyRequest) {
+    const now = r.clock.now();
+    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
+    r.notices.factorChanged({
+      user: ctx.user,
+      change,
+      factor: { type: 'passkey' },
+      before: await verifiedFactors(r.storage, ctx.user.id),
+      at: now,
+      locale: localeOf(req),
+    });
+  }
 
   app.post(`${BASE}/registration-options`, { schema: registrationOptionsSchema }, async (req, reply) => {
-    const ctx = await bearer(req);
+    const ctx = await changer(req);
     r.passkeys.ensureEnabled();
     const params = bodyOf(req);
     const u = ctx.user;
@@ -177,12 +204,13 @@ export function webauthnRoutes(
   });
 
   app.post(`${BASE}/registration`, { schema: registrationSchema }, async (req, reply) => {
-    const ctx = await bearer(req);
+    const ctx = await changer(req);
     r.passkeys.ensureEnabled();
     const v = await r.passkeys.verifyCreation('register', registrationResponse(bodyOf(req), ''));
     // A challenge minted for another user (another token) is no challenge of this user.
     if (v.passkey.user_id !== ctx.user.id) throw new WardError('passkeyChallenge');
     await r.storage.passkeys.insert(v.passkey);
+    await changed(ctx, 'factor_added', req);
     await r.events.emit('passkey.added', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey added');
     return reply.code(204).send();
   });
@@ -236,9 +264,10 @@ export function webauthnRoutes(
     `${BASE}/registration/:id`,
     { schema: deviceParamsSchema },
     async (req, reply) => {
-      const ctx = await bearer(req);
+      const ctx = await changer(req);
       if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
       await r.passkeys.remove(ctx.user, req.params.id);
+      await changed(ctx, 'factor_removed', req);
       await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
       return reply.code(204).send();
     },
