@@ -71,7 +71,10 @@ for (const engine of engines()) {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ client_id: 'spa', email }).toString(),
         })
-        .then(async (r) => (await r.text(), r.status));
+        .then(async (r) => {
+          await r.text();
+          return r.status;
+        });
 
     for (const [what, path, send, status] of [
       ['forgot-password', 'forgot-password', (e: string) => json('forgot-password', e), 204],
