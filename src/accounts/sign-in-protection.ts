@@ -1,7 +1,9 @@
 /**
  * Per-account protection of password sign-in (NIST SP 800-63B 5.2.2). Failures are counted per
- * normalized identifier (its SHA-256), whether or not an account has it, so the answers never tell
- * whether an account exists; the per-IP limit (http/rate-limit.ts) counts beside it.
+ * account when the identifier (email or phone) belongs to one, so its email and its phone number
+ * share one count, and per normalized identifier when none has it, with the same thresholds, so the
+ * answers never tell whether an account exists (keys are SHA-256, never an address in clear); the
+ * per-IP limit (http/rate-limit.ts) counts beside it.
  *
  * - Past `sign_in_delay_after` failures each attempt must wait: `sign_in_delay_seconds`, doubled at
  *   each further failure. The wait is a refusal with Retry-After, never a server-side sleep, so waiting
@@ -37,9 +39,15 @@ type Settings = Pick<
 /** The key of an identifier (already normalized): `email` or `phone`, never stored in clear. */
 export const identifierKey = (kind: 'email' | 'phone', normalized: string): string => sha256(`${kind}:${normalized}`);
 
-/** The keys of a user's identifiers (to unlock them, or forget them with the user). */
-export function keysOfUser(u: { email: string | null; phone_number: string | null }): string[] {
-  const keys: string[] = [];
+/** The key of an account: its failures count together, whichever of its identifiers named it. */
+export const accountKey = (userId: string): string => sha256(`user:${userId}`);
+
+/**
+ * The keys of a user (to unlock them, or forget them with the user): the account's first, then its
+ * identifiers' (counted apart before issue 33; such rows end with their memory).
+ */
+export function keysOfUser(u: { id: string; email: string | null; phone_number: string | null }): string[] {
+  const keys: string[] = [accountKey(u.id)];
   if (u.email) keys.push(identifierKey('email', u.email));
   if (u.phone_number) keys.push(identifierKey('phone', u.phone_number));
   return keys;

@@ -11,7 +11,7 @@ import type { NewUser, User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
 import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { createSignInProtection, identifierKey } from './sign-in-protection.js';
+import { accountKey, createSignInProtection, identifierKey } from './sign-in-protection.js';
 import { applyProfile, readProfile, touchesProfile, type ProfileChange } from './profile.js';
 
 export interface SignupData {
@@ -184,8 +184,9 @@ export function createUserService(deps: {
       }),
     /**
      * The user whose identifier and password match, or undefined (same time either way). Failed
-     * attempts are counted per identifier (sign-in-protection.ts): past the account's thresholds this
-     * throws `signInDelayed` or `accountLocked` (429 with Retry-After), account or not.
+     * attempts are counted per account, or per identifier of no account (sign-in-protection.ts): past
+     * the account's thresholds this throws `signInDelayed` or `accountLocked` (429 with Retry-After),
+     * account or not.
      */
     async authenticate(
       identifier: { email?: unknown; phone_number?: unknown },
@@ -195,16 +196,23 @@ export function createUserService(deps: {
     ): Promise<User | undefined> {
       const email = normalizeEmail(identifier.email);
       const phone = email ? null : normalizePhone(identifier.phone_number);
-      const key = email ? identifierKey('email', email) : phone ? identifierKey('phone', phone) : null;
-      let user: User | undefined;
+      const user = email
+        ? await storage.users.findByEmail(email)
+        : phone
+          ? await storage.users.findByPhone(phone)
+          : undefined;
+      // An account's failures count together, by email or by phone; an identifier of no account
+      // counts on its own, with the same thresholds (the answers do not tell which).
+      const key = user
+        ? accountKey(user.id)
+        : email
+          ? identifierKey('email', email)
+          : phone
+            ? identifierKey('phone', phone)
+            : null;
       const found = await protection.attempt(
         key,
         async () => {
-          user = email
-            ? await storage.users.findByEmail(email)
-            : phone
-              ? await storage.users.findByPhone(phone)
-              : undefined;
           const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
           return ok && user && !user.disabled ? user : undefined;
         },

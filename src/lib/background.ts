@@ -23,3 +23,9 @@ export function createBackground(onError: (e: unknown) => void) {
 }
 
 export type Background = ReturnType<typeof createBackground>;
+
+/**
+ * Schedules work to start once the answer of the current request has been handed to the network
+ * (http/after-answer.ts), so nothing of it (a lookup, a write, a message) counts in the answer's time.
+ */
+export type AfterAnswer = (work: () => Promise<unknown>) => void;

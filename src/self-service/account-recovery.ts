@@ -10,7 +10,7 @@ import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
-import type { Background } from '../lib/background.js';
+import type { AfterAnswer, Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
 import type { Passkey } from '../storage/sql/passkeys.js';
@@ -34,9 +34,19 @@ export interface RecoveryDeps {
 export function createAccountRecovery(deps: RecoveryDeps) {
   const { storage, codes } = deps;
   return {
-    /** account-recovery: the code (and a link to `redirectUrl` with the address and the link's token). */
-    request: (input: { clientId: string; address: ResetAddress; redirectUrl?: string; locale?: string }) =>
+    /**
+     * account-recovery: the code (and a link to `redirectUrl` with the address and the link's token),
+     * looked up and sent once the answer has left (`later`).
+     */
+    request: (input: {
+      clientId: string;
+      address: ResetAddress;
+      redirectUrl?: string;
+      locale?: string;
+      later: AfterAnswer;
+    }) =>
       requestForAddress(deps, {
+        later: input.later,
         purpose: 'account_recovery',
         address: input.address,
         clientId: input.clientId,

@@ -1,6 +1,6 @@
 import type { AccountCodePurpose } from '../accounts/codes.js';
 import type { Storage } from '../storage/storage.js';
-import type { Background } from '../lib/background.js';
+import type { AfterAnswer } from '../lib/background.js';
 import { sendAccountCode, type SendCodeDeps } from './send-code.js';
 import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
 import { invalidField, missingField } from '../errors/refusals.js';
@@ -25,7 +25,6 @@ export function resetAddressOf(body: { email?: unknown; phone_number?: unknown }
 
 export interface AddressRequestDeps extends SendCodeDeps {
   storage: Storage;
-  background: Background;
 }
 
 /** The account of an email address or phone number. */
@@ -34,8 +33,11 @@ export const userAt = (storage: Storage, a: ResetAddress) =>
 
 /**
  * A request that must not tell whether an account exists (forgot-password, account recovery): the
- * address's limit counts first, in the answer's time; the lookup and the message leave in the
- * background, for an account that exists and is enabled only.
+ * address's limit counts first, in the answer's time, the same for every address; the lookup, the
+ * code and the message wait until the answer has left (`later`, http/after-answer.ts), for an
+ * account that exists and is enabled only. Nothing that depends on the account runs before the
+ * answer, so neither its body nor its time tells (not even through the group commit the answer
+ * waits for: the lookup's and the code's writes are not in it).
  */
 export async function requestForAddress(
   deps: AddressRequestDeps,
@@ -47,11 +49,13 @@ export async function requestForAddress(
     locale?: string;
     /** The link the email carries, around its token (undefined: the code only). */
     link: (userId: string, token: string) => string | undefined;
+    /** Runs the lookup and the message once the answer has left. */
+    later: AfterAnswer;
   },
 ): Promise<void> {
   const { address } = input;
   await deps.codes.admit(input.purpose, address.address);
-  deps.background.run(async () => {
+  input.later(async () => {
     const user = await userAt(deps.storage, address);
     if (!user || user.disabled) return;
     await sendAccountCode(

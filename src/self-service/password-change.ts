@@ -4,7 +4,7 @@
 // session), and the user is told.
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { createSignInProtection, keysOfUser } from '../accounts/sign-in-protection.js';
+import { accountKey, createSignInProtection } from '../accounts/sign-in-protection.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
@@ -57,7 +57,7 @@ export async function changePassword(
     // The current password is a password check like a sign-in: counted, and slowed down or locked alike.
     const oldPassword = input.oldPassword;
     const hash = user.password_hash;
-    const right = await createSignInProtection(deps).attempt(keysOfUser(user)[0] ?? null, async () =>
+    const right = await createSignInProtection(deps).attempt(accountKey(user.id), async () =>
       (await verifyPassword(hash, oldPassword)) ? true : undefined,
     );
     if (!right) {

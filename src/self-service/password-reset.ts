@@ -1,7 +1,7 @@
 // "Forgot your password?": a code (email or SMS) and, by email, a link that let the user choose a new
 // password. The request answers the same whatever the address: the limit per address counts first,
-// and the lookup and the message leave in the background, so neither the body nor the time tells
-// whether an account exists. A reset proves the address (it becomes verified), ends every session
+// and the lookup and the message start only once the answer has left (address-request.ts), so
+// neither the body nor the time tells whether an account exists. A reset proves the address (it becomes verified), ends every session
 // and refresh token of the user, kills the other reset codes and tells the user.
 import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
@@ -13,7 +13,7 @@ import type { AccountSettings } from '../config/types.js';
 import { missingField } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
-import type { Background } from '../lib/background.js';
+import type { AfterAnswer, Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
 import type { Outbound } from '../lib/outbound/client.js';
 import { endSessionsOfUser } from '../logout/backchannel.js';
@@ -77,8 +77,8 @@ export function createPasswordReset(deps: PasswordResetDeps) {
   return {
     findLink,
     /**
-     * forgot-password: counts the request against the address's limit, then looks the account up and
-     * sends the message in the background. Answers nothing either way.
+     * forgot-password: counts the request against the address's limit; once the answer has left
+     * (`later`), looks the account up and sends the message. Answers nothing either way.
      */
     async request(input: {
       clientId: string;
@@ -86,8 +86,10 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       redirectUrl?: string;
       returnTo?: string;
       locale?: string;
+      later: AfterAnswer;
     }): Promise<void> {
       await requestForAddress(deps, {
+        later: input.later,
         purpose: 'reset_password',
         address: input.address,
         clientId: input.clientId,

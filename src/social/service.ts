@@ -5,6 +5,7 @@
 // (its password), never a silent link (account takeover); or a new user, once it has what the account
 // requires (else a signup token for the profile's completion: signup-completion.ts).
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from '../accounts/identifiers.js';
 import { postedNames } from './posted-user.js';
 import { createSignupCompletion } from './signup-completion.js';
 import { UpstreamError, type UpstreamProfile } from './upstream.js';
@@ -68,10 +69,8 @@ export function createSocialService(
         return { kind: 'refused', interaction, error: 'access_denied', description: 'This account is disabled' };
       return { kind: 'user', user, interaction, provider };
     }
-    const existing =
-      profile.email_verified && profile.email
-        ? await r.storage.users.findByEmail(profile.email.trim().toLowerCase())
-        : undefined;
+    const verifiedEmail = profile.email_verified ? normalizeEmail(profile.email) : null;
+    const existing = verifiedEmail ? await r.storage.users.findByEmail(verifiedEmail) : undefined;
     if (existing) {
       const linkToken = randomToken(32);
       const now = r.clock.now();

@@ -3,7 +3,7 @@
 // user's identifiers (hashed, one per identifier kind).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { identifierKey, keysOfUser, penaltyMs } from '../../src/accounts/sign-in-protection.js';
+import { accountKey, identifierKey, keysOfUser, penaltyMs } from '../../src/accounts/sign-in-protection.js';
 import { DEFAULT_ACCOUNT } from '../../src/config/defaults.js';
 
 describe('per-account protection rules', () => {
@@ -27,8 +27,12 @@ describe('per-account protection rules', () => {
     const k = identifierKey('email', 'ada@example.com');
     assert.match(k, /^[A-Za-z0-9_-]{43}$/);
     assert.notEqual(k, identifierKey('phone', 'ada@example.com'));
-    assert.deepEqual(keysOfUser({ email: 'ada@example.com', phone_number: null }), [k]);
-    assert.equal(keysOfUser({ email: 'ada@example.com', phone_number: '+33612345678' }).length, 2);
-    assert.deepEqual(keysOfUser({ email: null, phone_number: null }), []);
+    // The account's key first (its failures count together, issue 33), then its identifiers'.
+    const account = accountKey('u1');
+    assert.match(account, /^[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(account, accountKey('u2'));
+    assert.deepEqual(keysOfUser({ id: 'u1', email: 'ada@example.com', phone_number: null }), [account, k]);
+    assert.equal(keysOfUser({ id: 'u1', email: 'ada@example.com', phone_number: '+33612345678' }).length, 3);
+    assert.deepEqual(keysOfUser({ id: 'u1', email: null, phone_number: null }), [account]);
   });
 });

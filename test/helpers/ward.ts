@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import type { Server } from 'node:https';
 import { Writable } from 'node:stream';
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
 import { buildApp } from '../../src/app.js';
@@ -41,6 +42,8 @@ export interface TestWard {
   /** Its issuer: `url`, unless the options named an issuerHost. */
   issuer: string;
   registry: Registry;
+  /** The HTTPS server (e.g. to watch when an answer has left: its 'request' event's response 'finish'). */
+  server: Server;
   clock: FakeClock;
   ca: string;
   agent: Agent;
@@ -111,6 +114,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     url,
     issuer: config.issuer,
     registry,
+    server: app.server as Server,
     clock,
     ca: tls.cert,
     agent,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
+import { afterAnswer } from '../after-answer.js';
 import { clientOf, isJson, localeOf } from './identity-request.js';
 import { WardError } from '../../errors/ward-error.js';
 import { pageLanguage } from '../page-language.js';
@@ -176,6 +177,7 @@ export function selfServiceRoutes(
       redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
       returnTo: allowedReturnUrl(client, 'return_to_after_password_reset', params.return_to_after_password_reset),
       locale: localeOf(req),
+      later: afterAnswer(reply, r.background),
     });
     return reply.code(204).send();
   });
@@ -190,6 +192,7 @@ export function selfServiceRoutes(
       address: resetAddressOf(params),
       redirectUrl: allowedReturnUrl(client, 'redirect_url', params.redirect_url),
       locale: localeOf(req),
+      later: afterAnswer(reply, r.background),
     });
     return reply.code(204).send();
   });
@@ -238,6 +241,7 @@ export function selfServiceRoutes(
         clientId: client.client_id,
         address: resetAddressOf(params),
         locale: localeOf(req),
+        later: afterAnswer(reply, r.background),
       });
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
