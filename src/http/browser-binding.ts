@@ -6,7 +6,7 @@
 // the origin of the call (Ward on another site, where the browser withholds Ward's cookie from the
 // app's call: the SDK navigates from the app's page). Any other browser confirms on a page first.
 // The same rule for a passwordless code opened by GET (src/http/routes/passwordless.ts). A request
-// that is no browser's navigation (a server, the SDK in Node) is no victim of login CSRF.
+// that is no browser's (a server, the SDK in Node) is no victim of login CSRF.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE } from '../interaction/csrf.js';
 import { safeEqual, sha256 } from '../lib/secrets.js';
@@ -22,10 +22,13 @@ export function tknBinding(req: FastifyRequest, reply: FastifyReply): Binding {
   return { origin, browser: sha256(browserCookie(req, reply)) };
 }
 
-/** Whether a request is a browser's navigation (Fetch Metadata, or an older browser asking for a page). */
-export function isBrowserNavigation(req: FastifyRequest): boolean {
-  const mode = req.headers['sec-fetch-mode'];
-  if (mode !== undefined) return mode === 'navigate';
+/**
+ * Whether a browser sent a request, of any kind: Fetch Metadata (Sec-Fetch-Site, which browsers send
+ * on every request; an image or a fetch of another site's page would plant a SameSite=None session
+ * cookie as well as a navigation), or an older browser's navigation asking for a page.
+ */
+export function isBrowserRequest(req: FastifyRequest): boolean {
+  if (req.headers['sec-fetch-site'] !== undefined) return true;
   return /\btext\/html\b/.test(req.headers.accept ?? '');
 }
 

@@ -13,7 +13,7 @@ import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { confirmationPage, signInConfirmationPage } from './authorize-consent.js';
-import { isBrowserNavigation, tknBoundHere } from '../browser-binding.js';
+import { isBrowserRequest, tknBoundHere } from '../browser-binding.js';
 import {
   acceptHostedPost,
   answerOutcome,
@@ -147,7 +147,7 @@ export function authorizeRoutes(
       if (user && !user.disabled && withinMaxAge(r.clock.now(), t.payload.auth_time, ar.maxAge)) {
         const who = { user, amr: t.payload.amr, authTime: t.payload.auth_time };
         // Opened in a browser that did not ask for it: the user confirms first (login CSRF).
-        if (isBrowserNavigation(req) && !tknBoundHere(req, t.payload)) {
+        if (isBrowserRequest(req) && !tknBoundHere(req, t.payload)) {
           const { interaction } = await interactions.start(ar, 'login', browserCookie(req, reply));
           const moved = await interactions.advance(interaction, 'tkn', { userId: user.id, amr: who.amr, authTime: who.authTime });
           if (!moved) return expiredPage(req, reply, ar);

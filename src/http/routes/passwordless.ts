@@ -15,7 +15,7 @@ import { sendAuthorizationJson } from '../authorization-json.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { requireAllowedOrigin } from '../sign-in-guard.js';
-import { isBrowserNavigation, navigatesFrom } from '../browser-binding.js';
+import { isBrowserRequest, navigatesFrom } from '../browser-binding.js';
 import {
   acceptHostedPost,
   answerOutcome,
@@ -162,7 +162,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       const bound =
         (await signIn.interactions.boundTo(interaction, req.cookies[CSRF_COOKIE])) ||
         (!isLinkToken(q.verification_code) &&
-          (!isBrowserNavigation(req) || navigatesFrom(req, row.values.origin)));
+          (!isBrowserRequest(req) || navigatesFrom(req, row.values.origin)));
       if (!bound) return confirm(req, reply, a, String(q.verification_code), interaction);
       return finish(req, reply, row, q.client_id);
     });
