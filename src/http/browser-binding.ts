@@ -1,6 +1,6 @@
-// Login CSRF (issue 33, item 4). A tkn (password login, signup, passkey sign-in) signs in whichever browser opens
-// /oauth/authorize?tkn=: a stranger's own tkn would sign this browser into the stranger's account
-// (login CSRF). So a tkn minted for a browser's call remembers that browser: the origin the call came
+// Login CSRF (issue 33, item 4). A tkn (password login, signup, passkey sign-in) signs in whichever
+// browser opens /oauth/authorize?tkn=: a stranger's own tkn would sign this browser into the
+// stranger's account. So a tkn minted for a browser's call remembers that browser: the origin the call came
 // from and the pre-login cookie it carried or was given. /oauth/authorize uses it at once only in a
 // browser it recognises: the same cookie (Ward on the app's site), or a navigation whose Referer is
 // the origin of the call (Ward on another site, where the browser withholds Ward's cookie from the

@@ -141,7 +141,17 @@ for (const engine of engines()) {
       assert.equal(done.status, 200, await done.text());
       assert.equal((await w.ward.registry.users.find(res.body.id))?.email_verified, true);
       // The signup's password stays: the link confirms the signup it was sent for.
-      assert.equal((await postJson(w.ward, '/identity/v1/password/login', { client_id: 'spa', scope: 'openid', email, password: 'a long enough password' })).status, 200);
+      assert.equal(
+        (
+          await postJson(w.ward, '/identity/v1/password/login', {
+            client_id: 'spa',
+            scope: 'openid',
+            email,
+            password: 'a long enough password',
+          })
+        ).status,
+        200,
+      );
     });
   });
 }

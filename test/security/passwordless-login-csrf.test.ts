@@ -222,7 +222,10 @@ for (const engine of engines()) {
       for (const tkn of [await tknOf(null), await tknOf(new Browser(w.ward), APP)]) {
         const victim = new Browser(w.ward);
         const before = await sessionCount(w);
-        const html = await assertConfirmation(await victim.get(authorize(tkn), navigationFrom(EVIL)), /on this device\?/);
+        const html = await assertConfirmation(
+          await victim.get(authorize(tkn), navigationFrom(EVIL)),
+          /on this device\?/,
+        );
         assert.ok(html.includes(attacker.email));
         assert.equal(await sessionCount(w), before, 'no session created');
         // Confirmed by the user on the page: signed in then.

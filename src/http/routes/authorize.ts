@@ -149,9 +149,19 @@ export function authorizeRoutes(
         // Opened in a browser that did not ask for it: the user confirms first (login CSRF).
         if (isBrowserRequest(req) && !tknBoundHere(req, t.payload)) {
           const { interaction } = await interactions.start(ar, 'login', browserCookie(req, reply));
-          const moved = await interactions.advance(interaction, 'tkn', { userId: user.id, amr: who.amr, authTime: who.authTime });
+          const moved = await interactions.advance(interaction, 'tkn', {
+            userId: user.id,
+            amr: who.amr,
+            authTime: who.authTime,
+          });
           if (!moved) return expiredPage(req, reply, ar);
-          return signInConfirmationPage(r, req, reply, { handle: moved.handle, request: ar }, user.email ?? user.phone_number ?? user.id);
+          return signInConfirmationPage(
+            r,
+            req,
+            reply,
+            { handle: moved.handle, request: ar },
+            user.email ?? user.phone_number ?? user.id,
+          );
         }
         return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
       }

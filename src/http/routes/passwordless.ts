@@ -161,8 +161,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       if (!interaction) throw new WardError('invalidVerificationCode');
       const bound =
         (await signIn.interactions.boundTo(interaction, req.cookies[CSRF_COOKIE])) ||
-        (!isLinkToken(q.verification_code) &&
-          (!isBrowserRequest(req) || navigatesFrom(req, row.values.origin)));
+        (!isLinkToken(q.verification_code) && (!isBrowserRequest(req) || navigatesFrom(req, row.values.origin)));
       if (!bound) return confirm(req, reply, a, String(q.verification_code), interaction);
       return finish(req, reply, row, q.client_id);
     });

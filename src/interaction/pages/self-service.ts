@@ -36,8 +36,7 @@ const TEXT = {
     continue: 'Continuer',
     confirmEmail: 'Confirmez votre adresse e-mail',
     confirmLead: (email: string) => `Confirmez que ${email} est votre adresse e-mail.`,
-    confirmSignup:
-      'Confirmez seulement si vous avez créé ce compte vous-même : qui l’a créé peut s’y connecter.',
+    confirmSignup: 'Confirmez seulement si vous avez créé ce compte vous-même : qui l’a créé peut s’y connecter.',
     confirmButton: 'Confirmer mon adresse',
     emailConfirmed: 'Adresse e-mail confirmée',
     isConfirmed: 'est confirmée.',
