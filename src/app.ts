@@ -9,6 +9,7 @@ import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
 import { socialRoutes } from './http/routes/social.js';
 import { signupCompletionRoutes } from './http/routes/signup-completion.js';
 import { installCors } from './http/cors.js';
+import { installSignInGuard } from './http/sign-in-guard.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
 import { installErrorHandling } from './http/errors.js';
@@ -88,6 +89,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   await app.register(cookie);
   await app.register(formbody);
   installCors(app, r.clients);
+  installSignInGuard(app, r.clients, r.config.issuer);
   // Before the routes: it collects them for /identity/v1/openapi.json (the management API has its own).
   installPublicOpenApi(app, r.config.issuer);
   opsRoutes(app, r, lifecycle);

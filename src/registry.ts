@@ -262,7 +262,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountCodes,
     addresses: createAddresses(selfService),
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
-    passwordless: createPasswordless({ ...selfService, users }),
+    passwordless: createPasswordless({ ...selfService, users, clients, logoutDelivery }),
     recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     async close() {
       poller.stop();

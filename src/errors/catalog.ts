@@ -356,6 +356,13 @@ export const CATALOG = {
     'This change needs a step-up: an access token from a verified second factor, less than 5 minutes old',
     'Cette modification demande une vérification en deux étapes de moins de 5 minutes.',
   ),
+  crossSiteSignIn: entry(
+    403,
+    'access_denied',
+    'error.crossSiteRequest',
+    'A browser may call this sign-in API only with a JSON body, from an allowed origin of the client',
+    "Un navigateur ne peut appeler cette connexion qu'en JSON, depuis une origine autorisée de l'application.",
+  ),
   stepUpOrigin: entry(
     403,
     'access_denied',

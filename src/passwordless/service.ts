@@ -13,6 +13,7 @@ import { WardError } from '../errors/ward-error.js';
 import type { Delivery } from '../integrations/delivery.js';
 import type { Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
+import { endUnprovenAccess, type FirstProofDeps, isFirstProof } from '../self-service/first-proof.js';
 import { sendAccountCode } from '../self-service/send-code.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
@@ -35,6 +36,8 @@ export interface PasswordlessDeps {
   background: Background;
   events: SecurityEvents;
   users: Pick<UserService, 'createByAddress'>;
+  clients: FirstProofDeps['clients'];
+  logoutDelivery: FirstProofDeps['logoutDelivery'];
 }
 
 export const VERIFY_PATH = '/identity/v1/passwordless/verify';
@@ -77,7 +80,10 @@ export function createPasswordless(deps: PasswordlessDeps) {
      * Sends the link or code for an admitted request, in the background; nothing to an unknown address unless signup is
      * on.
      */
-    send(a: PasswordlessAddress, to: { interactionDigest: string; clientId: string; locale?: string }): void {
+    send(
+      a: PasswordlessAddress,
+      to: { interactionDigest: string; clientId: string; locale?: string; origin?: string },
+    ): void {
       deps.background.run(async () => {
         const user = await findBy(a);
         if (user?.disabled || (!user && !deps.account().passwordless.signup)) return;
@@ -89,7 +95,8 @@ export function createPasswordless(deps: PasswordlessDeps) {
             channel: a.field === 'email' ? 'email' : 'sms',
             address: a.address,
             clientId: to.clientId,
-            data: { interaction: to.interactionDigest },
+            // The origin of the app's call that asked (an SDK's page): its code may sign in from there.
+            data: { interaction: to.interactionDigest, ...(to.origin ? { origin: to.origin } : {}) },
             locale: to.locale,
             linkUrl: (token) =>
               `${deps.issuer}${VERIFY_PATH}?${new URLSearchParams({ auth_type: a.method, email: a.address, verification_code: token })}`,
@@ -118,7 +125,10 @@ export function createPasswordless(deps: PasswordlessDeps) {
       if (!user && !row.user_id && deps.account().passwordless.signup)
         user = await deps.users.createByAddress(field, row.destination);
       if (!user || user.disabled) throw new WardError('invalidVerificationCode');
+      const first = isFirstProof(user, field, row.destination);
       await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());
+      // Pre-hijacking: what someone made before anyone proved this address ends now.
+      if (first) await endUnprovenAccess(deps, user, field);
       await deps.events.emit(
         'login.passwordless',
         { user_id: user.id, channel: row.channel, created: !row.user_id },

@@ -9,6 +9,10 @@ export interface TknPayload {
   amr: string[];
   auth_time: number;
   mfa_pending: boolean;
+  /** The Origin of the browser call that minted it (src/http/tkn-binding.ts). */
+  origin?: string;
+  /** SHA-256 of the pre-login cookie of that browser. */
+  browser?: string;
 }
 
 export type TknResult = { ok: true; userId: string; clientId: string; payload: TknPayload } | { ok: false };

@@ -17,6 +17,7 @@ import type { Passkey } from '../storage/sql/passkeys.js';
 import type { User } from '../storage/sql/users.js';
 import type { Storage } from '../storage/storage.js';
 import { requestForAddress, type ResetAddress, userAt } from './address-request.js';
+import { endUnprovenAccess, isFirstProof } from './first-proof.js';
 import { withQuery } from './return-url.js';
 
 export interface RecoveryDeps {
@@ -74,12 +75,15 @@ export function createAccountRecovery(deps: RecoveryDeps) {
     async complete(user: User, row: CheckedCode, passkey: Passkey): Promise<void> {
       await codes.consume(row);
       const replaces = deps.account().passkeys.recovery_replaces;
+      const field = row.channel === 'sms' ? 'phone_number' : 'email';
+      // Pre-hijacking: a first proof of the address ends what someone made before it (their passkeys too).
+      if (isFirstProof(user, field, row.destination)) await endUnprovenAccess(deps, user, field);
       const now = deps.clock.now();
       await storage.transaction(async (tx) => {
         if (replaces) await tx.passkeys.deleteOfUser(user.id);
         await tx.passkeys.insert(passkey);
       });
-      await storage.users.markVerified(user.id, row.channel === 'sms' ? 'phone_number' : 'email', row.destination, now);
+      await storage.users.markVerified(user.id, field, row.destination, now);
       await codes.supersedeOfUser(user.id, 'account_recovery');
       const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id);
       const to = row.channel === 'sms' ? { channel: 'sms' as const } : { channel: 'email' as const };

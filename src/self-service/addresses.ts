@@ -90,6 +90,14 @@ export function createAddresses(deps: AddressDeps) {
     );
   }
 
+  /** The live verification or change link of a token, and its user (live, enabled). */
+  async function liveLink(token: unknown) {
+    const row = (await codes.findLink('verify_email', token)) ?? (await codes.findLink('change_email', token));
+    if (!row?.user_id) return undefined;
+    const user = await storage.users.findById(row.user_id);
+    return user && !user.disabled ? { row, user } : undefined;
+  }
+
   const emailOf = (field: string, v: unknown): string => {
     const email = normalizeEmail(v);
     if (!email) throw invalidField(field, 'must be a valid email address');
@@ -139,12 +147,24 @@ export function createAddresses(deps: AddressDeps) {
       else await applyChange(user, 'email', email);
     },
 
-    /** The email link: confirms the address it was sent to; undefined when the link is not (or no longer) valid. */
+    /** What an email link would confirm, unused (the page its GET shows); undefined when it is not valid. */
+    async peekEmailLink(token: unknown): Promise<(ConfirmedLink & { change: boolean }) | undefined> {
+      const found = await liveLink(token);
+      if (!found) return undefined;
+      const { row } = found;
+      return {
+        email: row.destination,
+        redirectUrl: row.values.redirect_url,
+        returnTo: row.values.return_to,
+        change: row.purpose === 'change_email',
+      };
+    },
+
+    /** The email link, posted from its page: confirms the address it was sent to; undefined when not valid. */
     async confirmEmailLink(token: unknown): Promise<ConfirmedLink | undefined> {
-      const row = (await codes.findLink('verify_email', token)) ?? (await codes.findLink('change_email', token));
-      if (!row?.user_id) return undefined;
-      const user = await storage.users.findById(row.user_id);
-      if (!user || user.disabled) return undefined;
+      const found = await liveLink(token);
+      if (!found) return undefined;
+      const { row, user } = found;
       await codes.consume(row);
       if (row.purpose === 'verify_email') await markVerified(user, 'email', row.destination);
       else await applyChange(user, 'email', row.destination);

@@ -21,6 +21,7 @@ import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
 import { withQuery } from './return-url.js';
 import { requestForAddress, type ResetAddress, userAt } from './address-request.js';
+import { endUnprovenAccess, isFirstProof } from './first-proof.js';
 import { sendAccountCode } from './send-code.js';
 import { tellPasswordChanged } from './password-notice.js';
 
@@ -51,8 +52,11 @@ export function createPasswordReset(deps: PasswordResetDeps) {
     await enforcePasswordPolicy(deps.account(), password, user, 'password', { outbound: deps.outbound });
     await codes.consume(row);
     const now = clock.now();
+    const field = row.channel === 'sms' ? 'phone_number' : 'email';
+    // Pre-hijacking: a first proof of the address also unlinks what someone made before it.
+    if (isFirstProof(user, field, row.destination)) await endUnprovenAccess(deps, user, field, { keepPassword: true });
     await storage.users.setPassword(user.id, await hashPassword(password), now);
-    await storage.users.markVerified(user.id, row.channel === 'sms' ? 'phone_number' : 'email', row.destination, now);
+    await storage.users.markVerified(user.id, field, row.destination, now);
     await codes.supersedeOfUser(user.id, 'reset_password');
     // A reset ends any wait or lockout of failed passwords (the lockout notice says to reset).
     await storage.signInFailures.clear(keysOfUser(user));

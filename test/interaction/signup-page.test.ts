@@ -10,6 +10,7 @@ import { engines } from '../helpers/databases.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem } from '../helpers/oauth.js';
+import { confirmEmailLink } from '../helpers/email-link.js';
 
 const CUSTOM_FIELDS = [
   { name: 'loyalty_number', data_type: 'integer', required: true, writable: 'user' },
@@ -230,7 +231,7 @@ for (const engine of engines()) {
 
       const mail = await m.smtp.next(address);
       const link = /https?:\/\/\S+verify-email\/link\S+/.exec(mail.text)![0];
-      const confirmed = await new Browser(m.ward).get(link);
+      const confirmed = await confirmEmailLink(new Browser(m.ward), new URL(link));
       assert.equal(confirmed.status, 200);
       assert.match(await confirmed.text(), /is confirmed/);
 

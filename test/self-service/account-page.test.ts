@@ -11,6 +11,7 @@ import { engines } from '../helpers/databases.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
+import { confirmEmailLink } from '../helpers/email-link.js';
 
 const PAGE = '/identity/v1/account';
 const SSO = '__Host-ward_sso';
@@ -169,7 +170,7 @@ for (const engine of engines()) {
 
       const mail = await w.smtp.next(next);
       const link = linkIn(mail.text);
-      const confirmed = await browser.get(`${link.pathname}${link.search}`);
+      const confirmed = await confirmEmailLink(browser, link);
       assert.equal(confirmed.status, 200);
       assert.match(await confirmed.text(), /Email address confirmed/);
       page = await open(browser);

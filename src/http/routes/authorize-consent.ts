@@ -3,14 +3,14 @@ import type { WardApp } from '../typed-app.js';
 import { consentFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { confirmPage } from '../../interaction/pages/confirm.js';
+import { confirmPage, signInConfirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
 import type { SignInDeps } from '../sign-in.js';
-import { acceptHostedPost, ensureCsrf, expiredPage } from './hosted-form.js';
+import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, expiredPage } from './hosted-form.js';
 
 /**
  * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
@@ -33,12 +33,32 @@ export function confirmationPage(
 }
 
 /**
+ * A tkn opened in a browser that did not ask for it (src/http/tkn-binding.ts): "Sign in to <client>
+ * as <who>?" before anything signs this browser in (login CSRF).
+ */
+export function signInConfirmationPage(
+  r: Pick<Registry, 'masterKey'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  at: { handle: string; request: AuthorizeRequest },
+  who: string,
+): FastifyReply {
+  const csrf = ensureCsrf(r, req, reply);
+  const { client, target } = at.request;
+  const language = pageLanguage(req, at.request);
+  return sendRendered(
+    reply,
+    signInConfirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target, language }),
+  );
+}
+
+/**
  * The answer to the confirmation, and the Cancel button of the login page: cancelling sends the
  * client (Messenger included) its error=access_denied and no code (ML-04).
  */
 export function consentRoutes(
   app: WardApp,
-  r: Pick<Registry, 'config' | 'events' | 'masterKey' | 'sessions'>,
+  r: Pick<Registry, 'account' | 'config' | 'events' | 'masterKey' | 'sessions' | 'storage' | 'users'>,
   deps: SignInDeps,
 ): void {
   const { interactions, nextStep } = deps;
@@ -55,6 +75,14 @@ export function consentRoutes(
         authorizeRequest: ar,
         redirectStatus: 303,
       });
+    }
+    if (interaction.step === 'tkn') {
+      // A tkn's sign-in, confirmed in this browser: it goes on as if the tkn had been bound to it.
+      const user = interaction.userId ? await r.users.find(interaction.userId) : undefined;
+      if (!user || user.disabled || !interaction.amr || interaction.authTime === null)
+        return expiredPage(req, reply, ar);
+      const who = { user, amr: interaction.amr, authTime: interaction.authTime };
+      return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(req, reply, ar);

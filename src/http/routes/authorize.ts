@@ -12,7 +12,8 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
-import { confirmationPage } from './authorize-consent.js';
+import { confirmationPage, signInConfirmationPage } from './authorize-consent.js';
+import { isBrowserRequest, tknBoundHere } from '../browser-binding.js';
 import {
   acceptHostedPost,
   answerOutcome,
@@ -145,6 +146,23 @@ export function authorizeRoutes(
       // max_age applies to the login behind a tkn too (OIDC Core 3.1.2.1): an older one is not enough.
       if (user && !user.disabled && withinMaxAge(r.clock.now(), t.payload.auth_time, ar.maxAge)) {
         const who = { user, amr: t.payload.amr, authTime: t.payload.auth_time };
+        // Opened in a browser that did not ask for it: the user confirms first (login CSRF).
+        if (isBrowserRequest(req) && !tknBoundHere(req, t.payload)) {
+          const { interaction } = await interactions.start(ar, 'login', browserCookie(req, reply));
+          const moved = await interactions.advance(interaction, 'tkn', {
+            userId: user.id,
+            amr: who.amr,
+            authTime: who.authTime,
+          });
+          if (!moved) return expiredPage(req, reply, ar);
+          return signInConfirmationPage(
+            r,
+            req,
+            reply,
+            { handle: moved.handle, request: ar },
+            user.email ?? user.phone_number ?? user.id,
+          );
+        }
         return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
       }
     } else if (!forcesLogin(ar)) {

@@ -18,6 +18,7 @@ import {
   signupSchema,
   ssoDataSchema,
 } from './schemas/identity.js';
+import { tknBinding } from '../browser-binding.js';
 
 /** The Core SDK's identity API: signup, password login, SSO data, remote config (userinfo: profile.ts). */
 export function identityRoutes(
@@ -75,6 +76,7 @@ export function identityRoutes(
       amr: ['pwd'],
       auth_time: now,
       mfa_pending: false,
+      ...tknBinding(req, reply),
     });
     return reply.header('Cache-Control', 'no-store').send({ id: user.id, tkn });
   });
@@ -112,6 +114,7 @@ export function identityRoutes(
       amr: ['pwd'],
       auth_time: now,
       mfa_pending: mfa,
+      ...tknBinding(req, reply),
     });
     r.log.info(
       { event: mfa ? 'login.mfa_required' : 'login.succeeded', client_id: client.client_id, user_id: user.id },

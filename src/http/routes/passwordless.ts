@@ -14,6 +14,8 @@ import type { Registry } from '../../registry.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
+import { requireAllowedOrigin } from '../sign-in-guard.js';
+import { isBrowserRequest, navigatesFrom } from '../browser-binding.js';
 import {
   acceptHostedPost,
   answerOutcome,
@@ -61,10 +63,12 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       const ttl = r.account().self_service.link_ttl * 1000;
       const pending = signIn.interactions.prepare(v.req, 'passwordless', browser, ttl);
       await pending.save();
+      const origin = req.headers.origin;
       r.passwordless.send(a, {
         interactionDigest: pending.digest,
         clientId: v.req.client.client_id,
         locale: localeOf(req),
+        origin: origin && origin !== 'null' ? origin : undefined,
       });
       return reply.header('Cache-Control', 'no-store').send({});
     },
@@ -72,9 +76,11 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
     /** The SDK's web_message mode: the code (no OAuth parameters) finishes the stored request, as JSON. */
     async verify(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
       const row = await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
-      const done = await r.passwordless.redeem(row);
-      const interaction = await signIn.interactions.byDigest(done.interactionDigest);
+      const interaction = await signIn.interactions.byDigest(row.values.interaction);
       if (!interaction) throw new WardError('invalidVerificationCode');
+      // A browser's call comes from an allowed origin of the client that started the sign-in.
+      requireAllowedOrigin(req, new Set(interaction.request.client.allowed_origins), r.config.issuer);
+      const done = await r.passwordless.redeem(row);
       const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
       const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, {
         sessionCookie: req.cookies[SESSION_COOKIE],
@@ -108,14 +114,24 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     return answerOutcome(r, req, reply, outcome);
   }
 
-  /** A link opened where it was not asked for: the user confirms who they sign in as. */
-  function confirm(req: FastifyRequest, reply: FastifyReply, row: CheckedCode, interaction: Interaction) {
+  /**
+   * A link or code opened in a browser that did not ask for it (login CSRF: a stranger's own link
+   * would sign this browser into the stranger's account): the user confirms who they sign in as.
+   */
+  function confirm(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    a: PasswordlessAddress,
+    code: string,
+    interaction: Interaction,
+  ) {
     return sendRendered(
       reply,
       passwordlessConfirmPage(pageLanguage(req, interaction.request), {
         clientName: interaction.request.client.name,
-        address: row.destination,
-        token: String(req.query && (req.query as Record<string, unknown>).verification_code),
+        method: a.method,
+        address: a.address,
+        token: code,
         csrf: ensureCsrf(r, req, reply),
         target: interaction.request.target,
       }),
@@ -138,12 +154,15 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     return asPage(req, reply, async () => {
       const a = passwordlessAddressOf(q);
       const row = await r.passwordless.check(a, q.verification_code);
-      if (isLinkToken(q.verification_code)) {
-        const interaction = await signIn.interactions.byDigest(row.values.interaction);
-        if (!interaction) throw new WardError('invalidVerificationCode');
-        if (!(await signIn.interactions.boundTo(interaction, req.cookies[CSRF_COOKIE])))
-          return confirm(req, reply, row, interaction);
-      }
+      // A link or a typed code signs in by this GET only in the browser that started the sign-in
+      // (login CSRF): its pre-login cookie; for a typed code also a navigation from the page of the app
+      // that asked, or no browser's navigation at all. Anywhere else the user confirms first.
+      const interaction = await signIn.interactions.byDigest(row.values.interaction);
+      if (!interaction) throw new WardError('invalidVerificationCode');
+      const bound =
+        (await signIn.interactions.boundTo(interaction, req.cookies[CSRF_COOKIE])) ||
+        (!isLinkToken(q.verification_code) && (!isBrowserRequest(req) || navigatesFrom(req, row.values.origin)));
+      if (!bound) return confirm(req, reply, a, String(q.verification_code), interaction);
       return finish(req, reply, row, q.client_id);
     });
   });
@@ -154,7 +173,11 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     if (!sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf))
       return sendRendered(reply, invalidLinkPage(pageLanguage(req)));
     return asPage(req, reply, async () => {
-      const row = await r.passwordless.findLink(params.verification_code);
+      // A typed code names its address; a link's token finds its row by itself.
+      const row =
+        params.auth_type === undefined && isLinkToken(params.verification_code)
+          ? await r.passwordless.findLink(params.verification_code)
+          : await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
       if (!row) throw new WardError('invalidVerificationCode');
       return finish(req, reply, row);
     });

@@ -13,7 +13,10 @@ import { requireFreshStepUp } from '../../stepup/factors.js';
 import { changePassword } from '../../self-service/password-change.js';
 import { resetAddressOf } from '../../self-service/address-request.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
+import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
+import { ensureCsrf, sameOriginPost } from './hosted-form.js';
 import {
+  emailConfirmPage,
   emailVerifiedPage,
   forgotPasswordPage,
   forgotPasswordSentPage,
@@ -23,6 +26,7 @@ import {
 } from '../../interaction/pages/self-service.js';
 import {
   accountRecoverySchema,
+  emailLinkFormSchema,
   emailLinkSchema,
   forgotFormSchema,
   forgotPageSchema,
@@ -53,10 +57,12 @@ export function selfServiceRoutes(
     | 'background'
     | 'clients'
     | 'clock'
+    | 'config'
     | 'delivery'
     | 'events'
     | 'limiter'
     | 'logoutDelivery'
+    | 'masterKey'
     | 'outbound'
     | 'passwordReset'
     | 'recovery'
@@ -104,14 +110,35 @@ export function selfServiceRoutes(
     return reply.code(204).send();
   });
 
-  // The emailed link: confirms the address and goes on to the app's page, or shows Ward's.
+  // The emailed link shows a page whose button confirms (a mail scanner that opens links confirms nothing).
   app.get('/identity/v1/verify-email/link', { schema: emailLinkSchema }, async (req, reply) => {
     await limit(req);
     const language = pageLanguage(req);
     const q = requireSingle(req.query);
+    const link = await r.addresses.peekEmailLink(q.token);
+    if (!link) return sendRendered(reply, invalidLinkPage(language));
+    return sendRendered(
+      reply,
+      emailConfirmPage(language, {
+        email: link.email,
+        token: String(q.token),
+        csrf: ensureCsrf(r, req, reply),
+        signup: !link.change,
+        redirectUrl: link.redirectUrl,
+      }),
+    );
+  });
+
+  // The page's button: confirms the address and goes on to the app's page, or shows Ward's.
+  app.post('/identity/v1/verify-email/link', { schema: emailLinkFormSchema }, async (req, reply) => {
+    await limit(req);
+    const language = pageLanguage(req);
+    const params = requireSingle(req.body);
+    if (!sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf))
+      return sendRendered(reply, invalidLinkPage(language));
     let done: Awaited<ReturnType<typeof r.addresses.confirmEmailLink>>;
     try {
-      done = await r.addresses.confirmEmailLink(q.token);
+      done = await r.addresses.confirmEmailLink(params.token);
     } catch (e) {
       if (e instanceof WardError && e.status < 500) return sendRendered(reply, invalidLinkPage(language));
       throw e;

@@ -29,6 +29,7 @@ import {
   signupOptionsSchema,
   signupSchema,
 } from './schemas/webauthn.js';
+import { tknBinding } from '../browser-binding.js';
 
 const BASE = '/identity/v1/webauthn';
 
@@ -109,6 +110,7 @@ export function webauthnRoutes(
       amr: r.passkeys.amr(v.userVerified),
       auth_time: r.clock.now(),
       mfa_pending: false,
+      ...tknBinding(req, reply),
     });
     await r.events.emit('passkey.signup', { client_id: v.clientId, user_id: user.id }, 'signup with a passkey');
     return noStore(reply).send({ tkn });
@@ -160,6 +162,7 @@ export function webauthnRoutes(
       amr,
       auth_time: r.clock.now(),
       mfa_pending: false,
+      ...tknBinding(req, reply),
     });
     await r.events.emit('passkey.login', { client_id: v.clientId, user_id: user.id, amr }, 'passkey login');
     return noStore(reply).send({ tkn });

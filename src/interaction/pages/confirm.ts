@@ -55,3 +55,45 @@ export function confirmPage(p: ConfirmPageInput): Page {
     formAction: formActionSource(p.target),
   };
 }
+
+const SIGN_IN_TEXT = {
+  en: {
+    title: 'Confirm sign-in',
+    heading: (client: string) => `Sign in to ${client} on this device?`,
+    body: (who: string) =>
+      `A sign-in as <strong>${who}</strong> was started elsewhere than in this browser. Go on only if you started it yourself.`,
+    allow: 'Sign in',
+    cancel: 'Cancel',
+  },
+  fr: {
+    title: 'Confirmer la connexion',
+    heading: (client: string) => `Se connecter à ${client} sur cet appareil ?`,
+    body: (who: string) =>
+      `Une connexion en tant que <strong>${who}</strong> a été commencée ailleurs que dans ce navigateur. Continuez seulement si c’est vous qui l’avez commencée.`,
+    allow: 'Me connecter',
+    cancel: 'Annuler',
+  },
+};
+
+/**
+ * A tkn opened in a browser that did not ask for it: the user confirms who they sign in as before
+ * this browser is signed in (login CSRF). Posts to the same consent route as the Messenger page.
+ */
+export function signInConfirmPage(p: ConfirmPageInput): Page {
+  const language = p.language ?? 'en';
+  const t = SIGN_IN_TEXT[language];
+  const hidden =
+    `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">` +
+    `<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
+  return {
+    status: 200,
+    title: t.title,
+    lang: language,
+    body: `<h1>${t.heading(escapeHtml(p.clientName))}</h1><p>${t.body(escapeHtml(p.who))}</p>
+<form method="post" action="/oauth/authorize/consent">${hidden}
+<button type="submit" name="decision" value="allow">${t.allow}</button></form>
+<form method="post" action="/oauth/authorize/consent">${hidden}
+<button type="submit" name="decision" value="deny">${t.cancel}</button></form>`,
+    formAction: formActionSource(p.target),
+  };
+}

@@ -7,16 +7,18 @@ import { formActionSource } from './login.js';
 
 export interface PasswordlessConfirmInput {
   clientName: string;
+  method: 'magic_link' | 'sms';
   address: string;
   token: string;
   csrf: string;
   target: string | null;
 }
 
-const OTHER_BROWSER_EN = 'This sign-in link was asked for in another browser. Go on only if you asked for it.';
+const OTHER_BROWSER_EN =
+  'This sign-in link or code was not asked for in this browser. Go on only if you asked for it yourself.';
 const OTHER_BROWSER_FR =
-  'Ce lien de connexion a été demandé depuis un autre navigateur. Continuez seulement si c’est vous qui ' +
-  'l’avez demandé.';
+  'Ce lien ou ce code de connexion n’a pas été demandé depuis ce navigateur. Continuez seulement si c’est ' +
+  'vous qui l’avez demandé.';
 
 export function passwordlessConfirmPage(language: Language, p: PasswordlessConfirmInput): Page {
   const fr = language === 'fr';
@@ -29,6 +31,8 @@ export function passwordlessConfirmPage(language: Language, p: PasswordlessConfi
 <p>${fr ? 'Connexion à' : 'Signing in to'} ${escapeHtml(p.clientName)} ${fr ? 'en tant que' : 'as'}
 <strong>${escapeHtml(p.address)}</strong>.</p>
 <form method="post" action="/identity/v1/passwordless/confirm">
+<input type="hidden" name="auth_type" value="${p.method}">
+<input type="hidden" name="${p.method === 'sms' ? 'phone_number' : 'email'}" value="${escapeHtml(p.address)}">
 <input type="hidden" name="verification_code" value="${escapeHtml(p.token)}">
 <input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
 <button type="submit">${fr ? 'Me connecter' : 'Sign in'}</button>

@@ -2,11 +2,16 @@
 // your password?", the reset form and its result.
 import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
+import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
 
 const TEXT = {
   en: {
     continue: 'Continue',
+    confirmEmail: 'Confirm your email address',
+    confirmLead: (email: string) => `Confirm that ${email} is your email address.`,
+    confirmSignup: 'Confirm only if you created this account yourself: whoever created it can sign in to it.',
+    confirmButton: 'Confirm my address',
     emailConfirmed: 'Email address confirmed',
     isConfirmed: 'is confirmed.',
     linkExpiredTitle: 'Link expired',
@@ -29,6 +34,10 @@ const TEXT = {
   },
   fr: {
     continue: 'Continuer',
+    confirmEmail: 'Confirmez votre adresse e-mail',
+    confirmLead: (email: string) => `Confirmez que ${email} est votre adresse e-mail.`,
+    confirmSignup: 'Confirmez seulement si vous avez créé ce compte vous-même : qui l’a créé peut s’y connecter.',
+    confirmButton: 'Confirmer mon adresse',
     emailConfirmed: 'Adresse e-mail confirmée',
     isConfirmed: 'est confirmée.',
     linkExpiredTitle: 'Lien expiré',
@@ -57,6 +66,29 @@ const TEXT = {
 
 const back = (language: Language, href: string | undefined) =>
   href ? `<p><a href="${escapeHtml(href)}">${TEXT[language].continue}</a></p>` : '';
+
+/**
+ * An emailed verification link opens this page; only its button (a POST with the form token) confirms
+ * the address, so a mail scanner that opens links confirms nothing.
+ */
+export const emailConfirmPage = (
+  language: Language,
+  p: { email: string; token: string; csrf: string; signup: boolean; redirectUrl?: string },
+): Page => {
+  const t = TEXT[language];
+  return {
+    status: 200,
+    lang: language,
+    title: t.confirmEmail,
+    body: `<h1>${t.confirmEmail}</h1><p>${t.confirmLead(escapeHtml(p.email))}</p>${p.signup ? `<p>${t.confirmSignup}</p>` : ''}
+<form method="post" action="/identity/v1/verify-email/link">
+<input type="hidden" name="token" value="${escapeHtml(p.token)}">
+<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<button type="submit">${t.confirmButton}</button>
+</form>`,
+    formAction: formActionSource(p.redirectUrl ?? null),
+  };
+};
 
 export const emailVerifiedPage = (language: Language, email: string, returnTo?: string): Page => {
   const t = TEXT[language];

@@ -131,7 +131,8 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
       const r = await db.selectFrom('users').selectAll().where('phone_number', '=', phone).executeTakeFirst();
       return r && toUser(r);
     },
-    async setPassword(id: string, hash: string, now: number): Promise<void> {
+    /** Sets the password hash (null: the account has no password any more). */
+    async setPassword(id: string, hash: string | null, now: number): Promise<void> {
       await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
     },
     /** Marks the email address or phone number verified or not (an administrator's decision). */

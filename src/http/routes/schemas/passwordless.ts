@@ -15,7 +15,13 @@ export const passwordlessVerifyGetSchema = {
 };
 
 export const passwordlessConfirmSchema = {
-  body: protocolParams({ verification_code: 'string: the link token', csrf: 'string: the form token' }),
+  body: protocolParams({
+    verification_code: 'string: the link token or the typed code',
+    csrf: 'string: the form token',
+    auth_type: 'string: magic_link or sms (with a typed code)',
+    email: 'string: the address of a typed code',
+    phone_number: 'string: the number of a typed code',
+  }),
 };
 
 const hosted = { interaction: 'string: the sign-in in progress', csrf: 'string: the form token' };

@@ -28,6 +28,10 @@ export const emailLinkSchema = {
   querystring: protocolParams({ token: 'string: the token of the emailed link' }),
 };
 
+export const emailLinkFormSchema = {
+  body: protocolParams({ token: 'string: the token of the emailed link', csrf: 'string: the form token' }),
+};
+
 export const sendPhoneVerificationSchema = {};
 
 export const verifyPhoneSchema = {
