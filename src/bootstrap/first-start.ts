@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WardError } from '../errors/ward-error.js';
 import type { Registry } from '../registry.js';
+import { normaliseStoredEmails } from './stored-emails.js';
 
 export interface FirstStartReport {
   admin?: { email: string; password: string | null };
@@ -8,13 +9,15 @@ export interface FirstStartReport {
 }
 
 /**
- * On the first start: an Administrator account (credentials printed once, or taken from
+ * At every start, the stored email addresses of older versions in their normalised form
+ * (stored-emails.ts). On the first start: an Administrator account (credentials printed once, or taken from
  * WARD_ADMIN_EMAIL / WARD_ADMIN_PASSWORD) and a demo public and confidential client.
  */
 export async function firstStart(
-  r: Pick<Registry, 'clients' | 'config' | 'storage' | 'users'>,
+  r: Pick<Registry, 'clients' | 'clock' | 'config' | 'log' | 'storage' | 'users'>,
 ): Promise<FirstStartReport> {
   const report: FirstStartReport = { demoClients: [] };
+  await normaliseStoredEmails(r);
   if ((await r.storage.users.countByRole('administrator')) === 0) {
     const email = r.config.admin.email ?? 'admin@ward.local';
     const generated = r.config.admin.password === null;

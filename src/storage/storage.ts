@@ -32,7 +32,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     sessions: sessionsRepo(db, engine),
     codes: codesRepo(db, engine),
     oneTime: oneTimeTokensRepo(db),
-    accountCodes: accountCodesRepo(db),
+    accountCodes: accountCodesRepo(db, engine),
     passkeys: passkeysRepo(db, engine),
     interactions: interactionsRepo(db, engine),
     tokens: tokensRepo(db, engine),

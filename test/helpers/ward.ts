@@ -34,6 +34,11 @@ export interface TestWardOptions {
    * launchChromium's loopbackHosts maps to loopback): the issuer is then https://<issuerHost>:<port>.
    */
   issuerHost?: string;
+  /**
+   * Run on the migrated database before the start's bootstrap (firstStart): rows as an older version
+   * left them, written directly through storage.
+   */
+  beforeStart?: (registry: Registry) => Promise<void>;
 }
 
 export interface TestWard {
@@ -103,6 +108,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const logger = pino({ level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } }, sink);
   const clock = opts.clock ?? new FakeClock(Date.now());
   const registry = await buildRegistry(config, { clock, logger, pgSchema });
+  await opts.beforeStart?.(registry);
   await firstStart(registry);
   const tls = await certificate;
   // WARD_TLS=off (the layout behind a TLS proxy): plain HTTP, as main.ts serves it.

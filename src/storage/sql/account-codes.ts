@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Engine } from '../connect.js';
 import type { AccountCodesTable, Database } from '../schema.js';
+import { mayNeedNormalisation } from './email-forms.js';
 
 export type AccountCodeRow = Selectable<AccountCodesTable>;
 
@@ -8,7 +10,7 @@ export type AccountCodeRow = Selectable<AccountCodesTable>;
  * meant for a transaction that first locks the user (`lockUser`), so parallel requests leave one
  * live row per user and purpose.
  */
-export function accountCodesRepo(db: Kysely<Database>) {
+export function accountCodesRepo(db: Kysely<Database>, engine: Engine) {
   return {
     /** Takes the user's row lock: one writer of codes at a time per user (PostgreSQL; SQLite has one writer). */
     async lockUser(userId: string): Promise<void> {
@@ -94,6 +96,25 @@ export function accountCodesRepo(db: Kysely<Database>) {
         .where('superseded_at', 'is', null);
       if (purpose) q = q.where('purpose', '=', purpose);
       await q.execute();
+    },
+    /**
+     * Kills the live email rows sent to an address that may differ from its normalised form and that is
+     * no user's (one statement; issue 33): a pending change to, or a passwordless sign-in of, such an
+     * address would otherwise be confirmed in the old form. The user asks again. Answers how many.
+     */
+    async supersedeLiveToUnnormalisedEmails(now: number): Promise<number> {
+      const r = await db
+        .updateTable('account_codes')
+        .set({ superseded_at: now })
+        .where('channel', '=', 'email')
+        .where('consumed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .where(mayNeedNormalisation(engine, 'destination'))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('users').select('users.id').whereRef('users.email', '=', 'account_codes.destination'))),
+        )
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
     async deleteOfUser(userId: string): Promise<void> {
       await db.deleteFrom('account_codes').where('user_id', '=', userId).execute();

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
 import type { Database, UsersTable } from '../schema.js';
+import { type EmailCursor, mayNeedNormalisation } from './email-forms.js';
 import { bool } from './errors.js';
 import { withoutColumns } from './joined-columns.js';
 
@@ -201,6 +202,74 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
       }
       const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
       return rows.map(toUser);
+    },
+    /**
+     * The users whose stored email may differ from its normalised form (non-ASCII or a trailing dot),
+     * oldest first after `after`: one filtered read, empty on a database with nothing to rewrite.
+     */
+    async listEmailsNeedingNormalisation(
+      after: EmailCursor | null,
+      limit: number,
+    ): Promise<Array<EmailCursor & { email: string }>> {
+      let q = db
+        .selectFrom('users')
+        .select(['id', 'email', 'created_at'])
+        .where('email', 'is not', null)
+        .where(mayNeedNormalisation(engine, 'email'));
+      if (after)
+        q = q.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after.created_at),
+            eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+          ]),
+        );
+      const rows = await q.orderBy('created_at').orderBy('id').limit(limit).execute();
+      return rows as Array<EmailCursor & { email: string }>;
+    },
+    /**
+     * Rewrites a user's email `from` to its normalised form `to`, only if the row still has `from` and
+     * no other user has `to` (answers whether it did; nothing is merged). With it, the places where
+     * that address is a lookup key follow: the user's email second factor (unless it also has `to`)
+     * and the live codes and links sent to `from`. Meant for a transaction.
+     */
+    async rewriteEmail(id: string, from: string, to: string, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ email: to, updated_at: now })
+        .where('id', '=', id)
+        .where('email', '=', from)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('users as other').select('other.id').where('other.email', '=', to))),
+        )
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await db
+        .updateTable('mfa_credentials')
+        .set({ destination: to })
+        .where('user_id', '=', id)
+        .where('type', '=', 'email')
+        .where('destination', '=', from)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('mfa_credentials as m')
+                .select('m.id')
+                .where('m.user_id', '=', id)
+                .where('m.type', '=', 'email')
+                .where('m.destination', '=', to),
+            ),
+          ),
+        )
+        .execute();
+      await db
+        .updateTable('account_codes')
+        .set({ destination: to })
+        .where('channel', '=', 'email')
+        .where('destination', '=', from)
+        .where('consumed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .execute();
+      return true;
     },
     async countByRole(role: string): Promise<number> {
       const r = await db
