@@ -1,6 +1,7 @@
 // Runs every *.test.ts under test/ and src/ with node's test runner (TypeScript through tsx). The whole run
 // (no file arguments) lints first (`npm run lint`: biome and the dependency rules) and stops if that fails;
-// a run of named files skips the lint to keep the edit-test loop short.
+// a run of named files skips the lint to keep the edit-test loop short. `--contract` runs the
+// protocol, storage, interop and SDK tests only (no browser, no lint): CI's pass on Node 24 (.ci/run).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,32 +15,38 @@ function find(dir, out = []) {
   return out;
 }
 
-const only = process.argv.slice(2);
-if (!only.length) {
+const contract = process.argv[2] === '--contract';
+const only = contract ? [] : process.argv.slice(2);
+// The protocol, storage contract, interop and SDK tests, without the browser ones (slow; the SDK's
+// Node tests cover the same flows).
+const CONTRACT_DIRS = ['test/protocol/', 'test/storage/', 'test/interop/'];
+const isContract = (f) =>
+  (CONTRACT_DIRS.some((d) => f.startsWith(d)) || f === 'test/stepup/sdk.test.ts') && !f.includes('chromium');
+if (!only.length && !contract) {
   const lint = spawnSync('npm', ['run', '-s', 'lint'], { stdio: 'inherit' });
   if (lint.status !== 0) {
     process.stderr.write('npm run lint failed: fix the findings above (format with `npx biome format --write .`)\n');
     process.exit(lint.status ?? 1);
   }
 }
-const files = only.length ? only : [...find('src'), ...find('test')].sort();
+const all = [...find('src'), ...find('test')].sort();
+const files = only.length ? only : contract ? all.filter(isContract) : all;
 // The spec reporter ends with a list of every failed or cancelled test, so the tail of a CI log names them.
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec'];
 const run = (list, env = process.env) =>
   spawnSync(process.execPath, [...args, ...list], { stdio: 'inherit', env }).status ?? 1;
+if (contract) process.stdout.write(`The contract tests on node ${process.version} (${files.length} files)\n`);
 const status = run(files);
-if (only.length || status !== 0) process.exit(status);
+if (only.length || contract || status !== 0) process.exit(status);
 
 // The whole run proves the plain path is the same product as the tuned one (docs/performance.md):
 // the protocol, token, storage contract and SDK tests once more with every speed-up off. Left out:
-// the tests of a speed-up itself (they pin the tuned path) and the browser tests (slow; the SDK's
-// Node tests cover the same flows).
-const PLAIN_DIRS = ['test/protocol/', 'test/interaction/', 'test/storage/', 'test/interop/'];
+// the tests of a speed-up itself (they pin the tuned path) and the browser tests; the interaction
+// pages' tests added.
 const PINNED = ['pg-named', 'sqlite-batch', 'sqlite-tuning', 'document-fast-path', 'prepared'];
 const plain = files.filter(
   (f) =>
-    (PLAIN_DIRS.some((d) => f.startsWith(d)) || f === 'test/stepup/sdk.test.ts') &&
-    !f.includes('chromium') &&
+    (isContract(f) || (f.startsWith('test/interaction/') && !f.includes('chromium'))) &&
     !PINNED.some((n) => f.endsWith(`/${n}.test.ts`)),
 );
 process.stdout.write(`\nThe same contract tests with WARD_TUNING=off (${plain.length} files):\n`);

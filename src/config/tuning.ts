@@ -6,8 +6,6 @@
 export const SPEED_UPS = [
   /** SQLite: the writes of one event-loop turn share one transaction (storage/engine/group-commit.ts). */
   'group_commit',
-  /** SQLite: one compiled statement per SQL text (storage/engine/statement-cache.ts). */
-  'statement_cache',
   /** SQLite: statement journal in memory, rarer checkpoints (storage/engine/sqlite-pragmas.ts). */
   'sqlite_pragmas',
   /** Hot queries compiled once and re-filled (storage/engine/query-templates.ts). */
@@ -31,6 +29,12 @@ export const SPEED_UPS = [
 ] as const;
 
 export type SpeedUp = (typeof SPEED_UPS)[number];
+/**
+ * Names that were speed-ups and are now the only path: still accepted in WARD_TUNING_OFF, and no-ops.
+ * `statement_cache`: since issue 40 every SQLite connection holds one statement per text
+ * (storage/engine/held-statements.ts), the plain path included.
+ */
+const RETIRED = ['statement_cache'];
 /** Which speed-ups are on. */
 export type Tuning = Readonly<Record<SpeedUp, boolean>>;
 
@@ -52,7 +56,7 @@ export function parseTuning(
   if (on === null) problem('WARD_TUNING', `must be "on" or "off", got ${JSON.stringify(raw)}`);
   const tuning: Record<SpeedUp, boolean> = { ...(on === false ? PLAIN : TUNED) };
   for (const name of (offList ?? '').split(',').map((s) => s.trim())) {
-    if (name === '') continue;
+    if (name === '' || RETIRED.includes(name)) continue;
     if ((SPEED_UPS as readonly string[]).includes(name)) tuning[name as SpeedUp] = false;
     else problem('WARD_TUNING_OFF', `unknown speed-up ${JSON.stringify(name)}; known: ${SPEED_UPS.join(', ')}`);
   }

@@ -54,6 +54,24 @@ function redact(event: MessagingEvent): string {
   return JSON.stringify({ ...event, account_linking: { ...event.account_linking, authorization_code: '[redacted]' } });
 }
 
+// On Node 24 a better-sqlite3 database or statement left to the garbage collector can abort the
+// process (`RemoveEnvironmentCleanupHook ... (env) != nullptr`; Ward's storage/engine/held-statements.ts
+// says why; the kit imports nothing of Ward's). So the queue prepares one statement per text and holds
+// it, with its database, until the process exits; its settings go through `exec` (no statement).
+const held = new Set<Database.Database>();
+
+function holding(db: Database.Database): Database.Database {
+  held.add(db);
+  const prepare = db.prepare.bind(db);
+  const statements = new Map<string, Database.Statement>();
+  db.prepare = ((text: string) => {
+    let stmt = statements.get(text);
+    if (stmt === undefined) statements.set(text, (stmt = prepare(text)));
+    return stmt;
+  }) as typeof db.prepare;
+  return db;
+}
+
 export class DurableQueue {
   private readonly db: Database.Database;
 
@@ -62,10 +80,10 @@ export class DurableQueue {
     private readonly now: () => number,
   ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = holding(new Database(path));
+    this.db.exec('pragma journal_mode = WAL');
+    this.db.exec('pragma synchronous = FULL');
+    this.db.exec('pragma busy_timeout = 5000');
     this.db.exec(`CREATE TABLE IF NOT EXISTS messenger_items (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       dedupe_key TEXT NOT NULL UNIQUE,

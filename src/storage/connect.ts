@@ -23,10 +23,10 @@ import * as m016 from './migrations/016-client-token-rules.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
+import { holdingStatements } from './engine/held-statements.js';
 import { namingStatements } from './engine/pg-named.js';
 import { useQueryTemplates } from './engine/query-templates.js';
 import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
-import { cachingStatements } from './engine/statement-cache.js';
 import type { Database } from './schema.js';
 import { outageLog, type OutageLog } from './unavailable.js';
 
@@ -96,17 +96,16 @@ export function connect(opts: ConnectOptions): Db {
   }
   if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
   const file = new SqliteDatabase(opts.sqlitePath);
-  file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = NORMAL');
-  file.pragma('busy_timeout = 5000');
-  if (tuning.sqlite_pragmas) for (const p of SQLITE_TUNING) file.pragma(p);
+  // Statements are held for the process's life (engine/held-statements.ts): the settings go through
+  // `exec`, which makes none, not `pragma`, which would leave one per call to the garbage collector.
+  file.exec('pragma journal_mode = WAL');
+  file.exec('pragma synchronous = NORMAL');
+  file.exec('pragma busy_timeout = 5000');
+  if (tuning.sqlite_pragmas) for (const p of SQLITE_TUNING) file.exec(`pragma ${p}`);
   const batch = tuning.group_commit ? batchingWrites(file) : undefined;
   // Kysely's SQLite driver calls `prepare` per query: an own property shadows the prototype's
   // method for this one connection, with the speed-ups chosen.
-  const prepare = file.prepare.bind(file);
-  const wrapped = batch ? (text: string) => batch.wrap(prepare(text), text) : undefined;
-  const chosen = tuning.statement_cache ? cachingStatements(wrapped ?? prepare) : wrapped;
-  if (chosen) file.prepare = chosen as typeof file.prepare;
+  file.prepare = holdingStatements(file, batch?.wrap) as typeof file.prepare;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   if (tuning.query_templates) useQueryTemplates(db);
   return {

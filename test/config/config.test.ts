@@ -214,7 +214,9 @@ describe('configuration', () => {
         .map(([k]) => k),
       ['group_commit', 'direct_jws'],
     );
-    assert.equal(loadConfig({ WARD_CONFIG: withFile('{"tuning": "off"}') }).tuning.statement_cache, false);
+    assert.equal(loadConfig({ WARD_CONFIG: withFile('{"tuning": "off"}') }).tuning.group_commit, false);
+    // A retired speed-up (now the only path) is still accepted, and changes nothing.
+    assert.deepEqual(loadConfig({ WARD_TUNING_OFF: 'statement_cache' }).tuning, loadConfig({}).tuning);
   });
 
   it('refuses a file that is not JSON, naming the file', () => {

@@ -13,8 +13,16 @@ import { installDurableAnswers } from '../../src/http/durable-answers.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { connect, migrate, type Db } from '../../src/storage/connect.js';
 import { batchingWrites } from '../../src/storage/engine/group-commit.js';
+import { holdingStatements } from '../../src/storage/engine/held-statements.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'ward-batch-'));
+// On Node 24 a better-sqlite3 statement left to the garbage collector can abort the process: the
+// test's own connections hold theirs as Ward's do (src/storage/engine/held-statements.ts).
+const opened = (path: string, options?: SqliteDatabase.Options) => {
+  const file = new SqliteDatabase(path, options);
+  file.prepare = holdingStatements(file) as typeof file.prepare;
+  return file;
+};
 
 describe("SQLite group commit, through Ward's storage", () => {
   let d: Db;
@@ -30,7 +38,7 @@ describe("SQLite group commit, through Ward's storage", () => {
     d = connect({ sqlitePath: path, postgresUrl: null });
     await migrate(d);
     await d.settled?.();
-    other = new SqliteDatabase(path, { readonly: true });
+    other = opened(path, { readonly: true });
   });
   after(async () => {
     other.close();
@@ -151,7 +159,7 @@ describe("SQLite group commit, through Ward's storage", () => {
       e.db,
     );
     await e.close();
-    const check = new SqliteDatabase(path, { readonly: true });
+    const check = opened(path, { readonly: true });
     assert.equal((check.prepare('select count(*) as n from refresh_tokens').get() as { n: number }).n, 1);
     check.close();
   });
@@ -160,9 +168,9 @@ describe("SQLite group commit, through Ward's storage", () => {
 describe('SQLite group commit: a failed commit', () => {
   // A deferred foreign key is checked at COMMIT: the statement succeeds, the commit fails.
   const open = () => {
-    const file = new SqliteDatabase(join(dir(), 'f.db'));
-    file.pragma('journal_mode = WAL');
-    file.pragma('foreign_keys = ON');
+    const file = opened(join(dir(), 'f.db'));
+    file.exec('pragma journal_mode = WAL');
+    file.exec('pragma foreign_keys = ON');
     file.exec(
       'create table parent (id integer primary key); create table child (id integer primary key, parent_id integer references parent(id) deferrable initially deferred)',
     );
