@@ -3,7 +3,7 @@ import type { WardApp } from '../typed-app.js';
 import { consentFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
-import { confirmPage, signInConfirmPage } from '../../interaction/pages/confirm.js';
+import { confirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
@@ -13,8 +13,10 @@ import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, expiredPage } from './hosted-form.js';
 
 /**
- * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
- * first sees "Link your Messenger account to <client>?" and chooses.
+ * A question before anything is issued or signed in from what the browser did not ask for itself:
+ * Messenger linking from an SSO cookie (`confirmPage`, ML-05, linking CSRF: "Link your Messenger
+ * account to <client>?") and a tkn opened in another browser (`signInConfirmPage`, login CSRF:
+ * "Sign in to <client> on this device?"). The answer comes to /oauth/authorize/consent.
  */
 export function confirmationPage(
   r: Pick<Registry, 'masterKey'>,
@@ -22,34 +24,12 @@ export function confirmationPage(
   reply: FastifyReply,
   at: { handle: string; request: AuthorizeRequest },
   who: string,
+  page: typeof confirmPage = confirmPage,
 ): FastifyReply {
   const csrf = ensureCsrf(r, req, reply);
   const { client, target } = at.request;
   const language = pageLanguage(req, at.request);
-  return sendRendered(
-    reply,
-    confirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target, language }),
-  );
-}
-
-/**
- * A tkn opened in a browser that did not ask for it (src/http/tkn-binding.ts): "Sign in to <client>
- * as <who>?" before anything signs this browser in (login CSRF).
- */
-export function signInConfirmationPage(
-  r: Pick<Registry, 'masterKey'>,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  at: { handle: string; request: AuthorizeRequest },
-  who: string,
-): FastifyReply {
-  const csrf = ensureCsrf(r, req, reply);
-  const { client, target } = at.request;
-  const language = pageLanguage(req, at.request);
-  return sendRendered(
-    reply,
-    signInConfirmPage({ clientName: client.name, interaction: at.handle, csrf, who, target, language }),
-  );
+  return sendRendered(reply, page({ clientName: client.name, interaction: at.handle, csrf, who, target, language }));
 }
 
 /**

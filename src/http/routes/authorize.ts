@@ -12,7 +12,8 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
-import { confirmationPage, signInConfirmationPage } from './authorize-consent.js';
+import { confirmationPage } from './authorize-consent.js';
+import { signInConfirmPage } from '../../interaction/pages/confirm.js';
 import { isBrowserRequest, tknBoundHere } from '../browser-binding.js';
 import {
   acceptHostedPost,
@@ -155,13 +156,8 @@ export function authorizeRoutes(
             authTime: who.authTime,
           });
           if (!moved) return expiredPage(req, reply, ar);
-          return signInConfirmationPage(
-            r,
-            req,
-            reply,
-            { handle: moved.handle, request: ar },
-            user.email ?? user.phone_number ?? user.id,
-          );
+          const shown = user.email ?? user.phone_number ?? user.id;
+          return confirmationPage(r, req, reply, { handle: moved.handle, request: ar }, shown, signInConfirmPage);
         }
         return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
       }

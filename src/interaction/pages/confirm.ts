@@ -2,11 +2,11 @@ import type { Language } from '../../errors/ward-error.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import { formActionSource } from './login.js';
 
-const TEXT = {
+const TEXT: Record<Language, DecisionText> = {
   en: {
     title: 'Link your Messenger account',
     heading: (client: string) => `Link your Messenger account to ${client}?`,
-    signedInAs: (who: string, client: string) =>
+    body: (who: string, client: string) =>
       `You are signed in as ${who}. ${client} will know your name and email address.`,
     allow: 'Link my account',
     cancel: 'Cancel',
@@ -14,7 +14,7 @@ const TEXT = {
   fr: {
     title: 'Associer votre compte Messenger',
     heading: (client: string) => `Associer votre compte Messenger à ${client} ?`,
-    signedInAs: (who: string, client: string) =>
+    body: (who: string, client: string) =>
       `Vous êtes connecté en tant que ${who}. ${client} connaîtra votre nom et votre adresse e-mail.`,
     allow: 'Associer mon compte',
     cancel: 'Annuler',
@@ -32,13 +32,19 @@ export interface ConfirmPageInput {
   language?: Language;
 }
 
-/**
- * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
- * first sees "Link your Messenger account to <client>?" and chooses.
- */
-export function confirmPage(p: ConfirmPageInput): Page {
+interface DecisionText {
+  title: string;
+  heading: (client: string) => string;
+  /** The paragraph under the heading; both arguments are already escaped. */
+  body: (who: string, client: string) => string;
+  allow: string;
+  cancel: string;
+}
+
+/** A question the user answers with Allow or Cancel, both posted to /oauth/authorize/consent. */
+function decisionPage(text: Record<Language, DecisionText>, p: ConfirmPageInput): Page {
   const language = p.language ?? 'en';
-  const t = TEXT[language];
+  const t = text[language];
   const hidden =
     `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">` +
     `<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
@@ -47,7 +53,7 @@ export function confirmPage(p: ConfirmPageInput): Page {
     status: 200,
     title: t.title,
     lang: language,
-    body: `<h1>${t.heading(client)}</h1><p>${t.signedInAs(escapeHtml(p.who), client)}</p>
+    body: `<h1>${t.heading(client)}</h1><p>${t.body(escapeHtml(p.who), client)}</p>
 <form method="post" action="/oauth/authorize/consent">${hidden}
 <button type="submit" name="decision" value="allow">${t.allow}</button></form>
 <form method="post" action="/oauth/authorize/consent">${hidden}
@@ -56,7 +62,13 @@ export function confirmPage(p: ConfirmPageInput): Page {
   };
 }
 
-const SIGN_IN_TEXT = {
+/**
+ * Messenger linking never issues a code silently from an SSO cookie (ML-05, linking CSRF): the user
+ * first sees "Link your Messenger account to <client>?" and chooses.
+ */
+export const confirmPage = (p: ConfirmPageInput): Page => decisionPage(TEXT, p);
+
+const SIGN_IN_TEXT: Record<Language, DecisionText> = {
   en: {
     title: 'Confirm sign-in',
     heading: (client: string) => `Sign in to ${client} on this device?`,
@@ -79,21 +91,4 @@ const SIGN_IN_TEXT = {
  * A tkn opened in a browser that did not ask for it: the user confirms who they sign in as before
  * this browser is signed in (login CSRF). Posts to the same consent route as the Messenger page.
  */
-export function signInConfirmPage(p: ConfirmPageInput): Page {
-  const language = p.language ?? 'en';
-  const t = SIGN_IN_TEXT[language];
-  const hidden =
-    `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">` +
-    `<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
-  return {
-    status: 200,
-    title: t.title,
-    lang: language,
-    body: `<h1>${t.heading(escapeHtml(p.clientName))}</h1><p>${t.body(escapeHtml(p.who))}</p>
-<form method="post" action="/oauth/authorize/consent">${hidden}
-<button type="submit" name="decision" value="allow">${t.allow}</button></form>
-<form method="post" action="/oauth/authorize/consent">${hidden}
-<button type="submit" name="decision" value="deny">${t.cancel}</button></form>`,
-    formAction: formActionSource(p.target),
-  };
-}
+export const signInConfirmPage = (p: ConfirmPageInput): Page => decisionPage(SIGN_IN_TEXT, p);
