@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../src/authz/roles.js';
-import { codeFor, redeem } from './oauth.js';
+import { codeFor, redeem, tokenRequest } from './oauth.js';
 import type { TestWard } from './ward.js';
 
 /** A first-party console client: user tokens issued to it carry the user's role permissions. */
@@ -60,3 +60,15 @@ export function api(ward: TestWard, token: string) {
 }
 
 export const uniqueId = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+/** A client_credentials access token of a management client (the grant must answer 200). */
+export async function clientCredentialsToken(ward: TestWard, clientId: string, secret: string): Promise<string> {
+  const res = await tokenRequest(ward, {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: secret,
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}

@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
-import { api } from '../helpers/management.js';
-import { tokenRequest } from '../helpers/oauth.js';
+import { api, clientCredentialsToken } from '../helpers/management.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { NO_RATE_LIMITS } from './support.js';
 
@@ -37,16 +36,7 @@ for (const engine of engines()) {
       });
       after(() => ward.close());
 
-      const ccToken = async (clientId: string, secret: string) => {
-        const res = await tokenRequest(ward, {
-          grant_type: 'client_credentials',
-          client_id: clientId,
-          client_secret: secret,
-        });
-        const body = (await res.json()) as { access_token: string };
-        assert.equal(res.status, 200, JSON.stringify(body));
-        return body.access_token;
-      };
+      const ccToken = (clientId: string, secret: string) => clientCredentialsToken(ward, clientId, secret);
       const active = async (token: string): Promise<boolean> => {
         const res = await ward.fetch('/oauth/introspect', {
           method: 'POST',

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
-import { api, CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
-import { codeFor, PUBLIC_CLIENT, redeem, signup, tokenRequest } from '../helpers/oauth.js';
+import { api, clientCredentialsToken, CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
+import { codeFor, PUBLIC_CLIENT, redeem, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { NO_RATE_LIMITS } from './support.js';
 
@@ -40,16 +40,7 @@ for (const engine of engines()) {
     });
     after(() => ward.close());
 
-    const ccToken = async (clientId: string, secret = SECRET) => {
-      const res = await tokenRequest(ward, {
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-      });
-      const body = (await res.json()) as { access_token: string };
-      assert.equal(res.status, 200, JSON.stringify(body));
-      return body.access_token;
-    };
+    const ccToken = (clientId: string, secret = SECRET) => clientCredentialsToken(ward, clientId, secret);
     const refused = (res: { status: number; body: Record<string, unknown> }, key = EXCEEDS) => {
       assert.equal(res.status, 403, JSON.stringify(res.body));
       assert.equal(res.body.error_message_key, key);
