@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
@@ -24,6 +24,7 @@ import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
 import { holdingStatements } from './engine/held-statements.js';
+import { OwnSchemaPostgresDialect } from './engine/own-schema.js';
 import { namingStatements } from './engine/pg-named.js';
 import { useQueryTemplates } from './engine/query-templates.js';
 import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
@@ -90,7 +91,7 @@ export function connect(opts: ConnectOptions): Db {
     });
     if (tuning.pg_named_statements) namingStatements(pool);
     survivingOutages(pool, opts.outage ?? stderrOutage());
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     if (tuning.query_templates) useQueryTemplates(db);
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }
