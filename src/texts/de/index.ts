@@ -1,0 +1,7 @@
+// German, typed against English.
+import type { Texts } from '../en/index.js';
+import { errors } from './errors.js';
+import { messages } from './messages.js';
+import { pages } from './pages.js';
+
+export const de: Texts = { errors, messages, pages };

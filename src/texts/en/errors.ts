@@ -1,0 +1,2 @@
+/** English texts: errors. */
+export const errors = {};

@@ -1,0 +1,2 @@
+/** English texts: messages. */
+export const messages = {};

@@ -1,0 +1,2 @@
+/** English texts: pages. */
+export const pages = {};

@@ -1,0 +1,7 @@
+// French, typed against English.
+import type { Texts } from '../en/index.js';
+import { errors } from './errors.js';
+import { messages } from './messages.js';
+import { pages } from './pages.js';
+
+export const fr: Texts = { errors, messages, pages };
