@@ -4,7 +4,7 @@
 // response_mode=web_message: the page must be framable by the app and post to it, and the SSO
 // cookie must reach it), getSessionInfo (a credentialed cross-origin GET) and logout.
 // Two layouts. Ward on the app's own site (https://id.ward.test for https://app.ward.test, both
-// mapped to loopback in the browser), as the README's production layout advises: everything works.
+// mapped to loopback in the browser), as docs/operations.md ("Scale-out") advises: everything works.
 // Ward on another site (https://localhost for https://127.0.0.1): this Chromium withholds
 // third-party cookies (the iframe's request says `Sec-Fetch-Storage-Access: none`), as Safari and
 // Firefox do, so the silent checks cannot see the session; the login itself still works.

@@ -1,7 +1,7 @@
 // Issue 33, item 11: the per-account sign-in protection counts an account's failed passwords
 // together, whether they named it by its email or by its phone number (before, 5 + 5 guesses before
 // the first wait). An identifier of no account still counts on its own, with the same thresholds, so
-// the answers do not tell whether an account exists (README, "Per-account protection").
+// the answers do not tell whether an account exists (docs/passwords.md, "Per-account protection").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
