@@ -16,7 +16,7 @@ const usage = `Usage: ward <command>
             --workers N runs N processes sharing the port (node:cluster), one per core
   migrate   apply the database migrations and exit
 ${OPERATOR_USAGE}
-Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see README).`;
+Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see docs/configuration.md).`;
 
 async function main(argv: string[]): Promise<number> {
   const command = argv[0] ?? 'start';

@@ -5,7 +5,7 @@ export const ROLES = ['viewer', 'developer', 'manager', 'administrator'] as cons
 export type Role = (typeof ROLES)[number];
 
 /**
- * The permission table (README, "Management API"). Key management needs Developer or above;
+ * The permission table (docs/endpoints.md, "Management API"). Key management needs Developer or above;
  * settings and users need Manager or above; only an Administrator changes roles.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
