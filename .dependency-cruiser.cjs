@@ -1,6 +1,6 @@
 /** Dependency direction of src/, checked by `npm run lint` (so by `npm test`): any violation fails. */
 const DOMAIN =
-  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless)/';
+  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless|limits)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

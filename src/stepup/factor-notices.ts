@@ -79,3 +79,5 @@ export function createFactorNotices(deps: {
     },
   };
 }
+
+export type FactorNotices = ReturnType<typeof createFactorNotices>;

@@ -20,15 +20,30 @@ import {
   validateEndSession,
 } from '../../logout/end-session.js';
 import { requireSingle, type Params } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import { clearSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
+import type { SessionService } from '../../accounts/sessions.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { WardConfig } from '../../config/types.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { Clock } from '../../lib/clock.js';
+import type { LogoutDelivery } from '../../logout/backchannel.js';
+import type { Storage } from '../../storage/storage.js';
 
-type LogoutDeps = Pick<
-  Registry,
-  'clients' | 'clock' | 'config' | 'events' | 'keys' | 'logoutDelivery' | 'masterKey' | 'sessions' | 'storage'
->;
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+interface LogoutDeps {
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  keys: KeyStore;
+  logoutDelivery: LogoutDelivery;
+  masterKey: Buffer;
+  sessions: SessionService;
+  storage: Storage;
+}
 
 /**
  * The end_session_endpoint, `/identity/v1/logout` (GET and POST): the Core SDK's `redirect_to`

@@ -5,7 +5,12 @@
 import type { Client } from '../../clients/service.js';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
-import type { Registry } from '../../registry.js';
+import type { ClientService } from '../../clients/service.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ClientAuthDeps {
+  clients: ClientService;
+}
 
 export interface AuthenticatedClient {
   client: Client;
@@ -34,7 +39,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
 }
 
 export async function authenticateClient(
-  r: Pick<Registry, 'clients'>,
+  r: ClientAuthDeps,
   authorization: string | undefined,
   params: Params,
 ): Promise<AuthenticatedClient> {
