@@ -3,10 +3,9 @@ import { hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import { SIGNING_ALGS, isSigningAlg } from '../keys/families.js';
-import { GLOBAL_SET } from '../keys/key-store.js';
+import { GLOBAL_SET, type KeyStore } from '../keys/key-store.js';
 import type { Actor } from '../audit/record.js';
 import type { ClientService } from '../clients/service.js';
-import type { KeyStore } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
 import type { Storage } from '../storage/storage.js';
 

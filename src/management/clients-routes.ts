@@ -8,13 +8,12 @@ import { JWT_ALGORITHMS } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { isSigningAlg } from '../keys/families.js';
-import { GLOBAL_SET, clientSet } from '../keys/key-store.js';
+import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
 import { recordAudit } from '../audit/record.js';
 import { isSystemClient } from '../clients/system.js';
 import { requireHolds, type ManagementActor } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { clientIdParam, emptyBody } from './schemas.js';
-import type { KeyStore } from '../keys/key-store.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 

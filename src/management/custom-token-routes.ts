@@ -2,14 +2,13 @@ import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
-import { CUSTOM_TOKEN_TTL_SECONDS } from '../protocol/tkn.js';
+import { CUSTOM_TOKEN_TTL_SECONDS, type TknService } from '../protocol/tkn.js';
 import { isSystemClient } from '../clients/system.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
-import type { TknService } from '../protocol/tkn.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

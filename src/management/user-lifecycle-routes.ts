@@ -5,7 +5,7 @@ import { invalidField, missingField, notFound } from '../errors/refusals.js';
 import { randomId } from '../lib/random.js';
 import { WardError } from '../errors/ward-error.js';
 import { anyObject, nullable, partialObject } from '../http/schema-types.js';
-import { deliveriesForUser } from '../logout/backchannel.js';
+import { deliveriesForUser, type LogoutDelivery } from '../logout/backchannel.js';
 import type { User } from '../storage/sql/users.js';
 import { userView } from './user-view.js';
 import { requireAuthorityOver } from './auth.js';
@@ -15,7 +15,6 @@ import { exportUser } from './user-export.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
-import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { PasswordReset } from '../self-service/password-reset.js';
 import type { Storage } from '../storage/storage.js';
 

@@ -6,7 +6,7 @@ import { notFound } from '../errors/refusals.js';
 import { verifiedFactors } from '../stepup/factors.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
-import { endSessionsOfUser } from '../logout/backchannel.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
 import { userView } from './user-view.js';
 import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
@@ -16,7 +16,6 @@ import type { ProfileService } from '../accounts/profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
-import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { FactorNotices } from '../stepup/factor-notices.js';
 import type { Storage } from '../storage/storage.js';
 

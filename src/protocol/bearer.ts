@@ -2,12 +2,11 @@
 // (an id_token, a token forged with a client secret, alg=none, ...) never does.
 import type { WardError } from '../errors/ward-error.js';
 import { invalidToken } from '../errors/refusals.js';
-import type { AccessTokenClaims } from './access-token-codec.js';
 import type { User } from '../storage/sql/users.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
-import type { AccessTokenCodec } from './access-token-codec.js';
+import type { AccessTokenCodec, AccessTokenClaims } from './access-token-codec.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

@@ -7,12 +7,11 @@
 // Anything else (expired, revoked, a client_credentials token older than its client's last secret or
 // scope change, of a revoked grant or a disabled user, another client's, rotated,
 // garbage) is exactly {"active": false} (RFC 7662 2.2), so the answer tells nothing about why.
-import type { Client } from '../clients/service.js';
 import { sha256 } from '../lib/secrets.js';
 import { clientTokenCurrent } from './bearer.js';
 import type { User } from '../storage/sql/users.js';
 import type { UserService } from '../accounts/users.js';
-import type { ClientService } from '../clients/service.js';
+import type { ClientService, Client } from '../clients/service.js';
 import type { WardConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { AccessTokenCodec } from './access-token-codec.js';

@@ -7,7 +7,6 @@ import { invalidRequest, invalidToken, rateLimited } from '../errors/refusals.js
 import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
 import type { User } from '../storage/sql/users.js';
-import type { Repos } from '../storage/storage.js';
 import type { InteractionRow } from '../storage/sql/interactions.js';
 import type { StepUpRow } from '../storage/sql/mfa.js';
 import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
@@ -16,7 +15,7 @@ import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, Repos } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface StepUpDeps {

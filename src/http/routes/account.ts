@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE, type Session } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type Session, type SessionService } from '../../accounts/sessions.js';
 import { type Language, WardError } from '../../errors/ward-error.js';
 import { invalidField } from '../../errors/refusals.js';
-import { maskDestination } from '../../integrations/delivery.js';
+import { maskDestination, type Delivery } from '../../integrations/delivery.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import {
   ACCOUNT_PATH,
@@ -38,11 +38,9 @@ import {
   accountStepUpVerifySchema,
 } from './schemas/account.js';
 import type { ProfileService } from '../../accounts/profiles.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
-import type { Delivery } from '../../integrations/delivery.js';
 import type { Background } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbound } from '../../lib/outbound/client.js';

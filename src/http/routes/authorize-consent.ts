@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { consentFormSchema } from './schemas/authorize.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { confirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
@@ -10,7 +10,6 @@ import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
 import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, expiredPage } from './hosted-form.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';

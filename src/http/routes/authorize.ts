@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
 import { loginPage as renderLogin } from '../../interaction/pages/login.js';
@@ -29,7 +29,6 @@ import { hostedMessage, type HostedMessage, isHostedMessage } from '../../intera
 import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';

@@ -1,5 +1,5 @@
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
@@ -19,7 +19,6 @@ import {
   ssoDataSchema,
 } from './schemas/identity.js';
 import { tknBinding } from '../browser-binding.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { logoutBodySchema, logoutQuerySchema } from './schemas/logout-social.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { forbidden } from '../../errors/refusals.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import {
@@ -10,7 +10,7 @@ import {
   signedOutPage,
   stillSignedInPage,
 } from '../../interaction/pages/logout.js';
-import { endSessionEverywhere } from '../../logout/backchannel.js';
+import { endSessionEverywhere, type LogoutDelivery } from '../../logout/backchannel.js';
 import {
   END_SESSION_PARAMS,
   confirmationToken,
@@ -23,13 +23,11 @@ import { requireSingle, type Params } from '../../protocol/params.js';
 import { clearSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { WardConfig } from '../../config/types.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import type { Clock } from '../../lib/clock.js';
-import type { LogoutDelivery } from '../../logout/backchannel.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

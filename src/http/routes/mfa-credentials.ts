@@ -8,7 +8,6 @@ import { requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
-import type { Channel } from '../../stepup/challenges.js';
 import { requireSingle } from '../../protocol/params.js';
 import {
   listCredentialsSchema,
@@ -24,7 +23,7 @@ import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
-import type { VerificationService } from '../../stepup/challenges.js';
+import type { VerificationService, Channel } from '../../stepup/challenges.js';
 import type { FactorNotices } from '../../stepup/factor-notices.js';
 import type { Storage } from '../../storage/storage.js';
 

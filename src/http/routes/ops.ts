@@ -6,13 +6,12 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { forbidden } from '../../errors/refusals.js';
-import { GLOBAL_SET } from '../../keys/key-store.js';
+import { GLOBAL_SET, type KeyStore } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';
 import { sha256 } from '../../lib/secrets.js';
 import { healthSchema, metricsSchema, readySchema } from './schemas/ops.js';
 import type { WardConfig } from '../../config/types.js';
-import type { KeyStore } from '../../keys/key-store.js';
 import type { WardMetrics } from '../../observability/ward-metrics.js';
 import type { Storage } from '../../storage/storage.js';
 

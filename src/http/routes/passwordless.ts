@@ -7,7 +7,12 @@ import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import type { Interaction } from '../../interaction/service.js';
 import { invalidLinkPage } from '../../interaction/pages/self-service.js';
 import { passwordlessConfirmPage, passwordlessSentPage } from '../../interaction/pages/passwordless.js';
-import { isLinkToken, passwordlessAddressOf, type PasswordlessAddress } from '../../passwordless/service.js';
+import {
+  isLinkToken,
+  passwordlessAddressOf,
+  type PasswordlessAddress,
+  type Passwordless,
+} from '../../passwordless/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { requireSingle } from '../../protocol/params.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
@@ -38,7 +43,6 @@ import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
-import type { Passwordless } from '../../passwordless/service.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { CHANGED_ELSEWHERE } from '../../accounts/profiles.js';
+import { CHANGED_ELSEWHERE, type ProfileService } from '../../accounts/profiles.js';
 import { unlinkIdentity } from '../../accounts/unlink.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
@@ -8,7 +8,6 @@ import { requireSingle, str, type Params } from '../../protocol/params.js';
 import { claimsFor } from '../../protocol/scopes.js';
 import { isJson } from './identity-request.js';
 import { unlinkSchema, updateProfileSchema, userinfoSchema } from './schemas/profile.js';
-import type { ProfileService } from '../../accounts/profiles.js';
 import type { UserService } from '../../accounts/users.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';

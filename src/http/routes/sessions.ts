@@ -1,12 +1,11 @@
 import type { WardApp } from '../typed-app.js';
 import { verifyBearer } from '../../protocol/bearer.js';
-import { endSessionsOfUser } from '../../logout/backchannel.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../../logout/backchannel.js';
 import { otherSessionsSchema } from './schemas/identity.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { Clock } from '../../lib/clock.js';
-import type { LogoutDelivery } from '../../logout/backchannel.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { Storage } from '../../storage/storage.js';
 

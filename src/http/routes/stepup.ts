@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import type { Client } from '../../clients/service.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidToken } from '../../errors/refusals.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
@@ -13,9 +12,8 @@ import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from 
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 import { passwordlessFirstFactor } from './passwordless.js';
-import type { SessionService } from '../../accounts/sessions.js';
 import type { UserService } from '../../accounts/users.js';
-import type { ClientService } from '../../clients/service.js';
+import type { ClientService, Client } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';

@@ -5,13 +5,12 @@ import { invalidClient, invalidGrant } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
 import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { Clock } from '../../lib/clock.js';
-import type { TokenIssuer } from '../issue-tokens.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

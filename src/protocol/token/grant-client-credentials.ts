@@ -3,10 +3,9 @@
 // means all of them. No refresh token and no id_token (there is no user), and nothing written.
 import { invalidScope, unauthorizedClient } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
-import type { TokenIssuer } from '../issue-tokens.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

@@ -8,7 +8,6 @@ import { invalidScope } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { requiredStr, type Params } from '../params.js';
 import { parseScope, unknownScopes } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
@@ -16,7 +15,7 @@ import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
-import type { TokenIssuer } from '../issue-tokens.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */

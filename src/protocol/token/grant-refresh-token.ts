@@ -5,12 +5,11 @@ import { invalidGrant, invalidScope } from '../../errors/refusals.js';
 import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { Clock } from '../../lib/clock.js';
-import type { TokenIssuer } from '../issue-tokens.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
