@@ -21,7 +21,7 @@ import type { WardApp } from './http/typed-app.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { signupPageRoutes } from './http/routes/authorize-signup.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
-import { createSignIn } from './http/sign-in.js';
+import type { SignInDeps } from './http/sign-in.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { profileRoutes } from './http/routes/profile.js';
 import { webauthnRoutes } from './http/routes/webauthn.js';
@@ -94,8 +94,14 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   installPublicOpenApi(app, r.config.issuer);
   opsRoutes(app, r, lifecycle);
   metadataRoutes(app, r);
-  // One sign-in machinery (stored interaction, next step, step-ups) for the hosted pages and the API.
-  const signIn = createSignIn(r);
+  // One sign-in machinery (stored interaction, next step, step-ups), built by the registry, for the
+  // hosted pages and the API.
+  const signIn: SignInDeps = {
+    interactions: r.interactions,
+    nextStep: r.nextStep,
+    stepUps: r.stepUps,
+    social: r.social,
+  };
   authorizeRoutes(app, r, signIn);
   signupPageRoutes(app, r, signIn);
   consentRoutes(app, r, signIn);
@@ -112,7 +118,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   mfaCredentialRoutes(app, r);
   sessionRoutes(app, r);
   selfServiceRoutes(app, r);
-  accountRoutes(app, r, signIn);
+  accountRoutes(app, r);
   passwordlessRoutes(app, r, signIn);
   customTokenRoutes(app, r, signIn);
   installManagementApi(app, r);

@@ -7,17 +7,25 @@ import { createPasswordReset } from './self-service/password-reset.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { createSessionService } from './accounts/sessions.js';
+import { createSessionService, type SessionService } from './accounts/sessions.js';
+import { isTrustedDevice } from './accounts/trusted-devices.js';
+import { createInteractionService } from './interaction/service.js';
+import { createNextStep } from './interaction/next-step.js';
+import { issueAuthorization } from './protocol/authorize/complete.js';
+import { createAccountStepUp } from './self-service/account-step-up.js';
+import { createSocialService, type SocialDeps } from './social/service.js';
+import { stepUpRequiredAtLogin } from './stepup/factors.js';
+import { createStepUpService, type StepUpDeps } from './stepup/service.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { createProfileService } from './accounts/profiles.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
-import { createClientService } from './clients/service.js';
+import { createClientService, type ClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
 import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
-import { createLimiter } from './http/rate-limit.js';
+import { createLimiter } from './limits/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
 import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
@@ -33,16 +41,16 @@ import { createOutbound } from './lib/outbound/client.js';
 import { drawRandomBytesFrom } from './lib/random.js';
 import { pooledRandomBytes } from './lib/tuning/random-pool.js';
 import { refusalStacks } from './errors/ward-error.js';
-import { startLogoutDelivery } from './logout/backchannel.js';
+import { deliveriesFor, startLogoutDelivery, type LogoutDelivery } from './logout/backchannel.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
-import { createIdTokenSigner } from './protocol/id-token.js';
+import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
-import { createTokenIssuer } from './protocol/issue-tokens.js';
+import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
-import { createVerificationService } from './stepup/challenges.js';
+import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 import { outageLog } from './storage/unavailable.js';
 
@@ -213,6 +221,31 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
+  const sessions = createSessionService({ storage, clock, account });
+  const verification = createVerificationService({
+    storage,
+    masterKey: master.key,
+    clock,
+    account,
+    sender: delivery,
+    log,
+    events,
+  });
+  const issueTokens = createTokenIssuer({ clock, account, signIdToken, accessTokens });
+  const signIn = createSignInServices({
+    storage,
+    clock,
+    account,
+    events,
+    users,
+    clients,
+    sessions,
+    verification,
+    socialProviders,
+    logoutDelivery,
+    issueTokens,
+    signIdToken,
+  });
   return {
     config,
     clock,
@@ -237,16 +270,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     users,
     profiles: createProfileService({ storage, clock, account }),
-    sessions: createSessionService({ storage, clock, account }),
-    verification: createVerificationService({
-      storage,
-      masterKey: master.key,
-      clock,
-      account,
-      sender: delivery,
-      log,
-      events,
-    }),
+    sessions,
+    verification,
     events,
     notices,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
@@ -255,7 +280,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     metrics,
     signIdToken,
     accessTokens,
-    issueTokens: createTokenIssuer({ clock, account, signIdToken, accessTokens }),
+    issueTokens,
+    ...signIn,
+    /** The hosted account page's "Confirm it's you" (the sign-ins' step-ups, with no interaction). */
+    accountStepUp: createAccountStepUp({ stepUps: signIn.stepUps, sessions, clock }),
     logoutDelivery,
     background,
     delivery,
@@ -277,6 +305,50 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await storage.close();
     },
   };
+}
+
+/**
+ * The sign-in machinery shared by the hosted pages and the API: the stored interaction, what follows
+ * a first factor (next-step.ts), step-ups and social login.
+ */
+function createSignInServices(
+  r: StepUpDeps &
+    SocialDeps & {
+      clients: ClientService;
+      sessions: SessionService;
+      verification: VerificationService;
+      logoutDelivery: LogoutDelivery;
+      issueTokens: TokenIssuer;
+      signIdToken: IdTokenSigner;
+    },
+) {
+  const stepUps = createStepUpService(r, r.verification);
+  const interactions = createInteractionService({
+    interactions: r.storage.interactions,
+    clock: r.clock,
+    findClient: (id) => r.clients.find(id),
+  });
+  const nextStep = createNextStep({
+    interactions,
+    beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
+    requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
+    secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
+    isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
+    startSession: async (userId, amr, authTime, replaces) => {
+      // Another user signing in in this browser ends the session there: its clients are told (back-channel).
+      let queued = 0;
+      const { cookie, session } = await r.sessions.create(userId, amr, authTime, replaces, async (ended) => {
+        const rows = await deliveriesFor(r, { sessionId: ended.id, userId: ended.userId });
+        queued = rows.length;
+        return (tx) => tx.logoutDeliveries.enqueue(rows);
+      });
+      if (queued) r.logoutDelivery.kick();
+      return { cookie, id: session.id };
+    },
+    authorize: (request, auth) => issueAuthorization(r, request, auth),
+    now: () => r.clock.now(),
+  });
+  return { interactions, nextStep, stepUps, social: createSocialService(r) };
 }
 
 export type Registry = Awaited<ReturnType<typeof buildRegistry>>;

@@ -1,7 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { WardError } from '../errors/ward-error.js';
-import type { Registry } from '../registry.js';
 import { normaliseStoredEmails } from './stored-emails.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { WardConfig } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from 'pino';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface FirstStartDeps {
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  log: Logger;
+  storage: Storage;
+  users: UserService;
+}
 
 export interface FirstStartReport {
   admin?: { email: string; password: string | null };
@@ -13,9 +28,7 @@ export interface FirstStartReport {
  * (stored-emails.ts). On the first start: an Administrator account (credentials printed once, or taken from
  * WARD_ADMIN_EMAIL / WARD_ADMIN_PASSWORD) and a demo public and confidential client.
  */
-export async function firstStart(
-  r: Pick<Registry, 'clients' | 'clock' | 'config' | 'log' | 'storage' | 'users'>,
-): Promise<FirstStartReport> {
+export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
   const report: FirstStartReport = { demoClients: [] };
   await normaliseStoredEmails(r);
   if ((await r.storage.users.countByRole('administrator')) === 0) {

@@ -7,11 +7,25 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authenticateManagement } from '../management/auth.js';
-import { MANAGEMENT_SCOPES } from '../config/types.js';
-import type { Registry } from '../registry.js';
+import { MANAGEMENT_SCOPES, type WardConfig } from '../config/types.js';
 import { CONSOLE_CLIENT_ID } from './client.js';
 import { PAGES, shell, type PageName } from './pages.js';
 import { CORE_SCRIPTS, PAGE_SCRIPTS } from './shell.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ConsoleDeps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  storage: Storage;
+  users: UserService;
+}
 
 /** The static/ directory beside the running module: src/console/static (tsx) or dist/console/static (build). */
 export const STATIC_DIR = new URL('./static/', import.meta.url);
@@ -56,10 +70,7 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('Cache-Control', 'no-store');
 }
 
-export function consoleRoutes(
-  app: FastifyInstance,
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'config' | 'storage' | 'users'>,
-): void {
+export function consoleRoutes(app: FastifyInstance, r: ConsoleDeps): void {
   const assets = loadAssets();
   const config = JSON.stringify({
     issuer: r.config.issuer,

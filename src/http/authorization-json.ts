@@ -1,7 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import type { Outcome } from '../interaction/next-step.js';
-import type { Registry } from '../registry.js';
 import { setSessionCookie } from './cookies.js';
+import type { AccountSettings } from '../config/types.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuthorizationJsonDeps {
+  account: () => AccountSettings;
+}
 
 /**
  * An authorization finished by an API call (the SDK's web_message mode: step-up and passwordless
@@ -9,7 +14,7 @@ import { setSessionCookie } from './cookies.js';
  * state, the new session's cookie.
  */
 export function sendAuthorizationJson(
-  r: Pick<Registry, 'account'>,
+  r: AuthorizationJsonDeps,
   reply: FastifyReply,
   outcome: Extract<Outcome, { kind: 'authorized' }>,
 ): FastifyReply {

@@ -6,7 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from '../registry.js';
+import type { WardMetrics } from '../observability/ward-metrics.js';
+import type { Logger } from 'pino';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface RequestLogDeps {
+  log: Logger;
+  metrics: WardMetrics;
+}
 
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -15,7 +22,7 @@ export function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
 }
 
-export function installRequestLog(app: FastifyInstance, r: Pick<Registry, 'log' | 'metrics'>): void {
+export function installRequestLog(app: FastifyInstance, r: RequestLogDeps): void {
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { anyObject, nullable, partialObject, stringEnum } from '../http/schema-types.js';
-import type { Registry } from '../registry.js';
 import { managementRoute, type ManagementRoute } from './route.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuditRoutesDeps {
+  events: SecurityEvents;
+  storage: Storage;
+}
 
 const eventSchema = partialObject({
   id: Type.String(),
@@ -16,7 +23,7 @@ const eventSchema = partialObject({
 });
 
 /** The audit log of management actions, newest first, filterable; paged by the cursor before (+ before_id). */
-export function auditRoutes(r: Pick<Registry, 'events' | 'storage'>): ManagementRoute[] {
+export function auditRoutes(r: AuditRoutesDeps): ManagementRoute[] {
   return [
     managementRoute({
       method: 'GET',

@@ -6,15 +6,28 @@ import type { ManagementScope } from '../config/types.js';
 import { invalidToken } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
 import { liveAccessToken } from '../protocol/bearer.js';
-import type { Registry } from '../registry.js';
 import type { Actor } from '../audit/record.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ManagementAuthDeps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  storage: Storage;
+  users: UserService;
+}
 
 export interface ManagementActor extends Actor {
   permissions: ReadonlySet<ManagementScope>;
 }
 
 export async function authenticateManagement(
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
+  r: ManagementAuthDeps,
   authorization: string | undefined,
   ip: string,
 ): Promise<ManagementActor> {

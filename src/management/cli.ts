@@ -3,9 +3,19 @@ import { hasSecret } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import { SIGNING_ALGS, isSigningAlg } from '../keys/families.js';
-import { GLOBAL_SET } from '../keys/key-store.js';
-import type { Registry } from '../registry.js';
+import { GLOBAL_SET, type KeyStore } from '../keys/key-store.js';
 import type { Actor } from '../audit/record.js';
+import type { ClientService } from '../clients/service.js';
+import type { KeyOperations } from '../keys/operations.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ManagementCliDeps {
+  clients: ClientService;
+  keyOps: KeyOperations;
+  keys: KeyStore;
+  storage: Storage;
+}
 
 type Out = (line: string) => void;
 
@@ -48,7 +58,7 @@ export const OPERATOR_USAGE = `  keys list [--client ID]     the global keys, or
 
 /** `ward keys ...` and `ward clients ...`: the management operations, on the configured database. */
 export async function runOperatorCommand(
-  r: Pick<Registry, 'clients' | 'keyOps' | 'keys' | 'storage'>,
+  r: ManagementCliDeps,
   args: string[],
   actorName: string,
   out: Out,

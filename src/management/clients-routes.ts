@@ -8,13 +8,21 @@ import { JWT_ALGORITHMS } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { isSigningAlg } from '../keys/families.js';
-import { GLOBAL_SET, clientSet } from '../keys/key-store.js';
-import type { Registry } from '../registry.js';
+import { GLOBAL_SET, clientSet, type KeyStore } from '../keys/key-store.js';
 import { recordAudit } from '../audit/record.js';
 import { isSystemClient } from '../clients/system.js';
 import { requireHolds, type ManagementActor } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { clientIdParam, emptyBody } from './schemas.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ClientsRoutesDeps {
+  clock: Clock;
+  keys: KeyStore;
+  storage: Storage;
+}
 
 const clientFields = {
   client_id: Type.String({ pattern: '^[A-Za-z0-9._~-]{1,128}$' }),
@@ -108,10 +116,7 @@ const newSecret = () => randomBytes(32).toString('base64url');
 const secretful = (type: unknown): boolean => type === 'confidential' || type === 'resource_server';
 
 /** Clients CRUD and secret regeneration. Every change is audited and bumps the clients version. */
-export function clientRoutes(
-  r: Pick<Registry, 'clock' | 'keys' | 'storage'>,
-  clients: ClientService,
-): ManagementRoute[] {
+export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): ManagementRoute[] {
   async function existing(id: string): Promise<Client> {
     const c = await clients.find(id);
     if (!c) throw notFound(`No client ${id}`);

@@ -2,11 +2,23 @@ import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
-import { CUSTOM_TOKEN_TTL_SECONDS } from '../protocol/tkn.js';
-import type { Registry } from '../registry.js';
+import { CUSTOM_TOKEN_TTL_SECONDS, type TknService } from '../protocol/tkn.js';
 import { isSystemClient } from '../clients/system.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface CustomTokenRoutesDeps {
+  clients: ClientService;
+  clock: Clock;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 /**
  * Custom token sign-in: a backend that authenticated a user itself (a mobile app's own sign-in) mints
@@ -15,9 +27,7 @@ import { managementRoute, type ManagementRoute } from './route.js';
  * Only for a client that opted in (`custom_token_login`), never the console; for a user who holds a
  * console role, only by a caller with manage:roles.
  */
-export function customTokenRoutes(
-  r: Pick<Registry, 'clients' | 'clock' | 'storage' | 'tkn' | 'users'>,
-): ManagementRoute[] {
+export function customTokenRoutes(r: CustomTokenRoutesDeps): ManagementRoute[] {
   return [
     managementRoute({
       method: 'POST',

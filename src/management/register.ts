@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from '../registry.js';
 import { auditRoutes } from './audit-routes.js';
 import { clientRoutes } from './clients-routes.js';
 import { customTokenRoutes } from './custom-token-routes.js';
@@ -11,29 +10,43 @@ import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
+import type { ProfileService } from '../accounts/profiles.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { ClientService } from '../clients/service.js';
+import type { AccountSettings, WardConfig } from '../config/types.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { KeyOperations } from '../keys/operations.js';
+import type { Clock } from '../lib/clock.js';
+import type { LogoutDelivery } from '../logout/backchannel.js';
+import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
+import type { TknService } from '../protocol/tkn.js';
+import type { PasswordReset } from '../self-service/password-reset.js';
+import type { SocialProviders } from '../social/providers.js';
+import type { FactorNotices } from '../stepup/factor-notices.js';
+import type { Storage } from '../storage/storage.js';
 
-/** What the management API reads of the registry (its routes together). */
-type ManagementDeps = Pick<
-  Registry,
-  | 'accessTokens'
-  | 'account'
-  | 'clients'
-  | 'clock'
-  | 'config'
-  | 'events'
-  | 'keyOps'
-  | 'keys'
-  | 'logoutDelivery'
-  | 'masterKey'
-  | 'notices'
-  | 'passwordReset'
-  | 'profiles'
-  | 'setAccount'
-  | 'socialProviders'
-  | 'storage'
-  | 'tkn'
-  | 'users'
->;
+/** What the management API uses of the services (its routes together). */
+interface ManagementDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  keyOps: KeyOperations;
+  keys: KeyStore;
+  logoutDelivery: LogoutDelivery;
+  masterKey: Buffer;
+  notices: FactorNotices;
+  passwordReset: PasswordReset;
+  profiles: ProfileService;
+  setAccount: (next: AccountSettings) => void;
+  socialProviders: SocialProviders;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
   return [

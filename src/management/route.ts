@@ -3,9 +3,22 @@ import type { Static, TSchema } from 'typebox';
 import type { ManagementScope } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { validationRefusal } from '../http/validation.js';
-import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import { authenticateManagement, requirePermission, type ManagementActor } from './auth.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ManagementRouteDeps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  storage: Storage;
+  users: UserService;
+}
 
 /** A schema of the management API: TypeBox, which is JSON Schema (its own keys are not enumerable). */
 export type JsonSchema = TSchema;
@@ -50,7 +63,7 @@ export const managementRoute = <P extends TSchema, Q extends TSchema, B extends 
 
 export function registerManagementRoutes(
   app: FastifyInstance,
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
+  r: ManagementRouteDeps,
   routes: ManagementRoute[],
 ): void {
   for (const def of routes) if (!def.bodyOptional) addRoute(app, r, def);
@@ -73,11 +86,7 @@ const absentBodyIsEmpty = async (req: FastifyRequest) => {
   if (req.body === undefined) req.body = {};
 };
 
-function addRoute(
-  app: FastifyInstance,
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage' | 'users'>,
-  def: ManagementRoute,
-): void {
+function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementRoute): void {
   app.route({
     method: def.method,
     url: def.url,

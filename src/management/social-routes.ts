@@ -5,9 +5,18 @@ import { Problems } from '../config/validate.js';
 import type { SocialProviderConfig } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
-import type { Registry } from '../registry.js';
 import { recordAudit } from '../audit/record.js';
 import { managementRoute, type ManagementRoute } from './route.js';
+import type { Clock } from '../lib/clock.js';
+import type { SocialProviders } from '../social/providers.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SocialRoutesDeps {
+  clock: Clock;
+  socialProviders: SocialProviders;
+  storage: Storage;
+}
 
 const name = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' });
 const nameParam = Type.Object({ name }, { additionalProperties: false });
@@ -57,7 +66,7 @@ function validated(raw: Record<string, unknown>): SocialProviderConfig {
 }
 
 /** Social providers through the management API (the config file declares them too). */
-export function socialRoutes(r: Pick<Registry, 'clock' | 'socialProviders' | 'storage'>): ManagementRoute[] {
+export function socialRoutes(r: SocialRoutesDeps): ManagementRoute[] {
   async function changed(actor: Parameters<typeof recordAudit>[2], action: string, name: string) {
     await r.storage.transaction(async (tx) => {
       await tx.versions.bump('social');

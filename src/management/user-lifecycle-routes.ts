@@ -5,14 +5,28 @@ import { invalidField, missingField, notFound } from '../errors/refusals.js';
 import { randomId } from '../lib/random.js';
 import { WardError } from '../errors/ward-error.js';
 import { anyObject, nullable, partialObject } from '../http/schema-types.js';
-import { deliveriesForUser } from '../logout/backchannel.js';
-import type { Registry } from '../registry.js';
+import { deliveriesForUser, type LogoutDelivery } from '../logout/backchannel.js';
 import type { User } from '../storage/sql/users.js';
 import { userView } from './user-view.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { exportUser } from './user-export.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { PasswordReset } from '../self-service/password-reset.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface UserLifecycleRoutesDeps {
+  clients: ClientService;
+  clock: Clock;
+  logoutDelivery: LogoutDelivery;
+  passwordReset: PasswordReset;
+  storage: Storage;
+  users: UserService;
+}
 
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
 const userIdParam = Type.Object({ userId }, { additionalProperties: false });
@@ -53,9 +67,7 @@ function topLevelFields(e: unknown): unknown {
  * A user's life by an administrator: create (with a password that meets the policy), mark the email
  * or phone verified or not, delete completely, export their data, and unlock their password sign-in.
  */
-export function userLifecycleRoutes(
-  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'passwordReset' | 'storage' | 'users'>,
-): ManagementRoute[] {
+export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
     if (!u) throw notFound('No such user');

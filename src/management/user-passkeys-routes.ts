@@ -1,10 +1,21 @@
 import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
 import { notFound } from '../errors/refusals.js';
-import type { Registry } from '../registry.js';
 import { nullable } from '../http/schema-types.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface UserPasskeysRoutesDeps {
+  clock: Clock;
+  events: SecurityEvents;
+  storage: Storage;
+  users: UserService;
+}
 
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -20,7 +31,7 @@ const passkeySchema = Type.Object({
 });
 
 /** A user's passkeys for administrators: listed (no key material) and removable, audited. */
-export function userPasskeyRoutes(r: Pick<Registry, 'clock' | 'events' | 'storage' | 'users'>): ManagementRoute[] {
+export function userPasskeyRoutes(r: UserPasskeysRoutesDeps): ManagementRoute[] {
   return [
     managementRoute({
       method: 'GET',

@@ -4,15 +4,31 @@ import { isRole, permissionsOf, ROLES, type Role } from '../authz/roles.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { verifiedFactors } from '../stepup/factors.js';
-import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
-import { endSessionsOfUser } from '../logout/backchannel.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
 import { userView } from './user-view.js';
 import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { profileFields, profileView, profileViewSchema } from './user-profile.js';
+import type { ProfileService } from '../accounts/profiles.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { FactorNotices } from '../stepup/factor-notices.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface UsersRoutesDeps {
+  clients: ClientService;
+  clock: Clock;
+  logoutDelivery: LogoutDelivery;
+  notices: FactorNotices;
+  profiles: ProfileService;
+  storage: Storage;
+  users: UserService;
+}
 
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
 const userIdParam = Type.Object({ userId }, { additionalProperties: false });
@@ -36,9 +52,7 @@ const userWithProfileSchema = partialObject({ ...userSchema.properties, ...profi
 const view = userView;
 
 /** Users for the console: search, view (factors, identities), remove a factor, end sessions, disable, roles. */
-export function userRoutes(
-  r: Pick<Registry, 'clients' | 'clock' | 'logoutDelivery' | 'notices' | 'profiles' | 'storage' | 'users'>,
-): ManagementRoute[] {
+export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
   async function existing(id: string): Promise<User> {
     const u = await r.users.find(id);
     if (!u) throw notFound('No such user');

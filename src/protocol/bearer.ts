@@ -2,9 +2,21 @@
 // (an id_token, a token forged with a client secret, alg=none, ...) never does.
 import type { WardError } from '../errors/ward-error.js';
 import { invalidToken } from '../errors/refusals.js';
-import type { Registry } from '../registry.js';
-import type { AccessTokenClaims } from './access-token-codec.js';
 import type { User } from '../storage/sql/users.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService } from '../clients/service.js';
+import type { Clock } from '../lib/clock.js';
+import type { AccessTokenCodec, AccessTokenClaims } from './access-token-codec.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface BearerDeps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  storage: Storage;
+  users: UserService;
+}
 
 export interface BearerContext {
   user: User;
@@ -28,7 +40,7 @@ const noCredentials = (): WardError => invalidToken(undefined, false);
  * one of its client's: the client exists and the token was issued at or after its tokens_not_before
  * (set when the client is created, its secret or its scopes change). Other tokens: true.
  */
-export async function clientTokenCurrent(r: Pick<Registry, 'clients'>, claims: AccessTokenClaims): Promise<boolean> {
+export async function clientTokenCurrent(r: Pick<BearerDeps, 'clients'>, claims: AccessTokenClaims): Promise<boolean> {
   if (claims.grant_id !== null || claims.user_id !== null) return true;
   const client = await r.clients.find(claims.client_id);
   return client !== undefined && claims.created_at >= client.tokens_not_before;
@@ -36,7 +48,7 @@ export async function clientTokenCurrent(r: Pick<Registry, 'clients'>, claims: A
 
 /** A sealed token of an Authorization header, not expired, not revoked, its grant neither. */
 async function openLive(
-  r: Pick<Registry, 'accessTokens' | 'clock' | 'storage'>,
+  r: Pick<BearerDeps, 'accessTokens' | 'clock' | 'storage'>,
   authorization: string | undefined,
 ): Promise<AccessTokenClaims> {
   if (typeof authorization !== 'string' || !/^Bearer(\s|$)/i.test(authorization.trim())) throw noCredentials();
@@ -53,7 +65,7 @@ async function openLive(
  * client_credentials token not older than its client's last secret or scope change).
  */
 export async function liveAccessToken(
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'storage'>,
+  r: Pick<BearerDeps, 'accessTokens' | 'clients' | 'clock' | 'storage'>,
   authorization: string | undefined,
 ): Promise<AccessTokenClaims> {
   const claims = await openLive(r, authorization);
@@ -63,7 +75,7 @@ export async function liveAccessToken(
 
 /** A user's access token (identity API): live, with a user who is not disabled. */
 export async function verifyBearer(
-  r: Pick<Registry, 'accessTokens' | 'clock' | 'storage' | 'users'>,
+  r: Pick<BearerDeps, 'accessTokens' | 'clock' | 'storage' | 'users'>,
   authorization: string | undefined,
 ): Promise<BearerContext> {
   // A client_credentials token (no user, no grant) is refused below, whatever its client.

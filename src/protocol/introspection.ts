@@ -7,11 +7,25 @@
 // Anything else (expired, revoked, a client_credentials token older than its client's last secret or
 // scope change, of a revoked grant or a disabled user, another client's, rotated,
 // garbage) is exactly {"active": false} (RFC 7662 2.2), so the answer tells nothing about why.
-import type { Client } from '../clients/service.js';
 import { sha256 } from '../lib/secrets.js';
 import { clientTokenCurrent } from './bearer.js';
-import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
+import type { UserService } from '../accounts/users.js';
+import type { ClientService, Client } from '../clients/service.js';
+import type { WardConfig } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { AccessTokenCodec } from './access-token-codec.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+interface Deps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  storage: Storage;
+  users: UserService;
+}
 
 export type Introspection =
   | { active: false }
@@ -34,8 +48,6 @@ const INACTIVE = { active: false } as const;
 /** Longer than any token Ward issues: not even looked up. */
 const MAX_TOKEN = 4096;
 const seconds = (ms: number) => Math.floor(ms / 1000);
-
-type Deps = Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'config' | 'storage' | 'users'>;
 
 /** The user's part of an answer: sub, and username when the account has an email or a phone number. */
 function subject(user: User): { sub: string; username?: string } {

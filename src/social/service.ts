@@ -11,9 +11,24 @@ import { createSignupCompletion } from './signup-completion.js';
 import { UpstreamError, type UpstreamProfile } from './upstream.js';
 import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Registry } from '../registry.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { AccountSettings } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { SocialProviders } from './providers.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SocialDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  events: SecurityEvents;
+  socialProviders: SocialProviders;
+  storage: Storage;
+  users: UserService;
+}
 
 const STATE_TTL = 10 * 60_000;
 const LINK_TTL = 10 * 60_000;
@@ -30,9 +45,7 @@ export type CallbackOutcome =
   | { kind: 'refused'; interaction: string; error: 'access_denied' | 'server_error'; description: string }
   | { kind: 'bad_state' };
 
-export function createSocialService(
-  r: Pick<Registry, 'account' | 'clock' | 'events' | 'socialProviders' | 'storage' | 'users'>,
-) {
+export function createSocialService(r: SocialDeps) {
   const upstream = (name: string) => r.socialProviders.get(name);
   const signup = createSignupCompletion(r);
 

@@ -10,10 +10,23 @@ import { readProfile } from '../accounts/profile.js';
 import { WardError, type FieldError } from '../errors/ward-error.js';
 import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Registry } from '../registry.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
 import type { UpstreamProfile } from './upstream.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { AccountSettings } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SignupCompletionDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  events: SecurityEvents;
+  storage: Storage;
+  users: UserService;
+}
 
 const KIND = 'signup_token';
 const PARKED = 'signup_post';
@@ -73,7 +86,7 @@ export function signupClaims(p: PendingSignup): Record<string, unknown> {
   };
 }
 
-export function createSignupCompletion(r: Pick<Registry, 'account' | 'clock' | 'events' | 'storage' | 'users'>) {
+export function createSignupCompletion(r: SignupCompletionDeps) {
   async function live(token: unknown): Promise<PendingSignup | null> {
     if (!validToken(token)) return null;
     const row = await r.storage.oneTime.find(KIND, sha256(token));

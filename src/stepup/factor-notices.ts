@@ -10,8 +10,7 @@
  * failed notice is logged by the delivery (destination masked) and counted; `drain()` (at shutdown)
  * waits for those still on their way.
  */
-import type { Delivery, DeliveryChannel } from '../integrations/delivery.js';
-import { maskDestination } from '../integrations/delivery.js';
+import { maskDestination, type Delivery, type DeliveryChannel } from '../integrations/delivery.js';
 import type { FactorChange } from '../integrations/notices.js';
 import type { CredentialRow } from '../storage/sql/mfa.js';
 import type { User } from '../storage/sql/users.js';
@@ -79,3 +78,5 @@ export function createFactorNotices(deps: {
     },
   };
 }
+
+export type FactorNotices = ReturnType<typeof createFactorNotices>;

@@ -6,13 +6,25 @@ import { WardError } from '../errors/ward-error.js';
 import { invalidRequest, invalidToken, rateLimited } from '../errors/refusals.js';
 import { randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Registry } from '../registry.js';
 import type { User } from '../storage/sql/users.js';
-import type { Repos } from '../storage/storage.js';
 import type { InteractionRow } from '../storage/sql/interactions.js';
 import type { StepUpRow } from '../storage/sql/mfa.js';
 import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
+import type { UserService } from '../accounts/users.js';
+import type { SecurityEvents } from '../audit/events.js';
+import type { AccountSettings } from '../config/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { Storage, Repos } from '../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface StepUpDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  events: SecurityEvents;
+  storage: Storage;
+  users: UserService;
+}
 
 export interface StepUpFinish {
   user: User;
@@ -25,10 +37,7 @@ export interface StepUpFinish {
 
 const CHANNELS: Channel[] = ['email', 'sms'];
 
-export function createStepUpService(
-  r: Pick<Registry, 'account' | 'clock' | 'events' | 'storage' | 'users'>,
-  verification: VerificationService,
-) {
+export function createStepUpService(r: StepUpDeps, verification: VerificationService) {
   /**
    * Why a step_up token gets no code (after claimRequest counted nothing): the checks one by one,
    * in the order their answers rank. Returns when all pass.

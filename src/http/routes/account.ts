@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE, type Session } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type Session, type SessionService } from '../../accounts/sessions.js';
 import { type Language, WardError } from '../../errors/ward-error.js';
 import { invalidField } from '../../errors/refusals.js';
-import { maskDestination } from '../../integrations/delivery.js';
+import { maskDestination, type Delivery } from '../../integrations/delivery.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import {
   ACCOUNT_PATH,
@@ -19,8 +19,7 @@ import {
   isAccountNotice,
 } from '../../interaction/pages/account-text.js';
 import { singleValued, type Params } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
-import { ACCOUNT_PAGE_CLIENT, createAccountStepUp } from '../../self-service/account-step-up.js';
+import { ACCOUNT_PAGE_CLIENT, type AccountStepUp } from '../../self-service/account-step-up.js';
 import { changePassword } from '../../self-service/password-change.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { freshFromStepUp, requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
@@ -28,7 +27,6 @@ import type { User } from '../../storage/sql/users.js';
 import { setSessionCookie } from '../cookies.js';
 import { pageLanguage } from '../page-language.js';
 import { sendRendered } from '../pages.js';
-import type { SignInDeps } from '../sign-in.js';
 import { ensureCsrf, sameOriginPost } from './hosted-form.js';
 import {
   accountEmailSchema,
@@ -39,6 +37,37 @@ import {
   accountStepUpSchema,
   accountStepUpVerifySchema,
 } from './schemas/account.js';
+import type { ProfileService } from '../../accounts/profiles.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Background } from '../../lib/background.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Outbound } from '../../lib/outbound/client.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { LogoutDelivery } from '../../logout/backchannel.js';
+import type { Addresses } from '../../self-service/addresses.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AccountDeps {
+  accountStepUp: AccountStepUp;
+  account: () => AccountSettings;
+  addresses: Addresses;
+  background: Background;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  delivery: Delivery;
+  events: SecurityEvents;
+  limiter: Limiter;
+  logoutDelivery: LogoutDelivery;
+  masterKey: Buffer;
+  outbound: Outbound;
+  profiles: ProfileService;
+  sessions: SessionService;
+  storage: Storage;
+}
 
 /** The signed-in user of a request: the live SSO session, its cookie, the page's language. */
 interface SignedIn {
@@ -71,29 +100,8 @@ const channelOf = (v: unknown): Channel => {
  * (same origin, the CSRF token of the pre-login cookie, the live session, the self-service rate
  * limit) and ends in a 303 back to the page with a fixed notice, or the page again with the error.
  */
-export function accountRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'account'
-    | 'addresses'
-    | 'background'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'delivery'
-    | 'events'
-    | 'limiter'
-    | 'logoutDelivery'
-    | 'masterKey'
-    | 'outbound'
-    | 'profiles'
-    | 'sessions'
-    | 'storage'
-  >,
-  deps: Pick<SignInDeps, 'stepUps'>,
-): void {
-  const stepUp = createAccountStepUp({ stepUps: deps.stepUps, sessions: r.sessions, clock: r.clock });
+export function accountRoutes(app: WardApp, r: AccountDeps): void {
+  const stepUp = r.accountStepUp;
 
   /** The user's stored locale when Ward speaks it, else the browser's Accept-Language. */
   async function languageFor(req: FastifyRequest, userId: string): Promise<Language> {

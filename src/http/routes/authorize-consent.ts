@@ -1,16 +1,30 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { consentFormSchema } from './schemas/authorize.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { confirmPage } from '../../interaction/pages/confirm.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
-import type { Registry } from '../../registry.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
 import type { SignInDeps } from '../sign-in.js';
 import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, expiredPage } from './hosted-form.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuthorizeConsentDeps {
+  account: () => AccountSettings;
+  config: WardConfig;
+  events: SecurityEvents;
+  masterKey: Buffer;
+  sessions: SessionService;
+  storage: Storage;
+  users: UserService;
+}
 
 /**
  * A question before anything is issued or signed in from what the browser did not ask for itself:
@@ -19,7 +33,7 @@ import { acceptHostedPost, answerOutcome, browserState, ensureCsrf, expiredPage 
  * "Sign in to <client> on this device?"). The answer comes to /oauth/authorize/consent.
  */
 export function confirmationPage(
-  r: Pick<Registry, 'masterKey'>,
+  r: Pick<AuthorizeConsentDeps, 'masterKey'>,
   req: FastifyRequest,
   reply: FastifyReply,
   at: { handle: string; request: AuthorizeRequest },
@@ -36,11 +50,7 @@ export function confirmationPage(
  * The answer to the confirmation, and the Cancel button of the login page: cancelling sends the
  * client (Messenger included) its error=access_denied and no code (ML-04).
  */
-export function consentRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'account' | 'config' | 'events' | 'masterKey' | 'sessions' | 'storage' | 'users'>,
-  deps: SignInDeps,
-): void {
+export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignInDeps): void {
   const { interactions, nextStep } = deps;
   app.post('/oauth/authorize/consent', { schema: consentFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);

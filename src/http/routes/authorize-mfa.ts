@@ -1,7 +1,6 @@
 import type { WardApp } from '../typed-app.js';
 import { mfaFormSchema } from './schemas/authorize.js';
 import { WardError } from '../../errors/ward-error.js';
-import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import type { SignInDeps } from '../sign-in.js';
 import {
@@ -14,17 +13,25 @@ import {
 } from './hosted-form.js';
 import { pageLanguage } from '../page-language.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuthorizeMfaDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  config: WardConfig;
+  masterKey: Buffer;
+  storage: Storage;
+}
 
 /**
  * The hosted login page under MFA required = Always: after the first factor, a code sent to a
  * registered factor (POST /oauth/authorize/mfa verifies it, or sends a new one within the limits).
  * Only a verified code ends the sign-in: the first factor alone never yields a code for the client.
  */
-export function hostedMfaRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'account' | 'clock' | 'config' | 'masterKey' | 'storage'>,
-  deps: SignInDeps,
-): void {
+export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInDeps): void {
   const { interactions, nextStep, stepUps } = deps;
   app.post('/oauth/authorize/mfa', { schema: mfaFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);

@@ -2,11 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { signupFormSchema, signupPageSchema } from './schemas/authorize.js';
 import { customFieldFromForm } from '../../accounts/custom-field-form.js';
-import type { CustomFieldSetting } from '../../config/types.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Interaction } from '../../interaction/service.js';
 import { signupPage, signupSentPage } from '../../interaction/pages/signup.js';
-import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { sendRendered } from '../pages.js';
 import {
@@ -19,6 +17,26 @@ import {
 } from './hosted-form.js';
 import { pageLanguage } from '../page-language.js';
 import { localeOf } from './identity-request.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { AccountSettings, WardConfig, CustomFieldSetting } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Addresses } from '../../self-service/addresses.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuthorizeSignupDeps {
+  account: () => AccountSettings;
+  addresses: Addresses;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  limiter: Limiter;
+  masterKey: Buffer;
+  storage: Storage;
+  users: UserService;
+}
 
 const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
 
@@ -57,10 +75,7 @@ function typedValues(params: Record<string, unknown>, fields: CustomFieldSetting
  */
 export function signupPageRoutes(
   app: WardApp,
-  r: Pick<
-    Registry,
-    'account' | 'addresses' | 'clock' | 'config' | 'events' | 'limiter' | 'masterKey' | 'storage' | 'users'
-  >,
+  r: AuthorizeSignupDeps,
   deps: Pick<SignInDeps, 'interactions' | 'nextStep'>,
 ): void {
   const { interactions, nextStep } = deps;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
 import { loginPage as renderLogin } from '../../interaction/pages/login.js';
@@ -10,7 +10,6 @@ import { forcesLogin, withinMaxAge } from '../../interaction/next-step.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
-import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { confirmationPage } from './authorize-consent.js';
 import { signInConfirmPage } from '../../interaction/pages/confirm.js';
@@ -30,28 +29,36 @@ import { hostedMessage, type HostedMessage, isHostedMessage } from '../../intera
 import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Passkeys } from '../../passkeys/service.js';
+import type { TknService } from '../../protocol/tkn.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface AuthorizeDeps {
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  keys: KeyStore;
+  limiter: Limiter;
+  masterKey: Buffer;
+  passkeys: Passkeys;
+  sessions: SessionService;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
-export function authorizeRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'keys'
-    | 'limiter'
-    | 'events'
-    | 'masterKey'
-    | 'passkeys'
-    | 'sessions'
-    | 'storage'
-    | 'tkn'
-    | 'users'
-  >,
-  deps: SignInDeps,
-): void {
+export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
   // Thrown: the error handler redirects it to the client (or shows the page when it cannot).
   const refuse = (ar: AuthorizeRequest, id: ErrorName, description?: string) =>

@@ -2,10 +2,29 @@ import type { WardApp } from '../typed-app.js';
 import { isSystemClient } from '../../clients/system.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requireSingle } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, validatedRequest } from './hosted-form.js';
 import { customTokenLoginSchema } from './schemas/custom-token.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { TknService } from '../../protocol/tkn.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface CustomTokenDeps {
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  masterKey: Buffer;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 /**
  * `GET /identity/v1/custom-token/login?<OAuth parameters>&token=` (the Core SDK's loginWithCustomToken):
@@ -13,11 +32,7 @@ import { customTokenLoginSchema } from './schemas/custom-token.js';
  * management API for this client names the user, and the sign-in goes on like any first factor
  * (a second factor when the account requires one).
  */
-export function customTokenRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'account' | 'clients' | 'clock' | 'config' | 'events' | 'masterKey' | 'storage' | 'tkn' | 'users'>,
-  signIn: SignInDeps,
-): void {
+export function customTokenRoutes(app: WardApp, r: CustomTokenDeps, signIn: SignInDeps): void {
   app.get('/identity/v1/custom-token/login', { schema: customTokenLoginSchema }, async (req, reply) => {
     const { token, ...oauth } = requireSingle(req.query);
     const ar = await validatedRequest(r, oauth);

@@ -11,7 +11,6 @@ import type { Interaction, InteractionService } from '../../interaction/service.
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
-import type { Registry } from '../../registry.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
@@ -19,6 +18,18 @@ import { pageLanguage } from '../page-language.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { localeOf } from './identity-request.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface HostedFormDeps {
+  account: () => AccountSettings;
+  clients: ClientService;
+  config: WardConfig;
+  masterKey: Buffer;
+  storage: Storage;
+}
 
 // What the hosted pages (login form, second-factor form, confirmation, social) share: the browser's
 // binding cookie, the checks every form post starts with, and how a sign-in's next step is answered.
@@ -37,7 +48,7 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
 }
 
 /** Validates an authorization request; a refusal is thrown with what is known of the request (page or redirect). */
-export async function validatedRequest(r: Pick<Registry, 'clients'>, query: unknown): Promise<AuthorizeRequest> {
+export async function validatedRequest(r: Pick<HostedFormDeps, 'clients'>, query: unknown): Promise<AuthorizeRequest> {
   const { params, duplicates } = singleValued(query);
   const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
   if (!v.ok) throw v.error.at(v.partial);
@@ -59,7 +70,7 @@ export function browserCookie(req: FastifyRequest, reply: FastifyReply): string 
 }
 
 /** The form token of a hosted page, bound to the pre-login cookie. */
-export function ensureCsrf(r: Pick<Registry, 'masterKey'>, req: FastifyRequest, reply: FastifyReply): string {
+export function ensureCsrf(r: Pick<HostedFormDeps, 'masterKey'>, req: FastifyRequest, reply: FastifyReply): string {
   return csrfToken(r.masterKey, browserCookie(req, reply));
 }
 
@@ -73,7 +84,7 @@ export const expiredPage = (req: FastifyRequest, reply: FastifyReply, request?: 
  * Null when already answered.
  */
 export async function acceptHostedPost(
-  r: Pick<Registry, 'config' | 'masterKey'>,
+  r: Pick<HostedFormDeps, 'config' | 'masterKey'>,
   interactions: InteractionService,
   req: FastifyRequest,
   reply: FastifyReply,
@@ -122,7 +133,7 @@ export function secondFactorMessage(e: unknown, language: Language = 'en'): stri
 
 /** The hosted second-factor page of an interaction at its `mfa` step. */
 export async function secondFactorPage(
-  r: Pick<Registry, 'masterKey' | 'storage'>,
+  r: Pick<HostedFormDeps, 'masterKey' | 'storage'>,
   req: FastifyRequest,
   reply: FastifyReply,
   at: { handle: string; interaction: Interaction; stepUp: string; channel: Channel },
@@ -154,7 +165,7 @@ export async function secondFactorPage(
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
  */
 export async function answerOutcome(
-  r: Pick<Registry, 'account' | 'config' | 'masterKey' | 'storage'>,
+  r: Pick<HostedFormDeps, 'account' | 'config' | 'masterKey' | 'storage'>,
   req: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,

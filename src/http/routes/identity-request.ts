@@ -1,8 +1,13 @@
 import { WardError } from '../../errors/ward-error.js';
 import { invalidScope } from '../../errors/refusals.js';
 import { parseScope, unknownScopes } from '../../protocol/scopes.js';
-import type { Registry } from '../../registry.js';
 import { requiredStr, type Params } from '../../protocol/params.js';
+import type { ClientService } from '../../clients/service.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface IdentityRequestDeps {
+  clients: ClientService;
+}
 
 export const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
@@ -11,7 +16,7 @@ export const localeOf = (req: { headers: Record<string, string | string[] | unde
   (req.headers['accept-language'] as string | undefined)?.split(',')[0]?.trim();
 
 /** The client an identity API call names by client_id: known, and not a resource server. */
-export async function clientOf(r: Pick<Registry, 'clients'>, params: Params) {
+export async function clientOf(r: IdentityRequestDeps, params: Params) {
   const id = requiredStr(params, 'client_id', 128);
   const client = await r.clients.find(id);
   if (!client) throw new WardError('unknownClient');

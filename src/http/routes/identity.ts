@@ -1,13 +1,13 @@
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { publicCustomFields } from '../../accounts/profile.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
-import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import { isTrustedDevice } from '../../accounts/trusted-devices.js';
+import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { clientOf as clientOfRequest, isJson, scopeOf, localeOf } from './identity-request.js';
-import type { Registry } from '../../registry.js';
 import { requireClientOrigin } from '../cors.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
@@ -19,28 +19,39 @@ import {
   ssoDataSchema,
 } from './schemas/identity.js';
 import { tknBinding } from '../browser-binding.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Logger } from 'pino';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { TknService } from '../../protocol/tkn.js';
+import type { Addresses } from '../../self-service/addresses.js';
+import type { SocialProviders } from '../../social/providers.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface IdentityDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  addresses: Addresses;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  limiter: Limiter;
+  log: Logger;
+  sessions: SessionService;
+  socialProviders: SocialProviders;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 /** The Core SDK's identity API: signup, password login, SSO data, remote config (userinfo: profile.ts). */
-export function identityRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'addresses'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'events'
-    | 'limiter'
-    | 'log'
-    | 'sessions'
-    | 'socialProviders'
-    | 'storage'
-    | 'tkn'
-    | 'users'
-  >,
-): void {
+export function identityRoutes(app: WardApp, r: IdentityDeps): void {
   const clientOf = (params: Params) => clientOfRequest(r, params);
 
   app.post('/identity/v1/signup', { schema: signupSchema }, async (req, reply) => {

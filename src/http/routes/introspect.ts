@@ -3,15 +3,30 @@ import { invalidClient } from '../../errors/refusals.js';
 import { introspect } from '../../protocol/introspection.js';
 import { requiredStr } from '../../protocol/params.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
-import type { Registry } from '../../registry.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
 import { introspectSchema } from './schemas/token.js';
+import type { UserService } from '../../accounts/users.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface IntrospectDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  limiter: Limiter;
+  storage: Storage;
+  users: UserService;
+}
 
 /** POST /oauth/introspect (RFC 7662): for back ends, so no CORS. */
-export function introspectRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'accessTokens' | 'account' | 'clients' | 'clock' | 'config' | 'limiter' | 'storage' | 'users'>,
-): void {
+export function introspectRoutes(app: WardApp, r: IntrospectDeps): void {
   app.post('/oauth/introspect', { schema: introspectSchema }, async (req, reply) => {
     const params = bodyParams(req);
     // Limited like the token endpoint, in a count of its own (an API introspecting does not use up sign-ins).

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { logoutBodySchema, logoutQuerySchema } from './schemas/logout-social.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { forbidden } from '../../errors/refusals.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import {
@@ -10,7 +10,7 @@ import {
   signedOutPage,
   stillSignedInPage,
 } from '../../interaction/pages/logout.js';
-import { endSessionEverywhere } from '../../logout/backchannel.js';
+import { endSessionEverywhere, type LogoutDelivery } from '../../logout/backchannel.js';
 import {
   END_SESSION_PARAMS,
   confirmationToken,
@@ -20,15 +20,28 @@ import {
   validateEndSession,
 } from '../../logout/end-session.js';
 import { requireSingle, type Params } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import { clearSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { WardConfig } from '../../config/types.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Storage } from '../../storage/storage.js';
 
-type LogoutDeps = Pick<
-  Registry,
-  'clients' | 'clock' | 'config' | 'events' | 'keys' | 'logoutDelivery' | 'masterKey' | 'sessions' | 'storage'
->;
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+interface LogoutDeps {
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  events: SecurityEvents;
+  keys: KeyStore;
+  logoutDelivery: LogoutDelivery;
+  masterKey: Buffer;
+  sessions: SessionService;
+  storage: Storage;
+}
 
 /**
  * The end_session_endpoint, `/identity/v1/logout` (GET and POST): the Core SDK's `redirect_to`

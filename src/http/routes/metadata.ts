@@ -2,11 +2,20 @@ import type { Static } from 'typebox';
 import type { WardApp } from '../typed-app.js';
 import { languageOf, WardError } from '../../errors/ward-error.js';
 import { discoveryDocument } from '../../protocol/discovery.js';
-import type { Registry } from '../../registry.js';
 import { discoverySchema, jwksSchema } from './schemas/metadata.js';
+import type { ClientService } from '../../clients/service.js';
+import type { WardConfig } from '../../config/types.js';
+import type { KeyStore } from '../../keys/key-store.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface MetadataDeps {
+  clients: ClientService;
+  config: WardConfig;
+  keys: KeyStore;
+}
 
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
-export function metadataRoutes(app: WardApp, r: Pick<Registry, 'clients' | 'config' | 'keys'>): void {
+export function metadataRoutes(app: WardApp, r: MetadataDeps): void {
   // Pre-serialised: Fastify sends a string as it is (the schema describes it; nothing re-serialises it).
   const discovery = discoveryDocument(r.config.issuer) as unknown as Static<(typeof discoverySchema.response)[200]>;
   app.get('/.well-known/openid-configuration', { schema: discoverySchema }, (_req, reply) => {

@@ -7,9 +7,7 @@ import { invalidField, notFound } from '../../errors/refusals.js';
 import { requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
-import type { Registry } from '../../registry.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
-import type { Channel } from '../../stepup/challenges.js';
 import { requireSingle } from '../../protocol/params.js';
 import {
   listCredentialsSchema,
@@ -21,6 +19,24 @@ import {
   trustedDeviceParams,
   verifyCredentialSchema,
 } from './schemas/mfa-credentials.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { VerificationService, Channel } from '../../stepup/challenges.js';
+import type { FactorNotices } from '../../stepup/factor-notices.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface MfaCredentialsDeps {
+  accessTokens: AccessTokenCodec;
+  clock: Clock;
+  events: SecurityEvents;
+  notices: FactorNotices;
+  storage: Storage;
+  users: UserService;
+  verification: VerificationService;
+}
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
@@ -36,10 +52,7 @@ const view = (c: CredentialRow) => ({
  * The first registration needs no step-up; once a factor exists, adding, changing or deleting one
  * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its auth_time).
  */
-export function mfaCredentialRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'accessTokens' | 'clock' | 'events' | 'notices' | 'storage' | 'users' | 'verification'>,
-): void {
+export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
   async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
     const ctx = await verifyBearer(r, req.headers.authorization);
     if (needsStepUpIfFactors)

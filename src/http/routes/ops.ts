@@ -6,12 +6,22 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { forbidden } from '../../errors/refusals.js';
-import { GLOBAL_SET } from '../../keys/key-store.js';
+import { GLOBAL_SET, type KeyStore } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
 import { renderSnapshot } from '../../observability/metrics.js';
-import type { Registry } from '../../registry.js';
 import { sha256 } from '../../lib/secrets.js';
 import { healthSchema, metricsSchema, readySchema } from './schemas/ops.js';
+import type { WardConfig } from '../../config/types.js';
+import type { WardMetrics } from '../../observability/ward-metrics.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface OpsDeps {
+  config: WardConfig;
+  keys: KeyStore;
+  metrics: WardMetrics;
+  storage: Storage;
+}
 
 export interface Lifecycle {
   /** Set when SIGTERM arrives: /readyz answers 503 so the balancer stops sending traffic. */
@@ -20,7 +30,7 @@ export interface Lifecycle {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-async function databaseAnswers(r: Pick<Registry, 'storage'>): Promise<boolean> {
+async function databaseAnswers(r: Pick<OpsDeps, 'storage'>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
   const probe = r.storage.answers();
@@ -31,7 +41,7 @@ async function databaseAnswers(r: Pick<Registry, 'storage'>): Promise<boolean> {
   }
 }
 
-function metricsAllowed(r: Pick<Registry, 'config'>, req: FastifyRequest): boolean {
+function metricsAllowed(r: Pick<OpsDeps, 'config'>, req: FastifyRequest): boolean {
   const token = r.config.metricsToken;
   if (token === null) return LOOPBACK.has(req.socket.remoteAddress ?? '');
   const given = req.headers.authorization ?? '';
@@ -39,11 +49,7 @@ function metricsAllowed(r: Pick<Registry, 'config'>, req: FastifyRequest): boole
   return timingSafeEqual(Buffer.from(sha256(given.slice(7))), Buffer.from(sha256(token)));
 }
 
-export function opsRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'config' | 'keys' | 'metrics' | 'storage'>,
-  lifecycle: Lifecycle,
-): void {
+export function opsRoutes(app: WardApp, r: OpsDeps, lifecycle: Lifecycle): void {
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/healthz', { schema: healthSchema }, async (_req, reply) => noStore(reply).send({ status: 'ok' }));
 

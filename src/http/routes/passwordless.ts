@@ -7,10 +7,14 @@ import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import type { Interaction } from '../../interaction/service.js';
 import { invalidLinkPage } from '../../interaction/pages/self-service.js';
 import { passwordlessConfirmPage, passwordlessSentPage } from '../../interaction/pages/passwordless.js';
-import { isLinkToken, passwordlessAddressOf, type PasswordlessAddress } from '../../passwordless/service.js';
+import {
+  isLinkToken,
+  passwordlessAddressOf,
+  type PasswordlessAddress,
+  type Passwordless,
+} from '../../passwordless/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { requireSingle } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
@@ -35,11 +39,23 @@ import {
   verifyAuthCodeSchema,
 } from './schemas/passwordless.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Storage } from '../../storage/storage.js';
 
-type Deps = Pick<
-  Registry,
-  'account' | 'clients' | 'clock' | 'config' | 'limiter' | 'masterKey' | 'passwordless' | 'storage'
->;
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+interface Deps {
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  limiter: Limiter;
+  masterKey: Buffer;
+  passwordless: Passwordless;
+  storage: Storage;
+}
 
 /** What the SDK sends with the OAuth parameters that is not one of them. */
 const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token', 'captcha_provider', 'origin']);

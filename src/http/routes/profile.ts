@@ -1,16 +1,28 @@
 import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { CHANGED_ELSEWHERE } from '../../accounts/profiles.js';
+import { CHANGED_ELSEWHERE, type ProfileService } from '../../accounts/profiles.js';
 import { unlinkIdentity } from '../../accounts/unlink.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import { claimsFor } from '../../protocol/scopes.js';
-import type { Registry } from '../../registry.js';
 import { isJson } from './identity-request.js';
 import { unlinkSchema, updateProfileSchema, userinfoSchema } from './schemas/profile.js';
+import type { UserService } from '../../accounts/users.js';
+import type { AccountSettings } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { Storage } from '../../storage/storage.js';
 
-type Deps = Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'profiles' | 'storage' | 'users'>;
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+interface Deps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clock: Clock;
+  profiles: ProfileService;
+  storage: Storage;
+  users: UserService;
+}
 
 /** The names `fields` asks for, or null for all. */
 function fieldsOf(q: Params): Set<string> | null {

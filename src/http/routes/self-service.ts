@@ -8,7 +8,6 @@ import { pageLanguage } from '../page-language.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import { requireFreshStepUp } from '../../stepup/factors.js';
 import { changePassword } from '../../self-service/password-change.js';
 import { resetAddressOf } from '../../self-service/address-request.js';
@@ -41,35 +40,49 @@ import {
   verifyEmailSchema,
   verifyPhoneSchema,
 } from './schemas/self-service.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Delivery } from '../../integrations/delivery.js';
+import type { Background } from '../../lib/background.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Outbound } from '../../lib/outbound/client.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { LogoutDelivery } from '../../logout/backchannel.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { AccountRecovery } from '../../self-service/account-recovery.js';
+import type { Addresses } from '../../self-service/addresses.js';
+import type { PasswordReset } from '../../self-service/password-reset.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SelfServiceDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  addresses: Addresses;
+  background: Background;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  delivery: Delivery;
+  events: SecurityEvents;
+  limiter: Limiter;
+  logoutDelivery: LogoutDelivery;
+  masterKey: Buffer;
+  outbound: Outbound;
+  passwordReset: PasswordReset;
+  recovery: AccountRecovery;
+  storage: Storage;
+  users: UserService;
+}
 
 /**
  * Account self-service (identity-api.md, "Account self-service"): email and phone verification,
  * changes of email, phone and password by the signed-in user, and "forgot your password?" with its
  * hosted pages. The rules are in src/self-service/; these routes read, call and answer.
  */
-export function selfServiceRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'addresses'
-    | 'background'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'delivery'
-    | 'events'
-    | 'limiter'
-    | 'logoutDelivery'
-    | 'masterKey'
-    | 'outbound'
-    | 'passwordReset'
-    | 'recovery'
-    | 'storage'
-    | 'users'
-  >,
-): void {
+export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
   const limit = (req: FastifyRequest) => r.limiter('self_service', req.ip, r.account().rate_limits.verification);
   const body = (req: FastifyRequest) => requireSingle(req.body, isJson(req.headers['content-type']));
   const bearer = (authorization: string | undefined) => verifyBearer(r, authorization);

@@ -1,8 +1,24 @@
 import type { WardApp } from '../typed-app.js';
 import { verifyBearer } from '../../protocol/bearer.js';
-import { endSessionsOfUser } from '../../logout/backchannel.js';
-import type { Registry } from '../../registry.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../../logout/backchannel.js';
 import { otherSessionsSchema } from './schemas/identity.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SessionsDeps {
+  accessTokens: AccessTokenCodec;
+  clients: ClientService;
+  clock: Clock;
+  events: SecurityEvents;
+  logoutDelivery: LogoutDelivery;
+  storage: Storage;
+  users: UserService;
+}
 
 /**
  * `DELETE /identity/v1/sessions/others`: "sign out everywhere else" (ASVS 7.4.3, checklist MF-03:
@@ -12,10 +28,7 @@ import { otherSessionsSchema } from './schemas/identity.js';
  * session it was issued in, with the grants of that session (the same browser's other apps). The
  * clients that had the ended sessions get a back-channel logout token.
  */
-export function sessionRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'accessTokens' | 'clients' | 'clock' | 'events' | 'logoutDelivery' | 'storage' | 'users'>,
-): void {
+export function sessionRoutes(app: WardApp, r: SessionsDeps): void {
   app.delete('/identity/v1/sessions/others', { schema: otherSessionsSchema }, async (req, reply) => {
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;

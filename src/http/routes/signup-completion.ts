@@ -8,7 +8,6 @@ import { expiredSocialPage } from '../../interaction/pages/expired.js';
 import type { Interaction } from '../../interaction/service.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { requiredStr, requireSingle, singleValued } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import { completionInput } from '../../social/completion-form.js';
 import { signupClaims, type PendingSignup } from '../../social/signup-completion.js';
 import { sendRendered } from '../pages.js';
@@ -16,6 +15,24 @@ import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
 import { pageLanguage } from '../page-language.js';
 import { clientOf, localeOf } from './identity-request.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Addresses } from '../../self-service/addresses.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SignupCompletionRouteDeps {
+  account: () => AccountSettings;
+  addresses: Addresses;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  limiter: Limiter;
+  masterKey: Buffer;
+  storage: Storage;
+}
 
 /** Fields of the completion form the route reads itself. */
 const ROUTE_FIELDS = ['signup_token', 'csrf'];
@@ -25,7 +42,11 @@ const ROUTE_FIELDS = ['signup_token', 'csrf'];
  * page when the account names one and the client lists it among its callback URLs, else Ward's page;
  * either gets `signup_token`.
  */
-export function completionUrl(r: Pick<Registry, 'account' | 'config'>, request: AuthorizeRequest, token: string) {
+export function completionUrl(
+  r: Pick<SignupCompletionRouteDeps, 'account' | 'config'>,
+  request: AuthorizeRequest,
+  token: string,
+) {
   const app = r.account().social_signup.completion_url;
   const own = app !== null && request.client.allowed_callback_urls.includes(app);
   const url = new URL(own ? app : `${r.config.issuer}/identity/v1/signup/complete`);
@@ -37,11 +58,7 @@ export function completionUrl(r: Pick<Registry, 'account' | 'config'>, request: 
  * The profile completion of a first social sign-in (src/social/signup-completion.ts): the Core SDK's
  * getSignupData, Ward's "Complete your profile" page, and its form, which the app's own page may post.
  */
-export function signupCompletionRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'account' | 'addresses' | 'clients' | 'clock' | 'config' | 'limiter' | 'masterKey' | 'storage'>,
-  deps: SignInDeps,
-): void {
+export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
   const expired = (req: FastifyRequest, reply: FastifyReply) =>
     sendRendered(reply, expiredSocialPage(pageLanguage(req)));

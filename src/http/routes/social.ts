@@ -11,7 +11,6 @@ import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
 import { expiredSocialPage } from '../../interaction/pages/expired.js';
 import { type LinkPageError, linkPage } from '../../interaction/pages/link.js';
 import type { Interaction } from '../../interaction/service.js';
-import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
@@ -21,16 +20,28 @@ import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
 import { completionUrl } from './signup-completion.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
+import type { UserService } from '../../accounts/users.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface SocialRouteDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clock: Clock;
+  config: WardConfig;
+  masterKey: Buffer;
+  storage: Storage;
+  users: UserService;
+}
 
 /**
  * Social login: the login page's buttons, the provider's callback, the link page (unlink: profile.ts;
  * the completion of a new identity's profile: signup-completion.ts).
  */
-export function socialRoutes(
-  app: WardApp,
-  r: Pick<Registry, 'accessTokens' | 'account' | 'clock' | 'config' | 'masterKey' | 'storage' | 'users'>,
-  deps: SignInDeps,
-): void {
+export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
   /** The sign-in's request says the language when it is still known; else Accept-Language. */
   const expired = (req: FastifyRequest, reply: FastifyReply, request?: AuthorizeRequest) =>

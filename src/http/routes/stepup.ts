@@ -1,19 +1,42 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import type { Client } from '../../clients/service.js';
+import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidToken } from '../../errors/refusals.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { liveAccessToken } from '../../protocol/bearer.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { requireSingle, str } from '../../protocol/params.js';
 import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from './schemas/stepup.js';
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 import { passwordlessFirstFactor } from './passwordless.js';
+import type { UserService } from '../../accounts/users.js';
+import type { ClientService, Client } from '../../clients/service.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Passwordless } from '../../passwordless/service.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { TknService } from '../../protocol/tkn.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface StepUpRouteDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  config: WardConfig;
+  limiter: Limiter;
+  masterKey: Buffer;
+  passwordless: Passwordless;
+  sessions: SessionService;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 const localeOf = (req: FastifyRequest) =>
@@ -29,25 +52,7 @@ interface Identified {
 /**
  * /identity/v1/mfa/stepup, /passwordless/start and /passwordless/verify (identity-api.md, "Step-up MFA").
  */
-export function stepUpRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'config'
-    | 'limiter'
-    | 'masterKey'
-    | 'passwordless'
-    | 'sessions'
-    | 'storage'
-    | 'tkn'
-    | 'users'
-  >,
-  deps: SignInDeps,
-): void {
+export function stepUpRoutes(app: WardApp, r: StepUpRouteDeps, deps: SignInDeps): void {
   const { interactions, nextStep, stepUps } = deps;
   const firstFactor = passwordlessFirstFactor(r, deps);
   /**

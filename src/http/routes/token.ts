@@ -4,29 +4,38 @@ import { WardError } from '../../errors/ward-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
 import { requiredStr } from '../../protocol/params.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
-import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import { isTrustedDevice } from '../../accounts/trusted-devices.js';
+import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { revokeSchema, tokenSchema } from './schemas/token.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { WardMetrics } from '../../observability/ward-metrics.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { TokenIssuer } from '../../protocol/issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface TokenDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  events: SecurityEvents;
+  issueTokens: TokenIssuer;
+  limiter: Limiter;
+  metrics: WardMetrics;
+  storage: Storage;
+  users: UserService;
+}
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
-export function tokenRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'events'
-    | 'issueTokens'
-    | 'limiter'
-    | 'metrics'
-    | 'storage'
-    | 'users'
-  >,
-): void {
+export function tokenRoutes(app: WardApp, r: TokenDeps): void {
   app.post('/oauth/token', { schema: tokenSchema }, async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');

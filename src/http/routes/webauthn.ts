@@ -11,7 +11,6 @@ import { randomId } from '../../lib/random.js';
 import { authenticationResponse, registrationResponse, snakeKeys } from '../../passkeys/wire.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
-import type { Registry } from '../../registry.js';
 import type { WardApp } from '../typed-app.js';
 import { clientOf, isJson, localeOf, scopeOf } from './identity-request.js';
 import type { FactorChange } from '../../integrations/notices.js';
@@ -30,6 +29,34 @@ import {
   signupSchema,
 } from './schemas/webauthn.js';
 import { tknBinding } from '../browser-binding.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import type { Passkeys } from '../../passkeys/service.js';
+import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { TknService } from '../../protocol/tkn.js';
+import type { AccountRecovery } from '../../self-service/account-recovery.js';
+import type { FactorNotices } from '../../stepup/factor-notices.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface WebauthnDeps {
+  accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
+  clients: ClientService;
+  clock: Clock;
+  events: SecurityEvents;
+  limiter: Limiter;
+  notices: FactorNotices;
+  passkeys: Passkeys;
+  recovery: AccountRecovery;
+  storage: Storage;
+  tkn: TknService;
+  users: UserService;
+}
 
 const BASE = '/identity/v1/webauthn';
 
@@ -38,24 +65,7 @@ const friendlyName = (params: Params): string => str(params, 'friendly_name', 20
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
 const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
 
-export function webauthnRoutes(
-  app: WardApp,
-  r: Pick<
-    Registry,
-    | 'accessTokens'
-    | 'account'
-    | 'clients'
-    | 'clock'
-    | 'events'
-    | 'limiter'
-    | 'notices'
-    | 'passkeys'
-    | 'recovery'
-    | 'storage'
-    | 'tkn'
-    | 'users'
-  >,
-): void {
+export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
   const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
 
   app.post(`${BASE}/signup-options`, { schema: signupOptionsSchema }, async (req, reply) => {
@@ -94,7 +104,7 @@ export function webauthnRoutes(
       origin: string;
       friendlyName: string;
       scope: string;
-      profile: Parameters<Registry['users']['createPasswordless']>[1];
+      profile: Parameters<UserService['createPasswordless']>[1];
     }>('signup', credential);
     const webauthnId = str(params, 'webauthn_id', 200);
     if (

@@ -7,9 +7,20 @@
 // process) goes through Fastify as before.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { discoveryDocument } from '../../protocol/discovery.js';
-import type { Registry } from '../../registry.js';
 import type { Lifecycle } from '../routes/ops.js';
 import { requestId } from '../request-log.js';
+import type { WardConfig } from '../../config/types.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { WardMetrics } from '../../observability/ward-metrics.js';
+import type { Logger } from 'pino';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface DocumentFastPathDeps {
+  config: WardConfig;
+  keys: KeyStore;
+  log: Logger;
+  metrics: WardMetrics;
+}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JWKS = '/jwks.json';
@@ -17,15 +28,12 @@ const DISCOVERY = '/.well-known/openid-configuration';
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function documentFastPath(
-  r: Pick<Registry, 'config' | 'keys' | 'log' | 'metrics'>,
-  lifecycle: Lifecycle,
-): FastPath {
+export function documentFastPath(r: DocumentFastPathDeps, lifecycle: Lifecycle): FastPath {
   const discovery = discoveryDocument(r.config.issuer);
   const discoveryLength = String(Buffer.byteLength(discovery));
   const accessLog = r.log.isLevelEnabled('info');
   // The JWK Set changes with the keys: its length is measured once per new view.
-  let view: ReturnType<Registry['keys']['jwks']> | undefined;
+  let view: ReturnType<KeyStore['jwks']> | undefined;
   let viewLength = '';
   return (req, res) => {
     const url = req.url;

@@ -1,8 +1,21 @@
 import { randomId, randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
 import type { User } from '../../storage/sql/users.js';
 import type { AuthorizeRequest } from './request.js';
+import type { AccountSettings } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdTokenSigner } from '../id-token.js';
+import type { TokenIssuer } from '../issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface CompleteDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  issueTokens: TokenIssuer;
+  signIdToken: IdTokenSigner;
+  storage: Storage;
+}
 
 export interface Authenticated {
   user: User;
@@ -17,7 +30,7 @@ export interface Authenticated {
  * OIDC Core 3.3.2.11).
  */
 export async function issueAuthorization(
-  r: Pick<Registry, 'account' | 'clock' | 'issueTokens' | 'signIdToken' | 'storage'>,
+  r: CompleteDeps,
   req: AuthorizeRequest,
   auth: Authenticated,
 ): Promise<Record<string, string | number | undefined>> {

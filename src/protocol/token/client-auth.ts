@@ -2,10 +2,14 @@
 // 2.3.1). client_secret_basic or client_secret_post, never both; public clients send only client_id and
 // never a secret; a confidential client (or resource server) without a valid secret is invalid_client
 // (401, with WWW-Authenticate when Basic was used).
-import type { Client } from '../../clients/service.js';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
-import type { Registry } from '../../registry.js';
+import type { ClientService, Client } from '../../clients/service.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ClientAuthDeps {
+  clients: ClientService;
+}
 
 export interface AuthenticatedClient {
   client: Client;
@@ -34,7 +38,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
 }
 
 export async function authenticateClient(
-  r: Pick<Registry, 'clients'>,
+  r: ClientAuthDeps,
   authorization: string | undefined,
   params: Params,
 ): Promise<AuthenticatedClient> {

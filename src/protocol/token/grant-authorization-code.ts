@@ -5,11 +5,21 @@ import { invalidClient, invalidGrant } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
 import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { Clock } from '../../lib/clock.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface GrantAuthorizationCodeDeps {
+  clock: Clock;
+  events: SecurityEvents;
+  issueTokens: TokenIssuer;
+  storage: Storage;
+}
 
 const BAD_CODE =
   'The authorization code is invalid, expired, already used, or was issued to another client or redirect_uri';
@@ -29,7 +39,7 @@ function redirectMatches(bound: string | null, sent: unknown): boolean {
 }
 
 export async function authorizationCodeGrant(
-  r: Pick<Registry, 'clock' | 'events' | 'issueTokens' | 'storage'>,
+  r: GrantAuthorizationCodeDeps,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {

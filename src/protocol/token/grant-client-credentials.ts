@@ -3,13 +3,19 @@
 // means all of them. No refresh token and no id_token (there is no user), and nothing written.
 import { invalidScope, unauthorizedClient } from '../../errors/refusals.js';
 import type { Params } from '../params.js';
-import type { Registry } from '../../registry.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface GrantClientCredentialsDeps {
+  issueTokens: TokenIssuer;
+  storage: Storage;
+}
 
 export async function clientCredentialsGrant(
-  r: Pick<Registry, 'issueTokens' | 'storage'>,
+  r: GrantClientCredentialsDeps,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {

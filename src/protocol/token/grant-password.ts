@@ -7,12 +7,26 @@
 import { invalidScope } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
-import type { Registry } from '../../registry.js';
 import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { requiredStr, type Params } from '../params.js';
 import { parseScope, unknownScopes } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
+import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { AccountSettings } from '../../config/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface GrantPasswordDeps {
+  account: () => AccountSettings;
+  clock: Clock;
+  events: SecurityEvents;
+  issueTokens: TokenIssuer;
+  storage: Storage;
+  users: UserService;
+}
 
 /** What the request brought besides its parameters. */
 export interface GrantContext {
@@ -21,7 +35,7 @@ export interface GrantContext {
 }
 
 export async function passwordGrant(
-  r: Pick<Registry, 'account' | 'clock' | 'events' | 'issueTokens' | 'storage' | 'users'>,
+  r: GrantPasswordDeps,
   auth: AuthenticatedClient,
   params: Params,
   context: GrantContext,

@@ -5,16 +5,26 @@ import { invalidGrant, invalidScope } from '../../errors/refusals.js';
 import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Registry } from '../../registry.js';
-import type { TokenResponse } from '../issue-tokens.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import type { Clock } from '../../lib/clock.js';
+import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { Storage } from '../../storage/storage.js';
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface GrantRefreshTokenDeps {
+  clock: Clock;
+  events: SecurityEvents;
+  issueTokens: TokenIssuer;
+  storage: Storage;
+}
 
 const BAD_TOKEN = 'The refresh token is invalid, expired, revoked or was issued to another client';
 
 /** A used refresh token presented again (RFC 9700 4.14.2): the whole family is revoked. */
 async function reused(
-  r: Pick<Registry, 'events' | 'storage'>,
+  r: Pick<GrantRefreshTokenDeps, 'events' | 'storage'>,
   clientId: string,
   grantId: string,
   now: number,
@@ -30,7 +40,7 @@ async function reused(
 }
 
 export async function refreshTokenGrant(
-  r: Pick<Registry, 'clock' | 'events' | 'issueTokens' | 'storage'>,
+  r: GrantRefreshTokenDeps,
   auth: AuthenticatedClient,
   params: Params,
 ): Promise<TokenResponse> {
