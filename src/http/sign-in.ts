@@ -7,6 +7,7 @@ import { deliveriesFor } from '../logout/backchannel.js';
 import { issueAuthorization } from '../protocol/authorize/complete.js';
 import type { Registry } from '../registry.js';
 import { isTrustedDevice } from './routes/trusted-device.js';
+import { signInAudit } from '../sign-in-methods/audit.js';
 
 /** What the sign-in routes share: the stored interaction, what follows a first factor, step-ups, social login. */
 export interface SignInDeps {
@@ -42,6 +43,7 @@ export function createSignIn(r: Registry): SignInDeps {
     },
     authorize: (request, auth) => issueAuthorization(r, request, auth),
     now: () => r.clock.now(),
+    audit: signInAudit(r.events),
   });
   return { interactions, nextStep, stepUps, social: createSocialService(r) };
 }

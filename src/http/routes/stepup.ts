@@ -38,6 +38,7 @@ export function stepUpRoutes(
     | 'clients'
     | 'clock'
     | 'config'
+    | 'events'
     | 'limiter'
     | 'masterKey'
     | 'passwordless'

@@ -7,7 +7,8 @@ import { sha256 } from '../../lib/secrets.js';
 import type { Registry } from '../../registry.js';
 import { requiredStr } from '../../protocol/params.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
-import { TRUSTED_DEVICE_COOKIE, isTrustedDevice } from './trusted-device.js';
+import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+import type { SignInDeps } from '../sign-in.js';
 import { revokeSchema, tokenSchema } from './schemas/token.js';
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
@@ -26,6 +27,7 @@ export function tokenRoutes(
     | 'storage'
     | 'users'
   >,
+  signIn: Pick<SignInDeps, 'nextStep'>,
 ): void {
   app.post('/oauth/token', { schema: tokenSchema }, async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
@@ -36,7 +38,8 @@ export function tokenRoutes(
     if (params.grant_type === 'password') await r.limiter('login', req.ip, r.account().rate_limits.login);
     const cookie = req.cookies[TRUSTED_DEVICE_COOKIE];
     const out = await tokenEndpoint(r, req.headers.authorization, params, {
-      trustedDevice: (userId) => isTrustedDevice(r, cookie, userId),
+      secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
+      ip: req.ip,
     });
     r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
