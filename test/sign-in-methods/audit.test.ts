@@ -18,9 +18,12 @@ import {
   signup,
   tokenRequest,
 } from '../helpers/oauth.js';
+import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { startTinyIdp, type TinyIdp } from '../helpers/tiny-idp.js';
 
 const CB = 'https://app.example/cb';
+const ORIGIN = 'https://app.example';
+const W = '/identity/v1/webauthn';
 const MOBILE = {
   ...PUBLIC_CLIENT,
   client_id: 'mobile',
@@ -55,7 +58,12 @@ for (const engine of engines()) {
       m = await startMfaWard({
         engine,
         clients: [PUBLIC_CLIENT, MOBILE, BACKEND],
-        account: { rate_limits: NO_LIMITS, passwordless: { magic_link: true, sms: false, signup: false } },
+        account: {
+          rate_limits: NO_LIMITS,
+          passwordless: { magic_link: true, sms: false, signup: false },
+          // The Core SDK's passkeys on the app's origin (turned on by the passkey tests only).
+          passkeys: { enabled: false, rp_id: 'app.example', origins: [ORIGIN] },
+        },
         socialProviders: [
           {
             name: 'corp',
@@ -181,6 +189,35 @@ for (const engine of engines()) {
         });
         assert.equal(res.status, 400);
         await one('login.failed', since, { method: 'passkey', reason: 'malformed' }, 'spa');
+      } finally {
+        m.ward.setAccount({ passkeys: { ...m.ward.registry.account().passkeys, enabled: false } });
+      }
+    });
+
+    it('the Core SDK passkey sign-in: login.succeeded with the client, a replayed assertion login.failed', async () => {
+      m.ward.setAccount({ passkeys: { ...m.ward.registry.account().passkeys, enabled: true } });
+      try {
+        const authenticator = new SoftAuthenticator();
+        const email = `pk-${engine}-${Date.now()}@example.com`;
+        const o = await postJson(m.ward, `${W}/signup-options`, {
+          client_id: 'spa',
+          origin: ORIGIN,
+          profile: { email },
+        });
+        assert.equal(o.status, 200, JSON.stringify(o.body));
+        const credential = authenticator.create(o.body.options.public_key, ORIGIN);
+        const created = await postJson(m.ward, `${W}/signup`, { public_key_credential: credential });
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        const since = now();
+        const a = await postJson(m.ward, `${W}/authentication-options`, { client_id: 'spa', origin: ORIGIN, email });
+        assert.equal(a.status, 200, JSON.stringify(a.body));
+        const assertion = authenticator.get(a.body.public_key, ORIGIN);
+        const signedIn = await postJson(m.ward, `${W}/authentication`, assertion);
+        assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+        const ok = await one('login.succeeded', since, { method: 'passkey' }, 'spa');
+        assert.deepEqual(ok.details.amr, ['webauthn', 'mfa']);
+        assert.equal((await postJson(m.ward, `${W}/authentication`, assertion)).status, 400);
+        await one('login.failed', since, { method: 'passkey', reason: 'error.webauthn.invalidChallenge' });
       } finally {
         m.ward.setAccount({ passkeys: { ...m.ward.registry.account().passkeys, enabled: false } });
       }

@@ -35,7 +35,6 @@ export function identityRoutes(
     | 'config'
     | 'events'
     | 'limiter'
-    | 'log'
     | 'sessions'
     | 'socialProviders'
     | 'storage'
