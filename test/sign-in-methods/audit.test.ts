@@ -233,7 +233,9 @@ for (const engine of engines()) {
         email: user.email,
       });
       assert.equal(sent.status, 200, await sent.text());
-      const code = codeIn((await m.smtp.next(user.email)).text);
+      // The address and the link are left out: the address's random part may be six digits too.
+      const text = (await m.smtp.next(user.email)).text.replace(/https?:\/\/\S+/g, '').replaceAll(user.email, '');
+      const code = codeIn(text);
       const since = now();
       const verify = (verification_code: string) =>
         page.browser.postForm('/oauth/authorize/passwordless/verify', {

@@ -67,22 +67,6 @@ async function recordRefusal(
     await signInAudit(r.events).failed({ method, clientId, ip: req.ip, reason: failureReason(e) });
 }
 
-/** Runs a step of a sign-in; its refusal is recorded, then thrown on. */
-async function recorded<T>(
-  r: Pick<Registry, 'events'>,
-  req: FastifyRequest,
-  params: Record<string, unknown>,
-  step: () => Promise<T>,
-  clientId?: string,
-): Promise<T> {
-  try {
-    return await step();
-  } catch (e) {
-    await recordRefusal(r, req, params, e, clientId);
-    throw e;
-  }
-}
-
 /** The first factor a redeemed code or link proved, for afterFirstFactor (which records login.succeeded). */
 const firstFactor = (done: Redeemed, authTime: number) => ({
   user: done.user,
@@ -100,6 +84,25 @@ const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token'
  * paths (the step-up flow) and hands a request over here when it carries no step_up / challenge_id.
  */
 export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
+  /**
+   * The web_message verify's first factor: the code checked, its interaction found, the call from an
+   * allowed origin of the client that started the sign-in, the code used. A refusal is recorded first.
+   */
+  async function redeemed(req: FastifyRequest, params: Record<string, unknown>) {
+    let clientId: string | undefined;
+    try {
+      const row = await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
+      const interaction = await signIn.interactions.byDigest(row.values.interaction);
+      if (!interaction) throw new WardError('invalidVerificationCode');
+      clientId = interaction.request.client.client_id;
+      requireAllowedOrigin(req, new Set(interaction.request.client.allowed_origins), r.config.issuer);
+      return { interaction, done: await r.passwordless.redeem(row) };
+    } catch (e) {
+      await recordRefusal(r, req, params, e, clientId);
+      throw e;
+    }
+  }
+
   return {
     /** Stores the authorization request and sends the link or code; `{}` whether an account exists or not. */
     async start(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
@@ -126,15 +129,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
 
     /** The SDK's web_message mode: the code (no OAuth parameters) finishes the stored request, as JSON. */
     async verify(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
-      const row = await recorded(r, req, params, () =>
-        r.passwordless.check(passwordlessAddressOf(params), params.verification_code),
-      );
-      const interaction = await signIn.interactions.byDigest(row.values.interaction);
-      if (!interaction) throw new WardError('invalidVerificationCode');
-      // A browser's call comes from an allowed origin of the client that started the sign-in.
-      requireAllowedOrigin(req, new Set(interaction.request.client.allowed_origins), r.config.issuer);
-      const clientId = interaction.request.client.client_id;
-      const done = await recorded(r, req, params, () => r.passwordless.redeem(row), clientId);
+      const { interaction, done } = await redeemed(req, params);
       const outcome = await signIn.nextStep.afterFirstFactor(interaction, firstFactor(done, r.clock.now()), {
         sessionCookie: req.cookies[SESSION_COOKIE],
         trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
