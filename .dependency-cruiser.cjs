@@ -1,6 +1,9 @@
 /** Dependency direction of src/, checked by `npm run lint` (so by `npm test`): any violation fails. */
 const DOMAIN =
-  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless|limits)/';
+  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless|limits|sign-in-methods)/';
+
+/** A sign-in method's folder is domain code but for its routes.ts, the method's web half (src/sign-in-methods/). */
+const METHOD_ROUTES = '^src/sign-in-methods/[^/]+/routes\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -14,10 +17,13 @@ module.exports = {
     },
     {
       name: 'domain-not-to-web',
-      comment: 'Domain code does not import the web layer (src/http, src/management, src/console) nor Fastify.',
+      comment:
+        "Domain code does not import the web layer (src/http, src/management, src/console, a sign-in method's routes.ts) nor Fastify.",
       severity: 'error',
-      from: { path: DOMAIN },
-      to: { path: ['^src/(http|management|console)/', '(^|/)node_modules/(fastify|@fastify/[^/]+)/'] },
+      from: { path: DOMAIN, pathNot: METHOD_ROUTES },
+      to: {
+        path: ['^src/(http|management|console)/', METHOD_ROUTES, '(^|/)node_modules/(fastify|@fastify/[^/]+)/'],
+      },
     },
     {
       name: 'registry-only-in-composition',

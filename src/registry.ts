@@ -11,6 +11,7 @@ import { createSessionService, type SessionService } from './accounts/sessions.j
 import { isTrustedDevice } from './accounts/trusted-devices.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
+import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
 import { createSocialService, type SocialDeps } from './social/service.js';
@@ -347,6 +348,7 @@ function createSignInServices(
     },
     authorize: (request, auth) => issueAuthorization(r, request, auth),
     now: () => r.clock.now(),
+    audit: signInAudit(r.events),
   });
   return { interactions, nextStep, stepUps, social: createSocialService(r) };
 }

@@ -4,10 +4,15 @@
 // new session and the authorization response. A sign-in answered from an existing SSO session goes
 // through sessionAnswers instead (prompt, the client's `sso`, max_age, id_token_hint, the
 // second-factor rule) and, for Messenger linking, through a confirmation (never a silent code).
+// The first factor's audit event (login.succeeded, or login.mfa_required) is recorded here too, with
+// the sign-in method that proved it (sign-in-methods/contract.ts), so no method can forget it; an API
+// path that answers without an interaction asks secondFactorOwed, the same rule.
 import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
+import type { SignInAudit } from '../sign-in-methods/audit.js';
+import type { SignInMethodId } from '../sign-in-methods/contract.js';
 import type { Interaction, InteractionService } from './service.js';
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */
@@ -20,6 +25,13 @@ export interface SignedIn {
   authTime: number;
 }
 
+/** A first factor: who signed in, and by which sign-in method (null: a tkn, recorded where it was issued). */
+export interface FirstFactor extends SignedIn {
+  method: SignInMethodId | null;
+  /** Method-specific facts for the audit event (whether the account was created by this sign-in, ...). */
+  detail?: Record<string, unknown>;
+}
+
 /** What the browser brought that the decision reads. */
 export interface BrowserState {
   /** The SSO cookie, ended and replaced by the new session (no fixation). */
@@ -28,6 +40,8 @@ export interface BrowserState {
   /** The cookie that binds a stored interaction to this browser (set when first asked for). */
   bind?: () => string;
   locale?: string;
+  /** The caller's address, for the audit event. */
+  ip?: string;
 }
 
 export type Outcome =
@@ -65,6 +79,8 @@ export interface NextStepDeps {
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
+  /** Where a first factor's outcome is recorded (sign-in-methods/audit.ts). */
+  audit: Pick<SignInAudit, 'succeeded' | 'mfaRequired'>;
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -82,7 +98,10 @@ export function withinMaxAge(now: number, authTime: number, maxAge: number | und
 export const forcesLogin = (request: AuthorizeRequest): boolean => request.prompt === 'login' || !request.client.sso;
 
 export function createNextStep(deps: NextStepDeps) {
-  async function needsSecondFactor(who: SignedIn, browser: BrowserState): Promise<boolean> {
+  async function needsSecondFactor(
+    who: Pick<SignedIn, 'user' | 'amr'>,
+    browser: Pick<BrowserState, 'trustedDeviceCookie'>,
+  ): Promise<boolean> {
     if (who.amr.includes('mfa')) return false;
     if (!(await deps.secondFactorRequired(who.user.id))) return false;
     return !(await deps.isTrustedDevice(browser.trustedDeviceCookie, who.user.id));
@@ -144,10 +163,27 @@ export function createNextStep(deps: NextStepDeps) {
      * After any first factor: a second factor when required, else the end of the sign-in. `at` is
      * the stored interaction, or a request validated in this very call (stored only if it must go on).
      */
-    async afterFirstFactor(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome> {
-      if (await needsSecondFactor(who, browser)) return secondFactor(at, who, browser);
-      return complete(at, who, browser);
+    async afterFirstFactor(
+      at: Interaction | AuthorizeRequest,
+      who: FirstFactor,
+      browser: BrowserState,
+    ): Promise<Outcome> {
+      const { method, detail, ...signedIn } = who;
+      const owed = await needsSecondFactor(signedIn, browser);
+      if (method) {
+        const request = 'digest' in at ? at.request : at;
+        const event = { method, clientId: request.client.client_id, ip: browser.ip, userId: who.user.id, amr: who.amr };
+        await (owed ? deps.audit.mfaRequired : deps.audit.succeeded)({ ...event, detail });
+      }
+      return owed ? secondFactor(at, signedIn, browser) : complete(at, signedIn, browser);
     },
+
+    /**
+     * Whether a second factor is owed after this first factor, for an API path that answers by itself
+     * (the SDK's password login, the password grant): the same rule afterFirstFactor applies.
+     */
+    secondFactorOwed: (who: Pick<SignedIn, 'user' | 'amr'>, browser: Pick<BrowserState, 'trustedDeviceCookie'>) =>
+      needsSecondFactor(who, browser),
 
     /**
      * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller

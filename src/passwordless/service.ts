@@ -40,6 +40,16 @@ export interface PasswordlessDeps {
   logoutDelivery: FirstProofDeps['logoutDelivery'];
 }
 
+/** A used code or link: who signed in, how, and the interaction to finish. */
+export interface Redeemed {
+  user: User;
+  amr: string[];
+  method: PasswordlessMethod;
+  /** The code went to an address of no account then (the account is new, or made meanwhile). */
+  created: boolean;
+  interactionDigest: string;
+}
+
 export const VERIFY_PATH = '/identity/v1/passwordless/verify';
 
 /** A link token (43 base64url characters) rather than a typed code (digits). */
@@ -116,7 +126,7 @@ export function createPasswordless(deps: PasswordlessDeps) {
      * Uses a checked code or link once: the user (created now if allowed), their address verified, how
      * they signed in (RFC 8176 amr: a one-time code by email or SMS), and the interaction to finish.
      */
-    async redeem(row: CheckedCode): Promise<{ user: User; amr: string[]; interactionDigest: string }> {
+    async redeem(row: CheckedCode): Promise<Redeemed> {
       await codes.consume(row);
       const field = row.channel === 'sms' ? 'phone_number' : 'email';
       let user = row.user_id
@@ -129,12 +139,14 @@ export function createPasswordless(deps: PasswordlessDeps) {
       await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());
       // Pre-hijacking: what someone made before anyone proved this address ends now.
       if (first) await endUnprovenAccess(deps, user, field);
-      await deps.events.emit(
-        'login.passwordless',
-        { user_id: user.id, channel: row.channel, created: !row.user_id },
-        'passwordless sign-in',
-      );
-      return { user, amr: ['otp', row.channel === 'sms' ? 'sms' : 'email'], interactionDigest: row.values.interaction };
+      // The sign-in's audit event (login.succeeded) is the caller's, through afterFirstFactor.
+      return {
+        user,
+        amr: ['otp', row.channel === 'sms' ? 'sms' : 'email'],
+        method: row.channel === 'sms' ? 'sms' : 'magic_link',
+        created: !row.user_id,
+        interactionDigest: row.values.interaction,
+      };
     },
   };
 }

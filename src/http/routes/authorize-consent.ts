@@ -71,7 +71,8 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
       const user = interaction.userId ? await r.users.find(interaction.userId) : undefined;
       if (!user || user.disabled || !interaction.amr || interaction.authTime === null)
         return expiredPage(req, reply, ar);
-      const who = { user, amr: interaction.amr, authTime: interaction.authTime };
+      // A tkn's sign-in was recorded where the tkn was issued (method null: not again).
+      const who = { user, amr: interaction.amr, authTime: interaction.authTime, method: null };
       return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.

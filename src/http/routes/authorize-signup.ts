@@ -141,7 +141,7 @@ export function signupPageRoutes(
       if (verification === 'required')
         return sendRendered(reply, signupSentPage(language, user.email, loginHref(handle)));
     }
-    const who = { user, amr: ['pwd'], authTime: r.clock.now() };
+    const who = { user, amr: ['pwd'], authTime: r.clock.now(), method: 'password' as const, detail: { signup: true } };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   });
 }

@@ -56,17 +56,20 @@ export interface AuthorizeDeps {
   tkn: TknService;
   users: UserService;
 }
+import { loginEntries } from '../../sign-in-methods/index.js';
+import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
+import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
+  const audit = signInAudit(r.events);
   // Thrown: the error handler redirects it to the client (or shows the page when it cannot).
   const refuse = (ar: AuthorizeRequest, id: ErrorName, description?: string) =>
     new WardError(id, { description, authorizeRequest: ar });
 
-  /** Passkeys on and Ward's own origin allowed: a discoverable sign-in's options, bound to this interaction. */
+  /** Ward's own origin allowed: a discoverable passkey sign-in's options, bound to this interaction. */
   async function passkeyOffer(at: { handle: string; request: AuthorizeRequest }) {
-    if (!r.account().passkeys.enabled) return undefined;
     try {
       const options = await r.passkeys.requestOptions(
         { anyone: true },
@@ -91,13 +94,15 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     error?: HostedMessage | string,
     email?: string,
   ) {
-    const passkey = await passkeyOffer(at);
     const language = pageLanguage(req, at.request);
-    const handle = encodeURIComponent(at.handle);
-    const buttons = social.providers().map((p) => ({
-      label: p.label,
-      href: `/oauth/authorize/social?interaction=${handle}&provider=${encodeURIComponent(p.name)}`,
-    }));
+    // The enabled sign-in methods fill their parts of the page (sign-in-methods/index.ts).
+    const entries = await loginEntries({
+      account: r.account(),
+      request: at.request,
+      providers: social.providers(),
+      interaction: at.handle,
+      passkeyOptions: () => passkeyOffer(at),
+    });
     return sendRendered(
       reply,
       renderLogin(status, {
@@ -108,14 +113,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
         email,
         language,
         target: at.request.target,
-        social: buttons,
-        passkey,
-        forgotHref: `/identity/v1/password/forgot?${new URLSearchParams({
-          client_id: at.request.client.client_id,
-          ...(at.request.uiLocales ? { ui_locales: at.request.uiLocales } : {}),
-        })}`,
-        signupHref: `/oauth/authorize/signup?interaction=${handle}`,
-        passwordless: { magicLink: r.account().passwordless.magic_link, sms: r.account().passwordless.sms },
+        signupHref: `/oauth/authorize/signup?interaction=${encodeURIComponent(at.handle)}`,
+        ...entries,
       }),
     );
   }
@@ -153,7 +152,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       const user = await r.users.find(t.userId);
       // max_age applies to the login behind a tkn too (OIDC Core 3.1.2.1): an older one is not enough.
       if (user && !user.disabled && withinMaxAge(r.clock.now(), t.payload.auth_time, ar.maxAge)) {
-        const who = { user, amr: t.payload.amr, authTime: t.payload.auth_time };
+        // A tkn's sign-in was recorded where the tkn was issued (method null: not again).
+        const who = { user, amr: t.payload.amr, authTime: t.payload.auth_time, method: null };
         // Opened in a browser that did not ask for it: the user confirms first (login CSRF).
         if (isBrowserRequest(req) && !tknBoundHere(req, t.payload)) {
           const { interaction } = await interactions.start(ar, 'login', browserCookie(req, reply));
@@ -212,9 +212,18 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       }
       throw e;
     }
-    let user: Awaited<ReturnType<typeof r.users.authenticate>>;
+    let user: Awaited<ReturnType<typeof passwordFirstFactor>>;
     try {
-      user = await r.users.authenticate({ email }, params.password, req.headers['accept-language']);
+      user = await passwordFirstFactor(
+        { users: r.users, audit },
+        {
+          identifier: { email },
+          password: params.password,
+          clientId: interaction.request.client.client_id,
+          ip: req.ip,
+          locale: req.headers['accept-language'],
+        },
+      );
     } catch (e) {
       if (e instanceof WardError && e.id === 'emailNotVerified')
         return loginPage(req, reply, at, 403, e.userMessage(pageLanguage(req, at.request)), email);
@@ -224,7 +233,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       return loginPage(req, reply, at, 429, e.id === 'accountLocked' ? 'accountLocked' : 'accountDelayed', email);
     }
     if (!user) return loginPage(req, reply, at, 401, 'wrongPassword', email);
-    const who = { user, amr: ['pwd'], authTime: r.clock.now() };
+    const who = { user, amr: ['pwd'], authTime: r.clock.now(), method: 'password' as const };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   });
 
@@ -234,7 +243,12 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     if (!accepted) return reply;
     const { params, interaction, handle } = accepted;
     const at = { handle, request: interaction.request };
-    const failed = () => loginPage(req, reply, at, 400, 'passkeyFailed');
+    const clientId = interaction.request.client.client_id;
+    /** Every refusal is a login.failed with its reason, then the login page again. */
+    const failed = async (reason: string, userId?: string) => {
+      await audit.failed({ method: 'passkey', clientId, ip: req.ip, reason, userId });
+      return loginPage(req, reply, at, 400, 'passkeyFailed');
+    };
     try {
       await r.limiter('login', req.ip, r.account().rate_limits.login);
     } catch (e) {
@@ -252,19 +266,13 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       );
     } catch (e) {
       if (!(e instanceof WardError) && !(e instanceof SyntaxError)) throw e;
-      const reason = e instanceof WardError ? e.entry.key : 'malformed';
-      await r.events.emit(
-        'login.failed',
-        { method: 'passkey', reason, client_id: interaction.request.client.client_id },
-        'passkey login failed',
-      );
-      return failed();
+      return failed(e instanceof WardError ? failureReason(e) : 'malformed');
     }
     // Options minted for another interaction (or client) sign nothing in here.
-    if (v.clientId !== interaction.request.client.client_id || v.data.interaction !== sha256(handle)) return failed();
+    if (v.clientId !== clientId || v.data.interaction !== sha256(handle)) return failed('other_interaction');
     const user = await r.users.find(v.userId);
-    if (!user || user.disabled) return failed();
-    const who = { user, amr: r.passkeys.amr(v.userVerified), authTime: r.clock.now() };
+    if (!user || user.disabled) return failed(user ? 'user_disabled' : 'unknown_user', user?.id);
+    const who = { user, amr: r.passkeys.amr(v.userVerified), authTime: r.clock.now(), method: 'passkey' as const };
     await r.events.emit(
       'passkey.login',
       { client_id: v.clientId, user_id: user.id, amr: who.amr },

@@ -120,6 +120,7 @@ export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserS
     trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
     bind: () => browserCookie(req, reply),
     locale: localeOf(req),
+    ip: req.ip,
   };
 }
 

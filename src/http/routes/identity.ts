@@ -4,8 +4,6 @@ import { WardError } from '../../errors/ward-error.js';
 import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { publicCustomFields } from '../../accounts/profile.js';
-import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
-import { isTrustedDevice } from '../../accounts/trusted-devices.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { clientOf as clientOfRequest, isJson, scopeOf, localeOf } from './identity-request.js';
 import { requireClientOrigin } from '../cors.js';
@@ -25,12 +23,14 @@ import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
-import type { Logger } from 'pino';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TknService } from '../../protocol/tkn.js';
 import type { Addresses } from '../../self-service/addresses.js';
 import type { SocialProviders } from '../../social/providers.js';
 import type { Storage } from '../../storage/storage.js';
+import type { SignInDeps } from '../sign-in.js';
+import { signInAudit } from '../../sign-in-methods/audit.js';
+import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface IdentityDeps {
@@ -42,7 +42,6 @@ export interface IdentityDeps {
   config: WardConfig;
   events: SecurityEvents;
   limiter: Limiter;
-  log: Logger;
   sessions: SessionService;
   socialProviders: SocialProviders;
   storage: Storage;
@@ -51,8 +50,9 @@ export interface IdentityDeps {
 }
 
 /** The Core SDK's identity API: signup, password login, SSO data, remote config (userinfo: profile.ts). */
-export function identityRoutes(app: WardApp, r: IdentityDeps): void {
+export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignInDeps, 'nextStep'>): void {
   const clientOf = (params: Params) => clientOfRequest(r, params);
+  const audit = signInAudit(r.events);
 
   app.post('/identity/v1/signup', { schema: signupSchema }, async (req, reply) => {
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
@@ -109,28 +109,28 @@ export function identityRoutes(app: WardApp, r: IdentityDeps): void {
     const client = await clientOf(params);
     const scopes = scopeOf(params);
     const identifier = { email: params.email ?? params.username, phone_number: params.phone_number };
-    const user = await r.users.authenticate(identifier, params.password, req.headers['accept-language']);
-    if (!user) {
-      // The same answer for an unknown user and a wrong password (no enumeration).
-      await r.events.emit('login.failed', { client_id: client.client_id }, 'password login failed');
-      throw new WardError('invalidEmailOrPassword');
-    }
+    const attempt = { method: 'password' as const, clientId: client.client_id, ip: req.ip };
+    const user = await passwordFirstFactor(
+      { users: r.users, audit },
+      { ...attempt, identifier, password: params.password, locale: req.headers['accept-language'] },
+    );
+    // The same answer for an unknown user and a wrong password (no enumeration).
+    if (!user) throw new WardError('invalidEmailOrPassword');
     const now = r.clock.now();
-    // MFA required = Always and a verified factor: this tkn is good for /mfa/stepup only.
-    const mfa =
-      (await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) &&
-      !(await isTrustedDevice(r, req.cookies[TRUSTED_DEVICE_COOKIE], user.id));
+    const amr = ['pwd'];
+    // A second factor owed (next-step's rule): this tkn is good for /mfa/stepup only.
+    const mfa = await signIn.nextStep.secondFactorOwed(
+      { user, amr },
+      { trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE] },
+    );
     const tkn = await r.tkn.issue(user.id, client.client_id, {
       scope: scopes.join(' '),
-      amr: ['pwd'],
+      amr,
       auth_time: now,
       mfa_pending: mfa,
       ...tknBinding(req, reply),
     });
-    r.log.info(
-      { event: mfa ? 'login.mfa_required' : 'login.succeeded', client_id: client.client_id, user_id: user.id },
-      'password login',
-    );
+    await (mfa ? audit.mfaRequired : audit.succeeded)({ ...attempt, userId: user.id, amr });
     return reply.header('Cache-Control', 'no-store').send(mfa ? { tkn, mfa_required: true } : { tkn });
   });
 

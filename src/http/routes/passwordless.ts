@@ -12,7 +12,10 @@ import {
   passwordlessAddressOf,
   type PasswordlessAddress,
   type Passwordless,
+  type PasswordlessMethod,
+  type Redeemed,
 } from '../../passwordless/service.js';
+import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { requireSingle } from '../../protocol/params.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
@@ -44,6 +47,7 @@ import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { Storage } from '../../storage/storage.js';
+import type { SecurityEvents } from '../../audit/events.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 interface Deps {
@@ -53,9 +57,38 @@ interface Deps {
   config: WardConfig;
   limiter: Limiter;
   masterKey: Buffer;
+  events: SecurityEvents;
   passwordless: Passwordless;
   storage: Storage;
 }
+
+/** The passwordless method a request names: its auth_type, or a link's token (links go by email only). */
+function methodOf(params: Record<string, unknown>): PasswordlessMethod | null {
+  if (params.auth_type === 'magic_link' || params.auth_type === 'sms') return params.auth_type;
+  return params.auth_type === undefined && isLinkToken(params.verification_code) ? 'magic_link' : null;
+}
+
+/** A refused code or link is a login.failed of its method (when the request names one); the caller answers it. */
+async function recordRefusal(
+  r: Pick<Deps, 'events'>,
+  req: FastifyRequest,
+  params: Record<string, unknown>,
+  e: unknown,
+  clientId?: string,
+): Promise<void> {
+  const method = methodOf(params);
+  if (method && e instanceof WardError && e.status < 500)
+    await signInAudit(r.events).failed({ method, clientId, ip: req.ip, reason: failureReason(e) });
+}
+
+/** The first factor a redeemed code or link proved, for afterFirstFactor (which records login.succeeded). */
+const firstFactor = (done: Redeemed, authTime: number) => ({
+  user: done.user,
+  amr: done.amr,
+  authTime,
+  method: done.method,
+  detail: { created: done.created },
+});
 
 /** What the SDK sends with the OAuth parameters that is not one of them. */
 const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token', 'captcha_provider', 'origin']);
@@ -65,6 +98,25 @@ const NOT_OAUTH = new Set(['auth_type', 'email', 'phone_number', 'captcha_token'
  * paths (the step-up flow) and hands a request over here when it carries no step_up / challenge_id.
  */
 export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
+  /**
+   * The web_message verify's first factor: the code checked, its interaction found, the call from an
+   * allowed origin of the client that started the sign-in, the code used. A refusal is recorded first.
+   */
+  async function redeemed(req: FastifyRequest, params: Record<string, unknown>) {
+    let clientId: string | undefined;
+    try {
+      const row = await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
+      const interaction = await signIn.interactions.byDigest(row.values.interaction);
+      if (!interaction) throw new WardError('invalidVerificationCode');
+      clientId = interaction.request.client.client_id;
+      requireAllowedOrigin(req, new Set(interaction.request.client.allowed_origins), r.config.issuer);
+      return { interaction, done: await r.passwordless.redeem(row) };
+    } catch (e) {
+      await recordRefusal(r, req, params, e, clientId);
+      throw e;
+    }
+  }
+
   return {
     /** Stores the authorization request and sends the link or code; `{}` whether an account exists or not. */
     async start(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
@@ -91,17 +143,12 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
 
     /** The SDK's web_message mode: the code (no OAuth parameters) finishes the stored request, as JSON. */
     async verify(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
-      const row = await r.passwordless.check(passwordlessAddressOf(params), params.verification_code);
-      const interaction = await signIn.interactions.byDigest(row.values.interaction);
-      if (!interaction) throw new WardError('invalidVerificationCode');
-      // A browser's call comes from an allowed origin of the client that started the sign-in.
-      requireAllowedOrigin(req, new Set(interaction.request.client.allowed_origins), r.config.issuer);
-      const done = await r.passwordless.redeem(row);
-      const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
-      const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, {
+      const { interaction, done } = await redeemed(req, params);
+      const outcome = await signIn.nextStep.afterFirstFactor(interaction, firstFactor(done, r.clock.now()), {
         sessionCookie: req.cookies[SESSION_COOKIE],
         trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
         locale: localeOf(req),
+        ip: req.ip,
       });
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
       if (outcome.kind === 'second_factor') throw new WardError('mfaRequired');
@@ -125,8 +172,11 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     if (!interaction || (clientId !== undefined && clientId !== interaction.request.client.client_id))
       throw new WardError('invalidVerificationCode');
     const done = await r.passwordless.redeem(row);
-    const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
-    const outcome = await signIn.nextStep.afterFirstFactor(interaction, who, browserState(req, reply));
+    const outcome = await signIn.nextStep.afterFirstFactor(
+      interaction,
+      firstFactor(done, r.clock.now()),
+      browserState(req, reply),
+    );
     return answerOutcome(r, req, reply, outcome);
   }
 
@@ -154,12 +204,18 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     );
   }
 
-  /** Refusals of a navigation are a page: nothing here can be trusted to redirect to. */
-  async function asPage(req: FastifyRequest, reply: FastifyReply, run: () => Promise<FastifyReply>) {
+  /** Refusals of a navigation are a page (nothing here can be trusted to redirect to), and audit events. */
+  async function asPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    params: Record<string, unknown>,
+    run: () => Promise<FastifyReply>,
+  ) {
     try {
       return await run();
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
+      await recordRefusal(r, req, params, e);
       return sendRendered(reply, invalidLinkPage(pageLanguage(req)));
     }
   }
@@ -167,7 +223,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
   app.get('/identity/v1/passwordless/verify', { schema: passwordlessVerifyGetSchema }, async (req, reply) => {
     await limit(req);
     const q = requireSingle(req.query);
-    return asPage(req, reply, async () => {
+    return asPage(req, reply, q, async () => {
       const a = passwordlessAddressOf(q);
       const row = await r.passwordless.check(a, q.verification_code);
       // A link or a typed code signs in by this GET only in the browser that started the sign-in
@@ -188,7 +244,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     const params = requireSingle(req.body);
     if (!sameOriginPost(req, r.config.issuer) || !csrfValid(r.masterKey, req.cookies[CSRF_COOKIE], params.csrf))
       return sendRendered(reply, invalidLinkPage(pageLanguage(req)));
-    return asPage(req, reply, async () => {
+    return asPage(req, reply, params, async () => {
       // A typed code names its address; a link's token finds its row by itself.
       const row =
         params.auth_type === undefined && isLinkToken(params.verification_code)
@@ -256,6 +312,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       return await finish(req, reply, row);
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
+      await recordRefusal(r, req, params, e, interaction.request.client.client_id);
       const language = pageLanguage(req, interaction.request);
       const error = e.id === 'invalidVerificationCode' ? hostedMessage(language, 'wrongCode') : e.userMessage(language);
       return sentPage(req, reply, { interaction, handle }, e.status, a, error);

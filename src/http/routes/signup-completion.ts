@@ -128,7 +128,13 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
     if (!done) return expired(req, reply);
     if (done.emailToVerify && r.account().self_service.email_verification !== 'off')
       r.addresses.sendSignupVerification(done.user, { clientId: done.pending.clientId, locale: localeOf(req) });
-    const who = { user: done.user, amr: ['social', done.pending.provider], authTime: r.clock.now() };
+    const who = {
+      user: done.user,
+      amr: ['social', done.pending.provider],
+      authTime: r.clock.now(),
+      method: 'social' as const,
+      detail: { provider: done.pending.provider, created: true },
+    };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(at.interaction, who, browserState(req, reply)));
   }
 

@@ -21,6 +21,8 @@ import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hoste
 import { completionUrl } from './signup-completion.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
 import type { UserService } from '../../accounts/users.js';
+import type { SecurityEvents } from '../../audit/events.js';
+import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
@@ -32,6 +34,7 @@ export interface SocialRouteDeps {
   account: () => AccountSettings;
   clock: Clock;
   config: WardConfig;
+  events: SecurityEvents;
   masterKey: Buffer;
   storage: Storage;
   users: UserService;
@@ -43,13 +46,21 @@ export interface SocialRouteDeps {
  */
 export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
+  const audit = signInAudit(r.events);
   /** The sign-in's request says the language when it is still known; else Accept-Language. */
   const expired = (req: FastifyRequest, reply: FastifyReply, request?: AuthorizeRequest) =>
     sendRendered(reply, expiredSocialPage(pageLanguage(req, request)));
 
   /** After the provider: the first factor is done; the next step decides the rest. */
-  async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
-    const who = { user, amr, authTime: r.clock.now() };
+  async function finish(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    interaction: Interaction,
+    user: User,
+    amr: string[],
+    detail: Record<string, unknown>,
+  ) {
+    const who = { user, amr, authTime: r.clock.now(), method: 'social' as const, detail };
     return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
   }
 
@@ -113,6 +124,13 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
     const interaction = await interactions.byDigest(outcome.interaction);
     if (!interaction) return expired(req, reply);
     if (outcome.kind === 'refused') {
+      await audit.failed({
+        method: 'social',
+        clientId: interaction.request.client.client_id,
+        ip: req.ip,
+        reason: outcome.error,
+        detail: { provider: req.params.name },
+      });
       const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';
       throw new WardError(id, { description: outcome.description, authorizeRequest: interaction.request });
     }
@@ -129,7 +147,7 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
       const { linkToken, email, provider } = outcome;
       return sendLinkPage(req, reply, 200, interaction.request, { linkToken, email, provider });
     }
-    return finish(req, reply, interaction, outcome.user, ['social', outcome.provider]);
+    return finish(req, reply, interaction, outcome.user, ['social', outcome.provider], { provider: outcome.provider });
   });
 
   app.post('/identity/v1/oauth/link', { schema: socialLinkSchema }, async (req, reply) => {
@@ -156,6 +174,14 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
       const interaction = pending && (await interactions.byDigest(pending.interaction));
       if (!pending || !interaction) return expired(req, reply);
       const { email, provider } = pending;
+      // The existing account's password was wrong (or refused by its protection): a failed sign-in.
+      await audit.failed({
+        method: 'social',
+        clientId: interaction.request.client.client_id,
+        ip: req.ip,
+        reason: refused ? failureReason(refused) : 'wrong_password',
+        detail: { provider, linking: true },
+      });
       const error = !refused
         ? 'incorrectPassword'
         : refused.id === 'accountLocked'
@@ -170,6 +196,7 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
     }
     const interaction = await interactions.byDigest(done.interaction);
     if (!interaction) return expired(req, reply);
-    return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider]);
+    const detail = { provider: done.provider, linked: true };
+    return finish(req, reply, interaction, done.user, ['pwd', 'social', done.provider], detail);
   });
 }

@@ -22,6 +22,7 @@ import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TknService } from '../../protocol/tkn.js';
 import type { Storage } from '../../storage/storage.js';
 
+import type { SecurityEvents } from '../../audit/events.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface StepUpRouteDeps {
   accessTokens: AccessTokenCodec;
@@ -29,6 +30,7 @@ export interface StepUpRouteDeps {
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
+  events: SecurityEvents;
   limiter: Limiter;
   masterKey: Buffer;
   passwordless: Passwordless;

@@ -6,8 +6,8 @@ import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { sha256 } from '../../lib/secrets.js';
 import { requiredStr } from '../../protocol/params.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
-import { isTrustedDevice } from '../../accounts/trusted-devices.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+import type { SignInDeps } from '../sign-in.js';
 import { revokeSchema, tokenSchema } from './schemas/token.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
@@ -35,7 +35,7 @@ export interface TokenDeps {
 }
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */
-export function tokenRoutes(app: WardApp, r: TokenDeps): void {
+export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps, 'nextStep'>): void {
   app.post('/oauth/token', { schema: tokenSchema }, async (req, reply) => {
     // Parameters travel in the body only (RFC 6749 3.2): a query string is refused, not merged.
     if (req.url.includes('?')) throw invalidRequest('Token request parameters must be sent in the request body');
@@ -45,7 +45,8 @@ export function tokenRoutes(app: WardApp, r: TokenDeps): void {
     if (params.grant_type === 'password') await r.limiter('login', req.ip, r.account().rate_limits.login);
     const cookie = req.cookies[TRUSTED_DEVICE_COOKIE];
     const out = await tokenEndpoint(r, req.headers.authorization, params, {
-      trustedDevice: (userId) => isTrustedDevice(r, cookie, userId),
+      secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
+      ip: req.ip,
     });
     r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);

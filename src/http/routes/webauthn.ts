@@ -57,6 +57,7 @@ export interface WebauthnDeps {
   tkn: TknService;
   users: UserService;
 }
+import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 
 const BASE = '/identity/v1/webauthn';
 
@@ -67,6 +68,7 @@ const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISO
 
 export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
   const limit = (kind: 'login' | 'signup', ip: string) => r.limiter(kind, ip, r.account().rate_limits[kind]);
+  const audit = signInAudit(r.events);
 
   app.post(`${BASE}/signup-options`, { schema: signupOptionsSchema }, async (req, reply) => {
     r.passkeys.ensureEnabled();
@@ -155,15 +157,20 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     const params = bodyOf(req);
     await limit('login', req.ip);
     const assertion = authenticationResponse(params, '');
+    const attempt = { method: 'passkey' as const, ip: req.ip };
     const v = await r.passkeys.verifyAssertion<{ origin: string; scope: string }>(assertion).catch(async (e) => {
-      if (e instanceof WardError)
-        await r.events.emit('login.failed', { method: 'passkey', reason: e.entry.key }, 'passkey login failed');
+      if (e instanceof WardError) await audit.failed({ ...attempt, reason: failureReason(e) });
       throw e;
     });
+    const refuse = async (e: WardError, userId?: string) => {
+      await audit.failed({ ...attempt, clientId: v.clientId, reason: failureReason(e), userId });
+      return e;
+    };
     // A challenge of the hosted login page (bound to an interaction, no scope) is not one of this API.
-    if (typeof v.data.scope !== 'string') throw new WardError('passkeyChallenge');
+    if (typeof v.data.scope !== 'string') throw await refuse(new WardError('passkeyChallenge'));
     const user = await r.users.find(v.userId);
-    if (!user || user.disabled) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
+    if (!user || user.disabled)
+      throw await refuse(new WardError('passkeyNotVerified', { description: 'Unknown passkey' }), user?.id);
     const amr = r.passkeys.amr(v.userVerified);
     // No step-up decided here: /oauth/authorize hands the tkn's amr to next-step, the one place that
     // decides whether MFA required = Always still wants a second factor (a `mfa` amr does not).
@@ -175,6 +182,8 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       ...tknBinding(req, reply),
     });
     await r.events.emit('passkey.login', { client_id: v.clientId, user_id: user.id, amr }, 'passkey login');
+    // The sign-in's event; whether a second factor is still owed is decided where the tkn is used.
+    await audit.succeeded({ ...attempt, clientId: v.clientId, userId: user.id, amr });
     return noStore(reply).send({ tkn });
   });
 

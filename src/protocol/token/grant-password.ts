@@ -7,7 +7,9 @@
 import { invalidScope } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
-import { stepUpRequiredAtLogin } from '../../stepup/factors.js';
+import { signInAudit } from '../../sign-in-methods/audit.js';
+import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
+import type { User } from '../../storage/sql/users.js';
 import { requiredStr, type Params } from '../params.js';
 import { parseScope, unknownScopes } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
@@ -28,10 +30,15 @@ export interface GrantPasswordDeps {
   users: UserService;
 }
 
+/** How the audit tells this path from the other password sign-ins. */
+const GRANT = { grant_type: 'password' };
+
 /** What the request brought besides its parameters. */
 export interface GrantContext {
-  /** Whether the request carries a live trusted-device cookie of this user. */
-  trustedDevice(userId: string): Promise<boolean>;
+  /** Whether this first factor owes a second one (next-step's rule, with the request's trusted-device cookie). */
+  secondFactorOwed(who: { user: User; amr: string[] }): Promise<boolean>;
+  /** The caller's address, for the audit events. */
+  ip?: string;
 }
 
 export async function passwordGrant(
@@ -47,20 +54,20 @@ export async function passwordGrant(
   if (asked === null) throw invalidScope('scope must be a space-separated string');
   const unknown = unknownScopes(asked);
   if (unknown.length) throw invalidScope(`Unknown scope: ${unknown.join(' ')}`);
+  const audit = signInAudit(r.events);
+  const attempt = { method: 'password' as const, clientId: client.client_id, ip: context.ip, detail: GRANT };
   // The username is an email address or a phone number, as at POST /identity/v1/password/login.
-  const user = await r.users.authenticate({ email: username, phone_number: username }, password);
-  if (!user) {
-    await r.events.emit('login.failed', { client_id: client.client_id }, 'password grant: login failed');
-    throw new WardError('invalidEmailOrPassword');
-  }
-  if ((await stepUpRequiredAtLogin(r.storage, r.account(), user.id)) && !(await context.trustedDevice(user.id))) {
-    await r.events.emit(
-      'login.mfa_required',
-      { client_id: client.client_id, user_id: user.id },
-      'password grant refused: a second factor is required',
-    );
+  const user = await passwordFirstFactor(
+    { users: r.users, audit },
+    { ...attempt, identifier: { email: username, phone_number: username }, password },
+  );
+  if (!user) throw new WardError('invalidEmailOrPassword');
+  const amr = ['pwd'];
+  if (await context.secondFactorOwed({ user, amr })) {
+    await audit.mfaRequired({ ...attempt, userId: user.id, amr });
     throw new WardError('mfaRequired');
   }
+  await audit.succeeded({ ...attempt, userId: user.id, amr });
   const now = r.clock.now();
   // As at the authorization endpoint, the scope is what was asked (the Core SDK adds the client's default).
   const scopes = asked;
@@ -71,7 +78,7 @@ export async function passwordGrant(
     session_id: null,
     scope: scopes.join(' '),
     auth_time: now,
-    amr: JSON.stringify(['pwd']),
+    amr: JSON.stringify(amr),
     created_at: now,
     expires_at: now + r.account().refresh_token_ttl * 1000,
     revoked_at: null,

@@ -1,10 +1,7 @@
-import type { WardApp } from '../typed-app.js';
+import type { WardApp } from '../../http/typed-app.js';
 import { isSystemClient } from '../../clients/system.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requireSingle } from '../../protocol/params.js';
-import type { SignInDeps } from '../sign-in.js';
-import { answerOutcome, browserState, validatedRequest } from './hosted-form.js';
-import { customTokenLoginSchema } from './schemas/custom-token.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
@@ -25,6 +22,14 @@ export interface CustomTokenDeps {
   tkn: TknService;
   users: UserService;
 }
+import type { SignInDeps } from '../../http/sign-in.js';
+import { answerOutcome, browserState, validatedRequest } from '../../http/routes/hosted-form.js';
+import { customTokenLoginSchema } from '../../http/routes/schemas/custom-token.js';
+import { signInAudit } from '../audit.js';
+
+// The web half of the custom-token method (method.ts declares it): a method's routes.ts is the one
+// file of its folder in the web layer (.dependency-cruiser.cjs lets it import http/, and nothing in the
+// domain import it).
 
 /**
  * `GET /identity/v1/custom-token/login?<OAuth parameters>&token=` (the Core SDK's loginWithCustomToken):
@@ -42,18 +47,20 @@ export function customTokenRoutes(app: WardApp, r: CustomTokenDeps, signIn: Sign
     const userId = accepted ? await r.tkn.consumeCustom(token, ar.client.client_id) : null;
     const user = userId ? await r.users.find(userId) : undefined;
     if (!user || user.disabled) {
-      await r.events.emit('login.custom_token_refused', { client_id: ar.client.client_id }, 'custom token refused');
+      const reason = !accepted ? 'client_not_allowed' : !user ? 'invalid_token' : 'user_disabled';
+      await signInAudit(r.events).failed({
+        method: 'custom_token',
+        clientId: ar.client.client_id,
+        ip: req.ip,
+        reason,
+        userId: user?.id,
+      });
       throw new WardError('authorizeAccessDenied', {
         description: 'The custom token is invalid, expired or already used',
         authorizeRequest: ar,
       });
     }
-    await r.events.emit(
-      'login.custom_token',
-      { client_id: ar.client.client_id, user_id: user.id },
-      'custom token sign-in',
-    );
-    const who = { user, amr: ['custom_token'], authTime: r.clock.now() };
+    const who = { user, amr: ['custom_token'], authTime: r.clock.now(), method: 'custom_token' as const };
     return answerOutcome(r, req, reply, await signIn.nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
   });
 }

@@ -1,0 +1,48 @@
+// The password as a first factor, for every path that takes one (the hosted login form, the Core SDK's
+// /identity/v1/password/login, grant_type=password): the accounts service checks it, and every refusal
+// is a `login.failed` audit event with its reason before the caller answers it its own way.
+import type { User } from '../../storage/sql/users.js';
+import { WardError } from '../../errors/ward-error.js';
+import { failureReason, type SignInAudit } from '../audit.js';
+
+export interface PasswordCheckDeps {
+  users: {
+    /** Undefined for an unknown user and a wrong password alike; throws the per-account protection's refusals. */
+    authenticate(
+      identifier: { email?: unknown; phone_number?: unknown },
+      password: unknown,
+      locale?: string,
+    ): Promise<User | undefined>;
+  };
+  audit: Pick<SignInAudit, 'failed'>;
+}
+
+export interface PasswordAttempt {
+  identifier: { email?: unknown; phone_number?: unknown };
+  password: unknown;
+  clientId: string;
+  ip?: string;
+  /** The request's language, for the lockout notice. */
+  locale?: string;
+  /** What the audit events add for this path (the password grant says so). */
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * The user the password proves, or undefined (recorded as `wrong_password`: an unknown account and a
+ * wrong password read the same, in the audit log as in the answer). A refusal of the per-account
+ * protection or of an unconfirmed email is recorded with its reason, then thrown on.
+ */
+export async function passwordFirstFactor(deps: PasswordCheckDeps, a: PasswordAttempt): Promise<User | undefined> {
+  const failed = (reason: string) =>
+    deps.audit.failed({ method: 'password', clientId: a.clientId, ip: a.ip, detail: a.detail, reason });
+  let user: User | undefined;
+  try {
+    user = await deps.users.authenticate(a.identifier, a.password, a.locale);
+  } catch (e) {
+    if (e instanceof WardError && e.status < 500) await failed(failureReason(e));
+    throw e;
+  }
+  if (!user) await failed('wrong_password');
+  return user;
+}
