@@ -62,7 +62,12 @@ export function consentRoutes(
       if (!user || user.disabled || !interaction.amr || interaction.authTime === null)
         return expiredPage(req, reply, ar);
       const who = { user, amr: interaction.amr, authTime: interaction.authTime };
-      return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+      return answerOutcome(
+        r,
+        req,
+        reply,
+        await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+      );
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(req, reply, ar);

@@ -39,6 +39,6 @@ export function customTokenRoutes(
       'custom token sign-in',
     );
     const who = { user, amr: ['custom_token'], authTime: r.clock.now() };
-    return answerOutcome(r, req, reply, await signIn.nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
+    return answerOutcome(r, req, reply, await signIn.nextStep.afterFirstFactor(ar, who, browserState(req, reply, ar)));
   });
 }

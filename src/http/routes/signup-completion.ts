@@ -14,8 +14,8 @@ import { signupClaims, type PendingSignup } from '../../social/signup-completion
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
-import { pageLanguage } from '../page-language.js';
-import { clientOf, localeOf } from './identity-request.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
+import { clientOf } from './identity-request.js';
 
 /** Fields of the completion form the route reads itself. */
 const ROUTE_FIELDS = ['signup_token', 'csrf'];
@@ -110,9 +110,17 @@ export function signupCompletionRoutes(
     }
     if (!done) return expired(req, reply);
     if (done.emailToVerify && r.account().self_service.email_verification !== 'off')
-      r.addresses.sendSignupVerification(done.user, { clientId: done.pending.clientId, locale: localeOf(req) });
+      r.addresses.sendSignupVerification(done.user, {
+        clientId: done.pending.clientId,
+        locale: requestLanguage(req, { uiLocales: at.interaction.request.uiLocales }),
+      });
     const who = { user: done.user, amr: ['social', done.pending.provider], authTime: r.clock.now() };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(at.interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(at.interaction, who, browserState(req, reply, at.interaction.request)),
+    );
   }
 
   /** A post without Ward's CSRF token comes from the app's completion page (or from no page at all). */

@@ -39,7 +39,12 @@ export function socialRoutes(
   /** After the provider: the first factor is done; the next step decides the rest. */
   async function finish(req: FastifyRequest, reply: FastifyReply, interaction: Interaction, user: User, amr: string[]) {
     const who = { user, amr, authTime: r.clock.now() };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+    );
   }
 
   function sendLinkPage(

@@ -14,10 +14,9 @@ import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from 
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 import { passwordlessFirstFactor } from './passwordless.js';
+import { localeOf } from './identity-request.js';
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
-const localeOf = (req: FastifyRequest) =>
-  (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
 
 interface Identified {
   userId: string;
