@@ -1,11 +1,14 @@
+import { chooseLanguage, uiLocalesLanguage as uiLocalesTextLanguage } from '../texts/choose-language.js';
+import type { Language as TextLanguage } from '../texts/language.js';
+import { textsIn } from '../texts/texts.js';
 import { CATALOG, type CatalogEntry, type ErrorName } from './catalog.js';
 
 /**
  * The one error Ward throws for a refusal, built from a catalog entry. Its API body is the contract's
  * (identity-api.md, "Transport rules"): {error, error_description, error_user_msg, error_message_key,
  * error_id?, error_details?}. In English the user message is the description (the entry's text, or the
- * more precise sentence the thrower gave); in French it is the entry's French text, since descriptions
- * are English only.
+ * more precise sentence the thrower gave); in another language it is the entry's text in that language
+ * (src/texts/<lang>/errors.ts), since descriptions are English only.
  */
 export interface FieldError {
   field: string;
@@ -14,7 +17,14 @@ export interface FieldError {
   code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak' | 'breached';
 }
 
-export type Language = 'en' | 'fr';
+/**
+ * The languages the hosted pages are written in today. Errors, emails and SMS speak every language of
+ * src/texts (its `Language`); the pages move there too (#34), and then this becomes that type.
+ */
+export type Language = Extract<TextLanguage, 'en' | 'fr'>;
+
+/** A language of src/texts as the hosted pages take it until they speak them all: English otherwise. */
+export const pageLanguageOf = (language: TextLanguage): Language => (language === 'fr' ? 'fr' : 'en');
 
 export interface WardErrorOptions {
   /** A more precise English sentence than the entry's (it becomes error_description). */
@@ -47,7 +57,7 @@ export class WardError extends Error {
     opts: WardErrorOptions = {},
   ) {
     const entry: CatalogEntry = CATALOG[id];
-    const description = opts.description ?? entry.en;
+    const description = opts.description ?? textsIn('en').errors[id];
     const status = opts.status ?? entry.status;
     // A refusal is expected and never logged as a crash: the tuned path captures no stack for it.
     const limit = Error.stackTraceLimit;
@@ -76,8 +86,8 @@ export class WardError extends Error {
     return this.entry.redirectable === true;
   }
 
-  userMessage(language: Language = 'en'): string {
-    return language === 'fr' ? this.entry.fr : this.description;
+  userMessage(language: TextLanguage = 'en'): string {
+    return language === 'en' ? this.description : textsIn(language).errors[this.id];
   }
 
   /** The same refusal, for the authorization request it is about (the error handler answers it there). */
@@ -91,7 +101,7 @@ export class WardError extends Error {
     });
   }
 
-  body(language: Language = 'en', errorId?: string): Record<string, unknown> {
+  body(language: TextLanguage = 'en', errorId?: string): Record<string, unknown> {
     return {
       error: this.error,
       error_description: this.description,
@@ -108,30 +118,16 @@ export function cleanDescription(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, ' ').slice(0, 300);
 }
 
-/** The first language of an OIDC `ui_locales` value (space-separated tags) Ward speaks, else null. */
+/** The first language of an OIDC `ui_locales` value the hosted pages speak, else null. */
 export function uiLocalesLanguage(uiLocales: string | undefined): Language | null {
-  for (const tag of (uiLocales ?? '').split(' ')) {
-    const primary = tag.split(/[-_]/)[0]?.toLowerCase();
-    if (primary === 'en' || primary === 'fr') return primary;
-  }
-  return null;
+  const language = uiLocalesTextLanguage(uiLocales);
+  return language && pageLanguageOf(language);
 }
 
 /**
- * The language of the user messages: the first of the Accept-Language ranges Ward speaks, by weight
- * (RFC 9110 12.5.4); English when the request says nothing Ward understands.
+ * The language of a request known only by its Accept-Language (no interaction, no user): the one rule
+ * of texts/choose-language.ts with nothing before the header, then the account's default.
  */
-export function languageOf(acceptLanguage: string | undefined): Language {
-  if (!acceptLanguage) return 'en';
-  let best: { language: Language; q: number } | undefined;
-  for (const range of acceptLanguage.slice(0, 200).split(',')) {
-    const [tag, ...params] = range.trim().split(';');
-    const primary = (tag ?? '').trim().split(/[-_]/)[0]!.toLowerCase();
-    if (primary !== 'en' && primary !== 'fr') continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (!Number.isFinite(q) || q <= 0) continue;
-    if (!best || q > best.q) best = { language: primary, q };
-  }
-  return best?.language ?? 'en';
+export function languageOf(acceptLanguage: string | undefined, accountDefault: TextLanguage = 'en'): TextLanguage {
+  return chooseLanguage({ acceptLanguage }, accountDefault);
 }

@@ -16,6 +16,7 @@ import { renderVerificationMessage, type CodePurpose } from './messages.js';
 import { renderLockNotice, type LockNoticeInput } from './lock-notice.js';
 import { renderNotice, type NoticeInput } from './notices.js';
 import { createSmsSender, type SmsSender } from './sms.js';
+import { templateFolder } from './template-folder.js';
 
 export { DeliveryError, type DeliveryChannel, type DeliveryFailure } from './errors.js';
 
@@ -102,6 +103,8 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     });
   }
   const secrets = [config.smsAuthToken];
+  // Read once and again on change, not per message.
+  const templates = config.templatesDir ? templateFolder(config.templatesDir) : undefined;
 
   /**
    * Hands one message to its channel's transport. `what` names it in the log ('verification code',
@@ -178,7 +181,7 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     },
     async sendAccountMessage(input) {
       const { channel, to, ...message } = input;
-      const content = renderAccountMessage({ ...message, appName: options.appName }, config.templatesDir ?? undefined);
+      const content = renderAccountMessage({ ...message, appName: options.appName }, templates);
       const secret = [message.code, message.link].filter(Boolean).join(' ') || undefined;
       await send(channel, to, content, 'account message', { message: message.kind }, secret);
     },

@@ -1,11 +1,14 @@
 /**
- * The texts of a verification-code message: email subject, plain text and HTML, and the SMS.
- * English and French ('fr', 'fr-FR', 'fr_CA', 'fr-FR,fr;q=0.9'...); any other locale falls back to
- * English. The HTML is self-contained (inline styles, no image, link or remote resource) and every
- * value in it is escaped. The SMS starts with the code and always fits one GSM-7 segment (160).
+ * A verification-code message: email subject, plain text and HTML, and the SMS, in the language asked
+ * for (src/texts/<lang>/messages.ts; any language Ward does not speak is English). The HTML is
+ * self-contained (inline styles, no image, link or remote resource) and every value in it is escaped.
+ * The SMS starts with the code and fits one GSM-7 segment (160).
  */
+import { type Language, languageOfTag } from '../texts/language.js';
+import { type Texts, textsIn } from '../texts/texts.js';
+
 export type CodePurpose = 'stepup' | 'register';
-export type MessageLocale = 'en' | 'fr';
+export type MessageLocale = Language;
 
 export interface VerificationMessageInput {
   purpose: CodePurpose;
@@ -22,65 +25,14 @@ export interface VerificationMessage {
   sms: string;
 }
 
-interface Catalog {
-  subject: (code: string, app: string) => string;
-  heading: (app: string) => string;
-  lead: Record<CodePurpose, string>;
-  expires: (duration: string) => string;
-  ignore: Record<CodePurpose, string>;
-  neverShare: (app: string) => string;
-  sms: Record<CodePurpose, (code: string, app: string, duration: string) => string>;
-  smsShort: (code: string, duration: string) => string;
-  units: { h: [string, string]; min: [string, string]; s: [string, string] };
-}
+type Catalog = Texts['messages'];
 
-const CATALOGS: Record<MessageLocale, Catalog> = {
-  en: {
-    subject: (code, app) => `${code} is your ${app} verification code`,
-    heading: (app) => `Your ${app} verification code is:`,
-    lead: { stepup: 'Enter it to confirm it is you.', register: 'Enter it to confirm this email address.' },
-    expires: (d) => `It expires in ${d}.`,
-    ignore: {
-      stepup: 'If you did not just try to sign in, someone else may know your password: change it.',
-      register: 'If you did not ask for this code, you can ignore this message.',
-    },
-    neverShare: (app) => `Never share this code: ${app} will never ask you for it.`,
-    sms: {
-      stepup: (code, app, d) => `${code} is your ${app} verification code. It expires in ${d}. Never share it.`,
-      register: (code, app, d) => `${code} is your code to confirm this phone number for ${app}. It expires in ${d}.`,
-    },
-    smsShort: (code, d) => `${code} is your verification code. It expires in ${d}.`,
-    units: { h: ['hour', 'hours'], min: ['minute', 'minutes'], s: ['second', 'seconds'] },
-  },
-  fr: {
-    subject: (code, app) => `${code} est votre code de vérification ${app}`,
-    heading: (app) => `Votre code de vérification ${app} est :`,
-    lead: {
-      stepup: 'Saisissez-le pour confirmer votre identité.',
-      register: 'Saisissez-le pour confirmer cette adresse e-mail.',
-    },
-    expires: (d) => `Il expire dans ${d}.`,
-    ignore: {
-      stepup:
-        "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : " +
-        'changez-le.',
-      register: "Si vous n'avez pas demandé ce code, vous pouvez ignorer ce message.",
-    },
-    neverShare: (app) => `Ne communiquez jamais ce code : ${app} ne vous le demandera jamais.`,
-    sms: {
-      stepup: (code, app, d) =>
-        `${code} est votre code de vérification ${app}. Il expire dans ${d}. Ne le donnez à personne.`,
-      register: (code, app, d) => `${code} est votre code pour confirmer ce numéro sur ${app}. Il expire dans ${d}.`,
-    },
-    smsShort: (code, d) => `${code} est votre code de vérification. Il expire dans ${d}.`,
-    units: { h: ['heure', 'heures'], min: ['minute', 'minutes'], s: ['seconde', 'secondes'] },
-  },
-};
-
-/** 'fr-FR' → 'fr'; an Accept-Language value uses its first tag; unknown or absent → 'en'. */
+/**
+ * The language of a message from the locale it was asked in: a language code ('fr'), a tag ('fr-FR',
+ * 'fr_CA') or an Accept-Language value (its first tag); any other, or none, is English.
+ */
 export function resolveLocale(locale?: string): MessageLocale {
-  const primary = (locale ?? '').split(/[,;]/)[0].trim().split(/[-_]/)[0].toLowerCase();
-  return primary in CATALOGS ? (primary as MessageLocale) : 'en';
+  return languageOfTag((locale ?? '').split(/[,;]/)[0]) ?? 'en';
 }
 
 function duration(ttlSeconds: number, c: Catalog, short: boolean): string {
@@ -115,7 +67,7 @@ export function gsmSeptets(text: string): number | null {
 
 /** A lifetime in words, in the locale's language ('15 minutes', '1 heure'). */
 export function describeDuration(ttlSeconds: number, locale: MessageLocale): string {
-  return duration(Math.max(1, Math.floor(ttlSeconds)), CATALOGS[locale], false);
+  return duration(Math.max(1, Math.floor(ttlSeconds)), textsIn(locale).messages, false);
 }
 
 export function fitsOneSms(text: string): boolean {
@@ -162,9 +114,10 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
     throw new TypeError('ttlSeconds must be a positive number');
   const ttl = Math.floor(input.ttlSeconds);
   const locale = resolveLocale(input.locale);
-  const c = CATALOGS[locale];
+  const texts = textsIn(locale).messages;
+  const c = texts.code;
   const app = cleanAppName(input.appName);
-  const long = duration(ttl, c, false);
+  const long = duration(ttl, texts, false);
 
   const subject = c.subject(code, app);
   const heading = c.heading(app);
@@ -187,7 +140,7 @@ export function renderVerificationMessage(input: VerificationMessageInput): Veri
     `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ignore[purpose])} ${e(c.neverShare(app))}</p>`,
   ]);
 
-  const shortDuration = duration(ttl, c, true);
+  const shortDuration = duration(ttl, texts, true);
   const full = c.sms[purpose](code, app, shortDuration);
   const sms = fitsOneSms(full) ? full : c.smsShort(code, shortDuration);
   return { subject, text, html, sms };

@@ -6,10 +6,12 @@ import { de } from './de/index.js';
 import { en, type Texts } from './en/index.js';
 import { es } from './es/index.js';
 import { fr } from './fr/index.js';
+import type { Language } from './language.js';
 
 export type { Texts };
+export { isLanguage, LANGUAGES, type Language } from './language.js';
 
-const ALL: Record<string, Texts> = { en, fr, de, es };
+const ALL: Record<Language, Texts> = { en, fr, de, es };
 
 /** The texts of one language; English for one Ward does not speak. */
-export const textsIn = (language: string): Texts => ALL[language] ?? en;
+export const textsIn = (language: string): Texts => ALL[language as Language] ?? en;

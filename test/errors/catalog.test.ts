@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { CATALOG } from '../../src/errors/catalog.js';
+import { CATALOG, type ErrorName } from '../../src/errors/catalog.js';
 import { languageOf, WardError } from '../../src/errors/ward-error.js';
+import { textsIn } from '../../src/texts/texts.js';
 
 // The keys of the Core SDK contract and Ward's tests before the catalog: renaming one breaks a client.
 const KEYS_BEFORE_THE_CATALOG = [
@@ -103,7 +104,8 @@ describe('the error catalog', () => {
       assert.ok(e.status >= 400 && e.status < 600, name);
       assert.match(e.error, /^[a-z_]+$/, name);
       assert.match(e.key, /^error\.[\w.]+$/, name);
-      assert.ok(e.en.length > 0 && e.fr.length > 0 && e.en !== e.fr, name);
+      const [en, fr] = [textsIn('en').errors[name as ErrorName], textsIn('fr').errors[name as ErrorName]];
+      assert.ok(en.length > 0 && fr.length > 0 && en !== fr, name);
       // Only the authorization endpoint's errors decide about redirecting to the client.
       assert.equal('redirectable' in e, name.startsWith('authorize'), name);
     }
@@ -123,10 +125,10 @@ describe('a WardError', () => {
       error_message_key: 'error.missingParameter',
       error_details: [{ field: 'email', message: 'email is required', code: 'missing' }],
     });
-    assert.equal(e.body('fr').error_user_msg, CATALOG.missingParameter.fr);
+    assert.equal(e.body('fr').error_user_msg, textsIn('fr').errors.missingParameter);
     assert.equal(e.body('fr').error_description, 'email is required');
     assert.equal(e.status, 400);
-    assert.equal(new WardError('invalidToken').description, CATALOG.invalidToken.en);
+    assert.equal(new WardError('invalidToken').description, textsIn('en').errors.invalidToken);
   });
 
   it('reads the language from Accept-Language by weight, English by default', () => {
@@ -134,11 +136,14 @@ describe('a WardError', () => {
     assert.equal(languageOf(''), 'en');
     assert.equal(languageOf('fr'), 'fr');
     assert.equal(languageOf('fr-FR,fr;q=0.9,en;q=0.8'), 'fr');
-    assert.equal(languageOf('de-DE,de;q=0.9,fr;q=0.5,en;q=0.4'), 'fr');
+    // A language Ward does not speak is skipped (German and Spanish it speaks since #34).
+    assert.equal(languageOf('it-IT,it;q=0.9,fr;q=0.5,en;q=0.4'), 'fr');
+    assert.equal(languageOf('de-DE,de;q=0.9,fr;q=0.5,en;q=0.4'), 'de');
     assert.equal(languageOf('en-GB,fr;q=0.9'), 'en');
     assert.equal(languageOf('fr;q=0.2,en;q=0.8'), 'en');
     assert.equal(languageOf('fr;q=0'), 'en');
-    assert.equal(languageOf('de, es'), 'en');
+    assert.equal(languageOf('it, nl'), 'en');
+    assert.equal(languageOf('es-MX, de'), 'es');
     assert.equal(languageOf('FR_ca'), 'fr');
   });
 });

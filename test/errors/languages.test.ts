@@ -4,7 +4,7 @@
 // authorization checks stay JSON on the step-up API, and become a page or a redirect on /oauth/authorize.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CATALOG } from '../../src/errors/catalog.js';
+import { textsIn } from '../../src/texts/texts.js';
 import { authorizeUrl, PUBLIC_CLIENT, pkcePair, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
@@ -43,14 +43,33 @@ describe('error messages in the caller language', () => {
       error_user_msg: 'Adresse e-mail ou mot de passe incorrect.',
       error_message_key: 'error.invalidEmailOrPassword',
     });
-    const other = await login({ 'accept-language': 'de-DE,de;q=0.9' });
+    // A language Ward does not speak: English (German and Spanish it speaks since #34, below).
+    const other = await login({ 'accept-language': 'it-IT,it;q=0.9' });
     assert.equal(((await other.json()) as { error_user_msg: string }).error_user_msg, 'Invalid email or password');
+  });
+
+  it('answers the API in German and in Spanish, the description and key unchanged', async () => {
+    const de = await login({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
+    assert.equal(de.status, 400);
+    assert.deepEqual(await de.json(), {
+      error: 'invalid_grant',
+      error_description: 'Invalid email or password',
+      error_user_msg: 'E-Mail-Adresse oder Passwort ist falsch.',
+      error_message_key: 'error.invalidEmailOrPassword',
+    });
+    const es = await login({ 'accept-language': 'en;q=0.3, es-ES' });
+    assert.equal(
+      ((await es.json()) as { error_user_msg: string }).error_user_msg,
+      'Correo electrónico o contraseña incorrectos.',
+    );
+    const missing = await ward.fetch('/identity/v1/nothing-here', { headers: { 'accept-language': 'de' } });
+    assert.equal(((await missing.json()) as Record<string, string>).error_user_msg, 'Nicht gefunden.');
   });
 
   it('answers a 404 and a transport refusal in French too', async () => {
     const missing = await ward.fetch('/identity/v1/nothing-here', { headers: FR });
     assert.equal(missing.status, 404);
-    assert.equal(((await missing.json()) as Record<string, string>).error_user_msg, CATALOG.notFound.fr);
+    assert.equal(((await missing.json()) as Record<string, string>).error_user_msg, textsIn('fr').errors.notFound);
     const media = await ward.fetch('/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'text/plain', ...FR },
@@ -58,7 +77,7 @@ describe('error messages in the caller language', () => {
     });
     assert.equal(media.status, 415);
     const body = (await media.json()) as Record<string, string>;
-    assert.equal(body.error_user_msg, CATALOG.unsupportedMediaType.fr);
+    assert.equal(body.error_user_msg, textsIn('fr').errors.unsupportedMediaType);
     assert.equal(body.error_message_key, 'error.unsupportedMediaType');
   });
 

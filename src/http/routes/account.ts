@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type Session, type SessionService } from '../../accounts/sessions.js';
-import { type Language, WardError } from '../../errors/ward-error.js';
+import { type Language, pageLanguageOf, WardError } from '../../errors/ward-error.js';
 import { invalidField } from '../../errors/refusals.js';
 import { maskDestination, type Delivery } from '../../integrations/delivery.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
@@ -25,7 +25,8 @@ import type { Channel } from '../../stepup/challenges.js';
 import { freshFromStepUp, requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
 import type { User } from '../../storage/sql/users.js';
 import { setSessionCookie } from '../cookies.js';
-import { pageLanguage } from '../page-language.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
+import type { Language as TextLanguage } from '../../texts/language.js';
 import { sendRendered } from '../pages.js';
 import { ensureCsrf, sameOriginPost } from './hosted-form.js';
 import {
@@ -73,7 +74,10 @@ export interface AccountDeps {
 interface SignedIn {
   session: Session & { user: User };
   cookie: string;
+  /** The language of its pages (as far as they speak it). */
   language: Language;
+  /** The language of the request (texts/choose-language.ts): its emails and SMS. */
+  messageLanguage: TextLanguage;
 }
 
 /** A form post that passed the checks, with what the page needs to answer it. */
@@ -103,17 +107,22 @@ const channelOf = (v: unknown): Channel => {
 export function accountRoutes(app: WardApp, r: AccountDeps): void {
   const stepUp = r.accountStepUp;
 
-  /** The user's stored locale when Ward speaks it, else the browser's Accept-Language. */
-  async function languageFor(req: FastifyRequest, userId: string): Promise<Language> {
-    const locale = (await r.profiles.of(userId)).locale;
-    return pageLanguage(req, { uiLocales: locale ?? undefined });
+  /** The user's stored locale when Ward speaks it, else the browser's Accept-Language (no interaction here). */
+  async function languageFor(req: FastifyRequest, userId: string): Promise<TextLanguage> {
+    return requestLanguage(req, { userLocale: (await r.profiles.of(userId)).locale });
   }
 
   async function signedIn(req: FastifyRequest): Promise<SignedIn | null> {
     const cookie = req.cookies[SESSION_COOKIE];
     const session = await r.sessions.fromCookie(cookie);
     if (!cookie || !session?.user || session.user.disabled) return null;
-    return { session: { ...session, user: session.user }, cookie, language: await languageFor(req, session.userId) };
+    const language = await languageFor(req, session.userId);
+    return {
+      session: { ...session, user: session.user },
+      cookie,
+      language: pageLanguageOf(language),
+      messageLanguage: language,
+    };
   }
 
   /** "Back to <app>": the first allowed origin of the client that linked here, if it has one. */
@@ -242,7 +251,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       await requireFresh(a.who);
       await r.addresses.requestEmailChange(a.who.session.user, a.params.email, {
         clientId: ACCOUNT_PAGE_CLIENT,
-        locale: a.who.language,
+        locale: a.who.messageLanguage,
       });
       return seeOther(reply, 'email_sent', a.back);
     });
@@ -253,7 +262,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     if (!a) return reply;
     return attempt(req, reply, a, 'phone', { values: { phone_number: text(a.params.phone_number) } }, async () => {
       await requireFresh(a.who);
-      await r.addresses.requestPhoneChange(a.who.session.user, a.params.phone_number, a.who.language);
+      await r.addresses.requestPhoneChange(a.who.session.user, a.params.phone_number, a.who.messageLanguage);
       return seeOther(reply, 'phone_code_sent', a.back);
     });
   });
@@ -302,10 +311,10 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     return attempt(req, reply, a, 'step_up', {}, async () => {
       const channel = channelOf(params.auth_type);
       if (again) {
-        const challengeId = await stepUp.resend(again, channel, who.language);
+        const challengeId = await stepUp.resend(again, channel, who.messageLanguage);
         return render(req, reply, who, 200, { back: a.back, started: { stepUp: again, challengeId, channel } });
       }
-      const started = await stepUp.start(who.session, channel, who.language);
+      const started = await stepUp.start(who.session, channel, who.messageLanguage);
       return render(req, reply, who, 200, { back: a.back, started: { ...started, channel } });
     });
   });

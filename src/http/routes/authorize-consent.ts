@@ -73,7 +73,12 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
         return expiredPage(req, reply, ar);
       // A tkn's sign-in was recorded where the tkn was issued (method null: not again).
       const who = { user, amr: interaction.amr, authTime: interaction.authTime, method: null };
-      return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+      return answerOutcome(
+        r,
+        req,
+        reply,
+        await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+      );
     }
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(req, reply, ar);

@@ -41,7 +41,7 @@ export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInD
     const stepUp = typeof params.step_up === 'string' ? params.step_up : '';
     const channel: Channel = params.auth_type === 'sms' ? 'sms' : 'email';
     const at = { handle, interaction, stepUp, channel };
-    const browser = browserState(req, reply);
+    const browser = browserState(req, reply, interaction.request);
     try {
       if (params.action === 'resend') {
         const challengeId = await stepUps.requestCode(stepUp, channel, browser.locale);

@@ -15,8 +15,7 @@ import {
   expiredPage,
   interactionAtLogin,
 } from './hosted-form.js';
-import { pageLanguage } from '../page-language.js';
-import { localeOf } from './identity-request.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings, WardConfig, CustomFieldSetting } from '../../config/types.js';
@@ -137,11 +136,19 @@ export function signupPageRoutes(
     await r.events.emit('account.signup', { client_id: clientId, user_id: user.id, method: 'hosted_page' }, 'signup');
     const verification = r.account().self_service.email_verification;
     if (verification !== 'off' && user.email) {
-      r.addresses.sendSignupVerification(user, { clientId, locale: localeOf(req) });
+      r.addresses.sendSignupVerification(user, {
+        clientId,
+        locale: requestLanguage(req, { uiLocales: interaction.request.uiLocales }),
+      });
       if (verification === 'required')
         return sendRendered(reply, signupSentPage(language, user.email, loginHref(handle)));
     }
     const who = { user, amr: ['pwd'], authTime: r.clock.now(), method: 'password' as const, detail: { signup: true } };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+    );
   });
 }

@@ -166,7 +166,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
           const shown = user.email ?? user.phone_number ?? user.id;
           return confirmationPage(r, req, reply, { handle: moved.handle, request: ar }, shown, signInConfirmPage);
         }
-        return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
+        return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(ar, who, browserState(req, reply, ar)));
       }
     } else if (!forcesLogin(ar)) {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
@@ -234,7 +234,12 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     }
     if (!user) return loginPage(req, reply, at, 401, 'wrongPassword', email);
     const who = { user, amr: ['pwd'], authTime: r.clock.now(), method: 'password' as const };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+    );
   });
 
   // The login page's passkey (autofill or its button): a discoverable assertion for this interaction.
@@ -278,6 +283,11 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       { client_id: v.clientId, user_id: user.id, amr: who.amr },
       'passkey login (hosted page)',
     );
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+    );
   });
 }

@@ -14,10 +14,9 @@ import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { Channel } from '../../stepup/challenges.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
-import { pageLanguage } from '../page-language.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
-import { localeOf } from './identity-request.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Storage } from '../../storage/storage.js';
@@ -113,13 +112,21 @@ export async function interactionAtLogin(
   return interaction?.step === 'login' ? { handle: handle as string, interaction } : null;
 }
 
-/** The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is stored). */
-export function browserState(req: FastifyRequest, reply: FastifyReply): BrowserState {
+/**
+ * The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is
+ * stored). Its locale is the sign-in's language (its ui_locales, else Accept-Language): the
+ * second-factor email or SMS speaks the language of the pages around it.
+ */
+export function browserState(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  request: Pick<AuthorizeRequest, 'uiLocales'>,
+): BrowserState {
   return {
     sessionCookie: req.cookies[SESSION_COOKIE],
     trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
     bind: () => browserCookie(req, reply),
-    locale: localeOf(req),
+    locale: requestLanguage(req, { uiLocales: request.uiLocales }),
     ip: req.ip,
   };
 }

@@ -1,4 +1,6 @@
 import { WardError } from '../../errors/ward-error.js';
+import type { Language } from '../../texts/language.js';
+import { requestLanguage } from '../page-language.js';
 import { invalidScope } from '../../errors/refusals.js';
 import { parseScope, unknownScopes } from '../../protocol/scopes.js';
 import { requiredStr, type Params } from '../../protocol/params.js';
@@ -11,9 +13,13 @@ export interface IdentityRequestDeps {
 
 export const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
-/** The first language of a request's Accept-Language (what the messages it sends are written in). */
-export const localeOf = (req: { headers: Record<string, string | string[] | undefined> }): string | undefined =>
-  (req.headers['accept-language'] as string | undefined)?.split(',')[0]?.trim();
+/**
+ * The language of an identity API call, for the messages it sends: the one rule of
+ * texts/choose-language.ts, where the Core SDK's Custom-Locale header stands for ui_locales (an API
+ * call has no interaction), then the weighted Accept-Language, then the account's default.
+ */
+export const localeOf = (req: { headers: Record<string, string | string[] | undefined> }): Language =>
+  requestLanguage(req, { uiLocales: req.headers['custom-locale'] as string | undefined });
 
 /** The client an identity API call names by client_id: known, and not a resource server. */
 export async function clientOf(r: IdentityRequestDeps, params: Params) {

@@ -3,7 +3,7 @@ import type { WardApp } from '../typed-app.js';
 import { logoutBodySchema, logoutQuerySchema } from './schemas/logout-social.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { forbidden } from '../../errors/refusals.js';
-import { languageOf, WardError } from '../../errors/ward-error.js';
+import { WardError } from '../../errors/ward-error.js';
 import {
   logoutConfirmPage,
   logoutErrorPage,
@@ -102,7 +102,7 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
   /** RP-Initiated Logout: validated first; ends the session at once only when the request is tied to it. */
   async function endSession(req: FastifyRequest, reply: FastifyReply, params: Params, post: boolean) {
     const request = await validateEndSession(params, { issuer: r.config.issuer, keys: r.keys, clients: r.clients });
-    const language = request.language ?? languageOf(req.headers['accept-language']);
+    const language = request.language ?? pageLanguage(req);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     const target = returnUrl(request);
     const done = () =>

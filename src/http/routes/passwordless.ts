@@ -31,9 +31,9 @@ import {
   ensureCsrf,
   sameOriginPost,
 } from './hosted-form.js';
-import { pageLanguage } from '../page-language.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
-import { isJson, localeOf } from './identity-request.js';
+import { isJson } from './identity-request.js';
 import {
   hostedPasswordlessSchema,
   hostedPasswordlessVerifySchema,
@@ -135,7 +135,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       r.passwordless.send(a, {
         interactionDigest: pending.digest,
         clientId: v.req.client.client_id,
-        locale: localeOf(req),
+        locale: requestLanguage(req, { uiLocales: v.req.uiLocales }),
         origin: origin && origin !== 'null' ? origin : undefined,
       });
       return reply.header('Cache-Control', 'no-store').send({});
@@ -147,7 +147,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       const outcome = await signIn.nextStep.afterFirstFactor(interaction, firstFactor(done, r.clock.now()), {
         sessionCookie: req.cookies[SESSION_COOKIE],
         trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
-        locale: localeOf(req),
+        locale: requestLanguage(req, { uiLocales: interaction.request.uiLocales }),
         ip: req.ip,
       });
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
@@ -175,7 +175,7 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     const outcome = await signIn.nextStep.afterFirstFactor(
       interaction,
       firstFactor(done, r.clock.now()),
-      browserState(req, reply),
+      browserState(req, reply, interaction.request),
     );
     return answerOutcome(r, req, reply, outcome);
   }
@@ -296,7 +296,11 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
       return page(e.status, a, e.userMessage(pageLanguage(req, interaction.request)));
     }
     const clientId = interaction.request.client.client_id;
-    r.passwordless.send(a, { interactionDigest: interaction.digest, clientId, locale: localeOf(req) });
+    r.passwordless.send(a, {
+      interactionDigest: interaction.digest,
+      clientId,
+      locale: requestLanguage(req, { uiLocales: interaction.request.uiLocales }),
+    });
     return page(200, a);
   });
 

@@ -4,7 +4,7 @@ import { sendRendered } from '../pages.js';
 import { afterAnswer } from '../after-answer.js';
 import { clientOf, isJson, localeOf } from './identity-request.js';
 import { WardError } from '../../errors/ward-error.js';
-import { pageLanguage } from '../page-language.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
 import { requireSingle, str } from '../../protocol/params.js';
@@ -280,7 +280,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
       await r.passwordReset.request({
         clientId: client.client_id,
         address: resetAddressOf(params),
-        locale: localeOf(req),
+        locale: requestLanguage(req, { uiLocales }),
         later: afterAnswer(reply, r.background),
       });
     } catch (e) {

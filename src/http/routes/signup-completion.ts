@@ -13,8 +13,8 @@ import { signupClaims, type PendingSignup } from '../../social/signup-completion
 import { sendRendered } from '../pages.js';
 import type { SignInDeps } from '../sign-in.js';
 import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
-import { pageLanguage } from '../page-language.js';
-import { clientOf, localeOf } from './identity-request.js';
+import { pageLanguage, requestLanguage } from '../page-language.js';
+import { clientOf } from './identity-request.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -127,7 +127,10 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
     }
     if (!done) return expired(req, reply);
     if (done.emailToVerify && r.account().self_service.email_verification !== 'off')
-      r.addresses.sendSignupVerification(done.user, { clientId: done.pending.clientId, locale: localeOf(req) });
+      r.addresses.sendSignupVerification(done.user, {
+        clientId: done.pending.clientId,
+        locale: requestLanguage(req, { uiLocales: at.interaction.request.uiLocales }),
+      });
     const who = {
       user: done.user,
       amr: ['social', done.pending.provider],
@@ -135,7 +138,12 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
       method: 'social' as const,
       detail: { provider: done.pending.provider, created: true },
     };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(at.interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(at.interaction, who, browserState(req, reply, at.interaction.request)),
+    );
   }
 
   /** A post without Ward's CSRF token comes from the app's completion page (or from no page at all). */

@@ -61,7 +61,12 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
     detail: Record<string, unknown>,
   ) {
     const who = { user, amr, authTime: r.clock.now(), method: 'social' as const, detail };
-    return answerOutcome(r, req, reply, await nextStep.afterFirstFactor(interaction, who, browserState(req, reply)));
+    return answerOutcome(
+      r,
+      req,
+      reply,
+      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
+    );
   }
 
   function sendLinkPage(

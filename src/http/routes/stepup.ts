@@ -12,6 +12,7 @@ import { passwordlessStartSchema, passwordlessVerifySchema, stepUpSchema } from 
 import type { SignInDeps } from '../sign-in.js';
 import { rememberDevice } from './trusted-device.js';
 import { passwordlessFirstFactor } from './passwordless.js';
+import { localeOf } from './identity-request.js';
 import type { UserService } from '../../accounts/users.js';
 import type { ClientService, Client } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
@@ -21,8 +22,8 @@ import type { Passwordless } from '../../passwordless/service.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TknService } from '../../protocol/tkn.js';
 import type { Storage } from '../../storage/storage.js';
-
 import type { SecurityEvents } from '../../audit/events.js';
+
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface StepUpRouteDeps {
   accessTokens: AccessTokenCodec;
@@ -41,8 +42,6 @@ export interface StepUpRouteDeps {
 }
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
-const localeOf = (req: FastifyRequest) =>
-  (req.headers['custom-locale'] as string | undefined) ?? req.headers['accept-language']?.split(',')[0]?.trim();
 
 interface Identified {
   userId: string;

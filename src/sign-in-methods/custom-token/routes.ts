@@ -61,6 +61,6 @@ export function customTokenRoutes(app: WardApp, r: CustomTokenDeps, signIn: Sign
       });
     }
     const who = { user, amr: ['custom_token'], authTime: r.clock.now(), method: 'custom_token' as const };
-    return answerOutcome(r, req, reply, await signIn.nextStep.afterFirstFactor(ar, who, browserState(req, reply)));
+    return answerOutcome(r, req, reply, await signIn.nextStep.afterFirstFactor(ar, who, browserState(req, reply, ar)));
   });
 }

@@ -1,4 +1,115 @@
 import type { Texts } from '../en/index.js';
 
-/** German texts: errors. */
-export const errors: Texts['errors'] = {};
+/** German error messages (error_user_msg in German), one per catalog entry. */
+export const errors: Texts['errors'] = {
+  invalidRequest: 'Die Anfrage ist ungültig.',
+  malformedRequest: 'Die Anfrage ist fehlerhaft aufgebaut.',
+  malformedUrl: 'Die URL der Anfrage ist fehlerhaft.',
+  unstorableText: 'Die Anfrage enthält Zeichen, die nicht gespeichert werden können (etwa NUL).',
+  payloadTooLarge: 'Der Inhalt der Anfrage ist zu groß.',
+  unsupportedMediaType:
+    'Nicht unterstützter Inhaltstyp: Senden Sie application/json oder application/x-www-form-urlencoded.',
+  requestHeadersTooLarge: 'Die Header der Anfrage sind zu groß.',
+  requestTimeout: 'Die Anfrage hat zu lange gebraucht.',
+  methodNotAllowed: 'Verwenden Sie POST.',
+  notFound: 'Nicht gefunden.',
+  missingParameter: 'Ein erforderlicher Parameter fehlt.',
+  invalidParameter: 'Ein Parameter ist ungültig.',
+  unexpected: 'Ein unerwarteter Fehler ist aufgetreten.',
+  databaseUnavailable: 'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.',
+  shuttingDown: 'Der Server wird heruntergefahren. Bitte senden Sie die Anfrage erneut.',
+  rateLimited: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',
+  deliveryFailed: 'Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es später erneut.',
+  invalidClient: 'Die Authentifizierung der Anwendung ist fehlgeschlagen.',
+  unknownClient: 'Unbekannte Anwendung.',
+  unknownClientKeys: 'Unbekannte Anwendung.',
+  unauthorizedClient: 'Diese Anwendung ist dazu nicht berechtigt.',
+  invalidScope: 'Der angeforderte Geltungsbereich ist ungültig.',
+  invalidGrant: 'Die Autorisierung ist ungültig.',
+  invalidCodeVerifier: 'Die PKCE-Prüfung ist fehlgeschlagen.',
+  unsupportedGrantType: 'Diese Art der Autorisierung wird nicht unterstützt.',
+  invalidToken: 'Das Zugriffstoken fehlt, ist ungültig, abgelaufen oder widerrufen.',
+  forbidden: 'Zugriff verweigert.',
+  logoutHintInvalid: 'Der id_token_hint ist kein Identitätstoken, das Ward für diese Anwendung ausgestellt hat.',
+  logoutClientMismatch: 'Die client_id ist nicht der Empfänger des id_token_hint.',
+  logoutRedirectWithoutClient: 'Eine post_logout_redirect_uri erfordert eine client_id oder einen id_token_hint.',
+  logoutRedirectUnregistered: 'Die post_logout_redirect_uri ist für diese Anwendung nicht registriert.',
+  logoutConfirmationInvalid: 'Die Bestätigung der Abmeldung ist für diese Sitzung nicht gültig.',
+  mfaRequired: 'Dieses Konto erfordert einen zweiten Faktor: Melden Sie sich über die Anmeldeseite an.',
+  resourceServerOnly: 'Ein Ressourcenserver darf Token nur prüfen.',
+  invalidEmailOrPassword: 'E-Mail-Adresse oder Passwort ist falsch.',
+  signInDelayed:
+    'Zu viele fehlgeschlagene Anmeldeversuche für dieses Konto. Bitte warten Sie, bevor Sie es erneut versuchen.',
+  accountLocked:
+    'Die Anmeldung mit Passwort ist für dieses Konto nach zu vielen Fehlversuchen ausgesetzt. Versuchen Sie es ' +
+    'später erneut oder setzen Sie das Passwort zurück.',
+  invalidOldPassword: 'Das aktuelle Passwort ist falsch.',
+  emailNotVerified:
+    'Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie sich anmelden: Öffnen Sie den Link, den wir Ihnen gesendet haben.',
+  passwordlessDisabled: 'Diese Anmeldung ohne Passwort ist nicht aktiviert.',
+  passwordTooShort: 'Das Passwort ist zu kurz oder zu lang.',
+  passwordTooWeak: 'Das Passwort entspricht nicht den Passwortrichtlinien.',
+  emailInUse: 'Mit dieser Kennung existiert bereits ein Konto.',
+  phoneNumberInUse: 'Mit dieser Kennung existiert bereits ein Konto.',
+  invalidVerificationCode: 'Der Bestätigungscode ist falsch, abgelaufen oder bereits verwendet.',
+  invalidStepUp: 'Die Bestätigung in zwei Schritten ist nicht mehr gültig. Bitte beginnen Sie von vorn.',
+  noSecondFactor: 'Dieses Konto hat keinen bestätigten zweiten Faktor.',
+  noEmailAddress: 'Dieses Konto hat keine E-Mail-Adresse.',
+  codesDisabled: 'Bestätigungscodes sind deaktiviert.',
+  stepUpRequired: 'Diese Änderung erfordert eine Bestätigung in zwei Schritten, die höchstens 5 Minuten zurückliegt.',
+  crossSiteSignIn:
+    'Ein Browser darf diese Anmeldung nur mit JSON aufrufen, von einem zugelassenen Ursprung der Anwendung.',
+  stepUpOrigin: 'Das Sitzungscookie wird nur von einem zugelassenen Ursprung der Anwendung angenommen.',
+  sessionOrigin: 'Die Sitzung wird nur den zugelassenen Ursprüngen der genannten Anwendung mitgeteilt.',
+  passkeysDisabled: 'Passkeys sind für dieses Konto nicht aktiviert.',
+  passkeyOrigin: 'Dieser Ursprung darf hier keine Passkeys verwenden.',
+  passkeyChallenge:
+    'Die Passkey-Anfrage ist unbekannt, abgelaufen oder bereits verwendet. Bitte beginnen Sie von vorn.',
+  passkeyNotVerified: 'Der Passkey konnte nicht überprüft werden.',
+  passkeyInUse: 'Dieser Passkey ist bereits registriert.',
+  lastSignInMethod:
+    'Dies ist die letzte Möglichkeit, sich bei diesem Konto anzumelden: Fügen Sie zuerst ein Passwort oder einen ' +
+    'weiteren Passkey hinzu.',
+  profileInvalid: 'Einige Profilfelder sind unbekannt, ungültig oder fehlen.',
+  signupTokenInvalid:
+    'Dieses Registrierungstoken ist unbekannt, abgelaufen, bereits verwendet oder für eine andere Anwendung bestimmt.',
+  identityNotFound: 'Dieses verknüpfte Konto existiert für diesen Benutzer nicht.',
+  lastIdentity:
+    'Dieses verknüpfte Konto ist die letzte Möglichkeit, sich anzumelden: Legen Sie zuerst ein Passwort fest oder ' +
+    'verknüpfen Sie ein anderes Konto.',
+  managementForbidden: 'Für diesen Vorgang fehlt Ihnen eine Berechtigung.',
+  managementExceedsCaller: 'Dieser Vorgang würde Berechtigungen vergeben oder ändern, die Sie selbst nicht haben.',
+  systemClient:
+    'Diese Anwendung gehört zu Ward: Sie kann über die API weder geändert noch gelöscht werden noch ein neues ' +
+    'Geheimnis erhalten.',
+  customTokenNotAllowed: 'Diese Anwendung akzeptiert keine Anmeldung mit benutzerdefiniertem Token.',
+  clientInvalid: 'Die Anwendung ist ungültig.',
+  clientExists: 'Diese Anwendung existiert bereits.',
+  clientHasOwnKeys:
+    'Richten Sie diese Anwendung auf das globale Schlüsselpaar aus, bevor Sie ihren JWT-Algorithmus ändern.',
+  clientIsPublic: 'Eine öffentliche Anwendung hat kein Geheimnis.',
+  clientNotRs256: 'Diese Anwendung signiert mit HS256: Wählen Sie zuerst RS256, ES256 oder EdDSA.',
+  keyAlreadyRevoked: 'Dieser Schlüssel ist bereits widerrufen.',
+  ownRole: 'Ein Administrator kann seine eigene Rolle nicht entfernen.',
+  ownAccountDeletion: 'Ein Administrator kann sein eigenes Konto nicht über die Verwaltungs-API löschen.',
+  lastAdministrator: 'Der letzte Administrator kann nicht gelöscht werden.',
+  settingsInvalid: 'Die Einstellungen sind ungültig.',
+  socialProviderInvalid: 'Der Identitätsanbieter ist ungültig.',
+  socialProviderExists: 'Dieser Identitätsanbieter existiert bereits.',
+  authorizeNotRedirectable: 'Die Autorisierungsanfrage ist ungültig.',
+  authorizeUnknownClient: 'Unbekannte Anwendung.',
+  authorizeResourceServer: 'Ein Ressourcenserver darf Token nur prüfen: Er meldet niemanden an.',
+  authorizeNoMessengerCallback: 'Diese Anwendung hat die Messenger-Rücksprungadresse nicht registriert.',
+  authorizeInvalidRequest: 'Die Autorisierungsanfrage ist ungültig.',
+  authorizeInvalidScope: 'Der angeforderte Geltungsbereich ist ungültig.',
+  authorizeUnauthorizedClient: 'Diese Anwendung ist dazu nicht berechtigt.',
+  authorizeUnsupportedResponseType: 'Diese Antwortart wird nicht unterstützt.',
+  authorizeRequestNotSupported: 'Der Parameter request wird nicht unterstützt.',
+  authorizeRequestUriNotSupported: 'Der Parameter request_uri wird nicht unterstützt.',
+  authorizeConsentRequired: 'Dieser Server hat keine Einwilligungsseite.',
+  authorizeAccountSelectionRequired: 'Dieser Server hat keine Seite zur Kontoauswahl.',
+  authorizeAccessDenied: 'Der Zugriff wurde verweigert.',
+  authorizeLoginRequired: 'Sie sind nicht angemeldet.',
+  authorizeInteractionRequired: 'Eine Bestätigung ist erforderlich.',
+  authorizeServerError: 'Der Identitätsanbieter ist nicht erreichbar.',
+};

@@ -1,4 +1,207 @@
 import type { Texts } from '../en/index.js';
 
-/** French texts: messages. */
-export const messages: Texts['messages'] = {};
+/** French emails and SMS. */
+export const messages: Texts['messages'] = {
+  dateLocale: 'fr-FR',
+  units: { h: ['heure', 'heures'], min: ['minute', 'minutes'], s: ['seconde', 'secondes'] },
+
+  code: {
+    subject: (code, app) => `${code} est votre code de vérification ${app}`,
+    heading: (app) => `Votre code de vérification ${app} est :`,
+    lead: {
+      stepup: 'Saisissez-le pour confirmer votre identité.',
+      register: 'Saisissez-le pour confirmer cette adresse e-mail.',
+    },
+    expires: (d) => `Il expire dans ${d}.`,
+    ignore: {
+      stepup:
+        "Si vous n'avez pas essayé de vous connecter, quelqu'un d'autre connaît peut-être votre mot de passe : " +
+        'changez-le.',
+      register: "Si vous n'avez pas demandé ce code, vous pouvez ignorer ce message.",
+    },
+    neverShare: (app) => `Ne communiquez jamais ce code : ${app} ne vous le demandera jamais.`,
+    sms: {
+      stepup: (code, app, d) =>
+        `${code} est votre code de vérification ${app}. Il expire dans ${d}. Ne le donnez à personne.`,
+      register: (code, app, d) => `${code} est votre code pour confirmer ce numéro sur ${app}. Il expire dans ${d}.`,
+    },
+    smsShort: (code, d) => `${code} est votre code de vérification. Il expire dans ${d}.`,
+  },
+
+  account: {
+    verify_email: {
+      subject: (v) => `Confirmez votre adresse e-mail pour ${v.app}`,
+      lead: (v) =>
+        `Confirmez que ${v.address} est votre adresse e-mail pour ${v.app}. Le lien est valable ${v.linkExpires}.`,
+      button: 'Confirmer mon adresse e-mail',
+      codeLead: 'Ou saisissez ce code, valable',
+      after: () => "Si vous n'avez rien demandé, vous pouvez ignorer ce message.",
+      sms: (v) => `${v.code} est votre code pour confirmer cet e-mail sur ${v.app}.`,
+    },
+    change_email: {
+      subject: (v) => `Confirmez votre nouvelle adresse e-mail pour ${v.app}`,
+      lead: (v) =>
+        `Vous avez demandé à utiliser ${v.address} pour votre compte ${v.app}. Elle remplacera l'ancienne dès que ` +
+        `vous l'aurez confirmée ; le lien est valable ${v.linkExpires}.`,
+      button: 'Confirmer ma nouvelle adresse',
+      codeLead: 'Ou saisissez ce code, valable',
+      after: () => "Si vous n'avez rien demandé, ignorez ce message : rien ne change.",
+      sms: (v) => `${v.code} est votre code pour confirmer cet e-mail sur ${v.app}.`,
+    },
+    reset_password: {
+      subject: (v) => `Réinitialisez votre mot de passe ${v.app}`,
+      lead: (v) =>
+        `Quelqu'un a demandé à réinitialiser le mot de passe de votre compte ${v.app}. Le lien est ` +
+        `valable ${v.linkExpires}.`,
+      button: 'Choisir un nouveau mot de passe',
+      codeLead: 'Ou saisissez ce code, valable',
+      after: () =>
+        "Si ce n'était pas vous, ignorez ce message : votre mot de passe ne change pas. Ne communiquez jamais ce " +
+        'code ni ce lien.',
+      sms: (v) =>
+        `${v.code} est votre code de réinitialisation ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+    },
+    verify_phone: {
+      subject: (v) => `Confirmez votre numéro de téléphone pour ${v.app}`,
+      lead: () => '',
+      after: () => '',
+      sms: (v) => `${v.code} est votre code pour confirmer ce numéro sur ${v.app}. Il expire dans ${v.expires}.`,
+    },
+    change_phone: {
+      subject: (v) => `Confirmez votre nouveau numéro pour ${v.app}`,
+      lead: () => '',
+      after: () => '',
+      sms: (v) =>
+        `${v.code} est votre code pour confirmer votre nouveau numéro sur ${v.app}. Il expire dans ${v.expires}.`,
+    },
+    email_changed: {
+      subject: (v) => `L'adresse e-mail de votre compte ${v.app} a été modifiée`,
+      lead: (v) => `Le ${v.when}, l'adresse e-mail de votre compte ${v.app} a été remplacée par ${v.address}.`,
+      after: () =>
+        "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et " +
+        'contactez le support.',
+      sms: (v) =>
+        `${v.app} : l'adresse e-mail de votre compte a été modifiée. Pas vous ? Réinitialisez votre mot de passe.`,
+    },
+    phone_changed: {
+      subject: (v) => `Le numéro de téléphone de votre compte ${v.app} a été modifié`,
+      lead: (v) => `Le ${v.when}, le numéro de téléphone de votre compte ${v.app} a été remplacé par ${v.address}.`,
+      after: () =>
+        "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant et " +
+        'contactez le support.',
+      sms: (v) => `${v.app} : le numéro de votre compte a été modifié. Pas vous ? Réinitialisez votre mot de passe.`,
+    },
+    password_changed: {
+      subject: (v) => `Votre mot de passe ${v.app} a été modifié`,
+      lead: (v) =>
+        `Le ${v.when}, le mot de passe de votre compte ${v.app} a été modifié et vos autres sessions ont été fermées.`,
+      after: () => "Si c'est vous, il n'y a rien d'autre à faire. Sinon, réinitialisez votre mot de passe maintenant.",
+      sms: (v) => `${v.app} : votre mot de passe a été modifié. Pas vous ? Réinitialisez-le maintenant.`,
+    },
+    passwordless: {
+      subject: (v) => `Connexion à ${v.app}`,
+      lead: (v) =>
+        `Ouvrez ce lien pour vous connecter à ${v.app} en tant que ${v.address}. Il sert une fois, ` +
+        `pendant ${v.linkExpires}.`,
+      button: 'Me connecter',
+      codeLead: 'Ou saisissez ce code, valable',
+      after: () =>
+        "Si vous n'avez pas essayé de vous connecter, ignorez ce message. Ne communiquez jamais ce lien ni ce code.",
+      sms: (v) =>
+        `${v.code} est votre code de connexion ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+    },
+    account_recovery: {
+      subject: (v) => `Récupérez votre compte ${v.app}`,
+      lead: (v) =>
+        `Quelqu'un a demandé à récupérer votre compte ${v.app} : ce lien ou ce code permet d'enregistrer une ` +
+        `nouvelle clé d'accès. Le lien est valable ${v.linkExpires}.`,
+      button: "Enregistrer une nouvelle clé d'accès",
+      codeLead: 'Ou saisissez ce code, valable',
+      after: () =>
+        "Si ce n'était pas vous, ignorez ce message : rien ne change. Ne communiquez jamais ce lien ni ce code.",
+      sms: (v) =>
+        `${v.code} est votre code de récupération ${v.app}. Il expire dans ${v.expires}. Ne le donnez à personne.`,
+    },
+    invitation: {
+      subject: (v) => `Vous êtes invité sur ${v.app}`,
+      lead: (v) =>
+        `Un compte a été créé pour vous sur ${v.app} avec l'adresse ${v.address}. Choisissez votre mot de passe pour ` +
+        `commencer ; le lien est valable ${v.linkExpires}.`,
+      button: 'Choisir mon mot de passe',
+      after: () => 'Si vous ne vous y attendiez pas, ignorez ce message.',
+      sms: (v) =>
+        `${v.app} : un compte a été créé pour vous. Ouvrez le lien reçu par e-mail pour choisir un mot de passe.`,
+    },
+    passkeys_reset: {
+      subject: (v) => `Une nouvelle clé d'accès a été enregistrée pour votre compte ${v.app}`,
+      lead: (v) =>
+        `Le ${v.when}, votre compte ${v.app} a été récupéré : une nouvelle clé d'accès a été enregistrée et vos ` +
+        `autres sessions ont été fermées.`,
+      after: () =>
+        "Si c'est vous, il n'y a rien d'autre à faire. Sinon, récupérez votre compte maintenant et contactez le support.",
+      sms: (v) => `${v.app} : votre compte a été récupéré avec une nouvelle clé d'accès. Pas vous ? Récupérez-le.`,
+    },
+  },
+  codeLineEnd: ' :',
+
+  factorNotice: {
+    subject: {
+      factor_added: (app) => `Un second facteur a été ajouté à votre compte ${app}`,
+      factor_removed: (app) => `Un second facteur a été retiré de votre compte ${app}`,
+    },
+    factor: { email: (m) => `l'adresse e-mail ${m}`, sms: (m) => `le numéro ${m}` },
+    what: {
+      factor_added: (f, app, when) =>
+        `Le ${when}, ${f} a été ajouté(e) à la vérification en deux étapes de votre compte ${app}.`,
+      factor_removed: (f, app, when) =>
+        `Le ${when}, ${f} a été retiré(e) de la vérification en deux étapes de votre compte ${app}.`,
+    },
+    ifYou:
+      "Si vous êtes à l'origine de ce changement, vous n'avez rien à faire. Les appareils de confiance vous " +
+      'demanderont de nouveau un code.',
+    ifNot:
+      "Sinon, quelqu'un d'autre est peut-être connecté à votre compte : changez votre mot de passe, déconnectez " +
+      'vos autres sessions et vérifiez vos seconds facteurs.',
+    sms: {
+      factor_added: (f, app) =>
+        `${app ? `${app} : ` : ''}${f} a été ajouté à votre vérification en deux étapes. Pas vous ? Changez votre ` +
+        `mot de passe.`,
+      factor_removed: (f, app) =>
+        `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre ` +
+        `mot de passe.`,
+    },
+    passkey: {
+      subject: {
+        factor_added: (app) => `Une clé d'accès a été ajoutée à votre compte ${app}`,
+        factor_removed: (app) => `Une clé d'accès a été retirée de votre compte ${app}`,
+      },
+      what: {
+        factor_added: (app, when) =>
+          `Le ${when}, une clé d'accès a été ajoutée à votre compte ${app} : elle permet de vous y connecter.`,
+        factor_removed: (app, when) => `Le ${when}, une clé d'accès a été retirée de votre compte ${app}.`,
+      },
+      sms: {
+        factor_added: (app) =>
+          `${app ? `${app} : ` : ''}Une clé d'accès a été ajoutée à votre compte. Pas vous ? Changez votre mot de passe.`,
+        factor_removed: (app) =>
+          `${app ? `${app} : ` : ''}Une clé d'accès a été retirée de votre compte. Pas vous ? Changez votre mot de passe.`,
+      },
+    },
+  },
+
+  lockNotice: {
+    subject: (app) => `La connexion à votre compte ${app} est suspendue`,
+    what: (app, when, until) =>
+      `Le ${when}, après trop de mots de passe erronés, la connexion par mot de passe à votre compte ${app} a été ` +
+      `suspendue jusqu'au ${until}.`,
+    ifYou:
+      "Si c'était vous, patientez jusque-là ou réinitialisez votre mot de passe. Les autres moyens de connexion " +
+      'restent possibles.',
+    ifNot:
+      "Si ce n'était pas vous, quelqu'un essaie peut-être de deviner votre mot de passe : choisissez-en un " +
+      'nouveau, unique, et activez la vérification en deux étapes.',
+    sms: (app, until) =>
+      `${app ? `${app} : ` : ''}trop de mots de passe erronés, connexion suspendue jusqu'au ${until}. Pas vous ? ` +
+      `Changez votre mot de passe.`,
+  },
+};
