@@ -66,6 +66,9 @@ font-size:1rem;cursor:pointer}
 meter{width:8rem;vertical-align:middle}.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}
 .muted{color:#4b5563;font-size:.9rem}`;
 
+/** The style sheet, a constant of this module (CSS, not HTML: `<` never appears in it). */
+const STYLE_HTML = trustedHtml(STYLE);
+
 export interface PageOptions {
   /** An inline script, the only one the CSP lets run (by its hash). */
   script?: string;
@@ -94,7 +97,9 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   const script = page.script
     ? ` script-src 'sha256-${createHash('sha256').update(page.script).digest('base64')}';`
     : '';
-  const body = page.script ? `${page.body}<script>${page.script}</script>` : page.body.toString();
+  // The script is JavaScript, not HTML: it goes in as it is (its JSON values through jsonInScript),
+  // byte for byte what the CSP hash above names.
+  const scriptElement = page.script && html`<script>${trustedHtml(page.script)}</script>`;
   const frames = page.frameAncestors?.length ? page.frameAncestors.join(' ') : "'none'";
   const formAction = ["'self'", ...(page.formAction ?? [])].join(' ');
   const connect = page.connectSelf ? " connect-src 'self';" : '';
@@ -109,12 +114,8 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
     'X-Content-Type-Options': 'nosniff',
   };
   if (!page.frameAncestors?.length) headers['X-Frame-Options'] = 'DENY';
-  const head =
-    '<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>${escapeHtml(page.title)}</title><style>${STYLE}</style>`;
-  return {
-    html: `<!doctype html><html lang="${escapeHtml(page.lang ?? 'en')}"><head>${head}</head>
-<body><main>${body}</main></body></html>`,
-    headers,
-  };
+  const head = html`<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${page.title}</title><style>${STYLE_HTML}</style>`;
+  const document = html`<!doctype html><html lang="${page.lang ?? 'en'}"><head>${head}</head>
+<body><main>${page.body}${scriptElement}</main></body></html>`;
+  return { html: document.toString(), headers };
 }
