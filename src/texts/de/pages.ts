@@ -258,6 +258,7 @@ export const pages: Texts['pages'] = {
     email: 'E-Mail',
     sendLink: 'Link senden',
     checkEmail: 'Prüfen Sie Ihre E-Mails',
+    passwordsDiffer: 'Die beiden Passwörter stimmen nicht überein.',
     sent:
       'Falls ein Konto diese Adresse verwendet, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er ist ' +
       'nur begrenzte Zeit gültig.',

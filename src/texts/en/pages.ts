@@ -242,6 +242,7 @@ export const pages = {
     email: 'Email',
     sendLink: 'Send me a link',
     checkEmail: 'Check your email',
+    passwordsDiffer: 'The two passwords differ.',
     sent: 'If an account has this address, a link to choose a new password is on its way. It works for a limited time.',
   },
   /** The display=popup page (src/http/popup-response.ts). */

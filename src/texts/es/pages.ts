@@ -251,6 +251,7 @@ export const pages: Texts['pages'] = {
     email: 'Correo electrónico',
     sendLink: 'Enviarme un enlace',
     checkEmail: 'Revise su correo electrónico',
+    passwordsDiffer: 'Las dos contraseñas no coinciden.',
     sent:
       'Si una cuenta usa esta dirección, recibirá un enlace para elegir una contraseña nueva. Es válido durante ' +
       'un tiempo limitado.',

@@ -247,6 +247,7 @@ export const pages: Texts['pages'] = {
     email: 'E-mail',
     sendLink: 'M’envoyer un lien',
     checkEmail: 'Consultez vos e-mails',
+    passwordsDiffer: 'Les deux mots de passe diffèrent.',
     sent:
       'Si un compte utilise cette adresse, un lien pour choisir un nouveau mot de passe est en route. Il est ' +
       'valable un temps limité.',
