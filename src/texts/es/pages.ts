@@ -222,7 +222,7 @@ export const pages: Texts['pages'] = {
     code: 'Código de verificación',
     verify: 'Verificar',
     resend: 'Enviar un código nuevo',
-    other: (c: Channel) => `Enviar el código por ${c === 'email' ? 'correo electrónico' : 'SMS'}`,
+    other: (c: Channel) => `Enviar el código por ${c === 'email' ? 'correo electrónico' : 'SMS'} en su lugar`,
   },
   selfService: {
     continue: 'Continuar',
@@ -258,7 +258,7 @@ export const pages: Texts['pages'] = {
   },
   popup: {
     title: 'Iniciando sesión',
-    done: 'Está iniciando sesión. Esta ventana se cerrará sola.',
+    done: 'Iniciando su sesión. Esta ventana se cerrará sola.',
     failed: 'No se ha completado el inicio de sesión. Esta ventana se cerrará sola.',
   },
 };
