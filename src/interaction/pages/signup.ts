@@ -3,8 +3,7 @@
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
-import type { Texts } from '../../texts/texts.js';
-import { textsIn } from '../../texts/texts.js';
+import { type Texts, textsIn } from '../../texts/texts.js';
 import { customFieldControl } from './custom-field-control.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
