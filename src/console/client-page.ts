@@ -1,40 +1,41 @@
 // The HTML of the client pages: the client form (shared by "New client" and a client's page; every
 // field labelled, with a hint and an error slot tied to it by aria-describedby), the one-time secret,
 // deletion, and the client's signing keys (Rotate / Account sync, revocation).
+import { type HtmlValue, html, joinHtml, type SafeHtml } from '../lib/html.js';
 
 /** A field's hint and error slot; the script fills #e-<name> from client checks or error_details. */
 const slots = (name: string, hint: string) =>
-  `<p class="hint" id="h-${name}">${hint}</p><p class="field-error" id="e-${name}" hidden></p>`;
-const described = (name: string) => `aria-describedby="h-${name} e-${name}"`;
+  html`<p class="hint" id="h-${name}">${hint}</p><p class="field-error" id="e-${name}" hidden></p>`;
+const described = (name: string) => html`aria-describedby="h-${name} e-${name}"`;
 
 /** A labelled control (input, textarea or select) named `name`, then its hint and error slot. */
-function control(name: string, label: string, element: string, hint: string): string {
-  return `<label for="f-${name}">${label}</label>${element}\n${slots(name, hint)}`;
+function control(name: string, label: string, element: SafeHtml, hint: string): SafeHtml {
+  return html`<label for="f-${name}">${label}</label>${element}\n${slots(name, hint)}`;
 }
-const input = (name: string, label: string, attrs: string, hint: string) =>
-  control(name, label, `<input id="f-${name}" name="${name}" ${attrs} ${described(name)}>`, hint);
+const input = (name: string, label: string, attrs: SafeHtml, hint: string) =>
+  control(name, label, html`<input id="f-${name}" name="${name}" ${attrs} ${described(name)}>`, hint);
 const urls = (name: string, label: string, rows: number, hint: string) =>
   control(
     name,
     label,
-    `<textarea id="f-${name}" name="${name}" rows="${rows}" spellcheck="false" ${described(name)}></textarea>`,
+    html`<textarea id="f-${name}" name="${name}" rows="${rows}" spellcheck="false" ${described(name)}></textarea>`,
     hint,
   );
 const select = (name: string, label: string, options: Array<[string, string]>, hint: string) =>
   control(
     name,
     label,
-    `<select id="f-${name}" name="${name}" ${described(name)}>` +
-      options.map(([value, text]) => `<option value="${value}">${text}</option>`).join('\n') +
-      '</select>',
+    html`<select id="f-${name}" name="${name}" ${described(name)}>${joinHtml(
+      options.map(([value, text]) => html`<option value="${value}">${text}</option>`),
+      html`\n`,
+    )}</select>`,
     hint,
   );
 /** A checkbox; `attrs` may add value, checked or aria-describedby. */
-const check = (id: string, name: string, label: string, attrs = '') =>
-  `<div class="check"><input type="checkbox" id="f-${id}" name="${name}"${attrs ? ` ${attrs}` : ''}>` +
-  `<label for="f-${id}">${label}</label></div>`;
-const choices = (name: string, legend: string, boxes: string[], hint: string) =>
-  `<fieldset ${described(name)}><legend>${legend}</legend>\n${boxes.join('\n')}\n${slots(name, hint)}</fieldset>`;
+const check = (id: string, name: string, label: string, attrs?: SafeHtml) =>
+  html`<div class="check"><input type="checkbox" id="f-${id}" name="${name}"${attrs && html` ${attrs}`}><label for="f-${id}">${label}</label></div>`;
+const choices = (name: string, legend: string, boxes: SafeHtml[], hint: string) =>
+  html`<fieldset ${described(name)}><legend>${legend}</legend>\n${joinHtml(boxes, html`\n`)}\n${slots(name, hint)}</fieldset>`;
 
 const TYPE_HINT =
   'A public client cannot keep a secret: it always uses PKCE and RS256. A resource server has a secret and may ' +
@@ -47,17 +48,17 @@ const GRANTS_HINT =
   'Client credentials is for confidential clients only. The password grant is off unless checked; a user who ' +
   'must use a second factor cannot use it.';
 
-function clientForm(create: boolean): string {
+function clientForm(create: boolean): SafeHtml {
   const id = create
     ? input(
         'client_id',
         'Client ID',
-        'required maxlength="128" autocomplete="off"',
+        html`required maxlength="128" autocomplete="off"`,
         'Letters, digits and . _ ~ - (at most 128). It cannot be changed later.',
       )
-    : '';
+    : null;
   const fields = [
-    input('name', 'Name', 'maxlength="200"', 'Shown to operators and on the consent page.'),
+    input('name', 'Name', html`maxlength="200"`, 'Shown to operators and on the consent page.'),
     select(
       'type',
       'Application type',
@@ -95,7 +96,7 @@ function clientForm(create: boolean): string {
     input(
       'backchannel_logout_uri',
       'Back-channel logout URL',
-      'maxlength="2048" spellcheck="false"',
+      html`maxlength="2048" spellcheck="false"`,
       'Optional. Ward POSTs a signed logout_token here when a session this app had ends. ' +
         'Same scheme, host and port as a callback URL.',
     ),
@@ -104,8 +105,8 @@ function clientForm(create: boolean): string {
       'backchannel_logout_session_required',
       'Back-channel logout needs the session id (sid)',
     ),
-    input('scope', 'Scopes', 'maxlength="1000"', 'Space-separated, e.g. openid profile email.'),
-    `<fieldset><legend>Options</legend>
+    input('scope', 'Scopes', html`maxlength="1000"`, 'Space-separated, e.g. openid profile email.'),
+    html`<fieldset><legend>Options</legend>
 ${check('sso', 'sso', 'Single sign-on (SSO)')}
 ${check('pkce_enforced', 'pkce_enforced', 'Require PKCE', described('pkce_enforced'))}
 ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
@@ -113,14 +114,14 @@ ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
       'grant_types',
       'Grant types',
       [
-        check('g-authorization_code', 'grant_types', 'Authorization code', 'value="authorization_code"'),
-        check('g-refresh_token', 'grant_types', 'Refresh token', 'value="refresh_token"'),
-        check('g-client_credentials', 'grant_types', 'Client credentials', 'value="client_credentials"'),
+        check('g-authorization_code', 'grant_types', 'Authorization code', html`value="authorization_code"`),
+        check('g-refresh_token', 'grant_types', 'Refresh token', html`value="refresh_token"`),
+        check('g-client_credentials', 'grant_types', 'Client credentials', html`value="client_credentials"`),
         check(
           'g-password',
           'grant_types',
           "Password (the Core SDK's loginWithCredentials and Cordova mode)",
-          'value="password"',
+          html`value="password"`,
         ),
       ],
       GRANTS_HINT,
@@ -129,24 +130,24 @@ ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
       'response_types',
       'Response types',
       [
-        check('r-code', 'response_types', 'Code', 'value="code" checked'),
-        check('r-id_token', 'response_types', 'ID token', 'value="id_token"'),
-        check('r-code_id_token', 'response_types', 'Code and ID token', 'value="code id_token"'),
+        check('r-code', 'response_types', 'Code', html`value="code" checked`),
+        check('r-id_token', 'response_types', 'ID token', html`value="id_token"`),
+        check('r-code_id_token', 'response_types', 'Code and ID token', html`value="code id_token"`),
       ],
       'ID token responses (OpenID Connect) need a nonce and are returned in the fragment or by form_post.',
     ),
   ];
-  return `<form id="client-form" novalidate data-mode="${create ? 'create' : 'edit'}">${id}
-${fields.join('\n')}
+  return html`<form id="client-form" novalidate data-mode="${create ? 'create' : 'edit'}">${id}
+${joinHtml(fields, html`\n`)}
 <button type="submit" data-perm="manage:clients">${create ? 'Create client' : 'Save changes'}</button></form>`;
 }
 
-export const CREATE_CLIENT_BODY = `<p><a href="/console/clients">Back to the clients</a></p>
+export const CREATE_CLIENT_BODY = html`<p><a href="/console/clients">Back to the clients</a></p>
 <div id="secret-slot"></div>${clientForm(true)}`;
 
-const th = (label: string) => `<th scope="col">${label}</th>`;
+const th = (label: HtmlValue) => html`<th scope="col">${label}</th>`;
 
-export const CLIENT_BODY = `<div id="secret-slot"></div>
+export const CLIENT_BODY = html`<div id="secret-slot"></div>
 <section aria-labelledby="h-edit"><h2 id="h-edit">Settings</h2><dl id="client-details"></dl>
 ${clientForm(false)}</section>
 <section aria-labelledby="h-secret" id="secret-section" data-perm="manage:clients">
@@ -160,7 +161,7 @@ Regenerating it stops the old one at once.</p>
 <button type="button" id="sync" aria-describedby="key-hint">Account sync</button></div>
 <p id="key-hint" class="hint"></p>
 <table id="keys-table"><caption>Keys of this client</caption><thead><tr>
-${['kid', 'Status', 'Created', 'Retired', 'Revoked'].map(th).join('')}${th('<span class="sr">Actions</span>')}
+${['kid', 'Status', 'Created', 'Retired', 'Revoked'].map(th)}${th(html`<span class="sr">Actions</span>`)}
 </tr></thead><tbody></tbody></table></section>
 <section aria-labelledby="h-delete" data-perm="manage:clients"><h2 id="h-delete">Delete this client</h2>
 <p class="hint" id="delete-hint">Its applications can no longer sign users in, and its own keys are revoked.</p>

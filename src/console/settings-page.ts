@@ -1,50 +1,52 @@
 // The HTML of Account settings: every field PATCH /api/v1/settings/account accepts, grouped, each
 // labelled, with its bounds as min/max. A dotted name (rate_limits.login.limit) is a nested field;
 // settings.js reads and writes the form by these names.
+import { type HtmlValue, html, joinHtml, type SafeHtml } from '../lib/html.js';
 
 const id = (name: string) => `s-${name.replace(/\./g, '-')}`;
 
 /** A labelled control in its field box; `control` is the element, given its id and name. */
-const field = (name: string, label: string, control: (attrs: string) => string) =>
-  `<div class="field"><label for="${id(name)}">${label}</label>${control(`id="${id(name)}" name="${name}"`)}</div>`;
+const field = (name: string, label: string, control: (attrs: SafeHtml) => SafeHtml) =>
+  html`<div class="field"><label for="${id(name)}">${label}</label>${control(html`id="${id(name)}" name="${name}"`)}</div>`;
 
 const number = (name: string, label: string, min: number, max: number, optional = false) =>
   field(
     name,
     label,
     (attrs) =>
-      `<input ${attrs} type="number" inputmode="numeric" min="${min}" max="${max}" step="1"` +
-      `${optional ? ' aria-describedby="h-no-limit"' : ' required'}>`,
+      html`<input ${attrs} type="number" inputmode="numeric" min="${min}" max="${max}" step="1"${
+        optional ? html` aria-describedby="h-no-limit"` : html` required`
+      }>`,
   );
 
-const text = (name: string, label: string, attrs: string) => field(name, label, (a) => `<input ${a} ${attrs}>`);
+const text = (name: string, label: string, attrs: SafeHtml) => field(name, label, (a) => html`<input ${a} ${attrs}>`);
 
 const textarea = (name: string, label: string, rows: number, hintId: string) =>
   field(
     name,
     label,
-    (a) => `<textarea ${a} rows="${rows}" spellcheck="false" aria-describedby="${hintId}"></textarea>`,
+    (a) => html`<textarea ${a} rows="${rows}" spellcheck="false" aria-describedby="${hintId}"></textarea>`,
   );
 
 const select = (name: string, label: string, options: Array<[string, string]>) =>
   field(
     name,
     label,
-    (a) => `<select ${a}>${options.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select>`,
+    (a) => html`<select ${a}>${options.map(([v, t]) => html`<option value="${v}">${t}</option>`)}</select>`,
   );
 
 const check = (name: string, label: string) =>
-  `<div class="check"><input type="checkbox" id="${id(name)}" name="${name}">` +
-  `<label for="${id(name)}">${label}</label></div>`;
+  html`<div class="check"><input type="checkbox" id="${id(name)}" name="${name}"><label for="${id(name)}">${label}</label></div>`;
 
-const hint = (hintId: string, html: string) => `<p class="hint" id="${hintId}">${html}</p>`;
+/** A hint paragraph; its text may hold markup of the page's own (html``). */
+const hint = (hintId: string, text: HtmlValue) => html`<p class="hint" id="${hintId}">${text}</p>`;
 
-const fieldset = (legend: string, parts: string[]) =>
-  `<fieldset><legend>${legend}</legend>\n${parts.join('\n')}</fieldset>`;
+const fieldset = (legend: string, parts: SafeHtml[]) =>
+  html`<fieldset><legend>${legend}</legend>\n${joinHtml(parts, html`\n`)}</fieldset>`;
 
 /** A count per window and the window in seconds, side by side. */
-const pair = (legend: string, count: string, window: string) =>
-  `<fieldset class="pair"><legend>${legend}</legend>${count}${window}</fieldset>`;
+const pair = (legend: string, count: SafeHtml, window: SafeHtml) =>
+  html`<fieldset class="pair"><legend>${legend}</legend>${count}${window}</fieldset>`;
 
 /** A request limit: requests per window (blank: no limit) and the window in seconds. */
 const limit = (key: string, label: string) =>
@@ -84,7 +86,7 @@ const CODES = fieldset('Verification codes', [
 
 const LIMITS = fieldset('Request limits (per client IP)', [
   hint('h-no-limit', 'Leave the number of requests empty for no limit.'),
-  limit('login', 'Login') + limit('signup', 'Signup') + limit('token', 'Token') + limit('verification', 'Verification'),
+  html`${limit('login', 'Login')}${limit('signup', 'Signup')}${limit('token', 'Token')}${limit('verification', 'Verification')}`,
 ]);
 
 const PROTECTION = fieldset('Per-account protection (failed password sign-ins)', [
@@ -116,10 +118,10 @@ const PASSKEYS = fieldset('Passkeys', [
   text(
     'passkeys.rp_id',
     'Relying-party ID (domain)',
-    'type="text" maxlength="253" spellcheck="false" aria-describedby="h-rp-id"',
+    html`type="text" maxlength="253" spellcheck="false" aria-describedby="h-rp-id"`,
   ),
   hint('h-rp-id', "Empty: the issuer's host. The pages that use passkeys must be on this domain or its subdomains."),
-  text('passkeys.rp_name', 'Relying-party name', 'type="text" maxlength="100" required'),
+  text('passkeys.rp_name', 'Relying-party name', html`type="text" maxlength="100" required`),
   textarea('passkeys.origins', 'Allowed origins (one per line)', 3, 'h-origins'),
   hint('h-origins', "Empty: the issuer's origin. Each origin must be on the relying-party ID."),
   check('passkeys.user_verification_is_mfa', 'A passkey with user verification counts as multi-factor'),
@@ -153,12 +155,12 @@ const SOCIAL_SIGNUP = fieldset('Social sign-up', [
   text(
     'social_signup.completion_url',
     "The app's completion page URL",
-    'type="url" maxlength="2048" placeholder="https://app.example/complete-profile" aria-describedby="h-completion"',
+    html`type="url" maxlength="2048" placeholder="https://app.example/complete-profile" aria-describedby="h-completion"`,
   ),
   hint(
     'h-completion',
-    'Empty: Ward\'s "Complete your profile" page. Used for a client that lists it among its Allowed Callback ' +
-      'URLs; it gets <code>signup_token</code>.',
+    html`Empty: Ward's "Complete your profile" page. Used for a client that lists it among its Allowed Callback
+URLs; it gets <code>signup_token</code>.`,
   ),
 ]);
 
@@ -170,7 +172,7 @@ const PASSWORDS = fieldset('Passwords', [
   text(
     'password_breach_check_url',
     'Breached-password range API URL',
-    'type="url" maxlength="2048" placeholder="https://api.pwnedpasswords.com/range/" aria-describedby="h-breach"',
+    html`type="url" maxlength="2048" placeholder="https://api.pwnedpasswords.com/range/" aria-describedby="h-breach"`,
   ),
   hint(
     'h-breach',
@@ -184,15 +186,15 @@ const CUSTOM_FIELDS = fieldset('Custom profile fields', [
   textarea('custom_fields', 'Custom fields (JSON list)', 6, 'h-custom-fields'),
   hint(
     'h-custom-fields',
-    'Each field: <code>{"name": "loyalty_id", "data_type": "string", "required": true, "writable": "user"}</code>. ' +
-      'Types: string, number, integer, boolean, date, list (with <code>"values": [...]</code>), email, phone. ' +
-      '<code>writable</code>: user (the user and administrators) or admin (administrators only). A required ' +
-      'field must be writable by the user.',
+    html`Each field: <code>{"name": "loyalty_id", "data_type": "string", "required": true, "writable": "user"}</code>.
+Types: string, number, integer, boolean, date, list (with <code>"values": [...]</code>), email, phone.
+<code>writable</code>: user (the user and administrators) or admin (administrators only). A required
+field must be writable by the user.`,
   ),
 ]);
 
 const GROUPS = [MFA, CODES, LIMITS, PROTECTION, LIFETIMES, PASSKEYS, SELF_SERVICE, PASSWORDLESS, SOCIAL_SIGNUP];
 
-export const SETTINGS_BODY = `<form id="settings-form" novalidate>
-${[...GROUPS, PASSWORDS, CUSTOM_FIELDS].join('\n')}
+export const SETTINGS_BODY = html`<form id="settings-form" novalidate>
+${joinHtml([...GROUPS, PASSWORDS, CUSTOM_FIELDS], html`\n`)}
 <button type="submit" data-perm="manage:settings">Save settings</button></form>`;

@@ -2,7 +2,7 @@
 // the page's main, and the scripts that page needs (all same-origin files: the CSP forbids inline
 // script and style). console.js and dialog.js come first on every page; page scripts fill
 // WardConsole.pages and remove what the signed-in role may not use (elements marked data-perm).
-import { escapeHtml } from '../lib/html.js';
+import { html, type SafeHtml } from '../lib/html.js';
 
 export type PageName =
   | 'login'
@@ -39,27 +39,27 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
 };
 export const CORE_SCRIPTS = ['console.js', 'dialog.js'];
 
-function nav(active: PageName): string {
+function nav(active: PageName): SafeHtml {
   const current = active === 'client' || active === 'create-client' ? 'clients' : active === 'user' ? 'users' : active;
   const links = NAV.map(
-    ([n, label, href]) => `<li><a href="${href}"${n === current ? ' aria-current="page"' : ''}>${label}</a></li>`,
-  ).join('');
-  return `<nav aria-label="Console"><ul>${links}</ul>
+    ([n, label, href]) => html`<li><a href="${href}"${n === current && html` aria-current="page"`}>${label}</a></li>`,
+  );
+  return html`<nav aria-label="Console"><ul>${links}</ul>
 <p class="who"><span id="who"></span> <button type="button" id="logout" class="link">Sign out</button></p></nav>`;
 }
 
-export function shell(page: PageName, title: string, body: string): string {
-  const chrome = page === 'login' || page === 'callback' ? '' : nav(page);
-  const scripts = [...CORE_SCRIPTS, ...PAGE_SCRIPTS[page]]
-    .map((s) => `<script src="/console/static/${s}" defer></script>`)
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+export function shell(page: PageName, title: string, body: SafeHtml): string {
+  const chrome = page !== 'login' && page !== 'callback' && nav(page);
+  const scripts = [...CORE_SCRIPTS, ...PAGE_SCRIPTS[page]].map(
+    (s) => html`<script src="/console/static/${s}" defer></script>`,
+  );
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Ward console</title><link rel="stylesheet" href="/console/static/console.css">
+<title>${title} · Ward console</title><link rel="stylesheet" href="/console/static/console.css">
 ${scripts}</head>
 <body data-page="${page}"><a class="skip" href="#main">Skip to content</a>
 <header><p class="brand">Ward console</p>${chrome}</header>
-<main id="main" tabindex="-1"><h1>${escapeHtml(title)}</h1>
+<main id="main" tabindex="-1"><h1>${title}</h1>
 <div id="status" role="status" aria-live="polite"></div><div id="error" role="alert"></div>
-${body}</main></body></html>`;
+${body}</main></body></html>`.toString();
 }

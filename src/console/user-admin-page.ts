@@ -3,29 +3,29 @@
 // verification of the email and phone, the password sign-in protection state, and Verify / Unverify,
 // Unlock, Send password reset, Export data (JSON) and Delete user; and the profile form (names, the other
 // OIDC claims, the custom fields as JSON). All need manage:users (data-perm).
+import { html, type SafeHtml } from '../lib/html.js';
 
-const field = (name: string, label: string, attrs: string) =>
-  `<div class="field"><label for="nu-${name}">${label}</label><input id="nu-${name}" name="${name}" ${attrs}></div>`;
+const field = (name: string, label: string, attrs: SafeHtml) =>
+  html`<div class="field"><label for="nu-${name}">${label}</label><input id="nu-${name}" name="${name}" ${attrs}></div>`;
 
 const check = (name: string, label: string) =>
-  `<div class="check"><input type="checkbox" id="nu-${name}" name="${name}">` +
-  `<label for="nu-${name}">${label}</label></div>`;
+  html`<div class="check"><input type="checkbox" id="nu-${name}" name="${name}"><label for="nu-${name}">${label}</label></div>`;
 
-export const CREATE_USER_FORM = `<details id="new-user" data-perm="manage:users"><summary>New user</summary>
+export const CREATE_USER_FORM = html`<details id="new-user" data-perm="manage:users"><summary>New user</summary>
 <form id="create-user-form" novalidate><p class="hint" id="nu-hint">An email address or a phone number (E.164, such
 as +33612345678) is required. The password must meet the account's password policy; or invite the user by email to
 choose one.</p>
-${field('email', 'Email', 'type="email" maxlength="320" autocomplete="off" aria-describedby="nu-hint"')}
-${field('phone_number', 'Phone number', 'type="tel" maxlength="40" autocomplete="off"')}
-${field('given_name', 'Given name', 'type="text" maxlength="200" autocomplete="off"')}
-${field('family_name', 'Family name', 'type="text" maxlength="200" autocomplete="off"')}
-${field('password', 'Password', 'type="password" maxlength="256" autocomplete="new-password"')}
+${field('email', 'Email', html`type="email" maxlength="320" autocomplete="off" aria-describedby="nu-hint"`)}
+${field('phone_number', 'Phone number', html`type="tel" maxlength="40" autocomplete="off"`)}
+${field('given_name', 'Given name', html`type="text" maxlength="200" autocomplete="off"`)}
+${field('family_name', 'Family name', html`type="text" maxlength="200" autocomplete="off"`)}
+${field('password', 'Password', html`type="password" maxlength="256" autocomplete="new-password"`)}
 ${check('invite', 'Invite by email instead: the user chooses the password')}
 ${check('email_verified', 'The email address is verified')}
 ${check('phone_number_verified', 'The phone number is verified')}
 <button type="submit">Create user</button></form></details>`;
 
-export const USER_ACCOUNT_SECTION = `<section aria-labelledby="h-account"><h2 id="h-account">Account</h2>
+export const USER_ACCOUNT_SECTION = html`<section aria-labelledby="h-account"><h2 id="h-account">Account</h2>
 <dl id="account-details"></dl>
 <div class="actions" data-perm="manage:users">
 <button type="button" id="toggle-email-verified">Mark email verified</button>
@@ -35,19 +35,19 @@ export const USER_ACCOUNT_SECTION = `<section aria-labelledby="h-account"><h2 id
 <button type="button" id="export-user">Export data (JSON)</button>
 <button type="button" id="delete-user" class="danger">Delete user</button></div></section>`;
 
-const profileField = (name: string, label: string, attrs: string) =>
-  `<div class="field"><label for="pf-${name}">${label}</label><input id="pf-${name}" name="${name}" ${attrs}></div>`;
+const profileField = (name: string, label: string, attrs: SafeHtml) =>
+  html`<div class="field"><label for="pf-${name}">${label}</label><input id="pf-${name}" name="${name}" ${attrs}></div>`;
 
 /** The profile a user may also edit themselves (update-profile), and the custom fields, admin-only ones included. */
-export const USER_PROFILE_FORM = `<details id="edit-profile" data-perm="manage:users"><summary>Edit profile</summary>
+export const USER_PROFILE_FORM = html`<details id="edit-profile" data-perm="manage:users"><summary>Edit profile</summary>
 <form id="profile-form" novalidate><p class="hint" id="pf-hint">An emptied field is cleared. Custom fields are a JSON
 object of the account's declared fields (null removes one); each value is checked against its type.</p>
-${profileField('given_name', 'Given name', 'type="text" maxlength="200" autocomplete="off"')}
-${profileField('family_name', 'Family name', 'type="text" maxlength="200" autocomplete="off"')}
-${profileField('nickname', 'Nickname', 'type="text" maxlength="200" autocomplete="off"')}
-${profileField('birthdate', 'Birthdate', 'type="date"')}
-${profileField('gender', 'Gender', 'type="text" maxlength="50" autocomplete="off"')}
-${profileField('locale', 'Locale', 'type="text" maxlength="35" autocomplete="off" placeholder="fr-FR"')}
+${profileField('given_name', 'Given name', html`type="text" maxlength="200" autocomplete="off"`)}
+${profileField('family_name', 'Family name', html`type="text" maxlength="200" autocomplete="off"`)}
+${profileField('nickname', 'Nickname', html`type="text" maxlength="200" autocomplete="off"`)}
+${profileField('birthdate', 'Birthdate', html`type="date"`)}
+${profileField('gender', 'Gender', html`type="text" maxlength="50" autocomplete="off"`)}
+${profileField('locale', 'Locale', html`type="text" maxlength="35" autocomplete="off" placeholder="fr-FR"`)}
 <div class="field"><label for="pf-custom_fields">Custom fields (JSON)</label>
 <textarea id="pf-custom_fields" name="custom_fields" rows="4" spellcheck="false" aria-describedby="pf-hint">
 </textarea></div>

@@ -3,6 +3,7 @@ import { cleanDescription, type Language, type WardError } from '../errors/ward-
 import { authorizeErrorPage } from '../interaction/pages/authorize-error.js';
 import { formPostPage } from '../interaction/pages/form-post.js';
 import { pageLanguage } from './page-language.js';
+import { html } from '../lib/html.js';
 import { jsonInScript, sendPage, sendRendered } from './pages.js';
 import { sendPopupResponse } from './popup-response.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
@@ -105,5 +106,5 @@ function sendWebMessage(
     `(function(){var m=${jsonInScript({ type: 'authorization_response', response })};var ` +
     `o=${jsonInScript(origins)};var w=window.opener||window.parent;for(var ` +
     `i=0;i<o.length;i++){w.postMessage(m,o[i]);}})();`;
-  return sendPage(reply, 200, 'Authorization response', '', { script, frameAncestors: origins });
+  return sendPage(reply, 200, 'Authorization response', html``, { script, frameAncestors: origins });
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { type Page, type PageOptions, renderPage } from '../lib/html.js';
+import { type Page, type PageOptions, renderPage, type SafeHtml } from '../lib/html.js';
 
-export { escapeHtml, jsonInScript } from '../lib/html.js';
+export { jsonInScript } from '../lib/html.js';
 
 /** Sends one of Ward's own pages (lib/html.ts says what makes them safe). */
 export function sendRendered(reply: FastifyReply, page: Page): FastifyReply {
@@ -13,7 +13,7 @@ export function sendPage(
   reply: FastifyReply,
   status: number,
   title: string,
-  body: string,
+  body: SafeHtml,
   opts: PageOptions = {},
 ): FastifyReply {
   return sendRendered(reply, { status, title, body, ...opts });

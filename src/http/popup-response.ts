@@ -8,24 +8,13 @@
 // opened with noopener) the page goes on to the redirect_uri as a redirect would have.
 import type { FastifyReply } from 'fastify';
 import type { Language } from '../errors/ward-error.js';
+import { html } from '../lib/html.js';
+import { textsIn } from '../texts/texts.js';
 import { jsonInScript, sendRendered } from './pages.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /** How long the page waits for a winchan opener before it falls back to the redirect. */
 const POPUP_FALLBACK_MS = 2000;
-
-const TEXT = {
-  en: {
-    title: 'Signing in',
-    done: 'Signing you in. This window closes by itself.',
-    failed: 'The sign-in did not complete. This window closes by itself.',
-  },
-  fr: {
-    title: 'Connexion',
-    done: 'Connexion en cours. Cette fenêtre se ferme d’elle-même.',
-    failed: 'La connexion n’a pas abouti. Cette fenêtre se ferme d’elle-même.',
-  },
-};
 
 /** The origins an answer may be posted to. */
 function popupOrigins(req: Partial<AuthorizeRequest>): string[] {
@@ -58,7 +47,7 @@ export function sendPopupResponse(
     'if(!d||d.a!=="request")return;done=true;w.postMessage(JSON.stringify({a:"response",d:r}),e.origin);window.close();});' +
     'for(var i=0;i<o.length;i++)w.postMessage(JSON.stringify({a:"ready"}),o[i]);' +
     `setTimeout(go,${POPUP_FALLBACK_MS});})();`;
-  const t = TEXT[language];
-  const body = `<p>${result.success ? t.done : t.failed}</p>`;
+  const t = textsIn(language).pages.popup;
+  const body = html`<p>${result.success ? t.done : t.failed}</p>`;
   return sendRendered(reply, { status: 200, title: t.title, lang: language, body, script });
 }

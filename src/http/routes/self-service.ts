@@ -13,6 +13,7 @@ import { changePassword } from '../../self-service/password-change.js';
 import { resetAddressOf } from '../../self-service/address-request.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
+import { textsIn } from '../../texts/texts.js';
 import { ensureCsrf, sameOriginPost } from './hosted-form.js';
 import {
   emailConfirmPage,
@@ -319,7 +320,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
       clientId: found.row.client_id,
     };
     if (params.password !== params.password_confirmation) {
-      const error = language === 'fr' ? 'Les deux mots de passe diffèrent.' : 'The two passwords differ.';
+      const error = textsIn(language).pages.selfService.passwordsDiffer;
       return sendRendered(reply, resetFormPage(language, 400, { ...form, error }));
     }
     try {

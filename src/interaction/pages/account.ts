@@ -1,9 +1,9 @@
-// The hosted "Your account" page (GET /identity/v1/account), in English and French: the user's email
+// The hosted "Your account" page (GET /identity/v1/account), in the user's language: the user's email
 // address and phone number, and the forms that change them and the password; "Confirm it's you" first
 // when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
-import { escapeHtml, type Page } from '../../lib/html.js';
-import { ACCOUNT_TEXT, type AccountNotice } from './account-text.js';
+import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
+import { type AccountNotice, accountText } from './account-text.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -39,153 +39,166 @@ export interface AccountPageInput {
 
 export const ACCOUNT_PATH = '/identity/v1/account';
 
-const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
 const submit = (label: string, secondary = false) =>
-  `<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
-const section = (id: string, heading: string, inner: string) =>
-  `<section aria-labelledby="${id}-h"><h2 id="${id}-h">${heading}</h2>${inner}</section>`;
+  html`<button type="submit"${secondary && html` class="secondary"`}>${label}</button>`;
+const section = (id: string, heading: string, inner: SafeHtml) =>
+  html`<section aria-labelledby="${id}-h"><h2 id="${id}-h">${heading}</h2>${inner}</section>`;
 
-function alertIn(p: AccountPageInput, at: AccountSection): string {
-  if (p.error?.at !== at) return '';
-  return `<p class="error" role="alert" id="${at}-error">${escapeHtml(p.error.text)}</p>`;
+function alertIn(p: AccountPageInput, at: AccountSection): SafeHtml | null {
+  if (p.error?.at !== at) return null;
+  return html`<p class="error" role="alert" id="${at}-error">${p.error.text}</p>`;
 }
 
 /** A labelled input, described by its hint (if any) and by the error of its section. */
 function input(
   p: AccountPageInput,
   at: AccountSection,
-  f: { id: string; label: string; attrs: string; hint?: string },
-): string {
+  f: { id: string; label: string; attrs: SafeHtml; hint?: string },
+): SafeHtml {
   const ids = [...(f.hint ? [`${f.id}-hint`] : []), ...(p.error?.at === at ? [`${at}-error`] : [])];
-  const described = ids.length ? ` aria-describedby="${ids.join(' ')}"` : '';
-  const hint = f.hint ? `<p class="muted" id="${f.id}-hint">${f.hint}</p>` : '';
-  return `<label for="${f.id}">${f.label}</label>\n<input id="${f.id}" ${f.attrs} required${described}>${hint}`;
+  const described = ids.length > 0 && html` aria-describedby="${ids.join(' ')}"`;
+  const hint = f.hint && html`<p class="muted" id="${f.id}-hint">${f.hint}</p>`;
+  return html`<label for="${f.id}">${f.label}</label>\n<input id="${f.id}" ${f.attrs} required${described}>${hint}`;
 }
 
-const CODE_ATTRS = 'name="verification_code" inputmode="numeric" autocomplete="one-time-code"';
+const CODE_ATTRS = html`name="verification_code" inputmode="numeric" autocomplete="one-time-code"`;
 
-function form(p: AccountPageInput, action: string, inner: string): string {
-  const common = hidden('csrf', p.csrf) + (p.back ? hidden('client_id', p.back.clientId) : '');
-  return `<form method="post" action="${ACCOUNT_PATH}${action}" novalidate>${common}${inner}</form>`;
+function form(p: AccountPageInput, action: string, inner: SafeHtml): SafeHtml {
+  const common = [hidden('csrf', p.csrf), p.back && hidden('client_id', p.back.clientId)];
+  return html`<form method="post" action="${ACCOUNT_PATH}${action}" novalidate>${common}${inner}</form>`;
 }
 
-function summary(p: AccountPageInput): string {
-  const t = ACCOUNT_TEXT[p.language];
+function summary(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
   const line = (label: string, value: string | null, verified: boolean) => {
-    const state = `<span class="muted">(${verified ? t.confirmed : t.unconfirmed})</span>`;
-    return `<dt>${label}</dt><dd>${value === null ? t.none : `${escapeHtml(value)} ${state}`}</dd>`;
+    const state = html`<span class="muted">(${verified ? t.confirmed : t.unconfirmed})</span>`;
+    return html`<dt>${label}</dt><dd>${value === null ? t.none : html`${value} ${state}`}</dd>`;
   };
   const { user } = p;
-  return `<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}</dl>`;
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
-function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['stepUp']>): string {
-  const t = ACCOUNT_TEXT[p.language];
+function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['stepUp']>): SafeHtml {
+  const t = accountText(p.language);
   const started = s.started;
   if (!started) {
     const buttons = s.factors.map((f) =>
-      form(p, '/step-up', hidden('auth_type', f.channel) + submit(t.sendCode(f.channel, f.to))),
+      form(p, '/step-up', html`${hidden('auth_type', f.channel)}${submit(t.sendCode(f.channel, f.to))}`),
     );
-    return section('step-up', t.stepUpHeading, `${alertIn(p, 'step_up')}<p>${t.stepUpLead}</p>${buttons.join('\n')}`);
+    return section(
+      'step-up',
+      t.stepUpHeading,
+      html`${alertIn(p, 'step_up')}<p>${t.stepUpLead}</p>${joinHtml(buttons, html`\n`)}`,
+    );
   }
-  const which = hidden('step_up', started.stepUp) + hidden('auth_type', started.channel);
+  const which = html`${hidden('step_up', started.stepUp)}${hidden('auth_type', started.channel)}`;
   const code = input(p, 'step_up', { id: 'step-up-code', label: t.verificationCode, attrs: CODE_ATTRS });
   const verify = form(
     p,
     '/step-up/verify',
-    `${which}${hidden('challenge_id', started.challengeId)}${code}${submit(t.verify)}`,
+    html`${which}${hidden('challenge_id', started.challengeId)}${code}${submit(t.verify)}`,
   );
-  const resend = form(p, '/step-up', which + submit(t.resend, true));
+  const resend = form(p, '/step-up', html`${which}${submit(t.resend, true)}`);
   return section(
     'step-up',
     t.stepUpHeading,
-    `<p>${t.codeSentTo(started.channel)}</p>${alertIn(p, 'step_up')}${verify}${resend}`,
+    html`<p>${t.codeSentTo(started.channel)}</p>${alertIn(p, 'step_up')}${verify}${resend}`,
   );
 }
 
-function emailSection(p: AccountPageInput): string {
-  const t = ACCOUNT_TEXT[p.language];
-  const value = escapeHtml(p.values?.email ?? '');
+function emailSection(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
   const email = input(p, 'email', {
     id: 'new-email',
     label: t.newEmail,
-    attrs: `name="email" type="email" autocomplete="email" value="${value}"`,
+    attrs: html`name="email" type="email" autocomplete="email" value="${p.values?.email ?? ''}"`,
   });
-  return section('email', t.changeEmail, alertIn(p, 'email') + form(p, '/email', email + submit(t.sendLink)));
+  return section(
+    'email',
+    t.changeEmail,
+    html`${alertIn(p, 'email')}${form(p, '/email', html`${email}${submit(t.sendLink)}`)}`,
+  );
 }
 
 /** The code form of a pending phone number (a new one, or the current one while unverified). */
-function phoneCodeForm(p: AccountPageInput, pending: string): string {
-  const t = ACCOUNT_TEXT[p.language];
+function phoneCodeForm(p: AccountPageInput, pending: string): SafeHtml {
+  const t = accountText(p.language);
   const code = input(p, 'phone_code', { id: 'phone-code', label: t.smsCode, attrs: CODE_ATTRS });
-  const lead = `<p>${escapeHtml(t.enterPhoneCode(pending))}</p>`;
-  const verify = form(p, '/phone/verify', hidden('phone_number', pending) + code + submit(t.confirmPhone));
-  return `${alertIn(p, 'phone_code')}${lead}${verify}`;
+  const lead = html`<p>${t.enterPhoneCode(pending)}</p>`;
+  const verify = form(p, '/phone/verify', html`${hidden('phone_number', pending)}${code}${submit(t.confirmPhone)}`);
+  return html`${alertIn(p, 'phone_code')}${lead}${verify}`;
 }
 
-function phoneSection(p: AccountPageInput): string {
-  const t = ACCOUNT_TEXT[p.language];
+function phoneSection(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
   const pending = p.pending.phone;
-  const value = escapeHtml(p.values?.phone_number ?? '');
   const phone = input(p, 'phone', {
     id: 'new-phone',
     label: t.newPhone,
-    attrs: `name="phone_number" type="tel" autocomplete="tel" placeholder="+33612345678" value="${value}"`,
+    attrs: html`name="phone_number" type="tel" autocomplete="tel" placeholder="+33612345678" value="${p.values?.phone_number ?? ''}"`,
     hint: t.phoneHint,
   });
-  const ask = form(p, '/phone', phone + submit(t.sendSms, pending !== null));
-  return section('phone', t.changePhone, `${pending ? phoneCodeForm(p, pending) : ''}${alertIn(p, 'phone')}${ask}`);
+  const ask = form(p, '/phone', html`${phone}${submit(t.sendSms, pending !== null)}`);
+  return section('phone', t.changePhone, html`${pending && phoneCodeForm(p, pending)}${alertIn(p, 'phone')}${ask}`);
 }
 
-function passwordSection(p: AccountPageInput): string {
-  const t = ACCOUNT_TEXT[p.language];
-  const password = (id: string, label: string, attrs: string, hint?: string) =>
-    input(p, 'password', { id, label, attrs: `type="password" ${attrs}`, hint });
-  const fields = [
-    p.user.hasPassword
-      ? password('old-password', t.currentPassword, 'name="old_password" autocomplete="current-password"')
-      : '',
-    password(
-      'new-password',
-      t.newPassword,
-      `name="password" autocomplete="new-password" minlength="${p.minLength}"`,
-      t.passwordHint(p.minLength),
-    ),
-    password('password-confirmation', t.confirmPassword, 'name="password_confirmation" autocomplete="new-password"'),
-  ].join('\n');
+function passwordSection(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
+  const password = (id: string, label: string, attrs: SafeHtml, hint?: string) =>
+    input(p, 'password', { id, label, attrs: html`type="password" ${attrs}`, hint });
+  const fields = joinHtml(
+    [
+      p.user.hasPassword &&
+        password('old-password', t.currentPassword, html`name="old_password" autocomplete="current-password"`),
+      password(
+        'new-password',
+        t.newPassword,
+        html`name="password" autocomplete="new-password" minlength="${p.minLength}"`,
+        t.passwordHint(p.minLength),
+      ),
+      password(
+        'password-confirmation',
+        t.confirmPassword,
+        html`name="password_confirmation" autocomplete="new-password"`,
+      ),
+    ],
+    html`\n`,
+  );
   return section(
     'password',
     t.changePassword,
-    alertIn(p, 'password') + form(p, '/password', fields + submit(t.savePassword)),
+    html`${alertIn(p, 'password')}${form(p, '/password', html`${fields}${submit(t.savePassword)}`)}`,
   );
 }
 
 /** The account page of a signed-in user. */
 export function accountPage(status: number, p: AccountPageInput): Page {
-  const t = ACCOUNT_TEXT[p.language];
-  const notice = p.notice ? `<p role="status" id="notice">${escapeHtml(t.notices[p.notice](p.pending))}</p>` : '';
+  const t = accountText(p.language);
+  const notice = p.notice && html`<p role="status" id="notice">${t.notices[p.notice](p.pending)}</p>`;
   // While a step-up is owed, a pending phone code may still be typed: its change was asked for after one.
   const changes = p.stepUp
-    ? stepUpSection(p, p.stepUp) +
-      (p.pending.phone ? section('phone', t.changePhone, phoneCodeForm(p, p.pending.phone)) : '')
-    : [emailSection(p), phoneSection(p), passwordSection(p)].join('\n');
-  const back = p.back ? `<p><a href="${escapeHtml(p.back.href)}">${escapeHtml(t.back(p.back.name))}</a></p>` : '';
+    ? html`${stepUpSection(p, p.stepUp)}${
+        p.pending.phone && section('phone', t.changePhone, phoneCodeForm(p, p.pending.phone))
+      }`
+    : joinHtml([emailSection(p), phoneSection(p), passwordSection(p)], html`\n`);
+  const back = p.back && html`<p><a href="${p.back.href}">${t.back(p.back.name)}</a></p>`;
   return {
     status,
     lang: p.language,
     title: t.title,
-    body: `<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${back}`,
   };
 }
 
 /** Nobody is signed in in this browser (no live SSO session). */
 export function signedOutPage(language: Language): Page {
-  const t = ACCOUNT_TEXT[language];
+  const t = accountText(language);
   return {
     status: 401,
     lang: language,
     title: t.signedOut,
-    body: `<h1>${t.signedOut}</h1><p>${t.signedOutLead}</p>`,
+    body: html`<h1>${t.signedOut}</h1><p>${t.signedOutLead}</p>`,
   };
 }

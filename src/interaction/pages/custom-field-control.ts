@@ -1,43 +1,43 @@
 import type { CustomFieldSetting } from '../../config/types.js';
-import { escapeHtml } from '../../lib/html.js';
+import { html, type SafeHtml } from '../../lib/html.js';
 
 /**
  * The form control of a custom field, of the kind its type asks for (a checkbox, a list's select, a
  * number, date, email or phone input, else text); `attrs` names it (id, name, aria-*), `value` is
- * what the form showed before. The hosted signup and profile-completion pages use it.
+ * what the form showed before (markup of the page's own, built with the html template). The hosted
+ * signup and profile-completion pages use it.
  */
 export function customFieldControl(
   f: CustomFieldSetting,
-  attrs: string,
+  attrs: SafeHtml,
   value: string,
   opts: { required: boolean; choose: string },
-): string {
-  const required = opts.required ? ' required' : '';
-  const input = (type: string, extra = '') =>
-    `<input ${attrs} type="${type}"${extra} value="${escapeHtml(value)}"${required}>`;
+): SafeHtml {
+  const required = opts.required && html` required`;
+  const input = (type: string, extra?: SafeHtml) =>
+    html`<input ${attrs} type="${type}"${extra} value="${value}"${required}>`;
   switch (f.data_type) {
     case 'boolean': {
-      const checked = value === 'true' ? ' checked' : '';
-      return `<input type="checkbox" ${attrs} value="true"${checked} style="width:auto"${required}>`;
+      const checked = value === 'true' && html` checked`;
+      return html`<input type="checkbox" ${attrs} value="true"${checked} style="width:auto"${required}>`;
     }
     case 'list': {
       const options = ['', ...(f.values ?? [])].map(
-        (o) =>
-          `<option value="${escapeHtml(o)}"${o === value ? ' selected' : ''}>${escapeHtml(o || opts.choose)}</option>`,
+        (o) => html`<option value="${o}"${o === value && html` selected`}>${o || opts.choose}</option>`,
       );
-      return `<select ${attrs}${required}>${options.join('')}</select>`;
+      return html`<select ${attrs}${required}>${options}</select>`;
     }
     case 'number':
-      return input('number', ' step="any"');
+      return input('number', html` step="any"`);
     case 'integer':
       return input('number');
     case 'date':
       return input('date');
     case 'email':
-      return input('email', ' autocomplete="email"');
+      return input('email', html` autocomplete="email"`);
     case 'phone':
-      return input('tel', ' autocomplete="tel" placeholder="+33612345678"');
+      return input('tel', html` autocomplete="tel" placeholder="+33612345678"`);
     default:
-      return input('text', ' maxlength="1000"');
+      return input('text', html` maxlength="1000"`);
   }
 }

@@ -4,28 +4,18 @@
 // CSP lets run, and offers a button when scripts are off. Only the redirect_uri's origin may be the
 // form's target (form-action), and the page is never framed, cached or referred.
 import type { Language } from '../../errors/ward-error.js';
-import { escapeHtml, type Page } from '../../lib/html.js';
+import { html, type Page } from '../../lib/html.js';
+import { textsIn } from '../../texts/texts.js';
 import { formActionSource } from './login.js';
 
-const TEXT = {
-  en: { title: 'Submit this form', noScript: 'Scripts are off: continue to the application.', submit: 'Continue' },
-  fr: {
-    title: 'Envoyer ce formulaire',
-    noScript: 'Les scripts sont désactivés : continuez vers l’application.',
-    submit: 'Continuer',
-  },
-};
-
 export function formPostPage(target: string, values: Record<string, string>, language: Language): Page {
-  const t = TEXT[language];
-  const inputs = Object.entries(values)
-    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-    .join('');
+  const t = textsIn(language).pages.formPost;
+  const inputs = Object.entries(values).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
   return {
     status: 200,
     title: t.title,
     lang: language,
-    body: `<form method="post" action="${escapeHtml(target)}" id="response">${inputs}
+    body: html`<form method="post" action="${target}" id="response">${inputs}
 <noscript><p>${t.noScript}</p><button type="submit">${t.submit}</button></noscript></form>`,
     script: 'document.getElementById("response").submit();',
     formAction: formActionSource(target),

@@ -1,42 +1,6 @@
 import type { Language } from '../../errors/ward-error.js';
-import { escapeHtml, jsonInScript, type Page } from '../../lib/html.js';
-
-const TEXT = {
-  en: {
-    title: 'Sign in',
-    heading: (client: string) => `Sign in to ${client}`,
-    email: 'Email',
-    password: 'Password',
-    submit: 'Sign in',
-    passkey: 'Sign in with a passkey',
-    provider: (label: string) => `Continue with ${label}`,
-    cancel: 'Cancel',
-    forgot: 'Forgot your password?',
-    orPasswordless: 'Or sign in without a password:',
-    magicLink: 'Email me a sign-in link',
-    phone: 'Phone number',
-    sms: 'Text me a code',
-    noAccount: 'No account yet?',
-    signup: 'Create an account',
-  },
-  fr: {
-    title: 'Connexion',
-    heading: (client: string) => `Connexion à ${client}`,
-    email: 'E-mail',
-    password: 'Mot de passe',
-    submit: 'Me connecter',
-    passkey: "Me connecter avec une clé d'accès",
-    provider: (label: string) => `Continuer avec ${label}`,
-    cancel: 'Annuler',
-    forgot: 'Mot de passe oublié ?',
-    orPasswordless: 'Ou connectez-vous sans mot de passe :',
-    magicLink: 'M’envoyer un lien de connexion',
-    phone: 'Numéro de téléphone',
-    sms: 'M’envoyer un code par SMS',
-    noAccount: 'Pas encore de compte ?',
-    signup: 'Créer un compte',
-  },
-};
+import { html, joinHtml, jsonInScript, type Page, type SafeHtml } from '../../lib/html.js';
+import { textsIn } from '../../texts/texts.js';
 
 export interface LoginPageInput {
   clientName: string;
@@ -62,23 +26,23 @@ export interface LoginPageInput {
 }
 
 /** "Email me a sign-in link" and "Text me a code", each its own small form. */
-function passwordlessForms(p: LoginPageInput): string {
-  const t = TEXT[p.language ?? 'en'];
-  const hidden = `<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">`;
-  const forms: string[] = [];
+function passwordlessForms(p: LoginPageInput): SafeHtml | null {
+  const t = textsIn(p.language ?? 'en').pages.login;
+  const hidden = html`<input type="hidden" name="interaction" value="${p.interaction}">
+<input type="hidden" name="csrf" value="${p.csrf}">`;
+  const forms: SafeHtml[] = [];
   if (p.passwordless?.magicLink)
-    forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
+    forms.push(html`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="magic_link">
 <label for="pl-email">${t.email}</label><input id="pl-email" name="email" type="email" autocomplete="email" required>
 <button type="submit" class="secondary">${t.magicLink}</button></form>`);
   if (p.passwordless?.sms)
-    forms.push(`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
+    forms.push(html`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="sms">
 <label for="pl-phone">${t.phone}</label><input id="pl-phone" name="phone_number" type="tel" autocomplete="tel"
 required placeholder="+33612345678">
 <button type="submit" class="secondary">${t.sms}</button></form>`);
-  return forms.length ? `<p class="muted">${t.orPasswordless}</p>${forms.join('\n')}` : '';
+  return forms.length ? html`<p class="muted">${t.orPasswordless}</p>${joinHtml(forms, html`\n`)}` : null;
 }
 
 /**
@@ -115,45 +79,43 @@ const passkeyScript = (options: unknown) => `(function () {
     PublicKeyCredential.isConditionalMediationAvailable().then(function (ok) { if (ok) get('conditional'); });
 })();`;
 
-const providerLink = (href: string, label: string) =>
-  `<p><a class="provider" href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
+const providerLink = (href: string, label: string) => html`<p><a class="provider" href="${href}">${label}</a></p>`;
 
 /** The hosted login page: one accessible form, posting back to Ward only. */
 export function loginPage(status: number, p: LoginPageInput): Page {
-  const t = TEXT[p.language ?? 'en'];
-  const error = p.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(p.error)}</p>` : '';
+  const t = textsIn(p.language ?? 'en').pages.login;
+  const error = p.error && html`<p class="error" role="alert" id="login-error">${p.error}</p>`;
   return {
     status,
     title: t.title,
     lang: p.language ?? 'en',
-    body: `<h1>${escapeHtml(t.heading(p.clientName))}</h1>${error}
+    body: html`<h1>${t.heading(p.clientName)}</h1>${error}
 <form method="post" action="/oauth/authorize/login" novalidate>
-<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="interaction" value="${p.interaction}">
+<input type="hidden" name="csrf" value="${p.csrf}">
 <label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="${p.passkey ? 'username webauthn' : 'username'}"
-required value="${escapeHtml(p.email ?? '')}"${p.error ? ' aria-describedby="login-error"' : ''}>
+required value="${p.email ?? ''}"${p.error && html` aria-describedby="login-error"`}>
 <label for="password">${t.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">${t.submit}</button>
 </form>
-${p.forgotHref ? `<p><a href="${escapeHtml(p.forgotHref)}">${t.forgot}</a></p>` : ''}
-${p.signupHref ? `<p>${t.noAccount} <a href="${escapeHtml(p.signupHref)}">${t.signup}</a></p>` : ''}
+${p.forgotHref && html`<p><a href="${p.forgotHref}">${t.forgot}</a></p>`}
+${p.signupHref && html`<p>${t.noAccount} <a href="${p.signupHref}">${t.signup}</a></p>`}
 ${passwordlessForms(p)}
 ${
-  p.passkey
-    ? `<form method="post" action="/oauth/authorize/passkey" id="passkey-form">
-<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+  p.passkey &&
+  html`<form method="post" action="/oauth/authorize/passkey" id="passkey-form">
+<input type="hidden" name="interaction" value="${p.interaction}">
+<input type="hidden" name="csrf" value="${p.csrf}">
 <input type="hidden" name="assertion" value="">
 <button type="button" id="passkey" class="secondary">${t.passkey}</button>
 </form>`
-    : ''
 }
-${(p.social ?? []).map((b) => providerLink(b.href, t.provider(b.label))).join('')}
+${(p.social ?? []).map((b) => providerLink(b.href, t.provider(b.label)))}
 <form method="post" action="/oauth/authorize/consent">
-<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="interaction" value="${p.interaction}">
+<input type="hidden" name="csrf" value="${p.csrf}">
 <button type="submit" name="decision" value="deny" class="secondary">${t.cancel}</button>
 </form>`,
     formAction: formActionSource(p.target),

@@ -1,49 +1,12 @@
 // The hosted signup page (linked from the login page) and the page that follows it when the account
-// requires a verified email before sign-in. English and French.
+// requires a verified email before sign-in, in the request's language (src/texts/).
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { Language } from '../../errors/ward-error.js';
-import { escapeHtml, type Page } from '../../lib/html.js';
+import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
+import { type Texts, textsIn } from '../../texts/texts.js';
 import { customFieldControl } from './custom-field-control.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
-
-const TEXT = {
-  en: {
-    title: 'Create an account',
-    heading: (client: string) => `Create your account for ${client}`,
-    email: 'Email',
-    password: 'Password',
-    hint: (min: number) => `At least ${min} characters; not your email or name, nor a common password.`,
-    givenName: 'First name',
-    familyName: 'Last name',
-    optional: '(optional)',
-    yes: 'Yes',
-    submit: 'Create my account',
-    haveAccount: 'Already have an account?',
-    signIn: 'Sign in',
-    sentTitle: 'Check your email',
-    sent: (email: string) =>
-      `We sent a link to ${email}. Open it to confirm your address, then sign in. It works for a limited time.`,
-  },
-  fr: {
-    title: 'Créer un compte',
-    heading: (client: string) => `Créez votre compte pour ${client}`,
-    email: 'E-mail',
-    password: 'Mot de passe',
-    hint: (min: number) => `Au moins ${min} caractères ; ni votre e-mail ou votre nom, ni un mot de passe courant.`,
-    givenName: 'Prénom',
-    familyName: 'Nom',
-    optional: '(facultatif)',
-    yes: 'Oui',
-    submit: 'Créer mon compte',
-    haveAccount: 'Vous avez déjà un compte ?',
-    signIn: 'Me connecter',
-    sentTitle: 'Consultez vos e-mails',
-    sent: (email: string) =>
-      `Nous avons envoyé un lien à ${email}. Ouvrez-le pour confirmer votre adresse, puis connectez-vous. ` +
-      'Il est valable un temps limité.',
-  },
-};
 
 export interface SignupPageInput {
   clientId: string;
@@ -62,29 +25,29 @@ export interface SignupPageInput {
 }
 
 /** The form input of a custom field (its name under custom_fields is the input's name after `cf_`). */
-function customInput(f: CustomFieldSetting, value: string, t: (typeof TEXT)['en']): string {
+function customInput(f: CustomFieldSetting, value: string, t: Texts['pages']['signup']): SafeHtml {
   const id = `cf_${f.name}`;
-  const name = escapeHtml(f.name.replace(/_/g, ' '));
-  const control = customFieldControl(f, `id="${id}" name="${id}"`, value, { required: f.required, choose: '' });
+  const name = f.name.replace(/_/g, ' ');
+  const control = customFieldControl(f, html`id="${id}" name="${id}"`, value, { required: f.required, choose: '' });
   if (f.data_type === 'boolean')
-    return `<p>${control}\n<label for="${id}" class="inline">${name}: ${t.yes}</label></p>`;
-  return `<label for="${id}">${name}${f.required ? '' : ` ${t.optional}`}</label>${control}`;
+    return html`<p>${control}\n<label for="${id}" class="inline">${name}: ${t.yes}</label></p>`;
+  return html`<label for="${id}">${name}${!f.required && ` ${t.optional}`}</label>${control}`;
 }
 
 export function signupPage(status: number, p: SignupPageInput): Page {
-  const t = TEXT[p.language];
-  const value = (name: string) => escapeHtml(p.values[name] ?? '');
-  const error = p.error ? `<p class="error" role="alert" id="signup-error">${escapeHtml(p.error)}</p>` : '';
-  const described = p.error ? ' aria-describedby="signup-error"' : '';
+  const t = textsIn(p.language).pages.signup;
+  const value = (name: string) => p.values[name] ?? '';
+  const error = p.error && html`<p class="error" role="alert" id="signup-error">${p.error}</p>`;
+  const described = p.error && html` aria-describedby="signup-error"`;
   const custom = p.customFields.map((f) => customInput(f, p.values[`cf_${f.name}`] ?? '', t));
   return {
     status,
     title: t.title,
     lang: p.language,
-    body: `<h1>${escapeHtml(t.heading(p.clientName))}</h1>${error}
+    body: html`<h1>${t.heading(p.clientName)}</h1>${error}
 <form method="post" action="/oauth/authorize/signup" novalidate>
-<input type="hidden" name="interaction" value="${escapeHtml(p.interaction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(p.csrf)}">
+<input type="hidden" name="interaction" value="${p.interaction}">
+<input type="hidden" name="csrf" value="${p.csrf}">
 <label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${value('email')}"${described}>
 <label for="password">${t.password}</label>
@@ -96,10 +59,10 @@ ${strengthMeterHtml(p.language, p.clientId)}
 <input id="given_name" name="given_name" type="text" autocomplete="given-name" value="${value('given_name')}">
 <label for="family_name">${t.familyName} ${t.optional}</label>
 <input id="family_name" name="family_name" type="text" autocomplete="family-name" value="${value('family_name')}">
-${custom.join('\n')}
+${joinHtml(custom, html`\n`)}
 <button type="submit">${t.submit}</button>
 </form>
-<p>${t.haveAccount} <a href="${escapeHtml(p.loginHref)}">${t.signIn}</a></p>`,
+<p>${t.haveAccount} <a href="${p.loginHref}">${t.signIn}</a></p>`,
     formAction: formActionSource(p.target),
     script: strengthMeterScript,
     connectSelf: true,
@@ -108,12 +71,12 @@ ${custom.join('\n')}
 
 /** After a signup whose email must be confirmed before the first sign-in. */
 export const signupSentPage = (language: Language, email: string, loginHref: string): Page => {
-  const t = TEXT[language];
+  const t = textsIn(language).pages.signup;
   return {
     status: 200,
     lang: language,
     title: t.sentTitle,
-    body: `<h1>${t.sentTitle}</h1><p>${escapeHtml(t.sent(email))}</p>
-<p><a href="${escapeHtml(loginHref)}">${t.signIn}</a></p>`,
+    body: html`<h1>${t.sentTitle}</h1><p>${t.sent(email)}</p>
+<p><a href="${loginHref}">${t.signIn}</a></p>`,
   };
 };

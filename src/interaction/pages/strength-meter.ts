@@ -2,21 +2,17 @@
 // own /identity/v1/password/strength (zxcvbn-ts on the server, the policy's scorer), debounced, and
 // shows the score in a <meter> with its word. Nothing is decided here: the server checks on submit.
 import type { Language } from '../../errors/ward-error.js';
-import { escapeHtml } from '../../lib/html.js';
-
-const WORDS: Record<Language, string[]> = {
-  en: ['Very weak', 'Weak', 'Fair', 'Good', 'Strong'],
-  fr: ['Très faible', 'Faible', 'Moyen', 'Bon', 'Fort'],
-};
-
-const LABEL: Record<Language, string> = { en: 'Strength', fr: 'Robustesse' };
+import { html, type SafeHtml } from '../../lib/html.js';
+import { textsIn } from '../../texts/texts.js';
 
 /** The meter's markup, placed under the password input `#password`; `clientId` names the page's client. */
-export const strengthMeterHtml = (language: Language, clientId: string): string =>
-  `<p class="muted"><label for="strength" class="inline">${LABEL[language]}</label>
-<meter id="strength" min="0" max="4" low="2" high="3" optimum="4" value="0" data-client="${escapeHtml(clientId)}"
-data-words="${escapeHtml(JSON.stringify(WORDS[language]))}"></meter>
+export const strengthMeterHtml = (language: Language, clientId: string): SafeHtml => {
+  const t = textsIn(language).pages.strength;
+  return html`<p class="muted"><label for="strength" class="inline">${t.label}</label>
+<meter id="strength" min="0" max="4" low="2" high="3" optimum="4" value="0" data-client="${clientId}"
+data-words="${JSON.stringify(t.words)}"></meter>
 <span id="strength-text" aria-live="polite"></span></p>`;
+};
 
 /** The script of the meter (its page allows it by hash, and fetches to Ward's own origin only). */
 export const strengthMeterScript = `(function () {
