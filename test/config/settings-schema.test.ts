@@ -1,12 +1,17 @@
 // The settings schemas (src/config/schema/) drive the validation of the config file and the management
 // API's schemas: each problem names its key and what is allowed, and a range written in the schema is
-// the range both doors enforce.
+// the range both doors enforce. The environment is checked the same way.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AccountSchema, DEFAULT_ACCOUNT, validateAccount } from '../../src/config/schema/account.js';
 import { apiSchema } from '../../src/config/schema/api.js';
 import { Problems } from '../../src/config/schema/check.js';
 import { validateClient } from '../../src/config/schema/client.js';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { SETTINGS_BODY } from '../../src/console/settings-page.js';
 
 const problemsOf = (raw: unknown): string[] => {
   const p = new Problems();
@@ -93,5 +98,53 @@ describe('the client schema', () => {
     const p = new Problems();
     assert.equal(validateClient(p, 'c', { client_id: 'spa', pkce_enforced: false }), null);
     assert.deepEqual(p.list, ['c.pkce_enforced: a public client always needs PKCE (RFC 9700 section 2.1.1)']);
+  });
+});
+
+describe('the server settings schema (environment and config file)', () => {
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it('reads each variable as its schema types it, the file key under it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ward-cfg-'));
+    const file = join(dir, 'ward.json');
+    writeFileSync(file, JSON.stringify({ tls: false, port: 8080, demo_clients: false }));
+    const c = loadConfig({ WARD_CONFIG: file, WARD_SHUTDOWN_TIMEOUT: '30', WARD_MODE: '' });
+    assert.deepEqual([c.tls, c.port, c.demoClients, c.shutdownTimeoutSeconds], [false, 8080, false, 30]);
+    assert.equal(c.issuer, 'http://localhost:8080');
+    assert.equal(c.delivery.mode, 'development');
+  });
+
+  it('names the variable and what it allows', () => {
+    assert.deepEqual(problems({ WARD_SHUTDOWN_TIMEOUT: '0' }), [
+      'WARD_SHUTDOWN_TIMEOUT: must be an integer from 1 to 600, got 0',
+    ]);
+    assert.deepEqual(problems({ WARD_DEMO_CLIENTS: 'maybe' }), [
+      'WARD_DEMO_CLIENTS: must be one of on, off, true, false, got "maybe"',
+    ]);
+    assert.deepEqual(problems({ WARD_METRICS_TOKEN: 'short' }), [
+      'WARD_METRICS_TOKEN: must be a string of at least 16 characters, got "short"',
+    ]);
+    assert.deepEqual(problems({ WARD_SMS_URL: 'https://sms.example' }), [
+      'WARD_SMS_URL: needs WARD_SMS_ACCOUNT_SID, WARD_SMS_AUTH_TOKEN and WARD_SMS_FROM too',
+    ]);
+  });
+});
+
+describe("the console's settings form", () => {
+  it("takes each number field's bounds from the schema", () => {
+    const bounds = (name: string) =>
+      SETTINGS_BODY.match(new RegExp(`name="${name.replace(/\./g, '\\.')}"[^>]* min="(\\d+)" max="(\\d+)"`))?.slice(1);
+    assert.deepEqual(bounds('authorization_code_ttl'), ['1', '600']);
+    assert.deepEqual(bounds('passkeys.challenge_ttl'), ['30', '600']);
+    assert.deepEqual(bounds('rate_limits.login.limit'), ['1', '1000000000']);
+    assert.deepEqual(bounds('verification_requests_per_user.limit'), ['0', '10000']);
   });
 });

@@ -59,6 +59,7 @@ export function allowedOf(schema: TSchema): string {
     case 'string':
       if (s.pattern) return `a string matching ${s.pattern}`;
       if (s.minLength && s.maxLength) return `a string of ${s.minLength} to ${s.maxLength} characters`;
+      if (s.minLength && s.minLength > 1) return `a string of at least ${s.minLength} characters`;
       return s.maxLength ? `a string of at most ${s.maxLength} characters` : 'a string';
     case 'array': {
       const each = s.items ? ` (each ${allowedOf(s.items as TSchema)})` : '';
@@ -77,6 +78,7 @@ export function allowedOf(schema: TSchema): string {
 const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, strict: true });
 ajv.addKeyword({ keyword: 'x-allowed', schemaType: 'string' });
 ajv.addKeyword({ keyword: 'x-any-case', schemaType: 'boolean' });
+ajv.addKeyword({ keyword: 'x-file', schemaType: 'string' });
 ajv.addKeyword({
   keyword: 'x-check',
   type: 'string',
@@ -118,7 +120,7 @@ const keyOf = (key: string, pointer: string): string =>
     .split('/')
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((out, part) => (/^\d+$/.test(part) ? `${out}[${part}]` : `${out}.${part}`), key);
+    .reduce((out, part) => (/^\d+$/.test(part) ? `${out}[${part}]` : out ? `${out}.${part}` : part), key);
 
 /** One of Ajv's errors as a problem in Ward's words: the key, then what is wrong and what is allowed. */
 function problemOf(key: string, e: ErrorObject): [string, string] {
@@ -199,7 +201,8 @@ export function checkValue<T>(
       found.push([at, message]);
     }
   }
-  for (const rule of rules) rule(data, (path, message) => found.push([`${key}${path}`, message]));
+  // Under no key (the environment), a rule's `.NAME` is `NAME`.
+  for (const rule of rules) rule(data, (path, message) => found.push([`${key}${path}`.replace(/^\./, ''), message]));
   found.sort(([a], [b]) => byItem(a, b));
   for (const [at, message] of found) p.add(at, message);
   return found.length ? null : data;

@@ -71,6 +71,23 @@ export const CHECKS = {
     allowed: 'a space-separated list of scope names',
     problem: (v: string) => (SCOPE.test(v) ? null : 'must be a space-separated list of scope names'),
   },
+  /** The issuer: an absolute http(s) URL, no query, fragment or trailing slash (OpenID Connect Discovery 3). */
+  issuer: {
+    noun: 'a URL',
+    allowed: 'an https URL without query, fragment or trailing slash',
+    problem: (v: string) => {
+      if (!URL.canParse(v)) return 'must be an absolute URL';
+      const u = new URL(v);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an https URL';
+      if (u.search || u.hash) return 'must have no query or fragment (OpenID Connect Discovery 3)';
+      return v.endsWith('/') ? 'must not end with a slash' : null;
+    },
+  },
+  master_key: {
+    noun: 'a string',
+    allowed: 'the base64 of exactly 32 bytes',
+    problem: (v: string) => (Buffer.from(v, 'base64').length === 32 ? null : 'must be the base64 of exactly 32 bytes'),
+  },
 } satisfies Record<string, { noun: string; allowed: string; problem: (v: string) => string | null }>;
 
 export type CheckName = keyof typeof CHECKS;

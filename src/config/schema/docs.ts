@@ -3,6 +3,7 @@ import { AccountSchema } from './account.js';
 import { allowedOf } from './check.js';
 import { ClientSchema } from './client.js';
 import { defaultsOf } from './kit.js';
+import { ServerSchema } from './server.js';
 import { SocialProviderInput } from './social-provider.js';
 
 /** The configuration reference (docs/configuration-reference.md), written from the settings schemas. */
@@ -40,6 +41,18 @@ function rows(schema: TSchema, prefix: string): string[] {
 const table = (schema: TSchema): string =>
   ['| Key | Allowed | Default | Description |', '| --- | --- | --- | --- |', ...rows(schema, '')].join('\n');
 
+/** The environment: each variable with the config file key it overrides. */
+const environment = (): string =>
+  [
+    '| Variable | File key | Allowed | Default | Description |',
+    '| --- | --- | --- | --- | --- |',
+    ...Object.entries(ServerSchema.properties).map(([name, schema]) => {
+      const s = schema as Node & { 'x-file'?: string };
+      const file = s['x-file'] ? `\`${s['x-file']}\`` : '';
+      return `| \`${name}\` | ${file} | ${cell(allowedOf(schema))} | ${code(defaultsOf(schema))} | ${cell(s.description ?? '')} |`;
+    }),
+  ].join('\n');
+
 const SECTIONS: Array<{ title: string; intro: string; schema: TSchema }> = [
   {
     title: 'Account settings',
@@ -70,8 +83,15 @@ export function settingsReference(): string {
     '',
     '<!-- Written by `npm run docs:settings` from src/config/schema/: edit the schemas, not this file. -->',
     '',
-    'Each setting is described once, in a schema under `src/config/schema/`; this page, the types, the defaults, ',
+    'Each setting is described once, in a schema under `src/config/schema/`; this page, the types, the defaults,',
     'the start-up validation and the management API are all read from there. Lifetimes are in seconds.',
+    '',
+    '## Environment and config file',
+    '',
+    'Environment variables override the keys of the JSON file named by `WARD_CONFIG` (an empty variable is unset). ' +
+      'The file also holds the `account`, `clients` and `social_providers` described below.',
+    '',
+    environment(),
     '',
     ...SECTIONS.flatMap((s) => [`## ${s.title}`, '', s.intro, '', table(s.schema), '']),
   ].join('\n');

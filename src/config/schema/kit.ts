@@ -8,7 +8,8 @@ import type { CheckName } from './checks.js';
  * Ward's own annotations (`x-` keywords) are dropped from the API schemas (schema/api.ts):
  * - `x-allowed`: what is allowed, in words, when the JSON Schema keywords say it poorly (a pattern);
  * - `x-check`: a named check (schema/checks.ts) whose message says what is wrong;
- * - `x-any-case`: the input may be written in any letter case (it is stored in lower case).
+ * - `x-any-case`: the input may be written in any letter case (it is stored in lower case);
+ * - `x-file`: the config file's key an environment variable overrides.
  */
 export type Annotations = {
   description: string;
