@@ -1,6 +1,9 @@
 // The HTML of Account settings: every field PATCH /api/v1/settings/account accepts, grouped, each
 // labelled, with its bounds as min/max. A dotted name (rate_limits.login.limit) is a nested field;
-// settings.js reads and writes the form by these names.
+// settings.js reads and writes the form by these names. Each number's bounds are read from the
+// settings schema (config/schema/account.ts), where they are written once.
+import type { TSchema } from 'typebox';
+import { AccountSchema } from '../config/schema/account.js';
 import { type HtmlValue, html, joinHtml, type SafeHtml } from '../lib/html.js';
 
 const id = (name: string) => `s-${name.replace(/\./g, '-')}`;
@@ -9,8 +12,18 @@ const id = (name: string) => `s-${name.replace(/\./g, '-')}`;
 const field = (name: string, label: string, control: (attrs: SafeHtml) => SafeHtml) =>
   html`<div class="field"><label for="${id(name)}">${label}</label>${control(html`id="${id(name)}" name="${name}"`)}</div>`;
 
-const number = (name: string, label: string, min: number, max: number, optional = false) =>
-  field(
+/** The bounds of a setting (a dotted name), as its schema writes them. */
+function bounds(name: string): { min: number; max: number } {
+  let schema: TSchema = AccountSchema;
+  for (const part of name.split('.'))
+    schema = (schema as unknown as { properties: Record<string, TSchema> }).properties[part]!;
+  const { minimum, maximum } = schema as { minimum: number; maximum: number };
+  return { min: minimum, max: maximum };
+}
+
+const number = (name: string, label: string, optional = false) => {
+  const { min, max } = bounds(name);
+  return field(
     name,
     label,
     (attrs) =>
@@ -18,6 +31,7 @@ const number = (name: string, label: string, min: number, max: number, optional 
         optional ? html` aria-describedby="h-no-limit"` : html` required`
       }>`,
   );
+};
 
 const text = (name: string, label: string, attrs: SafeHtml) => field(name, label, (a) => html`<input ${a} ${attrs}>`);
 
@@ -52,36 +66,30 @@ const pair = (legend: string, count: SafeHtml, window: SafeHtml) =>
 const limit = (key: string, label: string) =>
   pair(
     label,
-    number(`rate_limits.${key}.limit`, `${label}: requests per window`, 1, 1_000_000, true),
-    number(`rate_limits.${key}.window_seconds`, `${label}: window (seconds)`, 1, 86400),
+    number(`rate_limits.${key}.limit`, `${label}: requests per window`, true),
+    number(`rate_limits.${key}.window_seconds`, `${label}: window (seconds)`),
   );
 
-const userWindow = (key: string, label: string, min: number, max: number) =>
-  pair(
-    label,
-    number(`${key}.limit`, `${label}: count`, min, max),
-    number(`${key}.window_seconds`, `${label}: window (seconds)`, 1, 86400),
-  );
-
-const TEN_YEARS = 315360000;
+const userWindow = (key: string, label: string) =>
+  pair(label, number(`${key}.limit`, `${label}: count`), number(`${key}.window_seconds`, `${label}: window (seconds)`));
 
 const MFA = fieldset('Multi-factor authentication', [
   select('mfa_required', 'MFA required', [
     ['always', 'Always'],
     ['never', 'Never'],
   ]),
-  number('step_up_ttl', 'Step-up token lifetime (seconds)', 30, 1800),
-  number('trusted_device_ttl', 'Trusted device lifetime (seconds)', 1, TEN_YEARS),
+  number('step_up_ttl', 'Step-up token lifetime (seconds)'),
+  number('trusted_device_ttl', 'Trusted device lifetime (seconds)'),
   check('step_up_bearer_allowed', 'Accept a Bearer access token for step-up (last resort)'),
 ]);
 
 const CODES = fieldset('Verification codes', [
-  number('verification_code_length', 'Code length (digits)', 4, 10),
-  number('verification_code_ttl', 'Code lifetime (seconds)', 30, 600),
-  number('verification_max_attempts', 'Attempts per code', 1, 20),
-  number('verification_requests_per_step_up', 'Codes per step-up', 0, 100),
-  userWindow('verification_requests_per_user', 'Codes per user', 0, 10000),
-  userWindow('verification_failures_per_user', 'Wrong codes per user', 1, 100),
+  number('verification_code_length', 'Code length (digits)'),
+  number('verification_code_ttl', 'Code lifetime (seconds)'),
+  number('verification_max_attempts', 'Attempts per code'),
+  number('verification_requests_per_step_up', 'Codes per step-up'),
+  userWindow('verification_requests_per_user', 'Codes per user'),
+  userWindow('verification_failures_per_user', 'Wrong codes per user'),
 ]);
 
 const LIMITS = fieldset('Request limits (per client IP)', [
@@ -96,21 +104,21 @@ const PROTECTION = fieldset('Per-account protection (failed password sign-ins)',
       'first number each attempt waits, the wait doubling; past the second, password sign-ins stop for the ' +
       'lockout period and the user is told.',
   ),
-  number('sign_in_delay_after', 'Failures before attempts slow down', 1, 100),
-  number('sign_in_delay_seconds', 'First wait (seconds)', 1, 3600),
-  number('sign_in_lock_after', 'Failures before a lockout', 1, 100),
-  number('sign_in_lock_seconds', 'Lockout period (seconds)', 60, 86400),
-  number('sign_in_failure_memory_seconds', 'Failures forgotten after (seconds)', 60, 2592000),
+  number('sign_in_delay_after', 'Failures before attempts slow down'),
+  number('sign_in_delay_seconds', 'First wait (seconds)'),
+  number('sign_in_lock_after', 'Failures before a lockout'),
+  number('sign_in_lock_seconds', 'Lockout period (seconds)'),
+  number('sign_in_failure_memory_seconds', 'Failures forgotten after (seconds)'),
 ]);
 
 const LIFETIMES = fieldset('Token and session lifetimes (seconds)', [
-  number('access_token_ttl', 'Access token', 1, TEN_YEARS),
-  number('id_token_ttl', 'ID token', 1, TEN_YEARS),
-  number('refresh_token_ttl', 'Refresh token', 1, TEN_YEARS),
-  number('authorization_code_ttl', 'Authorization code', 1, 600),
-  number('tkn_ttl', 'Login token (tkn)', 1, TEN_YEARS),
-  number('session_ttl', 'Session', 1, TEN_YEARS),
-  number('session_idle_ttl', 'Session idle timeout', 1, TEN_YEARS),
+  number('access_token_ttl', 'Access token'),
+  number('id_token_ttl', 'ID token'),
+  number('refresh_token_ttl', 'Refresh token'),
+  number('authorization_code_ttl', 'Authorization code'),
+  number('tkn_ttl', 'Login token (tkn)'),
+  number('session_ttl', 'Session'),
+  number('session_idle_ttl', 'Session idle timeout'),
 ]);
 
 const PASSKEYS = fieldset('Passkeys', [
@@ -126,7 +134,7 @@ const PASSKEYS = fieldset('Passkeys', [
   hint('h-origins', "Empty: the issuer's origin. Each origin must be on the relying-party ID."),
   check('passkeys.user_verification_is_mfa', 'A passkey with user verification counts as multi-factor'),
   check('passkeys.recovery_replaces', 'After account recovery, the new passkey replaces the old ones'),
-  number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)', 30, 600),
+  number('passkeys.challenge_ttl', 'Passkey challenge lifetime (seconds)'),
 ]);
 
 const SELF_SERVICE = fieldset('Self-service (verification, password reset, email and phone changes)', [
@@ -135,10 +143,10 @@ const SELF_SERVICE = fieldset('Self-service (verification, password reset, email
     ['send', 'Send a verification email'],
     ['required', 'Required before sign-in'],
   ]),
-  number('self_service.code_ttl', 'Lifetime of a self-service code (seconds)', 60, 3600),
-  number('self_service.link_ttl', 'Lifetime of a self-service link (seconds)', 300, 604800),
-  number('self_service.max_attempts', 'Attempts per self-service code', 1, 20),
-  userWindow('self_service.requests_per_address', 'Messages per address', 0, 1000),
+  number('self_service.code_ttl', 'Lifetime of a self-service code (seconds)'),
+  number('self_service.link_ttl', 'Lifetime of a self-service link (seconds)'),
+  number('self_service.max_attempts', 'Attempts per self-service code'),
+  userWindow('self_service.requests_per_address', 'Messages per address'),
 ]);
 
 const PASSWORDLESS = fieldset('Passwordless sign-in', [
@@ -165,8 +173,8 @@ URLs; it gets <code>signup_token</code>.`,
 ]);
 
 const PASSWORDS = fieldset('Passwords', [
-  number('password_min_length', 'Minimum password length', 1, 128),
-  number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)', 0, 4),
+  number('password_min_length', 'Minimum password length'),
+  number('password_min_strength', 'Minimum strength (zxcvbn score, 0 to 4; 0: no rule)'),
   check('password_refuse_user_info', "Refuse passwords that contain the user's email address or name"),
   check('password_refuse_common', 'Refuse the most common passwords'),
   text(
@@ -179,7 +187,7 @@ const PASSWORDS = fieldset('Passwords', [
     "Empty: no breach check. Only the first 5 characters of the password's SHA-1 are sent; a slow or failing " +
       'service never blocks a password.',
   ),
-  number('password_breach_check_timeout_ms', 'Breach check timeout (milliseconds)', 100, 10000),
+  number('password_breach_check_timeout_ms', 'Breach check timeout (milliseconds)'),
 ]);
 
 const CUSTOM_FIELDS = fieldset('Custom profile fields', [

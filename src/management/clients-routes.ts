@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
-import { nullable, partialObject, stringEnum } from '../http/schema-types.js';
+import { partialObject, stringEnum } from '../http/schema-types.js';
 import type { ClientService, Client } from '../clients/service.js';
-import { GRANT_TYPES, hasSecret } from '../config/types.js';
+import { hasSecret } from '../config/types.js';
+import { apiSchema } from '../config/schema/api.js';
+import { ClientSchema } from '../config/schema/client.js';
 import { Problems, validateClient } from '../config/validate.js';
-import { JWT_ALGORITHMS } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
 import { isSigningAlg } from '../keys/families.js';
@@ -24,36 +25,14 @@ export interface ClientsRoutesDeps {
   storage: Storage;
 }
 
-const clientFields = {
-  client_id: Type.String({ pattern: '^[A-Za-z0-9._~-]{1,128}$' }),
-  name: Type.String({ maxLength: 200 }),
-  type: stringEnum(['public', 'confidential', 'resource_server']),
-  client_secret: Type.String({ minLength: 32, maxLength: 512 }),
-  jwt_algorithm: stringEnum(JWT_ALGORITHMS),
-  allowed_callback_urls: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
-  allowed_origins: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
-  sso: Type.Boolean(),
-  scope: Type.String({ maxLength: 1000 }),
-  pkce_enforced: Type.Boolean(),
-  implicit_flow: Type.Boolean(),
-  response_types: Type.Array(stringEnum(['code', 'id_token', 'code id_token']), { maxItems: 3 }),
-  post_logout_redirect_uris: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
-  backchannel_logout_uri: nullable(Type.String({ maxLength: 2048 })),
-  backchannel_logout_session_required: Type.Boolean(),
-  grant_types: Type.Array(stringEnum(GRANT_TYPES), { maxItems: 4 }),
-  management_scopes: Type.Array(Type.String(), { maxItems: 8 }),
-  custom_token_login: Type.Boolean({ description: 'accepts custom token sign-in (default false)' }),
-};
-
-const { client_id, client_secret: _s, ...patchFields } = clientFields;
-
-export const clientSchema = partialObject({
-  client_id,
-  ...patchFields,
-  key_mode: stringEnum(['global', 'client']),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  client_secret: Type.String({ description: 'Only in the answer that created or regenerated it' }),
+/** A client as the API shows it: never its secret, except in the answer that made it. */
+export const clientSchema = apiSchema(ClientSchema, {
+  extra: {
+    key_mode: stringEnum(['global', 'client']),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    client_secret: Type.String({ description: 'Only in the answer that created or regenerated it' }),
+  },
 });
 
 export function clientView(c: Client, secret?: string): Record<string, unknown> {
@@ -187,7 +166,7 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
       audit: 'client.created',
       summary:
         'Create a client (a confidential client or resource server without a secret gets a generated one, shown once)',
-      body: Type.Object({ ...partialObject(clientFields).properties, client_id }, { additionalProperties: false }),
+      body: apiSchema(ClientSchema, { input: true, needed: ['client_id'] }),
       response: { status: 201, schema: clientSchema },
       handler: async ({ actor, body }) => {
         const id = body.client_id;
@@ -210,7 +189,7 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
       audit: 'client.updated',
       params: clientIdParam,
       summary: 'Change fields of a client (switching from public to a type with a secret generates one, shown once)',
-      body: partialObject(patchFields, { additionalProperties: false, minProperties: 1 }),
+      body: apiSchema(ClientSchema, { input: true, omit: ['client_id', 'client_secret'], minProperties: 1 }),
       response: { status: 200, schema: clientSchema },
       handler: async ({ actor, params, body }) => {
         const current = await changeable(actor, params.clientId);

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { CLIENT_ID_PATTERN } from '../config/schema/client.js';
 import { JWT_ALGORITHMS } from '../config/types.js';
 import { anyObject, nullable, partialObject, stringEnum } from '../http/schema-types.js';
 import { SIGNING_ALGS } from '../keys/families.js';
 
 /** Path parameters: bounded, no slashes or dots-only segments (no traversal). */
-const clientId = Type.String({ pattern: '^[A-Za-z0-9._~-]{1,128}$' });
+const clientId = Type.String({ pattern: CLIENT_ID_PATTERN });
 const kid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' });
 
 export const clientIdParam = Type.Object({ clientId }, { additionalProperties: false });

@@ -1,6 +1,12 @@
 import { Type } from 'typebox';
-import { partialObject, stringEnum } from '../http/schema-types.js';
-import { validateSocialProviders } from '../config/social.js';
+import { partialObject } from '../http/schema-types.js';
+import { apiSchema } from '../config/schema/api.js';
+import {
+  PROVIDER_NAME_PATTERN,
+  SocialProviderInput,
+  SocialProviderSchema,
+  validateSocialProviders,
+} from '../config/schema/social-provider.js';
 import { Problems } from '../config/validate.js';
 import type { SocialProviderConfig } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
@@ -18,36 +24,9 @@ export interface SocialRoutesDeps {
   storage: Storage;
 }
 
-const name = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' });
+const name = Type.String({ pattern: PROVIDER_NAME_PATTERN });
 const nameParam = Type.Object({ name }, { additionalProperties: false });
-const url = Type.String({ maxLength: 2048 });
-const fields = {
-  name,
-  preset: stringEnum(['google', 'microsoft', 'apple', 'facebook']),
-  type: stringEnum(['oidc', 'oauth2']),
-  client_id: Type.String({ maxLength: 512 }),
-  client_secret: Type.String({ maxLength: 2048 }),
-  scopes: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 }),
-  issuer: url,
-  authorization_url: url,
-  token_url: url,
-  userinfo_url: url,
-  claims: Type.Unsafe<Record<string, string>>({
-    type: 'object',
-    maxProperties: 10,
-    additionalProperties: { type: 'string', maxLength: 100 },
-  }),
-  response_mode: stringEnum(['query', 'form_post']),
-  team_id: Type.String({ maxLength: 64 }),
-  key_id: Type.String({ maxLength: 64 }),
-  token_endpoint_auth_method: stringEnum(['client_secret_basic', 'client_secret_post']),
-  pkce: Type.Boolean(),
-  appsecret_proof: Type.Boolean(),
-  label: Type.String({ maxLength: 100 }),
-};
-const { client_secret: _s, ...publicFields } = fields;
-const { name: _n, ...changeableFields } = fields;
-const providerSchema = partialObject(publicFields);
+const providerSchema = apiSchema(SocialProviderSchema, { omit: ['client_secret'] });
 
 /** A provider as the API shows it: never its secret. */
 const view = (p: SocialProviderConfig) => {
@@ -94,7 +73,7 @@ export function socialRoutes(r: SocialRoutesDeps): ManagementRoute[] {
       tag: 'social',
       permission: 'manage:settings',
       audit: 'social_provider.created',
-      body: partialObject(fields, { additionalProperties: false }),
+      body: apiSchema(SocialProviderInput, { input: true }),
       summary: 'Add a provider (generic OIDC, generic OAuth 2.0, or a preset)',
       response: { status: 201, schema: providerSchema },
       handler: async ({ actor, body }) => {
@@ -113,7 +92,7 @@ export function socialRoutes(r: SocialRoutesDeps): ManagementRoute[] {
       permission: 'manage:settings',
       audit: 'social_provider.updated',
       params: nameParam,
-      body: partialObject(changeableFields, { additionalProperties: false, minProperties: 1 }),
+      body: apiSchema(SocialProviderInput, { input: true, omit: ['name'], minProperties: 1 }),
       summary: 'Change a provider (a new client_secret replaces the old one)',
       response: { status: 200, schema: providerSchema },
       handler: async ({ actor, params, body }) => {

@@ -1,0 +1,167 @@
+import { Type } from 'typebox';
+import { flag, group, int, list, oneOf, orNull, text } from './kit.js';
+
+/** The nested groups of the account settings (schema/account.ts holds the rest). */
+
+const perWindow = (limit: number, window: number, min: number, max: number, description: string) =>
+  group(
+    {
+      limit: int(min, max, 'How many per window.', limit),
+      window_seconds: int(1, 86400, 'The window, seconds.', window),
+    },
+    description,
+  );
+
+/** Requests per window and per client IP; a null limit is no limit. */
+const rateLimit = (limit: number, what: string) =>
+  group(
+    {
+      limit: orNull(
+        Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Requests per window; null: no limit.' }),
+        limit,
+      ),
+      window_seconds: int(1, 86400, 'The window, seconds.', 60),
+    },
+    `Requests to ${what} per window and per client IP.`,
+  );
+
+export const RateLimits = group(
+  {
+    login: rateLimit(30, 'sign in'),
+    signup: rateLimit(20, 'sign up'),
+    token: rateLimit(1200, 'the token endpoint'),
+    verification: rateLimit(60, 'send and check verification codes'),
+  },
+  'Per-IP rate limits of the busiest endpoints.',
+);
+
+export const codesPerUser = perWindow(
+  10,
+  3600,
+  0,
+  10_000,
+  'Codes one user may request per window, all step_up tokens together (limit 0: none).',
+);
+export const failuresPerUser = perWindow(
+  20,
+  3600,
+  1,
+  100,
+  'Wrong codes one user may submit per window across challenges before verify refuses (NIST: at most 100).',
+);
+
+export const Passkeys = group(
+  {
+    enabled: flag(false, 'Passkeys (WebAuthn) under /identity/v1/webauthn.'),
+    rp_id: orNull(
+      text("The relying-party ID passkeys are bound to (a domain); null: the issuer's host.", {
+        max: 253,
+        check: 'domain',
+      }),
+    ),
+    rp_name: text("The relying party's name the browser shows.", {
+      min: 1,
+      max: 100,
+      check: 'printable',
+      value: 'Ward',
+    }),
+    origins: list(
+      text('An origin.', { max: 300, check: 'origin' }),
+      20,
+      "The origins a ceremony may come from (each on rp_id or a subdomain); empty: the issuer's origin.",
+    ),
+    user_verification_is_mfa: flag(
+      true,
+      'A passkey sign-in with user verification counts as multi-factor (amr `mfa`).',
+    ),
+    recovery_replaces: flag(
+      true,
+      "After account recovery, the new passkey replaces the user's old ones (else it is added to them).",
+    ),
+    challenge_ttl: int(30, 600, "Lifetime of a ceremony's challenge, seconds.", 300),
+  },
+  "The account's passkey (WebAuthn) settings.",
+);
+
+export const SelfService = group(
+  {
+    email_verification: oneOf(
+      ['off', 'send', 'required'],
+      'off',
+      'At signup: send nothing, send a verification email, or also refuse sign-in until it is verified.',
+    ),
+    code_ttl: int(60, 3600, 'Lifetime of a code the user types, seconds.', 900),
+    link_ttl: int(300, 7 * 24 * 3600, 'Lifetime of a link, seconds.', 3600),
+    max_attempts: int(1, 20, 'Wrong codes after which a code is dead, even the right one.', 5),
+    requests_per_address: perWindow(
+      5,
+      3600,
+      0,
+      1000,
+      'Messages per address and purpose per window (verification, reset, change): limit 0 sends none.',
+    ),
+  },
+  'Account self-service: email and phone verification, password reset, changes of email and phone.',
+);
+
+export const Passwordless = group(
+  {
+    magic_link: flag(false, 'A link (and a code) by email.'),
+    sms: flag(false, 'A code by SMS.'),
+    signup: flag(
+      false,
+      'A first passwordless sign-in of an unknown address creates the account (the address then verified).',
+    ),
+  },
+  'Passwordless first factors (magic link, SMS code) through /identity/v1/passwordless.',
+);
+
+export const CUSTOM_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list', 'email', 'phone'] as const;
+
+export const CustomField = group(
+  {
+    name: text('The key under custom_fields: snake_case, unique.', {
+      pattern: '^[a-z][a-z0-9_]{0,63}$',
+      allowed: 'snake_case: a lower-case letter, then letters, digits or _ (at most 64)',
+    }),
+    data_type: oneOf(CUSTOM_FIELD_TYPES, undefined, 'The type of its value.'),
+    required: flag(false, 'Required at signup (and never cleared by an update); only a field the user may write.'),
+    writable: oneOf(
+      ['user', 'admin'],
+      'user',
+      '`user`: the user and administrators write it; `admin`: only administrators (the user reads it).',
+    ),
+    values: Type.Optional(
+      list(
+        text('A value.', { min: 1, max: 100, check: 'printable' }),
+        200,
+        'The allowed values of a `list` field (one of them is stored); absent for the other types.',
+        { value: null, unique: true, min: 1 },
+      ),
+    ),
+  },
+  'One custom field: its name, type, whether required, who may write it.',
+  ['name', 'data_type'],
+);
+
+export const CustomFields = list(
+  CustomField,
+  100,
+  "The account's custom profile fields (signup, update-profile, the management API); a PATCH replaces the whole list.",
+);
+
+export const SocialSignup = group(
+  {
+    email_required: flag(
+      false,
+      'A new social user must have an email: one the provider verified, else one typed on the completion page.',
+    ),
+    completion_url: orNull(
+      text(
+        "The app's own completion page (it gets `signup_token=`), used for a client that lists it among its allowed_callback_urls; null: Ward's page.",
+        { max: 2048, check: 'web_page' },
+      ),
+    ),
+  },
+  'What a first social sign-in must give before Ward creates the user, and where it is completed.',
+);
