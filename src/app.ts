@@ -12,6 +12,7 @@ import { installCors } from './http/cors.js';
 import { installSignInGuard } from './http/sign-in-guard.js';
 import { Draining, installDraining } from './http/draining.js';
 import { installDurableAnswers } from './http/durable-answers.js';
+import { installAccountLanguage } from './http/page-language.js';
 import { installErrorHandling } from './http/errors.js';
 import { installPublicOpenApi } from './http/public-openapi.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
@@ -66,7 +67,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
       const e = new WardError('malformedUrl', {
         description: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : undefined,
       });
-      const body = e.body(languageOf(req.headers['accept-language']));
+      const body = e.body(languageOf(req.headers['accept-language'], r.account().default_language));
       void (reply as unknown as FastifyReply).code(400).header('Cache-Control', 'no-store').send(body);
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
@@ -82,6 +83,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
     : Fastify(server)
   ).withTypeProvider<TypeBoxTypeProvider>() as unknown as WardApp;
   if (tuning.document_fast_path) installFastPath(app.server, documentFastPath(r, lifecycle));
+  installAccountLanguage(app, () => r.account().default_language);
   installRequestLog(app, r);
   installDraining(app, lifecycle);
   installErrorHandling(app, r.outage, r.config.issuer);

@@ -17,14 +17,8 @@ export interface FieldError {
   code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak' | 'breached';
 }
 
-/**
- * The languages the hosted pages are written in today. Errors, emails and SMS speak every language of
- * src/texts (its `Language`); the pages move there too (#34), and then this becomes that type.
- */
-export type Language = Extract<TextLanguage, 'en' | 'fr'>;
-
-/** A language of src/texts as the hosted pages take it until they speak them all: English otherwise. */
-export const pageLanguageOf = (language: TextLanguage): Language => (language === 'fr' ? 'fr' : 'en');
+/** The languages Ward speaks (src/texts/language.ts). */
+export type Language = TextLanguage;
 
 export interface WardErrorOptions {
   /** A more precise English sentence than the entry's (it becomes error_description). */
@@ -118,10 +112,9 @@ export function cleanDescription(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, ' ').slice(0, 300);
 }
 
-/** The first language of an OIDC `ui_locales` value the hosted pages speak, else null. */
+/** The first language of an OIDC `ui_locales` value Ward speaks, else null. */
 export function uiLocalesLanguage(uiLocales: string | undefined): Language | null {
-  const language = uiLocalesTextLanguage(uiLocales);
-  return language && pageLanguageOf(language);
+  return uiLocalesTextLanguage(uiLocales);
 }
 
 /**

@@ -8,7 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { languageOf, WardError } from '../errors/ward-error.js';
+import { WardError } from '../errors/ward-error.js';
+import { requestLanguage } from './page-language.js';
 
 import type { Lifecycle } from './routes/ops.js';
 
@@ -117,7 +118,7 @@ export function installDraining(app: FastifyInstance, draining: Draining): void 
     void reply
       .code(503)
       .headers({ ...e.headers, 'Cache-Control': 'no-store', Connection: 'close' })
-      .send(e.body(languageOf(req.headers['accept-language'])));
+      .send(e.body(requestLanguage(req)));
   });
   // A close that did not start with begin() (a test closing its app) drains the same way.
   app.addHook('preClose', (done) => {

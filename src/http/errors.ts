@@ -1,13 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { languageOf, WardError } from '../errors/ward-error.js';
+import { WardError } from '../errors/ward-error.js';
 import { randomId } from '../lib/random.js';
 import { isUnstorableText } from '../storage/sql/errors.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import { sendAuthorizeError } from './authorization-response.js';
-import { pageLanguage } from './page-language.js';
+import { pageLanguage, requestLanguage } from './page-language.js';
 import { validationRefusal } from './validation.js';
 
 /** Seconds a caller is asked to wait when the database is unreachable: pg-pool reconnects on the next request. */
@@ -32,7 +32,7 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog, i
   app.removeContentTypeParser('text/plain');
   installClientErrorHandler(app);
   app.setErrorHandler((err: FastifyError | WardError, req, reply) => {
-    const language = languageOf(req.headers['accept-language']);
+    const language = requestLanguage(req);
     const errorId = err instanceof WardError ? undefined : randomId();
     const e = err instanceof WardError ? err : asWardError(err, req, outage, errorId!);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
@@ -46,7 +46,7 @@ export function installErrorHandling(app: FastifyInstance, outage?: OutageLog, i
   });
   app.setNotFoundHandler((req, reply) => {
     const e = new WardError('notFound', { description: `No route for ${req.method} ${req.url.split('?')[0]}` });
-    return reply.code(404).send(e.body(languageOf(req.headers['accept-language'])));
+    return reply.code(404).send(e.body(requestLanguage(req)));
   });
 }
 

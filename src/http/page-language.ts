@@ -1,15 +1,17 @@
-import { type Language, pageLanguageOf } from '../errors/ward-error.js';
+import type { FastifyInstance } from 'fastify';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import { chooseLanguage } from '../texts/choose-language.js';
 import type { Language as TextLanguage } from '../texts/language.js';
 
-/**
- * The account's default language, the last resort of the language rule. No account setting holds it
- * yet: English, as Ward always fell back to; the setting replaces this constant when it exists.
- */
-export const ACCOUNT_DEFAULT_LANGUAGE: TextLanguage = 'en';
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account's `default_language` when the request came in (app.ts sets it). */
+    accountLanguage?: TextLanguage;
+  }
+}
 
-type WithHeaders = { headers: Record<string, string | string[] | undefined> };
+/** A request as the rule reads it; without `accountLanguage` (a request outside the app), English. */
+type WithHeaders = { headers: Record<string, string | string[] | undefined>; accountLanguage?: TextLanguage };
 
 /**
  * The language of a request (texts/choose-language.ts): the interaction's ui_locales, else the
@@ -23,12 +25,21 @@ export const requestLanguage = (
 ): TextLanguage =>
   chooseLanguage(
     { ...known, acceptLanguage: req.headers['accept-language'] as string | undefined },
-    ACCOUNT_DEFAULT_LANGUAGE,
+    req.accountLanguage ?? 'en',
   );
 
-/** The language of a hosted page: the request's language, as far as the pages speak it. */
+/** The language of a hosted page: the request's language (its interaction's ui_locales when known). */
 export const pageLanguage = (
   req: WithHeaders,
   request?: Pick<Partial<AuthorizeRequest>, 'uiLocales'>,
   userLocale?: string | null,
-): Language => pageLanguageOf(requestLanguage(req, { uiLocales: request?.uiLocales, userLocale }));
+): TextLanguage => requestLanguage(req, { uiLocales: request?.uiLocales, userLocale });
+
+/** Gives every request the account's default language as it stands when the request comes in. */
+export function installAccountLanguage(app: FastifyInstance, defaultLanguage: () => TextLanguage): void {
+  app.decorateRequest('accountLanguage', undefined);
+  app.addHook('onRequest', (req, _reply, done) => {
+    req.accountLanguage = defaultLanguage();
+    done();
+  });
+}

@@ -401,6 +401,8 @@ for (const engine of engines()) {
       page = await open(plain.browser, PAGE, { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' });
       assert.match(page.html, /<h1>Votre compte<\/h1>/);
       page = await open(plain.browser, PAGE, { 'accept-language': 'de' });
+      assert.match(page.html, /<h1>Ihr Konto<\/h1>/);
+      page = await open(plain.browser, PAGE, { 'accept-language': 'it' });
       assert.match(page.html, /<h1>Your account<\/h1>/);
 
       page = await open(plain.browser, `${PAGE}?client_id=spa`);

@@ -1,7 +1,7 @@
 // One language for the whole of a sign-in: with ui_locales=fr and a browser that prefers English, the
 // login page is French and so is the second-factor email it sends (before #34 the email followed
-// Accept-Language and came in English). German, which the pages do not speak yet, still reaches the
-// email through the same rule.
+// Accept-Language and came in English). German and Spanish go the same way; the account's
+// default_language decides when nothing in the request names a language Ward speaks.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Browser } from '../helpers/browser.js';
@@ -77,5 +77,24 @@ describe("a sign-in's language", () => {
     const { loginPage, mail } = await signInWith('en', 'fr');
     assert.match(loginPage, /<html lang="en">/);
     assert.match(mail.subject, /is your Ward verification code/);
+  });
+
+  it("the account's default_language speaks when the request names no language Ward speaks", async () => {
+    m.ward.setAccount({ default_language: 'es' });
+    try {
+      const { loginPage, mail } = await signInWith(undefined, 'it-IT,it;q=0.9');
+      assert.match(loginPage, /<html lang="es">/);
+      assert.match(mail.subject, /es su código de verificación/);
+      const refused = await m.ward.fetch('/identity/v1/no-such-route', { headers: { 'accept-language': 'it' } });
+      assert.equal(refused.status, 404);
+      const body = (await refused.json()) as { error_user_msg: string; error_message_key: string };
+      assert.equal(body.error_message_key, 'error.notFound');
+      assert.equal(body.error_user_msg, 'No encontrado.');
+      // A language the browser names and Ward speaks still wins over the default.
+      const { loginPage: french } = await signInWith(undefined, 'it;q=0.9, fr;q=0.5');
+      assert.match(french, /<html lang="fr">/);
+    } finally {
+      m.ward.setAccount({ default_language: 'en' });
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   failuresPerUser,
 } from './account-features.js';
 import { type ProblemSink, type Rule, checkValue, mergeOver } from './check.js';
+import { LANGUAGES } from '../../texts/language.js';
 import { defaultsOf, flag, group, int, intIn, oneOf, orNull, seconds, text } from './kit.js';
 
 const DAY = 24 * 3600;
@@ -24,6 +25,11 @@ export const AccountSchema = group(
       {
         'x-any-case': true,
       },
+    ),
+    default_language: oneOf(
+      LANGUAGES,
+      'en',
+      "The language of pages, messages and errors when neither the request's ui_locales, the user's locale nor the browser's Accept-Language names one Ward speaks.",
     ),
     access_token_ttl: seconds(3600, 'Lifetime of an access token, seconds.'),
     id_token_ttl: seconds(3600, 'Lifetime of an ID token, seconds.'),

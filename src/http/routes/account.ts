@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type Session, type SessionService } from '../../accounts/sessions.js';
-import { type Language, pageLanguageOf, WardError } from '../../errors/ward-error.js';
+import { type Language, WardError } from '../../errors/ward-error.js';
 import { invalidField } from '../../errors/refusals.js';
 import { maskDestination, type Delivery } from '../../integrations/delivery.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
@@ -120,7 +120,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     return {
       session: { ...session, user: session.user },
       cookie,
-      language: pageLanguageOf(language),
+      language,
       messageLanguage: language,
     };
   }

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { WardApp } from '../typed-app.js';
-import { languageOf, WardError } from '../../errors/ward-error.js';
+import { WardError } from '../../errors/ward-error.js';
+import { requestLanguage } from '../page-language.js';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import { discoverySchema, jwksSchema } from './schemas/metadata.js';
 import type { ClientService } from '../../clients/service.js';
@@ -30,7 +31,7 @@ export function metadataRoutes(app: WardApp, r: MetadataDeps): void {
     if (clientId !== undefined) {
       const client = typeof clientId === 'string' ? await r.clients.find(clientId) : undefined;
       if (!client) {
-        reply.code(404).send(new WardError('unknownClientKeys').body(languageOf(req.headers['accept-language'])));
+        reply.code(404).send(new WardError('unknownClientKeys').body(requestLanguage(req)));
         return reply;
       }
       view = r.keys.jwksOfClient(client.client_id, client.key_mode, client.jwt_algorithm);
