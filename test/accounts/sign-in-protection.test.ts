@@ -105,6 +105,15 @@ for (const engine of engines()) {
       assert.equal(m.smtp.messages.filter((x) => x.to === user.email).length, 1, 'one notice per lockout');
     });
 
+    it("sends the lockout notice in the request's language: Custom-Locale before Accept-Language", async () => {
+      // The Core SDK's Custom-Locale stands for ui_locales on an API call (the one language rule):
+      // the notice follows it, not the first tag of Accept-Language as it once did.
+      const user = await signup(m.ward);
+      await failToLockout(user.email, 'email', { 'custom-locale': 'fr', 'accept-language': 'en-GB,en;q=0.9' });
+      const notice = await m.smtp.next(user.email);
+      assert.match(notice.subject, /La connexion à votre compte .* est suspendue/);
+    });
+
     it('answers an identifier without an account exactly as one with an account', async () => {
       const user = await signup(m.ward);
       const ghost = `ghost-${Date.now()}-${engine}@example.com`;

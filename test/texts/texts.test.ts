@@ -27,6 +27,12 @@ function leaves(node: unknown, path = '', out = new Map<string, string>()): Map<
 
 const placeholders = (text: string) => [...text.matchAll(/<\w+>/g)].map((m) => m[0]).sort();
 
+/**
+ * Texts whose value is itself English (a validator's detail, "must be at most 40 characters"): the
+ * English text shows it, the others say the value is invalid without quoting English at the user.
+ */
+const ENGLISH_ONLY_VALUES = new Set(['pages.completeProfile.invalid']);
+
 describe('the language files', () => {
   const english = leaves(textsIn('en'));
 
@@ -44,6 +50,7 @@ describe('the language files', () => {
         // The SMS-only and empty-by-design texts (a phone message has no email paragraphs).
         if (en === '') continue;
         assert.ok(text.trim().length > 0, `${language} ${path} is empty`);
+        if (language !== 'en' && ENGLISH_ONLY_VALUES.has(path)) continue;
         assert.deepEqual(placeholders(text), placeholders(en), `${language} ${path}: ${text}`);
       }
     });

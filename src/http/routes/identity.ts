@@ -112,7 +112,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const attempt = { method: 'password' as const, clientId: client.client_id, ip: req.ip };
     const user = await passwordFirstFactor(
       { users: r.users, audit },
-      { ...attempt, identifier, password: params.password, locale: req.headers['accept-language'] },
+      { ...attempt, identifier, password: params.password, locale: localeOf(req) },
     );
     // The same answer for an unknown user and a wrong password (no enumeration).
     if (!user) throw new WardError('invalidEmailOrPassword');

@@ -152,7 +152,7 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
     } catch (e) {
       // A browser sees the refusal as a page (nothing changed, nobody redirected); an API caller as JSON.
       if (!(e instanceof WardError) || !req.headers.accept?.includes('text/html')) throw e;
-      // The refused request's ui_locales still says the user's language (only en or fr is read from it).
+      // The refused request's ui_locales still says the user's language (the first language of it Ward speaks).
       const language = pageLanguage(req, {
         uiLocales: typeof params.ui_locales === 'string' ? params.ui_locales : undefined,
       });

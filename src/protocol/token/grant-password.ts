@@ -39,6 +39,8 @@ export interface GrantContext {
   secondFactorOwed(who: { user: User; amr: string[] }): Promise<boolean>;
   /** The caller's address, for the audit events. */
   ip?: string;
+  /** The request's language (the one rule), for a lockout notice this attempt may send. */
+  locale?: string;
 }
 
 export async function passwordGrant(
@@ -59,7 +61,7 @@ export async function passwordGrant(
   // The username is an email address or a phone number, as at POST /identity/v1/password/login.
   const user = await passwordFirstFactor(
     { users: r.users, audit },
-    { ...attempt, identifier: { email: username, phone_number: username }, password },
+    { ...attempt, identifier: { email: username, phone_number: username }, password, locale: context.locale },
   );
   if (!user) throw new WardError('invalidEmailOrPassword');
   const amr = ['pwd'];
