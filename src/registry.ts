@@ -333,6 +333,7 @@ function createSignInServices(
     interactions,
     beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
+    userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
     startSession: async (userId, amr, authTime, replaces) => {

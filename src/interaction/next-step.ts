@@ -39,7 +39,11 @@ export interface BrowserState {
   trustedDeviceCookie?: string;
   /** The cookie that binds a stored interaction to this browser (set when first asked for). */
   bind?: () => string;
-  locale?: string;
+  /**
+   * The request's language by the one rule (texts/choose-language.ts), given the user's stored locale
+   * once the user is known; absent: the messages' default.
+   */
+  language?: (userLocale?: string | null) => string;
   /** The caller's address, for the audit event. */
   ip?: string;
 }
@@ -68,6 +72,8 @@ export interface NextStepDeps {
     baseAmr: string[],
   ): Promise<{ token: string; amr: string[] }>;
   requestCode(stepUp: string, channel: Channel, locale?: string): Promise<string>;
+  /** The user's stored locale (their profile's `locale`), which the language rule puts before Accept-Language. */
+  userLocale(userId: string): Promise<string | null>;
   /** MFA required = Always and the user has a verified factor. */
   secondFactorRequired(userId: string): Promise<boolean>;
   isTrustedDevice(cookie: string | undefined, userId: string): Promise<boolean>;
@@ -127,7 +133,8 @@ export function createNextStep(deps: NextStepDeps) {
     const { token, amr } = await deps.beginStepUp(who.user, bound, who.amr);
     const channel: Channel = amr.includes('email') ? 'email' : 'sms';
     try {
-      const challengeId = await deps.requestCode(token, channel, browser.locale);
+      const locale = browser.language?.(await deps.userLocale(who.user.id));
+      const challengeId = await deps.requestCode(token, channel, locale);
       return { kind: 'second_factor', ...moved, stepUp: token, channel, challengeId };
     } catch (error) {
       return { kind: 'second_factor', ...moved, stepUp: token, channel, challengeId: null, error };

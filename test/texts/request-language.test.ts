@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Browser } from '../helpers/browser.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, pkcePair, signup } from '../helpers/oauth.js';
+import { EMPTY_PROFILE } from '../../src/storage/sql/profiles.js';
 
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
@@ -21,9 +22,11 @@ describe("a sign-in's language", () => {
   });
   after(() => m.close());
 
-  async function signInWith(uiLocales: string | undefined, acceptLanguage: string) {
+  async function signInWith(uiLocales: string | undefined, acceptLanguage: string, storedLocale?: string) {
     const user = await signup(m.ward);
     await giveFactors(m.ward, user.id, { email: user.email });
+    if (storedLocale)
+      await m.ward.registry.storage.profiles.put(user.id, { ...EMPTY_PROFILE, locale: storedLocale }, Date.now());
     const pkce = pkcePair();
     const browser = new Browser(m.ward);
     const headers = { 'accept-language': acceptLanguage };
@@ -77,6 +80,14 @@ describe("a sign-in's language", () => {
     const { loginPage, mail } = await signInWith('en', 'fr');
     assert.match(loginPage, /<html lang="en">/);
     assert.match(mail.subject, /is your Ward verification code/);
+  });
+
+  it("the user's stored locale comes before Accept-Language, after ui_locales, for the second-factor email", async () => {
+    const stored = await signInWith(undefined, 'fr-FR,fr;q=0.9', 'de');
+    assert.match(stored.loginPage, /<html lang="fr">/, 'the login page does not know the user yet');
+    assert.match(stored.mail.subject, /ist Ihr Bestätigungscode für/);
+    const asked = await signInWith('es', 'fr-FR,fr;q=0.9', 'de');
+    assert.match(asked.mail.subject, /es su código de verificación/);
   });
 
   it("the account's default_language speaks when the request names no language Ward speaks", async () => {

@@ -44,7 +44,8 @@ export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInD
     const browser = browserState(req, reply, interaction.request);
     try {
       if (params.action === 'resend') {
-        const challengeId = await stepUps.requestCode(stepUp, channel, browser.locale);
+        const userLocale = (await r.storage.profiles.find(interaction.userId))?.locale;
+        const challengeId = await stepUps.requestCode(stepUp, channel, browser.language?.(userLocale));
         const notice = hostedMessage(pageLanguage(req, interaction.request), 'codeSent');
         return secondFactorPage(r, req, reply, at, 200, { challengeId, notice });
       }

@@ -114,8 +114,8 @@ export async function interactionAtLogin(
 
 /**
  * The browser state a sign-in's next step reads (the binding cookie is set only if an interaction is
- * stored). Its locale is the sign-in's language (its ui_locales, else Accept-Language): the
- * second-factor email or SMS speaks the language of the pages around it.
+ * stored). Its language is the one rule's, given the user's stored locale once the next step knows the
+ * user: ui_locales, then that locale, then Accept-Language, then the account's default.
  */
 export function browserState(
   req: FastifyRequest,
@@ -126,7 +126,7 @@ export function browserState(
     sessionCookie: req.cookies[SESSION_COOKIE],
     trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
     bind: () => browserCookie(req, reply),
-    locale: requestLanguage(req, { uiLocales: request.uiLocales }),
+    language: (userLocale) => requestLanguage(req, { uiLocales: request.uiLocales, userLocale }),
     ip: req.ip,
   };
 }

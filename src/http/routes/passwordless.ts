@@ -147,7 +147,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       const outcome = await signIn.nextStep.afterFirstFactor(interaction, firstFactor(done, r.clock.now()), {
         sessionCookie: req.cookies[SESSION_COOKIE],
         trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
-        locale: requestLanguage(req, { uiLocales: interaction.request.uiLocales }),
+        language: (userLocale) => requestLanguage(req, { uiLocales: interaction.request.uiLocales, userLocale }),
         ip: req.ip,
       });
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
