@@ -1,4 +1,4 @@
-import type { ManagementScope } from '../config/types.js';
+import { MANAGEMENT_SCOPES, type ManagementScope } from '../config/types.js';
 
 /** Console roles, least to most powerful. */
 export const ROLES = ['viewer', 'developer', 'manager', 'administrator'] as const;
@@ -21,17 +21,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
     'manage:users',
     'read:audit',
   ],
-  administrator: [
-    'read:clients',
-    'manage:clients',
-    'manage:keys',
-    'read:settings',
-    'manage:settings',
-    'read:users',
-    'manage:users',
-    'read:audit',
-    'manage:roles',
-  ],
+  administrator: MANAGEMENT_SCOPES,
 };
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);

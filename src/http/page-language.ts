@@ -35,11 +35,10 @@ export const pageLanguage = (
   userLocale?: string | null,
 ): TextLanguage => requestLanguage(req, { uiLocales: request?.uiLocales, userLocale });
 
-/** Gives every request the account's default language as it stands when the request comes in. */
+/**
+ * Gives every request the account's default language, read when the request asks for it (a getter:
+ * no per-request hook on the hot path, and the value current at the time of use).
+ */
 export function installAccountLanguage(app: FastifyInstance, defaultLanguage: () => TextLanguage): void {
-  app.decorateRequest('accountLanguage', undefined);
-  app.addHook('onRequest', (req, _reply, done) => {
-    req.accountLanguage = defaultLanguage();
-    done();
-  });
+  app.decorateRequest('accountLanguage', { getter: defaultLanguage });
 }
