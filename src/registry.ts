@@ -177,20 +177,25 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const delivery = createDelivery(config.delivery, log, {
     ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),
     outbound,
+    defaultLanguage: () => account().default_language,
   });
   const background = createBackground((e) =>
     log.error({ err: { message: (e as Error)?.message } }, 'background work failed'),
   );
   const accountCodes = createAccountCodes({ storage, masterKey: master.key, clock, account, events });
-  const lockNotices = createLockNotices({ delivery, sent: (channel, outcome) => metrics.notice(channel, outcome) });
+  const lockNotices = createLockNotices({
+    delivery,
+    sent: (channel, outcome) => metrics.notice(channel, outcome),
+    userLocale: async (userId) => (await storage.profiles.find(userId))?.locale ?? null,
+  });
   const users = createUserService({
     storage,
     clock,
     account,
     log,
     outbound,
-    onLock: (user, at, until, locale) => {
-      lockNotices.locked(user, at, until, locale);
+    onLock: (user, at, until, language) => {
+      lockNotices.locked(user, at, until, language);
       void events.emit(
         'login.locked',
         { user_id: user.id, until: new Date(until).toISOString() },

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { LanguageFor } from '../texts/choose-language.js';
 import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField, missingField } from '../errors/refusals.js';
@@ -79,7 +80,7 @@ export function createUserService(deps: {
   /** The guarded client of the breached-password check. */
   outbound: Pick<Outbound, 'fetch'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
-  onLock?: (user: User, at: number, until: number, locale?: string) => void;
+  onLock?: (user: User, at: number, until: number, language?: LanguageFor) => void;
 }) {
   const { storage, clock } = deps;
   const protection = createSignInProtection({ storage, clock, account: deps.account });
@@ -191,8 +192,8 @@ export function createUserService(deps: {
     async authenticate(
       identifier: { email?: unknown; phone_number?: unknown },
       password: unknown,
-      /** The request's language (Accept-Language), for the lockout notice. */
-      locale?: string,
+      /** The request's language rule, for the lockout notice (the user's stored locale takes its place in it). */
+      language?: LanguageFor,
     ): Promise<User | undefined> {
       const email = normalizeEmail(identifier.email);
       const phone = email ? null : normalizePhone(identifier.phone_number);
@@ -217,7 +218,7 @@ export function createUserService(deps: {
           return ok && user && !user.disabled ? user : undefined;
         },
         (at, until) => {
-          if (user) deps.onLock?.(user, at, until, locale);
+          if (user) deps.onLock?.(user, at, until, language);
         },
       );
       // Account setting: an email must be confirmed before a password signs in (the password was right).

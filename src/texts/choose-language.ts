@@ -2,6 +2,13 @@
 // and SMS it sends all use what this returns, so a sign-in never switches language half way.
 import { type Language, languageOfTag } from './language.js';
 
+/**
+ * A request's language once the user is known: the caller closes over what the request says
+ * (ui_locales, Accept-Language, the account default) and the rule puts the user's stored locale in its
+ * place between them. Code that learns who the user is late (a password check) takes this, not a language.
+ */
+export type LanguageFor = (userLocale?: string | null) => Language;
+
 export interface LanguageSources {
   /** OIDC `ui_locales` of the stored interaction (space-separated tags, in order of preference). */
   uiLocales?: string | null;

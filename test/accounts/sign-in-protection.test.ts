@@ -114,6 +114,16 @@ for (const engine of engines()) {
       assert.match(notice.subject, /La connexion à votre compte .* est suspendue/);
     });
 
+    it("puts the user's stored locale after Custom-Locale and before Accept-Language", async () => {
+      // The user is known only once the password is checked: the notice still follows the rule's order.
+      const german = await signup(m.ward, 'spa', { locale: 'de-DE' });
+      await failToLockout(german.email, 'email', { 'accept-language': 'en-GB,en;q=0.9' });
+      assert.match((await m.smtp.next(german.email)).subject, /Die Anmeldung bei Ihrem .*-Konto ist ausgesetzt/);
+      const asked = await signup(m.ward, 'spa', { locale: 'de-DE' });
+      await failToLockout(asked.email, 'email', { 'custom-locale': 'fr', 'accept-language': 'en' });
+      assert.match((await m.smtp.next(asked.email)).subject, /La connexion à votre compte .* est suspendue/);
+    });
+
     it('answers an identifier without an account exactly as one with an account', async () => {
       const user = await signup(m.ward);
       const ghost = `ghost-${Date.now()}-${engine}@example.com`;

@@ -221,7 +221,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
           password: params.password,
           clientId: interaction.request.client.client_id,
           ip: req.ip,
-          locale: pageLanguage(req, at.request),
+          language: (userLocale) => pageLanguage(req, at.request, userLocale),
         },
       );
     } catch (e) {

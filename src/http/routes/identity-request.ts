@@ -1,5 +1,6 @@
 import { WardError } from '../../errors/ward-error.js';
 import type { Language } from '../../texts/language.js';
+import type { LanguageFor } from '../../texts/choose-language.js';
 import { requestLanguage } from '../page-language.js';
 import { invalidScope } from '../../errors/refusals.js';
 import { parseScope, unknownScopes } from '../../protocol/scopes.js';
@@ -19,7 +20,13 @@ export const isJson = (ct: string | undefined) => !!ct?.startsWith('application/
  * call has no interaction), then the weighted Accept-Language, then the account's default.
  */
 export const localeOf = (req: { headers: Record<string, string | string[] | undefined> }): Language =>
-  requestLanguage(req, { uiLocales: req.headers['custom-locale'] as string | undefined });
+  languageFor(req)();
+
+/** The same rule once the user is known: their stored locale after Custom-Locale, before Accept-Language. */
+export const languageFor =
+  (req: { headers: Record<string, string | string[] | undefined> }): LanguageFor =>
+  (userLocale) =>
+    requestLanguage(req, { uiLocales: req.headers['custom-locale'] as string | undefined, userLocale });
 
 /** The client an identity API call names by client_id: known, and not a resource server. */
 export async function clientOf(r: IdentityRequestDeps, params: Params) {

@@ -5,7 +5,7 @@ import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
 import { publicCustomFields } from '../../accounts/profile.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
-import { clientOf as clientOfRequest, isJson, scopeOf, localeOf } from './identity-request.js';
+import { clientOf as clientOfRequest, isJson, scopeOf, localeOf, languageFor } from './identity-request.js';
 import { requireClientOrigin } from '../cors.js';
 import { allowedReturnUrl } from '../../self-service/return-url.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
@@ -112,7 +112,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const attempt = { method: 'password' as const, clientId: client.client_id, ip: req.ip };
     const user = await passwordFirstFactor(
       { users: r.users, audit },
-      { ...attempt, identifier, password: params.password, locale: localeOf(req) },
+      { ...attempt, identifier, password: params.password, language: languageFor(req) },
     );
     // The same answer for an unknown user and a wrong password (no enumeration).
     if (!user) throw new WardError('invalidEmailOrPassword');

@@ -9,7 +9,7 @@ import { bodyParams, methodNotAllowed } from '../oauth-body.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import type { SignInDeps } from '../sign-in.js';
 import { revokeSchema, tokenSchema } from './schemas/token.js';
-import { localeOf } from './identity-request.js';
+import { languageFor } from './identity-request.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
@@ -48,7 +48,7 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
     const out = await tokenEndpoint(r, req.headers.authorization, params, {
       secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
       ip: req.ip,
-      locale: localeOf(req),
+      language: languageFor(req),
     });
     r.metrics.tokensIssued(String(params.grant_type), out);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);

@@ -4,6 +4,7 @@
 // login rate limit is counted by the route, and a user who must use a second factor (MFA required =
 // Always, a verified factor, no trusted device) gets mfa_required and no token: the second factor is
 // only asked through the authorization endpoint.
+import type { LanguageFor } from '../../texts/choose-language.js';
 import { invalidScope } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
@@ -39,8 +40,8 @@ export interface GrantContext {
   secondFactorOwed(who: { user: User; amr: string[] }): Promise<boolean>;
   /** The caller's address, for the audit events. */
   ip?: string;
-  /** The request's language (the one rule), for a lockout notice this attempt may send. */
-  locale?: string;
+  /** The request's language rule, for a lockout notice this attempt may send. */
+  language?: LanguageFor;
 }
 
 export async function passwordGrant(
@@ -61,7 +62,7 @@ export async function passwordGrant(
   // The username is an email address or a phone number, as at POST /identity/v1/password/login.
   const user = await passwordFirstFactor(
     { users: r.users, audit },
-    { ...attempt, identifier: { email: username, phone_number: username }, password, locale: context.locale },
+    { ...attempt, identifier: { email: username, phone_number: username }, password, language: context.language },
   );
   if (!user) throw new WardError('invalidEmailOrPassword');
   const amr = ['pwd'];

@@ -2,6 +2,7 @@
 // /identity/v1/password/login, grant_type=password): the accounts service checks it, and every refusal
 // is a `login.failed` audit event with its reason before the caller answers it its own way.
 import type { User } from '../../storage/sql/users.js';
+import type { LanguageFor } from '../../texts/choose-language.js';
 import { WardError } from '../../errors/ward-error.js';
 import { failureReason, type SignInAudit } from '../audit.js';
 
@@ -11,7 +12,7 @@ export interface PasswordCheckDeps {
     authenticate(
       identifier: { email?: unknown; phone_number?: unknown },
       password: unknown,
-      locale?: string,
+      language?: LanguageFor,
     ): Promise<User | undefined>;
   };
   audit: Pick<SignInAudit, 'failed'>;
@@ -22,8 +23,8 @@ export interface PasswordAttempt {
   password: unknown;
   clientId: string;
   ip?: string;
-  /** The request's language, for the lockout notice. */
-  locale?: string;
+  /** The request's language rule, for the lockout notice. */
+  language?: LanguageFor;
   /** What the audit events add for this path (the password grant says so). */
   detail?: Record<string, unknown>;
 }
@@ -38,7 +39,7 @@ export async function passwordFirstFactor(deps: PasswordCheckDeps, a: PasswordAt
     deps.audit.failed({ method: 'password', clientId: a.clientId, ip: a.ip, detail: a.detail, reason });
   let user: User | undefined;
   try {
-    user = await deps.users.authenticate(a.identifier, a.password, a.locale);
+    user = await deps.users.authenticate(a.identifier, a.password, a.language);
   } catch (e) {
     if (e instanceof WardError && e.status < 500) await failed(failureReason(e));
     throw e;
