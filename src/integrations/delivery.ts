@@ -12,7 +12,7 @@ import { DeliveryError, scrub, type DeliveryChannel } from './errors.js';
 import { createMailer, type Mailer } from './mailer.js';
 import type { MimeWriter } from './tuning/mime.js';
 import { renderAccountMessage, type AccountMessageInput } from './account-messages.js';
-import { renderVerificationMessage, type CodePurpose } from './messages.js';
+import { renderVerificationMessage, resolveLocale, type CodePurpose, type MessageLocale } from './messages.js';
 import { renderLockNotice, type LockNoticeInput } from './lock-notice.js';
 import { renderNotice, type NoticeInput } from './notices.js';
 import { createSmsSender, type SmsSender } from './sms.js';
@@ -69,6 +69,11 @@ export interface DeliveryOptions {
   mimeWriter?: MimeWriter;
   /** The guarded outbound client (lib/outbound/) of the configured SMS provider; required with WARD_SMS_URL. */
   outbound?: Pick<Outbound, 'fetch'>;
+  /**
+   * The language of a message asked in no language Ward speaks (one an administrator's action sends, a
+   * background notice): the account's `default_language`, read when the message leaves. Default English.
+   */
+  defaultLanguage?: () => MessageLocale;
 }
 
 /** 'alice@example.com' → 'a***@example.com'; '+33612345678' → '+33******78'. */
@@ -103,6 +108,8 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     });
   }
   const secrets = [config.smsAuthToken];
+  /** Every message's language: the one it was asked in when Ward speaks it, else the account's default. */
+  const languageOf = (locale?: string) => resolveLocale(locale, options.defaultLanguage?.() ?? 'en');
   // Read once and again on change, not per message.
   const templates = config.templatesDir ? templateFolder(config.templatesDir) : undefined;
 
@@ -174,14 +181,17 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
         purpose,
         code,
         ttlSeconds: input.ttlSeconds,
-        locale: input.locale,
+        locale: languageOf(input.locale),
         appName: options.appName,
       });
       await send(channel, input.to, message, 'verification code', { purpose }, code);
     },
     async sendAccountMessage(input) {
       const { channel, to, ...message } = input;
-      const content = renderAccountMessage({ ...message, appName: options.appName }, templates);
+      const content = renderAccountMessage(
+        { ...message, locale: languageOf(message.locale), appName: options.appName },
+        templates,
+      );
       const secret = [message.code, message.link].filter(Boolean).join(' ') || undefined;
       await send(channel, to, content, 'account message', { message: message.kind }, secret);
     },
@@ -189,7 +199,7 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
       const { channel, to, ...notice } = input;
       let content: ReturnType<typeof renderNotice>;
       try {
-        content = renderNotice({ ...notice, appName: options.appName });
+        content = renderNotice({ ...notice, locale: languageOf(notice.locale), appName: options.appName });
       } catch (e) {
         // Notices leave in the background: nobody else would see why one never left.
         log.error(
@@ -207,9 +217,15 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     },
     async sendLockNotice(input) {
       const { channel, to, ...notice } = input;
-      await send(channel, to, renderLockNotice({ ...notice, appName: options.appName }), 'security notice', {
-        notice: 'sign_in_locked',
-      });
+      await send(
+        channel,
+        to,
+        renderLockNotice({ ...notice, locale: languageOf(notice.locale), appName: options.appName }),
+        'security notice',
+        {
+          notice: 'sign_in_locked',
+        },
+      );
     },
   };
 }

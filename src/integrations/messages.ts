@@ -29,10 +29,11 @@ type Catalog = Texts['messages'];
 
 /**
  * The language of a message from the locale it was asked in: a language code ('fr'), a tag ('fr-FR',
- * 'fr_CA') or an Accept-Language value (its first tag); any other, or none, is English.
+ * 'fr_CA') or an Accept-Language value (its first tag); any other, or none, is the fallback (English
+ * unless the delivery says which: the account's `default_language`).
  */
-export function resolveLocale(locale?: string): MessageLocale {
-  return languageOfTag((locale ?? '').split(/[,;]/)[0]) ?? 'en';
+export function resolveLocale(locale?: string, fallback: MessageLocale = 'en'): MessageLocale {
+  return languageOfTag((locale ?? '').split(/[,;]/)[0]) ?? fallback;
 }
 
 function duration(ttlSeconds: number, c: Catalog, short: boolean): string {

@@ -17,6 +17,20 @@ for (const engine of engines()) {
     });
     after(() => w.close());
 
+    it("writes the invitation in the account's default_language (the administrator's request names none)", async () => {
+      const manager = api(w.ward, (await consoleToken(w.ward, 'manager')).token);
+      w.ward.setAccount({ default_language: 'es' });
+      try {
+        const email = `invitado-${Date.now()}@example.com`;
+        const made = await manager.post('/api/v1/users', { email, given_name: 'Grace', invite: true });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        const mail = await w.smtp.next(email);
+        assert.match(mail.subject, /Le han invitado a/);
+      } finally {
+        w.ward.setAccount({ default_language: 'en' });
+      }
+    });
+
     it('creates the user without a password and emails a link to choose one', async () => {
       const manager = api(w.ward, (await consoleToken(w.ward, 'manager')).token);
       const email = `invited-${Date.now()}@example.com`;
