@@ -16,6 +16,7 @@ import { installAccountLanguage } from './http/page-language.js';
 import { installErrorHandling } from './http/errors.js';
 import { installPublicOpenApi } from './http/public-openapi.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
+import { fastifyValidatorFactory, skipDescriptiveSchemas } from './http/descriptive-schemas.js';
 import { installRequestLog, requestId } from './http/request-log.js';
 import { opsRoutes } from './http/routes/ops.js';
 import type { WardApp } from './http/typed-app.js';
@@ -72,9 +73,14 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
     },
     // Validation refuses what it does not know: no silent stripping of fields, no type coercion.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
-    ...(tuning.lazy_validation
-      ? { schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() as never } } }
-      : {}),
+    // Schemas that only describe protocol parameters are not compiled (http/descriptive-schemas.ts).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: skipDescriptiveSchemas(
+          tuning.lazy_validation ? lazyValidatorFactory() : fastifyValidatorFactory(),
+        ) as never,
+      },
+    },
   };
   const lifecycle = opts.lifecycle ?? new Draining();
   // TypeBox types what a route's schema declares (http/typed-app.ts); validation stays Fastify's Ajv above.
