@@ -151,6 +151,36 @@ for (const engine of engines()) {
   });
 }
 
+describe('OpenTelemetry: outbound calls', () => {
+  it('gives each call of the guarded client a client span: method, host, port, status; never the path or query', async () => {
+    const receiver = await otlpReceiver();
+    const ward = await startWard({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    try {
+      const res = await ward.registry.outbound.fetch(`${receiver.url}/elsewhere/private-path?code=outbound-secret-42`);
+      assert.equal(res.status, 404);
+      let call: OtlpSpan | undefined;
+      for (let i = 0; i < 50 && !call; i++) {
+        await ward.registry.tracing!.flush();
+        call = receiver.bodies
+          .flatMap((b) => (JSON.parse(b) as OtlpExport).resourceSpans)
+          .flatMap((r) => r.scopeSpans.flatMap((x) => x.spans))
+          .find((sp) => sp.kind === 3 && attr(sp, 'http.request.method') === 'GET');
+        if (!call) await new Promise((ok) => setTimeout(ok, 100));
+      }
+      assert.ok(call, 'no outbound span');
+      assert.equal(call.name, 'GET');
+      assert.equal(attr(call, 'server.address'), '127.0.0.1');
+      assert.equal(attr(call, 'server.port'), Number(new URL(receiver.url).port));
+      assert.equal(attr(call, 'http.response.status_code'), 404);
+      const all = receiver.bodies.join('\n');
+      assert.ok(!all.includes('outbound-secret-42') && !all.includes('private-path'));
+    } finally {
+      await ward.close();
+      receiver.server.close();
+    }
+  });
+});
+
 describe('no tracing without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('builds no tracer and answers the documents on the fast path', async () => {
     const ward = await startWard({ clients: [PUBLIC_CLIENT] });

@@ -1,7 +1,8 @@
 // Operations endpoints. /healthz: liveness (the process answers). /readyz: readiness for a load
 // balancer: the database answers a query within a second, the global signing key is loaded, and the
-// process is not shutting down. /metrics: Prometheus text (prom-client; docs/metrics.md); with WARD_METRICS_TOKEN set it needs that
-// Bearer token, without it only loopback callers (a scraper on the same host) get it.
+// process is not shutting down. /metrics: Prometheus text from prom-client (docs/metrics.md); with
+// WARD_METRICS_TOKEN set it needs that Bearer token, without it only loopback callers (a scraper on
+// the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
