@@ -40,6 +40,7 @@ export interface TracingOptions {
   serviceVersion?: string;
 }
 
+const SHUTDOWN_CAP_MS = 2000;
 const DB_SYSTEMS = { sqlite: 'sqlite', postgres: 'postgresql' } as const;
 
 export async function startTracing(opts: TracingOptions): Promise<Tracing> {
@@ -137,6 +138,12 @@ export async function startTracing(opts: TracingOptions): Promise<Tracing> {
       }
     },
     flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    // A collector that does not answer holds a shutdown back at most this long: its spans are lost.
+    shutdown: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const cap = new Promise<void>((ok) => (timer = setTimeout(ok, SHUTDOWN_CAP_MS)));
+      await Promise.race([provider.shutdown().catch(() => undefined), cap]);
+      clearTimeout(timer);
+    },
   };
 }
