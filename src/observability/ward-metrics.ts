@@ -93,8 +93,12 @@ export function createWardMetrics(sources: MetricsSources = {}) {
       registers: [registry],
       aggregator: 'max',
       async collect() {
-        // A database that does not answer leaves the last value: a scrape never fails for it.
-        const depth = await logoutQueueDepth().catch(() => null);
+        // A database that does not answer within a second leaves the last value: a scrape never fails
+        // or hangs for it.
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), 1000)));
+        const depth = await Promise.race([logoutQueueDepth().catch(() => null), late]);
+        clearTimeout(timer);
         if (depth !== null) this.set(depth);
       },
     });
