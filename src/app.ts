@@ -18,6 +18,7 @@ import { installPublicOpenApi } from './http/public-openapi.js';
 import { lazyValidatorFactory } from './http/tuning/lazy-validation.js';
 import { fastifyValidatorFactory, skipDescriptiveSchemas } from './http/descriptive-schemas.js';
 import { installRequestLog, requestId } from './http/request-log.js';
+import { installRequestTracing } from './http/request-tracing.js';
 import { opsRoutes } from './http/routes/ops.js';
 import type { WardApp } from './http/typed-app.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
@@ -88,7 +89,9 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
     ? Fastify({ ...server, https: opts.https } as FastifyServerOptions)
     : Fastify(server)
   ).withTypeProvider<TypeBoxTypeProvider>() as unknown as WardApp;
-  if (tuning.document_fast_path) installFastPath(app.server, documentFastPath(r, lifecycle));
+  // With tracing on, the two documents go through Fastify too (a span each).
+  if (r.tracing) installRequestTracing(app, r.tracing, opts.https ? 'https' : 'http');
+  else if (tuning.document_fast_path) installFastPath(app.server, documentFastPath(r, lifecycle));
   installAccountLanguage(app, () => r.account().default_language);
   installRequestLog(app, r);
   installDraining(app, lifecycle);

@@ -5,6 +5,7 @@ import { firstStart, type FirstStartReport } from './bootstrap/first-start.js';
 import type { WardConfig } from './config/types.js';
 import { Draining } from './http/draining.js';
 import { answerClusterCollection } from './observability/cluster-metrics.js';
+import { localRegistries } from './observability/process-metrics.js';
 import { buildRegistry, type Registry } from './registry.js';
 
 export interface Running {
@@ -31,7 +32,7 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
   const lifecycle = new Draining();
   const app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
   const address = await app.listen({ port: config.port, host: config.host });
-  const stopAnswering = answerClusterCollection(() => registry.metrics.registry.snapshot());
+  const stopAnswering = answerClusterCollection(localRegistries(registry.metrics.registry));
   return {
     app,
     registry,

@@ -44,6 +44,8 @@ import { pooledRandomBytes } from './lib/tuning/random-pool.js';
 import { refusalStacks } from './errors/ward-error.js';
 import { deliveriesFor, startLogoutDelivery, type LogoutDelivery } from './logout/backchannel.js';
 import { createWardMetrics } from './observability/ward-metrics.js';
+import { startTracing, type Tracing } from './observability/tracing.js';
+import type { QueryObservation } from './storage/observe.js';
 import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
@@ -93,13 +95,23 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const master = loadMasterKey(config.dataDir, config.masterKey);
   const outage = outageLog(log);
   const sqlitePath = join(config.dataDir, 'ward.db');
+  // Traces only when a collector is configured: the OpenTelemetry SDK is loaded only then.
+  const tracing = config.otlpEndpoint
+    ? await startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName })
+    : null;
+  const metrics = createWardMetrics({ logoutQueueDepth: () => storage.logoutDeliveries.count() });
   const db = connect({
     sqlitePath,
     postgresUrl: config.databaseUrl,
     pgSchema: opts.pgSchema,
     outage,
     tuning: config.tuning,
+    observers: [
+      (q) => metrics.query(q.engine, q.operation, q.durationMs / 1000, q.failed),
+      ...(tracing ? [(q: QueryObservation) => tracing.query(q)] : []),
+    ],
   });
+  if (db.pool) metrics.watchPool(db.pool);
   const applied = await migrate(db);
   const storage: Storage = createStorage(db);
 
@@ -145,7 +157,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     onClientsChanged: () => clients.invalidate(),
   });
   // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
-  const outbound = createOutbound({ allow: config.outboundAllow });
+  const outbound = createOutbound({
+    allow: config.outboundAllow,
+    ...(tracing ? { around: (method, url, call) => tracing.outbound(method, url, call) } : {}),
+  });
   const socialProviders = createSocialProviders({
     storage,
     masterKey: master.key,
@@ -170,7 +185,6 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   );
 
   const janitor = startJanitor(storage, log, () => clock.now(), { outage });
-  const metrics = createWardMetrics();
   const events = createSecurityEvents({ storage, log, clock, metrics, outage });
 
   const accessTokens = createAccessTokenCodec(master.key);
@@ -251,6 +265,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     logoutDelivery,
     issueTokens,
     signIdToken,
+    tracing,
   });
   return {
     config,
@@ -284,6 +299,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
+    /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+    tracing,
     signIdToken,
     accessTokens,
     issueTokens,
@@ -309,6 +326,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await delivery.close();
       await outbound.close();
       await storage.close();
+      await tracing?.shutdown();
     },
   };
 }
@@ -326,6 +344,7 @@ function createSignInServices(
       logoutDelivery: LogoutDelivery;
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
+      tracing: Tracing | null;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification);
@@ -333,6 +352,7 @@ function createSignInServices(
     interactions: r.storage.interactions,
     clock: r.clock,
     findClient: (id) => r.clients.find(id),
+    ...(r.tracing ? { seen: (digest: string) => r.tracing!.annotate('ward.interaction.id', digest) } : {}),
   });
   const nextStep = createNextStep({
     interactions,

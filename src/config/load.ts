@@ -100,6 +100,8 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
       smsFrom: s.WARD_SMS_FROM ?? null,
     },
     metricsToken: s.WARD_METRICS_TOKEN ?? null,
+    otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    otelServiceName: s.OTEL_SERVICE_NAME,
     shutdownTimeoutSeconds: s.WARD_SHUTDOWN_TIMEOUT,
     tuning,
     account,

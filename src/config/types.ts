@@ -71,6 +71,10 @@ export interface WardConfig {
   delivery: DeliveryConfig;
   /** When set, GET /metrics needs `Authorization: Bearer <it>`; when not, only loopback callers get it. */
   metricsToken: string | null;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go over OTLP/HTTP; null: no tracing at all. */
+  otlpEndpoint: string | null;
+  /** OTEL_SERVICE_NAME: the traces' service name. */
+  otelServiceName: string;
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutSeconds: number;
   /** Which speed-ups are on (WARD_TUNING, WARD_TUNING_OFF; config/tuning.ts). */

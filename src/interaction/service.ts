@@ -28,6 +28,8 @@ export interface InteractionDeps {
   interactions: Repos['interactions'];
   clock: Clock;
   findClient(id: string): Promise<Client | undefined>;
+  /** Told the id (digest) of each interaction a request works on (a trace attribute; never the handle). */
+  seen?: (digest: string) => void;
 }
 
 /** A hosted sign-in may sit on a page this long; an API step-up lives as long as its token. */
@@ -37,6 +39,7 @@ export function createInteractionService(deps: InteractionDeps) {
   const { interactions, clock } = deps;
 
   async function restore(row: InteractionRow): Promise<Interaction | null> {
+    deps.seen?.(row.digest);
     const client = await deps.findClient(row.client_id);
     if (!client) return null;
     return {
@@ -75,6 +78,7 @@ export function createInteractionService(deps: InteractionDeps) {
       row,
       save: async (): Promise<Interaction> => {
         await interactions.insert(row);
+        deps.seen?.(digest);
         return { digest, request, step, userId: null, amr: null, authTime: null };
       },
       handle,

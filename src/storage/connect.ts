@@ -30,6 +30,7 @@ import { useQueryTemplates } from './engine/query-templates.js';
 import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
 import type { Database } from './schema.js';
 import { outageLog, type OutageLog } from './unavailable.js';
+import { observingQueries, type QueryObserver } from './observe.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -62,6 +63,8 @@ export interface ConnectOptions {
   tuning?: Tuning;
   /** Where the outage lines go (`unavailable.ts`); standard error when not given (the CLI's one-off commands). */
   outage?: OutageLog;
+  /** Told about every statement (metrics, traces; observe.ts). */
+  observers?: readonly QueryObserver[];
 }
 
 const stderrOutage = (): OutageLog =>
@@ -77,6 +80,9 @@ const stderrOutage = (): OutageLog =>
  */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
+const logging = (engine: Engine, opts: ConnectOptions) =>
+  opts.observers?.length ? { log: observingQueries(engine, opts.observers) } : {};
+
 export function connect(opts: ConnectOptions): Db {
   const tuning = opts.tuning ?? TUNED;
   if (opts.postgresUrl) {
@@ -91,7 +97,7 @@ export function connect(opts: ConnectOptions): Db {
     });
     if (tuning.pg_named_statements) namingStatements(pool);
     survivingOutages(pool, opts.outage ?? stderrOutage());
-    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }), ...logging('postgres', opts) });
     if (tuning.query_templates) useQueryTemplates(db);
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }
@@ -107,7 +113,7 @@ export function connect(opts: ConnectOptions): Db {
   // Kysely's SQLite driver calls `prepare` per query: an own property shadows the prototype's
   // method for this one connection, with the speed-ups chosen.
   file.prepare = holdingStatements(file, batch?.wrap) as typeof file.prepare;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), ...logging('sqlite', opts) });
   if (tuning.query_templates) useQueryTemplates(db);
   return {
     db,

@@ -81,7 +81,7 @@ describe('operations endpoints and metrics', () => {
     assert.ok(grew('ward_rate_limited_total{limit="signup"}') >= 1);
     assert.ok(grew('ward_security_events_total{event="mfa.stepup_started"}') >= 1);
     assert.equal(metricValue(text, 'ward_processes'), 1);
-    assert.ok(metricValue(text, 'ward_process_resident_memory_bytes') > 10_000_000);
+    assert.ok(metricValue(text, 'process_resident_memory_bytes') > 10_000_000);
   });
 
   it('gives /metrics only to loopback callers, or to the holder of the metrics token when one is set', async () => {

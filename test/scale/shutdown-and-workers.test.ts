@@ -9,6 +9,8 @@
 // SIGTERM to the primary stops the cluster cleanly.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -211,11 +213,25 @@ describe('ward start --workers 2', { timeout: 90_000 }, () => {
         const res = await getFresh(`${ward.url}/healthz`);
         assert.equal(res.status, 200);
       }
+      // Three back-channel logouts queued (not due for an hour): one table that both workers count.
+      const file = new SqliteDatabase(join(db.env.WARD_DATA_DIR!, 'ward.db'));
+      file.pragma('busy_timeout = 5000');
+      const now = Date.now();
+      const insert = file.prepare(
+        'insert into logout_deliveries (id, client_id, user_id, sid, attempts, next_attempt_at, last_error, created_at) values (?, ?, ?, ?, 0, ?, null, ?)',
+      );
+      for (const i of [1, 2, 3]) insert.run(`queued-${i}`, 'spa', 'u-1', `sid-${i}`, now + 3_600_000, now);
+      file.close();
       // Each scrape reaches one worker; the sum is the same whichever it is.
       for (let i = 0; i < 4; i++) {
         const scrape = await getFresh(`${ward.url}/metrics`);
         assert.equal(scrape.status, 200, scrape.body);
         assert.equal(metricValue(scrape.body, 'ward_processes'), 2);
+        // prom-client's AggregatorRegistry: the queue is the max of the workers' readings, not their sum;
+        // the process metrics are aggregated into one family each.
+        assert.equal(metricValue(scrape.body, 'ward_backchannel_logout_queue_depth'), 3);
+        assert.equal(scrape.body.match(/^# TYPE nodejs_eventloop_lag_seconds gauge$/gm)?.length, 1);
+        assert.ok(metricValue(scrape.body, 'process_resident_memory_bytes') > 20_000_000);
         assert.equal(
           metricValue(
             scrape.body,

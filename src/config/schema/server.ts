@@ -91,6 +91,14 @@ export const ServerSchema = group(
       },
     ),
     WARD_SHUTDOWN_TIMEOUT: int(1, 600, 'How long in-flight requests may take to finish after SIGTERM, seconds.', 10),
+    OTEL_EXPORTER_OTLP_ENDPOINT: text(
+      'An OpenTelemetry collector: traces go over OTLP/HTTP (JSON) to `<it>/v1/traces`; unset, no tracing at all (docs/metrics.md).',
+      {
+        pattern: '^https?://[^\\s]+$',
+        allowed: 'the http(s) base URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318',
+      },
+    ),
+    OTEL_SERVICE_NAME: text('The service name the traces carry.', { min: 1, value: 'ward' }),
   },
   'The server settings.',
   [],
@@ -108,7 +116,8 @@ type Defaulted =
   | 'WARD_TUNING'
   | 'WARD_MODE'
   | 'WARD_MAIL_FROM'
-  | 'WARD_SHUTDOWN_TIMEOUT';
+  | 'WARD_SHUTDOWN_TIMEOUT'
+  | 'OTEL_SERVICE_NAME';
 export type ServerSettings = Partial<Settings> & Pick<Settings, Defaulted>;
 
 /** The config file's keys: those the environment overrides, and the settings groups. */

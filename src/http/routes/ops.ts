@@ -1,14 +1,15 @@
 // Operations endpoints. /healthz: liveness (the process answers). /readyz: readiness for a load
 // balancer: the database answers a query within a second, the global signing key is loaded, and the
-// process is not shutting down. /metrics: Prometheus text; with WARD_METRICS_TOKEN set it needs that
-// Bearer token, without it only loopback callers (a scraper on the same host) get it.
+// process is not shutting down. /metrics: Prometheus text from prom-client (docs/metrics.md); with
+// WARD_METRICS_TOKEN set it needs that Bearer token, without it only loopback callers (a scraper on
+// the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { forbidden } from '../../errors/refusals.js';
 import { GLOBAL_SET, type KeyStore } from '../../keys/key-store.js';
 import { gatherMetrics } from '../../observability/cluster-metrics.js';
-import { renderSnapshot } from '../../observability/metrics.js';
+import { localExposition } from '../../observability/process-metrics.js';
 import { sha256 } from '../../lib/secrets.js';
 import { healthSchema, metricsSchema, readySchema } from './schemas/ops.js';
 import type { WardConfig } from '../../config/types.js';
@@ -69,7 +70,7 @@ export function opsRoutes(app: WardApp, r: OpsDeps, lifecycle: Lifecycle): void 
     if (!metricsAllowed(r, req)) {
       throw forbidden('Metrics need the metrics token (or a loopback caller when none is set)');
     }
-    const snapshot = await gatherMetrics(() => r.metrics.registry.snapshot());
-    return noStore(reply).type('text/plain; version=0.0.4; charset=utf-8').send(renderSnapshot(snapshot));
+    const text = await gatherMetrics(() => localExposition(r.metrics.registry));
+    return noStore(reply).type('text/plain; version=0.0.4; charset=utf-8').send(text);
   });
 }

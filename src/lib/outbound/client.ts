@@ -27,6 +27,8 @@ export interface OutboundOptions {
   maxBytes?: number;
   /** How a host name is resolved (every address); default the system resolver (dns.lookup). */
   resolve?: (host: string) => Promise<LookupAddress[]>;
+  /** Runs each call (a trace's client span: observability/tracing.ts); it sees the method and URL only. */
+  around?: (method: string, url: URL, call: () => Promise<Response>) => Promise<Response>;
 }
 
 export interface OutboundInit extends Omit<RequestInit, 'redirect' | 'dispatcher'> {
@@ -99,38 +101,45 @@ export function createOutbound(opts: OutboundOptions): Outbound {
 
   const agent = new Agent({ connect: { lookup: lookup as never } });
 
-  return {
-    async fetch(target, init = {}) {
-      const url = new URL(target);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new OutboundRefused(`${url.protocol} URLs are not fetched`);
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (isIP(host)) {
-        const why = policy.refusal(host);
-        if (why) throw new OutboundRefused(`${host} is ${why}`);
-      }
-      const { timeoutMs = opts.timeoutMs ?? 10_000, maxBytes = opts.maxBytes ?? 1024 * 1024, signal, ...rest } = init;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let res: Awaited<ReturnType<typeof fetch>>;
-      let body: Buffer;
-      try {
-        res = await fetch(url, {
-          ...rest,
-          redirect: 'manual',
-          dispatcher: agent,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        body = await readCapped(res, maxBytes);
-      } catch (e) {
-        // undici wraps what the lookup refused in "fetch failed": the refusal is the error.
-        const cause = (e as { cause?: unknown }).cause;
-        throw cause instanceof OutboundRefused ? cause : e;
-      }
-      return new Response(NULL_BODY.has(res.status) ? null : body, {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
+  async function guardedFetch(url: URL, init: OutboundInit): Promise<Response> {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new OutboundRefused(`${url.protocol} URLs are not fetched`);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(host)) {
+      const why = policy.refusal(host);
+      if (why) throw new OutboundRefused(`${host} is ${why}`);
+    }
+    const { timeoutMs = opts.timeoutMs ?? 10_000, maxBytes = opts.maxBytes ?? 1024 * 1024, signal, ...rest } = init;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let res: Awaited<ReturnType<typeof fetch>>;
+    let body: Buffer;
+    try {
+      res = await fetch(url, {
+        ...rest,
+        redirect: 'manual',
+        dispatcher: agent,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
+      body = await readCapped(res, maxBytes);
+    } catch (e) {
+      // undici wraps what the lookup refused in "fetch failed": the refusal is the error.
+      const cause = (e as { cause?: unknown }).cause;
+      throw cause instanceof OutboundRefused ? cause : e;
+    }
+    return new Response(NULL_BODY.has(res.status) ? null : body, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  }
+
+  return {
+    fetch(target, init = {}) {
+      const url = new URL(target);
+      const around = opts.around;
+      return around
+        ? around((init.method ?? 'GET').toUpperCase(), url, () => guardedFetch(url, init))
+        : guardedFetch(url, init);
     },
     close: () => agent.close(),
   };

@@ -43,6 +43,14 @@ export function logoutDeliveriesRepo(db: Kysely<Database>, engine: Engine) {
         .where('id', '=', id)
         .execute();
     },
+    /** How many deliveries wait (a metric). */
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('logout_deliveries')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     /** The queue as it stands (operators, tests), oldest first. */
     async list(limit = 100): Promise<LogoutDeliveryRow[]> {
       return db.selectFrom('logout_deliveries').selectAll().orderBy('created_at').limit(limit).execute();
