@@ -179,6 +179,9 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
           const { handle } = await interactions.start(ar, 'confirm', browserCookie(req, reply));
           return confirmationPage(r, req, reply, { handle, request: ar }, user.email ?? user.phone_number ?? user.id);
         }
+        // A third-party client the user has not consented to yet: its consent page first.
+        const consent = await nextStep.consentFromSession(ar, { ...session, user }, browserState(req, reply, ar));
+        if (consent) return answerOutcome(r, req, reply, consent);
         const values = await nextStep.fromSession(ar, { ...session, user });
         return sendAuthorizationResponse(reply, ar, r.config.issuer, values);
       }
