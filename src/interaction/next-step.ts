@@ -151,16 +151,17 @@ export function createNextStep(deps: NextStepDeps) {
 
   /**
    * Whether the user must consent before this request is answered (a third-party client); thrown
-   * consent_required where no page can be shown (prompt=none, web_message, an API's step-up).
+   * consent_required where no page can be shown: prompt=none and web_message (answered to the
+   * client, like the other authorization errors), and an identity API call that answers JSON (`api`:
+   * an API step-up, a passwordless verify; answered in its JSON).
    */
-  async function mustConsent(request: AuthorizeRequest, userId: string, noPage = false): Promise<boolean> {
+  async function mustConsent(request: AuthorizeRequest, userId: string, api = false): Promise<boolean> {
     if (request.client.first_party) return false;
     if (!consentNeeded(request, await deps.grantedScopes(userId, request.client.client_id))) return false;
-    if (noPage || !consentCanBeShown(request))
-      throw new WardError('authorizeConsentRequired', {
-        description: 'The user has not granted these scopes to this client',
-        authorizeRequest: request,
-      });
+    const description = 'The user has not granted these scopes to this client';
+    if (api) throw new WardError('authorizeConsentRequired', { description });
+    if (!consentCanBeShown(request))
+      throw new WardError('authorizeConsentRequired', { description, authorizeRequest: request });
     return true;
   }
 
@@ -195,7 +196,8 @@ export function createNextStep(deps: NextStepDeps) {
   ): Promise<Outcome> {
     const interaction = 'digest' in at ? at : null;
     const asked = interaction ? interaction.request : (at as AuthorizeRequest);
-    if (await mustConsent(asked, who.user.id, taken)) {
+    // No binding cookie to set: an identity API call (JSON), which has no page to show.
+    if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
       const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
       return consentStep(at, who, browser, session.cookie);
     }
