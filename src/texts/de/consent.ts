@@ -19,5 +19,9 @@ export const consent = {
   terms: 'Nutzungsbedingungen',
   allow: 'Erlauben',
   deny: 'Ablehnen',
+  /** The account page's list of consents. */
+  accountHeading: 'Apps mit Zugriff auf Ihr Konto',
+  accountLead: 'Apps von Drittanbietern, die Sie erlaubt haben, und was sie sehen dürfen.',
+  revoke: 'Zugriff widerrufen',
   note: 'Sie können diesen Zugriff jederzeit in Ihrem Konto widerrufen.',
 };

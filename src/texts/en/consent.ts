@@ -19,5 +19,9 @@ export const consent = {
   terms: 'Terms of service',
   allow: 'Allow',
   deny: 'Deny',
+  /** The account page's list of consents. */
+  accountHeading: 'Apps with access to your account',
+  accountLead: 'Third-party apps you allowed, and what they may see.',
+  revoke: 'Withdraw access',
   note: 'You can withdraw this access at any time from your account.',
 };

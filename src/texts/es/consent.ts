@@ -19,5 +19,9 @@ export const consent = {
   terms: 'Condiciones de uso',
   allow: 'Permitir',
   deny: 'Denegar',
+  /** The account page's list of consents. */
+  accountHeading: 'Aplicaciones con acceso a tu cuenta',
+  accountLead: 'Las aplicaciones de terceros que has permitido y lo que pueden ver.',
+  revoke: 'Retirar el acceso',
   note: 'Puedes retirar este acceso en cualquier momento desde tu cuenta.',
 };

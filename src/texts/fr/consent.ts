@@ -19,5 +19,9 @@ export const consent = {
   terms: 'Conditions d’utilisation',
   allow: 'Autoriser',
   deny: 'Refuser',
+  /** The account page's list of consents. */
+  accountHeading: 'Applications ayant accès à votre compte',
+  accountLead: 'Les applications tierces que vous avez autorisées, et ce qu’elles peuvent voir.',
+  revoke: 'Retirer l’accès',
   note: 'Vous pouvez retirer cet accès à tout moment depuis votre compte.',
 };

@@ -203,5 +203,39 @@ for (const engine of engines()) {
       const audit = await ward.registry.storage.audit.list({ action: 'consent.revoked', limit: 50 });
       assert.equal(audit.filter((e) => e.actor_id === user.id).length, 1, 'consent.revoked audited');
     });
+    it('the account page lists the consent and withdraws it, ending the refresh tokens', async () => {
+      const { user, browser, html, verifier } = await signedInWithConsent();
+      const { body } = await redeem(
+        ward,
+        codeOf(await decide(browser, html, 'allow')),
+        verifier,
+        'partner',
+        PARTNER_CB,
+      );
+      const page = await browser.get('/identity/v1/account');
+      assert.equal(page.status, 200);
+      const account = await page.text();
+      assert.match(account, /Apps with access to your account/);
+      assert.match(account, /<strong>Partner &lt;Planner&gt;<\/strong>/);
+      assert.match(account, /<li>See your name and profile details<\/li>/);
+      const revoked = await browser.postForm('/identity/v1/account/consents/revoke', {
+        csrf: field(account, 'csrf')!,
+        consent_client_id: 'partner',
+      });
+      assert.equal(revoked.status, 303);
+      assert.equal(await ward.registry.storage.consents.find(user.id, 'partner'), undefined);
+      const refresh = await tokenRequest(ward, {
+        grant_type: 'refresh_token',
+        refresh_token: body.refresh_token!,
+        client_id: 'partner',
+      });
+      assert.equal(refresh.status, 400, 'the refresh token is refused');
+      assert.doesNotMatch(await (await browser.get('/identity/v1/account')).text(), /Apps with access/);
+      // Without the page's CSRF token nothing is withdrawn.
+      await ward.registry.storage.consents.grant(user.id, 'partner', ['openid'], Date.now());
+      const forged = await browser.postForm('/identity/v1/account/consents/revoke', { consent_client_id: 'partner' });
+      assert.equal(forged.status, 403);
+      assert.ok(await ward.registry.storage.consents.find(user.id, 'partner'));
+    });
   });
 }
