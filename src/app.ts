@@ -35,6 +35,7 @@ import { customTokenRoutes } from './sign-in-methods/custom-token/routes.js';
 import { passwordlessRoutes } from './http/routes/passwordless.js';
 import { selfServiceRoutes } from './http/routes/self-service.js';
 import { sessionRoutes } from './http/routes/sessions.js';
+import { userConsentRoutes } from './http/routes/consents.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { introspectRoutes } from './http/routes/introspect.js';
@@ -128,6 +129,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   stepUpRoutes(app, r, signIn);
   mfaCredentialRoutes(app, r);
   sessionRoutes(app, r);
+  userConsentRoutes(app, r);
   selfServiceRoutes(app, r);
   accountRoutes(app, r);
   passwordlessRoutes(app, r, signIn);

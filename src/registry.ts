@@ -374,6 +374,7 @@ function createSignInServices(
     },
     authorize: (request, auth) => issueAuthorization(r, request, auth),
     now: () => r.clock.now(),
+    grantedScopes: async (userId, clientId) => (await r.storage.consents.find(userId, clientId))?.scopes ?? [],
     audit: signInAudit(r.events),
   });
   return { interactions, nextStep, stepUps, social: createSocialService(r) };

@@ -70,6 +70,11 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           grant_types: ['authorization_code', 'refresh_token'],
           management_scopes: [],
           custom_token_login: false,
+          first_party: true,
+          logo_uri: null,
+          client_uri: null,
+          policy_uri: null,
+          tos_uri: null,
         },
         'demo',
       );
@@ -97,6 +102,11 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           grant_types: ['authorization_code', 'refresh_token'],
           management_scopes: [],
           custom_token_login: false,
+          first_party: true,
+          logo_uri: null,
+          client_uri: null,
+          policy_uri: null,
+          tos_uri: null,
         },
         'demo',
       );

@@ -105,9 +105,25 @@ function clientForm(create: boolean): SafeHtml {
       'backchannel_logout_session_required',
       'Back-channel logout needs the session id (sid)',
     ),
+    ...(
+      [
+        ['logo_uri', 'Logo URL'],
+        ['client_uri', 'Home page URL'],
+        ['policy_uri', 'Privacy policy URL'],
+        ['tos_uri', 'Terms of service URL'],
+      ] as const
+    ).map(([name, label]) =>
+      input(
+        name,
+        label,
+        html`maxlength="2048" spellcheck="false"`,
+        'Optional. Shown on the consent page of a third-party app.',
+      ),
+    ),
     input('scope', 'Scopes', html`maxlength="1000"`, 'Space-separated, e.g. openid profile email.'),
     html`<fieldset><legend>Options</legend>
 ${check('sso', 'sso', 'Single sign-on (SSO)')}
+${check('first_party', 'first_party', 'First-party app (no consent page)', html`checked`)}
 ${check('pkce_enforced', 'pkce_enforced', 'Require PKCE', described('pkce_enforced'))}
 ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
     choices(

@@ -4,15 +4,19 @@
 // new session and the authorization response. A sign-in answered from an existing SSO session goes
 // through sessionAnswers instead (prompt, the client's `sso`, max_age, id_token_hint, the
 // second-factor rule) and, for Messenger linking, through a confirmation (never a silent code).
+// A third-party client's consent page (interaction/consent.ts) comes last, once the user is known
+// and signed in: the interaction moves to its `consent` step, and /oauth/authorize/consent ends it.
 // The first factor's audit event (login.succeeded, or login.mfa_required) is recorded here too, with
 // the sign-in method that proved it (sign-in-methods/contract.ts), so no method can forget it; an API
 // path that answers without an interaction asks secondFactorOwed, the same rule.
+import { WardError } from '../errors/ward-error.js';
 import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
 import type { SignInAudit } from '../sign-in-methods/audit.js';
 import type { SignInMethodId } from '../sign-in-methods/contract.js';
+import { consentCanBeShown, consentNeeded } from './consent.js';
 import type { Interaction, InteractionService } from './service.js';
 
 /** The response values of an authorization: `{code}`, or the implicit tokens. */
@@ -61,6 +65,8 @@ export type Outcome =
       error?: unknown;
     }
   | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
+  /** A third-party client's consent page: the interaction at its `consent` step, under this handle. */
+  | { kind: 'consent'; handle: string; interaction: Interaction; sessionCookie?: string }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };
 
@@ -85,6 +91,8 @@ export interface NextStepDeps {
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
+  /** The scopes the user granted this third-party client so far (none: never asked). */
+  grantedScopes(userId: string, clientId: string): Promise<string[]>;
   /** Where a first factor's outcome is recorded (sign-in-methods/audit.ts). */
   audit: Pick<SignInAudit, 'succeeded' | 'mfaRequired'>;
 }
@@ -142,8 +150,43 @@ export function createNextStep(deps: NextStepDeps) {
   }
 
   /**
+   * Whether the user must consent before this request is answered (a third-party client); thrown
+   * consent_required where no page can be shown: prompt=none and web_message (answered to the
+   * client, like the other authorization errors), and an identity API call that answers JSON (`api`:
+   * an API step-up, a passwordless verify; answered in its JSON).
+   */
+  async function mustConsent(request: AuthorizeRequest, userId: string, api = false): Promise<boolean> {
+    if (request.client.first_party) return false;
+    if (!consentNeeded(request, await deps.grantedScopes(userId, request.client.client_id))) return false;
+    const description = 'The user has not granted these scopes to this client';
+    if (api) throw new WardError('authorizeConsentRequired', { description });
+    if (!consentCanBeShown(request))
+      throw new WardError('authorizeConsentRequired', { description, authorizeRequest: request });
+    return true;
+  }
+
+  /** The consent step: the interaction (stored now if it was not) moves on to its consent page. */
+  async function consentStep(
+    at: Interaction | AuthorizeRequest,
+    who: Pick<SignedIn, 'user' | 'amr' | 'authTime'>,
+    browser: BrowserState,
+    sessionCookie?: string,
+  ): Promise<Outcome> {
+    const stored =
+      'digest' in at ? at : (await deps.interactions.start(at, 'login', browser.bind?.() ?? null)).interaction;
+    const moved = await deps.interactions.advance(stored, 'consent', {
+      userId: who.user.id,
+      amr: who.amr,
+      authTime: who.authTime,
+    });
+    if (!moved) return { kind: 'expired', request: stored.request };
+    return { kind: 'consent', ...moved, sessionCookie };
+  }
+
+  /**
    * The end of a sign-in: the interaction finished once (already, when `taken`), a new session, the
-   * authorization response.
+   * authorization response; or, for a third-party client the user has not consented to yet, the new
+   * session and the consent page.
    */
   async function complete(
     at: Interaction | AuthorizeRequest,
@@ -152,6 +195,12 @@ export function createNextStep(deps: NextStepDeps) {
     taken = false,
   ): Promise<Outcome> {
     const interaction = 'digest' in at ? at : null;
+    const asked = interaction ? interaction.request : (at as AuthorizeRequest);
+    // No binding cookie to set: an identity API call (JSON), which has no page to show.
+    if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
+      const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
+      return consentStep(at, who, browser, session.cookie);
+    }
     if (interaction && !taken && !(await deps.interactions.finish(interaction)))
       return { kind: 'expired', request: interaction.request };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
@@ -216,6 +265,22 @@ export function createNextStep(deps: NextStepDeps) {
       if (hintSub !== undefined && hintSub !== user.id) return false;
       return session.amr.includes('mfa') || !(await deps.secondFactorRequired(user.id));
     },
+
+    /**
+     * A request the SSO session answers, for a third-party client: the consent page when the user
+     * has not granted what it asks (consent_required where no page can be shown); null: no consent owed.
+     */
+    async consentFromSession(
+      request: AuthorizeRequest,
+      session: { authTime: number; amr: string[]; user: User },
+      browser: BrowserState,
+    ): Promise<Outcome | null> {
+      if (!(await mustConsent(request, session.user.id))) return null;
+      return consentStep(request, session, browser);
+    },
+
+    /** Whether the user still owes consent for this request (the consent page's answer checks it). */
+    mustConsent: (request: AuthorizeRequest, userId: string) => mustConsent(request, userId),
 
     /** A request the SSO session answers: the response values, in that session (no new login). */
     async fromSession(request: AuthorizeRequest, session: { id: string; authTime: number; amr: string[]; user: User }) {

@@ -12,7 +12,7 @@ import type { Repos } from '../storage/storage.js';
 import { restoreRequest, storeRequest } from './stored-request.js';
 
 /** Where a sign-in stands: what the user is asked for next. */
-export type Step = 'login' | 'mfa' | 'confirm' | 'link' | 'social' | 'stepup' | 'passwordless' | 'tkn';
+export type Step = 'login' | 'mfa' | 'confirm' | 'link' | 'social' | 'stepup' | 'passwordless' | 'tkn' | 'consent';
 
 export interface Interaction {
   /** The key it is stored under (SHA-256 of its handle). */

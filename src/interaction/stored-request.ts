@@ -16,6 +16,7 @@ interface StoredRequest {
   nonce?: string;
   code_challenge?: string;
   prompt?: AuthorizeRequest['prompt'];
+  prompt_consent?: boolean;
   display?: AuthorizeRequest['display'];
   max_age?: number;
   ui_locales?: string;
@@ -32,6 +33,7 @@ export function storeRequest(ar: AuthorizeRequest): string {
     nonce: ar.nonce,
     code_challenge: ar.codeChallenge,
     prompt: ar.prompt,
+    prompt_consent: ar.promptConsent,
     display: ar.display,
     max_age: ar.maxAge,
     ui_locales: ar.uiLocales,
@@ -52,6 +54,7 @@ export function restoreRequest(json: string, client: Client): AuthorizeRequest {
     nonce: s.nonce,
     codeChallenge: s.code_challenge,
     prompt: s.prompt,
+    promptConsent: s.prompt_consent,
     display: s.display,
     maxAge: s.max_age,
     uiLocales: s.ui_locales,

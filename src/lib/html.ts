@@ -79,6 +79,8 @@ export interface PageOptions {
   lang?: string;
   /** The page's script may fetch from Ward's own origin (connect-src 'self'); nothing else. */
   connectSelf?: boolean;
+  /** Exact image URLs the page shows from elsewhere (img-src; a client's logo on its consent page). */
+  images?: string[];
 }
 
 /** A hosted page, as the domain describes it; the HTTP layer sends it (http/pages.ts). */
@@ -103,10 +105,13 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   const frames = page.frameAncestors?.length ? page.frameAncestors.join(' ') : "'none'";
   const formAction = ["'self'", ...(page.formAction ?? [])].join(' ');
   const connect = page.connectSelf ? " connect-src 'self';" : '';
+  // A CSP source expression: parsed (no space left), `;` and `,` encoded, so a URL cannot add a directive.
+  const source = (u: string) => new URL(u).href.replaceAll(';', '%3B').replaceAll(',', '%2C');
+  const images = page.images?.length ? ` img-src ${page.images.map(source).join(' ')};` : '';
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy':
-      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect} ` +
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect}${images} ` +
       `frame-ancestors ${frames}; base-uri 'none'`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',

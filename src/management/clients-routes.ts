@@ -54,6 +54,11 @@ export function clientView(c: Client, secret?: string): Record<string, unknown> 
     grant_types: c.grant_types,
     management_scopes: c.management_scopes,
     custom_token_login: c.custom_token_login,
+    first_party: c.first_party,
+    logo_uri: c.logo_uri,
+    client_uri: c.client_uri,
+    policy_uri: c.policy_uri,
+    tos_uri: c.tos_uri,
     key_mode: c.key_mode,
     created_at: new Date(c.created_at).toISOString(),
     updated_at: new Date(c.updated_at).toISOString(),
@@ -250,6 +255,8 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
         await r.storage.transaction(async (tx) => {
           await tx.versions.bump('keys');
           await tx.clients.delete(current.client_id);
+          // Its users' consents go with it: a new client of the same id asks them again.
+          await tx.consents.revokeClient(current.client_id);
           await tx.keys.revokeSet(clientSet(current.client_id), now);
           await tx.versions.bump('clients');
           await recordAudit(tx, now, actor, 'client.deleted', `client:${current.client_id}`, 'success');

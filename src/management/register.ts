@@ -3,6 +3,7 @@ import { auditRoutes } from './audit-routes.js';
 import { clientRoutes } from './clients-routes.js';
 import { customTokenRoutes } from './custom-token-routes.js';
 import { userPasskeyRoutes } from './user-passkeys-routes.js';
+import { userConsentRoutes } from './user-consents-routes.js';
 import { keyRoutes } from './keys-routes.js';
 import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
@@ -59,6 +60,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...socialRoutes(r),
     ...customTokenRoutes(r),
     ...userPasskeyRoutes(r),
+    ...userConsentRoutes(r),
   ];
 }
 

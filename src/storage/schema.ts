@@ -58,6 +58,13 @@ export interface ClientsTable {
   custom_token_login: number;
   /** Its client_credentials access tokens issued before this time (ms) are refused (migration 016). */
   tokens_not_before: number;
+  /** 0: a third-party client, which asks its users' consent (migration 020). */
+  first_party: number;
+  /** What its consent page shows of it, or null (migration 020). */
+  logo_uri: string | null;
+  client_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -329,7 +336,17 @@ export interface AccountCodesTable {
   superseded_at: number | null;
 }
 
+export interface ConsentsTable {
+  user_id: string;
+  client_id: string;
+  /** The scopes granted, space-separated, sorted. */
+  scopes: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  consents: ConsentsTable;
   sign_in_failures: SignInFailuresTable;
   account_codes: AccountCodesTable;
   logout_deliveries: LogoutDeliveriesTable;

@@ -5,6 +5,7 @@ import { accountCodesRepo } from './sql/account-codes.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
+import { consentsRepo } from './sql/consents.js';
 import { countersRepo } from './sql/counters.js';
 import { identitiesRepo, socialProvidersRepo } from './sql/identities.js';
 import { interactionsRepo } from './sql/interactions.js';
@@ -50,6 +51,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     userRecords: userRecordsRepo(db),
+    consents: consentsRepo(db),
   };
 }
 

@@ -100,6 +100,7 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       assert.deepEqual(created.allowed_origins, ['https://billing.example']);
       assert.equal(created.sso, true);
       assert.equal(created.pkce_enforced, true);
+      assert.equal(created.first_party, true, 'a new client is first-party unless unchecked');
       assert.ok(created.grant_types.includes('client_credentials'));
       const secret = await panel.getByLabel('Client secret').inputValue();
       assert.equal(secret, h.ward.registry.clients.secretOf(created), 'the panel shows the stored secret');
@@ -128,6 +129,8 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       await page.getByLabel('Allowed origins').fill('https://billing.example\nhttps://admin.billing.example');
       await page.getByLabel('Single sign-on (SSO)').uncheck();
       await page.getByLabel('Require PKCE').uncheck();
+      await page.getByLabel('First-party app (no consent page)').uncheck();
+      await page.getByLabel('Logo URL').fill('https://billing.example/logo.png');
       await page.getByRole('combobox', { name: 'JWT Algorithm' }).selectOption('RS256');
       let release!: () => void;
       const held = new Promise<void>((r) => {
@@ -152,6 +155,8 @@ describe('console: create, edit, secret and delete of a client', { timeout: 180_
       assert.deepEqual(edited.allowed_origins, ['https://billing.example', 'https://admin.billing.example']);
       assert.equal(edited.sso, false);
       assert.equal(edited.pkce_enforced, false);
+      assert.equal(edited.first_party, false, 'made a third-party app');
+      assert.equal(edited.logo_uri, 'https://billing.example/logo.png');
       assert.equal(edited.jwt_algorithm, 'RS256');
       assert.equal(h.ward.registry.clients.secretOf(edited), secret, 'an edit keeps the secret');
       await page.getByRole('button', { name: 'Rotate' }).waitFor();

@@ -44,6 +44,8 @@ const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
 const API = { client_id: 'api', type: 'resource_server', client_secret: API_SECRET };
 const ES = { ...PUBLIC_CLIENT, client_id: 'spa-es', jwt_algorithm: 'ES256' };
 const ED = { ...PUBLIC_CLIENT, client_id: 'spa-ed', jwt_algorithm: 'EdDSA' };
+/** A third-party app: its users see a consent page (prompt=consent shows it again). */
+const PARTNER = { ...PUBLIC_CLIENT, client_id: 'partner', first_party: false };
 const OPS_SECRET = 'management-client-secret-of-40-characters!';
 const OPS = {
   client_id: 'ops',
@@ -92,6 +94,7 @@ describe('discovery lists what works, and only that', () => {
         API,
         ES,
         ED,
+        PARTNER,
         { ...LOGOUT_RP, allowed_callback_urls: [CB, `${rp}/cb`], backchannel_logout_uri: `${rp}/backchannel` },
       ],
     });
@@ -249,6 +252,20 @@ describe('discovery lists what works, and only that', () => {
         assert.equal(page.status, 200, 'prompt=login shows the login page despite the session');
         assert.match(await page.text(), /name="password"/);
       },
+      consent: async () => {
+        // A third-party client: its consent page, even in a session that already consented.
+        const browser = new Browser(ward);
+        const { user } = await codeFor(ward, { browser });
+        await ward.registry.storage.consents.grant(user.id, 'partner', ['openid', 'profile'], Date.now());
+        const asked = { client_id: 'partner', scope: 'openid profile' };
+        assert.ok(location(await browser.get(codeRequest(asked))).searchParams.get('code'), 'granted: no page');
+        const page = await browser.get(codeRequest({ ...asked, prompt: 'consent' }));
+        assert.equal(page.status, 200, 'prompt=consent shows the consent page');
+        assert.match(await page.text(), /name="decision" value="allow"/);
+        // A first-party client has no consent page: consent_required, as before.
+        await refusedAtAuthorize({ prompt: 'consent' }, 'consent_required')();
+        await refusedAtAuthorize({ prompt: 'login consent' }, 'consent_required')();
+      },
     },
     scopes_supported: {
       openid: async () => {
@@ -392,10 +409,6 @@ describe('discovery lists what works, and only that', () => {
 
   const REFUSED: Record<string, Record<string, Check>> = {
     prompt_values_supported: {
-      consent: async () => {
-        await refusedAtAuthorize({ prompt: 'consent' }, 'consent_required')();
-        await refusedAtAuthorize({ prompt: 'login consent' }, 'consent_required')();
-      },
       select_account: refusedAtAuthorize({ prompt: 'select_account' }, 'account_selection_required'),
     },
     scopes_supported: { calendar: refusedAtAuthorize({ scope: 'openid calendar' }, 'invalid_scope') },

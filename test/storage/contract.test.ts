@@ -90,6 +90,11 @@ for (const engine of engines()) {
         management_scopes: [],
         custom_token_login: true,
         tokens_not_before: now,
+        first_party: false,
+        logo_uri: 'https://a.example/logo.png',
+        client_uri: null,
+        policy_uri: 'https://a.example/privacy',
+        tos_uri: null,
         created_at: now,
         updated_at: now,
       };
@@ -105,6 +110,10 @@ for (const engine of engines()) {
       assert.deepEqual(got?.post_logout_redirect_uris, ['https://a.example/']);
       assert.equal(got?.backchannel_logout_uri, 'https://a.example/bcl');
       assert.equal(got?.backchannel_logout_session_required, true);
+      assert.equal(got?.first_party, false);
+      assert.equal(got?.logo_uri, 'https://a.example/logo.png');
+      assert.equal(got?.client_uri, null);
+      assert.equal(got?.policy_uri, 'https://a.example/privacy');
     });
 
     it('consumes an authorization code exactly once under 20 concurrent callers', async () => {

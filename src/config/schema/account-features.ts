@@ -31,6 +31,7 @@ export const RateLimits = group(
     signup: rateLimit(20, 'sign up'),
     token: rateLimit(1200, 'the token endpoint'),
     verification: rateLimit(60, 'send and check verification codes'),
+    consents: rateLimit(120, 'list and revoke consents (/identity/v1/consents)'),
   },
   'Per-IP rate limits of the busiest endpoints.',
 );

@@ -102,6 +102,25 @@ export const ClientSchema = group(
       false,
       'Accepts custom token sign-in (tokens minted by POST /api/v1/custom-tokens); never with management scopes.',
     ),
+    first_party: flag(
+      true,
+      'An app of this site: no consent page. false: a third-party app, whose users see a consent page for the scopes it asks (remembered per user, revocable).',
+    ),
+    logo_uri: orNull(
+      text("The app's logo, shown on the consent page of a third-party client; null: none.", {
+        max: 2048,
+        check: 'web_page',
+      }),
+    ),
+    client_uri: orNull(
+      text("The app's home page, linked from the consent page; null: none.", { max: 2048, check: 'web_page' }),
+    ),
+    policy_uri: orNull(
+      text("The app's privacy policy, linked from the consent page; null: none.", { max: 2048, check: 'web_page' }),
+    ),
+    tos_uri: orNull(
+      text("The app's terms of service, linked from the consent page; null: none.", { max: 2048, check: 'web_page' }),
+    ),
   },
   'A client.',
   ['client_id'],

@@ -19,6 +19,10 @@
     'response_types',
     'post_logout_redirect_uris',
     'backchannel_logout_uri',
+    'logo_uri',
+    'client_uri',
+    'policy_uri',
+    'tos_uri',
   ];
   var lines = function (v) {
     return v
@@ -192,6 +196,11 @@
       backchannel_logout_uri: e.backchannel_logout_uri.value.trim() || null,
       backchannel_logout_session_required: e.backchannel_logout_session_required.checked,
       sso: e.sso.checked,
+      first_party: e.first_party.checked,
+      logo_uri: e.logo_uri.value.trim() || null,
+      client_uri: e.client_uri.value.trim() || null,
+      policy_uri: e.policy_uri.value.trim() || null,
+      tos_uri: e.tos_uri.value.trim() || null,
       grant_types: checkedValues(form, 'grant_types'),
       response_types: checkedValues(form, 'response_types'),
     };
@@ -219,6 +228,10 @@
     e.backchannel_logout_session_required.checked = !!c.backchannel_logout_session_required;
     e.scope.value = c.scope || '';
     e.sso.checked = !!c.sso;
+    e.first_party.checked = c.first_party !== false;
+    ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri'].forEach(function (n) {
+      e[n].value = c[n] || '';
+    });
     e.pkce_enforced.checked = !!c.pkce_enforced;
     form.querySelectorAll('input[name=grant_types]').forEach(function (g) {
       g.checked = c.grant_types.indexOf(g.value) >= 0;

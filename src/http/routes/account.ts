@@ -30,6 +30,7 @@ import type { Language as TextLanguage } from '../../texts/language.js';
 import { sendRendered } from '../pages.js';
 import { ensureCsrf, sameOriginPost } from './hosted-form.js';
 import {
+  accountConsentRevokeSchema,
   accountEmailSchema,
   accountPageSchema,
   accountPasswordSchema,
@@ -134,6 +135,16 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     return { clientId: client.client_id, name: client.name || client.client_id, href: `${origin}/` };
   }
 
+  /** The user's consents to clients that still exist, with their names. */
+  async function consentsOf(userId: string): Promise<AccountPageInput['consents']> {
+    const out: NonNullable<AccountPageInput['consents']> = [];
+    for (const c of await r.storage.consents.listForUser(userId)) {
+      const client = await r.clients.find(c.client_id);
+      if (client) out.push({ clientId: c.client_id, name: client.name, scopes: c.scopes });
+    }
+    return out;
+  }
+
   async function render(req: FastifyRequest, reply: FastifyReply, who: SignedIn, status: number, extra: Extra) {
     const { user } = who.session;
     const factors = await verifiedFactors(r.storage, user.id);
@@ -161,6 +172,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
           }
         : undefined,
       minLength: r.account().password_min_length,
+      consents: await consentsOf(user.id),
       back: extra.back,
     });
     return sendRendered(reply, page);
@@ -242,6 +254,24 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     const { params } = singleValued(req.query);
     const notice = isAccountNotice(params.notice) ? params.notice : undefined;
     return render(req, reply, who, 200, { notice, back: await backOf(params.client_id) });
+  });
+
+  // Withdrawing a consent ends the app's tokens of this user (docs/consent.md); no step-up: it only takes access away.
+  app.post('/identity/v1/account/consents/revoke', { schema: accountConsentRevokeSchema }, async (req, reply) => {
+    const a = await acceptPost(req, reply);
+    if (!a) return reply;
+    return attempt(req, reply, a, 'page', {}, async () => {
+      const clientId = text(a.params.consent_client_id).slice(0, 128);
+      const userId = a.who.session.user.id;
+      const done = await r.storage.consents.revoke(userId, clientId, r.clock.now());
+      if (done.revoked)
+        await r.events.emit(
+          'consent.revoked',
+          { user_id: userId, client_id: clientId, revoked_grants: done.grants, by: 'account_page' },
+          'the user withdrew a consent',
+        );
+      return seeOther(reply, null, a.back);
+    });
   });
 
   app.post('/identity/v1/account/email', { schema: accountEmailSchema }, async (req, reply) => {

@@ -14,10 +14,13 @@ import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Storage } from '../../storage/storage.js';
+import type { Interaction } from '../../interaction/service.js';
+import type { Clock } from '../../lib/clock.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AuthorizeConsentDeps {
   account: () => AccountSettings;
+  clock: Clock;
   config: WardConfig;
   events: SecurityEvents;
   masterKey: Buffer;
@@ -59,7 +62,9 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
     const ar = interaction.request;
     if (params.decision !== 'allow') {
       if (!(await interactions.finish(interaction))) return expiredPage(req, reply, ar);
-      await r.events.emit('authorize.denied', { client_id: ar.client.client_id }, 'the user cancelled');
+      const who = interaction.userId ? { user_id: interaction.userId } : {};
+      const reason = interaction.step === 'consent' ? 'the user denied consent' : 'the user cancelled';
+      await r.events.emit('authorize.denied', { client_id: ar.client.client_id, ...who }, reason);
       throw new WardError('authorizeAccessDenied', {
         description: 'The user cancelled',
         authorizeRequest: ar,
@@ -80,6 +85,7 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
         await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
       );
     }
+    if (interaction.step === 'consent') return consented(r, req, reply, deps, interaction);
     // Only the confirmation page's interaction is allowed through, in the session it was shown for.
     if (interaction.step !== 'confirm') return expiredPage(req, reply, ar);
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
@@ -91,4 +97,34 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
     const values = await nextStep.fromSession(ar, { ...session, user });
     return sendAuthorizationResponse(reply, ar, r.config.issuer, values, 303);
   });
+}
+
+/**
+ * Allow on a third-party client's consent page: the scopes it asked are remembered for this user
+ * (consent.granted), then the code is issued in the session the sign-in started (the page was shown
+ * to the user of that session only).
+ */
+async function consented(
+  r: AuthorizeConsentDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: SignInDeps,
+  interaction: Interaction,
+): Promise<FastifyReply> {
+  const ar = interaction.request;
+  const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
+  const user = session?.user;
+  if (!session || !user || user.disabled || user.id !== interaction.userId) {
+    throw new WardError('authorizeLoginRequired', { description: 'The session has ended', authorizeRequest: ar });
+  }
+  if (!(await deps.interactions.finish(interaction))) return expiredPage(req, reply, ar);
+  const clientId = ar.client.client_id;
+  const granted = await r.storage.consents.grant(user.id, clientId, ar.scopes, r.clock.now());
+  await r.events.emit(
+    'consent.granted',
+    { client_id: clientId, user_id: user.id, scopes: ar.scopes, granted },
+    'the user granted scopes to a third-party client',
+  );
+  const values = await deps.nextStep.fromSession(ar, { ...session, user });
+  return sendAuthorizationResponse(reply, ar, r.config.issuer, values, 303);
 }

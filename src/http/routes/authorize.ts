@@ -172,6 +172,10 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
       if (session?.user && (await nextStep.sessionAnswers(ar, session, hintSub))) {
         const user = session.user;
+        // A third-party client the user has not consented to yet: its consent page first (Allow is
+        // a confirmation in this browser too, so Messenger linking's below is not asked again).
+        const consent = await nextStep.consentFromSession(ar, { ...session, user }, browserState(req, reply, ar));
+        if (consent) return answerOutcome(r, req, reply, consent);
         // Messenger linking from an SSO cookie alone: the user confirms first (never a silent code).
         if (nextStep.needsConfirmation(ar)) {
           if (ar.prompt === 'none')

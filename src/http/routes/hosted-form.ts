@@ -5,6 +5,7 @@ import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interaction/csrf.js';
 import { expiredFormPage } from '../../interaction/pages/expired.js';
 import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
+import { consentPage as renderConsent } from '../../interaction/pages/consent.js';
 import { verifiedFactors } from '../../stepup/factors.js';
 import type { BrowserState, Outcome } from '../../interaction/next-step.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
@@ -168,8 +169,31 @@ export async function secondFactorPage(
   );
 }
 
+/** The consent page of a third-party client, for an interaction at its `consent` step. */
+export async function consentPage(
+  r: Pick<HostedFormDeps, 'masterKey' | 'storage'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  at: { handle: string; interaction: Interaction },
+): Promise<FastifyReply> {
+  const { request, userId } = at.interaction;
+  const user = userId ? await r.storage.users.findById(userId) : undefined;
+  return sendRendered(
+    reply,
+    renderConsent({
+      client: request.client,
+      scopes: request.scopes,
+      who: user?.email ?? user?.phone_number ?? userId ?? '',
+      interaction: at.handle,
+      csrf: ensureCsrf(r, req, reply),
+      target: request.target,
+      language: pageLanguage(req, request),
+    }),
+  );
+}
+
 /**
- * Answers what a sign-in's next step decided: the second-factor page, the authorization response
+ * Answers what a sign-in's next step decided: the second-factor page, the consent page, the authorization response
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
  */
 export async function answerOutcome(
@@ -188,6 +212,7 @@ export async function answerOutcome(
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });
   }
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
+  if (outcome.kind === 'consent') return consentPage(r, req, reply, outcome);
   return sendAuthorizationResponse(
     reply,
     outcome.request,

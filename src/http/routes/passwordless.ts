@@ -153,6 +153,8 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
       if (outcome.kind === 'second_factor') throw new WardError('mfaRequired');
       if (outcome.kind === 'expired') throw new WardError('invalidVerificationCode');
+      // Nor a consent page (a third-party client: consent_required unless already granted).
+      if (outcome.kind === 'consent') throw new WardError('authorizeConsentRequired');
       return sendAuthorizationJson(r, reply, outcome);
     },
   };

@@ -3,6 +3,7 @@
 // when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
+import { textsIn } from '../../texts/texts.js';
 import { type AccountNotice, accountText } from './account-text.js';
 
 export type Channel = 'email' | 'sms';
@@ -33,6 +34,8 @@ export interface AccountPageInput {
     started?: { stepUp: string; challengeId: string; channel: Channel };
   };
   minLength: number;
+  /** The third-party apps the user consented to (docs/consent.md), each with a form that withdraws it. */
+  consents?: Array<{ clientId: string; name: string; scopes: string[] }>;
   /** The app that linked here (client_id): a link back to it, carried by every form. */
   back?: { clientId: string; name: string; href: string };
 }
@@ -173,6 +176,21 @@ function passwordSection(p: AccountPageInput): SafeHtml {
   );
 }
 
+/** The apps the user consented to: what each may see, and a button that withdraws it. */
+function consentsSection(p: AccountPageInput): SafeHtml | null {
+  if (!p.consents?.length) return null;
+  const t = textsIn(p.language).consent;
+  const items = p.consents.map(
+    (c) =>
+      html`<li><strong>${c.name}</strong><ul>${c.scopes.map((s) => html`<li>${t.scopes[s] ?? s}</li>`)}</ul>${form(
+        p,
+        '/consents/revoke',
+        html`${hidden('consent_client_id', c.clientId)}${submit(t.revoke, true)}`,
+      )}</li>`,
+  );
+  return section('consents', t.accountHeading, html`<p class="muted">${t.accountLead}</p><ul>${items}</ul>`);
+}
+
 /** The account page of a signed-in user. */
 export function accountPage(status: number, p: AccountPageInput): Page {
   const t = accountText(p.language);
@@ -188,7 +206,7 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     status,
     lang: p.language,
     title: t.title,
-    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${consentsSection(p)}${back}`,
   };
 }
 

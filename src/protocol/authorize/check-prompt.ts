@@ -1,12 +1,13 @@
-// Rule: prompt is none or login, and none stands alone (OIDC Core 3.1.2.1); Ward has no consent or
-// account-selection screen, so consent and select_account get the errors OIDC names for a prompt that
-// cannot be obtained; display is one of OIDC's four values; max_age is a non-negative integer; state
-// and nonce are bounded strings.
+// Rule: prompt is none, login or consent, and none stands alone (OIDC Core 3.1.2.1). consent shows a
+// third-party client's consent page again (interaction/consent.ts); a first-party client has no
+// consent page, so for it consent gets consent_required, as select_account (Ward has no
+// account-selection screen) gets account_selection_required; display is one of OIDC's four values;
+// max_age is a non-negative integer; state and nonce are bounded strings.
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
-export const PROMPTS = ['none', 'login'] as const;
+export const PROMPTS = ['none', 'login', 'consent'] as const;
 const UNAVAILABLE = new Map<string, ErrorName>([
   ['consent', 'authorizeConsentRequired'],
   ['select_account', 'authorizeAccountSelectionRequired'],
@@ -26,12 +27,16 @@ export function checkPrompt(ctx: AuthorizeContext): void {
       throw new WardError('authorizeInvalidRequest', {
         description: 'prompt=none cannot be combined with other values',
       });
-    const unavailable = values.find((v) => UNAVAILABLE.has(v));
+    // A third-party client's consent page exists: prompt=consent asks for it again.
+    const thirdParty = ctx.req.client?.first_party === false;
+    const unavailable = values.find((v) => UNAVAILABLE.has(v) && !(v === 'consent' && thirdParty));
     if (unavailable)
       throw new WardError(UNAVAILABLE.get(unavailable)!, {
         description: `prompt=${unavailable} is not supported (no such screen)`,
       });
-    ctx.req.prompt = values.includes('none') ? 'none' : 'login';
+    if (values.includes('none')) ctx.req.prompt = 'none';
+    else if (values.includes('login')) ctx.req.prompt = 'login';
+    if (values.includes('consent')) ctx.req.promptConsent = true;
   }
   const display = ctx.params.display;
   if (display !== undefined && display !== '') {

@@ -14,19 +14,31 @@ const OIDC_TYPES = new Map<string, 'id_token' | 'code id_token'>([
   ['code id_token', 'code id_token'],
 ]);
 
+const oidcType = (type: unknown) =>
+  typeof type === 'string' ? OIDC_TYPES.get(type.split(' ').sort().join(' ')) : undefined;
+
+/**
+ * Where errors go from here on: the response_mode sent when it is one of Ward's, else the response
+ * type's default. Never throws, so the checks between it and checkResponseType (a request object,
+ * RFC 9101, whose response_type may be only in the object) have their errors delivered.
+ */
+export function checkResponseMode(ctx: AuthorizeContext): void {
+  const type = ctx.params.response_type;
+  const mode = ctx.params.response_mode;
+  const inFragment = type === 'token' || oidcType(type) !== undefined;
+  ctx.req.responseMode = MODES.has(mode as string) ? (mode as ResponseMode) : inFragment ? 'fragment' : 'query';
+}
+
 export function checkResponseType(ctx: AuthorizeContext): void {
   const client = ctx.req.client!;
   const type = ctx.params.response_type;
   const mode = ctx.params.response_mode;
-  const oidc = typeof type === 'string' ? OIDC_TYPES.get(type.split(' ').sort().join(' ')) : undefined;
-  const inFragment = type === 'token' || oidc !== undefined;
+  const oidc = oidcType(type);
   if (mode !== undefined && !MODES.has(mode as string)) {
-    ctx.req.responseMode = inFragment ? 'fragment' : 'query';
     throw new WardError('authorizeInvalidRequest', {
       description: 'response_mode must be query, fragment, form_post or web_message',
     });
   }
-  ctx.req.responseMode = (mode as ResponseMode | undefined) ?? (inFragment ? 'fragment' : 'query');
   if (type === undefined || type === '')
     throw new WardError('authorizeInvalidRequest', { description: 'response_type is required' });
   if (type === 'code') {

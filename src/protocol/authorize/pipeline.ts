@@ -5,7 +5,7 @@ import { checkPkce } from './check-pkce.js';
 import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject } from './check-request-object.js';
-import { checkResponseType } from './check-response-type.js';
+import { checkResponseMode, checkResponseType } from './check-response-type.js';
 import { checkScope } from './check-scope.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
@@ -17,9 +17,12 @@ const CHECKS: Check[] = [
   checkRedirectUri,
   checkState,
   checkDuplicates,
-  checkResponseType,
-  // After the response type (OIDC Core 6.1 keeps it outside the object), so the error is delivered its way.
+  checkResponseMode,
+  // Before the response type: with a request object the other parameters may be only in the object
+  // (RFC 9101 5), so request_not_supported is the answer whatever else is missing; after the mode, so
+  // the error is delivered the way the client asked.
   checkRequestObject,
+  checkResponseType,
   checkScope,
   checkPkce,
   checkPrompt,

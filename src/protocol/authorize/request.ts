@@ -17,6 +17,8 @@ export interface AuthorizeRequest {
   nonce?: string;
   codeChallenge?: string;
   prompt?: 'none' | 'login';
+  /** prompt=consent (a third-party client only): the consent page is shown even if already granted. */
+  promptConsent?: boolean;
   /** popup: the response goes to the window that opened the popup (the SDK's popup mode, respond.ts). */
   display?: 'page' | 'popup' | 'touch' | 'wap';
   maxAge?: number;

@@ -31,6 +31,12 @@ export interface ClientRecord {
    * (ms) are refused: set when the client is created, its secret or its scopes change.
    */
   tokens_not_before: number;
+  /** false: a third-party client, whose users consent to the scopes it asks (interaction/next-step.ts). */
+  first_party: boolean;
+  logo_uri: string | null;
+  client_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -50,6 +56,7 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   pkce_enforced: bool(r.pkce_enforced),
   implicit_flow: bool(r.implicit_flow),
   custom_token_login: bool(r.custom_token_login),
+  first_party: bool(r.first_party),
   key_mode: r.key_mode as ClientRecord['key_mode'],
   source: r.source as ClientRecord['source'],
 });
@@ -67,6 +74,7 @@ const toRow = (c: ClientRecord) => ({
   pkce_enforced: int(c.pkce_enforced),
   implicit_flow: int(c.implicit_flow),
   custom_token_login: int(c.custom_token_login),
+  first_party: int(c.first_party),
 });
 
 export function clientsRepo(db: Kysely<Database>) {

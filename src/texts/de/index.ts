@@ -1,7 +1,8 @@
 // German, typed against English.
 import type { Texts } from '../en/index.js';
+import { consent } from './consent.js';
 import { errors } from './errors.js';
 import { messages } from './messages.js';
 import { pages } from './pages.js';
 
-export const de: Texts = { errors, messages, pages };
+export const de: Texts = { errors, messages, pages, consent };

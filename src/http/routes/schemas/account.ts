@@ -59,3 +59,7 @@ export const accountStepUpVerifySchema = {
     verification_code: 'string: the code the user typed',
   }),
 };
+
+export const accountConsentRevokeSchema = {
+  body: protocolParams({ ...form, consent_client_id: 'string: the app whose access is withdrawn' }),
+};

@@ -15,7 +15,7 @@ export const authorizeSchema = {
     nonce: 'string: put in the id_token',
     code_challenge: 'string: PKCE (S256)',
     code_challenge_method: 'string: S256',
-    prompt: 'string: none or login',
+    prompt: 'string: none, login or consent (consent: a third-party client only)',
     max_age: 'string: seconds',
     display: 'string: page, popup, touch or wap',
     id_token_hint: 'string: an id_token Ward issued',
