@@ -56,7 +56,8 @@ interface Waiting {
 }
 
 /** The estimator thread: `score` and `isCommon` answer from it; it stops after `idleMs` unused. */
-export function createStrengthEstimator(settings: EstimatorSettings, idleMs = STRENGTH_IDLE_MS) {
+export function createStrengthEstimator(settings: EstimatorSettings, initialIdleMs = STRENGTH_IDLE_MS) {
+  let idleMs = initialIdleMs;
   const resolve = createRequire(import.meta.url).resolve;
   let worker: Worker | null = null;
   const waiting = new Map<number, Waiting>();
@@ -137,6 +138,10 @@ export function createStrengthEstimator(settings: EstimatorSettings, idleMs = ST
       (await ask('score', password, userInputs)) as StrengthScore,
     /** Whether the password is one of zxcvbn's most common passwords (any case). */
     isCommon: async (password: string): Promise<boolean> => (await ask('common', password)) as boolean,
+    /** Changes the idle period (from the next time the thread falls idle). */
+    setIdle(ms: number): void {
+      idleMs = ms;
+    },
     /** Whether a thread is up, and how many have started and exited so far. */
     threads: () => ({ running: worker !== null, ...counts }),
     /** Stops the thread (a later check starts another). */

@@ -101,6 +101,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     },
     metricsToken: s.WARD_METRICS_TOKEN ?? null,
     shutdownTimeoutSeconds: s.WARD_SHUTDOWN_TIMEOUT,
+    passwordStrengthIdleSeconds: s.WARD_PASSWORD_STRENGTH_IDLE,
     tuning,
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,

@@ -3,7 +3,10 @@
 // idle period (its memory given back), and the next check starts a new one that answers as before.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { passwordStrength, passwordStrengthThreads } from '../../src/accounts/password-policy.js';
 import { createStrengthEstimator, STRENGTH_IDLE_MS } from '../../src/accounts/password-strength.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startWard } from '../helpers/ward.js';
 
 const SETTINGS = { maxLength: 64, l33tMaxSubstitutions: 8 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,8 +21,27 @@ async function until(check: () => boolean, limitMs: number): Promise<void> {
 }
 
 describe('the password-strength thread', () => {
-  it('stops after a minute idle by default', () => {
+  it('stops after a minute idle by default, the setting WARD_PASSWORD_STRENGTH_IDLE says otherwise', () => {
     assert.equal(STRENGTH_IDLE_MS, 60_000);
+    assert.equal(loadConfig({}).passwordStrengthIdleSeconds * 1000, STRENGTH_IDLE_MS);
+    assert.equal(loadConfig({ WARD_PASSWORD_STRENGTH_IDLE: '5' }).passwordStrengthIdleSeconds, 5);
+    assert.throws(() => loadConfig({ WARD_PASSWORD_STRENGTH_IDLE: '0' }), /WARD_PASSWORD_STRENGTH_IDLE/);
+  });
+
+  it("takes the server's setting: Ward's own checks stop their thread after WARD_PASSWORD_STRENGTH_IDLE", async () => {
+    const ward = await startWard({ env: { WARD_PASSWORD_STRENGTH_IDLE: '1' } });
+    try {
+      const before = passwordStrengthThreads();
+      assert.equal(await passwordStrength('correct horse battery'), 4);
+      const started = passwordStrengthThreads();
+      assert.equal(started.running, true);
+      await until(() => passwordStrengthThreads().exited === started.exited + 1, 6000);
+      assert.equal(passwordStrengthThreads().running, false);
+      assert.equal(await passwordStrength('aaaaaaaaaa'), 0);
+      assert.equal(passwordStrengthThreads().started, before.started + (before.running ? 1 : 2));
+    } finally {
+      await ward.close();
+    }
   });
 
   it('starts at the first check, not before', async () => {

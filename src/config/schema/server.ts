@@ -91,6 +91,12 @@ export const ServerSchema = group(
       },
     ),
     WARD_SHUTDOWN_TIMEOUT: int(1, 600, 'How long in-flight requests may take to finish after SIGTERM, seconds.', 10),
+    WARD_PASSWORD_STRENGTH_IDLE: int(
+      1,
+      86400,
+      'How long the password-strength thread (zxcvbn, about 40 MB) may sit unused before it stops, seconds; the next check starts it again.',
+      60,
+    ),
   },
   'The server settings.',
   [],
@@ -108,7 +114,8 @@ type Defaulted =
   | 'WARD_TUNING'
   | 'WARD_MODE'
   | 'WARD_MAIL_FROM'
-  | 'WARD_SHUTDOWN_TIMEOUT';
+  | 'WARD_SHUTDOWN_TIMEOUT'
+  | 'WARD_PASSWORD_STRENGTH_IDLE';
 export type ServerSettings = Partial<Settings> & Pick<Settings, Defaulted>;
 
 /** The config file's keys: those the environment overrides, and the settings groups. */
