@@ -125,6 +125,8 @@ describe('the image started from its own files', () => {
   it('holds the production packages of every package the compiled code names', () => {
     const named = [...packagesNamed(join(app, 'dist'))].sort();
     assert.ok(named.includes('fastify') && named.includes('pg'), `found the imports: ${named.join(', ')}`);
+    for (const dev of ['typescript', 'tsx', 'esbuild'])
+      assert.ok(!existsSync(join(app, 'node_modules', dev)), `${dev} (a dev package) is not in the image`);
     for (const name of named) {
       assert.ok(Object.hasOwn(pkg.dependencies, name), `${name} is a production dependency`);
       assert.ok(existsSync(join(app, 'node_modules', name)), `${name} is installed in the image`);
