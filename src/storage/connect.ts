@@ -139,6 +139,18 @@ const MIGRATIONS: Record<string, Migration> = {
   '016-client-token-rules': m016,
 };
 
+const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));
+
+/**
+ * The migrations applied to the database that this code cannot run against: contract migrations
+ * (named `NNN-contract-...`, docs/operations.md) it does not know, made by a newer release. An
+ * unknown expand migration (any other name) only adds what this code does not use, so it is no
+ * reason to stop serving.
+ */
+export function contractsBeyond(applied: string[]): string[] {
+  return applied.filter((name) => !KNOWN_MIGRATIONS.has(name) && /^\d+-contract-/.test(name));
+}
+
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return MIGRATIONS;
