@@ -140,6 +140,13 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));
+/** The migrations in the order they run. */
+export const MIGRATION_LIST: ReadonlyArray<readonly [string, Migration]> = Object.entries(MIGRATIONS).sort(([a], [b]) =>
+  a.localeCompare(b),
+);
+
+/** A contract migration removes or changes what earlier code uses: it is named `NNN-contract-...`. */
+export const isContractMigration = (name: string): boolean => /^\d+-contract-/.test(name);
 
 /**
  * The migrations applied to the database that this code cannot run against: contract migrations
@@ -148,7 +155,7 @@ const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));
  * reason to stop serving.
  */
 export function contractsBeyond(applied: string[]): string[] {
-  return applied.filter((name) => !KNOWN_MIGRATIONS.has(name) && /^\d+-contract-/.test(name));
+  return applied.filter((name) => !KNOWN_MIGRATIONS.has(name) && isContractMigration(name));
 }
 
 class StaticProvider implements MigrationProvider {
