@@ -3,7 +3,8 @@
 // full collection walked it (a JWK Set request cost 25% more CPU once the first password had been
 // checked, docs/performance.md), and each check held the event loop for tens of milliseconds. The
 // thread starts at the first check, does not keep the process alive, and is stopped once no check
-// has come for a while (about 40 MB of RSS given back); the next check starts another.
+// has come for a while (about 70 MB of RSS given back, docs/performance.md); the next check starts
+// another.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 

@@ -94,7 +94,7 @@ export const ServerSchema = group(
     WARD_PASSWORD_STRENGTH_IDLE: int(
       1,
       86400,
-      'How long the password-strength thread (zxcvbn, about 40 MB) may sit unused before it stops, seconds; the next check starts it again.',
+      'How long the password-strength thread (zxcvbn, about 70 MB) may sit unused before it stops, seconds; the next check starts it again.',
       60,
     ),
   },
