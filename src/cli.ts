@@ -9,12 +9,14 @@ import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/tuning/heap-
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
+import { describePlan, planMigrations } from './storage/migration-plan.js';
 import { describeUnavailable, isDatabaseUnavailable } from './storage/unavailable.js';
 
 const usage = `Usage: ward <command>
   start [--workers N]  run the server (migrations, keys and first-start bootstrap included);
             --workers N runs N processes sharing the port (node:cluster), one per core
-  migrate   apply the database migrations and exit
+  migrate   apply the database migrations and exit;
+            --plan prints the pending ones, their SQL and whether each is safe online, and changes nothing
 ${OPERATOR_USAGE}
 Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see docs/configuration.md).`;
 
@@ -40,6 +42,12 @@ async function main(argv: string[]): Promise<number> {
       postgresUrl: config.databaseUrl,
       tuning: config.tuning,
     });
+    if (argv.includes('--plan')) {
+      const plan = await planMigrations(db);
+      await db.close();
+      process.stdout.write(describePlan(plan));
+      return 0;
+    }
     const applied = await migrate(db);
     await db.close();
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');

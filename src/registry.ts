@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService, type SessionService } from './accounts/sessions.js';
 import { isTrustedDevice } from './accounts/trusted-devices.js';
+import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { signInAudit } from './sign-in-methods/audit.js';
@@ -90,6 +91,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   // Process-wide speed-ups (config/tuning.ts): where random bytes come from, stacks on refusals.
   drawRandomBytesFrom(config.tuning.random_pool ? pooledRandomBytes : randomBytes);
   refusalStacks.skip = config.tuning.stackless_client_errors;
+  setPasswordStrengthIdle(config.passwordStrengthIdleSeconds * 1000);
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? makeLogger(config.logLevel);
   const master = loadMasterKey(config.dataDir, config.masterKey);

@@ -42,6 +42,14 @@ const estimator = createStrengthEstimator({
   l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
 });
 
+/** How long the estimator's thread may sit unused before it stops (WARD_PASSWORD_STRENGTH_IDLE). */
+export function setPasswordStrengthIdle(ms: number): void {
+  estimator.setIdle(ms);
+}
+
+/** Whether the estimator's thread is up, and how many have started and exited. */
+export const passwordStrengthThreads = () => estimator.threads();
+
 /** The pieces of the owner's identity a password must not contain, lower-cased. */
 function userInfo(owner: PasswordOwner): string[] {
   const email = owner.email?.toLowerCase() ?? '';

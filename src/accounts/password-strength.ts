@@ -2,7 +2,9 @@
 // common, English and French dictionaries and their ranked maps): on the server's main thread every
 // full collection walked it (a JWK Set request cost 25% more CPU once the first password had been
 // checked, docs/performance.md), and each check held the event loop for tens of milliseconds. The
-// thread starts at the first check and does not keep the process alive.
+// thread starts at the first check, does not keep the process alive, and is stopped once no check
+// has come for a while (about 70 MB of RSS given back, docs/performance.md); the next check starts
+// another.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -46,17 +48,40 @@ parentPort.on('message', ({ id, kind, password, userInputs }) => {
 });
 `;
 
+/** How long the thread may sit unused before it is stopped. */
+export const STRENGTH_IDLE_MS = 60_000;
+
 interface Waiting {
   resolve(value: unknown): void;
   reject(e: Error): void;
 }
 
-/** The estimator thread: `score` and `isCommon` answer from it. */
-export function createStrengthEstimator(settings: EstimatorSettings) {
+/** The estimator thread: `score` and `isCommon` answer from it; it stops after `idleMs` unused. */
+export function createStrengthEstimator(settings: EstimatorSettings, initialIdleMs = STRENGTH_IDLE_MS) {
+  let idleMs = initialIdleMs;
   const resolve = createRequire(import.meta.url).resolve;
   let worker: Worker | null = null;
   const waiting = new Map<number, Waiting>();
   let nextId = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+  const counts = { started: 0, exited: 0 };
+
+  function stopIdleTimer(): void {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+
+  /** Stops the thread once it has had nothing to do for idleMs (a check in between cancels this). */
+  function stopWhenIdle(w: Worker): void {
+    stopIdleTimer();
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      if (worker !== w || waiting.size > 0) return;
+      worker = null;
+      void w.terminate();
+    }, idleMs);
+    idleTimer.unref();
+  }
 
   function failAll(e: Error): void {
     worker = null;
@@ -78,20 +103,26 @@ export function createStrengthEstimator(settings: EstimatorSettings) {
       const waiter = waiting.get(m.id);
       if (!waiter) return;
       waiting.delete(m.id);
-      if (waiting.size === 0) w.unref();
+      if (waiting.size === 0) {
+        w.unref();
+        stopWhenIdle(w);
+      }
       if (m.error !== undefined) waiter.reject(new Error(`password strength: ${m.error}`));
       else waiter.resolve(m.value);
     });
     w.on('error', (e) => failAll(e));
     w.on('exit', (code) => {
+      counts.exited++;
       if (worker === w) failAll(new Error(`password strength: the estimator thread exited (${code})`));
     });
     w.unref();
     worker = w;
+    counts.started++;
     return w;
   }
 
   function ask(kind: 'score' | 'common', password: string, userInputs: string[] = []): Promise<unknown> {
+    stopIdleTimer();
     const w = thread();
     const id = nextId++;
     // Kept alive while a check is waiting (the caller awaits it), not otherwise.
@@ -108,8 +139,15 @@ export function createStrengthEstimator(settings: EstimatorSettings) {
       (await ask('score', password, userInputs)) as StrengthScore,
     /** Whether the password is one of zxcvbn's most common passwords (any case). */
     isCommon: async (password: string): Promise<boolean> => (await ask('common', password)) as boolean,
+    /** Changes the idle period (from the next time the thread falls idle). */
+    setIdle(ms: number): void {
+      idleMs = ms;
+    },
+    /** Whether a thread is up, and how many have started and exited so far. */
+    threads: () => ({ running: worker !== null, ...counts }),
     /** Stops the thread (a later check starts another). */
     async close(): Promise<void> {
+      stopIdleTimer();
       const w = worker;
       worker = null;
       if (w) await w.terminate();

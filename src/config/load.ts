@@ -103,6 +103,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     otelServiceName: s.OTEL_SERVICE_NAME,
     shutdownTimeoutSeconds: s.WARD_SHUTDOWN_TIMEOUT,
+    passwordStrengthIdleSeconds: s.WARD_PASSWORD_STRENGTH_IDLE,
     tuning,
     account,
     accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,

@@ -77,6 +77,8 @@ export interface WardConfig {
   otelServiceName: string;
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutSeconds: number;
+  /** How long the password-strength thread may sit unused before it stops (WARD_PASSWORD_STRENGTH_IDLE). */
+  passwordStrengthIdleSeconds: number;
   /** Which speed-ups are on (WARD_TUNING, WARD_TUNING_OFF; config/tuning.ts). */
   tuning: Tuning;
   account: AccountSettings;

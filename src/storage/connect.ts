@@ -147,6 +147,25 @@ const MIGRATIONS: Record<string, Migration> = {
   '020-consents': m020,
 };
 
+const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));
+/** The migrations in the order they run. */
+export const MIGRATION_LIST: ReadonlyArray<readonly [string, Migration]> = Object.entries(MIGRATIONS).sort(([a], [b]) =>
+  a.localeCompare(b),
+);
+
+/** A contract migration removes or changes what earlier code uses: it is named `NNN-contract-...`. */
+export const isContractMigration = (name: string): boolean => /^\d+-contract-/.test(name);
+
+/**
+ * The migrations applied to the database that this code cannot run against: contract migrations
+ * (named `NNN-contract-...`, docs/operations.md) it does not know, made by a newer release. An
+ * unknown expand migration (any other name) only adds what this code does not use, so it is no
+ * reason to stop serving.
+ */
+export function contractsBeyond(applied: string[]): string[] {
+  return applied.filter((name) => !KNOWN_MIGRATIONS.has(name) && isContractMigration(name));
+}
+
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return MIGRATIONS;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Db } from './connect.js';
+import { contractsBeyond, type Db } from './connect.js';
 import type { Database } from './schema.js';
 import { accountCodesRepo } from './sql/account-codes.js';
 import { auditRepo } from './sql/audit.js';
@@ -65,6 +65,8 @@ export interface Storage extends Repos {
   settled(): Promise<void> | undefined;
   /** Whether the database answers a trivial query (readiness). */
   answers(): Promise<boolean>;
+  /** Whether this code can serve on the database's schema: no newer release's contract migration ran. */
+  schemaFits(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,11 @@ export function createStorage(d: Db): Storage {
       sql`select 1 as ok`.execute(d.db).then(
         () => true,
         () => false,
+      ),
+    schemaFits: () =>
+      sql<{ name: string }>`select name from kysely_migration`.execute(d.db).then(
+        ({ rows }) => contractsBeyond(rows.map((r) => r.name)).length === 0,
+        () => true,
       ),
     close: () => d.close(),
   };

@@ -32,7 +32,10 @@ describe('operations endpoints and metrics', () => {
     assert.deepEqual(await h.json(), { status: 'ok' });
     const r = await m.ward.fetch('/readyz');
     assert.equal(r.status, 200);
-    assert.deepEqual(await r.json(), { status: 'ready', checks: { database: true, keys: true, accepting: true } });
+    assert.deepEqual(await r.json(), {
+      status: 'ready',
+      checks: { database: true, keys: true, accepting: true, schema: true },
+    });
     assert.equal(r.headers.get('cache-control'), 'no-store');
   });
 

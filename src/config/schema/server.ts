@@ -99,6 +99,12 @@ export const ServerSchema = group(
       },
     ),
     OTEL_SERVICE_NAME: text('The service name the traces carry.', { min: 1, value: 'ward' }),
+    WARD_PASSWORD_STRENGTH_IDLE: int(
+      1,
+      86400,
+      'How long the password-strength thread (zxcvbn, about 70 MB) may sit unused before it stops, seconds; the next check starts it again.',
+      60,
+    ),
   },
   'The server settings.',
   [],
@@ -117,7 +123,8 @@ type Defaulted =
   | 'WARD_MODE'
   | 'WARD_MAIL_FROM'
   | 'WARD_SHUTDOWN_TIMEOUT'
-  | 'OTEL_SERVICE_NAME';
+  | 'OTEL_SERVICE_NAME'
+  | 'WARD_PASSWORD_STRENGTH_IDLE';
 export type ServerSettings = Partial<Settings> & Pick<Settings, Defaulted>;
 
 /** The config file's keys: those the environment overrides, and the settings groups. */

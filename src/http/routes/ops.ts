@@ -1,8 +1,8 @@
 // Operations endpoints. /healthz: liveness (the process answers). /readyz: readiness for a load
-// balancer: the database answers a query within a second, the global signing key is loaded, and the
-// process is not shutting down. /metrics: Prometheus text from prom-client (docs/metrics.md); with
-// WARD_METRICS_TOKEN set it needs that Bearer token, without it only loopback callers (a scraper on
-// the same host) get it.
+// balancer: the database answers a query within a second, the global signing key is loaded, the
+// process is not shutting down, and no newer release's contract migration has run. /metrics:
+// Prometheus text from prom-client (docs/metrics.md); with WARD_METRICS_TOKEN set it needs that Bearer
+// token, without it only loopback callers (a scraper on the same host) get it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
@@ -55,12 +55,15 @@ export function opsRoutes(app: WardApp, r: OpsDeps, lifecycle: Lifecycle): void 
   app.get('/healthz', { schema: healthSchema }, async (_req, reply) => noStore(reply).send({ status: 'ok' }));
 
   app.get('/readyz', { schema: readySchema }, async (_req, reply) => {
+    const database = await databaseAnswers(r);
     const checks = {
-      database: await databaseAnswers(r),
+      database,
       keys: r.keys.hasCurrent(GLOBAL_SET, 'RS256'),
       accepting: !lifecycle.closing,
+      // A newer release's contract migration ran: this process's code is older than the schema needs.
+      schema: database ? await r.storage.schemaFits() : true,
     };
-    const ready = checks.database && checks.keys && checks.accepting;
+    const ready = checks.database && checks.keys && checks.accepting && checks.schema;
     return noStore(reply)
       .code(ready ? 200 : 503)
       .send({ status: ready ? 'ready' : 'not_ready', checks });

@@ -6,7 +6,7 @@ export const healthSchema = { response: { 200: answer({ status: stringEnum(['ok'
 
 const readiness = answer({
   status: stringEnum(['ready', 'not_ready']),
-  checks: answer({ database: Type.Boolean(), keys: Type.Boolean(), accepting: Type.Boolean() }),
+  checks: answer({ database: Type.Boolean(), keys: Type.Boolean(), accepting: Type.Boolean(), schema: Type.Boolean() }),
 });
 
 /** 200 when ready, 503 with the same body when a check fails. */
