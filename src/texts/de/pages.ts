@@ -228,6 +228,10 @@ export const pages: Texts['pages'] = {
     verify: 'Bestätigen',
     resend: 'Neuen Code senden',
     other: (c: Channel) => `Code stattdessen per ${c === 'email' ? 'E-Mail' : 'SMS'} senden`,
+    leadApp: (client: string) => `Geben Sie den Code Ihrer Authenticator-App ein, um sich bei ${client} anzumelden.`,
+    useApp: 'Stattdessen meine Authenticator-App verwenden',
+    recoveryLabel: 'Oder ein Wiederherstellungscode',
+    useRecovery: 'Diesen Wiederherstellungscode verwenden',
   },
   selfService: {
     continue: 'Weiter',

@@ -217,6 +217,11 @@ export const pages = {
     verify: 'Verify',
     resend: 'Send a new code',
     other: (c: Channel) => `Send the code by ${c === 'email' ? 'email' : 'SMS'} instead`,
+    /** An authenticator app (TOTP): nothing is sent. */
+    leadApp: (client: string) => `Enter the code your authenticator app shows to sign in to ${client}.`,
+    useApp: 'Use my authenticator app instead',
+    recoveryLabel: 'Or a recovery code',
+    useRecovery: 'Use this recovery code',
   },
   selfService: {
     continue: 'Continue',

@@ -223,6 +223,11 @@ export const pages: Texts['pages'] = {
     verify: 'Verificar',
     resend: 'Enviar un código nuevo',
     other: (c: Channel) => `Enviar el código por ${c === 'email' ? 'correo electrónico' : 'SMS'} en su lugar`,
+    leadApp: (client: string) =>
+      `Introduzca el código que muestra su aplicación de autenticación para iniciar sesión en ${client}.`,
+    useApp: 'Usar mi aplicación de autenticación en su lugar',
+    recoveryLabel: 'O un código de recuperación',
+    useRecovery: 'Usar este código de recuperación',
   },
   selfService: {
     continue: 'Continuar',

@@ -220,6 +220,11 @@ export const pages: Texts['pages'] = {
     verify: 'Vérifier',
     resend: 'Envoyer un nouveau code',
     other: (c: Channel) => `Recevoir plutôt le code par ${c === 'email' ? 'e-mail' : 'SMS'}`,
+    leadApp: (client: string) =>
+      `Saisissez le code affiché par votre application d'authentification pour vous connecter à ${client}.`,
+    useApp: "Utiliser plutôt mon application d'authentification",
+    recoveryLabel: 'Ou un code de secours',
+    useRecovery: 'Utiliser ce code de secours',
   },
   selfService: {
     continue: 'Continuer',
