@@ -138,6 +138,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     const { user } = who.session;
     const factors = await verifiedFactors(r.storage, user.id);
     const owed = factors.length > 0 && !freshFromStepUp(who.session, r.clock.now());
+    const app = factors.some((f) => f.type === 'totp');
     const page = accountPage(status, {
       language: who.language,
       csrf: ensureCsrf(r, req, reply),
@@ -148,6 +149,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         phoneVerified: user.phone_number_verified,
         hasPassword: user.password_hash !== null,
       },
+      app: app ? { recoveryLeft: await r.storage.recoveryCodes.countUnused(user.id) } : undefined,
       pending: await r.addresses.pendingChanges(user),
       notice: extra.notice,
       error: extra.error,
@@ -157,6 +159,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
             factors: factors
               .filter((f) => f.type === 'email' || f.type === 'sms')
               .map((f) => ({ channel: f.type as Channel, to: maskDestination(f.destination) })),
+            app,
             started: extra.started,
           }
         : undefined,
@@ -330,8 +333,11 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       typeof params.step_up === 'string' && typeof params.challenge_id === 'string' && channel
         ? { stepUp: params.step_up, challengeId: params.challenge_id, channel }
         : undefined;
+    const strong = params.auth_type === 'totp' || params.auth_type === 'recovery_code' ? params.auth_type : null;
     return attempt(req, reply, a, 'step_up', { started: retry }, async () => {
-      const cookie = await stepUp.finish(who.session, who.cookie, params.challenge_id, params.verification_code);
+      const cookie = strong
+        ? await stepUp.confirmWithFactor(who.session, who.cookie, strong, params.verification_code, who.messageLanguage)
+        : await stepUp.finish(who.session, who.cookie, params.challenge_id, params.verification_code);
       setSessionCookie(reply, cookie, r.account().session_ttl);
       return seeOther(reply, 'confirmed', a.back);
     });

@@ -20,6 +20,8 @@ export interface AccountPageInput {
     phoneVerified: boolean;
     hasPassword: boolean;
   };
+  /** The user's authenticator app, when enabled, and their recovery codes left ("7 left"). */
+  app?: { recoveryLeft: number };
   /** Changes asked for and not confirmed yet (their link or code still works). */
   pending: { email: string | null; phone: string | null };
   notice?: AccountNotice;
@@ -30,6 +32,8 @@ export interface AccountPageInput {
   /** A step-up is owed: one button per verified factor (its masked address), or the code form of one started. */
   stepUp?: {
     factors: Array<{ channel: Channel; to: string }>;
+    /** The user has an authenticator app: its code (or a recovery code) confirms at once, nothing sent. */
+    app?: boolean;
     started?: { stepUp: string; challengeId: string; channel: Channel };
   };
   minLength: number;
@@ -76,7 +80,10 @@ function summary(p: AccountPageInput): SafeHtml {
     return html`<dt>${label}</dt><dd>${value === null ? t.none : html`${value} ${state}`}</dd>`;
   };
   const { user } = p;
-  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}</dl>`;
+  const app =
+    p.app &&
+    html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd><dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(p.app.recoveryLeft)}</dd>`;
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
@@ -87,6 +94,24 @@ function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['ste
     const buttons = s.factors.map((f) =>
       form(p, '/step-up', html`${hidden('auth_type', f.channel)}${submit(t.sendCode(f.channel, f.to))}`),
     );
+    // An authenticator app (or a recovery code) answers at once: no step-up to start, nothing sent.
+    const typed = (type: string, id: string, label: string, attrs: SafeHtml) =>
+      form(
+        p,
+        '/step-up/verify',
+        html`${hidden('auth_type', type)}${input(p, 'step_up', { id, label, attrs })}${submit(t.verify)}`,
+      );
+    if (s.app) {
+      buttons.unshift(typed('totp', 'step-up-app-code', t.appCode, CODE_ATTRS));
+      buttons.push(
+        typed(
+          'recovery_code',
+          'step-up-recovery-code',
+          t.recoveryCode,
+          html`name="verification_code" autocomplete="off"`,
+        ),
+      );
+    }
     return section(
       'step-up',
       t.stepUpHeading,

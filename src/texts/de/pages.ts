@@ -87,6 +87,12 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Neues Passwort bestätigen',
     savePassword: 'Mein Passwort ändern',
     stepUpHeading: 'Bestätigen Sie, dass Sie es sind',
+    appCode: 'Code Ihrer Authenticator-App',
+    recoveryCode: 'Oder ein Wiederherstellungscode',
+    authenticatorApp: 'Authenticator-App',
+    appOn: 'aktiviert',
+    recoveryCodes: 'Wiederherstellungscodes',
+    recoveryLeft: (n: number) => `noch ${n}`,
     stepUpLead:
       'Um Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort zu ändern, bestätigen Sie zuerst mit einem Code, ' +
       'dass Sie es sind.',

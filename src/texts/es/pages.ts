@@ -85,6 +85,12 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Confirme la nueva contraseña',
     savePassword: 'Cambiar mi contraseña',
     stepUpHeading: 'Confirme que es usted',
+    appCode: 'Código de su aplicación de autenticación',
+    recoveryCode: 'O un código de recuperación',
+    authenticatorApp: 'Aplicación de autenticación',
+    appOn: 'activada',
+    recoveryCodes: 'Códigos de recuperación',
+    recoveryLeft: (n: number) => `quedan ${n}`,
     stepUpLead:
       'Para cambiar su dirección de correo electrónico, su número de teléfono o su contraseña, confirme primero ' +
       'que es usted con un código.',

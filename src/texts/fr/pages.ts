@@ -83,6 +83,12 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Confirmez le nouveau mot de passe',
     savePassword: 'Changer mon mot de passe',
     stepUpHeading: 'Confirmez qu’il s’agit bien de vous',
+    appCode: "Code de votre application d'authentification",
+    recoveryCode: 'Ou un code de secours',
+    authenticatorApp: "Application d'authentification",
+    appOn: 'activée',
+    recoveryCodes: 'Codes de secours',
+    recoveryLeft: (n: number) => `il en reste ${n}`,
     stepUpLead:
       'Pour changer d’adresse e-mail, de numéro de téléphone ou de mot de passe, ' +
       'confirmez d’abord qu’il s’agit bien de vous avec un code.',
