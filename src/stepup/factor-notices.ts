@@ -36,7 +36,8 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
   for (const f of before)
     if (f.verified_at !== null && f.type !== 'totp') all.push({ channel: f.type, to: f.destination });
-  const changed = 'destination' in factor ? factor : null;
+  // A factor with an address is told at it; an authenticator app, a passkey or a recovery code has none.
+  const changed = 'destination' in factor && (factor.type === 'email' || factor.type === 'sms') ? factor : null;
   if (changed && change === 'factor_removed') all.push({ channel: changed.type, to: changed.destination });
   const keyOf = (channel: DeliveryChannel, to: string) => `${channel}:${channel === 'email' ? to.toLowerCase() : to}`;
   const seen = new Set(changed && change === 'factor_added' ? [keyOf(changed.type, changed.destination)] : []);
@@ -56,7 +57,9 @@ export function createFactorNotices(deps: {
   return {
     /** Sends the notices of one change in the background; returns at once. */
     factorChanged(input: FactorChangeInput): void {
-      const masked = 'destination' in input.factor ? maskDestination(input.factor.destination) : '';
+      const f = input.factor;
+      const masked =
+        'destination' in f && (f.type === 'email' || f.type === 'sms') ? maskDestination(f.destination) : '';
       for (const r of noticeRecipients(input)) {
         const p = deps.delivery
           .sendNotice({
