@@ -99,5 +99,58 @@ for (const engine of engines()) {
       html = await open(browser);
       assert.match(html, /<dd id="recovery-left">9 left<\/dd>/);
     });
+
+    it('sets up the app on the page (QR code, key, first code), shows the codes once, makes new ones, removes it', async () => {
+      const { user } = await plainToken(w);
+      const browser = await signIn(user);
+      let html = await open(browser);
+      const [setUp] = formsOf(html, `${PAGE}/app`);
+      assert.ok(setUp, 'a set-up form');
+      const csrf = setUp.csrf!;
+      const started = await browser.postForm(`${PAGE}/app`, { csrf });
+      assert.equal(started.status, 200);
+      html = await started.text();
+      assert.match(html, /<figure id="app-qr"><svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      const secret = /<code id="app-key">([A-Z2-7]{32})<\/code>/.exec(html)?.[1];
+      assert.ok(secret, 'the key as text');
+      const uri = /<code id="app-uri">([^<]+)<\/code>/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+      assert.equal(new URL(uri!).searchParams.get('secret'), secret);
+
+      const right = totpAt(secret, w.ward.clock.now());
+      const wrong = await browser.postForm(`${PAGE}/app/verify`, {
+        csrf,
+        verification_code: right === '000000' ? '111111' : '000000',
+      });
+      assert.equal(wrong.status, 400);
+      assert.match(await wrong.text(), /id="app-error">The code is wrong or has expired/);
+      const on = await browser.postForm(`${PAGE}/app/verify`, { csrf, verification_code: right });
+      assert.equal(on.status, 200);
+      html = await on.text();
+      const codes = [...html.matchAll(/<li><code>([0-9a-z]{5}-[0-9a-z]{5})<\/code><\/li>/g)].map((m) => m[1]!);
+      assert.equal(codes.length, 10, 'the recovery codes, shown once');
+      html = await open(browser);
+      assert.doesNotMatch(html, /<li><code>/, 'not shown again');
+      assert.match(html, /<dd id="recovery-left">10 left<\/dd>/);
+      // The app is now a factor: its changes wait for "Confirm it's you".
+      assert.equal((await browser.postForm(`${PAGE}/recovery-codes`, { csrf })).status, 403);
+      w.ward.clock.advance(30_000);
+      const ok = await browser.postForm(`${PAGE}/step-up/verify`, {
+        csrf,
+        auth_type: 'totp',
+        verification_code: totpAt(secret, w.ward.clock.now()),
+      });
+      assert.equal(ok.status, 303);
+      const renewed = await browser.postForm(`${PAGE}/recovery-codes`, { csrf });
+      assert.equal(renewed.status, 200);
+      const fresh = [...(await renewed.text()).matchAll(/<li><code>([0-9a-z-]{11})<\/code><\/li>/g)].map((m) => m[1]!);
+      assert.equal(fresh.length, 10);
+      assert.equal(fresh.filter((c) => codes.includes(c)).length, 0);
+      const removed = await browser.postForm(`${PAGE}/app/remove`, { csrf });
+      assert.equal(removed.status, 303);
+      assert.equal(removed.headers.get('location'), `${PAGE}?notice=app_removed`);
+      html = await open(browser);
+      assert.equal(formsOf(html, `${PAGE}/app`).length, 1, 'set up again');
+      assert.doesNotMatch(html, /recovery-left/);
+    });
   });
 }

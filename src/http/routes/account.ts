@@ -49,6 +49,8 @@ import type { Limiter } from '../../limits/rate-limit.js';
 import type { LogoutDelivery } from '../../logout/backchannel.js';
 import type { Addresses } from '../../self-service/addresses.js';
 import type { Storage } from '../../storage/storage.js';
+import type { StrongFactors } from '../../stepup/strong-factors.js';
+import { accountAppRoutes } from './account-app.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AccountDeps {
@@ -68,6 +70,7 @@ export interface AccountDeps {
   profiles: ProfileService;
   sessions: SessionService;
   storage: Storage;
+  strongFactors: StrongFactors;
 }
 
 /** The signed-in user of a request: the live SSO session, its cookie, the page's language. */
@@ -87,7 +90,7 @@ interface Accepted {
   back: AccountPageInput['back'];
 }
 
-type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back'> & {
+type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back' | 'enrolment' | 'newCodes'> & {
   started?: NonNullable<AccountPageInput['stepUp']>['started'];
 };
 
@@ -165,6 +168,8 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         : undefined,
       minLength: r.account().password_min_length,
       back: extra.back,
+      enrolment: extra.enrolment,
+      newCodes: extra.newCodes,
     });
     return sendRendered(reply, page);
   }
@@ -342,4 +347,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       return seeOther(reply, 'confirmed', a.back);
     });
   });
+
+  // The authenticator app and recovery codes (account-app.ts), with this page's checks and answers.
+  accountAppRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
 }

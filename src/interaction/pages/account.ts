@@ -2,13 +2,13 @@
 // address and phone number, and the forms that change them and the password; "Confirm it's you" first
 // when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
-import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
+import { html, joinHtml, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { type AccountNotice, accountText } from './account-text.js';
 
 export type Channel = 'email' | 'sms';
 
 /** Where a message shows: beside the form it is about, or at the top. */
-export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up';
+export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up' | 'app';
 
 export interface AccountPageInput {
   language: Language;
@@ -22,6 +22,10 @@ export interface AccountPageInput {
   };
   /** The user's authenticator app, when enabled, and their recovery codes left ("7 left"). */
   app?: { recoveryLeft: number };
+  /** An authenticator app being set up: its QR code (SVG from the `qrcode` library), key and URI, shown once. */
+  enrolment?: { qrSvg: string; secret: string; uri: string };
+  /** Recovery codes just made: shown this once. */
+  newCodes?: string[];
   /** Changes asked for and not confirmed yet (their link or code still works). */
   pending: { email: string | null; phone: string | null };
   notice?: AccountNotice;
@@ -198,6 +202,31 @@ function passwordSection(p: AccountPageInput): SafeHtml {
   );
 }
 
+/** Recovery codes just made, shown once (even when "Confirm it's you" is owed for what follows). */
+function newCodesBlock(p: AccountPageInput): SafeHtml | null {
+  if (!p.newCodes) return null;
+  const t = accountText(p.language);
+  return html`<p role="status">${t.recoveryShown}</p><ul id="recovery-codes">${p.newCodes.map((c) => html`<li><code>${c}</code></li>`)}</ul>`;
+}
+
+/** The authenticator app: set it up (QR code, key, first code), or remove it; new recovery codes. */
+function appSection(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
+  let inner: SafeHtml;
+  if (p.app) {
+    inner = html`${form(p, '/recovery-codes', submit(t.newRecoveryCodes, true))}${form(p, '/app/remove', submit(t.appRemove, true))}`;
+  } else if (p.enrolment) {
+    const code = input(p, 'app', { id: 'app-code', label: t.appCode, attrs: CODE_ATTRS });
+    // The SVG is the qrcode library's drawing of the URI (paths only, no script, nothing from the user).
+    inner = html`<p>${t.appScan}</p><figure id="app-qr">${trustedHtml(p.enrolment.qrSvg)}</figure>
+<p>${t.appKey}: <code id="app-key">${p.enrolment.secret}</code></p><p class="muted"><code id="app-uri">${p.enrolment.uri}</code></p>
+${form(p, '/app/verify', html`${code}${submit(t.appEnable)}`)}`;
+  } else {
+    inner = html`<p>${t.appLead}</p>${form(p, '/app', submit(t.appSetUp))}`;
+  }
+  return section('app', t.appHeading, html`${alertIn(p, 'app')}${inner}`);
+}
+
 /** The account page of a signed-in user. */
 export function accountPage(status: number, p: AccountPageInput): Page {
   const t = accountText(p.language);
@@ -207,13 +236,13 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     ? html`${stepUpSection(p, p.stepUp)}${
         p.pending.phone && section('phone', t.changePhone, phoneCodeForm(p, p.pending.phone))
       }`
-    : joinHtml([emailSection(p), phoneSection(p), passwordSection(p)], html`\n`);
+    : joinHtml([emailSection(p), phoneSection(p), passwordSection(p), appSection(p)], html`\n`);
   const back = p.back && html`<p><a href="${p.back.href}">${t.back(p.back.name)}</a></p>`;
   return {
     status,
     lang: p.language,
     title: t.title,
-    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${back}`,
   };
 }
 

@@ -93,6 +93,17 @@ export const pages: Texts['pages'] = {
     appOn: 'aktiviert',
     recoveryCodes: 'Wiederherstellungscodes',
     recoveryLeft: (n: number) => `noch ${n}`,
+    appHeading: 'Authenticator-App',
+    appLead: 'Eine App wie Google Authenticator, Aegis oder 1Password zeigt alle 30 Sekunden einen neuen Code.',
+    appSetUp: 'Authenticator-App einrichten',
+    appScan:
+      'Scannen Sie diesen Code mit der App oder geben Sie den Schlüssel von Hand ein, dann den angezeigten Code.',
+    appKey: 'Schlüssel',
+    appEnable: 'Aktivieren',
+    appRemove: 'Authenticator-App entfernen',
+    newRecoveryCodes: 'Neue Wiederherstellungscodes erstellen',
+    recoveryShown:
+      'Ihre Wiederherstellungscodes. Bewahren Sie sie sicher auf: Jeder gilt einmal, wenn Sie die App nicht nutzen können, und sie werden nur jetzt angezeigt.',
     stepUpLead:
       'Um Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort zu ändern, bestätigen Sie zuerst mit einem Code, ' +
       'dass Sie es sind.',
@@ -110,6 +121,7 @@ export const pages: Texts['pages'] = {
       phone_code_sent: (p: Pending) => `Wir haben einen Code per SMS an ${p.phone ?? 'Ihre neue Nummer'} gesendet.`,
       phone_changed: () => 'Ihre Telefonnummer ist bestätigt.',
       password_changed: () => 'Ihr Passwort wurde geändert. Ihre anderen Sitzungen wurden abgemeldet.',
+      app_removed: () => 'Die Authenticator-App wurde entfernt, mit ihren Wiederherstellungscodes.',
       confirmed: () => 'Vielen Dank. Sie können jetzt Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort ändern.',
     },
     problems: {

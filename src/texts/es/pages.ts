@@ -91,6 +91,17 @@ export const pages: Texts['pages'] = {
     appOn: 'activada',
     recoveryCodes: 'Códigos de recuperación',
     recoveryLeft: (n: number) => `quedan ${n}`,
+    appHeading: 'Aplicación de autenticación',
+    appLead: 'Una aplicación como Google Authenticator, Aegis o 1Password muestra un código nuevo cada 30 segundos.',
+    appSetUp: 'Configurar una aplicación de autenticación',
+    appScan:
+      'Escanee este código con la aplicación, o escriba la clave a mano, y luego introduzca el código que muestra.',
+    appKey: 'Clave',
+    appEnable: 'Activar',
+    appRemove: 'Quitar la aplicación de autenticación',
+    newRecoveryCodes: 'Crear nuevos códigos de recuperación',
+    recoveryShown:
+      'Sus códigos de recuperación. Guárdelos en un lugar seguro: cada uno sirve una vez, cuando no pueda usar la aplicación, y solo se muestran ahora.',
     stepUpLead:
       'Para cambiar su dirección de correo electrónico, su número de teléfono o su contraseña, confirme primero ' +
       'que es usted con un código.',
@@ -108,6 +119,7 @@ export const pages: Texts['pages'] = {
       phone_code_sent: (p: Pending) => `Hemos enviado un código por SMS al ${p.phone ?? 'nuevo número'}.`,
       phone_changed: () => 'Su número de teléfono está confirmado.',
       password_changed: () => 'Su contraseña se ha cambiado. Se han cerrado sus demás sesiones.',
+      app_removed: () => 'Se quitó la aplicación de autenticación, con sus códigos de recuperación.',
       confirmed: () =>
         'Gracias. Ya puede cambiar su dirección de correo electrónico, su número de teléfono o su contraseña.',
     },

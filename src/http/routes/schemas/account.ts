@@ -59,3 +59,8 @@ export const accountStepUpVerifySchema = {
     verification_code: 'string: the code the user typed',
   }),
 };
+
+/** A form of the account page's authenticator app (account-app.ts); `verification_code` on the first code. */
+export const accountFormSchema = (what: string) => ({
+  body: protocolParams({ ...form, verification_code: `string: the app's code (${what})` }),
+});
