@@ -31,6 +31,7 @@ import { webauthnRoutes } from './http/routes/webauthn.js';
 import { logoutRoutes } from './http/routes/logout.js';
 import { metadataRoutes } from './http/routes/metadata.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
+import { strongFactorRoutes } from './http/routes/strong-factors.js';
 import { customTokenRoutes } from './sign-in-methods/custom-token/routes.js';
 import { passwordlessRoutes } from './http/routes/passwordless.js';
 import { selfServiceRoutes } from './http/routes/self-service.js';
@@ -128,6 +129,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   logoutRoutes(app, r);
   stepUpRoutes(app, r, signIn);
   mfaCredentialRoutes(app, r);
+  strongFactorRoutes(app, r, signIn);
   sessionRoutes(app, r);
   userConsentRoutes(app, r);
   selfServiceRoutes(app, r);

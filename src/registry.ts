@@ -31,6 +31,7 @@ import { createLimiter } from './limits/rate-limit.js';
 import { createDelivery } from './integrations/delivery.js';
 import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
+import { createStrongFactors, type StrongFactors } from './stepup/strong-factors.js';
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
 import { joseJws } from './keys/jwt.js';
@@ -254,7 +255,18 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
   });
   const issueTokens = createTokenIssuer({ clock, account, signIdToken, accessTokens });
+  // Authenticator apps and recovery codes (the factors that are not a message).
+  const strongFactors = createStrongFactors({
+    account,
+    clock,
+    events,
+    masterKey: master.key,
+    notices,
+    storage,
+    issuerName: new URL(config.issuer).host,
+  });
   const signIn = createSignInServices({
+    strongFactors,
     storage,
     clock,
     account,
@@ -297,6 +309,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     verification,
     events,
     notices,
+    strongFactors,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
     limiter: createLimiter({ storage, clock, metrics }),
@@ -343,13 +356,14 @@ function createSignInServices(
       clients: ClientService;
       sessions: SessionService;
       verification: VerificationService;
+      strongFactors: StrongFactors;
       logoutDelivery: LogoutDelivery;
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
       tracing: Tracing | null;
     },
 ) {
-  const stepUps = createStepUpService(r, r.verification);
+  const stepUps = createStepUpService(r, r.verification, r.strongFactors);
   const interactions = createInteractionService({
     interactions: r.storage.interactions,
     clock: r.clock,

@@ -8,13 +8,18 @@
 import { textsIn } from '../texts/texts.js';
 import { cleanAppName, emailHtml, escapeHtml, gsmSeptets, resolveLocale } from './messages.js';
 
-export type FactorChange = 'factor_added' | 'factor_removed';
+export type FactorChange = 'factor_added' | 'factor_removed' | 'recovery_code_used';
 
 export interface NoticeInput {
   change: FactorChange;
-  /** The factor that changed: its type and its masked destination (none for a passkey, never named). */
-  factor: 'email' | 'sms' | 'passkey';
+  /**
+   * The factor that changed: its type and its masked destination (none for a passkey, never named, nor
+   * for an authenticator app or a recovery code). `recovery_code_used` goes with `recovery_code` only.
+   */
+  factor: 'email' | 'sms' | 'passkey' | 'totp' | 'recovery_code';
   masked: string;
+  /** The recovery codes left, for `recovery_code_used`. */
+  left?: number;
   /** When it changed (ms since the epoch); shown in UTC. */
   at: number;
   locale?: string;
@@ -33,8 +38,9 @@ const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).r
 
 export function renderNotice(input: NoticeInput): Notice {
   const { change, factor } = input;
+  if (change === 'recovery_code_used' || factor === 'recovery_code') return renderRecoveryNotice(input);
   if (change !== 'factor_added' && change !== 'factor_removed') throw new TypeError(`unknown change ${String(change)}`);
-  if (factor !== 'email' && factor !== 'sms' && factor !== 'passkey')
+  if (factor !== 'email' && factor !== 'sms' && factor !== 'passkey' && factor !== 'totp')
     throw new TypeError(`unknown factor ${String(factor)}`);
   if (!Number.isFinite(input.at)) throw new TypeError('at must be a time');
   const locale = resolveLocale(input.locale);
@@ -61,4 +67,28 @@ export function renderNotice(input: NoticeInput): Notice {
   const bare = smsText('');
   const sms = n !== null && n <= 160 ? full : bare.charAt(0).toUpperCase() + bare.slice(1);
   return { subject, text, html, sms };
+}
+
+/** A recovery code was used to sign in: how many are left, what to do if it was not the user. */
+function renderRecoveryNotice(input: NoticeInput): Notice {
+  if (input.change !== 'recovery_code_used' || input.factor !== 'recovery_code')
+    throw new TypeError('a recovery code can only be used');
+  if (!Number.isFinite(input.at)) throw new TypeError('at must be a time');
+  const left = Math.max(0, Math.floor(input.left ?? 0));
+  const locale = resolveLocale(input.locale);
+  const c = textsIn(locale).messages.factorNotice;
+  const app = cleanAppName(input.appName);
+  const what = c.recoveryCode.what(app, utc(input.at), left);
+  const subject = c.recoveryCode.subject(app);
+  const text = [what, '', c.recoveryCode.ifYou, '', c.ifNot, ''].join('\n');
+  const e = escapeHtml;
+  const html = emailHtml(locale, subject, [
+    `<p style="margin:0 0 16px;font-weight:bold">${e(what)}</p>`,
+    `<p style="margin:0 0 16px">${e(c.recoveryCode.ifYou)}</p>`,
+    `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ifNot)}</p>`,
+  ]);
+  const full = c.recoveryCode.sms(app, left);
+  const n = gsmSeptets(full);
+  const bare = c.recoveryCode.sms('', left);
+  return { subject, text, html, sms: n !== null && n <= 160 ? full : bare };
 }

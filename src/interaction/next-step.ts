@@ -14,6 +14,7 @@ import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
+import type { SecondFactorType } from '../stepup/service.js';
 import type { SignInAudit } from '../sign-in-methods/audit.js';
 import type { SignInMethodId } from '../sign-in-methods/contract.js';
 import { consentCanBeShown, consentNeeded } from './consent.js';
@@ -59,8 +60,9 @@ export type Outcome =
       handle: string;
       interaction: Interaction;
       stepUp: string;
-      channel: Channel;
-      /** The first code's challenge, or null when sending it failed (`error` says why). */
+      /** The factor asked first: an authenticator app when the user has one (nothing is sent), else a code. */
+      channel: SecondFactorType;
+      /** The first code's challenge, or null when none was sent (an authenticator app) or sending failed (`error`). */
       challengeId: string | null;
       error?: unknown;
     }
@@ -76,7 +78,7 @@ export interface NextStepDeps {
     user: Pick<User, 'id'>,
     bound: { clientId: string; interactionDigest: string },
     baseAmr: string[],
-  ): Promise<{ token: string; amr: string[] }>;
+  ): Promise<{ token: string; amr: string[]; factors?: SecondFactorType[] }>;
   requestCode(stepUp: string, channel: Channel, locale?: string): Promise<string>;
   /** The user's stored locale (their profile's `locale`), which the language rule puts before Accept-Language. */
   userLocale(userId: string): Promise<string | null>;
@@ -138,7 +140,10 @@ export function createNextStep(deps: NextStepDeps) {
     });
     if (!moved) return { kind: 'expired', request: stored.request };
     const bound = { clientId: moved.interaction.request.client.client_id, interactionDigest: moved.interaction.digest };
-    const { token, amr } = await deps.beginStepUp(who.user, bound, who.amr);
+    const { token, amr, factors } = await deps.beginStepUp(who.user, bound, who.amr);
+    // An authenticator app needs no message: its code is asked for, and nothing is sent.
+    if (factors?.includes('totp'))
+      return { kind: 'second_factor', ...moved, stepUp: token, channel: 'totp', challengeId: null };
     const channel: Channel = amr.includes('email') ? 'email' : 'sms';
     try {
       const locale = browser.language?.(await deps.userLocale(who.user.id));

@@ -132,6 +132,11 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
         const now = r.clock.now();
         await r.storage.transaction(async (tx) => {
           if (!(await tx.mfaCredentials.delete(f.id))) throw notFound('No such factor for this user');
+          // An authenticator app's secret and its recovery codes go with it.
+          if (f.type === 'totp') {
+            await tx.totpSecrets.delete(f.id);
+            await tx.recoveryCodes.deleteAllOfUser(f.user_id);
+          }
           await tx.trustedDevices.revokeAllOfUser(f.user_id, now);
           await recordAudit(tx, now, actor, 'user.factor_removed', `user:${f.user_id}`, 'success', { type: f.type });
         });

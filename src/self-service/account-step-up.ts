@@ -6,7 +6,8 @@ import type { SessionService } from '../accounts/sessions.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import type { Channel } from '../stepup/challenges.js';
-import type { StepUpService } from '../stepup/service.js';
+import type { StepUpFinish, StepUpService } from '../stepup/service.js';
+import type { StrongFactorType } from '../stepup/strong-factors.js';
 
 /**
  * The client id the account page's step-ups are stored under (step_ups.client_id is required and
@@ -21,10 +22,17 @@ export interface AccountSession {
 }
 
 export function createAccountStepUp(deps: {
-  stepUps: Pick<StepUpService, 'begin' | 'requestCode' | 'finish'>;
+  stepUps: Pick<StepUpService, 'begin' | 'requestCode' | 'finish' | 'finishWithFactor'>;
   sessions: Pick<SessionService, 'create'>;
   clock: Clock;
 }) {
+  /** A step-up of this page and of the session's user replaces the session with a stepped-up one. */
+  async function stepped(session: AccountSession, cookie: string, done: StepUpFinish): Promise<string> {
+    if (done.clientId !== ACCOUNT_PAGE_CLIENT || done.interactionDigest !== null || done.user.id !== session.userId)
+      throw new WardError('invalidStepUp', { description: 'step-up of another page or user' });
+    return (await deps.sessions.create(done.user.id, done.amr, deps.clock.now(), cookie)).cookie;
+  }
+
   return {
     /** A new step-up of the session's user, and a code sent to their factor of that type. */
     async start(session: AccountSession, channel: Channel, locale?: string) {
@@ -43,10 +51,23 @@ export function createAccountStepUp(deps: {
      * (`cookie`, the SSO cookie the browser sent) with a stepped-up one. Answers the new cookie.
      */
     async finish(session: AccountSession, cookie: string, challengeId: unknown, code: unknown): Promise<string> {
-      const done = await deps.stepUps.finish(challengeId, code);
-      if (done.clientId !== ACCOUNT_PAGE_CLIENT || done.interactionDigest !== null || done.user.id !== session.userId)
-        throw new WardError('invalidStepUp', { description: 'step-up of another page or user' });
-      return (await deps.sessions.create(done.user.id, done.amr, deps.clock.now(), cookie)).cookie;
+      return stepped(session, cookie, await deps.stepUps.finish(challengeId, code));
+    },
+
+    /**
+     * Confirms at once with the code of the user's authenticator app or a recovery code: a step-up is
+     * begun and answered in one go (its attempts are the user's failures of the window, stepup/strong-factors.ts).
+     */
+    async confirmWithFactor(
+      session: AccountSession,
+      cookie: string,
+      type: StrongFactorType,
+      code: unknown,
+      locale?: string,
+    ): Promise<string> {
+      const bound = { clientId: ACCOUNT_PAGE_CLIENT, interactionDigest: null };
+      const { token } = await deps.stepUps.begin({ id: session.userId }, bound, session.amr, 'account');
+      return stepped(session, cookie, await deps.stepUps.finishWithFactor(token, type, code, locale));
     },
   };
 }

@@ -18,7 +18,10 @@ import type { User } from '../storage/sql/users.js';
 export interface FactorChangeInput {
   user: User;
   change: FactorChange;
-  factor: { type: DeliveryChannel; destination: string } | { type: 'passkey' };
+  /** A passkey, an authenticator app or a recovery code has no destination: it is not named. */
+  factor: { type: DeliveryChannel; destination: string } | { type: 'passkey' | 'totp' | 'recovery_code' };
+  /** The recovery codes left (change `recovery_code_used`). */
+  left?: number;
   /** The user's verified factors before the change. */
   before: CredentialRow[];
   at: number;
@@ -31,8 +34,10 @@ export function noticeRecipients(input: FactorChangeInput): Array<{ channel: Del
   const all: Array<{ channel: DeliveryChannel; to: string }> = [];
   if (user.email) all.push({ channel: 'email', to: user.email });
   if (user.phone_number && user.phone_number_verified) all.push({ channel: 'sms', to: user.phone_number });
-  for (const f of before) if (f.verified_at !== null) all.push({ channel: f.type, to: f.destination });
-  const changed = factor.type === 'passkey' ? null : factor;
+  for (const f of before)
+    if (f.verified_at !== null && f.type !== 'totp') all.push({ channel: f.type, to: f.destination });
+  // A factor with an address is told at it; an authenticator app, a passkey or a recovery code has none.
+  const changed = 'destination' in factor && (factor.type === 'email' || factor.type === 'sms') ? factor : null;
   if (changed && change === 'factor_removed') all.push({ channel: changed.type, to: changed.destination });
   const keyOf = (channel: DeliveryChannel, to: string) => `${channel}:${channel === 'email' ? to.toLowerCase() : to}`;
   const seen = new Set(changed && change === 'factor_added' ? [keyOf(changed.type, changed.destination)] : []);
@@ -52,7 +57,9 @@ export function createFactorNotices(deps: {
   return {
     /** Sends the notices of one change in the background; returns at once. */
     factorChanged(input: FactorChangeInput): void {
-      const masked = input.factor.type === 'passkey' ? '' : maskDestination(input.factor.destination);
+      const f = input.factor;
+      const masked =
+        'destination' in f && (f.type === 'email' || f.type === 'sms') ? maskDestination(f.destination) : '';
       for (const r of noticeRecipients(input)) {
         const p = deps.delivery
           .sendNotice({
@@ -61,6 +68,7 @@ export function createFactorNotices(deps: {
             change: input.change,
             factor: input.factor.type,
             masked,
+            left: input.left,
             at: input.at,
             locale: input.locale,
           })

@@ -20,9 +20,15 @@ export async function stepUpRequiredAtLogin(
   return account.mfa_required === 'always' && (await verifiedFactors(storage, userId)).length > 0;
 }
 
-/** The amr of a step-up: what the user did before, plus mfa and the factor (RFC 8176). */
-export function steppedUpAmr(base: string[], channel: 'email' | 'sms'): string[] {
-  return [...new Set([...base.filter((m) => m !== 'mfa' && m !== 'email' && m !== 'sms'), 'mfa', channel])];
+/**
+ * The amr of a step-up: what the user did before, plus mfa and the factor (RFC 8176): `email`, `sms`,
+ * `otp` for an authenticator app; a recovery code adds mfa only (RFC 8176 has no value for it).
+ */
+export function steppedUpAmr(base: string[], channel: 'email' | 'sms' | 'totp' | 'recovery_code'): string[] {
+  const kept = base.filter((m) => m !== 'mfa' && m !== 'email' && m !== 'sms');
+  if (channel === 'totp') return [...new Set([...kept, 'mfa', 'otp'])];
+  if (channel === 'recovery_code') return [...new Set([...kept, 'mfa'])];
+  return [...new Set([...kept, 'mfa', channel])];
 }
 
 /** How recent a step-up must be for a sensitive change of the account. */

@@ -11,6 +11,7 @@ import type { InteractionRow } from '../storage/sql/interactions.js';
 import type { StepUpRow } from '../storage/sql/mfa.js';
 import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
+import type { StrongFactorType, StrongFactors } from './strong-factors.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
@@ -32,12 +33,19 @@ export interface StepUpFinish {
   /** The interaction the step-up continues (interaction/service.ts); null for the account page's. */
   interactionDigest: string | null;
   amr: string[];
-  channel: Channel;
+  channel: Channel | StrongFactorType;
 }
+
+/** Every second factor a step-up may be answered with (the `factors` of its answer). */
+export type SecondFactorType = Channel | StrongFactorType;
 
 const CHANNELS: Channel[] = ['email', 'sms'];
 
-export function createStepUpService(r: StepUpDeps, verification: VerificationService) {
+export function createStepUpService(
+  r: StepUpDeps,
+  verification: VerificationService,
+  strong: Pick<StrongFactors, 'verify'>,
+) {
   /**
    * Why a step_up token gets no code (after claimRequest counted nothing): the checks one by one,
    * in the order their answers rank. Returns when all pass.
@@ -67,7 +75,10 @@ export function createStepUpService(r: StepUpDeps, verification: VerificationSer
     if (!row || row.expires_at <= now) throw new WardError('invalidStepUp');
     const { user } = row;
     if (!user || user.disabled) throw new WardError('invalidStepUp');
-    const channel = challenge.channel as Channel;
+    return finished(row, user, challenge.channel as Channel);
+  }
+
+  async function finished<T extends StepUpRow>(row: T, user: User, channel: SecondFactorType) {
     await r.events.emit(
       'mfa.stepup_verified',
       { user_id: user.id, client_id: row.client_id, channel },
@@ -78,6 +89,30 @@ export function createStepUpService(r: StepUpDeps, verification: VerificationSer
       done: { user, clientId: row.client_id, interactionDigest: row.interaction_digest, amr, channel },
       row,
     };
+  }
+
+  /**
+   * Checks a code of the step-up's user's authenticator app, or a recovery code (strong-factors.ts:
+   * attempts counted on this token), then uses the token up with `consume` (as finishWith).
+   */
+  async function finishWithStrong<T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    type: StrongFactorType,
+    code: unknown,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+    locale?: string,
+  ): Promise<{ done: StepUpFinish; row: T }> {
+    if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw new WardError('invalidStepUp');
+    const digest = sha256(stepUpToken);
+    const live = await r.storage.stepUps.findLive(digest, r.clock.now());
+    if (!live) throw new WardError('invalidStepUp');
+    const user = await r.users.find(live.user_id);
+    if (!user || user.disabled) throw new WardError('invalidStepUp');
+    await strong.verify(user, type, code, digest, locale);
+    const now = r.clock.now();
+    const row = await consume(digest, now);
+    if (!row || row.expires_at <= now || !row.user || row.user.disabled) throw new WardError('invalidStepUp');
+    return finished(row, row.user, type);
   }
 
   return {
@@ -93,7 +128,7 @@ export function createStepUpService(r: StepUpDeps, verification: VerificationSer
       bound: { clientId: string; interactionDigest: string | null; store?: InteractionRow },
       baseAmr: string[],
       action?: string,
-    ): Promise<{ token: string; amr: string[] }> {
+    ): Promise<{ token: string; amr: string[]; factors: SecondFactorType[] }> {
       const token = randomToken(32);
       const now = r.clock.now();
       // Stored only for an enabled user with a verified factor (one statement); a refusal reads why, user first.
@@ -120,7 +155,14 @@ export function createStepUpService(r: StepUpDeps, verification: VerificationSer
       await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: bound.clientId }, 'step-up started');
       // The factor types in the order the user got them (a stable sort: email first on a tie).
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
-      return { token, amr };
+      // Every factor that answers it (a new field: amr keeps email/sms only, all the Core SDK knows),
+      // the authenticator app first, recovery codes last.
+      const factors: SecondFactorType[] = [
+        ...(since.totp !== null ? (['totp'] as const) : []),
+        ...amr,
+        ...(since.totp !== null && since.recovery > 0 ? (['recovery_code'] as const) : []),
+      ];
+      return { token, amr, factors };
     },
 
     /** Sends a new code for a step_up token to the user's registered factor of that type. */
@@ -161,6 +203,23 @@ export function createStepUpService(r: StepUpDeps, verification: VerificationSer
     /** Verifies the code and uses the step_up token up; the caller continues its interaction. */
     async finish(challengeId: unknown, code: unknown): Promise<StepUpFinish> {
       return (await finishWith(challengeId, code, r.storage.stepUps.consumeWithUser)).done;
+    },
+
+    /** finish, answered by an authenticator app's code or a recovery code instead of a sent code. */
+    async finishWithFactor(stepUpToken: unknown, type: StrongFactorType, code: unknown, locale?: string) {
+      return (await finishWithStrong(stepUpToken, type, code, r.storage.stepUps.consumeWithUser, locale)).done;
+    },
+
+    /** finishApiStepUp, answered by an authenticator app's code or a recovery code. */
+    async finishApiStepUpWithFactor(
+      stepUpToken: unknown,
+      type: StrongFactorType,
+      code: unknown,
+      locale?: string,
+    ): Promise<StepUpFinish & { interaction: InteractionRow | undefined }> {
+      const consume = r.storage.stepUps.consumeWithInteraction;
+      const { done, row } = await finishWithStrong(stepUpToken, type, code, consume, locale);
+      return { ...done, interaction: row.interaction };
     },
 
     /**

@@ -209,6 +209,24 @@ export interface MfaCredentialsTable {
   created_at: number;
 }
 
+/** The sealed secret of a TOTP factor (an `mfa_credentials` row of type `totp`) and its last accepted step. */
+export interface MfaTotpSecretsTable {
+  credential_id: string;
+  user_id: string;
+  secret_sealed: string;
+  last_step: number | null;
+  created_at: number;
+}
+
+/** A recovery code, as its SHA-256 only; used once. */
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
 export interface StepUpsTable {
   digest: string;
   user_id: string;
@@ -354,6 +372,8 @@ export interface Database {
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
   mfa_credentials: MfaCredentialsTable;
+  mfa_totp_secrets: MfaTotpSecretsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   step_ups: StepUpsTable;
   challenges: ChallengesTable;
   trusted_devices: TrustedDevicesTable;

@@ -18,6 +18,7 @@ import { profilesRepo } from './sql/profiles.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
+import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userRecordsRepo } from './sql/user-records.js';
@@ -45,6 +46,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     stepUps: stepUpsRepo(db, engine),
     challenges: challengesRepo(db, engine),
     trustedDevices: trustedDevicesRepo(db),
+    totpSecrets: totpSecretsRepo(db),
+    recoveryCodes: recoveryCodesRepo(db),
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),

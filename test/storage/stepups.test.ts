@@ -86,7 +86,12 @@ for (const engine of engines()) {
     after(async () => s.close());
 
     it('inserts a step_up only for an enabled user with a verified factor, and tells since when each type is there', async () => {
-      assert.deepEqual(await s.stepUps.insertForLiveUser(stepUp('s-both', 'both')), { email: now + 2, sms: now + 1 });
+      assert.deepEqual(await s.stepUps.insertForLiveUser(stepUp('s-both', 'both')), {
+        email: now + 2,
+        sms: now + 1,
+        totp: null,
+        recovery: 0,
+      });
       assert.equal((await s.stepUps.findLive('s-both', now))?.user_id, 'both');
       assert.deepEqual(await s.stepUps.findLive('s-both', now), stepUp('s-both', 'both'), 'the row as given');
       for (const [digest, userId] of [
@@ -167,7 +172,7 @@ for (const engine of engines()) {
 
     it('stores the interaction with its step_up, and nothing of either when the step_up is refused', async () => {
       const since = await s.stepUps.insertForLiveUser(bound('i-both', 'both', 'int-both'), interaction('int-both'));
-      assert.deepEqual(since, { email: now + 2, sms: now + 1 });
+      assert.deepEqual(since, { email: now + 2, sms: now + 1, totp: null, recovery: 0 });
       assert.equal((await s.stepUps.findLive('i-both', now))?.interaction_digest, 'int-both');
       assert.deepEqual(await s.interactions.findLive('int-both', now), interaction('int-both'), 'the row as given');
       for (const userId of ['pending', 'off', 'gone']) {

@@ -50,6 +50,8 @@ import type { Limiter } from '../../limits/rate-limit.js';
 import type { LogoutDelivery } from '../../logout/backchannel.js';
 import type { Addresses } from '../../self-service/addresses.js';
 import type { Storage } from '../../storage/storage.js';
+import type { StrongFactors } from '../../stepup/strong-factors.js';
+import { accountAppRoutes } from './account-app.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AccountDeps {
@@ -69,6 +71,7 @@ export interface AccountDeps {
   profiles: ProfileService;
   sessions: SessionService;
   storage: Storage;
+  strongFactors: StrongFactors;
 }
 
 /** The signed-in user of a request: the live SSO session, its cookie, the page's language. */
@@ -88,7 +91,7 @@ interface Accepted {
   back: AccountPageInput['back'];
 }
 
-type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back'> & {
+type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back' | 'enrolment' | 'newCodes'> & {
   started?: NonNullable<AccountPageInput['stepUp']>['started'];
 };
 
@@ -149,6 +152,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
     const { user } = who.session;
     const factors = await verifiedFactors(r.storage, user.id);
     const owed = factors.length > 0 && !freshFromStepUp(who.session, r.clock.now());
+    const app = factors.some((f) => f.type === 'totp');
     const page = accountPage(status, {
       language: who.language,
       csrf: ensureCsrf(r, req, reply),
@@ -159,6 +163,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         phoneVerified: user.phone_number_verified,
         hasPassword: user.password_hash !== null,
       },
+      app: app ? { recoveryLeft: await r.storage.recoveryCodes.countUnused(user.id) } : undefined,
       pending: await r.addresses.pendingChanges(user),
       notice: extra.notice,
       error: extra.error,
@@ -168,12 +173,15 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
             factors: factors
               .filter((f) => f.type === 'email' || f.type === 'sms')
               .map((f) => ({ channel: f.type as Channel, to: maskDestination(f.destination) })),
+            app,
             started: extra.started,
           }
         : undefined,
       minLength: r.account().password_min_length,
       consents: await consentsOf(user.id),
       back: extra.back,
+      enrolment: extra.enrolment,
+      newCodes: extra.newCodes,
     });
     return sendRendered(reply, page);
   }
@@ -360,10 +368,16 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       typeof params.step_up === 'string' && typeof params.challenge_id === 'string' && channel
         ? { stepUp: params.step_up, challengeId: params.challenge_id, channel }
         : undefined;
+    const strong = params.auth_type === 'totp' || params.auth_type === 'recovery_code' ? params.auth_type : null;
     return attempt(req, reply, a, 'step_up', { started: retry }, async () => {
-      const cookie = await stepUp.finish(who.session, who.cookie, params.challenge_id, params.verification_code);
+      const cookie = strong
+        ? await stepUp.confirmWithFactor(who.session, who.cookie, strong, params.verification_code, who.messageLanguage)
+        : await stepUp.finish(who.session, who.cookie, params.challenge_id, params.verification_code);
       setSessionCookie(reply, cookie, r.account().session_ttl);
       return seeOther(reply, 'confirmed', a.back);
     });
   });
+
+  // The authenticator app and recovery codes (account-app.ts), with this page's checks and answers.
+  accountAppRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
 }

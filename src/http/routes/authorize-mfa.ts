@@ -2,6 +2,7 @@ import type { WardApp } from '../typed-app.js';
 import { mfaFormSchema } from './schemas/authorize.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Channel } from '../../stepup/challenges.js';
+import type { SecondFactorType } from '../../stepup/service.js';
 import type { SignInDeps } from '../sign-in.js';
 import {
   acceptHostedPost,
@@ -39,17 +40,28 @@ export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInD
     const { params, interaction, handle } = accepted;
     if (interaction.step !== 'mfa' || !interaction.userId) return expiredPage(req, reply, interaction.request);
     const stepUp = typeof params.step_up === 'string' ? params.step_up : '';
-    const channel: Channel = params.auth_type === 'sms' ? 'sms' : 'email';
+    const strong = params.auth_type === 'totp' || params.auth_type === 'recovery_code' ? params.auth_type : null;
+    const channel: SecondFactorType = strong ?? (params.auth_type === 'sms' ? 'sms' : 'email');
     const at = { handle, interaction, stepUp, channel };
     const browser = browserState(req, reply, interaction.request);
     try {
-      if (params.action === 'resend') {
+      // Back to the authenticator app's form from a code's (nothing is sent).
+      if (params.action === 'switch' && strong) return secondFactorPage(r, req, reply, at, 200, {});
+      if (params.action === 'resend' && !strong) {
+        const sent: Channel = channel === 'sms' ? 'sms' : 'email';
         const userLocale = (await r.storage.profiles.find(interaction.userId))?.locale;
-        const challengeId = await stepUps.requestCode(stepUp, channel, browser.language?.(userLocale));
+        const challengeId = await stepUps.requestCode(stepUp, sent, browser.language?.(userLocale));
         const notice = hostedMessage(pageLanguage(req, interaction.request), 'codeSent');
         return secondFactorPage(r, req, reply, at, 200, { challengeId, notice });
       }
-      const done = await stepUps.finish(params.challenge_id, params.verification_code);
+      const done = strong
+        ? await stepUps.finishWithFactor(
+            stepUp,
+            strong,
+            params.verification_code,
+            browser.language?.((await r.storage.profiles.find(interaction.userId))?.locale),
+          )
+        : await stepUps.finish(params.challenge_id, params.verification_code);
       if (done.interactionDigest !== interaction.digest) {
         throw new WardError('invalidStepUp', { description: 'step-up of another sign-in' });
       }

@@ -12,7 +12,7 @@ import type { Interaction, InteractionService } from '../../interaction/service.
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
-import type { Channel } from '../../stepup/challenges.js';
+import type { SecondFactorType } from '../../stepup/service.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
@@ -145,12 +145,15 @@ export async function secondFactorPage(
   r: Pick<HostedFormDeps, 'masterKey' | 'storage'>,
   req: FastifyRequest,
   reply: FastifyReply,
-  at: { handle: string; interaction: Interaction; stepUp: string; channel: Channel },
+  at: { handle: string; interaction: Interaction; stepUp: string; channel: SecondFactorType },
   status: number,
   extra: { challengeId?: string; notice?: string; error?: string },
 ): Promise<FastifyReply> {
   const userId = at.interaction.userId;
-  const channels = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [at.channel];
+  // A recovery code is typed on the page of another factor (the authenticator app's, when the user has one).
+  const channel = at.channel === 'recovery_code' ? 'totp' : at.channel;
+  const channels = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [channel];
+  const recovery = !!userId && channels.includes('totp') && (await r.storage.recoveryCodes.countUnused(userId)) > 0;
   return sendRendered(
     reply,
     renderSecondFactor(status, {
@@ -159,8 +162,9 @@ export async function secondFactorPage(
       csrf: ensureCsrf(r, req, reply),
       stepUp: at.stepUp,
       challengeId: extra.challengeId ?? '',
-      channel: at.channel,
-      channels: [...new Set([at.channel, ...channels])],
+      channel,
+      channels: [...new Set([channel, ...channels])],
+      recovery,
       target: at.interaction.request.target,
       notice: extra.notice,
       error: extra.error,
@@ -204,8 +208,8 @@ export async function answerOutcome(
 ): Promise<FastifyReply> {
   if (outcome.kind === 'expired') return expiredPage(req, reply, outcome.request);
   if (outcome.kind === 'second_factor') {
-    if (outcome.challengeId !== null)
-      return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId });
+    if (outcome.challengeId !== null || (outcome.channel === 'totp' && outcome.error === undefined))
+      return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId ?? '' });
     const msg = secondFactorMessage(outcome.error, pageLanguage(req, outcome.interaction.request));
     if (!msg) throw outcome.error;
     const status = outcome.error instanceof WardError ? outcome.error.status : 500;

@@ -40,7 +40,7 @@ export interface MfaCredentialsDeps {
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
 
-const view = (c: CredentialRow) => ({
+const view = (c: CredentialRow & { type: Channel }) => ({
   type: c.type,
   ...(c.type === 'email' ? { email: c.destination } : { phone_number: c.destination }),
   created_at: new Date(c.created_at).toISOString(),
@@ -71,7 +71,7 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     req: FastifyRequest,
   ): Promise<{ status: 'enabled' | 'email_sent' | 'sms_sent'; credential?: ReturnType<typeof view> }> {
     const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
-    if (existing?.verified_at) return { status: 'enabled', credential: view(existing) };
+    if (existing?.verified_at) return { status: 'enabled', credential: view({ ...existing, type }) };
     const locale = localeOf(req);
     const request = { userId: ctx.user.id, purpose: 'register' as const, channel: type, destination, locale };
     // The same limits as a step-up's codes (per user per window, and per destination), counted
@@ -88,7 +88,7 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
         verified_at: null,
         created_at: r.clock.now(),
       }));
-    if (credential.verified_at) return { status: 'enabled', credential: view(credential) };
+    if (credential.verified_at) return { status: 'enabled', credential: view({ ...credential, type }) };
     await r.verification.issue({ ...request, credentialId: credential.id });
     return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
   }
@@ -148,7 +148,10 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
 
   app.get('/identity/v1/mfa/credentials', { schema: listCredentialsSchema }, async (req, reply) => {
     const ctx = await caller(req, false);
-    const credentials = (await verifiedFactors(r.storage, ctx.user.id)).map(view);
+    // The factors the Core SDK knows (email, sms); an authenticator app is read at .../credentials/totp.
+    const credentials = (await verifiedFactors(r.storage, ctx.user.id))
+      .filter((c): c is CredentialRow & { type: Channel } => c.type !== 'totp')
+      .map(view);
     return reply.header('Cache-Control', 'no-store').send({ credentials });
   });
 

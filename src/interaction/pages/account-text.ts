@@ -11,6 +11,7 @@ export const ACCOUNT_NOTICES = [
   'phone_changed',
   'password_changed',
   'confirmed',
+  'app_removed',
 ] as const;
 export type AccountNotice = (typeof ACCOUNT_NOTICES)[number];
 

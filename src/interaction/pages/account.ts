@@ -2,14 +2,14 @@
 // address and phone number, and the forms that change them and the password; "Confirm it's you" first
 // when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
-import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
+import { html, joinHtml, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
 import { type AccountNotice, accountText } from './account-text.js';
 
 export type Channel = 'email' | 'sms';
 
 /** Where a message shows: beside the form it is about, or at the top. */
-export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up';
+export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up' | 'app';
 
 export interface AccountPageInput {
   language: Language;
@@ -21,6 +21,12 @@ export interface AccountPageInput {
     phoneVerified: boolean;
     hasPassword: boolean;
   };
+  /** The user's authenticator app, when enabled, and their recovery codes left ("7 left"). */
+  app?: { recoveryLeft: number };
+  /** An authenticator app being set up: its QR code (SVG from the `qrcode` library), key and URI, shown once. */
+  enrolment?: { qrSvg: string; secret: string; uri: string };
+  /** Recovery codes just made: shown this once. */
+  newCodes?: string[];
   /** Changes asked for and not confirmed yet (their link or code still works). */
   pending: { email: string | null; phone: string | null };
   notice?: AccountNotice;
@@ -31,6 +37,8 @@ export interface AccountPageInput {
   /** A step-up is owed: one button per verified factor (its masked address), or the code form of one started. */
   stepUp?: {
     factors: Array<{ channel: Channel; to: string }>;
+    /** The user has an authenticator app: its code (or a recovery code) confirms at once, nothing sent. */
+    app?: boolean;
     started?: { stepUp: string; challengeId: string; channel: Channel };
   };
   minLength: number;
@@ -79,7 +87,10 @@ function summary(p: AccountPageInput): SafeHtml {
     return html`<dt>${label}</dt><dd>${value === null ? t.none : html`${value} ${state}`}</dd>`;
   };
   const { user } = p;
-  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}</dl>`;
+  const app =
+    p.app &&
+    html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd><dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(p.app.recoveryLeft)}</dd>`;
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
@@ -90,6 +101,24 @@ function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['ste
     const buttons = s.factors.map((f) =>
       form(p, '/step-up', html`${hidden('auth_type', f.channel)}${submit(t.sendCode(f.channel, f.to))}`),
     );
+    // An authenticator app (or a recovery code) answers at once: no step-up to start, nothing sent.
+    const typed = (type: string, id: string, label: string, attrs: SafeHtml) =>
+      form(
+        p,
+        '/step-up/verify',
+        html`${hidden('auth_type', type)}${input(p, 'step_up', { id, label, attrs })}${submit(t.verify)}`,
+      );
+    if (s.app) {
+      buttons.unshift(typed('totp', 'step-up-app-code', t.appCode, CODE_ATTRS));
+      buttons.push(
+        typed(
+          'recovery_code',
+          'step-up-recovery-code',
+          t.recoveryCode,
+          html`name="verification_code" autocomplete="off"`,
+        ),
+      );
+    }
     return section(
       'step-up',
       t.stepUpHeading,
@@ -191,6 +220,31 @@ function consentsSection(p: AccountPageInput): SafeHtml | null {
   return section('consents', t.accountHeading, html`<p class="muted">${t.accountLead}</p><ul>${items}</ul>`);
 }
 
+/** Recovery codes just made, shown once (even when "Confirm it's you" is owed for what follows). */
+function newCodesBlock(p: AccountPageInput): SafeHtml | null {
+  if (!p.newCodes) return null;
+  const t = accountText(p.language);
+  return html`<p role="status">${t.recoveryShown}</p><ul id="recovery-codes">${p.newCodes.map((c) => html`<li><code>${c}</code></li>`)}</ul>`;
+}
+
+/** The authenticator app: set it up (QR code, key, first code), or remove it; new recovery codes. */
+function appSection(p: AccountPageInput): SafeHtml {
+  const t = accountText(p.language);
+  let inner: SafeHtml;
+  if (p.app) {
+    inner = html`${form(p, '/recovery-codes', submit(t.newRecoveryCodes, true))}${form(p, '/app/remove', submit(t.appRemove, true))}`;
+  } else if (p.enrolment) {
+    const code = input(p, 'app', { id: 'app-code', label: t.appCode, attrs: CODE_ATTRS });
+    // The SVG is the qrcode library's drawing of the URI (paths only, no script, nothing from the user).
+    inner = html`<p>${t.appScan}</p><figure id="app-qr">${trustedHtml(p.enrolment.qrSvg)}</figure>
+<p>${t.appKey}: <code id="app-key">${p.enrolment.secret}</code></p><p class="muted"><code id="app-uri">${p.enrolment.uri}</code></p>
+${form(p, '/app/verify', html`${code}${submit(t.appEnable)}`)}`;
+  } else {
+    inner = html`<p>${t.appLead}</p>${form(p, '/app', submit(t.appSetUp))}`;
+  }
+  return section('app', t.appHeading, html`${alertIn(p, 'app')}${inner}`);
+}
+
 /** The account page of a signed-in user. */
 export function accountPage(status: number, p: AccountPageInput): Page {
   const t = accountText(p.language);
@@ -200,13 +254,13 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     ? html`${stepUpSection(p, p.stepUp)}${
         p.pending.phone && section('phone', t.changePhone, phoneCodeForm(p, p.pending.phone))
       }`
-    : joinHtml([emailSection(p), phoneSection(p), passwordSection(p)], html`\n`);
+    : joinHtml([emailSection(p), phoneSection(p), passwordSection(p), appSection(p)], html`\n`);
   const back = p.back && html`<p><a href="${p.back.href}">${t.back(p.back.name)}</a></p>`;
   return {
     status,
     lang: p.language,
     title: t.title,
-    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${summary(p)}\n${changes}${consentsSection(p)}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${consentsSection(p)}${back}`,
   };
 }
 

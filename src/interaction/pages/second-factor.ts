@@ -11,8 +11,11 @@ export interface MfaPageInput {
   csrf: string;
   stepUp: string;
   challengeId: string;
-  channel: 'email' | 'sms';
-  channels: Array<'email' | 'sms'>;
+  /** The factor asked for: a code sent by email or SMS, or the code of an authenticator app (`totp`). */
+  channel: 'email' | 'sms' | 'totp';
+  channels: Array<'email' | 'sms' | 'totp'>;
+  /** Whether the user has recovery codes left (a form for one is shown). */
+  recovery?: boolean;
   target: string | null;
   notice?: string;
   error?: string;
@@ -28,24 +31,35 @@ export function secondFactorPage(status: number, p: MfaPageInput): Page {
   const message = p.error
     ? html`<p class="error" role="alert" id="mfa-error">${p.error}</p>`
     : p.notice && html`<p role="status">${p.notice}</p>`;
+  const verifyForm = (type: string, label: string, id: string, button: string, numeric: boolean) =>
+    html`<form method="post" action="/oauth/authorize/mfa"
+novalidate>${common}${hidden('challenge_id', type === 'totp' || type === 'recovery_code' ? '' : p.challengeId)}${hidden('auth_type', type)}
+<label for="${id}">${label}</label>
+<input id="${id}" name="verification_code"${numeric ? html` inputmode="numeric" autocomplete="one-time-code"` : html` autocomplete="off"`}
+required${p.error && html` aria-describedby="mfa-error"`}>
+<button type="submit" name="action" value="verify">${button}</button>
+</form>`;
+  const app = p.channel === 'totp';
+  const switchTo = (c: 'email' | 'sms' | 'totp') =>
+    c === 'totp'
+      ? html`<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', 'totp')}
+<button type="submit" name="action" value="switch">${t.useApp}</button></form>`
+      : html`<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}
+<button type="submit" name="action" value="resend">${t.other(c)}</button></form>`;
   return {
     status,
     title: t.title,
     lang: p.language ?? 'en',
-    body: html`<h1>${t.heading}</h1><p>${t.lead(p.channel, p.clientName)}</p>${message}
-<form method="post" action="/oauth/authorize/mfa"
-novalidate>${common}${hidden('challenge_id', p.challengeId)}${hidden('auth_type', p.channel)}
-<label for="code">${t.code}</label>
-<input id="code" name="verification_code" inputmode="numeric" autocomplete="one-time-code"
-required${p.error && html` aria-describedby="mfa-error"`}>
-<button type="submit" name="action" value="verify">${t.verify}</button>
-</form>
-<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', p.channel)}
-<button type="submit" name="action" value="resend">${t.resend}</button></form>
-${other.map(
-  (c) => html`<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', c)}
-<button type="submit" name="action" value="resend">${t.other(c)}</button></form>`,
-)}`,
+    body: html`<h1>${t.heading}</h1><p>${app ? t.leadApp(p.clientName) : t.lead(p.channel as 'email' | 'sms', p.clientName)}</p>${message}
+${verifyForm(p.channel, t.code, 'code', t.verify, true)}
+${
+  app
+    ? ''
+    : html`<form method="post" action="/oauth/authorize/mfa">${common}${hidden('auth_type', p.channel)}
+<button type="submit" name="action" value="resend">${t.resend}</button></form>`
+}
+${other.map(switchTo)}
+${p.recovery ? verifyForm('recovery_code', t.recoveryLabel, 'recovery-code', t.useRecovery, false) : ''}`,
     formAction: formActionSource(p.target),
   };
 }

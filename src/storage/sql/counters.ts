@@ -21,6 +21,16 @@ export function countersRepo(db: Kysely<Database>, engine: Engine) {
       const [r] = (await hit(db, engine, bucket, windowStart, expiresAt)).rows;
       return Number(r!.count);
     },
+    /** The count of (bucket, window) without adding to it (0 when none). */
+    async read(bucket: string, windowStart: number): Promise<number> {
+      const r = await db
+        .selectFrom('rate_counters')
+        .select('count')
+        .where('bucket', '=', bucket)
+        .where('window_start', '=', windowStart)
+        .executeTakeFirst();
+      return Number(r?.count ?? 0);
+    },
     async deleteExpired(now: number): Promise<void> {
       await db.deleteFrom('rate_counters').where('expires_at', '<', now).execute();
     },

@@ -6,7 +6,8 @@ import { INTERACTION_COLUMNS, insertInteraction, type InteractionRow } from './i
 import { splitPrefixed } from './joined-columns.js';
 import { JOINED_USER, splitJoinedUser, userSubqueries, type JoinedUserColumns, type User } from './users.js';
 
-export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' };
+/** A factor: a code sent by email or SMS, or an authenticator app (`totp`, its secret in strong-factors.ts). */
+export type CredentialRow = Selectable<MfaCredentialsTable> & { type: 'email' | 'sms' | 'totp' };
 export type StepUpRow = Selectable<StepUpsTable>;
 export type ChallengeRow = Selectable<ChallengesTable>;
 export type TrustedDeviceRow = Selectable<TrustedDevicesTable>;
@@ -64,8 +65,8 @@ export function credentialsRepo(db: Kysely<Database>) {
   };
 }
 
-/** Since when a user has a verified factor of each type (null: none). */
-export type FactorsSince = Record<'email' | 'sms', number | null>;
+/** Since when a user has a verified factor of each type (null: none), and their unused recovery codes. */
+export type FactorsSince = Record<'email' | 'sms' | 'totp', number | null> & { recovery: number };
 
 /** `from mfa_credentials` rows of the user `userId` names that are verified (of one type, if given). */
 const verifiedOf = (userId: RawBuilder<unknown>, type?: string) =>
@@ -102,7 +103,8 @@ const stepUpInsert = (s: StepUpRow) => sql<FactorsSince>`insert into step_ups
     cast(${s.consumed_at} as bigint)
   from users where users.id = ${s.user_id} and users.disabled = 0
     and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
-  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms`;
+  returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms, ${sinceOf('totp')} as totp,
+    (select count(*) from mfa_recovery_codes rc where rc.user_id = step_ups.user_id and rc.used_at is null) as recovery`;
 const insertForLiveUser = prepared((_q, s: StepUpRow) => stepUpInsert(s), { 0: STEP_UP_COLUMNS });
 // PostgreSQL: the step_up and the interaction it continues in one statement (data-modifying CTEs); the
 // interaction is stored only when the step_up was.
@@ -114,7 +116,7 @@ const insertForLiveUserWithInteraction = prepared(
       cast(${i.browser} as text), cast(${i.step} as text), cast(${i.user_id} as text), cast(${i.amr} as text),
       cast(${i.auth_time} as bigint), cast(${i.created_at} as bigint), cast(${i.expires_at} as bigint)
     where exists (select 1 from s))
-  select email, sms from s`,
+  select email, sms, totp, recovery from s`,
   { 0: STEP_UP_COLUMNS, 1: INTERACTION_COLUMNS },
 );
 const claimRequest = prepared((q, digest: string, now: number, type: string) =>
@@ -168,8 +170,9 @@ const TAKEN_KEYS: ReadonlySet<keyof TakenColumns> = new Set(INTERACTION_COLUMNS.
 
 type TakenColumns = { [K in keyof InteractionRow as `taken_${K}`]: InteractionRow[K] | null };
 
+const orNull = (v: number | null) => (v === null ? null : Number(v));
 const sinceOfRows = ([r]: FactorsSince[]): FactorsSince | undefined =>
-  r && { email: r.email === null ? null : Number(r.email), sms: r.sms === null ? null : Number(r.sms) };
+  r && { email: orNull(r.email), sms: orNull(r.sms), totp: orNull(r.totp), recovery: Number(r.recovery) };
 
 /** The interaction of a row read with TAKEN_COLUMNS (undefined when none was found), and the row without them. */
 function splitTaken<R extends TakenColumns>(row: R) {

@@ -15,6 +15,8 @@ export const USER_TABLES = [
   'grants',
   'refresh_tokens',
   'mfa_credentials',
+  'mfa_totp_secrets',
+  'mfa_recovery_codes',
   'step_ups',
   'challenges',
   'trusted_devices',

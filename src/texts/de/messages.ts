@@ -154,7 +154,11 @@ export const messages: Texts['messages'] = {
       factor_added: (app) => `Ihrem ${app}-Konto wurde ein zweiter Faktor hinzugefügt`,
       factor_removed: (app) => `Aus Ihrem ${app}-Konto wurde ein zweiter Faktor entfernt`,
     },
-    factor: { email: (m) => `die E-Mail-Adresse ${m}`, sms: (m) => `die Telefonnummer ${m}` },
+    factor: {
+      email: (m) => `die E-Mail-Adresse ${m}`,
+      sms: (m) => `die Telefonnummer ${m}`,
+      totp: () => 'eine Authenticator-App',
+    },
     what: {
       factor_added: (f, app, when) =>
         `Am ${when} wurde ${f} zur Bestätigung in zwei Schritten Ihres ${app}-Kontos hinzugefügt.`,
@@ -174,6 +178,17 @@ export const messages: Texts['messages'] = {
       factor_removed: (f, app) =>
         `${app ? `${app}: ` : ''}${f} wurde aus Ihrer Bestätigung in zwei Schritten entfernt. Nicht Sie? Ändern Sie ` +
         `Ihr Passwort.`,
+    },
+    recoveryCode: {
+      subject: (app) => `Ein Wiederherstellungscode wurde für Ihr ${app}-Konto verwendet`,
+      what: (app, when, left) =>
+        `Am ${when} wurde ein Wiederherstellungscode verwendet, um sich bei Ihrem ${app}-Konto anzumelden. Sie haben ` +
+        `noch ${left} Wiederherstellungscodes.`,
+      ifYou:
+        'Wenn Sie das waren, ist nichts weiter zu tun; erstellen Sie auf Ihrer Kontoseite neue Codes, wenn nur noch ' +
+        'wenige übrig sind.',
+      sms: (app, left) =>
+        `${app ? `${app}: ` : ''}Wiederherstellungscode verwendet (noch ${left}). Nicht Sie? Ändern Sie Ihr Passwort.`,
     },
     passkey: {
       subject: {

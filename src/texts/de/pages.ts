@@ -87,6 +87,23 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Neues Passwort bestätigen',
     savePassword: 'Mein Passwort ändern',
     stepUpHeading: 'Bestätigen Sie, dass Sie es sind',
+    appCode: 'Code Ihrer Authenticator-App',
+    recoveryCode: 'Oder ein Wiederherstellungscode',
+    authenticatorApp: 'Authenticator-App',
+    appOn: 'aktiviert',
+    recoveryCodes: 'Wiederherstellungscodes',
+    recoveryLeft: (n: number) => `noch ${n}`,
+    appHeading: 'Authenticator-App',
+    appLead: 'Eine App wie Google Authenticator, Aegis oder 1Password zeigt alle 30 Sekunden einen neuen Code.',
+    appSetUp: 'Authenticator-App einrichten',
+    appScan:
+      'Scannen Sie diesen Code mit der App oder geben Sie den Schlüssel von Hand ein, dann den angezeigten Code.',
+    appKey: 'Schlüssel',
+    appEnable: 'Aktivieren',
+    appRemove: 'Authenticator-App entfernen',
+    newRecoveryCodes: 'Neue Wiederherstellungscodes erstellen',
+    recoveryShown:
+      'Ihre Wiederherstellungscodes. Bewahren Sie sie sicher auf: Jeder gilt einmal, wenn Sie die App nicht nutzen können, und sie werden nur jetzt angezeigt.',
     stepUpLead:
       'Um Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort zu ändern, bestätigen Sie zuerst mit einem Code, ' +
       'dass Sie es sind.',
@@ -104,6 +121,7 @@ export const pages: Texts['pages'] = {
       phone_code_sent: (p: Pending) => `Wir haben einen Code per SMS an ${p.phone ?? 'Ihre neue Nummer'} gesendet.`,
       phone_changed: () => 'Ihre Telefonnummer ist bestätigt.',
       password_changed: () => 'Ihr Passwort wurde geändert. Ihre anderen Sitzungen wurden abgemeldet.',
+      app_removed: () => 'Die Authenticator-App wurde entfernt, mit ihren Wiederherstellungscodes.',
       confirmed: () => 'Vielen Dank. Sie können jetzt Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort ändern.',
     },
     problems: {
@@ -228,6 +246,10 @@ export const pages: Texts['pages'] = {
     verify: 'Bestätigen',
     resend: 'Neuen Code senden',
     other: (c: Channel) => `Code stattdessen per ${c === 'email' ? 'E-Mail' : 'SMS'} senden`,
+    leadApp: (client: string) => `Geben Sie den Code Ihrer Authenticator-App ein, um sich bei ${client} anzumelden.`,
+    useApp: 'Stattdessen meine Authenticator-App verwenden',
+    recoveryLabel: 'Oder ein Wiederherstellungscode',
+    useRecovery: 'Diesen Wiederherstellungscode verwenden',
   },
   selfService: {
     continue: 'Weiter',

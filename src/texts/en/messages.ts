@@ -182,7 +182,8 @@ export const messages = {
     factor: {
       email: (m) => `the email address ${m}`,
       sms: (m) => `the phone number ${m}`,
-    } as Record<'email' | 'sms', (masked: string) => string>,
+      totp: () => 'an authenticator app',
+    } as Record<'email' | 'sms' | 'totp', (masked: string) => string>,
     what: {
       factor_added: (f, app, when) => `On ${when}, ${f} was added to the two-step verification of your ${app} account.`,
       factor_removed: (f, app, when) =>
@@ -202,6 +203,16 @@ export const messages = {
         `${app ? `${app}: ` : ''}${f} was removed from your two-step verification. Not you? Change your password now.`,
     } as Record<Change, (factor: string, app: string) => string>,
     /** A passkey: its own words (a way to sign in, not a step of two-step verification). */
+    /** A recovery code used to sign in (`left`: the unused codes that remain). */
+    recoveryCode: {
+      subject: (app: string) => `A recovery code was used for your ${app} account`,
+      what: (app: string, when: string, left: number) =>
+        `On ${when}, a recovery code was used to sign in to your ${app} account. ${left} of your recovery codes are ` +
+        'left.',
+      ifYou: 'If it was you, nothing more to do; make a new set of codes on your account page when few are left.',
+      sms: (app: string, left: number) =>
+        `${app ? `${app}: ` : ''}A recovery code was used to sign in (${left} left). Not you? Change your password now.`,
+    },
     passkey: {
       subject: {
         factor_added: (app) => `A passkey was added to your ${app} account`,

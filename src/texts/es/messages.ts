@@ -150,7 +150,11 @@ export const messages: Texts['messages'] = {
       factor_removed: (app) => `Se ha quitado un segundo factor de su cuenta de ${app}`,
     },
     // Short words in the GSM-7 alphabet: they go into the SMS too.
-    factor: { email: (m) => `el correo ${m}`, sms: (m) => `el teléfono ${m}` },
+    factor: {
+      email: (m) => `el correo ${m}`,
+      sms: (m) => `el teléfono ${m}`,
+      totp: () => 'una aplicación de autenticación',
+    },
     what: {
       factor_added: (f, app, when) =>
         `El ${when}, se añadió ${f} a la verificación en dos pasos de su cuenta de ${app}.`,
@@ -168,6 +172,17 @@ export const messages: Texts['messages'] = {
         `${app ? `${app}: ` : ''}se añadio ${f} a su verificacion en dos pasos. ¿No ha sido usted? Cambie su contraseña.`,
       factor_removed: (f, app) =>
         `${app ? `${app}: ` : ''}se quito ${f} de su verificacion en dos pasos. ¿No ha sido usted? Cambie su contraseña.`,
+    },
+    recoveryCode: {
+      subject: (app) => `Se usó un código de recuperación en su cuenta de ${app}`,
+      what: (app, when, left) =>
+        `El ${when}, se usó un código de recuperación para iniciar sesión en su cuenta de ${app}. Le quedan ${left} ` +
+        'códigos de recuperación.',
+      ifYou:
+        'Si fue usted, no hay nada más que hacer; cree una nueva serie de códigos en la página de su cuenta cuando le ' +
+        'queden pocos.',
+      sms: (app, left) =>
+        `${app ? `${app}: ` : ''}Se usó un código de recuperación (quedan ${left}). ¿No fue usted? Cambie su contraseña.`,
     },
     passkey: {
       subject: {

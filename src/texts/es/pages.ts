@@ -85,6 +85,23 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Confirme la nueva contraseña',
     savePassword: 'Cambiar mi contraseña',
     stepUpHeading: 'Confirme que es usted',
+    appCode: 'Código de su aplicación de autenticación',
+    recoveryCode: 'O un código de recuperación',
+    authenticatorApp: 'Aplicación de autenticación',
+    appOn: 'activada',
+    recoveryCodes: 'Códigos de recuperación',
+    recoveryLeft: (n: number) => `quedan ${n}`,
+    appHeading: 'Aplicación de autenticación',
+    appLead: 'Una aplicación como Google Authenticator, Aegis o 1Password muestra un código nuevo cada 30 segundos.',
+    appSetUp: 'Configurar una aplicación de autenticación',
+    appScan:
+      'Escanee este código con la aplicación, o escriba la clave a mano, y luego introduzca el código que muestra.',
+    appKey: 'Clave',
+    appEnable: 'Activar',
+    appRemove: 'Quitar la aplicación de autenticación',
+    newRecoveryCodes: 'Crear nuevos códigos de recuperación',
+    recoveryShown:
+      'Sus códigos de recuperación. Guárdelos en un lugar seguro: cada uno sirve una vez, cuando no pueda usar la aplicación, y solo se muestran ahora.',
     stepUpLead:
       'Para cambiar su dirección de correo electrónico, su número de teléfono o su contraseña, confirme primero ' +
       'que es usted con un código.',
@@ -102,6 +119,7 @@ export const pages: Texts['pages'] = {
       phone_code_sent: (p: Pending) => `Hemos enviado un código por SMS al ${p.phone ?? 'nuevo número'}.`,
       phone_changed: () => 'Su número de teléfono está confirmado.',
       password_changed: () => 'Su contraseña se ha cambiado. Se han cerrado sus demás sesiones.',
+      app_removed: () => 'Se quitó la aplicación de autenticación, con sus códigos de recuperación.',
       confirmed: () =>
         'Gracias. Ya puede cambiar su dirección de correo electrónico, su número de teléfono o su contraseña.',
     },
@@ -223,6 +241,11 @@ export const pages: Texts['pages'] = {
     verify: 'Verificar',
     resend: 'Enviar un código nuevo',
     other: (c: Channel) => `Enviar el código por ${c === 'email' ? 'correo electrónico' : 'SMS'} en su lugar`,
+    leadApp: (client: string) =>
+      `Introduzca el código que muestra su aplicación de autenticación para iniciar sesión en ${client}.`,
+    useApp: 'Usar mi aplicación de autenticación en su lugar',
+    recoveryLabel: 'O un código de recuperación',
+    useRecovery: 'Usar este código de recuperación',
   },
   selfService: {
     continue: 'Continuar',

@@ -149,7 +149,11 @@ export const messages: Texts['messages'] = {
       factor_added: (app) => `Un second facteur a été ajouté à votre compte ${app}`,
       factor_removed: (app) => `Un second facteur a été retiré de votre compte ${app}`,
     },
-    factor: { email: (m) => `l'adresse e-mail ${m}`, sms: (m) => `le numéro ${m}` },
+    factor: {
+      email: (m) => `l'adresse e-mail ${m}`,
+      sms: (m) => `le numéro ${m}`,
+      totp: () => "une application d'authentification",
+    },
     what: {
       factor_added: (f, app, when) =>
         `Le ${when}, ${f} a été ajouté(e) à la vérification en deux étapes de votre compte ${app}.`,
@@ -169,6 +173,17 @@ export const messages: Texts['messages'] = {
       factor_removed: (f, app) =>
         `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre ` +
         `mot de passe.`,
+    },
+    recoveryCode: {
+      subject: (app) => `Un code de secours a été utilisé pour votre compte ${app}`,
+      what: (app, when, left) =>
+        `Le ${when}, un code de secours a été utilisé pour vous connecter à votre compte ${app}. Il vous reste ${left} ` +
+        'codes de secours.',
+      ifYou:
+        "Si c'était vous, il n'y a rien d'autre à faire ; créez une nouvelle série de codes sur la page de votre " +
+        'compte quand il en reste peu.',
+      sms: (app, left) =>
+        `${app ? `${app} : ` : ''}Code de secours utilisé (il en reste ${left}). Pas vous ? Changez votre mot de passe.`,
     },
     passkey: {
       subject: {

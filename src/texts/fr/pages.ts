@@ -83,6 +83,23 @@ export const pages: Texts['pages'] = {
     confirmPassword: 'Confirmez le nouveau mot de passe',
     savePassword: 'Changer mon mot de passe',
     stepUpHeading: 'Confirmez qu’il s’agit bien de vous',
+    appCode: "Code de votre application d'authentification",
+    recoveryCode: 'Ou un code de secours',
+    authenticatorApp: "Application d'authentification",
+    appOn: 'activée',
+    recoveryCodes: 'Codes de secours',
+    recoveryLeft: (n: number) => `il en reste ${n}`,
+    appHeading: "Application d'authentification",
+    appLead:
+      'Une application comme Google Authenticator, Aegis ou 1Password affiche un nouveau code toutes les 30 secondes.',
+    appSetUp: "Configurer une application d'authentification",
+    appScan: "Scannez ce code avec l'application, ou saisissez la clé à la main, puis entrez le code qu'elle affiche.",
+    appKey: 'Clé',
+    appEnable: 'Activer',
+    appRemove: "Retirer l'application d'authentification",
+    newRecoveryCodes: 'Créer de nouveaux codes de secours',
+    recoveryShown:
+      "Vos codes de secours. Gardez-les en lieu sûr : chacun sert une fois, quand vous ne pouvez pas utiliser l'application, et ils ne sont montrés que maintenant.",
     stepUpLead:
       'Pour changer d’adresse e-mail, de numéro de téléphone ou de mot de passe, ' +
       'confirmez d’abord qu’il s’agit bien de vous avec un code.',
@@ -100,6 +117,7 @@ export const pages: Texts['pages'] = {
       phone_code_sent: (p: Pending) => `Nous avons envoyé un code par SMS au ${p.phone ?? 'nouveau numéro'}.`,
       phone_changed: () => 'Votre numéro de téléphone est confirmé.',
       password_changed: () => 'Votre mot de passe a été modifié. Vos autres sessions ont été fermées.',
+      app_removed: () => "L'application d'authentification a été retirée, avec ses codes de secours.",
       confirmed: () =>
         'Merci. Vous pouvez maintenant changer d’adresse e-mail, de numéro de téléphone ou de mot de passe.',
     },
@@ -220,6 +238,11 @@ export const pages: Texts['pages'] = {
     verify: 'Vérifier',
     resend: 'Envoyer un nouveau code',
     other: (c: Channel) => `Recevoir plutôt le code par ${c === 'email' ? 'e-mail' : 'SMS'}`,
+    leadApp: (client: string) =>
+      `Saisissez le code affiché par votre application d'authentification pour vous connecter à ${client}.`,
+    useApp: "Utiliser plutôt mon application d'authentification",
+    recoveryLabel: 'Ou un code de secours',
+    useRecovery: 'Utiliser ce code de secours',
   },
   selfService: {
     continue: 'Continuer',

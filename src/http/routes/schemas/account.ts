@@ -63,3 +63,8 @@ export const accountStepUpVerifySchema = {
 export const accountConsentRevokeSchema = {
   body: protocolParams({ ...form, consent_client_id: 'string: the app whose access is withdrawn' }),
 };
+
+/** A form of the account page's authenticator app (account-app.ts); `verification_code` on the first code. */
+export const accountFormSchema = (what: string) => ({
+  body: protocolParams({ ...form, verification_code: `string: the app's code (${what})` }),
+});

@@ -47,9 +47,9 @@ export const mfaFormSchema = {
   body: protocolParams({
     ...hosted,
     step_up: 'string: the step-up of this second factor',
-    auth_type: 'string: email or sms',
-    action: 'string: resend, or verify',
-    challenge_id: 'string: the code sent',
+    auth_type: 'string: email or sms (a code sent), totp (an authenticator app) or recovery_code',
+    action: 'string: resend, verify, or switch (to the authenticator app)',
+    challenge_id: 'string: the code sent (email or sms)',
     verification_code: 'string: the code the user typed',
   }),
 };

@@ -18,7 +18,15 @@ export const stepUpSchema = {
     state: 'string: returned with the answer of verify',
     nonce: 'string: put in the id_token',
   }),
-  response: { 200: answer({ token: Type.String(), amr: Type.Array(Type.String()) }) },
+  response: {
+    200: answer({
+      token: Type.String(),
+      amr: Type.Array(Type.String()),
+      factors: Type.Array(Type.String(), {
+        description: 'every factor that answers the step-up: totp, email, sms, recovery_code (amr: email/sms only)',
+      }),
+    }),
+  },
 };
 
 export const passwordlessStartSchema = {

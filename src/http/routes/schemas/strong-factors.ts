@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { stringEnum } from '../../schema-types.js';
+import { answer, protocolParams } from '../../protocol-schema.js';
+
+/** Authenticator apps (TOTP) and recovery codes (docs/mfa.md), with a Bearer access token. */
+export const totpStatusSchema = {
+  response: {
+    200: answer({
+      status: stringEnum(['none', 'pending', 'enabled']),
+      created_at: Type.String({ format: 'date-time' }),
+      recovery_codes_left: Type.Integer(),
+    }),
+  },
+};
+
+/** A new secret, shown this once: as base32 text, as the otpauth:// URI and as that URI's QR code (SVG). */
+export const totpEnrolSchema = {
+  response: {
+    200: answer({ secret: Type.String(), otpauth_uri: Type.String(), qr_svg: Type.String() }),
+  },
+};
+
+export const totpVerifySchema = {
+  body: protocolParams({ verification_code: 'string: the code the authenticator app shows (required)' }),
+  response: {
+    200: answer({ status: stringEnum(['enabled']), recovery_codes: Type.Array(Type.String()) }),
+  },
+};
+
+export const totpRemoveSchema = { response: { 204: Type.Unsafe<void>({ description: 'removed: no body' }) } };
+
+export const recoveryCodesStatusSchema = { response: { 200: answer({ remaining: Type.Integer() }) } };
+
+/** A new set of ten codes, shown this once; the previous set stops working. */
+export const recoveryCodesSchema = { response: { 200: answer({ recovery_codes: Type.Array(Type.String()) }) } };
+
+/** The step-up of /identity/v1/mfa/stepup answered by an authenticator app or a recovery code. */
+export const stepUpVerifySchema = {
+  body: protocolParams({
+    step_up: 'string: the token of /identity/v1/mfa/stepup (required)',
+    auth_type: 'string: totp or recovery_code (required)',
+    verification_code: "string: the app's code, or a recovery code (required)",
+    trust_device: 'boolean (or "true"): remember this browser as a trusted device',
+  }),
+  response: { 200: answer({ code: Type.String(), state: Type.String() }) },
+};
