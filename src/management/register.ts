@@ -10,6 +10,7 @@ import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
+import { webhookRoutes } from './webhooks-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
@@ -18,6 +19,7 @@ import type { AccountSettings, WardConfig } from '../config/types.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
 import type { Clock } from '../lib/clock.js';
+import type { Limiter } from '../limits/rate-limit.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
 import type { TknService } from '../protocol/tkn.js';
@@ -36,6 +38,7 @@ interface ManagementDeps {
   events: SecurityEvents;
   keyOps: KeyOperations;
   keys: KeyStore;
+  limiter: Limiter;
   logoutDelivery: LogoutDelivery;
   masterKey: Buffer;
   notices: FactorNotices;
@@ -46,6 +49,7 @@ interface ManagementDeps {
   storage: Storage;
   tkn: TknService;
   users: UserService;
+  webhookDelivery: { kick(): void };
 }
 
 export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
@@ -59,6 +63,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...socialRoutes(r),
     ...customTokenRoutes(r),
     ...userPasskeyRoutes(r),
+    ...webhookRoutes(r),
   ];
 }
 

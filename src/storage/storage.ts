@@ -22,6 +22,8 @@ import { userErasureRepo } from './sql/user-erasure.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
+import { webhookDeliveriesRepo } from './sql/webhook-deliveries.js';
+import { webhookEndpointsRepo } from './sql/webhook-endpoints.js';
 
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
@@ -50,6 +52,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     userRecords: userRecordsRepo(db),
+    webhookEndpoints: webhookEndpointsRepo(db),
+    webhookDeliveries: webhookDeliveriesRepo(db, engine),
   };
 }
 
