@@ -244,6 +244,13 @@ for (const engine of engines()) {
         body.deliveries.every((d: { status: string }) => d.status === 'delivered'),
         'all delivered',
       );
+      // Sent again on request: the same event (same webhook-id), as a new delivery.
+      const again = await admin.post(`/api/v1/webhooks/${id}/deliveries/${oldest.id as string}/resend`);
+      assert.equal(again.status, 202, JSON.stringify(again.body));
+      await deliverUntil(() => receiver.delivered().length === 5);
+      assert.equal(receiver.received.at(-1)!.headers['webhook-id'], first);
+      verify(secret, receiver.received.at(-1)!);
+      assert.equal((await admin.post(`/api/v1/webhooks/${id}/deliveries/dlv_nope/resend`)).status, 404);
     });
 
     it('rotates the secret: during the overlap both secrets sign', async () => {
