@@ -66,6 +66,7 @@ export const EVENT_TYPES = {
     method,
     reason: str('Why, as a short fixed word (wrong_password, locked, ...).'),
   }),
+  logout: def('user', 'A user signed out: their SSO session ended (Core SDK or OpenID Connect logout).', ['logout']),
   'session.revoked': def('user', "A user's sessions were ended by an operator or by the user elsewhere.", [
     'user.sessions_revoked',
     'sessions.others_ended',

@@ -154,6 +154,9 @@ for (const engine of engines()) {
       assert.equal((await admin.post('/api/v1/clients', client)).status, 201);
       assert.equal((await admin.patch('/api/v1/clients/hooked', { name: 'Hooked again' })).status, 200);
       assert.equal((await admin.del('/api/v1/clients/hooked')).status, 204);
+      // The Core SDK's logout of another signed-in browser.
+      const signedIn = await codeFor(ward);
+      assert.equal((await signedIn.browser.get('/identity/v1/logout')).status < 400, true);
       const key = await admin.post('/api/v1/site/keys', {});
       assert.equal(key.status, 201);
       assert.equal((await admin.del(`/api/v1/site/keys/${key.body.kid as string}`)).status, 204);
@@ -170,6 +173,7 @@ for (const engine of engines()) {
         'client.deleted',
         'key.rotated',
         'key.revoked',
+        'logout',
       ];
       const types = () => new Set(receiver.delivered().map((e) => e.type));
       await deliverUntil(() => expected.every((t) => types().has(t)));
@@ -200,6 +204,7 @@ for (const engine of engines()) {
       assert.deepEqual(byType('user.updated')[0]!.data, { user_id: made.body.id, disabled: true });
       assert.deepEqual(byType('client.updated')[0]!.data.client_id, 'hooked');
       assert.equal(byType('key.revoked')[0]!.data.kid, key.body.kid);
+      assert.deepEqual(byType('logout')[0]!.data, { user_id: signedIn.user.id });
       // Each event once: the webhook-ids are all different.
       const ids = receiver.received.map((r) => r.headers['webhook-id']);
       assert.equal(new Set(ids).size, ids.length);
