@@ -57,6 +57,7 @@ import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
+import { startWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.js';
 import { outageLog } from './storage/unavailable.js';
 
 export interface RegistryOptions {
@@ -188,7 +189,16 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   );
 
   const janitor = startJanitor(storage, log, () => clock.now(), { outage });
-  const events = createSecurityEvents({ storage, log, clock, metrics, outage });
+  // Webhooks out: the audit rows that are catalog events queue their deliveries (webhooks/outbox.ts);
+  // this process's sender starts below, once the outbound client exists.
+  const events = createSecurityEvents({
+    storage,
+    log,
+    clock,
+    metrics,
+    outage,
+    webhooks: { kick: () => webhookDelivery.kick() },
+  });
 
   const accessTokens = createAccessTokenCodec(master.key);
   const delivery = createDelivery(config.delivery, log, {
@@ -244,6 +254,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
+  const webhookDelivery: WebhookDelivery = startWebhookDelivery({
+    storage,
+    clock,
+    log,
+    masterKey: master.key,
+    outbound,
+  });
   const sessions = createSessionService({ storage, clock, account });
   const verification = createVerificationService({
     storage,
@@ -323,6 +340,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     /** The hosted account page's "Confirm it's you" (the sign-ins' step-ups, with no interaction). */
     accountStepUp: createAccountStepUp({ stepUps: signIn.stepUps, sessions, clock }),
     logoutDelivery,
+    webhookDelivery,
     background,
     delivery,
     accountCodes,
@@ -335,6 +353,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       janitor.stop();
       await logoutDelivery.stop();
       await events.flush(true);
+      await webhookDelivery.stop();
       await notices.drain();
       await lockNotices.drain();
       await background.drain();

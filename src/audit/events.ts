@@ -5,6 +5,7 @@ import type { WardMetrics } from '../observability/ward-metrics.js';
 import type { AuditRow } from '../storage/sql/audit.js';
 import type { Storage } from '../storage/storage.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
+import { eventOfAudit, writeOutbox } from '../webhooks/outbox.js';
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -41,6 +42,8 @@ export function createSecurityEvents(deps: {
   clock: Clock;
   metrics: WardMetrics;
   outage?: OutageLog;
+  /** Told when a batch wrote webhook deliveries (the webhook sender then looks at once). */
+  webhooks?: { kick(): void };
 }) {
   let pending: AuditRow[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -77,7 +80,14 @@ export function createSecurityEvents(deps: {
     writing = writing.then(async () => {
       if (!rows.length) return;
       try {
-        await deps.storage.audit.insertMany(rows);
+        // Rows that are webhook events get their outbox rows in the same transaction (webhooks/outbox.ts).
+        if (rows.some((row) => eventOfAudit(row) !== null)) {
+          const queued = await deps.storage.transaction(async (tx) => {
+            await tx.audit.insertMany(rows);
+            return writeOutbox(tx, rows, deps.clock.now());
+          });
+          if (queued) deps.webhooks?.kick();
+        } else await deps.storage.audit.insertMany(rows);
         holding = false;
       } catch (e) {
         if (!final && isDatabaseUnavailable(e)) return hold(rows, e);

@@ -20,6 +20,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
     'read:users',
     'manage:users',
     'read:audit',
+    'manage:webhooks',
   ],
   administrator: MANAGEMENT_SCOPES,
 };

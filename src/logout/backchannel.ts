@@ -10,6 +10,7 @@ import type { ClientService } from '../clients/service.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { Clock } from '../lib/clock.js';
 import type { Outbound } from '../lib/outbound/client.js';
+import { startQueueLoop } from '../lib/queue-loop.js';
 import { randomId } from '../lib/random.js';
 import type { Storage } from '../storage/storage.js';
 import type { LogoutDeliveryRow } from '../storage/sql/logout-deliveries.js';
@@ -126,11 +127,7 @@ export interface DeliveryLoopDeps {
 
 /** The sending loop of one process: polls the queue every `intervalMs`, and at once after a kick. */
 export function startLogoutDelivery(deps: DeliveryLoopDeps, opts: { intervalMs?: number } = {}) {
-  const stopping = new AbortController();
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  async function attempt(row: LogoutDeliveryRow): Promise<void> {
+  async function attempt(row: LogoutDeliveryRow, stopping: AbortSignal): Promise<void> {
     const client = await deps.clients.find(row.client_id);
     const uri = client?.backchannel_logout_uri;
     // The client was removed or no longer wants logout tokens: nothing to deliver.
@@ -146,7 +143,7 @@ export function startLogoutDelivery(deps: DeliveryLoopDeps, opts: { intervalMs?:
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ logout_token: token }).toString(),
-        signal: stopping.signal,
+        signal: stopping,
         timeoutMs: SEND_TIMEOUT_MS,
       });
       // BCL 2.8: 200 OK; some frameworks answer 204 for the same success.
@@ -158,7 +155,7 @@ export function startLogoutDelivery(deps: DeliveryLoopDeps, opts: { intervalMs?:
       }
       problem = `HTTP ${res.status}`;
     } catch (e) {
-      if (stopping.signal.aborted) {
+      if (stopping.aborted) {
         // Shutting down: the row is due again at once, for this process after a restart or another one now.
         await deps.storage.logoutDeliveries.retryAt(row.id, deps.clock.now(), 'interrupted by shutdown');
         return;
@@ -177,53 +174,20 @@ export function startLogoutDelivery(deps: DeliveryLoopDeps, opts: { intervalMs?:
     deps.onOutcome?.('retry', row);
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      if (stopping.signal.aborted) return;
+  // The loop itself is the queues' one (lib/queue-loop.ts), shared with the webhook deliveries.
+  return startQueueLoop<LogoutDeliveryRow>({
+    claim: (batch) => {
       const now = deps.clock.now();
-      let rows: LogoutDeliveryRow[];
-      try {
-        rows = await deps.storage.logoutDeliveries.claimDue(now, now + LEASE_MS, BATCH);
-      } catch (e) {
-        deps.log.warn({ err: e }, 'logout delivery poll failed');
-        return;
-      }
-      await Promise.all(
-        rows.map((row) =>
-          attempt(row).catch((e: unknown) =>
-            deps.log.warn({ err: e, client_id: row.client_id }, 'logout delivery failed'),
-          ),
-        ),
-      );
-      if (rows.length === BATCH) again = true;
-    } while (again);
-  }
-
-  /** Runs a pass now (or right after the one running). Resolves when the queue's due rows were tried. */
-  function tick(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? 5_000);
-  timer.unref();
-  return {
-    tick,
-    kick: () => void tick(),
-    /** Stops the loop; what is in flight is aborted and handed back. Resolves once it has. */
-    async stop(): Promise<void> {
-      clearInterval(timer);
-      stopping.abort();
-      await running;
+      return deps.storage.logoutDeliveries.claimDue(now, now + LEASE_MS, batch);
     },
-  };
+    attempt,
+    failed: (e, row) =>
+      row
+        ? deps.log.warn({ err: e, client_id: row.client_id }, 'logout delivery failed')
+        : deps.log.warn({ err: e }, 'logout delivery poll failed'),
+    batch: BATCH,
+    intervalMs: opts.intervalMs ?? 5_000,
+  });
 }
 
 export type LogoutDelivery = ReturnType<typeof startLogoutDelivery>;

@@ -11,6 +11,7 @@ import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
+import { webhookRoutes } from './webhooks-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
@@ -19,6 +20,7 @@ import type { AccountSettings, WardConfig } from '../config/types.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
 import type { Clock } from '../lib/clock.js';
+import type { Limiter } from '../limits/rate-limit.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
 import type { TknService } from '../protocol/tkn.js';
@@ -37,6 +39,7 @@ interface ManagementDeps {
   events: SecurityEvents;
   keyOps: KeyOperations;
   keys: KeyStore;
+  limiter: Limiter;
   logoutDelivery: LogoutDelivery;
   masterKey: Buffer;
   notices: FactorNotices;
@@ -47,6 +50,7 @@ interface ManagementDeps {
   storage: Storage;
   tkn: TknService;
   users: UserService;
+  webhookDelivery: { kick(): void };
 }
 
 export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
@@ -61,6 +65,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...customTokenRoutes(r),
     ...userPasskeyRoutes(r),
     ...userConsentRoutes(r),
+    ...webhookRoutes(r),
   ];
 }
 

@@ -18,6 +18,8 @@ export interface ManagementRouteDeps {
   clock: Clock;
   storage: Storage;
   users: UserService;
+  /** The webhook sender, told after a change (its audit row may have queued deliveries). */
+  webhookDelivery?: { kick(): void };
 }
 
 /** A schema of the management API: TypeBox, which is JSON Schema (its own keys are not enumerable). */
@@ -138,6 +140,7 @@ function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementR
       }
       // Changes audit themselves inside their transaction (with details); reads are audited here.
       if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
+      else r.webhookDelivery?.kick();
       reply.header('Cache-Control', 'no-store');
       if (def.response.status === 204) return reply.code(204).send();
       return reply.code(def.response.status).send(out);

@@ -22,6 +22,7 @@ import * as m015 from './migrations/015-sign-in-failures.js';
 import * as m016 from './migrations/016-client-token-rules.js';
 import * as m020 from './migrations/020-consents.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
+import * as m019 from './migrations/019-webhooks.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -147,6 +148,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016-client-token-rules': m016,
   '020-consents': m020,
   '017-totp-recovery-codes': m017,
+  '019-webhooks': m019,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

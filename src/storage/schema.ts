@@ -363,8 +363,66 @@ export interface ConsentsTable {
   updated_at: number;
 }
 
+/** A site's webhook endpoint (migration 019): its secrets sealed with the master key. */
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  /** JSON list of event types, or ["*"]. */
+  events: string;
+  enabled: number;
+  description: string;
+  secret_sealed: string;
+  /** The secret before the last rotation, which still signs until previous_secret_until. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event of the catalog (migration 019), written in the transaction of the audit row it comes from. */
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  at: number;
+  /** JSON of the event's `data`. */
+  data: string;
+}
+
+/** One event to deliver to one endpoint (migration 019): pending, delivered or failed (kept). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  /** The event's place in its endpoint's order (time in microseconds-ish, then a process counter). */
+  seq: number;
+  status: string;
+  attempts: number;
+  /** When the next attempt is due; a claimed row is moved past its lease. */
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One HTTP attempt of a delivery (migration 019). */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  at: number;
+  /** The answer's HTTP status, or null when none came (timeout, connection error). */
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** The first kilobyte of the answer's body. */
+  response: string;
+}
+
 export interface Database {
   consents: ConsentsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   sign_in_failures: SignInFailuresTable;
   account_codes: AccountCodesTable;
   logout_deliveries: LogoutDeliveriesTable;

@@ -24,6 +24,8 @@ import { userErasureRepo } from './sql/user-erasure.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
+import { webhookDeliveriesRepo } from './sql/webhook-deliveries.js';
+import { webhookEndpointsRepo } from './sql/webhook-endpoints.js';
 
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
@@ -55,6 +57,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userErasure: userErasureRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
+    webhookEndpoints: webhookEndpointsRepo(db),
+    webhookDeliveries: webhookDeliveriesRepo(db, engine),
   };
 }
 

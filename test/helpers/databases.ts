@@ -60,11 +60,14 @@ export async function freshPgSchema(): Promise<{ schema: string; url: string; dr
   return {
     schema,
     url,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
+    drop: () => dropPgSchema(url, schema),
   };
+}
+
+/** Drops a schema freshPgSchema made (the last Ward on it, when several start on one database). */
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
 }

@@ -21,6 +21,7 @@ export const CONSOLE_CLIENT = {
     'manage:users',
     'read:audit',
     'manage:roles',
+    'manage:webhooks',
   ],
 };
 

@@ -14,7 +14,7 @@ import { validateSocialProviders } from '../../src/config/social.js';
 import { Problems, validateAccount, validateClient } from '../../src/config/validate.js';
 import { FakeClock } from '../../src/lib/clock.js';
 import { REDACT, buildRegistry, type Registry } from '../../src/registry.js';
-import { freshPgSchema } from './databases.js';
+import { dropPgSchema, freshPgSchema } from './databases.js';
 import { freePort } from './free-port.js';
 import { TEST_OUTBOUND_ALLOW } from './outbound.js';
 
@@ -39,6 +39,10 @@ export interface TestWardOptions {
    * left them, written directly through storage.
    */
   beforeStart?: (registry: Registry) => Promise<void>;
+  /** Start on the database (data dir, PostgreSQL schema) a previous Ward left: a restart. */
+  database?: TestWard['database'];
+  /** close() leaves the database (for a Ward started after it on the same one). */
+  keepDatabase?: boolean;
 }
 
 export interface TestWard {
@@ -54,6 +58,8 @@ export interface TestWard {
   agent: Agent;
   /** Every log line the server wrote (LG-01: searched for secrets). */
   logs: string[];
+  /** Where its data lives (to start another Ward on it). */
+  database: { dataDir: string; pgSchema?: string; url: string | null };
   fetch(path: string, init?: RequestInit): Promise<Response>;
   addClient(def: Record<string, unknown>): Promise<void>;
   setAccount(patch: Record<string, unknown>): void;
@@ -65,16 +71,20 @@ const certificate = makeDevCertificate();
 /** A real Ward on https://localhost:<free port>, with its own data dir (and PostgreSQL schema). */
 export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ward-test-'));
-  let pgSchema: string | undefined;
+  const dataDir = opts.database?.dataDir ?? mkdtempSync(join(tmpdir(), 'ward-test-'));
+  let pgSchema: string | undefined = opts.database?.pgSchema;
   let dropSchema: (() => Promise<void>) | undefined;
-  let databaseUrl: string | null = null;
-  if (opts.engine === 'postgres') {
+  let databaseUrl: string | null = opts.database?.url ?? null;
+  if (opts.engine === 'postgres' && !opts.database) {
     const s = await freshPgSchema();
     pgSchema = s.schema;
     databaseUrl = s.url;
     dropSchema = s.drop;
+  } else if (opts.database?.pgSchema && databaseUrl) {
+    const [url, schema] = [databaseUrl, opts.database.pgSchema];
+    dropSchema = () => dropPgSchema(url, schema);
   }
+  if (opts.keepDatabase) dropSchema = undefined;
   const config = loadConfig({
     WARD_PORT: String(port),
     WARD_DATA_DIR: dataDir,
@@ -125,6 +135,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     ca: tls.cert,
     agent,
     logs,
+    database: { dataDir, pgSchema, url: databaseUrl },
     fetch: (path, init = {}) =>
       undiciFetch(path.startsWith('http') ? path : url + path, { redirect: 'manual', dispatcher: agent, ...init }),
     async addClient(def) {

@@ -70,7 +70,11 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
 
   async function endCurrentSession(req: FastifyRequest, reply: FastifyReply) {
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-    if (session) await endSessionEverywhere({ ...r, delivery: r.logoutDelivery }, session);
+    if (session) {
+      await endSessionEverywhere({ ...r, delivery: r.logoutDelivery }, session);
+      // Audited (and so a `logout` webhook event): whose session ended.
+      await r.events.emit('logout', { user_id: session.userId }, 'signed out');
+    }
     clearSessionCookie(reply);
   }
 
