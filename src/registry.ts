@@ -187,6 +187,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     clock,
     account,
+    masterKey: master.key,
     log,
     outbound,
     onLock: (user, at, until, locale) => {
