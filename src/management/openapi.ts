@@ -34,6 +34,14 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
       'x-permission': r.permission,
       security: [{ bearer: [r.permission] }],
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
+      ...(r.stream
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(Object.entries(r.stream).map(([type, schema]) => [type, { schema }])),
+            },
+          }
+        : {}),
       ...(r.body
         ? {
             requestBody: {

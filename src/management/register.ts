@@ -8,6 +8,7 @@ import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
+import { userImportRoutes } from './user-import-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
@@ -17,6 +18,7 @@ import type { ClientService } from '../clients/service.js';
 import type { AccountSettings, WardConfig } from '../config/types.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
+import type { Limiter } from '../limits/rate-limit.js';
 import type { Clock } from '../lib/clock.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
@@ -36,6 +38,7 @@ interface ManagementDeps {
   events: SecurityEvents;
   keyOps: KeyOperations;
   keys: KeyStore;
+  limiter: Limiter;
   logoutDelivery: LogoutDelivery;
   masterKey: Buffer;
   notices: FactorNotices;
@@ -59,6 +62,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...socialRoutes(r),
     ...customTokenRoutes(r),
     ...userPasskeyRoutes(r),
+    ...userImportRoutes(r),
   ];
 }
 

@@ -43,6 +43,11 @@ export interface ManagementRoute<
   body?: B;
   /** The call may come with no body at all, or an empty one (taken as {}): the specification writes it so. */
   bodyOptional?: true;
+  /**
+   * The body is read as a stream by the handler (`req.body` is the raw request stream), never
+   * buffered: the content types it takes, each with the schema of one item (for the OpenAPI document).
+   */
+  stream?: Record<string, TSchema>;
   /** Status and schema of the success answer (204 has none). */
   response: { status: number; schema?: TSchema };
   /** Audited action name for operations that change something. */
@@ -66,7 +71,15 @@ export function registerManagementRoutes(
   r: ManagementRouteDeps,
   routes: ManagementRoute[],
 ): void {
-  for (const def of routes) if (!def.bodyOptional) addRoute(app, r, def);
+  for (const def of routes) if (!def.bodyOptional && !def.stream) addRoute(app, r, def);
+  const streamed = routes.filter((def) => def.stream);
+  // A streamed body is handed over as the request stream itself, in these routes' own scope: no
+  // parser reads it whole (and the 64 KiB body limit, a buffering parser's, does not apply).
+  for (const def of streamed)
+    void app.register(async (scope) => {
+      scope.addContentTypeParser(Object.keys(def.stream!), (_req, payload, done) => done(null, payload));
+      addRoute(scope, r, def);
+    });
   const optional = routes.filter((def) => def.bodyOptional);
   // Fastify refuses an empty application/json body (curl -H 'Content-Type: application/json' -X POST):
   // these routes get their own JSON parser, in their own scope, that takes it for no body.

@@ -20,6 +20,7 @@ import * as m013 from './migrations/013-account-codes.js';
 import * as m014 from './migrations/014-profiles.js';
 import * as m015 from './migrations/015-sign-in-failures.js';
 import * as m016 from './migrations/016-client-token-rules.js';
+import * as m018 from './migrations/018-user-external-ids.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -137,6 +138,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-profiles': m014,
   '015-sign-in-failures': m015,
   '016-client-token-rules': m016,
+  '018-user-external-ids': m018,
 };
 
 class StaticProvider implements MigrationProvider {

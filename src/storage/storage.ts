@@ -19,6 +19,7 @@ import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
+import { userImportRepo } from './sql/user-import.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
@@ -49,6 +50,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
+    userImport: userImportRepo(db),
     userRecords: userRecordsRepo(db),
   };
 }

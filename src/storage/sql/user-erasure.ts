@@ -23,6 +23,7 @@ export const USER_TABLES = [
   'logout_deliveries',
   'account_codes',
   'user_profiles',
+  'user_external_ids',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;
