@@ -52,7 +52,10 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
         : {}),
       responses: {
         [String(r.response.status)]: r.response.schema
-          ? { description: 'Success', content: { 'application/json': { schema: r.response.schema } } }
+          ? {
+              description: 'Success',
+              content: { [r.response.contentType ?? 'application/json']: { schema: r.response.schema } },
+            }
           : { description: 'Done' },
         ...errors,
       },

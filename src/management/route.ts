@@ -49,7 +49,11 @@ export interface ManagementRoute<
    */
   stream?: Record<string, TSchema>;
   /** Status and schema of the success answer (204 has none). */
-  response: { status: number; schema?: TSchema };
+  response: {
+    status: number;
+    schema?: TSchema /** A streamed answer (the handler returns a Readable) of this type. */;
+    contentType?: string;
+  };
   /** Audited action name for operations that change something. */
   audit?: string;
   handler(ctx: {
@@ -152,6 +156,7 @@ function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementR
       // Changes audit themselves inside their transaction (with details); reads are audited here.
       if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
       reply.header('Cache-Control', 'no-store');
+      if (def.response.contentType) reply.header('Content-Type', def.response.contentType);
       if (def.response.status === 204) return reply.code(204).send();
       return reply.code(def.response.status).send(out);
     },

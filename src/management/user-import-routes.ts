@@ -1,11 +1,13 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { anyObject, partialObject, stringEnum } from '../http/schema-types.js';
 import { recordAudit } from '../audit/record.js';
 import { firebaseParamsProblem, HASH_ALGORITHMS, type FirebaseParams } from '../accounts/foreign-hashes/formats.js';
+import { exportUserLines } from '../accounts/import/export-users.js';
 import { importUsers, type ImportReport } from '../accounts/import/import-users.js';
 import type { ImportFormat } from '../accounts/import/source-lines.js';
 import { invalidField } from '../errors/refusals.js';
+import { requirePermission } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
@@ -131,6 +133,34 @@ export function userImportRoutes(r: UserImportRoutesDeps): ManagementRoute[] {
           error: report.error?.code,
         });
         return report;
+      },
+    }),
+    managementRoute({
+      method: 'GET',
+      url: '/api/v1/users/export',
+      tag: 'users',
+      permission: 'read:users',
+      audit: 'users.exported',
+      summary:
+        'Every user as NDJSON in the shape the import takes, streamed; password hashes only with include_password_hashes=true and export:secrets',
+      query: partialObject(
+        {
+          updated_since: Type.String({ format: 'date-time', description: 'only users changed since (ISO 8601)' }),
+          include_password_hashes: stringEnum(['true', 'false']),
+        },
+        { additionalProperties: false },
+      ),
+      response: { status: 200, schema: importedUser, contentType: NDJSON },
+      handler: async ({ actor, query: q, req }) => {
+        await r.limiter('users_export', req.ip, r.account().rate_limits.bulk_users);
+        const includePasswordHashes = q.include_password_hashes === 'true';
+        if (includePasswordHashes) requirePermission(actor, 'export:secrets');
+        const since = q.updated_since === undefined ? null : Date.parse(q.updated_since);
+        await recordAudit(r.storage, r.clock.now(), actor, 'users.exported', 'users', 'success', {
+          include_password_hashes: includePasswordHashes,
+          ...(q.updated_since ? { updated_since: q.updated_since } : {}),
+        });
+        return Readable.from(exportUserLines(r, { since, includePasswordHashes }));
       },
     }),
   ];

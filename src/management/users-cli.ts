@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { exportUserLines } from '../accounts/import/export-users.js';
 import { importUsers } from '../accounts/import/import-users.js';
 import { recordAudit, type Actor } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
@@ -20,7 +21,9 @@ export interface UsersCliDeps {
 export const USERS_USAGE = `  users import FILE [--mode create|upsert] [--format ndjson|json] [--report all]
                 [--firebase-signer-key B64 --firebase-salt-separator B64 --firebase-rounds N --firebase-mem-cost N]
                                import users from NDJSON (or a JSON array: a .json file), streamed;
-                               prints the report (JSON) and exits 1 if a line was refused`;
+                               prints the report (JSON) and exits 1 if a line was refused
+  users export [--updated-since ISO] [--include-password-hashes]
+                               every user as NDJSON in the import's shape, on standard output`;
 
 /** `ward users import FILE`: the management API's import, reading the file as a stream. */
 export async function runUsersCommand(
@@ -37,6 +40,7 @@ export async function runUsersCommand(
     return 2;
   }
   const { values, positionals } = parsed;
+  if (args[1] === 'export' && positionals.length === 0) return exportCommand(r, values, actorName, out);
   const [file] = positionals;
   const mode = values.mode ?? 'create';
   const format = values.format ?? (file?.toLowerCase().endsWith('.json') ? 'json' : 'ndjson');
@@ -87,6 +91,33 @@ export async function runUsersCommand(
   }
 }
 
+async function exportCommand(
+  r: UsersCliDeps,
+  values: ReturnType<typeof parse>['values'],
+  actorName: string,
+  out: (line: string) => void,
+): Promise<number> {
+  const since = values['updated-since'] === undefined ? null : Date.parse(values['updated-since']);
+  if (since !== null && Number.isNaN(since)) {
+    out(`--updated-since must be an ISO 8601 date\n${USERS_USAGE}`);
+    return 2;
+  }
+  const includePasswordHashes = values['include-password-hashes'] === true;
+  await recordAudit(
+    r.storage,
+    r.clock.now(),
+    { type: 'cli', id: actorName, ip: null },
+    'users.exported',
+    'users',
+    'success',
+    {
+      include_password_hashes: includePasswordHashes,
+    },
+  );
+  for await (const line of exportUserLines(r, { since, includePasswordHashes })) out(line.trimEnd());
+  return 0;
+}
+
 const parse = (args: string[]) =>
   parseArgs({
     args,
@@ -99,5 +130,7 @@ const parse = (args: string[]) =>
       'firebase-salt-separator': { type: 'string' },
       'firebase-rounds': { type: 'string' },
       'firebase-mem-cost': { type: 'string' },
+      'updated-since': { type: 'string' },
+      'include-password-hashes': { type: 'boolean' },
     },
   });

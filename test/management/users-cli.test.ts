@@ -77,6 +77,24 @@ for (const engine of engines()) {
       assert.equal(audit[0]?.actor_type, 'cli');
     });
 
+    it('exports every user as NDJSON, hashes only when asked', async () => {
+      const email = `cli-${engine}@import.example`;
+      const plain = await run(['users', 'export']);
+      assert.equal(plain.code, 0);
+      const line = plain.out
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((l) => l.email === email);
+      assert.equal(line?.password_hash, undefined);
+      const secret = await run(['users', 'export', '--include-password-hashes']);
+      const withHash = secret.out
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((l) => l.email === email);
+      assert.equal(withHash?.password_hash_algorithm, 'argon2');
+      assert.equal((await run(['users', 'export', '--updated-since', 'yesterday'])).code, 2);
+    });
+
     it('answers usage errors with exit code 2', async () => {
       assert.equal((await run(['users', 'import'])).code, 2);
       assert.equal((await run(['users', 'import', join(dir, 'missing.ndjson')])).code, 2);

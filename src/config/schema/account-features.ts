@@ -31,7 +31,7 @@ export const RateLimits = group(
     signup: rateLimit(20, 'sign up'),
     token: rateLimit(1200, 'the token endpoint'),
     verification: rateLimit(60, 'send and check verification codes'),
-    bulk_users: rateLimit(10, 'import users in bulk (POST /api/v1/users/import)'),
+    bulk_users: rateLimit(10, 'import or export users in bulk (/api/v1/users/import and /export)'),
   },
   'Per-IP rate limits of the busiest endpoints.',
 );

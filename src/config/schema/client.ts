@@ -16,6 +16,7 @@ export const MANAGEMENT_SCOPES = [
   'manage:users',
   'read:audit',
   'manage:roles',
+  'export:secrets',
 ] as const;
 export const CLIENT_TYPES = ['public', 'confidential', 'resource_server'] as const;
 export const DEFAULT_SCOPE = 'openid profile email phone';

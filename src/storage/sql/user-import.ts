@@ -1,6 +1,14 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, IdentitiesTable, MfaCredentialsTable, UsersTable } from '../schema.js';
 import type { NewUser } from './users.js';
+
+/** One page of users for a bulk export, with what the import shape holds of each (by user id). */
+export interface ExportPage {
+  users: Array<Selectable<UsersTable>>;
+  identities: Array<Selectable<IdentitiesTable>>;
+  factors: Array<Selectable<MfaCredentialsTable>>;
+  externalIds: Array<{ user_id: string; external_id: string }>;
+}
 
 /** What an import changes of an existing user: only the columns a line names. */
 export type ImportedUserChange = Partial<Omit<NewUser, 'id' | 'role'>>;
@@ -34,6 +42,27 @@ export function userImportRepo(db: Kysely<Database>) {
         updated_at: now,
       };
       await db.updateTable('users').set(set).where('id', '=', id).execute();
+    },
+    /** Users after `afterId` in id order (changed since `since`, when given), with their rows. */
+    async exportPage(afterId: string | null, limit: number, since: number | null): Promise<ExportPage> {
+      let q = db.selectFrom('users').selectAll();
+      if (afterId !== null) q = q.where('id', '>', afterId);
+      if (since !== null) q = q.where('updated_at', '>=', since);
+      const users = await q.orderBy('id').limit(limit).execute();
+      const ids = users.map((u) => u.id);
+      if (!ids.length) return { users, identities: [], factors: [], externalIds: [] };
+      const [identities, factors, externalIds] = await Promise.all([
+        db.selectFrom('identities').selectAll().where('user_id', 'in', ids).orderBy('created_at').execute(),
+        db
+          .selectFrom('mfa_credentials')
+          .selectAll()
+          .where('user_id', 'in', ids)
+          .where('verified_at', 'is not', null)
+          .orderBy('created_at')
+          .execute(),
+        db.selectFrom('user_external_ids').select(['user_id', 'external_id']).where('user_id', 'in', ids).execute(),
+      ]);
+      return { users, identities, factors, externalIds };
     },
     /** The user imported under this external id. */
     async userOfExternalId(externalId: string): Promise<string | undefined> {
