@@ -8,6 +8,8 @@ import { importUsers, type ImportReport } from '../accounts/import/import-users.
 import type { ImportFormat } from '../accounts/import/source-lines.js';
 import { invalidField } from '../errors/refusals.js';
 import { requirePermission } from './auth.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
+import type { ClientService } from '../clients/service.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
@@ -17,6 +19,8 @@ import type { Storage } from '../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UserImportRoutesDeps {
   account: () => AccountSettings;
+  clients: ClientService;
+  logoutDelivery: LogoutDelivery;
   clock: Clock;
   limiter: Limiter;
   masterKey: Buffer;
@@ -123,6 +127,7 @@ export function userImportRoutes(r: UserImportRoutesDeps): ManagementRoute[] {
             masterKey: r.masterKey,
             now: () => r.clock.now(),
             customFields: () => r.account().custom_fields,
+            onBlocked: (id) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
           },
           req.body as Readable,
           { format, mode: q.mode ?? 'create', reportAll: q.report === 'all', firebase },

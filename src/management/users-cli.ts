@@ -7,12 +7,16 @@ import { recordAudit, type Actor } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
 import { firebaseOf } from './user-import-routes.js';
 import type { AccountSettings } from '../config/types.js';
+import type { ClientService } from '../clients/service.js';
+import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UsersCliDeps {
   account: () => AccountSettings;
+  clients: ClientService;
+  logoutDelivery: LogoutDelivery;
   clock: Clock;
   masterKey: Buffer;
   storage: Storage;
@@ -67,6 +71,7 @@ export async function runUsersCommand(
         masterKey: r.masterKey,
         now: () => r.clock.now(),
         customFields: () => r.account().custom_fields,
+        onBlocked: (id) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
       },
       createReadStream(file),
       { format, mode, reportAll: values.report === 'all', firebase },

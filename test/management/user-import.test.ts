@@ -11,7 +11,7 @@ import { Browser } from '../helpers/browser.js';
 import { FIREBASE_VECTOR, fixtures } from '../helpers/foreign-hashes.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
-import { PUBLIC_CLIENT, authorizeUrl, tokenRequest } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, authorizeUrl, codeFor, tokenRequest } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const NO_LIMITS = {
@@ -281,6 +281,23 @@ for (const engine of engines()) {
       );
       assert.equal(taken.body.results[0].code, 'identity_in_use');
       assert.equal(await s.users.findByEmail(`other-${engine}@import.example`), undefined, 'nothing half-written');
+    });
+
+    it('ends the sessions of an existing user an upsert blocks', async () => {
+      const { user } = await codeFor(ward);
+      const s = ward.registry.storage;
+      assert.ok(
+        (await s.userRecords.sessionsOf(user.id)).some((x) => x.revoked_at === null),
+        'signed in',
+      );
+      const res = await importBody(JSON.stringify({ email: user.email, blocked: true }), 'mode=upsert');
+      assert.equal(res.body.updated, 1, JSON.stringify(res.body));
+      assert.equal((await s.users.findById(user.id))!.disabled, true);
+      assert.ok(
+        (await s.userRecords.sessionsOf(user.id)).every((x) => x.revoked_at !== null),
+        'every session ended',
+      );
+      assert.equal((await sdkLogin(user.email, user.password)).status >= 400, true);
     });
 
     it('takes a JSON array; refuses a caller without manage:users and other media types', async () => {

@@ -15,6 +15,8 @@ export type ImportMode = 'create' | 'upsert';
 export interface LineOutcome {
   status: 'created' | 'updated' | 'skipped';
   user_id: string;
+  /** An existing user the line blocked: their sessions and tokens are to end. */
+  blocked?: true;
 }
 
 export interface ApplyDeps {
@@ -118,6 +120,7 @@ async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: Impor
       await tx.userImport.setExternalId(id, line.external_id, now);
   }
   await linkAll(tx, line, id, now);
+  if (match && line.blocked && !match.disabled) return { status: 'updated', user_id: id, blocked: true };
   return { status: match ? 'updated' : 'created', user_id: id };
 }
 

@@ -51,7 +51,11 @@ export interface ImportReport {
 }
 
 export async function importUsers(
-  deps: ApplyDeps & { customFields: () => CustomFieldSetting[] },
+  deps: ApplyDeps & {
+    customFields: () => CustomFieldSetting[];
+    /** An existing user the import blocked: ends their sessions and tokens (as disabling does). */
+    onBlocked: (userId: string) => Promise<unknown>;
+  },
   input: Readable,
   opts: ImportOptions,
 ): Promise<ImportReport> {
@@ -77,7 +81,8 @@ export async function importUsers(
   let fatal: { error: unknown } | undefined;
   const apply = async (n: number, line: ImportedLine) => {
     try {
-      const done = await applyImportedLine(deps, line, opts.mode);
+      const { blocked, ...done } = await applyImportedLine(deps, line, opts.mode);
+      if (blocked) await deps.onBlocked(done.user_id);
       const weak = line.password?.weak && done.status !== 'skipped';
       if (weak) report.weak_hashes++;
       keep({
