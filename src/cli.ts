@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ConfigError, configFromProcess } from './config/load.js';
 import type { WardConfig } from './config/types.js';
 import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
+import { USERS_USAGE, runUsersCommand } from './management/users-cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
 import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/tuning/heap-flags.js';
@@ -18,6 +19,7 @@ const usage = `Usage: ward <command>
   migrate   apply the database migrations and exit;
             --plan prints the pending ones, their SQL and whether each is safe online, and changes nothing
 ${OPERATOR_USAGE}
+${USERS_USAGE}
 Configuration: environment variables WARD_* and the JSON file named by WARD_CONFIG (see docs/configuration.md).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -57,6 +59,14 @@ async function main(argv: string[]): Promise<number> {
     const registry = await buildRegistry({ ...config, logLevel: 'warn' });
     try {
       return await runOperatorCommand(registry, argv, 'cli', (line: string) => process.stdout.write(`${line}\n`));
+    } finally {
+      await registry.close();
+    }
+  }
+  if (command === 'users') {
+    const registry = await buildRegistry({ ...config, logLevel: 'warn' });
+    try {
+      return await runUsersCommand(registry, argv, 'cli', (line: string) => process.stdout.write(`${line}\n`));
     } finally {
       await registry.close();
     }

@@ -219,6 +219,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     clock,
     account,
+    masterKey: master.key,
     log,
     outbound,
     onLock: (user, at, until, language) => {

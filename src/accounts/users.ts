@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { NewUser, User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
 import { enforcePasswordPolicy } from './password-policy.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { accountKey, createSignInProtection, identifierKey } from './sign-in-protection.js';
 import { applyProfile, readProfile, touchesProfile, type ProfileChange } from './profile.js';
 
@@ -76,6 +76,8 @@ export function createUserService(deps: {
   storage: Storage;
   clock: Clock;
   account: () => AccountSettings;
+  /** Opens the imported (foreign) password hashes, sealed at rest. */
+  masterKey: Buffer;
   log?: Pick<Logger, 'warn'>;
   /** The guarded client of the breached-password check. */
   outbound: Pick<Outbound, 'fetch'>;
@@ -91,6 +93,17 @@ export function createUserService(deps: {
       if (isUniqueViolation(e)) throw new WardError(user.email ? 'emailInUse' : 'phoneNumberInUse');
       throw e;
     }
+  }
+  /**
+   * An imported hash that just matched is replaced with Ward's argon2id and dropped, unless the
+   * password changed meanwhile (compare-and-set on the old value).
+   */
+  async function rehashed(user: User, password: string): Promise<User> {
+    const hash = await hashPassword(password);
+    const now = clock.now();
+    if (await storage.users.replacePasswordHash(user.id, user.password_hash!, hash, now))
+      return { ...user, password_hash: hash, updated_at: now };
+    return user;
   }
   return {
     async signup(
@@ -214,8 +227,11 @@ export function createUserService(deps: {
       const found = await protection.attempt(
         key,
         async () => {
-          const ok = await verifyPassword(user?.password_hash, typeof password === 'string' ? password : '');
-          return ok && user && !user.disabled ? user : undefined;
+          const given = typeof password === 'string' ? password : '';
+          const owner = user && { userId: user.id, masterKey: deps.masterKey };
+          const ok = await verifyPassword(user?.password_hash, given, owner);
+          if (!ok || !user || user.disabled) return undefined;
+          return needsRehash(user.password_hash) ? rehashed(user, given) : user;
         },
         (at, until) => {
           if (user) deps.onLock?.(user, at, until, language);

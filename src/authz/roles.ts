@@ -22,7 +22,9 @@ export const ROLE_PERMISSIONS: Record<Role, readonly ManagementScope[]> = {
     'read:audit',
     'manage:webhooks',
   ],
-  administrator: MANAGEMENT_SCOPES,
+  // export:secrets (password hashes in a bulk export) is no role's: only a management client that
+  // lists it holds it, so a console session never carries it.
+  administrator: MANAGEMENT_SCOPES.filter((p) => p !== 'export:secrets'),
 };
 
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);

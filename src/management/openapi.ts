@@ -34,6 +34,14 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
       'x-permission': r.permission,
       security: [{ bearer: [r.permission] }],
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
+      ...(r.stream
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(Object.entries(r.stream).map(([type, schema]) => [type, { schema }])),
+            },
+          }
+        : {}),
       ...(r.body
         ? {
             requestBody: {
@@ -44,7 +52,10 @@ export function openApiDocument(issuer: string, routes: ManagementRoute[]): stri
         : {}),
       responses: {
         [String(r.response.status)]: r.response.schema
-          ? { description: 'Success', content: { 'application/json': { schema: r.response.schema } } }
+          ? {
+              description: 'Success',
+              content: { [r.response.contentType ?? 'application/json']: { schema: r.response.schema } },
+            }
           : { description: 'Done' },
         ...errors,
       },

@@ -9,6 +9,7 @@ import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
+import { userImportRoutes } from './user-import-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
 import { webhookRoutes } from './webhooks-routes.js';
@@ -19,8 +20,8 @@ import type { ClientService } from '../clients/service.js';
 import type { AccountSettings, WardConfig } from '../config/types.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { KeyOperations } from '../keys/operations.js';
-import type { Clock } from '../lib/clock.js';
 import type { Limiter } from '../limits/rate-limit.js';
+import type { Clock } from '../lib/clock.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
 import type { AccessTokenCodec } from '../protocol/access-token-codec.js';
 import type { TknService } from '../protocol/tkn.js';
@@ -66,6 +67,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...userPasskeyRoutes(r),
     ...userConsentRoutes(r),
     ...webhookRoutes(r),
+    ...userImportRoutes(r),
   ];
 }
 

@@ -45,8 +45,17 @@ export interface ManagementRoute<
   body?: B;
   /** The call may come with no body at all, or an empty one (taken as {}): the specification writes it so. */
   bodyOptional?: true;
+  /**
+   * The body is read as a stream by the handler (`req.body` is the raw request stream), never
+   * buffered: the content types it takes, each with the schema of one item (for the OpenAPI document).
+   */
+  stream?: Record<string, TSchema>;
   /** Status and schema of the success answer (204 has none). */
-  response: { status: number; schema?: TSchema };
+  response: {
+    status: number;
+    schema?: TSchema /** A streamed answer (the handler returns a Readable) of this type. */;
+    contentType?: string;
+  };
   /** Audited action name for operations that change something. */
   audit?: string;
   handler(ctx: {
@@ -68,7 +77,15 @@ export function registerManagementRoutes(
   r: ManagementRouteDeps,
   routes: ManagementRoute[],
 ): void {
-  for (const def of routes) if (!def.bodyOptional) addRoute(app, r, def);
+  for (const def of routes) if (!def.bodyOptional && !def.stream) addRoute(app, r, def);
+  const streamed = routes.filter((def) => def.stream);
+  // A streamed body is handed over as the request stream itself, in these routes' own scope: no
+  // parser reads it whole (and the 64 KiB body limit, a buffering parser's, does not apply).
+  for (const def of streamed)
+    void app.register(async (scope) => {
+      scope.addContentTypeParser(Object.keys(def.stream!), (_req, payload, done) => done(null, payload));
+      addRoute(scope, r, def);
+    });
   const optional = routes.filter((def) => def.bodyOptional);
   // Fastify refuses an empty application/json body (curl -H 'Content-Type: application/json' -X POST):
   // these routes get their own JSON parser, in their own scope, that takes it for no body.
@@ -142,6 +159,7 @@ function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementR
       if (!def.audit) await recordAudit(r.storage, r.clock.now(), actor, action, target, 'success', {});
       else r.webhookDelivery?.kick();
       reply.header('Cache-Control', 'no-store');
+      if (def.response.contentType) reply.header('Content-Type', def.response.contentType);
       if (def.response.status === 204) return reply.code(204).send();
       return reply.code(def.response.status).send(out);
     },

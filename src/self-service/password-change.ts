@@ -31,6 +31,8 @@ export interface PasswordChangeDeps {
   logoutDelivery: { kick(): void };
   /** The guarded client of the breached-password check. */
   outbound: Pick<Outbound, 'fetch'>;
+  /** Opens an imported (foreign) password hash, sealed at rest. */
+  masterKey: Buffer;
 }
 
 export interface PasswordChanger {
@@ -58,7 +60,7 @@ export async function changePassword(
     const oldPassword = input.oldPassword;
     const hash = user.password_hash;
     const right = await createSignInProtection(deps).attempt(accountKey(user.id), async () =>
-      (await verifyPassword(hash, oldPassword)) ? true : undefined,
+      (await verifyPassword(hash, oldPassword, { userId: user.id, masterKey: deps.masterKey })) ? true : undefined,
     );
     if (!right) {
       await deps.events.emit('account.password_change_refused', { user_id: user.id }, 'wrong current password');

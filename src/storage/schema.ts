@@ -268,6 +268,13 @@ export interface TrustedDevicesTable {
   revoked_at: number | null;
 }
 
+/** The id a user had in the system they were imported from (migration 018). */
+export interface UserExternalIdsTable {
+  external_id: string;
+  user_id: string;
+  created_at: number;
+}
+
 export interface IdentitiesTable {
   id: string;
   user_id: string;
@@ -429,6 +436,7 @@ export interface Database {
   interactions: InteractionsTable;
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
+  user_external_ids: UserExternalIdsTable;
   mfa_credentials: MfaCredentialsTable;
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

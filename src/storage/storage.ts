@@ -21,6 +21,7 @@ import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
+import { userImportRepo } from './sql/user-import.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
@@ -55,6 +56,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
+    userImport: userImportRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),

@@ -17,6 +17,7 @@ export const MANAGEMENT_SCOPES = [
   'read:audit',
   'manage:roles',
   'manage:webhooks',
+  'export:secrets',
 ] as const;
 export const CLIENT_TYPES = ['public', 'confidential', 'resource_server'] as const;
 export const DEFAULT_SCOPE = 'openid profile email phone';

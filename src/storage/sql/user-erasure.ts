@@ -26,6 +26,7 @@ export const USER_TABLES = [
   'account_codes',
   'user_profiles',
   'consents',
+  'user_external_ids',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;

@@ -136,6 +136,16 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
     async setPassword(id: string, hash: string | null, now: number): Promise<void> {
       await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
     },
+    /** Replaces the password hash only if it is still `from` (a rehash at sign-in); answers whether it was. */
+    async replacePasswordHash(id: string, from: string, to: string, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ password_hash: to, updated_at: now })
+        .where('id', '=', id)
+        .where('password_hash', '=', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     /** Marks the email address or phone number verified or not (an administrator's decision). */
     async setVerification(
       id: string,
