@@ -41,6 +41,7 @@ import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createOutbound } from './lib/outbound/client.js';
+import { createCaptcha } from './captcha/siteverify.js';
 import { drawRandomBytesFrom } from './lib/random.js';
 import { pooledRandomBytes } from './lib/tuning/random-pool.js';
 import { refusalStacks } from './errors/ward-error.js';
@@ -318,6 +319,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     keyOps,
     socialProviders,
     outbound,
+    captcha: createCaptcha({ outbound, account, secret: config.captchaSecret, log }),
     poller,
     janitor,
     clients,

@@ -99,6 +99,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
       smsAuthToken: s.WARD_SMS_AUTH_TOKEN ?? null,
       smsFrom: s.WARD_SMS_FROM ?? null,
     },
+    captchaSecret: s.WARD_CAPTCHA_SECRET ?? null,
     metricsToken: s.WARD_METRICS_TOKEN ?? null,
     otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     otelServiceName: s.OTEL_SERVICE_NAME,

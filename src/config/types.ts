@@ -7,6 +7,7 @@ import type { Tuning } from './tuning.js';
 // The settings groups are described once, in config/schema/: their types are derived from there.
 export type {
   AccountSettings,
+  CaptchaSettings,
   CustomFieldSetting,
   CustomFieldType,
   PasskeySettings,
@@ -69,6 +70,8 @@ export interface WardConfig {
   /** Create the demo public and confidential clients on first start. */
   demoClients: boolean;
   delivery: DeliveryConfig;
+  /** The captcha provider's secret (WARD_CAPTCHA_SECRET; never stored, never logged). */
+  captchaSecret: string | null;
   /** When set, GET /metrics needs `Authorization: Bearer <it>`; when not, only loopback callers get it. */
   metricsToken: string | null;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go over OTLP/HTTP; null: no tracing at all. */

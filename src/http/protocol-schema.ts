@@ -14,6 +14,12 @@ export function protocolParams(params: Record<string, string>): TUnsafe<Params> 
   return Type.Unsafe<Params>({ properties, additionalProperties: true });
 }
 
+/** What the Core SDK sends where the account may ask a captcha (captcha/siteverify.ts). */
+export const captchaParams = {
+  captcha_token: "string: the captcha widget's token, when the account's captcha applies here",
+  captcha_provider: 'string: recaptcha or captchafox (the SDK names it); must be the account provider',
+};
+
 /**
  * A success answer: the fields it may have, typed, none required (the serializer would throw on a
  * missing one), with `additionalProperties: true` so that Fastify's serializer (which drops fields a

@@ -9,6 +9,7 @@ import {
   codesPerUser,
   failuresPerUser,
 } from './account-features.js';
+import { Captcha } from './captcha.js';
 import { type ProblemSink, type Rule, checkValue, mergeOver } from './check.js';
 import { LANGUAGES } from '../../texts/language.js';
 import { defaultsOf, flag, group, int, intIn, oneOf, orNull, seconds, text } from './kit.js';
@@ -108,6 +109,7 @@ export const AccountSchema = group(
     passwordless: Passwordless,
     custom_fields: CustomFields,
     social_signup: SocialSignup,
+    captcha: Captcha,
   },
   'The account settings.',
 );
@@ -120,6 +122,7 @@ export type SocialSignupSettings = AccountSettings['social_signup'];
 export type CustomFieldSetting = AccountSettings['custom_fields'][number];
 export type CustomFieldType = CustomFieldSetting['data_type'];
 export type RateLimit = AccountSettings['rate_limits']['login'];
+export type CaptchaSettings = AccountSettings['captcha'];
 
 /** Documented defaults. Lifetimes are in seconds. */
 export const DEFAULT_ACCOUNT: AccountSettings = Object.freeze(defaultsOf<AccountSettings>(AccountSchema));

@@ -78,6 +78,13 @@ export const ServerSchema = group(
     WARD_SMS_ACCOUNT_SID: text('The SMS API account.'),
     WARD_SMS_AUTH_TOKEN: text('The SMS API token.'),
     WARD_SMS_FROM: text('The sender number of SMS.'),
+    WARD_CAPTCHA_SECRET: text(
+      "The captcha provider's secret key (the account's `captcha` setting names the provider).",
+      {
+        min: 1,
+        max: 512,
+      },
+    ),
     WARD_TRUSTED_PROXIES: text(
       'The proxies whose X-Forwarded-For is believed: addresses, CIDRs, or loopback / linklocal / uniquelocal (comma-separated).',
     ),

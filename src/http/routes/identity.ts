@@ -29,6 +29,7 @@ import type { Addresses } from '../../self-service/addresses.js';
 import type { SocialProviders } from '../../social/providers.js';
 import type { Storage } from '../../storage/storage.js';
 import type { SignInDeps } from '../sign-in.js';
+import type { Captcha } from '../../captcha/siteverify.js';
 import { signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
 
@@ -37,6 +38,7 @@ export interface IdentityDeps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
   addresses: Addresses;
+  captcha: Pick<Captcha, 'check'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -58,6 +60,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('signup', req.ip, r.account().rate_limits.signup);
     const client = await clientOf(params);
+    await r.captcha.check('signup', params, req.ip);
     const scopes = scopeOf(params);
     const data = params.data;
     if (typeof data !== 'object' || data === null || Array.isArray(data))
@@ -107,6 +110,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     await r.limiter('login', req.ip, r.account().rate_limits.login);
     const client = await clientOf(params);
+    await r.captcha.check('password_login', params, req.ip);
     const scopes = scopeOf(params);
     const identifier = { email: params.email ?? params.username, phone_number: params.phone_number };
     const attempt = { method: 'password' as const, clientId: client.client_id, ip: req.ip };

@@ -48,10 +48,12 @@ import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { Storage } from '../../storage/storage.js';
 import type { SecurityEvents } from '../../audit/events.js';
+import type { Captcha } from '../../captcha/siteverify.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 interface Deps {
   account: () => AccountSettings;
+  captcha: Pick<Captcha, 'check'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -124,6 +126,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       const oauth = Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_OAUTH.has(k)));
       const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
       if (!v.ok) throw v.error;
+      await r.captcha.check('passwordless_start', params, req.ip);
       await r.passwordless.admit(a);
       // Bound to this browser: its pre-login cookie, set now if it has none. A same-site app's browser
       // keeps it, so its magic link signs in there directly; elsewhere the link asks for confirmation.

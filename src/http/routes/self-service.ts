@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Captcha } from '../../captcha/siteverify.js';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
 import { afterAnswer } from '../after-answer.js';
@@ -63,6 +64,7 @@ export interface SelfServiceDeps {
   account: () => AccountSettings;
   addresses: Addresses;
   background: Background;
+  captcha: Pick<Captcha, 'check'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -212,6 +214,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     await limit(req);
     const params = body(req);
     const client = await clientOf(r, params);
+    await r.captcha.check('password_reset', params, req.ip);
     await r.passwordReset.request({
       clientId: client.client_id,
       address: resetAddressOf(params),

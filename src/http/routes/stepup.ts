@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Captcha } from '../../captcha/siteverify.js';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -28,6 +29,7 @@ import type { SecurityEvents } from '../../audit/events.js';
 export interface StepUpRouteDeps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
+  captcha: Pick<Captcha, 'check'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;

@@ -47,6 +47,9 @@ export const errors: Texts['errors'] = {
   emailNotVerified:
     'Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie sich anmelden: Öffnen Sie den Link, den wir Ihnen gesendet haben.',
   passwordlessDisabled: 'Diese Anmeldung ohne Passwort ist nicht aktiviert.',
+  captchaMissing: 'Lösen Sie das Captcha, um fortzufahren.',
+  captchaFailed: 'Das Captcha konnte nicht bestätigt werden: Versuchen Sie es erneut.',
+  captchaUnavailable: 'Das Captcha kann gerade nicht geprüft werden: Versuchen Sie es gleich noch einmal.',
   passwordTooShort: 'Das Passwort ist zu kurz oder zu lang.',
   passwordTooWeak: 'Das Passwort entspricht nicht den Passwortrichtlinien.',
   emailInUse: 'Mit dieser Kennung existiert bereits ein Konto.',

@@ -46,6 +46,9 @@ export const errors: Texts['errors'] = {
   emailNotVerified:
     'Confirme su dirección de correo electrónico antes de iniciar sesión: abra el enlace que le hemos enviado.',
   passwordlessDisabled: 'Este método de inicio de sesión sin contraseña no está activado.',
+  captchaMissing: 'Complete el captcha para continuar.',
+  captchaFailed: 'No se ha podido verificar el captcha: inténtelo de nuevo.',
+  captchaUnavailable: 'El captcha no se puede comprobar en este momento: inténtelo de nuevo en un momento.',
   passwordTooShort: 'La contraseña es demasiado corta o demasiado larga.',
   passwordTooWeak: 'La contraseña no cumple la política de contraseñas.',
   emailInUse: 'Ya existe una cuenta con este identificador.',

@@ -45,6 +45,9 @@ export const errors: Texts['errors'] = {
   emailNotVerified:
     'Confirmez votre adresse e-mail avant de vous connecter : ouvrez le lien que nous vous avons envoyé.',
   passwordlessDisabled: "Cette méthode de connexion sans mot de passe n'est pas activée.",
+  captchaMissing: 'Complétez le captcha pour continuer.',
+  captchaFailed: "Le captcha n'a pas pu être vérifié : réessayez.",
+  captchaUnavailable: 'Le captcha ne peut pas être vérifié pour le moment : réessayez dans un instant.',
   passwordTooShort: 'Le mot de passe est trop court ou trop long.',
   passwordTooWeak: 'Le mot de passe ne respecte pas la politique de mots de passe.',
   emailInUse: 'Un compte existe déjà avec cet identifiant.',

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { answer, protocolParams } from '../../protocol-schema.js';
+import { answer, captchaParams, protocolParams } from '../../protocol-schema.js';
 
 /**
  * The Core SDK's identity API. It sends JSON or forms; the parameter rules (one value each, strings,
@@ -14,6 +14,7 @@ export const signupSchema = {
   body: protocolParams({
     ...clientAndScope,
     data: 'object: email or phone_number, password, given_name, family_name, ...',
+    ...captchaParams,
     redirect_url: "string: where the verification email's link goes once confirmed (a callback URL)",
     return_to_after_email_confirmation: "string: the same, when Ward's own page is shown (a callback URL)",
   }),
@@ -27,6 +28,7 @@ export const passwordLoginSchema = {
     username: 'string: the email address, when email is not given',
     phone_number: 'string: the phone number, instead of an email address',
     password: 'string: the password',
+    ...captchaParams,
   }),
   response: { 200: answer({ tkn: Type.String(), mfa_required: Type.Boolean() }) },
 };

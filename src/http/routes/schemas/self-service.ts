@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { answer, protocolParams } from '../../protocol-schema.js';
+import { answer, captchaParams, protocolParams } from '../../protocol-schema.js';
 
 /**
  * Account self-service as the Core SDK sends it (identity-api.md, "Account self-service"): JSON,
@@ -42,7 +42,7 @@ export const updateEmailSchema = {
   body: protocolParams({
     email: 'string: the new address; it replaces the old one once confirmed (required)',
     redirect_url: "string: where the confirmation link sends the browser (one of the client's callback URLs)",
-    captcha_token: 'string: ignored',
+    ...captchaParams,
   }),
 };
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { answer, protocolParams } from '../../protocol-schema.js';
+import { answer, captchaParams, protocolParams } from '../../protocol-schema.js';
 
 /**
  * The Core SDK's step-up API (JSON or forms). The OAuth parameters pass the checks of /oauth/authorize
@@ -33,6 +33,7 @@ export const passwordlessStartSchema = {
   body: protocolParams({
     step_up: 'string: the token of /identity/v1/mfa/stepup (required)',
     auth_type: 'string: email or sms',
+    ...captchaParams,
   }),
   response: { 200: answer({ challenge_id: Type.String() }) },
 };
