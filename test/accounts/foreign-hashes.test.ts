@@ -1,5 +1,5 @@
 // Foreign password hashes: each made by the library that makes it in the wild (bcrypt by
-// @node-rs/bcrypt, argon2 by @node-rs/argon2, scrypt and PBKDF2 by node:crypto in passlib's PHC
+// bcryptjs, plus crypt_blowfish's fixed vectors), argon2 by @node-rs/argon2, scrypt and PBKDF2 by node:crypto in passlib's PHC
 // format, Firebase's scrypt by its published test vector), read at import and checked against the
 // right and a wrong password; malformed or unknown ones refused; sealed at rest per user.
 import assert from 'node:assert/strict';
@@ -23,6 +23,22 @@ describe('foreign password hashes', () => {
       assert.equal(await verifyForeign(read.hash, `${PASSWORD}!`), false, `${name} wrong password`);
       assert.equal(await verifyForeign(read.hash, ''), false, `${name} empty password`);
     }
+  });
+
+  it("verifies crypt_blowfish's fixed bcrypt vectors (OpenBSD's and PHP's algorithm), under each prefix", async () => {
+    // From Openwall's crypt_blowfish test table: hashes made by the C implementation, not by bcryptjs.
+    const vectors: Array<[string, string]> = [
+      ['$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW', 'U*U'],
+      ['$2a$05$CCCCCCCCCCCCCCCCCCCCC.VGOzA784oUp/Z0DY336zx7pLYAy0lwK', 'U*U*'],
+      ['$2a$05$XXXXXXXXXXXXXXXXXXXXXOAcXxm9kjPGEMsLznoKqmqw7tc8WCx4a', 'U*U*U'],
+    ];
+    for (const [hash, password] of vectors)
+      for (const prefix of ['$2a$', '$2b$', '$2y$']) {
+        const read = readForeignHash({ algorithm: 'bcrypt', hash: hash.replace('$2a$', prefix) });
+        assert.ok(read.ok);
+        assert.equal(await verifyForeign(read.hash, password), true, `${prefix} ${password}`);
+        assert.equal(await verifyForeign(read.hash, `${password}x`), false);
+      }
   });
 
   it("verifies Firebase's published scrypt test vector", async () => {

@@ -1,7 +1,7 @@
 // The password hashes other systems made, as an import names them: read and checked once, at import
 // (an unknown algorithm or a malformed hash refuses the line), into a descriptor that verify.ts
 // checks a password against at the first sign-in. Nothing here hashes or verifies.
-import { parseOptions as bcryptOptions } from '@node-rs/bcrypt';
+import { getRounds as bcryptRounds } from 'bcryptjs';
 import { parseOptions as argon2Options, Algorithm } from '@node-rs/argon2';
 
 export type Digest = 'sha1' | 'sha256' | 'sha512';
@@ -79,7 +79,7 @@ const MAX_ITERATIONS = 10_000_000;
 function bcrypt(hash: string): ReadHash {
   if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) return malformed('is not a bcrypt hash ($2a$, $2b$ or $2y$)');
   try {
-    if (bcryptOptions(hash).cost > 16) return malformed('has a bcrypt cost above 16');
+    if (bcryptRounds(hash) > 16) return malformed('has a bcrypt cost above 16');
   } catch {
     return malformed('is not a bcrypt hash ($2a$, $2b$ or $2y$)');
   }

@@ -3,7 +3,7 @@
 // (bcrypt, argon2), node:crypto derives the rest (scrypt, PBKDF2, the legacy digests).
 import { createCipheriv, createHash, pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { verify as bcryptVerify } from '@node-rs/bcrypt';
+import { compare as bcryptCompare } from 'bcryptjs';
 import { verify as argon2Verify } from '@node-rs/argon2';
 import type { ForeignHash } from './formats.js';
 
@@ -41,7 +41,7 @@ export async function verifyForeign(h: ForeignHash, password: string): Promise<b
     switch (h.alg) {
       case 'bcrypt':
         // $2y$ (PHP) is $2b$ by another name: the same algorithm, the same bytes.
-        return await bcryptVerify(pw, h.hash.replace(/^\$2y\$/, '$2b$'));
+        return await bcryptCompare(password, h.hash.replace(/^\$2y\$/, '$2b$'));
       case 'argon2':
         return await argon2Verify(h.hash, pw);
       case 'scrypt': {
