@@ -12,8 +12,11 @@ import { codeIn, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js'
 import { PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
 import { NO_RATE_LIMITS } from './support.js';
 
-/** Storage calls of Ward's own timers (janitor, change poller, audit batches, back-channel logouts): not the request's. */
-const TIMERS = /^versions\.|\.deleteExpired|^audit\.|^logoutDeliveries\./;
+/**
+ * Storage calls of Ward's own timers (janitor, change poller, audit batches, back-channel logouts, the
+ * webhook sender's poll of due deliveries, every second): not the request's.
+ */
+const TIMERS = /^versions\.|\.deleteExpired|^audit\.|^logoutDeliveries\.|^webhookDeliveries\.claimDue$/;
 const WATCHED = /^\/identity\/v1\/(forgot-password|account-recovery|password\/forgot)/;
 
 for (const engine of engines()) {
