@@ -13,8 +13,8 @@ import { PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
 import { NO_RATE_LIMITS } from './support.js';
 
 /**
- * Storage calls of Ward's own timers (janitor, change poller, audit batches, back-channel logouts, the
- * webhook sender's poll of due deliveries, every second): not the request's.
+ * Storage calls of Ward's own timers (janitor, change poller, audit batches with their webhook outbox,
+ * back-channel logouts, the webhook sender's poll of due deliveries, every second): not the request's.
  */
 const TIMERS = /^versions\.|\.deleteExpired|^audit\.|^logoutDeliveries\.|^webhookDeliveries\.claimDue$/;
 const WATCHED = /^\/identity\/v1\/(forgot-password|account-recovery|password\/forgot)/;
@@ -25,6 +25,8 @@ for (const engine of engines()) {
     let user: { id: string; email: string; password: string };
     /** The storage calls and the answer of the request under watch, in order. */
     const log: string[] = [];
+    /** The transactions not yet ended: whose they are shows only once they have run. */
+    const inFlight = new Set<Promise<unknown>>();
     before(async () => {
       w = await startMfaWard({
         engine,
@@ -33,10 +35,17 @@ for (const engine of engines()) {
       });
       user = await signup(w.ward);
       const storage = w.ward.registry.storage as unknown as Record<string, Record<string, unknown>>;
-      const transaction = storage.transaction as unknown as (...a: unknown[]) => unknown;
-      (storage as Record<string, unknown>).transaction = (...args: unknown[]) => {
-        log.push('transaction');
-        return transaction.apply(storage, args);
+      const transaction = storage.transaction as unknown as (fn: (tx: unknown) => Promise<unknown>) => unknown;
+      let opened = 0;
+      (storage as Record<string, unknown>).transaction = (fn: (tx: unknown) => Promise<unknown>) => {
+        // A transaction is the request's unless its calls are a timer's (the audit batch writes its rows
+        // and their webhook outbox in one): it is logged when it opens and dropped once a timer's call shows.
+        const mark = `transaction#${++opened}`;
+        log.push(mark);
+        const done = transaction.call(storage, (tx: unknown) => fn(timersShow(tx, mark))) as Promise<unknown>;
+        inFlight.add(done);
+        void done.finally(() => inFlight.delete(done)).catch(() => {});
+        return done;
       };
       for (const [repo, methods] of Object.entries(storage)) {
         if (typeof methods !== 'object' || methods === null) continue;
@@ -55,14 +64,40 @@ for (const engine of engines()) {
     });
     after(() => w.close());
 
+    /** The transaction's repositories, which drop its mark from the log on a timer's call. */
+    function timersShow(tx: unknown, mark: string): unknown {
+      const drop = () => {
+        const i = log.indexOf(mark);
+        if (i >= 0) log.splice(i, 1);
+      };
+      return new Proxy(tx as object, {
+        get(target, repo, receiver) {
+          const methods = Reflect.get(target, repo, receiver) as unknown;
+          if (typeof repo !== 'string' || typeof methods !== 'object' || methods === null) return methods;
+          return new Proxy(methods, {
+            get(m, name, r) {
+              const fn = Reflect.get(m, name, r) as unknown;
+              if (typeof fn !== 'function' || typeof name !== 'string') return fn;
+              return (...args: unknown[]) => {
+                if (TIMERS.test(`${repo}.${name}`)) drop();
+                return (fn as (...a: unknown[]) => unknown).apply(m, args);
+              };
+            },
+          });
+        },
+      });
+    }
+
     /** One request: the calls before its answer and after it (until its background work is done). */
     async function watch(send: () => Promise<number>, expected: number) {
       log.length = 0;
       assert.equal(await send(), expected);
       while (!log.includes('ANSWERED')) await new Promise((r) => setImmediate(r));
       await w.ward.registry.background.drain();
-      const i = log.indexOf('ANSWERED');
-      return { before: log.slice(0, i), after: log.slice(i + 1) };
+      await Promise.allSettled([...inFlight]);
+      const calls = log.map((c) => (c.startsWith('transaction#') ? 'transaction' : c));
+      const i = calls.indexOf('ANSWERED');
+      return { before: calls.slice(0, i), after: calls.slice(i + 1) };
     }
 
     const json = (path: string, email: string) => () =>
