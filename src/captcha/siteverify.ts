@@ -9,8 +9,10 @@ import type { CaptchaSettings } from '../config/types.js';
 import { CAPTCHA_POINTS } from '../config/schema/captcha.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Outbound } from '../lib/outbound/client.js';
+import { type CaptchaProvider, type CaptchaWidget, postedToken, widgetOf } from './widget.js';
 
-export type CaptchaProvider = Exclude<CaptchaSettings['provider'], 'none'>;
+export type { CaptchaProvider };
+
 export type CaptchaPoint = (typeof CAPTCHA_POINTS)[number];
 
 /** Each provider's own siteverify endpoint (its public documentation). */
@@ -50,7 +52,18 @@ export function createCaptcha(deps: CaptchaDeps) {
     if (!settings.allow_when_unavailable) throw new WardError('captchaUnavailable');
   }
 
-  return {
+  /** The account's settings when the hosted form of `point` asks a captcha (a site key to draw it is set). */
+  function hostedSettings(
+    point: CaptchaPoint,
+  ): (CaptchaSettings & { provider: CaptchaProvider; site_key: string }) | null {
+    const settings = deps.account().captcha;
+    const { provider, site_key: siteKey } = settings;
+    if (provider === 'none' || !siteKey || !settings.applies_to.includes('hosted_pages')) return null;
+    if (!settings.applies_to.includes(point)) return null;
+    return { ...settings, provider, site_key: siteKey };
+  }
+
+  const api = {
     /**
      * Passes when the account asks no captcha at `point`, or the provider says the token is good;
      * else throws captchaMissing / captchaFailed (400) or captchaUnavailable (503).
@@ -89,7 +102,25 @@ export function createCaptcha(deps: CaptchaDeps) {
       if (!answer.success) throw new WardError('captchaFailed');
       if (typeof answer.score === 'number' && answer.score < settings.min_score) throw new WardError('captchaFailed');
     },
+
+    /** The widget the hosted form of `point` draws, or null when that form asks no captcha. */
+    widget(point: CaptchaPoint): CaptchaWidget | null {
+      const s = hostedSettings(point);
+      return s && widgetOf(s.provider, s.site_key, s.script_url);
+    },
+
+    /** The check of a hosted form's post: the token is in the provider's own field (the widget's). */
+    async checkHosted(point: CaptchaPoint, form: Record<string, unknown>, ip?: string): Promise<void> {
+      const s = hostedSettings(point);
+      if (s) await api.check(point, { captcha_token: postedToken(s.provider, form) }, ip);
+    },
   };
+  return api;
 }
 
 export type Captcha = ReturnType<typeof createCaptcha>;
+
+const REFUSALS: ReadonlySet<string> = new Set(['captchaMissing', 'captchaFailed', 'captchaUnavailable']);
+
+/** Whether an error is a captcha's refusal (a hosted form shows it on the page, even the 503). */
+export const isCaptchaRefusal = (e: unknown): e is WardError => e instanceof WardError && REFUSALS.has(e.id);

@@ -81,6 +81,11 @@ export interface PageOptions {
   connectSelf?: boolean;
   /** Exact image URLs the page shows from elsewhere (img-src; a client's logo on its consent page). */
   images?: string[];
+  /**
+   * A third party's script the page loads (a captcha widget's), with the sources its CSP must allow
+   * for it: the script's, the frames it draws, what it calls and the styles it loads.
+   */
+  externalScript?: { src: string; sources: { script: string[]; frame: string[]; connect: string[]; style: string[] } };
 }
 
 /** A hosted page, as the domain describes it; the HTTP layer sends it (http/pages.ts). */
@@ -92,26 +97,37 @@ export interface Page extends PageOptions {
 }
 
 /**
- * An HTML page of Ward's own: no third-party resource, no framing (clickjacking), no referrer leak
- * of codes, never cached. Answers the document and the headers that make it so.
+ * An HTML page of Ward's own: no third-party resource (but the one script a page names, a captcha
+ * widget's, with only its sources allowed), no framing (clickjacking), no referrer leak of codes, never cached. Answers the document and the headers that make it so.
  */
 export function renderPage(page: Page): { html: string; headers: Record<string, string> } {
-  const script = page.script
-    ? ` script-src 'sha256-${createHash('sha256').update(page.script).digest('base64')}';`
-    : '';
+  // A CSP source expression: parsed (no space left), `;` and `,` encoded, so a URL cannot add a directive.
+  // A host wildcard (`https://*.example.com`) is kept as written once the rest of it has parsed.
+  const source = (u: string): string =>
+    u.includes('//*.')
+      ? source(u.replace('//*.', '//wildcard.')).replace('//wildcard.', '//*.')
+      : new URL(u).href.replaceAll(';', '%3B').replaceAll(',', '%2C');
+  const directive = (name: string, values: string[]) => (values.length ? ` ${name} ${values.join(' ')};` : '');
+  const external = page.externalScript?.sources;
+  const hash = page.script ? [`'sha256-${createHash('sha256').update(page.script).digest('base64')}'`] : [];
+  const script = directive('script-src', [...hash, ...(external?.script ?? []).map(source)]);
   // The script is JavaScript, not HTML: it goes in as it is (its JSON values through jsonInScript),
   // byte for byte what the CSP hash above names.
   const scriptElement = page.script && html`<script>${trustedHtml(page.script)}</script>`;
+  const externalElement = page.externalScript && html`<script src="${page.externalScript.src}" async defer></script>`;
   const frames = page.frameAncestors?.length ? page.frameAncestors.join(' ') : "'none'";
   const formAction = ["'self'", ...(page.formAction ?? [])].join(' ');
-  const connect = page.connectSelf ? " connect-src 'self';" : '';
-  // A CSP source expression: parsed (no space left), `;` and `,` encoded, so a URL cannot add a directive.
-  const source = (u: string) => new URL(u).href.replaceAll(';', '%3B').replaceAll(',', '%2C');
-  const images = page.images?.length ? ` img-src ${page.images.map(source).join(' ')};` : '';
+  const connect = directive('connect-src', [
+    ...(page.connectSelf ? ["'self'"] : []),
+    ...(external?.connect ?? []).map(source),
+  ]);
+  const images = directive('img-src', (page.images ?? []).map(source));
+  const frameSrc = directive('frame-src', (external?.frame ?? []).map(source));
+  const style = ["'unsafe-inline'", ...(external?.style ?? []).map(source)].join(' ');
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy':
-      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction};${script}${connect}${images} ` +
+      `default-src 'none'; style-src ${style}; form-action ${formAction};${script}${connect}${images}${frameSrc} ` +
       `frame-ancestors ${frames}; base-uri 'none'`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
@@ -121,6 +137,6 @@ export function renderPage(page: Page): { html: string; headers: Record<string, 
   if (!page.frameAncestors?.length) headers['X-Frame-Options'] = 'DENY';
   const head = html`<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${page.title}</title><style>${STYLE_HTML}</style>`;
   const document = html`<!doctype html><html lang="${page.lang ?? 'en'}"><head>${head}</head>
-<body><main>${page.body}${scriptElement}</main></body></html>`;
+<body><main>${page.body}${scriptElement}${externalElement}</main></body></html>`;
   return { html: document.toString(), headers };
 }

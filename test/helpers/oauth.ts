@@ -32,6 +32,8 @@ export async function signup(
   ward: TestWard,
   clientId = 'spa',
   extra: Record<string, unknown> = {},
+  /** Fields of the request beside `data` (a captcha_token, say). */
+  request: Record<string, unknown> = {},
 ): Promise<{ id: string; email: string; password: string; tkn: string }> {
   const email = `user${++n}-${randomBytes(3).toString('hex')}@example.com`;
   const password = 'correct horse battery';
@@ -42,6 +44,7 @@ export async function signup(
       client_id: clientId,
       scope: 'openid profile email',
       data: { email, password, given_name: 'Ada', family_name: 'Lovelace', ...extra },
+      ...request,
     }),
   });
   if (res.status !== 200) throw new Error(`signup ${res.status} ${await res.text()}`);

@@ -1,3 +1,4 @@
+import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { signupFormSchema, signupPageSchema } from './schemas/authorize.js';
@@ -27,6 +28,7 @@ import type { Storage } from '../../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AuthorizeSignupDeps {
   account: () => AccountSettings;
+  captcha: Pick<Captcha, 'checkHosted' | 'widget'>;
   addresses: Addresses;
   clock: Clock;
   config: WardConfig;
@@ -102,6 +104,7 @@ export function signupPageRoutes(
         error: extra.error,
         loginHref: loginHref(at.handle),
         target: at.interaction.request.target,
+        captcha: r.captcha.widget('signup'),
       }),
     );
   }
@@ -124,9 +127,10 @@ export function signupPageRoutes(
     let user: Awaited<ReturnType<typeof r.users.signup>>;
     try {
       await r.limiter('signup', req.ip, r.account().rate_limits.signup);
+      await r.captcha.checkHosted('signup', params, req.ip);
       user = await r.users.signup(signupData(params, fields));
     } catch (e) {
-      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      if (!(e instanceof WardError) || (e.status >= 500 && !isCaptchaRefusal(e))) throw e;
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
       // The field details are English (the validator's); a French page shows the catalog's French message.
       const details = e.details?.map((d) => `${d.field.replace(/^data\.(custom_fields\.)?/, '')}: ${d.message}`);

@@ -30,6 +30,7 @@ import { startSocialLogin } from './social-start.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { UserService } from '../../accounts/users.js';
+import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
@@ -43,6 +44,7 @@ import type { Storage } from '../../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AuthorizeDeps {
   account: () => AccountSettings;
+  captcha: Pick<Captcha, 'checkHosted' | 'widget'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -59,6 +61,13 @@ export interface AuthorizeDeps {
 import { loginEntries } from '../../sign-in-methods/index.js';
 import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
+
+/** The captcha refusals the login page shows when a hosted passwordless request sends the user back. */
+const CAPTCHA_REFUSED = new Map<unknown, ErrorName>([
+  ['missing', 'captchaMissing'],
+  ['failed', 'captchaFailed'],
+  ['unavailable', 'captchaUnavailable'],
+]);
 
 /** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps): void {
@@ -114,6 +123,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
         language,
         target: at.request.target,
         signupHref: `/oauth/authorize/signup?interaction=${encodeURIComponent(at.handle)}`,
+        captcha: { password: r.captcha.widget('password_login'), passwordless: r.captcha.widget('passwordless_start') },
         ...entries,
       }),
     );
@@ -195,10 +205,15 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
   });
 
   // The login page of a sign-in in progress, shown again (the signup page's "Sign in" link).
+  // `captcha=missing|failed|unavailable`: a hosted passwordless request its captcha refused, sent back here.
   app.get('/oauth/authorize/login', { schema: loginPageSchema }, async (req, reply) => {
     const at = await interactionAtLogin(interactions, req);
     if (!at) return expiredPage(req, reply);
-    return loginPage(req, reply, { handle: at.handle, request: at.interaction.request });
+    const refused = CAPTCHA_REFUSED.get((req.query as Record<string, unknown>).captcha);
+    const shown = { handle: at.handle, request: at.interaction.request };
+    if (!refused) return loginPage(req, reply, shown);
+    const e = new WardError(refused);
+    return loginPage(req, reply, shown, e.status, e.userMessage(pageLanguage(req, at.interaction.request)));
   });
 
   app.post('/oauth/authorize/login', { schema: loginFormSchema }, async (req, reply) => {
@@ -215,6 +230,12 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
         return loginPage(req, reply, at, 429, 'tooManyAttempts', email);
       }
       throw e;
+    }
+    try {
+      await r.captcha.checkHosted('password_login', params, req.ip);
+    } catch (e) {
+      if (!isCaptchaRefusal(e)) throw e;
+      return loginPage(req, reply, at, e.status, e.userMessage(pageLanguage(req, at.request)), email);
     }
     let user: Awaited<ReturnType<typeof passwordFirstFactor>>;
     try {

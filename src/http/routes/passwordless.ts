@@ -48,12 +48,12 @@ import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { Storage } from '../../storage/storage.js';
 import type { SecurityEvents } from '../../audit/events.js';
-import type { Captcha } from '../../captcha/siteverify.js';
+import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 interface Deps {
   account: () => AccountSettings;
-  captcha: Pick<Captcha, 'check'>;
+  captcha: Pick<Captcha, 'check' | 'checkHosted'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -295,8 +295,17 @@ export function passwordlessRoutes(app: WardApp, r: Deps, signIn: SignInDeps): v
     const a = passwordlessAddressOf(params);
     try {
       await limit(req);
+      await r.captcha.checkHosted('passwordless_start', params, req.ip);
       await r.passwordless.admit(a);
     } catch (e) {
+      // A refused captcha: back to the login page, which says so (its forms draw the widget again).
+      if (isCaptchaRefusal(e)) {
+        const refused = { captchaMissing: 'missing', captchaFailed: 'failed' }[e.id as string] ?? 'unavailable';
+        return reply.redirect(
+          `/oauth/authorize/login?interaction=${encodeURIComponent(handle)}&captcha=${refused}`,
+          303,
+        );
+      }
       if (!(e instanceof WardError) || e.status >= 500) throw e;
       return page(e.status, a, e.userMessage(pageLanguage(req, interaction.request)));
     }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Captcha } from '../../captcha/siteverify.js';
+import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 import type { WardApp } from '../typed-app.js';
 import { sendRendered } from '../pages.js';
 import { afterAnswer } from '../after-answer.js';
@@ -64,7 +64,7 @@ export interface SelfServiceDeps {
   account: () => AccountSettings;
   addresses: Addresses;
   background: Background;
-  captcha: Pick<Captcha, 'check'>;
+  captcha: Pick<Captcha, 'check' | 'checkHosted' | 'widget'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
@@ -271,7 +271,8 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     const client = await clientOf(r, query);
     const uiLocales = str(query, 'ui_locales', 100);
     const language = pageLanguage(req, { uiLocales }); // the sign-in's, passed on by the login page
-    return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id, uiLocales }));
+    const captcha = r.captcha.widget('password_reset');
+    return sendRendered(reply, forgotPasswordPage(language, 200, { clientId: client.client_id, uiLocales, captcha }));
   });
 
   app.post('/identity/v1/password/forgot', { schema: forgotFormSchema }, async (req, reply) => {
@@ -281,6 +282,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     const language = pageLanguage(req, { uiLocales }); // the sign-in's, passed on by the login page
     const client = await clientOf(r, params);
     try {
+      await r.captcha.checkHosted('password_reset', params, req.ip);
       await r.passwordReset.request({
         clientId: client.client_id,
         address: resetAddressOf(params),
@@ -288,9 +290,9 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
         later: afterAnswer(reply, r.background),
       });
     } catch (e) {
-      if (!(e instanceof WardError) || e.status >= 500) throw e;
+      if (!(e instanceof WardError) || (e.status >= 500 && !isCaptchaRefusal(e))) throw e;
       const error = e.userMessage(language);
-      const form = { clientId: client.client_id, uiLocales, error };
+      const form = { clientId: client.client_id, uiLocales, error, captcha: r.captcha.widget('password_reset') };
       return sendRendered(reply, forgotPasswordPage(language, e.status, form));
     }
     return sendRendered(reply, forgotPasswordSentPage(language));

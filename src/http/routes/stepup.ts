@@ -29,7 +29,7 @@ import type { SecurityEvents } from '../../audit/events.js';
 export interface StepUpRouteDeps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
-  captcha: Pick<Captcha, 'check'>;
+  captcha: Pick<Captcha, 'check' | 'checkHosted'>;
   clients: ClientService;
   clock: Clock;
   config: WardConfig;

@@ -1,6 +1,8 @@
+import type { CaptchaWidget } from '../../captcha/widget.js';
 import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, jsonInScript, type Page, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
+import { captchaBox, captchaScript } from './captcha-widget.js';
 
 export interface LoginPageInput {
   clientName: string;
@@ -23,6 +25,8 @@ export interface LoginPageInput {
   passwordless?: { magicLink: boolean; sms: boolean };
   /** The page's language (ui_locales, else Accept-Language); English when absent. */
   language?: Language;
+  /** The captchas the account asks on the password form and the passwordless forms, if any. */
+  captcha?: { password?: CaptchaWidget | null; passwordless?: CaptchaWidget | null };
 }
 
 /** "Email me a sign-in link" and "Text me a code", each its own small form. */
@@ -35,12 +39,14 @@ function passwordlessForms(p: LoginPageInput): SafeHtml | null {
     forms.push(html`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="magic_link">
 <label for="pl-email">${t.email}</label><input id="pl-email" name="email" type="email" autocomplete="email" required>
+${captchaBox(p.captcha?.passwordless)}
 <button type="submit" class="secondary">${t.magicLink}</button></form>`);
   if (p.passwordless?.sms)
     forms.push(html`<form method="post" action="/oauth/authorize/passwordless" novalidate>${hidden}
 <input type="hidden" name="auth_type" value="sms">
 <label for="pl-phone">${t.phone}</label><input id="pl-phone" name="phone_number" type="tel" autocomplete="tel"
 required placeholder="+33612345678">
+${captchaBox(p.captcha?.passwordless)}
 <button type="submit" class="secondary">${t.sms}</button></form>`);
   return forms.length ? html`<p class="muted">${t.orPasswordless}</p>${joinHtml(forms, html`\n`)}` : null;
 }
@@ -98,6 +104,7 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 required value="${p.email ?? ''}"${p.error && html` aria-describedby="login-error"`}>
 <label for="password">${t.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
+${captchaBox(p.captcha?.password)}
 <button type="submit">${t.submit}</button>
 </form>
 ${p.forgotHref && html`<p><a href="${p.forgotHref}">${t.forgot}</a></p>`}
@@ -120,6 +127,7 @@ ${(p.social ?? []).map((b) => providerLink(b.href, t.provider(b.label)))}
 </form>`,
     formAction: formActionSource(p.target),
     ...(p.passkey ? { script: passkeyScript(p.passkey.options) } : {}),
+    ...captchaScript([p.captcha?.password, p.captcha?.passwordless]),
   };
 }
 

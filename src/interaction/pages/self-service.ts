@@ -1,8 +1,10 @@
 // The hosted pages of account self-service, in the request's language: the email link's result, "forgot
 // your password?", the reset form and its result.
+import type { CaptchaWidget } from '../../captcha/widget.js';
 import type { Language } from '../../errors/ward-error.js';
 import { html, type Page } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
+import { captchaBox, captchaScript } from './captcha-widget.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
 
@@ -95,7 +97,7 @@ export const passwordResetDonePage = (language: Language, returnTo?: string): Pa
 export function forgotPasswordPage(
   language: Language,
   status: number,
-  p: { clientId: string; uiLocales?: string; error?: string },
+  p: { clientId: string; uiLocales?: string; error?: string; captcha?: CaptchaWidget | null },
 ): Page {
   const t = text(language);
   const error = p.error && html`<p class="error" role="alert" id="forgot-error">${p.error}</p>`;
@@ -111,8 +113,10 @@ ${p.uiLocales && html`<input type="hidden" name="ui_locales" value="${p.uiLocale
 <label for="email">${t.email}</label>
 <input id="email" name="email" type="email" autocomplete="username"
 required${p.error && html` aria-describedby="forgot-error"`}>
+${captchaBox(p.captcha)}
 <button type="submit">${t.sendLink}</button>
 </form>`,
+    ...captchaScript([p.captcha]),
   };
 }
 

@@ -1,9 +1,11 @@
 // The hosted signup page (linked from the login page) and the page that follows it when the account
 // requires a verified email before sign-in, in the request's language (src/texts/).
+import type { CaptchaWidget } from '../../captcha/widget.js';
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { type Texts, textsIn } from '../../texts/texts.js';
+import { captchaBox, captchaScript } from './captcha-widget.js';
 import { customFieldControl } from './custom-field-control.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
@@ -22,6 +24,8 @@ export interface SignupPageInput {
   error?: string;
   loginHref: string;
   target: string | null;
+  /** The captcha the account asks on this form, if any. */
+  captcha?: CaptchaWidget | null;
 }
 
 /** The form input of a custom field (its name under custom_fields is the input's name after `cf_`). */
@@ -60,12 +64,14 @@ ${strengthMeterHtml(p.language, p.clientId)}
 <label for="family_name">${t.familyName} ${t.optional}</label>
 <input id="family_name" name="family_name" type="text" autocomplete="family-name" value="${value('family_name')}">
 ${joinHtml(custom, html`\n`)}
+${captchaBox(p.captcha)}
 <button type="submit">${t.submit}</button>
 </form>
 <p>${t.haveAccount} <a href="${p.loginHref}">${t.signIn}</a></p>`,
     formAction: formActionSource(p.target),
     script: strengthMeterScript,
     connectSelf: true,
+    ...captchaScript([p.captcha]),
   };
 }
 

@@ -59,7 +59,12 @@ export const signupPageSchema = {
   querystring: protocolParams({ interaction: 'string: the sign-in in progress (its handle)' }),
 };
 
-export const loginPageSchema = signupPageSchema;
+export const loginPageSchema = {
+  querystring: protocolParams({
+    interaction: 'string: the sign-in in progress (its handle)',
+    captcha: 'string: missing, failed or unavailable (a passwordless request its captcha refused)',
+  }),
+};
 
 export const signupFormSchema = {
   body: protocolParams({
