@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
+import { factorCaller } from './factor-caller.js';
 import { localeOf } from './identity-request.js';
 import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
-import { requireFreshStepUp, verifiedFactors } from '../../stepup/factors.js';
+import { verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
-import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
+import type { BearerContext } from '../../protocol/bearer.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
 import { requireSingle } from '../../protocol/params.js';
 import {
@@ -53,15 +54,7 @@ const view = (c: CredentialRow & { type: Channel }) => ({
  * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its auth_time).
  */
 export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
-  async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
-    const ctx = await verifyBearer(r, req.headers.authorization);
-    if (needsStepUpIfFactors)
-      await requireFreshStepUp(
-        { storage: r.storage, now: r.clock.now() },
-        { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },
-      );
-    return ctx;
-  }
+  const caller = (req: FastifyRequest, needsStepUpIfFactors: boolean) => factorCaller(r, req, needsStepUpIfFactors);
 
   /** Registers a factor (pending) and sends a code to it; an already verified one is just reported. */
   async function register(

@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
+import { factorCaller } from './factor-caller.js';
 import { localeOf } from './identity-request.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { rememberDevice } from './trusted-device.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidRequest } from '../../errors/refusals.js';
-import { verifyBearer, type BearerContext } from '../../protocol/bearer.js';
 import { requireSingle } from '../../protocol/params.js';
-import { requireFreshStepUp } from '../../stepup/factors.js';
 import { TOTP_DESTINATION, type StrongFactors } from '../../stepup/strong-factors.js';
 import {
   recoveryCodesSchema,
@@ -50,15 +49,7 @@ export function strongFactorRoutes(app: WardApp, r: StrongFactorRouteDeps, deps:
   const { interactions, nextStep, stepUps } = deps;
   const limit = (req: FastifyRequest) => r.limiter('verification', req.ip, r.account().rate_limits.verification);
 
-  async function caller(req: FastifyRequest, needsStepUpIfFactors: boolean): Promise<BearerContext> {
-    const ctx = await verifyBearer(r, req.headers.authorization);
-    if (needsStepUpIfFactors)
-      await requireFreshStepUp(
-        { storage: r.storage, now: r.clock.now() },
-        { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },
-      );
-    return ctx;
-  }
+  const caller = (req: FastifyRequest, needsStepUpIfFactors: boolean) => factorCaller(r, req, needsStepUpIfFactors);
 
   app.get('/identity/v1/mfa/credentials/totp', { schema: totpStatusSchema }, async (req, reply) => {
     const ctx = await caller(req, false);
