@@ -12,6 +12,10 @@ export type PasswordPolicy = Pick<
   | 'password_min_strength'
   | 'password_refuse_user_info'
   | 'password_refuse_common'
+  | 'password_uppercase_characters'
+  | 'password_lowercase_characters'
+  | 'password_digit_characters'
+  | 'password_special_characters'
   | 'password_breach_check_url'
   | 'password_breach_check_timeout_ms'
 >;
@@ -71,6 +75,24 @@ export function isCommonPassword(password: string): Promise<boolean> {
 
 const refusal = (field: string, code: FieldError['code'], message: string): FieldError => ({ field, message, code });
 
+/** The character classes a policy may count (Unicode categories: any script's letters and digits count). */
+const CLASSES = [
+  ['password_uppercase_characters', /\p{Lu}/gu, 'upper-case letter'],
+  ['password_lowercase_characters', /\p{Ll}/gu, 'lower-case letter'],
+  ['password_digit_characters', /\p{Nd}/gu, 'digit'],
+  ['password_special_characters', /[^\p{L}\p{N}\s]/gu, 'special character'],
+] as const;
+
+/** The first character-class rule the password breaks (too few of a class), or null. */
+function characterClassRefusal(policy: PasswordPolicy, password: string, field: string): FieldError | null {
+  for (const [setting, pattern, name] of CLASSES) {
+    const least = policy[setting];
+    if (least > 0 && (password.match(pattern)?.length ?? 0) < least)
+      return refusal(field, 'missing_characters', `must contain at least ${least} ${name}${least > 1 ? 's' : ''}`);
+  }
+  return null;
+}
+
 /** The first rule of the policy the password breaks, or null when it passes. */
 export async function policyRefusal(
   policy: PasswordPolicy,
@@ -83,6 +105,8 @@ export async function policyRefusal(
     return refusal(field, 'too_short', `must be ${min} to ${PASSWORD_MAX_LENGTH} characters long`);
   if (policy.password_refuse_common && (await isCommonPassword(password)))
     return refusal(field, 'too_common', 'is one of the most common passwords');
+  const classes = characterClassRefusal(policy, password, field);
+  if (classes) return classes;
   const lower = password.toLowerCase();
   if (policy.password_refuse_user_info && userInfo(owner).some((part) => lower.includes(part)))
     return refusal(field, 'contains_user_info', 'must not contain your email address or your name');
@@ -172,6 +196,12 @@ export function publicPasswordPolicy(policy: PasswordPolicy) {
     refuse_user_info: policy.password_refuse_user_info,
     refuse_common: policy.password_refuse_common,
     breach_check: policy.password_breach_check_url !== null,
+    // The Core SDK's optional character-class rules, listed only when the account sets them.
+    ...(policy.password_uppercase_characters ? { uppercase_characters: policy.password_uppercase_characters } : {}),
+    ...(policy.password_lowercase_characters ? { lowercase_characters: policy.password_lowercase_characters } : {}),
+    ...(policy.password_digit_characters ? { digit_characters: policy.password_digit_characters } : {}),
+    ...(policy.password_special_characters ? { special_characters: policy.password_special_characters } : {}),
+    // A password change with a Bearer token asks the old password when the user has one.
     allow_update_with_access_token_only: false,
   };
 }

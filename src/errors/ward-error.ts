@@ -14,7 +14,15 @@ export interface FieldError {
   field: string;
   message: string;
   /** `missing`, `invalid`, or the password rule a new password breaks. */
-  code: 'missing' | 'invalid' | 'too_short' | 'too_common' | 'contains_user_info' | 'too_weak' | 'breached';
+  code:
+    | 'missing'
+    | 'invalid'
+    | 'too_short'
+    | 'too_common'
+    | 'contains_user_info'
+    | 'too_weak'
+    | 'breached'
+    | 'missing_characters';
 }
 
 /** The languages Ward speaks (src/texts/language.ts). */

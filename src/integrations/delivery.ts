@@ -55,6 +55,8 @@ export interface Delivery {
   sendNotice(input: SendNoticeInput): Promise<void>;
   /** The notice of a lockout (accounts/sign-in-protection.ts); fails like sendCode. */
   sendLockNotice(input: SendLockNoticeInput): Promise<void>;
+  /** Whether a channel can carry a message: it has a transport, or the development outbox takes it. */
+  canSend(channel: DeliveryChannel): boolean;
   /** Closes the transports' kept connections (SMTP pool) at shutdown. */
   close(): Promise<void>;
 }
@@ -175,6 +177,7 @@ export function createDelivery(config: DeliveryConfig, log: Logger, options: Del
     async close() {
       await mailer?.close();
     },
+    canSend: (channel) => config.mode === 'development' || (channel === 'email' ? !!mailer : !!sms),
     async sendCode(input) {
       const { channel, purpose, code } = input;
       const message = renderVerificationMessage({

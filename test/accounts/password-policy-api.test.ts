@@ -136,6 +136,52 @@ for (const engine of engines()) {
       assert.equal(tooWeak.status, 400);
     });
 
+    it('enforces and lists the character-class rules the Core SDK knows (any script counts)', async () => {
+      const before = ward.registry.account();
+      try {
+        ward.registry.setAccount({
+          ...before,
+          password_min_length: 8,
+          password_min_strength: 0,
+          password_uppercase_characters: 1,
+          password_lowercase_characters: 2,
+          password_digit_characters: 2,
+          password_special_characters: 1,
+        });
+        const listed = (await (await ward.fetch('/identity/v1/config?client_id=spa')).json()) as {
+          password_policy: Record<string, unknown>;
+        };
+        assert.deepEqual(
+          {
+            u: listed.password_policy.uppercase_characters,
+            l: listed.password_policy.lowercase_characters,
+            d: listed.password_policy.digit_characters,
+            s: listed.password_policy.special_characters,
+          },
+          { u: 1, l: 2, d: 2, s: 1 },
+        );
+        for (const [password, message] of [
+          ['lowercase only 12!', 'must contain at least 1 upper-case letter'],
+          ['ALLUPPER 12!', 'must contain at least 2 lower-case letters'],
+          ['Mixed case one 1!', 'must contain at least 2 digits'],
+          ['Mixed case 12 no', 'must contain at least 1 special character'],
+        ]) {
+          const refused = await signup(password!);
+          assert.equal(refused.status, 400, password);
+          assert.equal(refused.body.error_message_key, 'error.password.tooWeak');
+          assert.deepEqual(refused.body.error_details, [
+            { field: 'data.password', message: message!, code: 'missing_characters' },
+          ]);
+          assert.equal(await ward.registry.storage.users.findByEmail(refused.email), undefined);
+        }
+        // Letters and digits of any script count: Σ upper-case, two Greek lower-case, two Arabic-Indic digits.
+        const greek = await signup('Σοφία Παπαδοπούλου ٣٤ #');
+        assert.equal(greek.status, 200, JSON.stringify(greek.body));
+      } finally {
+        ward.registry.setAccount(before);
+      }
+    });
+
     it('checks breached passwords through the k-anonymity range API when a URL is set; a slow service blocks nothing', async () => {
       const breached = 'velvet-harbor-lantern';
       const sim = await startPwnedSim({ [breached]: 1234 });

@@ -54,6 +54,15 @@ export const AccountSchema = group(
       "Refuse a password that contains the user's email address (or its local part) or name.",
     ),
     password_refuse_common: flag(true, "Refuse the most common passwords (zxcvbn's list), whatever their score."),
+    password_uppercase_characters: int(0, 64, 'Fewest upper-case letters a new password must have; 0: no rule.', 0),
+    password_lowercase_characters: int(0, 64, 'Fewest lower-case letters a new password must have; 0: no rule.', 0),
+    password_digit_characters: int(0, 64, 'Fewest digits a new password must have; 0: no rule.', 0),
+    password_special_characters: int(
+      0,
+      64,
+      'Fewest special characters (neither a letter, a digit nor a space) a new password must have; 0: no rule.',
+      0,
+    ),
     password_breach_check_url: orNull(
       text(
         'The k-anonymity range API of a breached-password corpus, the hash prefix appended (e.g. `https://api.pwnedpasswords.com/range/`); null: no breach check.',

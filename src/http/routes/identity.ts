@@ -30,6 +30,7 @@ import type { SocialProviders } from '../../social/providers.js';
 import type { Storage } from '../../storage/storage.js';
 import type { SignInDeps } from '../sign-in.js';
 import type { Captcha } from '../../captcha/siteverify.js';
+import type { Delivery } from '../../integrations/delivery.js';
 import { signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
 
@@ -42,6 +43,7 @@ export interface IdentityDeps {
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
+  delivery: Pick<Delivery, 'canSend'>;
   events: SecurityEvents;
   limiter: Limiter;
   sessions: SessionService;
@@ -168,11 +170,15 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const q = requireSingle(req.query);
     const client = await clientOf(q);
     const lang = str(q, 'lang', 20);
+    const account = r.account();
+    // What the account really offers: a channel counts when Ward can send on it.
+    const email = r.delivery.canSend('email');
+    const sms = r.delivery.canSend('sms');
     return reply.header('Cache-Control', 'public, max-age=60').send({
       sso: client.sso,
-      sms: false,
+      sms: account.passwordless.sms && sms,
       web_authn: r.account().passkeys.enabled,
-      language: lang ?? 'en',
+      language: lang ?? account.default_language,
       pkce_enforced: client.pkce_enforced,
       is_public: client.type === 'public',
       is_implicit_flow_forbidden: !client.implicit_flow,
@@ -182,8 +188,9 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
       custom_fields: publicCustomFields(r.account().custom_fields),
       consents: [],
       resource_base_url: r.config.issuer,
-      mfa_sms_enabled: true,
-      mfa_email_enabled: true,
+      mfa_sms_enabled: sms,
+      mfa_email_enabled: email,
+      // No risk-based step (new-device notices or step-up on a new device) exists in Ward.
       rba_enabled: false,
       login_type_allowed: { email: true, phone_number: true, custom_identifier: false },
     });

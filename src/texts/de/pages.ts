@@ -139,6 +139,8 @@ export const pages: Texts['pages'] = {
       contains_user_info: 'Das Passwort darf weder Ihre E-Mail-Adresse noch Ihren Namen enthalten.',
       too_weak: 'Dieses Passwort ist zu leicht zu erraten. Einige unzusammenhängende Wörter ergeben ein starkes.',
       breached: 'Dieses Passwort ist in einem Datenleck aufgetaucht. Wählen Sie ein anderes.',
+      missing_characters:
+        'Diesem Passwort fehlt ein Zeichen, das die Richtlinie verlangt (Großbuchstaben, Kleinbuchstaben, Ziffern oder Sonderzeichen).',
     },
   },
   authorizeError: {

@@ -131,6 +131,8 @@ export const pages = {
       contains_user_info: 'The password must not contain your email address or your name.',
       too_weak: 'This password is too easy to guess. A few unrelated words make a strong one.',
       breached: 'This password appeared in a data breach. Choose another one.',
+      missing_characters:
+        'This password lacks a character the policy asks for (upper-case letters, lower-case letters, digits or special characters).',
     },
   },
   authorizeError: {

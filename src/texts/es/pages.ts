@@ -138,6 +138,8 @@ export const pages: Texts['pages'] = {
       contains_user_info: 'La contraseña no debe contener su dirección de correo electrónico ni su nombre.',
       too_weak: 'Esta contraseña es demasiado fácil de adivinar. Unas cuantas palabras sin relación forman una sólida.',
       breached: 'Esta contraseña ha aparecido en una filtración de datos. Elija otra.',
+      missing_characters:
+        'A esta contraseña le falta un carácter que exige la política (mayúsculas, minúsculas, dígitos o caracteres especiales).',
     },
   },
   authorizeError: {

@@ -136,6 +136,8 @@ export const pages: Texts['pages'] = {
       contains_user_info: 'Le mot de passe ne doit contenir ni votre adresse e-mail ni votre nom.',
       too_weak: 'Ce mot de passe est trop facile à deviner. Quelques mots sans rapport en font un solide.',
       breached: 'Ce mot de passe figure dans une fuite de données. Choisissez-en un autre.',
+      missing_characters:
+        'Ce mot de passe ne contient pas un caractère exigé par la politique (majuscules, minuscules, chiffres ou caractères spéciaux).',
     },
   },
   authorizeError: {

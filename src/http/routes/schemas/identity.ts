@@ -71,6 +71,10 @@ export const remoteConfigSchema = {
       password_policy: answer({
         min_length: Type.Integer(),
         min_strength: Type.Integer(),
+        uppercase_characters: Type.Optional(Type.Integer()),
+        lowercase_characters: Type.Optional(Type.Integer()),
+        digit_characters: Type.Optional(Type.Integer()),
+        special_characters: Type.Optional(Type.Integer()),
         allow_update_with_access_token_only: Type.Boolean(),
       }),
       custom_fields: Type.Array(
