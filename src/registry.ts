@@ -59,6 +59,8 @@ import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.js';
+import { beforeSignupHooks, beforeTokenHooks } from './hooks/ask.js';
+import { createHookCaller } from './hooks/caller.js';
 import { outageLog } from './storage/unavailable.js';
 
 export interface RegistryOptions {
@@ -216,6 +218,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     sent: (channel, outcome) => metrics.notice(channel, outcome),
     userLocale: async (userId) => (await storage.profiles.find(userId))?.locale ?? null,
   });
+  // Blocking hooks: asked where every user is created and every token issued (hooks/ask.ts).
+  const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound });
   const users = createUserService({
     storage,
     clock,
@@ -223,6 +227,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     masterKey: master.key,
     log,
     outbound,
+    beforeSignup: beforeSignupHooks(hookCaller),
     onLock: (user, at, until, language) => {
       lockNotices.locked(user, at, until, language);
       void events.emit(
@@ -253,6 +258,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     jws: config.tuning.direct_jws ? directJws : joseJws,
     profiles: storage,
+    beforeToken: beforeTokenHooks(hookCaller),
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
@@ -273,7 +279,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log,
     events,
   });
-  const issueTokens = createTokenIssuer({ clock, account, signIdToken, accessTokens });
+  const issueTokens = createTokenIssuer({
+    clock,
+    account,
+    signIdToken,
+    accessTokens,
+    beforeToken: beforeTokenHooks(hookCaller),
+  });
   // Authenticator apps and recovery codes (the factors that are not a message).
   const strongFactors = createStrongFactors({
     account,
@@ -344,6 +356,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountStepUp: createAccountStepUp({ stepUps: signIn.stepUps, sessions, clock }),
     logoutDelivery,
     webhookDelivery,
+    hookCaller,
     background,
     delivery,
     accountCodes,

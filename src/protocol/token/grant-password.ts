@@ -86,8 +86,8 @@ export async function passwordGrant(
     expires_at: now + r.account().refresh_token_ttl * 1000,
     revoked_at: null,
   };
-  return r.storage.transaction(async (tx) => {
-    await tx.tokens.createGrant(grant);
-    return r.issueTokens(tx, { client, user, grant, scopes, refresh: scopes.includes('offline_access') });
-  });
+  // As at the token endpoint's other grants, the grant is stored first and the tokens issued outside a
+  // transaction: the before.token hooks are HTTP calls, never made while a transaction holds the database.
+  await r.storage.tokens.createGrant(grant);
+  return r.issueTokens(r.storage, { client, user, grant, scopes, refresh: scopes.includes('offline_access') });
 }
