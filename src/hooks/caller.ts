@@ -11,6 +11,7 @@ import type { Outbound } from '../lib/outbound/client.js';
 import { randomId } from '../lib/random.js';
 import type { Storage } from '../storage/storage.js';
 import type { HookRow } from '../storage/sql/hooks.js';
+import { nextSeq } from '../webhooks/outbox.js';
 import { signedHeaders } from '../webhooks/signing.js';
 import { MalformedAnswer, readAnswer, type HookAnswer } from './answer.js';
 import { HookDenied } from './denied.js';
@@ -55,7 +56,7 @@ export function createHookCaller(deps: HookCallerDeps) {
     const now = clock.now();
     const hit = cached.get(event);
     if (hit && now - hit.at >= 0 && now - hit.at < LIST_TTL_MS) return hit.hooks;
-    const hooks = await enabledFor(event);
+    const hooks = await storage.hooks.enabledFor(event);
     cached.set(event, { at: now, hooks });
     return hooks;
   }
@@ -109,6 +110,7 @@ export function createHookCaller(deps: HookCallerDeps) {
       hook_id: hook.id,
       event,
       at,
+      seq: nextSeq(at),
       outcome,
       status,
       latency_ms: latency,

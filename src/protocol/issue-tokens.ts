@@ -50,15 +50,18 @@ export function createTokenIssuer(deps: {
     const { client, user, grant, scopes } = input;
     const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
     const withIdToken = !!user && scopes.includes('openid');
-    const hookClaims = deps.beforeToken
-      ? await deps.beforeToken({
-          client_id: client.client_id,
-          user,
-          scopes,
-          amr,
-          tokens: withIdToken ? ['access_token', 'id_token'] : ['access_token'],
-        })
-      : undefined;
+    // A user's tokens only: a client's own token (client_credentials, the management API's clients
+    // among them) is never held up by a hook.
+    const hookClaims =
+      deps.beforeToken && user
+        ? await deps.beforeToken({
+            client_id: client.client_id,
+            user,
+            scopes,
+            amr,
+            tokens: withIdToken ? ['access_token', 'id_token'] : ['access_token'],
+          })
+        : undefined;
     const now = deps.clock.now();
     const ttl = deps.account().access_token_ttl;
     const { token: accessToken } = deps.accessTokens.seal({

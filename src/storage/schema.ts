@@ -446,6 +446,8 @@ export interface HookCallsTable {
   hook_id: string;
   event: string;
   at: number;
+  /** The call's place in its hook's record (the time in ms times 1000, plus a process counter). */
+  seq: number;
   /** allowed, denied, failed_open or failed_closed. */
   outcome: string;
   /** The answer's HTTP status, or null when none came (timeout, connection error). */

@@ -29,13 +29,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('hook_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('event', 'varchar(32)', (c) => c.notNull())
     .addColumn('at', ms, (c) => c.notNull())
+    .addColumn('seq', ms, (c) => c.notNull())
     .addColumn('outcome', 'varchar(16)', (c) => c.notNull())
     .addColumn('status', 'integer')
     .addColumn('latency_ms', 'integer', (c) => c.notNull())
     .addColumn('error', 'text')
     .addColumn('response', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('hook_calls_hook').on('hook_calls').columns(['hook_id', 'at']).execute();
+  await db.schema.createIndex('hook_calls_hook').on('hook_calls').columns(['hook_id', 'seq']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -50,8 +50,7 @@ export function hookCallsRepo(db: Kysely<Database>) {
         .selectFrom('hook_calls')
         .selectAll()
         .where('hook_id', '=', hookId)
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
+        .orderBy('seq', 'desc')
         .limit(limit)
         .execute();
     },
