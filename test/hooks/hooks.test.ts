@@ -140,7 +140,7 @@ for (const engine of engines()) {
       const { id, secret } = await hook('before.signup');
       receiver.answer = answerJson({
         decision: 'deny',
-        message_key: 'error.signup.domainClosed',
+        message_key: 'acme.signup.domain_closed',
         message: 'Sign-ups from this domain are closed',
       });
       const address = email();
@@ -153,7 +153,7 @@ for (const engine of engines()) {
       assert.equal(res.status, 403);
       const body = (await res.json()) as Record<string, unknown>;
       assert.equal(body.error, 'access_denied');
-      assert.equal(body.error_message_key, 'error.signup.domainClosed');
+      assert.equal(body.error_message_key, 'acme.signup.domain_closed');
       assert.equal(body.error_user_msg, 'Sign-ups from this domain are closed');
       assert.equal(await ward.registry.storage.users.findByEmail(address), undefined, 'no user');
 
