@@ -52,6 +52,7 @@ import type { QueryObservation } from './storage/observe.js';
 import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
+import type { BeforeLogin } from './protocol/tkn.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
@@ -59,7 +60,7 @@ import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.js';
-import { beforeSignupHooks, beforeTokenHooks } from './hooks/ask.js';
+import { beforeLoginHooks, beforeSignupHooks, beforeTokenHooks } from './hooks/ask.js';
 import { createHookCaller } from './hooks/caller.js';
 import { outageLog } from './storage/unavailable.js';
 
@@ -220,6 +221,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   // Blocking hooks: asked where every user is created and every token issued (hooks/ask.ts).
   const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound });
+  const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   const users = createUserService({
     storage,
     clock,
@@ -311,6 +313,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     issueTokens,
     signIdToken,
     tracing,
+    beforeLogin,
   });
   return {
     config,
@@ -342,7 +345,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
     notices,
     strongFactors,
-    tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
+    tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
+    beforeLogin,
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
@@ -396,6 +400,7 @@ function createSignInServices(
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
       tracing: Tracing | null;
+      beforeLogin: BeforeLogin;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors);
@@ -427,6 +432,7 @@ function createSignInServices(
     now: () => r.clock.now(),
     grantedScopes: async (userId, clientId) => (await r.storage.consents.find(userId, clientId))?.scopes ?? [],
     audit: signInAudit(r.events),
+    beforeLogin: r.beforeLogin,
   });
   return { interactions, nextStep, stepUps, social: createSocialService(r) };
 }

@@ -1,6 +1,7 @@
 // What a hook answers, read strictly: a 2xx whose JSON body is
 //   {"decision": "allow", "custom_fields"?: {...}}   (before.signup)
 //   {"decision": "allow", "claims"?: {...}}          (before.token)
+//   {"decision": "allow"}                            (before.login)
 //   {"decision": "deny", "message_key"?: "...", "message"?: "..."}
 // Anything else (another status, not JSON, an unknown decision or member, a claim Ward reserves) is
 // a malformed answer: the hook's failure policy applies.
@@ -62,6 +63,10 @@ export function readAnswer(event: HookEvent, text: string): HookAnswer {
     };
   }
   if (body.decision !== 'allow') throw new MalformedAnswer('decision must be "allow" or "deny"');
+  if (event === 'before.login') {
+    only(body, ['decision']);
+    return { decision: 'allow' };
+  }
   if (event === 'before.signup') {
     only(body, ['decision', 'custom_fields']);
     if (body.custom_fields !== undefined && !isObject(body.custom_fields))

@@ -141,6 +141,10 @@ export function createHookCaller(deps: HookCallerDeps) {
       }
       return out;
     },
+    /** Whether an enabled hook of `event` exists (so a caller skips building its context when none does). */
+    async has(event: HookEvent): Promise<boolean> {
+      return (await enabledFor(event)).length > 0;
+    },
     /** Forgets the cached hook lists (after a change through the management API). */
     invalidate(): void {
       cached.clear();

@@ -2,7 +2,7 @@
 // never add to a token.
 
 /** The events Ward calls hooks for and waits on. */
-export const HOOK_EVENTS = ['before.signup', 'before.token'] as const;
+export const HOOK_EVENTS = ['before.signup', 'before.login', 'before.token'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export const isHookEvent = (v: unknown): v is HookEvent => (HOOK_EVENTS as readonly unknown[]).includes(v);

@@ -31,7 +31,7 @@ const invalid = (field: string, message: string) =>
   new WardError('invalidParameter', { description: message, details: [{ field, message, code: 'invalid' }] });
 
 function checkEvent(event: string): string {
-  if (!isHookEvent(event)) throw invalid('event', 'event must be before.signup or before.token');
+  if (!isHookEvent(event)) throw invalid('event', 'event must be before.signup, before.login or before.token');
   return event;
 }
 

@@ -11,7 +11,18 @@ import { Webhook } from 'standardwebhooks';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
-import { authorizeUrl, codeFor, PUBLIC_CLIENT, redeem, tokenRequest } from '../helpers/oauth.js';
+import { submitLoginPage } from '../helpers/hosted-login.js';
+import {
+  authorizeUrl,
+  CONFIDENTIAL_CLIENT,
+  CONFIDENTIAL_SECRET,
+  codeFor,
+  PUBLIC_CLIENT,
+  passwordLogin,
+  redeem,
+  signup,
+  tokenRequest,
+} from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { Receiver } from '../webhooks/receiver.js';
 
@@ -47,7 +58,7 @@ for (const engine of engines()) {
     before(async () => {
       ward = await startWard({
         engine,
-        clients: [PUBLIC_CLIENT, MANAGER],
+        clients: [PUBLIC_CLIENT, MANAGER, { ...CONFIDENTIAL_CLIENT, grant_types: ['authorization_code', 'password'] }],
         account: { custom_fields: CUSTOM_FIELDS, rate_limits: { signup: { limit: null }, login: { limit: null } } },
       });
     });
@@ -270,6 +281,73 @@ for (const engine of engines()) {
       assert.equal(claims.sub, second.user.id, 'the registered claim is never replaced');
       assert.equal(claims.crm_tier, undefined, 'nothing of a refused answer is kept');
       assert.equal((await calls(id))[0]!.outcome, 'failed_open');
+    });
+
+    it('a denied before.login refuses the SDK login, the hosted login page and the password grant', async () => {
+      const user = await signup(ward);
+      const { id, secret } = await hook('before.login');
+      receiver.answer = answerJson({
+        decision: 'deny',
+        message_key: 'acme.login.suspended',
+        message: 'Your access is suspended',
+      });
+
+      const sdk = await ward.fetch('/identity/v1/password/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'spa', scope: 'openid email', email: user.email, password: user.password }),
+      });
+      assert.equal(sdk.status, 403);
+      const body = (await sdk.json()) as Record<string, unknown>;
+      assert.equal(body.error_message_key, 'acme.login.suspended');
+      assert.equal(body.error_user_msg, 'Your access is suspended');
+      assert.equal(body.tkn, undefined);
+      const call = received(secret);
+      assert.equal(call.type, 'before.login');
+      assert.equal(call.data.method, 'password');
+      assert.equal(call.data.client_id, 'spa');
+      assert.equal(call.data.user.id, user.id);
+      assert.deepEqual(call.data.amr, ['pwd']);
+      assert.ok(!receiver.received[0]!.body.includes(user.password), 'never the password');
+
+      const browser = new Browser(ward);
+      const login = await browser.get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid email',
+          state: 'st',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGKSsw7cM0',
+          code_challenge_method: 'S256',
+        }),
+      );
+      const page = await submitLoginPage(browser, await login.text(), user.email, user.password);
+      assert.equal(page.status, 403);
+      assert.equal(page.headers.get('location'), null, 'no code');
+      assert.match(await page.text(), /Your access is suspended/);
+
+      const grant = await tokenRequest(ward, {
+        grant_type: 'password',
+        client_id: 'backend',
+        client_secret: CONFIDENTIAL_SECRET,
+        username: user.email,
+        password: user.password,
+        scope: 'openid',
+      });
+      assert.equal(grant.status, 403);
+      assert.equal(((await grant.json()) as Record<string, unknown>).error_message_key, 'acme.login.suspended');
+      assert.deepEqual(
+        (await calls(id)).map((c) => [c.outcome, c.event]),
+        [
+          ['denied', 'before.login'],
+          ['denied', 'before.login'],
+          ['denied', 'before.login'],
+        ],
+      );
+
+      receiver.answer = answerJson({ decision: 'allow' });
+      assert.ok(await passwordLogin(ward, user.email, user.password), 'an allowing hook lets the login through');
     });
 
     it('a hook that times out follows its policy: closed refuses the signup, open lets it through', async () => {

@@ -19,6 +19,7 @@ import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { BeforeLogin } from '../tkn.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -29,6 +30,8 @@ export interface GrantPasswordDeps {
   issueTokens: TokenIssuer;
   storage: Storage;
   users: UserService;
+  /** The before.login hooks, asked once the password is right, before a second factor or the tokens. */
+  beforeLogin?: BeforeLogin;
 }
 
 /** How the audit tells this path from the other password sign-ins. */
@@ -66,6 +69,7 @@ export async function passwordGrant(
   );
   if (!user) throw new WardError('invalidEmailOrPassword');
   const amr = ['pwd'];
+  await r.beforeLogin?.({ userId: user.id, clientId: client.client_id, amr, method: 'password' });
   if (await context.secondFactorOwed({ user, amr })) {
     await audit.mfaRequired({ ...attempt, userId: user.id, amr });
     throw new WardError('mfaRequired');
