@@ -52,6 +52,7 @@ import type { QueryObservation } from './storage/observe.js';
 import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
+import type { BeforeLogin } from './protocol/tkn.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
@@ -59,6 +60,8 @@ import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.js';
+import { beforeLoginHooks, beforeSignupHooks, beforeTokenHooks } from './hooks/ask.js';
+import { createHookCaller } from './hooks/caller.js';
 import { outageLog } from './storage/unavailable.js';
 
 export interface RegistryOptions {
@@ -216,6 +219,9 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     sent: (channel, outcome) => metrics.notice(channel, outcome),
     userLocale: async (userId) => (await storage.profiles.find(userId))?.locale ?? null,
   });
+  // Blocking hooks: asked where every user is created and every token issued (hooks/ask.ts).
+  const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound });
+  const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   const users = createUserService({
     storage,
     clock,
@@ -223,6 +229,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     masterKey: master.key,
     log,
     outbound,
+    beforeSignup: beforeSignupHooks(hookCaller),
     onLock: (user, at, until, language) => {
       lockNotices.locked(user, at, until, language);
       void events.emit(
@@ -253,6 +260,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     jws: config.tuning.direct_jws ? directJws : joseJws,
     profiles: storage,
+    beforeToken: beforeTokenHooks(hookCaller),
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
@@ -273,7 +281,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log,
     events,
   });
-  const issueTokens = createTokenIssuer({ clock, account, signIdToken, accessTokens });
+  const issueTokens = createTokenIssuer({
+    clock,
+    account,
+    signIdToken,
+    accessTokens,
+    beforeToken: beforeTokenHooks(hookCaller),
+  });
   // Authenticator apps and recovery codes (the factors that are not a message).
   const strongFactors = createStrongFactors({
     account,
@@ -299,6 +313,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     issueTokens,
     signIdToken,
     tracing,
+    beforeLogin,
   });
   return {
     config,
@@ -330,7 +345,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
     notices,
     strongFactors,
-    tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl }),
+    tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
+    beforeLogin,
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
@@ -344,6 +360,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountStepUp: createAccountStepUp({ stepUps: signIn.stepUps, sessions, clock }),
     logoutDelivery,
     webhookDelivery,
+    hookCaller,
     background,
     delivery,
     accountCodes,
@@ -383,6 +400,7 @@ function createSignInServices(
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
       tracing: Tracing | null;
+      beforeLogin: BeforeLogin;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors);
@@ -414,6 +432,7 @@ function createSignInServices(
     now: () => r.clock.now(),
     grantedScopes: async (userId, clientId) => (await r.storage.consents.find(userId, clientId))?.scopes ?? [],
     audit: signInAudit(r.events),
+    beforeLogin: r.beforeLogin,
   });
   return { interactions, nextStep, stepUps, social: createSocialService(r) };
 }

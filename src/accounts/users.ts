@@ -68,6 +68,40 @@ function signupProfile(data: SignupData, field: string, account: AccountSettings
   });
 }
 
+/**
+ * Where a new user comes from, for the before.signup hooks: a sign-up method, or `administrator`
+ * (made by Ward or through the management API, as an import: no hook is called).
+ */
+export type SignupOrigin =
+  | { method: 'password' | 'passkey' | 'social' | 'passwordless'; provider?: string }
+  | 'administrator';
+
+/** What the before.signup hooks are told of a signup, and how the custom fields they set are checked. */
+export interface SignupAttempt {
+  method: 'password' | 'passkey' | 'social' | 'passwordless';
+  provider?: string;
+  /** The profile about to be created (never a password). */
+  profile: Record<string, unknown>;
+  /** The profile validator of the account's custom fields; throws a WardError when one is refused. */
+  checkFields(fields: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The before.signup hooks (hooks/): the custom fields they set, or a throw that refuses the signup. */
+export type BeforeSignup = (attempt: SignupAttempt) => Promise<Record<string, unknown>>;
+
+const NO_CHANGE: ProfileChange = { names: {}, claims: {}, custom_fields: {}, fields: [] };
+
+/** A signup's profile change with the custom fields its hooks set. */
+function withFields(extra: ProfileChange | undefined, fields: Record<string, unknown>): ProfileChange | undefined {
+  if (!Object.keys(fields).length) return extra;
+  const base = extra ?? NO_CHANGE;
+  return {
+    ...base,
+    custom_fields: { ...base.custom_fields, ...fields },
+    fields: [...base.fields, ...Object.keys(fields).map((n) => `custom_fields.${n}`)],
+  };
+}
+
 async function storeSignupProfile(tx: Repos, userId: string, change: ProfileChange, now: number): Promise<void> {
   if (touchesProfile(change)) await tx.profiles.put(userId, applyProfile(undefined, change), now);
 }
@@ -83,8 +117,34 @@ export function createUserService(deps: {
   outbound: Pick<Outbound, 'fetch'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
   onLock?: (user: User, at: number, until: number, language?: LanguageFor) => void;
+  /** The before.signup hooks, asked before any user is created but by an administrator. */
+  beforeSignup?: BeforeSignup;
 }) {
   const { storage, clock } = deps;
+  /** Custom fields a hook sets, checked as an administrator's (it may write admin-only fields). */
+  const hookFields = (fields: Record<string, unknown>): Record<string, unknown> =>
+    readProfile(
+      { custom_fields: fields },
+      { customFields: deps.account().custom_fields, writer: 'admin', prefix: 'hook', mode: 'update' },
+    ).custom_fields;
+  /** Asks the before.signup hooks (none for an administrator's user): the custom fields they set. */
+  async function askHooks(origin: SignupOrigin, profile: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (origin === 'administrator' || !deps.beforeSignup) return {};
+    const fields = await deps.beforeSignup({ ...origin, profile, checkFields: hookFields });
+    return Object.keys(fields).length ? hookFields(fields) : {};
+  }
+  /** The profile a hook is shown: identifiers, names, the other claims and custom fields given. */
+  const shown = (
+    p: { email: string | null; phone_number: string | null; given_name: string | null; family_name: string | null },
+    extra?: ProfileChange,
+  ): Record<string, unknown> => ({
+    email: p.email,
+    phone_number: p.phone_number,
+    given_name: p.given_name,
+    family_name: p.family_name,
+    ...(extra?.claims ?? {}),
+    custom_fields: extra?.custom_fields ?? {},
+  });
   const protection = createSignInProtection({ storage, clock, account: deps.account });
   async function create(user: NewUser, repos: Pick<Repos, 'users'> = storage): Promise<User> {
     try {
@@ -117,9 +177,9 @@ export function createUserService(deps: {
     ): Promise<User> {
       const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
-      const extra = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
-      const given_name = extra.names.given_name ?? null;
-      const family_name = extra.names.family_name ?? null;
+      const asked = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
+      const given_name = asked.names.given_name ?? null;
+      const family_name = asked.names.family_name ?? null;
       // A password Ward generated itself (the first administrator's) is random: no policy to meet.
       if (!opts.generatedPassword)
         await enforcePasswordPolicy(
@@ -133,6 +193,9 @@ export function createUserService(deps: {
               deps.log?.warn({ event: 'password.breach_check_unavailable' }, 'breached-password check unavailable'),
           },
         );
+      const origin = opts.byAdministrator || opts.generatedPassword ? 'administrator' : { method: 'password' as const };
+      const set = await askHooks(origin, shown({ email, phone_number: phone, given_name, family_name }, asked));
+      const extra = withFields(asked, set) ?? asked;
       const user = {
         id: randomId(),
         email,
@@ -173,13 +236,16 @@ export function createUserService(deps: {
      * Creates a user without a password under a chosen id (a passkey's user handle names it, or a
      * social signup token), and what must exist with it (its passkey, its identity) in the same transaction.
      */
-    createPasswordless: (
+    async createPasswordless(
       id: string,
       profile: PasswordlessProfile,
       within: (tx: Repos, user: User) => Promise<void>,
-    ): Promise<User> =>
-      storage.transaction(async (tx) => {
-        const { extra, email_verified, ...identity } = profile;
+      origin: SignupOrigin,
+    ): Promise<User> {
+      const set = await askHooks(origin, shown(profile, profile.extra));
+      return storage.transaction(async (tx) => {
+        const { extra: given, email_verified, ...identity } = profile;
+        const extra = withFields(given, set);
         const user = await create(
           {
             id,
@@ -195,7 +261,8 @@ export function createUserService(deps: {
         if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
         await within(tx, user);
         return user;
-      }),
+      });
+    },
     /**
      * The user whose identifier and password match, or undefined (same time either way). Failed
      * attempts are counted per account, or per identifier of no account (sign-in-protection.ts): past
@@ -252,22 +319,33 @@ export function createUserService(deps: {
      * code as its only, verified identifier. An address taken meanwhile answers that account.
      */
     async createByAddress(field: 'email' | 'phone_number', address: string): Promise<User> {
+      const email = field === 'email' ? address : null;
+      const phone_number = field === 'phone_number' ? address : null;
+      const set = await askHooks(
+        { method: 'passwordless' },
+        shown({ email, phone_number, given_name: null, family_name: null }),
+      );
       try {
-        return await storage.users.create(
-          {
-            id: randomId(),
-            email: field === 'email' ? address : null,
-            phone_number: field === 'phone_number' ? address : null,
-            password_hash: null,
-            given_name: null,
-            family_name: null,
-            email_verified: field === 'email',
-            phone_number_verified: field === 'phone_number',
-            role: null,
-            disabled: false,
-          },
-          clock.now(),
-        );
+        return await storage.transaction(async (tx) => {
+          const user = await tx.users.create(
+            {
+              id: randomId(),
+              email,
+              phone_number,
+              password_hash: null,
+              given_name: null,
+              family_name: null,
+              email_verified: field === 'email',
+              phone_number_verified: field === 'phone_number',
+              role: null,
+              disabled: false,
+            },
+            clock.now(),
+          );
+          const extra = withFields(undefined, set);
+          if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+          return user;
+        });
       } catch (e) {
         const found =
           field === 'email' ? await storage.users.findByEmail(address) : await storage.users.findByPhone(address);
@@ -278,28 +356,42 @@ export function createUserService(deps: {
     /** Sign-in protection: unlock and read a user's state (management API). */
     protection,
     /** A user created by a first social login: no password; the email only when the provider verified it. */
-    async createFederated(profile: {
-      email?: string;
-      email_verified: boolean;
-      given_name?: string;
-      family_name?: string;
-    }): Promise<User> {
+    async createFederated(
+      profile: {
+        email?: string;
+        email_verified: boolean;
+        given_name?: string;
+        family_name?: string;
+      },
+      provider: string,
+    ): Promise<User> {
       const email = profile.email_verified ? normalizeEmail(profile.email) : null;
-      return storage.users.create(
-        {
-          id: randomId(),
-          email,
-          phone_number: null,
-          password_hash: null,
-          given_name: profile.given_name?.slice(0, 200) ?? null,
-          family_name: profile.family_name?.slice(0, 200) ?? null,
-          email_verified: !!email,
-          phone_number_verified: false,
-          role: null,
-          disabled: false,
-        },
-        clock.now(),
+      const given_name = profile.given_name?.slice(0, 200) ?? null;
+      const family_name = profile.family_name?.slice(0, 200) ?? null;
+      const set = await askHooks(
+        { method: 'social', provider },
+        shown({ email, phone_number: null, given_name, family_name }),
       );
+      return storage.transaction(async (tx) => {
+        const user = await tx.users.create(
+          {
+            id: randomId(),
+            email,
+            phone_number: null,
+            password_hash: null,
+            given_name,
+            family_name,
+            email_verified: !!email,
+            phone_number_verified: false,
+            role: null,
+            disabled: false,
+          },
+          clock.now(),
+        );
+        const extra = withFields(undefined, set);
+        if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+        return user;
+      });
     },
     find: (id: string) => storage.users.findById(id),
   };

@@ -75,6 +75,10 @@ export const CATALOG = {
   captchaMissing: entry(400, 'invalid_request', 'error.captcha.missing'),
   captchaFailed: entry(400, 'invalid_request', 'error.captcha.failed'),
   captchaUnavailable: entry(503, 'temporarily_unavailable', 'error.captcha.unavailable'),
+  // A blocking hook (hooks/): its refusal (the hook's own message key and text replace these), or
+  // a hook whose failure policy is closed that timed out, failed or answered badly.
+  hookDenied: entry(403, 'access_denied', 'error.hook.denied'),
+  hookUnavailable: entry(403, 'access_denied', 'error.hook.unavailable'),
   passwordTooShort: entry(400, 'invalid_request', 'error.password.tooShort'),
   passwordTooWeak: entry(400, 'invalid_request', 'error.password.tooWeak'),
   emailInUse: entry(409, 'email_conflict', 'error.email.alreadyInUse'),

@@ -12,6 +12,7 @@
 import { WardError } from '../errors/ward-error.js';
 import type { Authenticated } from '../protocol/authorize/complete.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
+import type { BeforeLogin } from '../protocol/tkn.js';
 import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
 import type { SecondFactorType } from '../stepup/service.js';
@@ -97,6 +98,8 @@ export interface NextStepDeps {
   grantedScopes(userId: string, clientId: string): Promise<string[]>;
   /** Where a first factor's outcome is recorded (sign-in-methods/audit.ts). */
   audit: Pick<SignInAudit, 'succeeded' | 'mfaRequired'>;
+  /** The before.login hooks, asked after a first factor and before anything follows it. */
+  beforeLogin?: BeforeLogin;
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -230,9 +233,12 @@ export function createNextStep(deps: NextStepDeps) {
       browser: BrowserState,
     ): Promise<Outcome> {
       const { method, detail, ...signedIn } = who;
+      const request = 'digest' in at ? at.request : at;
+      // A tkn (method null) asked the hooks when it was minted (protocol/tkn.ts).
+      if (method)
+        await deps.beforeLogin?.({ userId: who.user.id, clientId: request.client.client_id, amr: who.amr, method });
       const owed = await needsSecondFactor(signedIn, browser);
       if (method) {
-        const request = 'digest' in at ? at.request : at;
         const event = { method, clientId: request.client.client_id, ip: browser.ip, userId: who.user.id, amr: who.amr };
         await (owed ? deps.audit.mfaRequired : deps.audit.succeeded)({ ...event, detail });
       }

@@ -13,6 +13,7 @@ import { userImportRoutes } from './user-import-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
 import { webhookRoutes } from './webhooks-routes.js';
+import { hookRoutes } from './hooks-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
@@ -52,6 +53,7 @@ interface ManagementDeps {
   tkn: TknService;
   users: UserService;
   webhookDelivery: { kick(): void };
+  hookCaller: { invalidate(): void };
 }
 
 export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
@@ -67,6 +69,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...userPasskeyRoutes(r),
     ...userConsentRoutes(r),
     ...webhookRoutes(r),
+    ...hookRoutes(r),
     ...userImportRoutes(r),
   ];
 }

@@ -112,6 +112,7 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
                 randomId(),
                 await r.users.passwordlessProfile(data, 'data'),
                 async () => {},
+                'administrator',
               )
             : await r.users.signup(data, null, { byAdministrator: true });
         } catch (e) {

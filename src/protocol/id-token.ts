@@ -9,6 +9,20 @@ import type { User } from '../storage/sql/users.js';
 import type { Repos } from '../storage/storage.js';
 import { claimsFor, needsProfile } from './scopes.js';
 
+/** What the before.token hooks are told of one issuance. */
+export interface TokenAttempt {
+  client_id: string;
+  /** Null for client_credentials (a client's own token). */
+  user: User | null;
+  scopes: string[];
+  amr: string[];
+  /** What is issued: an access token, an ID token or both. */
+  tokens: Array<'access_token' | 'id_token'>;
+}
+
+/** The before.token hooks (hooks/): the claims they add to the ID token, or a throw refusing the issuance. */
+export type BeforeToken = (attempt: TokenAttempt) => Promise<Record<string, unknown>>;
+
 export interface IdTokenInput {
   client: Client;
   user: User;
@@ -24,6 +38,8 @@ export interface IdTokenInput {
   repos?: Pick<Repos, 'profiles'>;
   /** The user's profile when the caller read it with the user (null: none stored); else read here. */
   profile?: StoredProfile | null;
+  /** The claims the before.token hooks added when the caller asked them; else the signer asks them. */
+  hookClaims?: Record<string, unknown>;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -70,9 +86,22 @@ export function createIdTokenSigner(deps: {
   jws: JwsSigner;
   /** Where the user's profile is read (outside a transaction), only when the scopes release its claims. */
   profiles?: Pick<Repos, 'profiles'>;
+  /** The before.token hooks, asked for an ID token issued on its own (at the authorization endpoint). */
+  beforeToken?: BeforeToken;
 }) {
   return async function sign(input: IdTokenInput): Promise<string> {
     const { client, user } = input;
+    const added =
+      input.hookClaims ??
+      (deps.beforeToken
+        ? await deps.beforeToken({
+            client_id: client.client_id,
+            user,
+            scopes: input.scopes,
+            amr: input.amr,
+            tokens: ['id_token'],
+          })
+        : {});
     const iat = seconds(deps.now());
     const from = input.repos ?? deps.profiles;
     const profile = !needsProfile(input.scopes)
@@ -81,6 +110,8 @@ export function createIdTokenSigner(deps: {
         ? (input.profile ?? undefined)
         : await from?.profiles.find(user.id);
     const payload: Record<string, unknown> = {
+      // A hook's claims never carry a registered name (hooks/answer.ts): nothing below is overridden.
+      ...added,
       iss: deps.issuer,
       sub: user.id,
       aud: client.client_id,

@@ -8,7 +8,7 @@ import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { GrantRow } from '../storage/sql/tokens.js';
 import type { User } from '../storage/sql/users.js';
 import type { AccessTokenCodec } from './access-token-codec.js';
-import type { IdTokenSigner } from './id-token.js';
+import type { BeforeToken, IdTokenSigner } from './id-token.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -43,12 +43,27 @@ export function createTokenIssuer(deps: {
   account: () => AccountSettings;
   signIdToken: IdTokenSigner;
   accessTokens: AccessTokenCodec;
+  /** The before.token hooks: asked once per issuance, before anything is minted or stored. */
+  beforeToken?: BeforeToken;
 }) {
   return async function issue(tx: Repos, input: IssueInput): Promise<TokenResponse> {
     const { client, user, grant, scopes } = input;
+    const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
+    const withIdToken = !!user && scopes.includes('openid');
+    // A user's tokens only: a client's own token (client_credentials, the management API's clients
+    // among them) is never held up by a hook.
+    const hookClaims =
+      deps.beforeToken && user
+        ? await deps.beforeToken({
+            client_id: client.client_id,
+            user,
+            scopes,
+            amr,
+            tokens: withIdToken ? ['access_token', 'id_token'] : ['access_token'],
+          })
+        : undefined;
     const now = deps.clock.now();
     const ttl = deps.account().access_token_ttl;
-    const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
     const { token: accessToken } = deps.accessTokens.seal({
       grant_id: grant?.id ?? null,
       client_id: client.client_id,
@@ -80,8 +95,9 @@ export function createTokenIssuer(deps: {
     } else if (input.rotated) {
       out.refresh_token = input.rotated;
     }
-    if (user && scopes.includes('openid')) {
+    if (user && withIdToken) {
       out.id_token = await deps.signIdToken({
+        hookClaims: hookClaims ?? {},
         client,
         user,
         scopes,

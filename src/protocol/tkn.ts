@@ -17,6 +17,18 @@ export interface TknPayload {
 
 export type TknResult = { ok: true; userId: string; clientId: string; payload: TknPayload } | { ok: false };
 
+/** What the before.login hooks are told of a first factor just passed (before any next step). */
+export interface LoginAttempt {
+  userId: string;
+  clientId: string;
+  amr: string[];
+  /** The sign-in method, when the caller knows it (else the hooks read amr). */
+  method?: string;
+}
+
+/** The before.login hooks (hooks/): a throw refuses the sign-in. */
+export type BeforeLogin = (attempt: LoginAttempt) => Promise<void>;
+
 /** A custom token lives about a minute: long enough for a backend to hand it to its app. */
 export const CUSTOM_TOKEN_TTL_SECONDS = 60;
 
@@ -25,7 +37,16 @@ export const CUSTOM_TOKEN_TTL_SECONDS = 60;
  * other): the `tkn` of password login and signup, and the custom token a backend mints through the
  * management API for a user it has authenticated itself. Short-lived, single use, for one client.
  */
-export function createTknService(deps: { storage: Storage; clock: Clock; ttl: () => number }) {
+export function createTknService(deps: {
+  storage: Storage;
+  clock: Clock;
+  ttl: () => number;
+  /**
+   * The before.login hooks: a tkn is the proof of the SDK's first factors (password, passkey, signup),
+   * so they are asked before one is minted; its redemption at /oauth/authorize does not ask again.
+   */
+  beforeLogin?: BeforeLogin;
+}) {
   async function mint(kind: string, userId: string, clientId: string, payload: object, ttlSeconds: number) {
     const token = randomToken(32);
     const now = deps.clock.now();
@@ -52,8 +73,10 @@ export function createTknService(deps: { storage: Storage; clock: Clock; ttl: ()
   }
 
   return {
-    issue: (userId: string, clientId: string, payload: TknPayload): Promise<string> =>
-      mint('tkn', userId, clientId, payload, deps.ttl()),
+    async issue(userId: string, clientId: string, payload: TknPayload): Promise<string> {
+      await deps.beforeLogin?.({ userId, clientId, amr: payload.amr });
+      return mint('tkn', userId, clientId, payload, deps.ttl());
+    },
     /** Consumes a tkn for a client. */
     async consume(tkn: unknown, clientId: string): Promise<TknResult> {
       const row = await take('tkn', tkn, clientId);

@@ -104,7 +104,7 @@ export function createSocialService(r: SocialDeps) {
       const signupToken = await signup.issue(provider, profile, { interaction, clientId }, missing);
       return { kind: 'complete', signupToken, interaction, provider };
     }
-    const user = await r.users.createFederated(profile);
+    const user = await r.users.createFederated(profile, provider);
     await link(user.id, provider, profile.sub, profile.email);
     await r.events.emit('social.user_created', { provider, user_id: user.id }, 'user created by social login');
     return { kind: 'user', user, interaction, provider };

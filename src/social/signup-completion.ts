@@ -196,18 +196,23 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
       };
       let user: User;
       try {
-        user = await r.users.createPasswordless(p.userId, profile, async (tx, created) => {
-          const spent = await tx.oneTime.consume(KIND, sha256(token as string), r.clock.now());
-          if (spent.state !== 'ok') throw new Spent();
-          await tx.identities.insert({
-            id: randomId(),
-            user_id: created.id,
-            provider: p.provider,
-            subject: p.subject,
-            email: p.claims.email ?? null,
-            created_at: r.clock.now(),
-          });
-        });
+        user = await r.users.createPasswordless(
+          p.userId,
+          profile,
+          async (tx, created) => {
+            const spent = await tx.oneTime.consume(KIND, sha256(token as string), r.clock.now());
+            if (spent.state !== 'ok') throw new Spent();
+            await tx.identities.insert({
+              id: randomId(),
+              user_id: created.id,
+              provider: p.provider,
+              subject: p.subject,
+              email: p.claims.email ?? null,
+              created_at: r.clock.now(),
+            });
+          },
+          { method: 'social', provider: p.provider },
+        );
       } catch (e) {
         // Spent by a parallel post (its user has the announced id: the conflict is that one), or the
         // identity linked meanwhile by another completion.

@@ -424,7 +424,43 @@ export interface WebhookAttemptsTable {
   response: string;
 }
 
+/** A blocking hook (migration 021): a URL Ward calls before an event and waits for. */
+export interface HooksTable {
+  id: string;
+  url: string;
+  /** before.signup or before.token. */
+  event: string;
+  timeout_ms: number;
+  /** open (the event goes on when the hook fails) or closed (it is refused). */
+  failure_policy: string;
+  enabled: number;
+  description: string;
+  secret_sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One call of a hook (migration 021): what it decided, or how it failed. */
+export interface HookCallsTable {
+  id: string;
+  hook_id: string;
+  event: string;
+  at: number;
+  /** The call's place in its hook's record (the time in ms times 1000, plus a process counter). */
+  seq: number;
+  /** allowed, denied, failed_open or failed_closed. */
+  outcome: string;
+  /** The answer's HTTP status, or null when none came (timeout, connection error). */
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** The first kilobyte of the answer's body. */
+  response: string;
+}
+
 export interface Database {
+  hooks: HooksTable;
+  hook_calls: HookCallsTable;
   consents: ConsentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

@@ -27,6 +27,7 @@ import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
 import { webhookDeliveriesRepo } from './sql/webhook-deliveries.js';
 import { webhookEndpointsRepo } from './sql/webhook-endpoints.js';
+import { hookCallsRepo, hooksRepo } from './sql/hooks.js';
 
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
@@ -61,6 +62,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     consents: consentsRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),
     webhookDeliveries: webhookDeliveriesRepo(db, engine),
+    hooks: hooksRepo(db),
+    hookCalls: hookCallsRepo(db),
   };
 }
 

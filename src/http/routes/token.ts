@@ -19,6 +19,7 @@ import type { Limiter } from '../../limits/rate-limit.js';
 import type { WardMetrics } from '../../observability/ward-metrics.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TokenIssuer } from '../../protocol/issue-tokens.js';
+import type { BeforeLogin } from '../../protocol/tkn.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -33,6 +34,8 @@ export interface TokenDeps {
   metrics: WardMetrics;
   storage: Storage;
   users: UserService;
+  /** The before.login hooks (the password grant is a first factor). */
+  beforeLogin: BeforeLogin;
 }
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */

@@ -114,8 +114,11 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       webauthnId.replace(/=+$/, '') !== Buffer.from(v.passkey.user_id).toString('base64url')
     )
       throw invalidField('webauthn_id', 'must be the user id of the options');
-    const user = await r.users.createPasswordless(v.passkey.user_id, v.data.profile, (tx) =>
-      tx.passkeys.insert(v.passkey),
+    const user = await r.users.createPasswordless(
+      v.passkey.user_id,
+      v.data.profile,
+      (tx) => tx.passkeys.insert(v.passkey),
+      { method: 'passkey' },
     );
     const tkn = await r.tkn.issue(user.id, v.clientId, {
       scope: v.data.scope,

@@ -19,6 +19,7 @@ import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
+import type { BeforeLogin } from '../tkn.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -29,6 +30,8 @@ export interface GrantPasswordDeps {
   issueTokens: TokenIssuer;
   storage: Storage;
   users: UserService;
+  /** The before.login hooks, asked once the password is right, before a second factor or the tokens. */
+  beforeLogin?: BeforeLogin;
 }
 
 /** How the audit tells this path from the other password sign-ins. */
@@ -66,6 +69,7 @@ export async function passwordGrant(
   );
   if (!user) throw new WardError('invalidEmailOrPassword');
   const amr = ['pwd'];
+  await r.beforeLogin?.({ userId: user.id, clientId: client.client_id, amr, method: 'password' });
   if (await context.secondFactorOwed({ user, amr })) {
     await audit.mfaRequired({ ...attempt, userId: user.id, amr });
     throw new WardError('mfaRequired');
@@ -86,8 +90,8 @@ export async function passwordGrant(
     expires_at: now + r.account().refresh_token_ttl * 1000,
     revoked_at: null,
   };
-  return r.storage.transaction(async (tx) => {
-    await tx.tokens.createGrant(grant);
-    return r.issueTokens(tx, { client, user, grant, scopes, refresh: scopes.includes('offline_access') });
-  });
+  // As at the token endpoint's other grants, the grant is stored first and the tokens issued outside a
+  // transaction: the before.token hooks are HTTP calls, never made while a transaction holds the database.
+  await r.storage.tokens.createGrant(grant);
+  return r.issueTokens(r.storage, { client, user, grant, scopes, refresh: scopes.includes('offline_access') });
 }

@@ -50,6 +50,8 @@ export const errors: Texts['errors'] = {
   captchaMissing: 'Lösen Sie das Captcha, um fortzufahren.',
   captchaFailed: 'Das Captcha konnte nicht bestätigt werden: Versuchen Sie es erneut.',
   captchaUnavailable: 'Das Captcha kann gerade nicht geprüft werden: Versuchen Sie es gleich noch einmal.',
+  hookDenied: 'Diese Anfrage wurde abgelehnt.',
+  hookUnavailable: 'Diese Anfrage kann gerade nicht geprüft werden: Versuchen Sie es gleich noch einmal.',
   passwordTooShort: 'Das Passwort ist zu kurz oder zu lang.',
   passwordTooWeak: 'Das Passwort entspricht nicht den Passwortrichtlinien.',
   emailInUse: 'Mit dieser Kennung existiert bereits ein Konto.',

@@ -45,6 +45,8 @@ export const errors = {
   captchaMissing: 'Complete the captcha to go on',
   captchaFailed: 'The captcha could not be verified: try it again',
   captchaUnavailable: 'The captcha cannot be checked right now: try again in a moment',
+  hookDenied: 'This request was refused',
+  hookUnavailable: 'This request cannot be checked right now: try again in a moment',
   passwordTooShort: 'The password is too short or too long',
   passwordTooWeak: 'The password does not meet the password policy',
   emailInUse: 'An account already exists with this identifier',

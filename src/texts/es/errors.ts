@@ -49,6 +49,8 @@ export const errors: Texts['errors'] = {
   captchaMissing: 'Complete el captcha para continuar.',
   captchaFailed: 'No se ha podido verificar el captcha: inténtelo de nuevo.',
   captchaUnavailable: 'El captcha no se puede comprobar en este momento: inténtelo de nuevo en un momento.',
+  hookDenied: 'Esta solicitud ha sido rechazada.',
+  hookUnavailable: 'Esta solicitud no se puede comprobar en este momento: inténtelo de nuevo en un momento.',
   passwordTooShort: 'La contraseña es demasiado corta o demasiado larga.',
   passwordTooWeak: 'La contraseña no cumple la política de contraseñas.',
   emailInUse: 'Ya existe una cuenta con este identificador.',

@@ -48,6 +48,8 @@ export const errors: Texts['errors'] = {
   captchaMissing: 'Complétez le captcha pour continuer.',
   captchaFailed: "Le captcha n'a pas pu être vérifié : réessayez.",
   captchaUnavailable: 'Le captcha ne peut pas être vérifié pour le moment : réessayez dans un instant.',
+  hookDenied: 'Cette demande a été refusée.',
+  hookUnavailable: 'Cette demande ne peut pas être vérifiée pour le moment : réessayez dans un instant.',
   passwordTooShort: 'Le mot de passe est trop court ou trop long.',
   passwordTooWeak: 'Le mot de passe ne respecte pas la politique de mots de passe.',
   emailInUse: 'Un compte existe déjà avec cet identifiant.',
