@@ -6,7 +6,7 @@
 // leaves this module but in that POST; the token is never logged.
 import type { Logger } from 'pino';
 import type { CaptchaSettings } from '../config/types.js';
-import { CAPTCHA_POINTS } from '../config/schema/captcha.js';
+import type { CAPTCHA_POINTS } from '../config/schema/captcha.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Outbound } from '../lib/outbound/client.js';
 import { type CaptchaProvider, type CaptchaWidget, postedToken, widgetOf } from './widget.js';
