@@ -11,7 +11,7 @@ import { ACCOUNT_PAGE, formsOf, openPage, postPageForm, signInBrowser } from '..
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
+import { codeFor, PUBLIC_CLIENT, redeem, signup } from '../helpers/oauth.js';
 
 const SSO = '__Host-ward_sso';
 const DAY = 24 * 3600_000;
@@ -199,6 +199,40 @@ for (const engine of engines()) {
       assert.equal(await w.ward.registry.deletionJob.run(), 0);
       assert.ok(await storage().users.findById(user.id), 'kept');
       assert.ok((await auditAbout(user.id)).some((e) => e.action === 'account.deletion_cancelled'));
+    });
+    it('the JSON API with an access token: the data, then the deletion (and the refusals first)', async () => {
+      const { code, verifier, user } = await codeFor(w.ward);
+      const { body } = await redeem(w.ward, code, verifier);
+      const auth = { authorization: `Bearer ${body.access_token}` };
+      const call = (path: string, method: string, json?: unknown) =>
+        w.ward.fetch(path, {
+          method,
+          headers: { ...auth, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+        });
+      assert.equal((await w.ward.fetch('/identity/v1/account-data')).status, 401, 'no token');
+      const data = await call('/identity/v1/account-data', 'GET');
+      assert.equal(data.status, 200);
+      const exported = (await data.json()) as { format: string; user: { id: string }; consents: unknown[] };
+      assert.equal(exported.format, 'ward.user-export.v1');
+      assert.equal(exported.user.id, user.id);
+      assert.deepEqual(exported.consents, []);
+
+      let res = await call('/identity/v1/delete-account', 'POST', { password: user.password });
+      assert.equal(res.status, 400);
+      assert.equal(
+        ((await res.json()) as { error_message_key: string }).error_message_key,
+        'error.account.deletionNotConfirmed',
+      );
+      res = await call('/identity/v1/delete-account', 'POST', { password: 'wrong', confirm: true });
+      assert.equal(res.status, 400);
+      assert.equal(((await res.json()) as { error_message_key: string }).error_message_key, 'error.invalidOldPassword');
+      assert.ok(await storage().users.findById(user.id));
+      res = await call('/identity/v1/delete-account', 'POST', { password: user.password, confirm: true });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.deepEqual(await res.json(), { status: 'deleted' });
+      assert.equal(await storage().users.findById(user.id), undefined);
+      assert.equal((await call('/identity/v1/account-data', 'GET')).status, 401, 'the token died with the account');
     });
   });
 }
