@@ -40,6 +40,7 @@ for (const engine of engines()) {
         page.html,
         /<a id="download-data" href="\/identity\/v1\/account\/data" download>Download my data<\/a>/,
       );
+      await w.ward.registry.events.flush(); // the sign-in's audit events are written in batches
       const res = await browser.get(`${ACCOUNT_PAGE}/data`);
       assert.equal(res.status, 200, await res.clone().text());
       assert.match(res.headers.get('content-disposition')!, /^attachment; filename="my-data-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -224,6 +225,17 @@ for (const engine of engines()) {
         ((await res.json()) as { error_message_key: string }).error_message_key,
         'error.account.deletionNotConfirmed',
       );
+      // Wrong types are refusals with their key, never a 500.
+      for (const body of [
+        { password: 12345, confirm: true },
+        { password: [user.password], confirm: true },
+      ]) {
+        res = await call('/identity/v1/delete-account', 'POST', body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.ok(((await res.json()) as { error_message_key: string }).error_message_key);
+      }
+      res = await call('/identity/v1/delete-account', 'POST', { password: user.password, confirm: { yes: true } });
+      assert.equal(res.status, 400);
       res = await call('/identity/v1/delete-account', 'POST', { password: 'wrong', confirm: true });
       assert.equal(res.status, 400);
       assert.equal(((await res.json()) as { error_message_key: string }).error_message_key, 'error.invalidOldPassword');
