@@ -143,6 +143,11 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         locale,
         linkUrl: () => undefined,
       });
+      await deps.events.emit(
+        'account.deletion_code_sent',
+        { user_id: u.id, channel: to.channel },
+        'a code to confirm the deletion of the account was sent',
+      );
       return to;
     },
 

@@ -11,6 +11,7 @@ import { ACCOUNT_PAGE, formsOf, openPage, postPageForm, signInBrowser } from '..
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
+import { eventOfAudit } from '../../src/webhooks/outbox.js';
 import { codeFor, PUBLIC_CLIENT, redeem, signup } from '../helpers/oauth.js';
 
 const SSO = '__Host-ward_sso';
@@ -100,6 +101,8 @@ for (const engine of engines()) {
       assert.ok(!deleted.details.includes(user.email), 'no personal data in the event');
       assert.equal(JSON.parse(deleted.details).by, 'user');
       assert.equal(JSON.parse(deleted.details).erased.users, 1);
+      // The webhook event it becomes (webhooks/catalog.ts): the user's id, nothing personal.
+      assert.deepEqual(eventOfAudit(deleted), { type: 'user.deleted', at: deleted.at, data: { user_id: user.id } });
     });
 
     it('a user without a password confirms with a code mailed to them', async () => {
@@ -127,6 +130,7 @@ for (const engine of engines()) {
       });
       assert.equal(done.status, 200, done.html);
       assert.equal(await storage().users.findById(u.id), undefined);
+      assert.ok((await auditAbout(u.id)).some((e) => e.action === 'account.deletion_code_sent'));
     });
 
     it('with a second factor: "Confirm it’s you" first; a direct post is refused', async () => {
