@@ -129,7 +129,7 @@ export const pages: Texts['pages'] = {
       dataLead:
         'Eine JSON-Datei mit allem, was über Sie gespeichert ist: Profil, Anmeldemethoden, Sitzungen, Einwilligungen und Verlauf.',
       dataLink: 'Meine Daten herunterladen',
-      deleteHeading: 'Ihr Konto löschen',
+      deleteHeading: 'Mein Konto löschen',
       deleteLead: (graceDays: number) =>
         graceDays === 0
           ? 'Ihr Konto und alles, was dazu gespeichert ist, werden sofort gelöscht. Das lässt sich nicht rückgängig machen.'

@@ -120,7 +120,7 @@ export const pages = {
       dataHeading: 'Your data',
       dataLead: 'A JSON file of everything kept about you: profile, sign-in methods, sessions, consents and history.',
       dataLink: 'Download my data',
-      deleteHeading: 'Delete your account',
+      deleteHeading: 'Delete my account',
       deleteLead: (graceDays: number) =>
         graceDays === 0
           ? 'Your account and everything kept with it are erased at once. This cannot be undone.'

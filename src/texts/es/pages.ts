@@ -128,7 +128,7 @@ export const pages: Texts['pages'] = {
       dataLead:
         'Un archivo JSON con todo lo que se guarda sobre usted: perfil, métodos de acceso, sesiones, consentimientos e historial.',
       dataLink: 'Descargar mis datos',
-      deleteHeading: 'Eliminar su cuenta',
+      deleteHeading: 'Eliminar mi cuenta',
       deleteLead: (graceDays: number) =>
         graceDays === 0
           ? 'Su cuenta y todo lo que se guarda con ella se borran de inmediato. No se puede deshacer.'

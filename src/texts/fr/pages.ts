@@ -126,7 +126,7 @@ export const pages: Texts['pages'] = {
       dataLead:
         'Un fichier JSON de tout ce qui est conservé sur vous : profil, moyens de connexion, sessions, consentements et historique.',
       dataLink: 'Télécharger mes données',
-      deleteHeading: 'Supprimer votre compte',
+      deleteHeading: 'Supprimer mon compte',
       deleteLead: (graceDays: number) =>
         graceDays === 0
           ? 'Votre compte et tout ce qui lui est lié sont effacés immédiatement. C’est définitif.'
