@@ -56,6 +56,7 @@ import type { BeforeLogin } from './protocol/tkn.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
+import { type AccountDeletion, createAccountDeletion, startDeletionJob } from './self-service/account-deletion.js';
 import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
@@ -298,6 +299,11 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     issuerName: new URL(config.issuer).host,
   });
+  // A user's own deletion of their account, and the job that erases those past their grace period.
+  const accountDeletion = createAccountDeletion({ ...selfService, clients, logoutDelivery, masterKey: master.key });
+  const deletionJob = startDeletionJob(accountDeletion, (e) =>
+    log.error({ err: { message: (e as Error)?.message } }, 'account deletion job failed'),
+  );
   const signIn = createSignInServices({
     strongFactors,
     storage,
@@ -314,6 +320,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     signIdToken,
     tracing,
     beforeLogin,
+    accountDeletion,
   });
   return {
     config,
@@ -368,9 +375,12 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
     passwordless: createPasswordless({ ...selfService, users, clients, logoutDelivery }),
     recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
+    accountDeletion,
+    deletionJob,
     async close() {
       poller.stop();
       janitor.stop();
+      deletionJob.stop();
       await logoutDelivery.stop();
       await events.flush(true);
       await webhookDelivery.stop();
@@ -401,6 +411,7 @@ function createSignInServices(
       signIdToken: IdTokenSigner;
       tracing: Tracing | null;
       beforeLogin: BeforeLogin;
+      accountDeletion: Pick<AccountDeletion, 'cancel'>;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors);
@@ -426,6 +437,8 @@ function createSignInServices(
         return (tx) => tx.logoutDeliveries.enqueue(rows);
       });
       if (queued) r.logoutDelivery.kick();
+      // Signing in again cancels a deletion of the account waiting for its grace period.
+      await r.accountDeletion.cancel(userId);
       return { cookie, id: session.id };
     },
     authorize: (request, auth) => issueAuthorization(r, request, auth),

@@ -23,7 +23,8 @@ export type AccountCodePurpose =
   | 'change_email'
   | 'change_phone'
   | 'passwordless'
-  | 'account_recovery';
+  | 'account_recovery'
+  | 'delete_account';
 export type AddressChannel = 'email' | 'sms';
 
 export interface IssueInput {

@@ -121,6 +121,8 @@ export const CATALOG = {
   ownRole: entry(409, 'invalid_request', 'error.user.ownRole'),
   ownAccountDeletion: entry(409, 'invalid_request', 'error.user.ownAccountDeletion'),
   lastAdministrator: entry(409, 'invalid_request', 'error.user.lastAdministrator'),
+  accountDeletionDisabled: entry(403, 'access_denied', 'error.account.deletionDisabled'),
+  deletionNotConfirmed: entry(400, 'invalid_request', 'error.account.deletionNotConfirmed'),
   settingsInvalid: entry(400, 'invalid_request', 'error.settings.invalid'),
   socialProviderInvalid: entry(400, 'invalid_request', 'error.socialProvider.invalid'),
   socialProviderExists: entry(409, 'invalid_request', 'error.socialProvider.exists'),

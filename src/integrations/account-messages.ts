@@ -39,6 +39,9 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'account_recovery',
   'passkeys_reset',
   'invitation',
+  'delete_account',
+  'account_deletion_scheduled',
+  'account_deleted',
 ];
 
 export interface AccountMessageInput {

@@ -5,13 +5,14 @@ import { invalidField, missingField, notFound } from '../errors/refusals.js';
 import { randomId } from '../lib/random.js';
 import { WardError } from '../errors/ward-error.js';
 import { anyObject, nullable, partialObject } from '../http/schema-types.js';
-import { deliveriesForUser, type LogoutDelivery } from '../logout/backchannel.js';
+import type { LogoutDelivery } from '../logout/backchannel.js';
+import { eraseUser } from '../self-service/account-deletion.js';
 import type { User } from '../storage/sql/users.js';
 import { userView } from './user-view.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
-import { exportUser } from './user-export.js';
+import { exportUser } from '../accounts/data-export.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
@@ -179,15 +180,8 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
         requireAuthorityOver(actor, u);
         if (u.role === 'administrator' && (await r.storage.users.countByRole('administrator')) <= 1)
           throw new WardError('lastAdministrator');
-        // Clients that asked for Back-Channel Logout hear that the user's sessions ended.
-        const logouts = await deliveriesForUser(r, u.id);
-        const now = r.clock.now();
-        await r.storage.transaction(async (tx) => {
-          const erased = await tx.userErasure.erase(u.id, keysOfUser(u));
-          await tx.logoutDeliveries.enqueue(logouts);
-          await recordAudit(tx, now, actor, 'user.deleted', `user:${u.id}`, 'success', { erased });
-        });
-        if (logouts.length) r.logoutDelivery.kick();
+        // The same erasure as a user's own deletion; clients with Back-Channel Logout are told.
+        await eraseUser(r, u, actor);
       },
     }),
     managementRoute({

@@ -25,6 +25,7 @@ import * as m017 from './migrations/017-totp-recovery-codes.js';
 import * as m019 from './migrations/019-webhooks.js';
 import * as m021 from './migrations/021-hooks.js';
 import * as m018 from './migrations/018-user-external-ids.js';
+import * as m023 from './migrations/023-account-deletions.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -153,6 +154,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019-webhooks': m019,
   '018-user-external-ids': m018,
   '021-hooks': m021,
+  '023-account-deletions': m023,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

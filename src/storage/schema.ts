@@ -275,6 +275,13 @@ export interface UserExternalIdsTable {
   created_at: number;
 }
 
+/** A user's own deletion waiting for its grace period (migration 023). */
+export interface AccountDeletionsTable {
+  user_id: string;
+  requested_at: number;
+  due_at: number;
+}
+
 export interface IdentitiesTable {
   id: string;
   user_id: string;
@@ -473,6 +480,7 @@ export interface Database {
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
   user_external_ids: UserExternalIdsTable;
+  account_deletions: AccountDeletionsTable;
   mfa_credentials: MfaCredentialsTable;
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

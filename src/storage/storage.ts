@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { contractsBeyond, type Db } from './connect.js';
 import type { Database } from './schema.js';
 import { accountCodesRepo } from './sql/account-codes.js';
+import { accountDeletionsRepo } from './sql/account-deletions.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
@@ -57,6 +58,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     logoutDeliveries: logoutDeliveriesRepo(db, engine),
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
+    accountDeletions: accountDeletionsRepo(db),
     userImport: userImportRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),

@@ -155,6 +155,13 @@ for (const engine of engines()) {
     it("exports a user's data as JSON: profile, identities, masked factors, passkeys, sessions, grants, audit", async () => {
       const { user } = await richUser();
       await manager.patch(`/api/v1/users/${user.id}/verification`, { email_verified: true });
+      await ward.registry.storage.consents.grant(user.id, 'spa', ['openid', 'email'], ward.clock.now());
+      const none = { middle_name: null, nickname: null, birthdate: null, gender: null, locale: null, picture: null };
+      await ward.registry.storage.profiles.put(
+        user.id,
+        { ...none, website: null, zoneinfo: null, address: null, custom_fields: { loyalty_id: 'L-7' } },
+        ward.clock.now(),
+      );
       assert.equal((await viewer.get(`/api/v1/users/${user.id}/export`)).status, 403);
       const out = await manager.get(`/api/v1/users/${user.id}/export`);
       assert.equal(out.status, 200);
@@ -180,6 +187,12 @@ for (const engine of engines()) {
       assert.equal(x.sessions.length, 1);
       assert.equal(x.grants_by_client[0].client_id, 'spa');
       assert.equal(x.sign_in_protection.failures, 1);
+      assert.deepEqual(
+        x.consents.map((c: { client_id: string; scopes: string[] }) => [c.client_id, c.scopes]),
+        [['spa', ['email', 'openid']]],
+      );
+      assert.deepEqual(x.profile.custom_fields, { loyalty_id: 'L-7' });
+      assert.equal(x.pending_deletion, null);
       assert.ok(
         x.audit_events.some(
           (e: { action: string; details: { email_verified?: boolean } }) =>

@@ -414,6 +414,27 @@ for (const engine of engines()) {
       assert.ok(await s.sessions.findLive('page', now + 5, 1e6));
     });
 
+    it('schedules, moves, lists when due and cancels a deletion of an account', async () => {
+      await s.accountDeletions.schedule('del1', now, now + 1000);
+      await s.accountDeletions.schedule('del2', now, now + 5000);
+      await s.accountDeletions.schedule('del1', now + 10, now + 2000);
+      assert.deepEqual(await s.accountDeletions.find('del1'), {
+        user_id: 'del1',
+        requested_at: now + 10,
+        due_at: now + 2000,
+      });
+      assert.deepEqual(await s.accountDeletions.due(now + 1999, 10), []);
+      assert.deepEqual(
+        (await s.accountDeletions.due(now + 5000, 10)).map((d) => d.user_id),
+        ['del1', 'del2'],
+      );
+      assert.equal((await s.accountDeletions.due(now + 5000, 1)).length, 1);
+      assert.equal(await s.accountDeletions.cancel('del1'), true);
+      assert.equal(await s.accountDeletions.cancel('del1'), false);
+      assert.equal(await s.accountDeletions.find('del1'), undefined);
+      await s.accountDeletions.cancel('del2');
+    });
+
     it('counts 50 concurrent hits without losing one', async () => {
       const counts = await Promise.all(
         Array.from({ length: 50 }, () => s.counters.hit('login:1.2.3.4', now, now + 60_000)),

@@ -102,8 +102,18 @@ export const SelfService = group(
       1000,
       'Messages per address and purpose per window (verification, reset, change): limit 0 sends none.',
     ),
+    account_deletion: flag(
+      true,
+      'Users may delete their own account from the account page (and its JSON API); false: only an administrator can.',
+    ),
+    deletion_grace_days: int(
+      0,
+      365,
+      "Days between a user's deletion of their own account and its erasure: the account is signed out at once, erased once they pass, and a sign-in meanwhile cancels it; 0: erased at once.",
+      0,
+    ),
   },
-  'Account self-service: email and phone verification, password reset, changes of email and phone.',
+  'Account self-service: email and phone verification, password reset, changes of email and phone, deletion of the account.',
 );
 
 export const Passwordless = group(

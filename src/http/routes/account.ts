@@ -52,9 +52,13 @@ import type { Addresses } from '../../self-service/addresses.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
 import { accountAppRoutes } from './account-app.js';
+import { accountLeaveRoutes } from './account-leave.js';
+import type { AccountDeletion } from '../../self-service/account-deletion.js';
+import type { UserService } from '../../accounts/users.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface AccountDeps {
+  accountDeletion: AccountDeletion;
   accountStepUp: AccountStepUp;
   account: () => AccountSettings;
   addresses: Addresses;
@@ -72,6 +76,7 @@ export interface AccountDeps {
   sessions: SessionService;
   storage: Storage;
   strongFactors: StrongFactors;
+  users: Pick<UserService, 'protection'>;
 }
 
 /** The signed-in user of a request: the live SSO session, its cookie, the page's language. */
@@ -93,6 +98,8 @@ interface Accepted {
 
 type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back' | 'enrolment' | 'newCodes'> & {
   started?: NonNullable<AccountPageInput['stepUp']>['started'];
+  /** "Delete my account" of a user without a password: where their code went. */
+  codeSent?: Channel;
 };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 320) : '');
@@ -182,6 +189,11 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       back: extra.back,
       enrolment: extra.enrolment,
       newCodes: extra.newCodes,
+      leave: {
+        deletion: r.account().self_service.account_deletion,
+        graceDays: r.account().self_service.deletion_grace_days,
+        codeSent: extra.codeSent,
+      },
     });
     return sendRendered(reply, page);
   }
@@ -244,7 +256,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
       const error = {
         text: accountErrorText(a.who.language, e, r.account().password_min_length),
-        at: e.id === 'stepUpRequired' ? 'step_up' : at,
+        at: e.id === 'stepUpRequired' ? 'step_up' : e.id === 'accountDeletionDisabled' ? 'page' : at,
       };
       return render(req, reply, a.who, e.status, { ...extra, back: a.back, error });
     }
@@ -380,4 +392,6 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
 
   // The authenticator app and recovery codes (account-app.ts), with this page's checks and answers.
   accountAppRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
+  // "Download my data" and "Delete my account" (account-leave.ts).
+  accountLeaveRoutes(app, r, { signedIn, acceptPost, attempt, render, requireFresh });
 }

@@ -27,6 +27,7 @@ export const USER_TABLES = [
   'user_profiles',
   'consents',
   'user_external_ids',
+  'account_deletions',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;

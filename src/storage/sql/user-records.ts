@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
-/** What a user's data export reads (management/user-export.ts): no digest, hash or key in any of it. */
+/** What a user's data export reads (accounts/data-export.ts): no digest, hash or key in any of it. */
 export function userRecordsRepo(db: Kysely<Database>) {
   return {
     async sessionsOf(userId: string) {

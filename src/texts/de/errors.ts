@@ -98,6 +98,8 @@ export const errors: Texts['errors'] = {
   ownRole: 'Ein Administrator kann seine eigene Rolle nicht entfernen.',
   ownAccountDeletion: 'Ein Administrator kann sein eigenes Konto nicht über die Verwaltungs-API löschen.',
   lastAdministrator: 'Der letzte Administrator kann nicht gelöscht werden.',
+  accountDeletionDisabled: 'Das Löschen des eigenen Kontos ist deaktiviert: Bitten Sie die Website darum.',
+  deletionNotConfirmed: 'Bestätigen Sie, dass Sie Ihr Konto löschen möchten.',
   settingsInvalid: 'Die Einstellungen sind ungültig.',
   socialProviderInvalid: 'Der Identitätsanbieter ist ungültig.',
   socialProviderExists: 'Dieser Identitätsanbieter existiert bereits.',

@@ -146,6 +146,29 @@ export const messages: Texts['messages'] = {
       sms: (v) =>
         `${v.app}: Ihr Konto wurde mit einem neuen Passkey wiederhergestellt. Nicht Sie? Stellen Sie es jetzt wieder her.`,
     },
+    delete_account: {
+      subject: (v) => `Ihr Code zum Löschen Ihres ${v.app}-Kontos`,
+      lead: (v) =>
+        `Jemand möchte Ihr ${v.app}-Konto löschen. Geben Sie den Code unten auf der Kontoseite ein, um es zu bestätigen.`,
+      codeLead: 'Ihr Code, gültig für',
+      after: () =>
+        'Wenn Sie das nicht waren, ignorieren Sie diese Nachricht: Nichts wird gelöscht. Teilen Sie den Code nie.',
+      sms: (v) => `${v.code} ist Ihr Code zum Löschen Ihres ${v.app}-Kontos. Er läuft in ${v.expires} ab.`,
+    },
+    account_deletion_scheduled: {
+      subject: (v) => `Ihr ${v.app}-Konto wird gelöscht`,
+      lead: (v) =>
+        `Sie haben die Löschung Ihres ${v.app}-Kontos beantragt: Sie wurden überall abgemeldet, und das Konto und ` +
+        `seine Daten werden am ${v.when} gelöscht.`,
+      after: () => 'Haben Sie es sich anders überlegt? Melden Sie sich vorher wieder an: Das hebt die Löschung auf.',
+      sms: (v) => `${v.app}: Ihr Konto wird am ${v.when} gelöscht. Melden Sie sich vorher an, um es abzubrechen.`,
+    },
+    account_deleted: {
+      subject: (v) => `Ihr ${v.app}-Konto wurde gelöscht`,
+      lead: (v) => `Am ${v.when} wurden Ihr ${v.app}-Konto und seine Daten wie gewünscht gelöscht.`,
+      after: () => 'Das lässt sich nicht rückgängig machen. Wenn Sie das nicht waren, wenden Sie sich an den Support.',
+      sms: (v) => `${v.app}: Ihr Konto wurde wie gewünscht gelöscht.`,
+    },
   },
   codeLineEnd: ':',
 

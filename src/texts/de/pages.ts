@@ -124,6 +124,29 @@ export const pages: Texts['pages'] = {
       app_removed: () => 'Die Authenticator-App wurde entfernt, mit ihren Wiederherstellungscodes.',
       confirmed: () => 'Vielen Dank. Sie können jetzt Ihre E-Mail-Adresse, Telefonnummer oder Ihr Passwort ändern.',
     },
+    leave: {
+      dataHeading: 'Ihre Daten',
+      dataLead:
+        'Eine JSON-Datei mit allem, was über Sie gespeichert ist: Profil, Anmeldemethoden, Sitzungen, Einwilligungen und Verlauf.',
+      dataLink: 'Meine Daten herunterladen',
+      deleteHeading: 'Mein Konto löschen',
+      deleteLead: (graceDays: number) =>
+        graceDays === 0
+          ? 'Ihr Konto und alles, was dazu gespeichert ist, werden sofort gelöscht. Das lässt sich nicht rückgängig machen.'
+          : `Sie werden sofort überall abgemeldet, und Ihr Konto und alles, was dazu gespeichert ist, werden nach ${graceDays} ${graceDays === 1 ? 'Tag' : 'Tagen'} gelöscht. Eine erneute Anmeldung vorher hebt das auf.`,
+      password: 'Ihr Passwort',
+      sendCode: 'Senden Sie mir einen Bestätigungscode',
+      codeSent: (c: Channel) =>
+        `Wir haben einen Code ${c === 'email' ? 'an Ihre E-Mail-Adresse' : 'an Ihr Telefon'} gesendet.`,
+      code: 'Code',
+      confirm: 'Ich verstehe: mein Konto und alle seine Daten löschen',
+      button: 'Mein Konto löschen',
+      deletedTitle: 'Ihr Konto wurde gelöscht',
+      deletedLead: 'Ihr Konto und seine Daten wurden gelöscht. Auf Wiedersehen.',
+      scheduledTitle: 'Ihr Konto wird gelöscht',
+      scheduledLead: (date: string) =>
+        `Sie wurden überall abgemeldet. Ihr Konto wird am ${date} gelöscht; melden Sie sich vorher an, um es abzubrechen.`,
+    },
     problems: {
       expired: 'Dieses Formular ist abgelaufen. Versuchen Sie es erneut.',
       invalidEmail: 'Geben Sie eine gültige E-Mail-Adresse ein.',

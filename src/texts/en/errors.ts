@@ -83,6 +83,8 @@ export const errors = {
   ownRole: 'An administrator cannot remove their own role',
   ownAccountDeletion: 'An administrator cannot delete their own account from the management API',
   lastAdministrator: 'The last administrator cannot be deleted',
+  accountDeletionDisabled: 'Deleting your own account is turned off: ask the site to do it',
+  deletionNotConfirmed: 'Confirm that you want to delete your account',
   settingsInvalid: 'The settings are invalid',
   socialProviderInvalid: 'The social provider is invalid',
   socialProviderExists: 'This social provider already exists',

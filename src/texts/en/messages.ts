@@ -132,6 +132,28 @@ const account = {
       'If it was you, there is nothing more to do. If not, recover your account again now and contact support.',
     sms: (v) => `${v.app}: your account was recovered with a new passkey. Not you? Recover it again now.`,
   },
+  delete_account: {
+    subject: (v) => `Your code to delete your ${v.app} account`,
+    lead: (v) =>
+      `Someone asked to delete your ${v.app} account. Enter the code below on the account page to confirm it.`,
+    codeLead: 'Your code, valid for',
+    after: () => 'If it was not you, ignore this message: nothing is deleted. Never share this code.',
+    sms: (v) => `${v.code} is your code to delete your ${v.app} account. It expires in ${v.expires}. Never share it.`,
+  },
+  account_deletion_scheduled: {
+    subject: (v) => `Your ${v.app} account will be deleted`,
+    lead: (v) =>
+      `You asked to delete your ${v.app} account: you were signed out everywhere, and the account and its data ` +
+      `will be erased on ${v.when}.`,
+    after: () => 'Changed your mind? Sign in again before then: that cancels the deletion.',
+    sms: (v) => `${v.app}: your account will be deleted on ${v.when}. Sign in before then to cancel.`,
+  },
+  account_deleted: {
+    subject: (v) => `Your ${v.app} account was deleted`,
+    lead: (v) => `On ${v.when}, your ${v.app} account and the data kept with it were erased, as you asked.`,
+    after: () => 'This cannot be undone. If it was not you, contact support.',
+    sms: (v) => `${v.app}: your account was deleted, as you asked.`,
+  },
 } satisfies Record<string, AccountText>;
 
 /** The kinds of account message (src/integrations/account-messages.ts renders them). */

@@ -116,6 +116,27 @@ export const pages = {
       app_removed: (_p: Pending) => 'The authenticator app was removed, with its recovery codes.',
       confirmed: (_p: Pending) => 'Thank you. You may now change your email address, phone number or password.',
     },
+    leave: {
+      dataHeading: 'Your data',
+      dataLead: 'A JSON file of everything kept about you: profile, sign-in methods, sessions, consents and history.',
+      dataLink: 'Download my data',
+      deleteHeading: 'Delete my account',
+      deleteLead: (graceDays: number) =>
+        graceDays === 0
+          ? 'Your account and everything kept with it are erased at once. This cannot be undone.'
+          : `You are signed out everywhere at once, and your account and everything kept with it are erased after ${graceDays} ${graceDays === 1 ? 'day' : 'days'}. Signing in again before then cancels it.`,
+      password: 'Your password',
+      sendCode: 'Send me a code to confirm',
+      codeSent: (c: Channel) => `We sent a code to ${c === 'email' ? 'your email address' : 'your phone'}.`,
+      code: 'Code',
+      confirm: 'I understand: delete my account and all its data',
+      button: 'Delete my account',
+      deletedTitle: 'Your account was deleted',
+      deletedLead: 'Your account and the data kept with it were erased. Goodbye.',
+      scheduledTitle: 'Your account will be deleted',
+      scheduledLead: (date: string) =>
+        `You were signed out everywhere. Your account will be erased on ${date}; sign in again before then to cancel.`,
+    },
     problems: {
       expired: 'This form has expired. Try again.',
       invalidEmail: 'Enter a valid email address.',

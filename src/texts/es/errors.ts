@@ -93,6 +93,8 @@ export const errors: Texts['errors'] = {
   ownRole: 'Un administrador no puede quitarse su propio rol.',
   ownAccountDeletion: 'Un administrador no puede eliminar su propia cuenta desde la API de gestión.',
   lastAdministrator: 'No se puede eliminar al último administrador.',
+  accountDeletionDisabled: 'La eliminación de su propia cuenta está desactivada: pídasela al sitio.',
+  deletionNotConfirmed: 'Confirme que quiere eliminar su cuenta.',
   settingsInvalid: 'La configuración no es válida.',
   socialProviderInvalid: 'El proveedor de identidad no es válido.',
   socialProviderExists: 'Este proveedor de identidad ya existe.',

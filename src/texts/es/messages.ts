@@ -141,6 +141,28 @@ export const messages: Texts['messages'] = {
       sms: (v) =>
         `${v.app}: se ha recuperado su cuenta con una nueva llave de acceso. ¿No ha sido usted? Recupérela ya.`,
     },
+    delete_account: {
+      subject: (v) => `Su código para eliminar su cuenta de ${v.app}`,
+      lead: (v) =>
+        `Alguien pidió eliminar su cuenta de ${v.app}. Introduzca el código de abajo en la página de la cuenta para confirmarlo.`,
+      codeLead: 'Su código, válido durante',
+      after: () => 'Si no fue usted, ignore este mensaje: no se elimina nada. No comparta nunca este código.',
+      sms: (v) => `${v.code} es su código para eliminar su cuenta de ${v.app}. Caduca en ${v.expires}.`,
+    },
+    account_deletion_scheduled: {
+      subject: (v) => `Su cuenta de ${v.app} será eliminada`,
+      lead: (v) =>
+        `Pidió eliminar su cuenta de ${v.app}: se cerraron todas sus sesiones, y la cuenta y sus datos se borrarán ` +
+        `el ${v.when}.`,
+      after: () => '¿Ha cambiado de opinión? Inicie sesión antes de esa fecha: eso cancela la eliminación.',
+      sms: (v) => `${v.app}: su cuenta se eliminará el ${v.when}. Inicie sesión antes para cancelarlo.`,
+    },
+    account_deleted: {
+      subject: (v) => `Su cuenta de ${v.app} fue eliminada`,
+      lead: (v) => `El ${v.when}, su cuenta de ${v.app} y sus datos se borraron, como pidió.`,
+      after: () => 'No se puede deshacer. Si no fue usted, contacte con el soporte.',
+      sms: (v) => `${v.app}: su cuenta fue eliminada, como pidió.`,
+    },
   },
   codeLineEnd: ':',
 

@@ -123,6 +123,28 @@ export const pages: Texts['pages'] = {
       confirmed: () =>
         'Gracias. Ya puede cambiar su dirección de correo electrónico, su número de teléfono o su contraseña.',
     },
+    leave: {
+      dataHeading: 'Sus datos',
+      dataLead:
+        'Un archivo JSON con todo lo que se guarda sobre usted: perfil, métodos de acceso, sesiones, consentimientos e historial.',
+      dataLink: 'Descargar mis datos',
+      deleteHeading: 'Eliminar mi cuenta',
+      deleteLead: (graceDays: number) =>
+        graceDays === 0
+          ? 'Su cuenta y todo lo que se guarda con ella se borran de inmediato. No se puede deshacer.'
+          : `Se cierran todas sus sesiones de inmediato, y su cuenta y todo lo que se guarda con ella se borran tras ${graceDays} ${graceDays === 1 ? 'día' : 'días'}. Iniciar sesión antes lo cancela.`,
+      password: 'Su contraseña',
+      sendCode: 'Envíenme un código de confirmación',
+      codeSent: (c: Channel) => `Enviamos un código ${c === 'email' ? 'a su correo electrónico' : 'a su teléfono'}.`,
+      code: 'Código',
+      confirm: 'Entiendo: eliminar mi cuenta y todos sus datos',
+      button: 'Eliminar mi cuenta',
+      deletedTitle: 'Su cuenta fue eliminada',
+      deletedLead: 'Su cuenta y sus datos se borraron. Adiós.',
+      scheduledTitle: 'Su cuenta será eliminada',
+      scheduledLead: (date: string) =>
+        `Se cerraron todas sus sesiones. Su cuenta se borrará el ${date}; inicie sesión antes para cancelarlo.`,
+    },
     problems: {
       expired: 'Este formulario ha caducado. Vuelva a intentarlo.',
       invalidEmail: 'Introduzca una dirección de correo electrónico válida.',

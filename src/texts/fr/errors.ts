@@ -90,6 +90,8 @@ export const errors: Texts['errors'] = {
   ownRole: 'Un administrateur ne peut pas retirer son propre rôle.',
   ownAccountDeletion: "Un administrateur ne peut pas supprimer son propre compte depuis l'API de gestion.",
   lastAdministrator: 'Le dernier administrateur ne peut pas être supprimé.',
+  accountDeletionDisabled: 'La suppression de votre compte par vous-même est désactivée : demandez-la au site.',
+  deletionNotConfirmed: 'Confirmez que vous voulez supprimer votre compte.',
   settingsInvalid: 'Les réglages ne sont pas valides.',
   socialProviderInvalid: "Le fournisseur d'identité n'est pas valide.",
   socialProviderExists: "Ce fournisseur d'identité existe déjà.",

@@ -141,6 +141,30 @@ export const messages: Texts['messages'] = {
         "Si c'est vous, il n'y a rien d'autre à faire. Sinon, récupérez votre compte maintenant et contactez le support.",
       sms: (v) => `${v.app} : votre compte a été récupéré avec une nouvelle clé d'accès. Pas vous ? Récupérez-le.`,
     },
+    delete_account: {
+      subject: (v) => `Votre code pour supprimer votre compte ${v.app}`,
+      lead: (v) =>
+        `Quelqu'un a demandé la suppression de votre compte ${v.app}. Saisissez le code ci-dessous sur la page du ` +
+        'compte pour la confirmer.',
+      codeLead: 'Votre code, valable',
+      after: () => "Si ce n'est pas vous, ignorez ce message : rien n'est supprimé. Ne partagez jamais ce code.",
+      sms: (v) => `${v.code} est votre code pour supprimer votre compte ${v.app}. Il expire dans ${v.expires}.`,
+    },
+    account_deletion_scheduled: {
+      subject: (v) => `Votre compte ${v.app} va être supprimé`,
+      lead: (v) =>
+        `Vous avez demandé la suppression de votre compte ${v.app} : vous avez été déconnecté partout, et le compte ` +
+        `et ses données seront effacés le ${v.when}.`,
+      after: () => "Vous avez changé d'avis ? Reconnectez-vous d'ici là : cela annule la suppression.",
+      sms: (v) => `${v.app} : votre compte sera supprimé le ${v.when}. Connectez-vous avant pour annuler.`,
+    },
+    account_deleted: {
+      subject: (v) => `Votre compte ${v.app} a été supprimé`,
+      lead: (v) =>
+        `Le ${v.when}, votre compte ${v.app} et les données qui lui étaient liées ont été effacés, comme vous l'avez demandé.`,
+      after: () => "C'est définitif. Si ce n'est pas vous, contactez le support.",
+      sms: (v) => `${v.app} : votre compte a été supprimé, comme vous l'avez demandé.`,
+    },
   },
   codeLineEnd: ' :',
 

@@ -121,6 +121,29 @@ export const pages: Texts['pages'] = {
       confirmed: () =>
         'Merci. Vous pouvez maintenant changer d’adresse e-mail, de numéro de téléphone ou de mot de passe.',
     },
+    leave: {
+      dataHeading: 'Vos données',
+      dataLead:
+        'Un fichier JSON de tout ce qui est conservé sur vous : profil, moyens de connexion, sessions, consentements et historique.',
+      dataLink: 'Télécharger mes données',
+      deleteHeading: 'Supprimer mon compte',
+      deleteLead: (graceDays: number) =>
+        graceDays === 0
+          ? 'Votre compte et tout ce qui lui est lié sont effacés immédiatement. C’est définitif.'
+          : `Vous êtes déconnecté partout immédiatement, et votre compte et tout ce qui lui est lié sont effacés après ${graceDays} ${graceDays === 1 ? 'jour' : 'jours'}. Vous reconnecter d’ici là annule la suppression.`,
+      password: 'Votre mot de passe',
+      sendCode: 'Envoyez-moi un code de confirmation',
+      codeSent: (c: Channel) =>
+        `Nous avons envoyé un code ${c === 'email' ? 'à votre adresse e-mail' : 'à votre téléphone'}.`,
+      code: 'Code',
+      confirm: 'Je comprends : supprimer mon compte et toutes ses données',
+      button: 'Supprimer mon compte',
+      deletedTitle: 'Votre compte a été supprimé',
+      deletedLead: 'Votre compte et les données qui lui étaient liées ont été effacés. Au revoir.',
+      scheduledTitle: 'Votre compte va être supprimé',
+      scheduledLead: (date: string) =>
+        `Vous avez été déconnecté partout. Votre compte sera effacé le ${date} ; reconnectez-vous d’ici là pour annuler.`,
+    },
     problems: {
       expired: 'Ce formulaire a expiré. Réessayez.',
       invalidEmail: 'Saisissez une adresse e-mail valide.',

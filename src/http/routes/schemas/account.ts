@@ -68,3 +68,18 @@ export const accountConsentRevokeSchema = {
 export const accountFormSchema = (what: string) => ({
   body: protocolParams({ ...form, verification_code: `string: the app's code (${what})` }),
 });
+
+/** "Delete my account" (account-leave.ts): the proof and the confirmation. */
+export const accountDeleteSchema = {
+  body: protocolParams({
+    ...form,
+    password: 'string: the current password (when the account has one)',
+    verification_code: 'string: the code sent by POST /identity/v1/account/delete/code (when it has none)',
+    confirm: 'string: yes, the explicit confirmation',
+  }),
+};
+
+/** "Download my data": a JSON file of everything kept about the signed-in user (SSO cookie). */
+export const accountDataSchema = {
+  querystring: protocolParams({}),
+};

@@ -2,11 +2,12 @@
  * A user's data as JSON (GDPR articles 15 and 20): the profile, identifiers and their verification,
  * linked identities, second factors (destinations masked), passkeys (names and dates), trusted
  * devices, sessions, grants per client, the sign-in protection state, and the audit events about the
- * user or by them. No secret, hash, digest or key material: what the user gave and what happened.
+ * user or by them, the consents given to apps, and a deletion of the account waiting for its grace
+ * period. No secret, hash, digest or key material: what the user gave and what happened. The
+ * management API's export of one user and the account page's "Download my data" both answer it.
  */
-import { userView } from './user-view.js';
-import type { SignInProtection } from '../accounts/sign-in-protection.js';
-import { keysOfUser } from '../accounts/sign-in-protection.js';
+import type { SignInProtection } from './sign-in-protection.js';
+import { keysOfUser } from './sign-in-protection.js';
 import { maskDestination } from '../integrations/delivery.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
@@ -28,18 +29,21 @@ export async function exportUser(
   u: User,
 ): Promise<Record<string, unknown>> {
   const { storage } = deps;
-  const [factors, identities, passkeys, devices, sessions, grants, about, by, signIn, profile] = await Promise.all([
-    storage.mfaCredentials.listOfUser(u.id),
-    storage.identities.listOfUser(u.id),
-    storage.passkeys.listOfUser(u.id),
-    storage.userRecords.trustedDevicesOf(u.id),
-    storage.userRecords.sessionsOf(u.id),
-    storage.userRecords.grantsOf(u.id),
-    storage.audit.list({ target: `user:${u.id}`, limit: AUDIT_LIMIT }),
-    storage.audit.list({ actorId: u.id, limit: AUDIT_LIMIT }),
-    deps.protection.state(keysOfUser(u)),
-    storage.profiles.find(u.id),
-  ]);
+  const [factors, identities, passkeys, devices, sessions, grants, about, by, signIn, profile, consents, deletion] =
+    await Promise.all([
+      storage.mfaCredentials.listOfUser(u.id),
+      storage.identities.listOfUser(u.id),
+      storage.passkeys.listOfUser(u.id),
+      storage.userRecords.trustedDevicesOf(u.id),
+      storage.userRecords.sessionsOf(u.id),
+      storage.userRecords.grantsOf(u.id),
+      storage.audit.list({ target: `user:${u.id}`, limit: AUDIT_LIMIT }),
+      storage.audit.list({ actorId: u.id, limit: AUDIT_LIMIT }),
+      deps.protection.state(keysOfUser(u)),
+      storage.profiles.find(u.id),
+      storage.consents.listForUser(u.id),
+      storage.accountDeletions.find(u.id),
+    ]);
   const clients = new Map<string, { client_id: string; name: string | null; grants: unknown[] }>();
   for (const g of grants) {
     const c = clients.get(g.client_id) ?? { client_id: g.client_id, name: g.client_name, grants: [] };
@@ -56,7 +60,20 @@ export async function exportUser(
   return {
     format: 'ward.user-export.v1',
     exported_at: iso(deps.now),
-    user: { ...userView(u), updated_at: iso(u.updated_at) },
+    user: {
+      id: u.id,
+      email: u.email,
+      email_verified: u.email_verified,
+      phone_number: u.phone_number,
+      phone_number_verified: u.phone_number_verified,
+      given_name: u.given_name,
+      family_name: u.family_name,
+      role: u.role,
+      disabled: u.disabled,
+      has_password: !!u.password_hash,
+      created_at: iso(u.created_at),
+      updated_at: iso(u.updated_at),
+    },
     profile: profile ? { ...profile, updated_at: iso(profile.updated_at) } : null,
     identities: identities.map((i) => ({
       provider: i.provider,
@@ -93,6 +110,13 @@ export async function exportUser(
       revoked_at: iso(s.revoked_at),
     })),
     grants_by_client: [...clients.values()],
+    consents: consents.map((c) => ({
+      client_id: c.client_id,
+      scopes: c.scopes,
+      created_at: iso(c.created_at),
+      updated_at: iso(c.updated_at),
+    })),
+    pending_deletion: deletion ? { requested_at: iso(deletion.requested_at), due_at: iso(deletion.due_at) } : null,
     sign_in_protection: { ...signIn, blocked_until: iso(signIn.blocked_until) },
     audit_events: [...events.values()]
       .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id))
