@@ -424,7 +424,21 @@ export interface WebhookAttemptsTable {
   response: string;
 }
 
+/** A client that registered itself (RFC 7591, migration 026); its row of `clients` holds the rest. */
+export interface ClientRegistrationsTable {
+  client_id: string;
+  /** HMAC of its registration access token (RFC 7592), never the token. */
+  token_digest: string;
+  /** none, client_secret_basic or client_secret_post. */
+  auth_method: string;
+  /** The registered metadata the clients table has no column for, as JSON. */
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  client_registrations: ClientRegistrationsTable;
   consents: ConsentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
