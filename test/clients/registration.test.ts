@@ -11,6 +11,7 @@ import * as oidc from 'openid-client';
 import { fetch as undiciFetch } from 'undici';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
+import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { PUBLIC_CLIENT, authorizeUrl, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
@@ -78,7 +79,7 @@ for (const engine of engines()) {
     before(async () => {
       ward = await startWard({
         engine,
-        clients: [PUBLIC_CLIENT],
+        clients: [PUBLIC_CLIENT, CONSOLE_CLIENT],
         account: { rate_limits: { ...NO_LIMITS, registration: { limit: 1000 } } },
       });
     });
@@ -316,6 +317,18 @@ for (const engine of engines()) {
       assert.equal(typeof meta.registration_access_token, 'string');
       const flow = await codeFlow(ward, meta.client_id);
       assert.equal(flow.res.status, 200, JSON.stringify(flow.body));
+    });
+
+    it('an administrator sees a registered client and deleting it ends its registration', async () => {
+      setRegistration({ mode: 'open' });
+      const { body: reg } = await register(ward, { redirect_uris: [CB], token_endpoint_auth_method: 'none' });
+      const admin = api(ward, (await consoleToken(ward, 'administrator')).token);
+      const seen = await admin.get(`/api/v1/clients/${reg.client_id}`);
+      assert.equal(seen.status, 200);
+      assert.equal(seen.body.first_party, false);
+      assert.equal((await admin.del(`/api/v1/clients/${reg.client_id}`)).status, 204);
+      assert.equal(await ward.registry.storage.clientRegistrations.find(String(reg.client_id)), undefined);
+      assert.equal((await configuration(ward, reg, 'GET', String(reg.registration_access_token))).status, 401);
     });
 
     it('is rate-limited per IP', async () => {
