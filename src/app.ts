@@ -30,6 +30,7 @@ import { profileRoutes } from './http/routes/profile.js';
 import { webauthnRoutes } from './http/routes/webauthn.js';
 import { logoutRoutes } from './http/routes/logout.js';
 import { metadataRoutes } from './http/routes/metadata.js';
+import { registrationRoutes } from './http/routes/registration.js';
 import { mfaCredentialRoutes } from './http/routes/mfa-credentials.js';
 import { strongFactorRoutes } from './http/routes/strong-factors.js';
 import { customTokenRoutes } from './sign-in-methods/custom-token/routes.js';
@@ -108,6 +109,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   installPublicOpenApi(app, r.config.issuer);
   opsRoutes(app, r, lifecycle);
   metadataRoutes(app, r);
+  registrationRoutes(app, r);
   // One sign-in machinery (stored interaction, next step, step-ups), built by the registry, for the
   // hosted pages and the API.
   const signIn: SignInDeps = {

@@ -35,12 +35,15 @@ import { createStrongFactors, type StrongFactors } from './stepup/strong-factors
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
 import { joseJws } from './keys/jwt.js';
-import { KeyStore } from './keys/key-store.js';
+import { GLOBAL_SET, KeyStore } from './keys/key-store.js';
 import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createOutbound } from './lib/outbound/client.js';
+import { addressPolicy } from './lib/outbound/ranges.js';
+import { createMetadataDocuments } from './clients/metadata-documents.js';
+import { createRegistrations } from './clients/registration.js';
 import { createCaptcha } from './captcha/siteverify.js';
 import { drawRandomBytesFrom } from './lib/random.js';
 import { pooledRandomBytes } from './lib/tuning/random-pool.js';
@@ -149,7 +152,23 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000,
   );
   await keys.ensureGlobalKeys();
-  const clients = createClientService({ storage, masterKey: master.key, clock });
+  // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
+  const outbound = createOutbound({
+    allow: config.outboundAllow,
+    ...(tracing ? { around: (method, url, call) => tracing.outbound(method, url, call) } : {}),
+  });
+  const clients = createClientService({
+    storage,
+    masterKey: master.key,
+    clock,
+    documents: createMetadataDocuments({
+      outbound,
+      clock,
+      account,
+      loopbackAllowed: addressPolicy(config.outboundAllow).refusal('127.0.0.1') === null,
+      refused: (url, why) => log.info({ client_id: url, why }, 'client metadata document refused'),
+    }),
+  });
   for (const c of config.clients) await clients.upsert(c, 'config');
   await ensureConsoleClient({ config, clients });
   // The global EC P-256 / Ed25519 pair exists once a client signs with ES256 / EdDSA.
@@ -164,11 +183,6 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     findClient: (id) => clients.find(id),
     onClientsChanged: () => clients.invalidate(),
-  });
-  // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
-  const outbound = createOutbound({
-    allow: config.outboundAllow,
-    ...(tracing ? { around: (method, url, call) => tracing.outbound(method, url, call) } : {}),
   });
   const socialProviders = createSocialProviders({
     storage,
@@ -345,6 +359,17 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
+    registrations: createRegistrations({
+      storage,
+      clients,
+      masterKey: master.key,
+      clock,
+      account,
+      issuer: config.issuer,
+      ensureSigningKey: async (alg) => {
+        if (isSigningAlg(alg) && !keys.hasCurrent(GLOBAL_SET, alg)) await keys.ensureGlobalKeys([alg]);
+      },
+    }),
     users,
     profiles: createProfileService({ storage, clock, account }),
     sessions,

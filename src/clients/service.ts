@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import { hmac, safeEqual, seal, unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import type { ClientRecord } from '../storage/sql/clients.js';
+import { isDocumentClientId, type MetadataDocuments } from './metadata-documents.js';
 
 export type Client = ClientRecord;
 
@@ -24,7 +25,13 @@ const secretAad = (clientId: string): string => `client-secret:${clientId}`;
  * with an HMAC digest and a constant-time compare, never a slow hash; they are also sealed (AES-GCM)
  * because HS256 id tokens are signed with the secret itself.
  */
-export function createClientService(deps: { storage: Storage; masterKey: Buffer; clock: Clock }) {
+export function createClientService(deps: {
+  storage: Storage;
+  masterKey: Buffer;
+  clock: Clock;
+  /** Client ID Metadata Documents: a client_id that is a URL is answered from its document (metadata-documents.ts). */
+  documents?: Pick<MetadataDocuments, 'find'>;
+}) {
   const { storage, masterKey, clock } = deps;
   const cache = new Map<string, Client | null>();
   const secrets = new Map<string, string>();
@@ -35,6 +42,8 @@ export function createClientService(deps: { storage: Storage; masterKey: Buffer;
     // A NUL is never in a client id (1-128 of A-Z a-z 0-9 . _ ~ -), and PostgreSQL text cannot even hold one.
     if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 128 || clientId.includes('\u0000'))
       return undefined;
+    // A URL is never a registered client's id (the pattern refuses "/" and ":"): it names a document.
+    if (isDocumentClientId(clientId)) return deps.documents?.find(clientId);
     if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
     const c = (await storage.clients.find(clientId)) ?? null;
     if (cache.size > 10_000) cache.clear();

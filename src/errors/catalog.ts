@@ -56,6 +56,12 @@ export const CATALOG = {
   invalidToken: entry(401, 'invalid_token', 'error.invalidToken'),
   forbidden: entry(403, 'access_denied', 'error.forbidden'),
 
+  // Client registration (RFC 7591 section 3.2.2, RFC 7592).
+  invalidRedirectUri: entry(400, 'invalid_redirect_uri', 'error.registration.invalidRedirectUri'),
+  invalidClientMetadata: entry(400, 'invalid_client_metadata', 'error.registration.invalidClientMetadata'),
+  invalidSoftwareStatement: entry(400, 'invalid_software_statement', 'error.registration.invalidSoftwareStatement'),
+  registrationClosed: entry(403, 'access_denied', 'error.registration.closed'),
+
   // Logout (OpenID Connect RP-Initiated Logout 1.0): never redirected, the target is in doubt.
   logoutHintInvalid: entry(400, 'invalid_request', INVALID),
   logoutClientMismatch: entry(400, 'invalid_request', INVALID),

@@ -4,8 +4,8 @@ import { WardError } from '../errors/ward-error.js';
 
 // The hosted account page (identity/v1/account...) is Ward's own page, read by the SSO cookie: never CORS.
 const CORS_PATHS =
-  /^\/(identity\/v1\/(?!account(\/|$))|oauth\/token$|oauth\/revoke$|jwks\.json$|\.well-known\/openid-configuration$)/;
-const PUBLIC_PATHS = /^\/(jwks\.json|\.well-known\/openid-configuration)$/;
+  /^\/(identity\/v1\/(?!account(\/|$))|oauth\/token$|oauth\/revoke$|jwks\.json$|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
+const PUBLIC_PATHS = /^\/(jwks\.json|\.well-known\/(openid-configuration|oauth-authorization-server))$/;
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id';
 
 /**

@@ -255,6 +255,8 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
         await r.storage.transaction(async (tx) => {
           await tx.versions.bump('keys');
           await tx.clients.delete(current.client_id);
+          // A self-registered client's registration (RFC 7591) goes too: its access token manages nothing now.
+          await tx.clientRegistrations.delete(current.client_id);
           // Its users' consents go with it: a new client of the same id asks them again.
           await tx.consents.revokeClient(current.client_id);
           await tx.keys.revokeSet(clientSet(current.client_id), now);

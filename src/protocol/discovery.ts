@@ -56,3 +56,20 @@ export function discoveryDocument(issuer: string): string {
     backchannel_logout_session_supported: true,
   });
 }
+
+/**
+ * The metadata served at both well-known addresses (OpenID Connect Discovery 1.0 and OAuth 2.0
+ * Authorization Server Metadata, RFC 8414): the discovery document, with the registration
+ * endpoint when Dynamic Client Registration is open and `client_id_metadata_document_supported` when
+ * Client ID Metadata Documents are on (the MCP authorization specification reads both).
+ */
+export function authorizationServerMetadata(
+  issuer: string,
+  registration: { mode: string; metadata_documents: boolean },
+): Record<string, unknown> {
+  return {
+    ...(JSON.parse(discoveryDocument(issuer)) as Record<string, unknown>),
+    ...(registration.mode === 'off' ? {} : { registration_endpoint: `${issuer}/oauth/register` }),
+    ...(registration.metadata_documents ? { client_id_metadata_document_supported: true } : {}),
+  };
+}

@@ -447,6 +447,19 @@ export interface HooksTable {
   updated_at: number;
 }
 
+/** A client that registered itself (RFC 7591, migration 026); its row of `clients` holds the rest. */
+export interface ClientRegistrationsTable {
+  client_id: string;
+  /** HMAC of its registration access token (RFC 7592), never the token. */
+  token_digest: string;
+  /** none, client_secret_basic or client_secret_post. */
+  auth_method: string;
+  /** The registered metadata the clients table has no column for, as JSON. */
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
 /** One call of a hook (migration 021): what it decided, or how it failed. */
 export interface HookCallsTable {
   id: string;
@@ -468,6 +481,7 @@ export interface HookCallsTable {
 export interface Database {
   hooks: HooksTable;
   hook_calls: HookCallsTable;
+  client_registrations: ClientRegistrationsTable;
   consents: ConsentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

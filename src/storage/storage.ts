@@ -5,6 +5,7 @@ import { accountCodesRepo } from './sql/account-codes.js';
 import { accountDeletionsRepo } from './sql/account-deletions.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
+import { clientRegistrationsRepo } from './sql/client-registrations.js';
 import { codesRepo } from './sql/codes.js';
 import { consentsRepo } from './sql/consents.js';
 import { countersRepo } from './sql/counters.js';
@@ -62,6 +63,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userImport: userImportRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
+    clientRegistrations: clientRegistrationsRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),
     webhookDeliveries: webhookDeliveriesRepo(db, engine),
     hooks: hooksRepo(db),

@@ -116,6 +116,36 @@ for (const engine of engines()) {
       assert.equal(got?.policy_uri, 'https://a.example/privacy');
     });
 
+    it('keeps a client registration: its token digest and metadata, replaced whole but created_at', async () => {
+      const reg = {
+        client_id: 'dcr-1',
+        token_digest: 'digest-1',
+        auth_method: 'none' as const,
+        metadata: { client_name: 'Agent', contacts: ['ops@agent.example'] },
+        created_at: now,
+        updated_at: now,
+      };
+      await s.clientRegistrations.put(reg);
+      assert.deepEqual(await s.clientRegistrations.find('dcr-1'), reg);
+      await s.clientRegistrations.put({
+        ...reg,
+        token_digest: 'digest-2',
+        auth_method: 'client_secret_basic',
+        metadata: {},
+        created_at: now + 5,
+        updated_at: now + 5,
+      });
+      const got = await s.clientRegistrations.find('dcr-1');
+      assert.equal(got?.token_digest, 'digest-2');
+      assert.equal(got?.auth_method, 'client_secret_basic');
+      assert.deepEqual(got?.metadata, {});
+      assert.equal(got?.created_at, now, 'created_at kept');
+      assert.equal(got?.updated_at, now + 5);
+      assert.equal(await s.clientRegistrations.delete('dcr-1'), true);
+      assert.equal(await s.clientRegistrations.delete('dcr-1'), false);
+      assert.equal(await s.clientRegistrations.find('dcr-1'), undefined);
+    });
+
     it('consumes an authorization code exactly once under 20 concurrent callers', async () => {
       await s.codes.insert({
         code_digest: 'd1',

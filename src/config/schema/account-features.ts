@@ -33,6 +33,7 @@ export const RateLimits = group(
     verification: rateLimit(60, 'send and check verification codes'),
     consents: rateLimit(120, 'list and revoke consents (/identity/v1/consents)'),
     bulk_users: rateLimit(10, 'import or export users in bulk (/api/v1/users/import and /export)'),
+    registration: rateLimit(20, 'register, read, change and delete clients (/oauth/register, RFC 7591 and 7592)'),
   },
   'Per-IP rate limits of the busiest endpoints.',
 );
@@ -176,4 +177,26 @@ export const SocialSignup = group(
     ),
   },
   'What a first social sign-in must give before Ward creates the user, and where it is completed.',
+);
+
+/** Clients that register themselves (RFC 7591 / 7592) or name themselves by a metadata document. */
+export const ClientRegistration = group(
+  {
+    mode: oneOf(
+      ['off', 'open', 'initial_access_token'],
+      'off',
+      'Dynamic Client Registration at /oauth/register: `off`, `open` (anyone may register a third-party client) or `initial_access_token` (a registration needs the Bearer token whose SHA-256 is initial_access_token_sha256).',
+    ),
+    initial_access_token_sha256: orNull(
+      text('The SHA-256 (lower-case hex) of the initial access token registrations must present; null: none.', {
+        pattern: '^[0-9a-f]{64}$',
+        allowed: '64 lower-case hex digits',
+      }),
+    ),
+    metadata_documents: flag(
+      false,
+      'Client ID Metadata Documents: a client_id that is an https URL is fetched and, when valid, served as a third-party public client.',
+    ),
+  },
+  'Self-registering clients: Dynamic Client Registration and Client ID Metadata Documents (docs/client-registration.md).',
 );

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import {
+  ClientRegistration,
   CustomFields,
   Passkeys,
   Passwordless,
@@ -119,6 +120,7 @@ export const AccountSchema = group(
     custom_fields: CustomFields,
     social_signup: SocialSignup,
     captcha: Captcha,
+    client_registration: ClientRegistration,
   },
   'The account settings.',
 );
@@ -132,6 +134,7 @@ export type CustomFieldSetting = AccountSettings['custom_fields'][number];
 export type CustomFieldType = CustomFieldSetting['data_type'];
 export type RateLimit = AccountSettings['rate_limits']['login'];
 export type CaptchaSettings = AccountSettings['captcha'];
+export type ClientRegistrationSettings = AccountSettings['client_registration'];
 
 /** Documented defaults. Lifetimes are in seconds. */
 export const DEFAULT_ACCOUNT: AccountSettings = Object.freeze(defaultsOf<AccountSettings>(AccountSchema));
@@ -144,6 +147,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Locking must not come before the delays it escalates. */
 const lockAfterDelay: Rule<AccountSettings> = (a, add) => {
   if (a.sign_in_lock_after < a.sign_in_delay_after) add('.sign_in_lock_after', 'must be at least sign_in_delay_after');
+};
+
+/** Registration with an initial access token needs the token's digest, or nobody could register. */
+const registrationToken: Rule<AccountSettings> = (a, add) => {
+  const r = a.client_registration;
+  if (r?.mode === 'initial_access_token' && !r.initial_access_token_sha256)
+    add('.client_registration.initial_access_token_sha256', 'is required when mode is initial_access_token');
 };
 
 /** A passkey ceremony's origin must be on the relying-party ID (WebAuthn). */
@@ -199,6 +209,7 @@ export function validateAccount(
     lockAfterDelay,
     originsOnRpId,
     customFieldRules,
+    registrationToken,
   ]);
   return out ? normalize(out) : structuredClone(base);
 }

@@ -2,14 +2,15 @@ import type { Static } from 'typebox';
 import type { WardApp } from '../typed-app.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requestLanguage } from '../page-language.js';
-import { discoveryDocument } from '../../protocol/discovery.js';
-import { discoverySchema, jwksSchema } from './schemas/metadata.js';
+import { authorizationServerMetadata } from '../../protocol/discovery.js';
+import { authorizationServerSchema, discoverySchema, jwksSchema } from './schemas/metadata.js';
 import type { ClientService } from '../../clients/service.js';
-import type { WardConfig } from '../../config/types.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { KeyStore } from '../../keys/key-store.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface MetadataDeps {
+  account: () => AccountSettings;
   clients: ClientService;
   config: WardConfig;
   keys: KeyStore;
@@ -18,12 +19,28 @@ export interface MetadataDeps {
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
 export function metadataRoutes(app: WardApp, r: MetadataDeps): void {
   // Pre-serialised: Fastify sends a string as it is (the schema describes it; nothing re-serialises it).
-  const discovery = discoveryDocument(r.config.issuer) as unknown as Static<(typeof discoverySchema.response)[200]>;
+  // One body per state of the account's registration settings (at most four), built when first asked:
+  // registration_endpoint and client_id_metadata_document_supported follow the settings.
+  const bodies = new Map<string, string>();
+  const document = () => {
+    const reg = r.account().client_registration;
+    const key = `${reg.mode !== 'off'}:${reg.metadata_documents}`;
+    let body = bodies.get(key);
+    if (!body) bodies.set(key, (body = JSON.stringify(authorizationServerMetadata(r.config.issuer, reg))));
+    return body as unknown as Static<(typeof discoverySchema.response)[200]>;
+  };
   app.get('/.well-known/openid-configuration', { schema: discoverySchema }, (_req, reply) => {
     reply
       .header('Content-Type', 'application/json; charset=utf-8')
       .header('Cache-Control', 'public, max-age=300')
-      .send(discovery);
+      .send(document());
+  });
+  // RFC 8414 beside OpenID discovery: the same metadata (the MCP authorization specification asks here first).
+  app.get('/.well-known/oauth-authorization-server', { schema: authorizationServerSchema }, (_req, reply) => {
+    reply
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=300')
+      .send(document());
   });
   app.get('/jwks.json', { schema: jwksSchema }, async (req, reply) => {
     const clientId = req.query.client_id;

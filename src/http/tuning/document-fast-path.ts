@@ -4,18 +4,20 @@
 // Origin (no CORS to decide), no If-None-Match (no 304 to decide), not draining. The answer is the
 // route's own (metadata.ts): same body, same headers, the same request id, metric and access-log
 // line. Everything else (HEAD, ?client_id=, conditional or cross-origin requests, a draining
-// process) goes through Fastify as before.
+// process) goes through Fastify as before, and so does discovery while the account opens client
+// registration (its body then names the registration endpoint).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { discoveryDocument } from '../../protocol/discovery.js';
 import type { Lifecycle } from '../routes/ops.js';
 import { requestId } from '../request-log.js';
-import type { WardConfig } from '../../config/types.js';
+import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import type { WardMetrics } from '../../observability/ward-metrics.js';
 import type { Logger } from 'pino';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface DocumentFastPathDeps {
+  account: () => AccountSettings;
   config: WardConfig;
   keys: KeyStore;
   log: Logger;
@@ -40,6 +42,9 @@ export function documentFastPath(r: DocumentFastPathDeps, lifecycle: Lifecycle):
     if (req.method !== 'GET' || (url !== JWKS && url !== DISCOVERY) || lifecycle.closing) return false;
     const h = req.headers;
     if (h.origin !== undefined || h['if-none-match'] !== undefined) return false;
+    // Discovery names what client registration opens (metadata.ts): the route answers it then.
+    const registration = r.account().client_registration;
+    if (url === DISCOVERY && (registration.mode !== 'off' || registration.metadata_documents)) return false;
     const start = process.hrtime.bigint();
     const id = requestId(req);
     if (url === JWKS) {

@@ -22,7 +22,8 @@ export interface ClientRecord {
   backchannel_logout_uri: string | null;
   backchannel_logout_session_required: boolean;
   key_mode: 'global' | 'client';
-  source: 'config' | 'demo' | 'api';
+  /** Who made it: the config file, the demo, the management API, the client itself (RFC 7591) or its metadata document (never stored). */
+  source: 'config' | 'demo' | 'api' | 'registration' | 'document';
   grant_types: string[];
   management_scopes: string[];
   custom_token_login: boolean;

@@ -30,3 +30,14 @@ export const discoverySchema = {
     }),
   },
 };
+
+/** GET /.well-known/oauth-authorization-server (RFC 8414): the same metadata and what registration opens. */
+export const authorizationServerSchema = {
+  response: {
+    200: answer({
+      ...discoverySchema.response[200].properties,
+      registration_endpoint: Type.String({ description: 'When Dynamic Client Registration is open' }),
+      client_id_metadata_document_supported: Type.Boolean({ description: 'When Client ID Metadata Documents are on' }),
+    }),
+  },
+};
