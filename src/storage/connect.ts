@@ -21,6 +21,7 @@ import * as m014 from './migrations/014-profiles.js';
 import * as m015 from './migrations/015-sign-in-failures.js';
 import * as m016 from './migrations/016-client-token-rules.js';
 import * as m020 from './migrations/020-consents.js';
+import * as m025 from './migrations/025-api-resources.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
 import * as m019 from './migrations/019-webhooks.js';
 import * as m018 from './migrations/018-user-external-ids.js';
@@ -151,6 +152,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-totp-recovery-codes': m017,
   '019-webhooks': m019,
   '018-user-external-ids': m018,
+  '025-api-resources': m025,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { contractsBeyond, type Db } from './connect.js';
 import type { Database } from './schema.js';
 import { accountCodesRepo } from './sql/account-codes.js';
+import { apiResourcesRepo } from './sql/api-resources.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { codesRepo } from './sql/codes.js';
@@ -59,6 +60,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userImport: userImportRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
+    apiResources: apiResourcesRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),
     webhookDeliveries: webhookDeliveriesRepo(db, engine),
   };

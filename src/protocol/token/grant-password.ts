@@ -53,6 +53,9 @@ export async function passwordGrant(
   const { client } = auth;
   const username = requiredStr(params, 'username', 320);
   const password = requiredStr(params, 'password', 1024);
+  // The password grant (the Core SDK's) issues tokens for Ward's own APIs only: a resource is not silently dropped.
+  if (params.resource !== undefined && params.resource !== null && params.resource !== '')
+    throw new WardError('invalidTarget', { description: 'resource is not supported with the password grant' });
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a space-separated string');
   const unknown = unknownScopes(asked);
@@ -85,6 +88,8 @@ export async function passwordGrant(
     created_at: now,
     expires_at: now + r.account().refresh_token_ttl * 1000,
     revoked_at: null,
+    // The password grant names no resource: its tokens are for Ward's own APIs.
+    resource: null,
   };
   return r.storage.transaction(async (tx) => {
     await tx.tokens.createGrant(grant);
