@@ -1,17 +1,9 @@
 // Rule: every requested scope is one Ward knows (RFC 6749 section 3.3), or one of the API resource the
 // request names (RFC 8707); otherwise invalid_scope.
 import { WardError } from '../../errors/ward-error.js';
-import { isRefusal, resolveResource, scopesBeyond } from '../resource-indicator.js';
+import { scopesBeyond } from '../resource-indicator.js';
 import { parseScope } from '../scopes.js';
 import type { AuthorizeContext } from './request.js';
-
-// Rule (RFC 8707 2): the resource parameter names a registered API resource; otherwise invalid_target.
-export async function checkResource(ctx: AuthorizeContext): Promise<void> {
-  const found = await resolveResource(ctx.resources, ctx.params.resource);
-  if (isRefusal(found)) throw new WardError('authorizeInvalidTarget', { description: found.target });
-  ctx.resource = found;
-  if (found) ctx.req.resource = found.identifier;
-}
 
 export function checkScope(ctx: AuthorizeContext): void {
   const scopes = parseScope(ctx.params.scope);

@@ -6,7 +6,8 @@ import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject } from './check-request-object.js';
 import { checkResponseMode, checkResponseType } from './check-response-type.js';
-import { checkResource, checkScope } from './check-scope.js';
+import { checkResource } from './check-resource.js';
+import { checkScope } from './check-scope.js';
 import type { ResourceLookup } from '../../resources/service.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
