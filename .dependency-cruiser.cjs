@@ -1,6 +1,6 @@
 /** Dependency direction of src/, checked by `npm run lint` (so by `npm test`): any violation fails. */
 const DOMAIN =
-  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless|limits|sign-in-methods|hooks)/';
+  '^src/(protocol|interaction|stepup|social|audit|keys|accounts|clients|integrations|storage|lib|config|authz|errors|texts|logout|passkeys|self-service|passwordless|limits|sign-in-methods|hooks|resources)/';
 
 /** A sign-in method's folder is domain code but for its routes.ts, the method's web half (src/sign-in-methods/). */
 const METHOD_ROUTES = '^src/sign-in-methods/[^/]+/routes\\.ts$';

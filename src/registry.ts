@@ -56,6 +56,8 @@ import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js'
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
 import type { BeforeLogin } from './protocol/tkn.js';
+import { createJwtAccessTokens } from './protocol/jwt-access-token.js';
+import { resourceLookup } from './resources/service.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
@@ -296,11 +298,21 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log,
     events,
   });
+  // API resources (RFC 8707) and the JWT access tokens (RFC 9068) of those whose format is jwt.
+  const resources = resourceLookup(storage);
+  const jwtAccessTokens = createJwtAccessTokens({
+    issuer: config.issuer,
+    keys,
+    jws: config.tuning.direct_jws ? directJws : joseJws,
+    clock,
+  });
   const issueTokens = createTokenIssuer({
     clock,
     account,
     signIdToken,
     accessTokens,
+    jwtAccessTokens,
+    resources,
     beforeToken: beforeTokenHooks(hookCaller),
   });
   // Authenticator apps and recovery codes (the factors that are not a message).
@@ -386,6 +398,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     tracing,
     signIdToken,
     accessTokens,
+    jwtAccessTokens,
+    resources,
     issueTokens,
     ...signIn,
     /** The hosted account page's "Confirm it's you" (the sign-ins' step-ups, with no interaction). */

@@ -72,6 +72,8 @@ export const CATALOG = {
   // Accounts, sign-in and second factors.
   mfaRequired: entry(400, 'mfa_required', 'error.mfa.required'),
   resourceServerOnly: entry(400, 'unauthorized_client', 'error.unauthorizedClient'),
+  // RFC 8707 2: the resource parameter names no API resource of this server (or is not an absolute URI).
+  invalidTarget: entry(400, 'invalid_target', 'error.invalidTarget'),
   invalidEmailOrPassword: entry(400, 'invalid_grant', 'error.invalidEmailOrPassword'),
   signInDelayed: entry(429, 'rate_limit_reached', 'error.signIn.delayed'),
   accountLocked: entry(429, 'rate_limit_reached', 'error.account.locked'),
@@ -120,6 +122,7 @@ export const CATALOG = {
   customTokenNotAllowed: entry(400, 'invalid_request', 'error.customToken.clientNotAllowed'),
   clientInvalid: entry(400, 'invalid_request', 'error.client.invalid'),
   clientExists: entry(409, 'invalid_request', 'error.client.exists'),
+  resourceExists: entry(409, 'invalid_request', 'error.resource.exists'),
   clientHasOwnKeys: entry(409, 'invalid_request', 'error.client.hasOwnKeys'),
   clientIsPublic: entry(409, 'invalid_request', 'error.client.public'),
   clientNotRs256: entry(409, 'invalid_request', 'error.client.notRs256'),
@@ -141,6 +144,7 @@ export const CATALOG = {
   // Redirected to the validated redirect_uri.
   authorizeInvalidRequest: entry(400, 'invalid_request', INVALID, true),
   authorizeInvalidScope: entry(400, 'invalid_scope', INVALID, true),
+  authorizeInvalidTarget: entry(400, 'invalid_target', INVALID, true),
   authorizeUnauthorizedClient: entry(400, 'unauthorized_client', INVALID, true),
   authorizeUnsupportedResponseType: entry(400, 'unsupported_response_type', INVALID, true),
   authorizeRequestNotSupported: entry(400, 'request_not_supported', INVALID, true),

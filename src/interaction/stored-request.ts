@@ -12,6 +12,7 @@ interface StoredRequest {
   response_type: AuthorizeRequest['responseType'];
   response_mode: AuthorizeRequest['responseMode'];
   scopes: string[];
+  resource?: string;
   state?: string;
   nonce?: string;
   code_challenge?: string;
@@ -29,6 +30,7 @@ export function storeRequest(ar: AuthorizeRequest): string {
     response_type: ar.responseType,
     response_mode: ar.responseMode,
     scopes: ar.scopes,
+    resource: ar.resource,
     state: ar.state,
     nonce: ar.nonce,
     code_challenge: ar.codeChallenge,
@@ -50,6 +52,7 @@ export function restoreRequest(json: string, client: Client): AuthorizeRequest {
     responseType: s.response_type,
     responseMode: s.response_mode,
     scopes: s.scopes,
+    resource: s.resource,
     state: s.state,
     nonce: s.nonce,
     codeChallenge: s.code_challenge,

@@ -7,6 +7,7 @@ import { userConsentRoutes } from './user-consents-routes.js';
 import { keyRoutes } from './keys-routes.js';
 import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
+import { resourceRoutes } from './resources-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
 import { userImportRoutes } from './user-import-routes.js';
@@ -70,6 +71,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...userConsentRoutes(r),
     ...webhookRoutes(r),
     ...hookRoutes(r),
+    ...resourceRoutes(r),
     ...userImportRoutes(r),
   ];
 }

@@ -20,6 +20,8 @@ export interface AccessTokenClaims {
   amr: string[];
   created_at: number;
   expires_at: number;
+  /** The API resource the token is for (RFC 8707); null: Ward's own APIs (userinfo, the identity API). */
+  aud: string | null;
 }
 
 const VERSION = 1;
@@ -48,6 +50,8 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
         claims.amr,
         claims.created_at,
         claims.expires_at,
+        // Only a resource's token carries its audience: Ward's own tokens keep their size.
+        ...(claims.aud !== null ? [claims.aud] : []),
       ]);
       return { token: PREFIX + encryptBytes(key, body, aad).toString('base64url'), jti };
     },
@@ -59,7 +63,9 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
       if (raw.toString('base64url') !== text) return null;
       try {
         const body = decryptBytes(key, raw, aad).toString('utf8');
-        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at] = JSON.parse(body) as [
+        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud] = JSON.parse(
+          body,
+        ) as [
           string,
           string | null,
           string,
@@ -69,8 +75,9 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
           string[],
           number,
           number,
+          string | undefined,
         ];
-        return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at };
+        return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud: aud ?? null };
       } catch {
         return null;
       }

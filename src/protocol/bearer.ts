@@ -1,5 +1,6 @@
 // Access tokens are sealed by Ward (access-token-codec.ts): only a token Ward sealed opens. A JWT
-// (an id_token, a token forged with a client secret, alg=none, ...) never does.
+// (an id_token, a token forged with a client secret, alg=none, an API resource's JWT access token,
+// ...) never does: Ward's own APIs accept only the tokens whose audience is Ward.
 import type { WardError } from '../errors/ward-error.js';
 import { invalidToken } from '../errors/refusals.js';
 import type { User } from '../storage/sql/users.js';
@@ -56,6 +57,9 @@ async function openLive(
   if (!m || m[1]!.length > 4096) throw invalidToken();
   const claims = r.accessTokens.open(m[1]!);
   if (!claims || claims.expires_at <= r.clock.now()) throw invalidToken();
+  // A token for an API resource (RFC 8707) is that API's, not Ward's: userinfo, the identity and the
+  // management APIs refuse it (its audience is not theirs).
+  if (claims.aud !== null) throw invalidToken('The access token is for another audience');
   if (await r.storage.tokens.accessTokenRevoked(claims.jti, claims.grant_id)) throw invalidToken();
   return claims;
 }

@@ -1,4 +1,5 @@
-// Token introspection (RFC 7662). The caller is an authenticated client (a confidential client or a
+// Token introspection (RFC 7662), of both access token formats: the sealed (opaque) ones and the JWT
+// access tokens of API resources (RFC 9068), whose `aud` is then the resource. The caller is an authenticated client (a confidential client or a
 // resource server; a public client cannot authenticate, so it cannot introspect). Who sees what:
 // - an access token: the client it was issued to, and any resource server (the APIs that accept
 //   this Ward's tokens);
@@ -14,7 +15,8 @@ import type { UserService } from '../accounts/users.js';
 import type { ClientService, Client } from '../clients/service.js';
 import type { WardConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
-import type { AccessTokenCodec } from './access-token-codec.js';
+import type { AccessTokenClaims, AccessTokenCodec } from './access-token-codec.js';
+import type { JwtAccessTokens } from './jwt-access-token.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -23,6 +25,7 @@ interface Deps {
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
+  jwtAccessTokens: JwtAccessTokens;
   storage: Storage;
   users: UserService;
 }
@@ -37,8 +40,10 @@ export type Introspection =
       exp: number;
       iat: number;
       iss: string;
-      /** The client the token was issued to (Ward has no resource indicators). */
+      /** The API resource the token is for (RFC 8707), else the client it was issued to. */
       aud: string;
+      /** The access token's id (the jti of a JWT access token). */
+      jti?: string;
       sub?: string;
       username?: string;
       auth_time?: number;
@@ -55,8 +60,16 @@ function subject(user: User): { sub: string; username?: string } {
   return username ? { sub: user.id, username } : { sub: user.id };
 }
 
+/** The claims of an access token of either format, or null when the token is neither. */
+export async function openAccessToken(
+  r: Pick<Deps, 'accessTokens' | 'jwtAccessTokens'>,
+  token: string,
+): Promise<AccessTokenClaims | null> {
+  return r.accessTokens.open(token) ?? (await r.jwtAccessTokens.verify(token));
+}
+
 async function accessToken(r: Deps, caller: Client, token: string): Promise<Introspection | null> {
-  const claims = r.accessTokens.open(token);
+  const claims = await openAccessToken(r, token);
   if (!claims) return null;
   if (caller.type !== 'resource_server' && caller.client_id !== claims.client_id) return INACTIVE;
   if (claims.expires_at <= r.clock.now()) return INACTIVE;
@@ -75,7 +88,8 @@ async function accessToken(r: Deps, caller: Client, token: string): Promise<Intr
     exp: seconds(claims.expires_at),
     iat: seconds(claims.created_at),
     iss: r.config.issuer,
-    aud: claims.client_id,
+    aud: claims.aud ?? claims.client_id,
+    ...(claims.aud !== null ? { jti: claims.jti } : {}),
     ...(user ? subject(user) : {}),
     ...(claims.auth_time !== null ? { auth_time: seconds(claims.auth_time) } : {}),
   };

@@ -9,6 +9,9 @@ import type { GrantRow } from '../storage/sql/tokens.js';
 import type { User } from '../storage/sql/users.js';
 import type { AccessTokenCodec } from './access-token-codec.js';
 import type { BeforeToken, IdTokenSigner } from './id-token.js';
+import type { JwtAccessTokens } from './jwt-access-token.js';
+import { WardError } from '../errors/ward-error.js';
+import type { ResourceLookup } from '../resources/service.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -32,22 +35,27 @@ export interface IssueInput {
   rotated?: string;
   /** The user's profile when the caller read it with the user (null: none stored); else the ID token reads it. */
   profile?: StoredProfile | null;
+  /** The API resource (identifier) the access token is for (RFC 8707); absent or null: Ward's own. */
+  resource?: string | null;
 }
 
 /**
- * Mints the access token (sealed, not stored), the refresh token (only its digest is stored) and the
- * id_token of one grant.
+ * Mints the access token (sealed, not stored; or, for an API resource whose format is `jwt`, a signed
+ * RFC 9068 token), the refresh token (only its digest is stored) and the id_token of one grant.
  */
 export function createTokenIssuer(deps: {
   clock: Clock;
   account: () => AccountSettings;
   signIdToken: IdTokenSigner;
   accessTokens: AccessTokenCodec;
+  jwtAccessTokens: JwtAccessTokens;
+  resources: ResourceLookup;
   /** The before.token hooks: asked once per issuance, before anything is minted or stored. */
   beforeToken?: BeforeToken;
 }) {
   return async function issue(tx: Repos, input: IssueInput): Promise<TokenResponse> {
     const { client, user, grant, scopes } = input;
+    const now = deps.clock.now();
     const amr = grant ? (JSON.parse(grant.amr) as string[]) : [];
     const withIdToken = !!user && scopes.includes('openid');
     // A user's tokens only: a client's own token (client_credentials, the management API's clients
@@ -62,9 +70,16 @@ export function createTokenIssuer(deps: {
             tokens: withIdToken ? ['access_token', 'id_token'] : ['access_token'],
           })
         : undefined;
-    const now = deps.clock.now();
-    const ttl = deps.account().access_token_ttl;
-    const { token: accessToken } = deps.accessTokens.seal({
+    const resource = input.resource ? await deps.resources.findByIdentifier(input.resource) : null;
+    // The resource was removed after the grant named it: its tokens can no longer be made.
+    if (resource === undefined)
+      throw new WardError('invalidTarget', { description: 'The API resource of this grant no longer exists' });
+    const account = deps.account();
+    let ttl = resource?.access_token_ttl ?? account.access_token_ttl;
+    // A retired signing key stays in /jwks.json for the longest of these lifetimes (registry.ts): a JWT
+    // never outlives the key that verifies it.
+    if (resource?.token_format === 'jwt') ttl = Math.min(ttl, Math.max(account.id_token_ttl, account.access_token_ttl));
+    const claims = {
       grant_id: grant?.id ?? null,
       client_id: client.client_id,
       user_id: user?.id ?? null,
@@ -73,7 +88,11 @@ export function createTokenIssuer(deps: {
       amr,
       created_at: now,
       expires_at: now + ttl * 1000,
-    });
+    };
+    const { token: accessToken } =
+      resource?.token_format === 'jwt'
+        ? await deps.jwtAccessTokens.sign({ ...claims, aud: resource.identifier })
+        : deps.accessTokens.seal({ ...claims, aud: resource?.identifier ?? null });
     const out: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',

@@ -22,6 +22,7 @@ import * as m015 from './migrations/015-sign-in-failures.js';
 import * as m016 from './migrations/016-client-token-rules.js';
 import * as m020 from './migrations/020-consents.js';
 import * as m026 from './migrations/026-client-registrations.js';
+import * as m025 from './migrations/025-api-resources.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
 import * as m019 from './migrations/019-webhooks.js';
 import * as m021 from './migrations/021-hooks.js';
@@ -157,6 +158,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '021-hooks': m021,
   '023-account-deletions': m023,
   '026-client-registrations': m026,
+  '025-api-resources': m025,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

@@ -108,6 +108,8 @@ export interface AuthorizationCodesTable {
   expires_at: number;
   consumed_at: number | null;
   created_at: number;
+  /** The API resource (RFC 8707) the code was asked for; null: none (migration 025). */
+  resource: string | null;
 }
 
 export interface OneTimeTokensTable {
@@ -151,6 +153,8 @@ export interface GrantsTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The API resource (RFC 8707) the grant's access tokens are for; null: none (migration 025). */
+  resource: string | null;
 }
 
 /** Access tokens revoked one by one (RFC 7009); the tokens themselves are sealed, not stored. */
@@ -368,6 +372,21 @@ export interface AccountCodesTable {
   superseded_at: number | null;
 }
 
+/** An API resource (migration 025): an audience access tokens can be issued for (RFC 8707, RFC 9068). */
+export interface ApiResourcesTable {
+  id: string;
+  /** The absolute URI clients name in the resource parameter; the tokens' aud. */
+  identifier: string;
+  name: string;
+  /** JSON list of the scopes the API defines. */
+  scopes: string;
+  token_format: 'jwt' | 'opaque';
+  /** Seconds; null: the account's access_token_ttl. */
+  access_token_ttl: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ConsentsTable {
   user_id: string;
   client_id: string;
@@ -483,6 +502,7 @@ export interface Database {
   hook_calls: HookCallsTable;
   client_registrations: ClientRegistrationsTable;
   consents: ConsentsTable;
+  api_resources: ApiResourcesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -3,6 +3,7 @@ import { contractsBeyond, type Db } from './connect.js';
 import type { Database } from './schema.js';
 import { accountCodesRepo } from './sql/account-codes.js';
 import { accountDeletionsRepo } from './sql/account-deletions.js';
+import { apiResourcesRepo } from './sql/api-resources.js';
 import { auditRepo } from './sql/audit.js';
 import { clientsRepo } from './sql/clients.js';
 import { clientRegistrationsRepo } from './sql/client-registrations.js';
@@ -64,6 +65,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
     clientRegistrations: clientRegistrationsRepo(db),
+    apiResources: apiResourcesRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),
     webhookDeliveries: webhookDeliveriesRepo(db, engine),
     hooks: hooksRepo(db),

@@ -90,11 +90,15 @@ export async function codeFor(
     nonce?: string;
     pkce?: boolean;
     browser?: Browser;
+    /** More authorization parameters (e.g. resource). */
+    extra?: Record<string, string>;
   } = {},
 ) {
   const clientId = opts.clientId ?? 'spa';
   const user = await signup(ward, clientId);
-  const tkn = await passwordLogin(ward, user.email, user.password, clientId, opts.scope ?? 'openid profile email');
+  // The password login knows only Ward's scopes; an API resource's are asked at /oauth/authorize.
+  const loginScope = opts.extra?.resource ? 'openid' : (opts.scope ?? 'openid profile email');
+  const tkn = await passwordLogin(ward, user.email, user.password, clientId, loginScope);
   const pkce = pkcePair();
   const browser = opts.browser ?? new Browser(ward);
   const res = await browser.get(
@@ -106,6 +110,7 @@ export async function codeFor(
       state: 'st-1',
       nonce: opts.nonce,
       tkn,
+      ...opts.extra,
       ...(opts.pkce === false ? {} : { code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
     }),
   );

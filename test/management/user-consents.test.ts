@@ -31,6 +31,7 @@ for (const engine of engines()) {
         created_at: now,
         expires_at: now + 3_600_000,
         revoked_at: null,
+        resource: null,
       });
       const viewer = api(ward, (await consoleToken(ward, 'viewer')).token);
       const listed = await viewer.get(`/api/v1/users/${u.id}/consents`);

@@ -58,6 +58,7 @@ for (const engine of engines()) {
           created_at: now,
           expires_at: now + 60_000,
           revoked_at: null,
+          resource: null,
         });
       await grant('g1', 'u5', 'app');
       await grant('g2', 'u5', 'app');

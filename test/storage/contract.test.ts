@@ -162,6 +162,7 @@ for (const engine of engines()) {
         expires_at: now + 60_000,
         consumed_at: null,
         created_at: now,
+        resource: null,
       });
       const results = await Promise.all(Array.from({ length: 20 }, () => s.codes.consume('d1', now)));
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
@@ -186,6 +187,7 @@ for (const engine of engines()) {
         created_at: now,
         expires_at: now + 1e6,
         revoked_at: null,
+        resource: null,
       });
       const code = (digest: string, grantId: string, challenge: string, userId = 'u1') => ({
         code_digest: digest,
@@ -202,6 +204,7 @@ for (const engine of engines()) {
         expires_at: now + 60_000,
         consumed_at: null,
         created_at: now,
+        resource: null,
       });
       await s.codes.insertWithGrant(grant('g9a'), code('c9a', 'g9a', 'ch-once'));
       await s.codes.insertWithGrant(grant('g9b'), code('c9b', 'g9b', 'ch-twice'));
@@ -283,6 +286,7 @@ for (const engine of engines()) {
         created_at: now,
         expires_at: now + 1e6,
         revoked_at: null,
+        resource: null,
       });
       await s.tokens.insertRefreshToken({
         digest: 'r1',
@@ -340,6 +344,7 @@ for (const engine of engines()) {
         created_at: now,
         expires_at: now + 1e6,
         revoked_at: null,
+        resource: null,
       });
       assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), false);
       assert.equal(await s.tokens.accessTokenRevoked('j3', null), false);
@@ -409,6 +414,7 @@ for (const engine of engines()) {
           created_at: now,
           expires_at: now + 1e6,
           revoked_at: null,
+          resource: null,
         });
       for (const id of ['keep', 'other-1', 'other-2']) await session(id);
       await session('someone-else', 'u1');
@@ -483,6 +489,77 @@ for (const engine of engines()) {
       assert.equal(await s.settings.get('k'), undefined);
       await s.transaction(async (tx) => tx.settings.put('k', { v: 2 }, now));
       assert.deepEqual(await s.settings.get('k'), { v: 2 });
+    });
+
+    it('keeps API resources, one per identifier, and the resource of a grant and its code', async () => {
+      const row = (id: string, identifier: string) => ({
+        id,
+        identifier,
+        name: `API ${id}`,
+        scopes: '["orders:read"]',
+        token_format: 'jwt' as const,
+        access_token_ttl: null,
+        created_at: now,
+        updated_at: now,
+      });
+      assert.equal(await s.apiResources.insert(row('r1', 'https://api.example/one')), true);
+      assert.equal(await s.apiResources.insert(row('r2', 'https://api.example/one')), false, 'identifier taken');
+      assert.equal(await s.apiResources.insert(row('r2', 'https://api.example/two')), true);
+      assert.equal((await s.apiResources.findByIdentifier('https://api.example/two'))?.id, 'r2');
+      assert.equal(await s.apiResources.findByIdentifier('https://api.example/TWO'), undefined, 'compared exactly');
+      assert.equal(await s.apiResources.update('r2', { identifier: 'https://api.example/one' }), 'taken');
+      const changed = await s.apiResources.update('r2', { token_format: 'opaque', access_token_ttl: 120 });
+      assert.equal(changed !== 'taken' && changed?.access_token_ttl, 120);
+      assert.equal(await s.apiResources.update('nope', { name: 'x' }), undefined);
+      assert.deepEqual(
+        (await s.apiResources.list()).map((r) => r.id),
+        ['r1', 'r2'],
+      );
+      assert.equal(await s.apiResources.remove('r1'), true);
+      assert.equal(await s.apiResources.remove('r1'), false);
+
+      const grant = {
+        id: 'g-res',
+        user_id: 'u-res',
+        client_id: 'c-res',
+        session_id: null,
+        scope: 'orders:read offline_access',
+        auth_time: now,
+        amr: '["pwd"]',
+        created_at: now,
+        expires_at: now + 60_000,
+        revoked_at: null,
+        resource: 'https://api.example/two',
+      };
+      await s.codes.insertWithGrant(grant, {
+        code_digest: 'd-res',
+        client_id: 'c-res',
+        user_id: 'u-res',
+        session_id: null,
+        redirect_uri: null,
+        scope: grant.scope,
+        nonce: null,
+        code_challenge: null,
+        auth_time: now,
+        amr: '["pwd"]',
+        grant_id: 'g-res',
+        expires_at: now + 60_000,
+        consumed_at: null,
+        created_at: now,
+        resource: grant.resource,
+      });
+      const consumed = await s.codes.consume('d-res', now);
+      assert.equal(consumed.state === 'ok' && consumed.row.resource, 'https://api.example/two');
+      await s.tokens.insertRefreshToken({
+        digest: 'rt-res',
+        grant_id: 'g-res',
+        client_id: 'c-res',
+        user_id: 'u-res',
+        scope: grant.scope,
+        created_at: now,
+        consumed_at: null,
+      });
+      assert.equal((await s.tokens.findRefreshTokenWithGrant('rt-res'))?.grant_resource, 'https://api.example/two');
     });
 
     it('keeps signing keys by set and status', async () => {

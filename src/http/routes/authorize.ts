@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceLookup } from '../../resources/service.js';
 import type { WardApp } from '../typed-app.js';
 import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
@@ -46,6 +47,8 @@ export interface AuthorizeDeps {
   account: () => AccountSettings;
   captcha: Pick<Captcha, 'checkHosted' | 'widget'>;
   clients: ClientService;
+  /** The API resources a `resource` parameter may name (RFC 8707). */
+  resources: ResourceLookup;
   clock: Clock;
   config: WardConfig;
   events: SecurityEvents;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceLookup } from '../../resources/service.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { type Language, WardError } from '../../errors/ward-error.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
@@ -26,6 +27,8 @@ import type { Storage } from '../../storage/storage.js';
 export interface HostedFormDeps {
   account: () => AccountSettings;
   clients: ClientService;
+  /** The API resources a `resource` parameter may name (RFC 8707). */
+  resources: ResourceLookup;
   config: WardConfig;
   masterKey: Buffer;
   storage: Storage;
@@ -48,9 +51,12 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
 }
 
 /** Validates an authorization request; a refusal is thrown with what is known of the request (page or redirect). */
-export async function validatedRequest(r: Pick<HostedFormDeps, 'clients'>, query: unknown): Promise<AuthorizeRequest> {
+export async function validatedRequest(
+  r: Pick<HostedFormDeps, 'clients' | 'resources'>,
+  query: unknown,
+): Promise<AuthorizeRequest> {
   const { params, duplicates } = singleValued(query);
-  const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id));
+  const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id), r.resources);
   if (!v.ok) throw v.error.at(v.partial);
   return v.req;
 }

@@ -11,6 +11,7 @@ import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
+import type { JwtAccessTokens } from '../../protocol/jwt-access-token.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -20,6 +21,7 @@ export interface IntrospectDeps {
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
+  jwtAccessTokens: JwtAccessTokens;
   limiter: Limiter;
   storage: Storage;
   users: UserService;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceLookup } from '../../resources/service.js';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import type { CheckedCode } from '../../accounts/codes.js';
@@ -55,6 +56,8 @@ interface Deps {
   account: () => AccountSettings;
   captcha: Pick<Captcha, 'check' | 'checkHosted'>;
   clients: ClientService;
+  /** The API resources a `resource` parameter may name (RFC 8707). */
+  resources: ResourceLookup;
   clock: Clock;
   config: WardConfig;
   limiter: Limiter;
@@ -124,7 +127,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
     async start(req: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>) {
       const a = passwordlessAddressOf(params);
       const oauth = Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_OAUTH.has(k)));
-      const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
+      const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id), r.resources);
       if (!v.ok) throw v.error;
       await r.captcha.check('passwordless_start', params, req.ip);
       await r.passwordless.admit(a);

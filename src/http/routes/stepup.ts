@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceLookup } from '../../resources/service.js';
 import type { Captcha } from '../../captcha/siteverify.js';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
@@ -31,6 +32,8 @@ export interface StepUpRouteDeps {
   account: () => AccountSettings;
   captcha: Pick<Captcha, 'check' | 'checkHosted'>;
   clients: ClientService;
+  /** The API resources a `resource` parameter may name (RFC 8707). */
+  resources: ResourceLookup;
   clock: Clock;
   config: WardConfig;
   events: SecurityEvents;
@@ -128,7 +131,7 @@ export function stepUpRoutes(app: WardApp, r: StepUpRouteDeps, deps: SignInDeps)
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     // The OAuth parameters pass the same checks as /oauth/authorize; here errors answer as JSON.
     const { tkn: _t, action: _a, ...oauth } = params;
-    const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id));
+    const v = await validateAuthorizeRequest(oauth, [], (id) => r.clients.find(id), r.resources);
     if (!v.ok) throw v.error;
     const who = await identify(req, params, v.req.client);
     let action: string | undefined;

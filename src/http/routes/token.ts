@@ -3,6 +3,8 @@ import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
 import { authenticateClient } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
+import { openAccessToken } from '../../protocol/introspection.js';
+import type { JwtAccessTokens } from '../../protocol/jwt-access-token.js';
 import { sha256 } from '../../lib/secrets.js';
 import { requiredStr } from '../../protocol/params.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
@@ -30,6 +32,7 @@ export interface TokenDeps {
   clock: Clock;
   events: SecurityEvents;
   issueTokens: TokenIssuer;
+  jwtAccessTokens: JwtAccessTokens;
   limiter: Limiter;
   metrics: WardMetrics;
   storage: Storage;
@@ -70,7 +73,7 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
     if (client.type === 'resource_server') throw new WardError('resourceServerOnly');
     const token = requiredStr(params, 'token', 4096);
     // token_type_hint is only a hint (RFC 7009 2.1): both kinds are looked for whatever it says.
-    const access = r.accessTokens.open(token);
+    const access = await openAccessToken(r, token);
     if (access) {
       // An access token dies alone (its grant's refresh token lives on), until it would expire anyway.
       if (access.client_id === client.client_id && access.expires_at > r.clock.now())

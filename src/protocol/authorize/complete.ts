@@ -47,6 +47,7 @@ export async function issueAuthorization(
     created_at: now,
     expires_at: now + account.refresh_token_ttl * 1000,
     revoked_at: null,
+    resource: req.resource ?? null,
   };
   const idToken = (code?: string) =>
     r.signIdToken({
@@ -88,6 +89,7 @@ export async function issueAuthorization(
       expires_at: now + ttl * 1000,
       consumed_at: null,
       created_at: now,
+      resource: grant.resource,
     });
     return req.responseType === 'code id_token' ? { code, id_token: await idToken(code) } : { code };
   }
@@ -99,6 +101,7 @@ export async function issueAuthorization(
     scopes: req.scopes,
     nonce: req.nonce,
     refresh: false,
+    resource: grant.resource,
   });
   return {
     access_token: tokens.access_token,

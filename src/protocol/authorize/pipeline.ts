@@ -6,7 +6,9 @@ import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject } from './check-request-object.js';
 import { checkResponseMode, checkResponseType } from './check-response-type.js';
+import { checkResource } from './check-resource.js';
 import { checkScope } from './check-scope.js';
+import type { ResourceLookup } from '../../resources/service.js';
 import type { AuthorizeContext, AuthorizeRequest } from './request.js';
 
 type Check = (ctx: AuthorizeContext) => void | Promise<void>;
@@ -23,6 +25,7 @@ const CHECKS: Check[] = [
   // the error is delivered the way the client asked.
   checkRequestObject,
   checkResponseType,
+  checkResource,
   checkScope,
   checkPkce,
   checkPrompt,
@@ -49,8 +52,9 @@ export async function validateAuthorizeRequest(
   params: Record<string, unknown>,
   duplicates: string[],
   findClient: (id: string) => Promise<Client | undefined>,
+  resources: ResourceLookup,
 ): Promise<{ ok: true; req: AuthorizeRequest } | { ok: false; error: WardError; partial: Partial<AuthorizeRequest> }> {
-  const ctx: AuthorizeContext = { params, duplicates, req: {}, findClient };
+  const ctx: AuthorizeContext = { params, duplicates, req: {}, findClient, resources };
   try {
     for (const check of CHECKS) await check(ctx);
   } catch (e) {

@@ -1,4 +1,5 @@
 import type { Client } from '../../clients/service.js';
+import type { ApiResource, ResourceLookup } from '../../resources/service.js';
 
 export type ResponseType = 'code' | 'token' | 'messenger_code' | 'id_token' | 'code id_token';
 export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'web_message';
@@ -13,6 +14,8 @@ export interface AuthorizeRequest {
   responseType: ResponseType;
   responseMode: ResponseMode;
   scopes: string[];
+  /** The API resource the tokens are for (RFC 8707: its identifier, the tokens' aud); absent: Ward's own. */
+  resource?: string;
   state?: string;
   nonce?: string;
   codeChallenge?: string;
@@ -34,4 +37,7 @@ export interface AuthorizeContext {
   duplicates: string[];
   req: Partial<AuthorizeRequest>;
   findClient(id: string): Promise<Client | undefined>;
+  resources: ResourceLookup;
+  /** The resource named by the request, once checkResource found it (checkScope reads its scopes). */
+  resource?: ApiResource | null;
 }

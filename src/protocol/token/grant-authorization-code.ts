@@ -7,6 +7,7 @@ import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
+import { checkGrantTarget } from '../resource-indicator.js';
 import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { Clock } from '../../lib/clock.js';
@@ -88,6 +89,7 @@ export async function authorizationCodeGrant(
   const grant = { id: row.grant_id, auth_time: row.auth_time, amr: row.amr, session_id: row.session_id };
   const user = consumed.user;
   if (!user || user.disabled) throw invalidGrant(BAD_CODE);
+  checkGrantTarget(row.resource, params.resource);
   const scopes = row.scope.split(' ').filter(Boolean);
   return r.issueTokens(r.storage, {
     client: auth.client,
@@ -97,5 +99,6 @@ export async function authorizationCodeGrant(
     nonce: row.nonce,
     refresh: scopes.includes('offline_access'),
     profile: consumed.profile,
+    resource: row.resource,
   });
 }

@@ -2,6 +2,7 @@
 // management API. The scope may only name management scopes the client is allowed; none asked
 // means all of them. No refresh token and no id_token (there is no user), and nothing written.
 import { invalidScope, unauthorizedClient } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
 import type { Params } from '../params.js';
 import { parseScope } from '../scopes.js';
 import type { AuthenticatedClient } from './client-auth.js';
@@ -22,6 +23,12 @@ export async function clientCredentialsGrant(
   const { client } = auth;
   if (client.type !== 'confidential')
     throw unauthorizedClient('A public client cannot use the client_credentials grant');
+  // No API resource tokens through this grant: nothing says which client may call which API on its
+  // own behalf, so a resource is refused rather than open to every management client (RFC 8707 2.2).
+  if (params.resource !== undefined && params.resource !== null && params.resource !== '')
+    throw new WardError('invalidTarget', {
+      description: 'client_credentials tokens are for the management API: resource is not supported with this grant',
+    });
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a space-separated string');
   const refused = asked.filter((s) => !client.management_scopes.includes(s));

@@ -56,6 +56,9 @@ export async function passwordGrant(
   const { client } = auth;
   const username = requiredStr(params, 'username', 320);
   const password = requiredStr(params, 'password', 1024);
+  // The password grant (the Core SDK's) issues tokens for Ward's own APIs only: a resource is not silently dropped.
+  if (params.resource !== undefined && params.resource !== null && params.resource !== '')
+    throw new WardError('invalidTarget', { description: 'resource is not supported with the password grant' });
   const asked = parseScope(params.scope);
   if (asked === null) throw invalidScope('scope must be a space-separated string');
   const unknown = unknownScopes(asked);
@@ -89,6 +92,8 @@ export async function passwordGrant(
     created_at: now,
     expires_at: now + r.account().refresh_token_ttl * 1000,
     revoked_at: null,
+    // The password grant names no resource: its tokens are for Ward's own APIs.
+    resource: null,
   };
   // As at the token endpoint's other grants, the grant is stored first and the tokens issued outside a
   // transaction: the before.token hooks are HTTP calls, never made while a transaction holds the database.

@@ -6,6 +6,7 @@ import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
 import { parseScope } from '../scopes.js';
+import { checkGrantTarget } from '../resource-indicator.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { Clock } from '../../lib/clock.js';
@@ -57,6 +58,8 @@ export async function refreshTokenGrant(
   const wider = asked.filter((s) => !granted.includes(s));
   if (wider.length) throw invalidScope(`The refresh token was not granted: ${wider.join(' ')}`);
   if (!row.user || row.user.disabled) throw invalidGrant(BAD_TOKEN);
+  // The audience stays the grant's (RFC 8707): a resource parameter may only repeat it.
+  checkGrantTarget(row.grant_resource, params.resource);
   // Of concurrent uses of one token exactly one wins; the others, and a used token, are reuse.
   // The successor keeps the grant's scope even when this access token's is narrowed (RFC 6749 6).
   const refreshToken = randomToken(32);
@@ -86,5 +89,6 @@ export async function refreshTokenGrant(
     refresh: false,
     rotated: refreshToken,
     profile: row.profile,
+    resource: row.grant_resource,
   });
 }

@@ -1,4 +1,5 @@
 import type { WardApp } from '../../http/typed-app.js';
+import type { ResourceLookup } from '../../resources/service.js';
 import { isSystemClient } from '../../clients/system.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requireSingle } from '../../protocol/params.js';
@@ -14,6 +15,8 @@ import type { Storage } from '../../storage/storage.js';
 export interface CustomTokenDeps {
   account: () => AccountSettings;
   clients: ClientService;
+  /** The API resources a `resource` parameter may name (RFC 8707). */
+  resources: ResourceLookup;
   clock: Clock;
   config: WardConfig;
   events: SecurityEvents;

@@ -73,6 +73,7 @@ const CODE_COLUMNS = columnsOf<CodeRow>()(
   'expires_at',
   'consumed_at',
   'created_at',
+  'resource',
 );
 
 const consumeThenReadQ = prepared((q, codeDigest: string, now: number) => consumeCode(q, codeDigest, now));

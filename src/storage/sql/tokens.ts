@@ -13,6 +13,8 @@ export type RefreshWithGrant = RefreshTokenRow & {
   grant_session_id: string | null;
   grant_expires_at: number | null;
   grant_revoked_at: number | null;
+  /** The API resource the grant was made for (its tokens' audience); null: none. */
+  grant_resource: string | null;
   user: User | undefined;
   /** The user's profile, read with it (null: none stored). */
   profile: StoredProfile | null;
@@ -29,6 +31,7 @@ export const GRANT_COLUMNS = columnsOf<GrantRow>()(
   'created_at',
   'expires_at',
   'revoked_at',
+  'resource',
 );
 const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()(
   'digest',
@@ -53,6 +56,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
       'grants.session_id as grant_session_id',
       'grants.expires_at as grant_expires_at',
       'grants.revoked_at as grant_revoked_at',
+      'grants.resource as grant_resource',
     ])
     .select(JOINED_USER)
     .select(JOINED_PROFILE)

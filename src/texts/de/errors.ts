@@ -41,6 +41,7 @@ export const errors: Texts['errors'] = {
   logoutConfirmationInvalid: 'Die Bestätigung der Abmeldung ist für diese Sitzung nicht gültig.',
   mfaRequired: 'Dieses Konto erfordert einen zweiten Faktor: Melden Sie sich über die Anmeldeseite an.',
   resourceServerOnly: 'Ein Ressourcenserver darf Token nur prüfen.',
+  invalidTarget: 'Für die angeforderte Ressource stellt dieser Server keine Token aus.',
   invalidEmailOrPassword: 'E-Mail-Adresse oder Passwort ist falsch.',
   signInDelayed:
     'Zu viele fehlgeschlagene Anmeldeversuche für dieses Konto. Bitte warten Sie, bevor Sie es erneut versuchen.',
@@ -94,6 +95,7 @@ export const errors: Texts['errors'] = {
   customTokenNotAllowed: 'Diese Anwendung akzeptiert keine Anmeldung mit benutzerdefiniertem Token.',
   clientInvalid: 'Die Anwendung ist ungültig.',
   clientExists: 'Diese Anwendung existiert bereits.',
+  resourceExists: 'Eine API-Ressource mit dieser Kennung existiert bereits.',
   clientHasOwnKeys:
     'Richten Sie diese Anwendung auf das globale Schlüsselpaar aus, bevor Sie ihren JWT-Algorithmus ändern.',
   clientIsPublic: 'Eine öffentliche Anwendung hat kein Geheimnis.',
@@ -113,6 +115,7 @@ export const errors: Texts['errors'] = {
   authorizeNoMessengerCallback: 'Diese Anwendung hat die Messenger-Rücksprungadresse nicht registriert.',
   authorizeInvalidRequest: 'Die Autorisierungsanfrage ist ungültig.',
   authorizeInvalidScope: 'Der angeforderte Geltungsbereich ist ungültig.',
+  authorizeInvalidTarget: 'Für die angeforderte Ressource stellt dieser Server keine Token aus.',
   authorizeUnauthorizedClient: 'Diese Anwendung ist dazu nicht berechtigt.',
   authorizeUnsupportedResponseType: 'Diese Antwortart wird nicht unterstützt.',
   authorizeRequestNotSupported: 'Der Parameter request wird nicht unterstützt.',

@@ -39,6 +39,7 @@ export const errors = {
   logoutConfirmationInvalid: 'The sign-out confirmation is not valid for this session',
   mfaRequired: 'This account requires a second factor: sign in through the authorization endpoint',
   resourceServerOnly: 'A resource server may only introspect tokens',
+  invalidTarget: 'The resource is not one this server issues tokens for',
   invalidEmailOrPassword: 'Invalid email or password',
   signInDelayed: 'Too many failed sign-in attempts for this account; wait before trying again',
   accountLocked:
@@ -80,6 +81,7 @@ export const errors = {
   customTokenNotAllowed: 'This client does not accept custom token sign-in (custom_token_login)',
   clientInvalid: 'The client is invalid',
   clientExists: 'This client already exists',
+  resourceExists: 'An API resource with this identifier already exists',
   clientHasOwnKeys: 'Sync this client with the global key pair before changing its JWT algorithm',
   clientIsPublic: 'A public client has no secret',
   clientNotRs256: 'This client signs with HS256: choose RS256, ES256 or EdDSA as its JWT algorithm first',
@@ -98,6 +100,7 @@ export const errors = {
   authorizeNoMessengerCallback: 'This client has not registered the Messenger callback',
   authorizeInvalidRequest: 'The authorization request is invalid',
   authorizeInvalidScope: 'The scope is invalid',
+  authorizeInvalidTarget: 'The resource is not one this server issues tokens for',
   authorizeUnauthorizedClient: 'This client may not use this response_type',
   authorizeUnsupportedResponseType: 'response_type must be code, token or messenger_code',
   authorizeRequestNotSupported: 'The request parameter (a request object) is not supported',

@@ -40,6 +40,7 @@ export const errors: Texts['errors'] = {
   logoutConfirmationInvalid: 'La confirmación de cierre de sesión no es válida para esta sesión.',
   mfaRequired: 'Esta cuenta requiere un segundo factor: inicie sesión desde la página de inicio de sesión.',
   resourceServerOnly: 'Un servidor de recursos solo puede inspeccionar tokens.',
+  invalidTarget: 'Este servidor no emite tokens para el recurso solicitado.',
   invalidEmailOrPassword: 'Correo electrónico o contraseña incorrectos.',
   signInDelayed:
     'Demasiados intentos fallidos de inicio de sesión en esta cuenta; espere antes de volver a intentarlo.',
@@ -90,6 +91,7 @@ export const errors: Texts['errors'] = {
   customTokenNotAllowed: 'Esta aplicación no acepta el inicio de sesión con token personalizado.',
   clientInvalid: 'La aplicación no es válida.',
   clientExists: 'Esta aplicación ya existe.',
+  resourceExists: 'Ya existe un recurso de API con este identificador.',
   clientHasOwnKeys: 'Vuelva a alinear esta aplicación con el par de claves global antes de cambiar su algoritmo JWT.',
   clientIsPublic: 'Una aplicación pública no tiene secreto.',
   clientNotRs256: 'Esta aplicación firma con HS256: elija primero RS256, ES256 o EdDSA.',
@@ -108,6 +110,7 @@ export const errors: Texts['errors'] = {
   authorizeNoMessengerCallback: 'Esta aplicación no ha registrado la dirección de retorno de Messenger.',
   authorizeInvalidRequest: 'La solicitud de autorización no es válida.',
   authorizeInvalidScope: 'El ámbito solicitado no es válido.',
+  authorizeInvalidTarget: 'Este servidor no emite tokens para el recurso solicitado.',
   authorizeUnauthorizedClient: 'Esta aplicación no está autorizada para hacerlo.',
   authorizeUnsupportedResponseType: 'Este tipo de respuesta no es compatible.',
   authorizeRequestNotSupported: 'El parámetro request no es compatible.',

@@ -41,6 +41,7 @@ export const errors: Texts['errors'] = {
   logoutConfirmationInvalid: "La confirmation de déconnexion n'est pas valable pour cette session.",
   mfaRequired: 'Ce compte exige un second facteur : connectez-vous par la page de connexion.',
   resourceServerOnly: 'Un serveur de ressources peut seulement inspecter des jetons.',
+  invalidTarget: "La ressource demandée n'est pas une API pour laquelle ce serveur émet des jetons.",
   invalidEmailOrPassword: 'Adresse e-mail ou mot de passe incorrect.',
   signInDelayed: 'Trop de tentatives de connexion échouées pour ce compte ; patientez avant de réessayer.',
   accountLocked:
@@ -87,6 +88,7 @@ export const errors: Texts['errors'] = {
   customTokenNotAllowed: "Cette application n'accepte pas la connexion par jeton personnalisé.",
   clientInvalid: "L'application n'est pas valide.",
   clientExists: 'Cette application existe déjà.',
+  resourceExists: 'Une ressource API avec cet identifiant existe déjà.',
   clientHasOwnKeys: "Réalignez cette application sur la paire de clés globale avant de changer d'algorithme JWT.",
   clientIsPublic: "Une application publique n'a pas de secret.",
   clientNotRs256: "Cette application signe en HS256 : choisissez d'abord RS256, ES256 ou EdDSA.",
@@ -105,6 +107,7 @@ export const errors: Texts['errors'] = {
   authorizeNoMessengerCallback: "Cette application n'a pas enregistré l'adresse de retour Messenger.",
   authorizeInvalidRequest: "La demande d'autorisation est invalide.",
   authorizeInvalidScope: "La portée demandée n'est pas valide.",
+  authorizeInvalidTarget: "La ressource demandée n'est pas une API pour laquelle ce serveur émet des jetons.",
   authorizeUnauthorizedClient: "Cette application n'y est pas autorisée.",
   authorizeUnsupportedResponseType: "Ce type de réponse n'est pas pris en charge.",
   authorizeRequestNotSupported: "Le paramètre request n'est pas pris en charge.",

@@ -158,6 +158,7 @@ describe('AZ-20: fuzzed redirect_uri', () => {
 
   it('the validation pipeline: 10k mutations, exactly one accepted string, every other one a non-redirectable error', async () => {
     const findClient = (id: string) => ward.registry.clients.find(id);
+    const resources = ward.registry.resources;
     const params = {
       client_id: 'spa',
       response_type: 'code',
@@ -169,7 +170,7 @@ describe('AZ-20: fuzzed redirect_uri', () => {
     const accepted = new Set<string>();
     await fc.assert(
       fc.asyncProperty(mutated(), async (uri) => {
-        const v = await validateAuthorizeRequest({ ...params, redirect_uri: uri }, [], findClient);
+        const v = await validateAuthorizeRequest({ ...params, redirect_uri: uri }, [], findClient, resources);
         if (v.ok) {
           accepted.add(uri);
           return uri === ORIGINAL && v.req.target === ORIGINAL;
@@ -178,7 +179,7 @@ describe('AZ-20: fuzzed redirect_uri', () => {
       }),
       { numRuns: 10_000 },
     );
-    const control = await validateAuthorizeRequest({ ...params, redirect_uri: ORIGINAL }, [], findClient);
+    const control = await validateAuthorizeRequest({ ...params, redirect_uri: ORIGINAL }, [], findClient, resources);
     assert.equal(control.ok, true);
     assert.ok(
       [...accepted].every((u) => u === ORIGINAL),

@@ -28,6 +28,7 @@ const CLAIMS = {
   amr: ['pwd', 'mfa'],
   created_at: 1_700_000_000_000,
   expires_at: 1_700_000_900_000,
+  aud: null,
 };
 
 describe('sealed access tokens: the codec', () => {

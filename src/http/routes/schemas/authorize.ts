@@ -11,6 +11,7 @@ export const authorizeSchema = {
     response_type: 'string: code, token, id_token or code id_token',
     response_mode: 'string: query, fragment, form_post or web_message',
     scope: 'string: space-separated scopes',
+    resource: 'string: an API resource identifier (RFC 8707): the audience of the access token',
     state: 'string: returned with the answer',
     nonce: 'string: put in the id_token',
     code_challenge: 'string: PKCE (S256)',

@@ -20,6 +20,7 @@ export const tokenSchema = {
     username: 'string: password',
     password: 'string: password',
     scope: 'string: space-separated scopes',
+    resource: 'string: the API resource the access token is for (RFC 8707); only the one of the authorization',
   }),
   response: {
     200: answer({
@@ -60,6 +61,7 @@ export const introspectSchema = {
       iat: Type.Number(),
       iss: Type.String(),
       aud: Type.String(),
+      jti: Type.String(),
       sub: Type.String(),
       username: Type.String(),
       auth_time: Type.Number(),
