@@ -24,6 +24,7 @@ import * as m020 from './migrations/020-consents.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
 import * as m019 from './migrations/019-webhooks.js';
 import * as m018 from './migrations/018-user-external-ids.js';
+import * as m024 from './migrations/024-session-devices.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -151,6 +152,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-totp-recovery-codes': m017,
   '019-webhooks': m019,
   '018-user-external-ids': m018,
+  '024-session-devices': m024,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));
