@@ -37,6 +37,7 @@ import { passwordlessRoutes } from './http/routes/passwordless.js';
 import { selfServiceRoutes } from './http/routes/self-service.js';
 import { sessionRoutes } from './http/routes/sessions.js';
 import { userConsentRoutes } from './http/routes/consents.js';
+import { mySessionRoutes } from './http/routes/my-sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { introspectRoutes } from './http/routes/introspect.js';
@@ -131,6 +132,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   mfaCredentialRoutes(app, r);
   strongFactorRoutes(app, r, signIn);
   sessionRoutes(app, r);
+  mySessionRoutes(app, r);
   userConsentRoutes(app, r);
   selfServiceRoutes(app, r);
   accountRoutes(app, r);
