@@ -39,6 +39,7 @@ import { selfServiceRoutes } from './http/routes/self-service.js';
 import { sessionRoutes } from './http/routes/sessions.js';
 import { userConsentRoutes } from './http/routes/consents.js';
 import { accountLeaveApiRoutes } from './http/routes/account-leave-api.js';
+import { mySessionRoutes } from './http/routes/my-sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { introspectRoutes } from './http/routes/introspect.js';
@@ -134,6 +135,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   mfaCredentialRoutes(app, r);
   strongFactorRoutes(app, r, signIn);
   sessionRoutes(app, r);
+  mySessionRoutes(app, r);
   userConsentRoutes(app, r);
   accountLeaveApiRoutes(app, r);
   selfServiceRoutes(app, r);

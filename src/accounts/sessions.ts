@@ -17,6 +17,9 @@ export const SESSION_COOKIE = '__Host-ward_sso';
  */
 export const sidOf = (sessionId: string): string => sha256(`sid:${sessionId}`);
 
+/** The longest User-Agent kept with a session (the rest says nothing a list of sessions shows). */
+const USER_AGENT_MAX = 400;
+
 export interface Session {
   id: string;
   userId: string;
@@ -39,6 +42,8 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
      * `replaces` is the SSO cookie the browser sent with the login, if any: a re-authentication
      * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in; then
      * `whenOtherUserEnded` prepares what must be written with that end (the back-channel logout deliveries).
+     * `userAgent`: the browser's User-Agent header, shown to the user in their list of sessions (the
+     * session it replaces passes on its own when none is given: a step-up in the same browser).
      */
     async create(
       userId: string,
@@ -46,6 +51,7 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
       authTime = clock.now(),
       replaces?: string,
       whenOtherUserEnded?: (ended: { id: string; userId: string }) => Promise<(tx: Repos) => Promise<void>>,
+      userAgent?: string,
     ): Promise<{ cookie: string; session: Session }> {
       const cookie = randomToken(32);
       const now = clock.now();
@@ -58,11 +64,13 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
         last_seen_at: now,
         expires_at: now + account().session_ttl * 1000,
         revoked_at: null,
+        user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
       };
       const previous =
         replaces && replaces.length <= 100
           ? await storage.sessions.findLive(sha256(replaces), now, account().session_idle_ttl * 1000)
           : undefined;
+      if (previous && row.user_agent === null) row.user_agent = previous.user_agent;
       if (!previous) {
         await storage.sessions.create(row);
         return { cookie, session: toSession(row) };

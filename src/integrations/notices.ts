@@ -8,7 +8,7 @@
 import { textsIn } from '../texts/texts.js';
 import { cleanAppName, emailHtml, escapeHtml, gsmSeptets, resolveLocale } from './messages.js';
 
-export type FactorChange = 'factor_added' | 'factor_removed' | 'recovery_code_used';
+export type FactorChange = 'factor_added' | 'factor_removed' | 'recovery_code_used' | 'factors_reset';
 
 export interface NoticeInput {
   change: FactorChange;
@@ -16,7 +16,7 @@ export interface NoticeInput {
    * The factor that changed: its type and its masked destination (none for a passkey, never named, nor
    * for an authenticator app or a recovery code). `recovery_code_used` goes with `recovery_code` only.
    */
-  factor: 'email' | 'sms' | 'passkey' | 'totp' | 'recovery_code';
+  factor: 'email' | 'sms' | 'passkey' | 'totp' | 'recovery_code' | 'all';
   masked: string;
   /** The recovery codes left, for `recovery_code_used`. */
   left?: number;
@@ -39,6 +39,7 @@ const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).r
 export function renderNotice(input: NoticeInput): Notice {
   const { change, factor } = input;
   if (change === 'recovery_code_used' || factor === 'recovery_code') return renderRecoveryNotice(input);
+  if (change === 'factors_reset' || factor === 'all') return renderResetNotice(input);
   if (change !== 'factor_added' && change !== 'factor_removed') throw new TypeError(`unknown change ${String(change)}`);
   if (factor !== 'email' && factor !== 'sms' && factor !== 'passkey' && factor !== 'totp')
     throw new TypeError(`unknown factor ${String(factor)}`);
@@ -67,6 +68,27 @@ export function renderNotice(input: NoticeInput): Notice {
   const bare = smsText('');
   const sms = n !== null && n <= 160 ? full : bare.charAt(0).toUpperCase() + bare.slice(1);
   return { subject, text, html, sms };
+}
+
+/** An administrator reset every factor of the account (`factors_reset`, factor `all`): what to do next. */
+function renderResetNotice(input: NoticeInput): Notice {
+  if (input.change !== 'factors_reset' || input.factor !== 'all') throw new TypeError('a reset concerns all factors');
+  if (!Number.isFinite(input.at)) throw new TypeError('at must be a time');
+  const locale = resolveLocale(input.locale);
+  const c = textsIn(locale).messages.factorNotice;
+  const app = cleanAppName(input.appName);
+  const what = c.reset.what(app, utc(input.at));
+  const subject = c.reset.subject(app);
+  const text = [what, '', c.reset.ifYou, '', c.ifNot, ''].join('\n');
+  const e = escapeHtml;
+  const html = emailHtml(locale, subject, [
+    `<p style="margin:0 0 16px;font-weight:bold">${e(what)}</p>`,
+    `<p style="margin:0 0 16px">${e(c.reset.ifYou)}</p>`,
+    `<p style="margin:0;color:#57606a;font-size:13px">${e(c.ifNot)}</p>`,
+  ]);
+  const full = c.reset.sms(app);
+  const n = gsmSeptets(full);
+  return { subject, text, html, sms: n !== null && n <= 160 ? full : c.reset.sms('') };
 }
 
 /** A recovery code was used to sign in: how many are left, what to do if it was not the user. */

@@ -52,6 +52,8 @@ export interface BrowserState {
   language?: (userLocale?: string | null) => string;
   /** The caller's address, for the audit event. */
   ip?: string;
+  /** The browser's User-Agent header, kept with the session it signs in (the user's list of sessions). */
+  userAgent?: string;
 }
 
 export type Outcome =
@@ -91,6 +93,7 @@ export interface NextStepDeps {
     amr: string[],
     authTime: number,
     replaces?: string,
+    userAgent?: string,
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
@@ -206,13 +209,25 @@ export function createNextStep(deps: NextStepDeps) {
     const asked = interaction ? interaction.request : (at as AuthorizeRequest);
     // No binding cookie to set: an identity API call (JSON), which has no page to show.
     if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
-      const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
+      const session = await deps.startSession(
+        who.user.id,
+        who.amr,
+        who.authTime,
+        browser.sessionCookie,
+        browser.userAgent,
+      );
       return consentStep(at, who, browser, session.cookie);
     }
     if (interaction && !taken && !(await deps.interactions.finish(interaction)))
       return { kind: 'expired', request: interaction.request };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
-    const session = await deps.startSession(who.user.id, who.amr, who.authTime, browser.sessionCookie);
+    const session = await deps.startSession(
+      who.user.id,
+      who.amr,
+      who.authTime,
+      browser.sessionCookie,
+      browser.userAgent,
+    );
     const values = await deps.authorize(request, {
       user: who.user,
       sessionId: session.id,

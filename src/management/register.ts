@@ -1,3 +1,4 @@
+import { userFactorRoutes } from './user-factors-routes.js';
 import type { FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit-routes.js';
 import { clientRoutes } from './clients-routes.js';
@@ -68,6 +69,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...socialRoutes(r),
     ...customTokenRoutes(r),
     ...userPasskeyRoutes(r),
+    ...userFactorRoutes(r),
     ...userConsentRoutes(r),
     ...webhookRoutes(r),
     ...hookRoutes(r),

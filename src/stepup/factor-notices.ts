@@ -19,7 +19,7 @@ export interface FactorChangeInput {
   user: User;
   change: FactorChange;
   /** A passkey, an authenticator app or a recovery code has no destination: it is not named. */
-  factor: { type: DeliveryChannel; destination: string } | { type: 'passkey' | 'totp' | 'recovery_code' };
+  factor: { type: DeliveryChannel; destination: string } | { type: 'passkey' | 'totp' | 'recovery_code' | 'all' };
   /** The recovery codes left (change `recovery_code_used`). */
   left?: number;
   /** The user's verified factors before the change. */

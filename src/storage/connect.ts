@@ -20,14 +20,15 @@ import * as m013 from './migrations/013-account-codes.js';
 import * as m014 from './migrations/014-profiles.js';
 import * as m015 from './migrations/015-sign-in-failures.js';
 import * as m016 from './migrations/016-client-token-rules.js';
-import * as m020 from './migrations/020-consents.js';
-import * as m026 from './migrations/026-client-registrations.js';
-import * as m025 from './migrations/025-api-resources.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
-import * as m019 from './migrations/019-webhooks.js';
-import * as m021 from './migrations/021-hooks.js';
 import * as m018 from './migrations/018-user-external-ids.js';
+import * as m019 from './migrations/019-webhooks.js';
+import * as m020 from './migrations/020-consents.js';
+import * as m021 from './migrations/021-hooks.js';
 import * as m023 from './migrations/023-account-deletions.js';
+import * as m024 from './migrations/024-session-devices.js';
+import * as m025 from './migrations/025-api-resources.js';
+import * as m026 from './migrations/026-client-registrations.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -157,8 +158,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '018-user-external-ids': m018,
   '021-hooks': m021,
   '023-account-deletions': m023,
-  '026-client-registrations': m026,
+  '024-session-devices': m024,
   '025-api-resources': m025,
+  '026-client-registrations': m026,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

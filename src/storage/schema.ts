@@ -91,6 +91,8 @@ export interface SessionsTable {
   last_seen_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The User-Agent the session signed in with (migration 024; null before it). */
+  user_agent: string | null;
 }
 
 export interface AuthorizationCodesTable {

@@ -3,10 +3,11 @@
 // failing receiver is retried from the durable queue, rows outlive the loop that claimed them, and
 // several loops (processes) share the queue without sending a row twice.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import { startLogoutDelivery } from '../../src/logout/backchannel.js';
+import type { ServerResponse } from 'node:http';
+import { Receiver } from '../helpers/backchannel-receiver.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { api, CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
@@ -22,47 +23,6 @@ import {
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-
-/** A relying party's back-channel endpoint: answers `next()` (200 by default) and keeps each token. */
-class Receiver {
-  tokens: string[] = [];
-  hits = 0;
-  next: (res: ServerResponse) => void = (res) => res.writeHead(200).end();
-  private server!: Server;
-  url = '';
-  private waiters: Array<() => void> = [];
-
-  async start(): Promise<void> {
-    this.server = createServer((req: IncomingMessage, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        this.hits++;
-        assert.equal(req.method, 'POST');
-        assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
-        const token = new URLSearchParams(body).get('logout_token');
-        const answer = this.next;
-        answer(res);
-        if (res.statusCode === 200 && token) this.tokens.push(token);
-        for (const w of this.waiters.splice(0)) w();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-  }
-
-  /** Resolves once `n` requests have arrived (no timing: the test runner's timeout is the only bound). */
-  async hitsReach(n: number): Promise<void> {
-    while (this.hits < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** The queue once it is empty, or as it is after `limitMs` (Ward deletes a row after the receiver's 200). */
 async function queueOnceAnswered<T>(list: () => Promise<T[]>, limitMs = 5000): Promise<T[]> {

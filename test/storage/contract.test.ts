@@ -374,6 +374,7 @@ for (const engine of engines()) {
         last_seen_at: now,
         expires_at: now + 10_000,
         revoked_at: null,
+        user_agent: null,
       });
       assert.equal((await s.sessions.findLive('s-1', now + 1, 5_000))?.user_id, 'u1');
       const withUser = await s.sessions.findLiveWithUser('s-1', now + 1, 5_000);
@@ -389,6 +390,69 @@ for (const engine of engines()) {
       assert.equal(await s.sessions.revokeAllForUser('u1', now), 0);
     });
 
+    it("lists a user's live sessions with their browser, the most recently used first", async () => {
+      const at = (id: string, userId: string, lastSeen: number, ua: string | null, expires = now + 1e6) =>
+        s.sessions.create({
+          id_digest: id,
+          user_id: userId,
+          auth_time: now,
+          amr: '["pwd"]',
+          created_at: now,
+          last_seen_at: lastSeen,
+          expires_at: expires,
+          revoked_at: null,
+          user_agent: ua,
+        });
+      await at('l-old', 'u1', now - 2_000, 'Firefox');
+      await at('l-new', 'u1', now - 1_000, null);
+      await at('l-idle', 'u1', now - 90_000, 'Idle');
+      await at('l-expired', 'u1', now, 'Expired', now - 1);
+      await at('l-revoked', 'u1', now, 'Revoked');
+      await s.sessions.revoke('l-revoked', now);
+      await at('l-other-user', 'u2', now, 'Other');
+      const live = await s.sessions.listLiveOfUser('u1', now, 60_000);
+      assert.deepEqual(
+        live.map((x) => [x.id_digest, x.user_agent]),
+        [
+          ['l-new', null],
+          ['l-old', 'Firefox'],
+        ],
+      );
+      assert.equal((await s.sessions.listLiveOfUser('u1', now, 60_000, 1)).length, 1, 'the limit holds');
+    });
+
+    it("reads a user's latest events of some actions, theirs and an administrator's on their account", async () => {
+      const row = (id: string, at: number, action: string, actor: [string, string], target: string | null) =>
+        s.audit.insert({
+          id,
+          at,
+          actor_type: actor[0],
+          actor_id: actor[1],
+          action,
+          target,
+          ip: null,
+          outcome: 'success',
+          details: '{}',
+        });
+      await row('e1', now, 'login.succeeded', ['user', 'ua'], 'client:c1');
+      await row('e2', now + 1, 'account.password_changed', ['user', 'ua'], null);
+      await row('e3', now + 2, 'user.factors_reset', ['admin', 'root'], 'user:ua');
+      await row('e4', now + 3, 'login.succeeded', ['user', 'ub'], null);
+      await row('e5', now + 4, 'mfa.code_sent', ['user', 'ua'], null);
+      await row('e6', now + 5, 'login.succeeded', ['client', 'ua'], null);
+      const actions = ['login.succeeded', 'account.password_changed', 'user.factors_reset'];
+      const mine = await s.audit.listAboutUser('ua', actions, 10);
+      assert.deepEqual(
+        mine.map((e) => e.id),
+        ['e3', 'e2', 'e1'],
+      );
+      assert.deepEqual(
+        (await s.audit.listAboutUser('ua', actions, 2)).map((e) => e.id),
+        ['e3', 'e2'],
+      );
+      assert.deepEqual(await s.audit.listAboutUser('ua', [], 10), []);
+    });
+
     it('ends the other sessions and grants of a user, keeping one session and its grants', async () => {
       await s.users.create(user('u9', 'nine@example.com'), now);
       const session = (id: string, userId = 'u9') =>
@@ -401,6 +465,7 @@ for (const engine of engines()) {
           last_seen_at: now,
           expires_at: now + 1e6,
           revoked_at: null,
+          user_agent: null,
         });
       const grant = (id: string, sessionId: string | null, userId = 'u9') =>
         s.tokens.createGrant({

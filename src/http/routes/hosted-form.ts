@@ -135,6 +135,7 @@ export function browserState(
     bind: () => browserCookie(req, reply),
     language: (userLocale) => requestLanguage(req, { uiLocales: request.uiLocales, userLocale }),
     ip: req.ip,
+    userAgent: req.headers['user-agent'],
   };
 }
 

@@ -155,6 +155,7 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
         trustedDeviceCookie: req.cookies[TRUSTED_DEVICE_COOKIE],
         language: (userLocale) => requestLanguage(req, { uiLocales: interaction.request.uiLocales, userLocale }),
         ip: req.ip,
+        userAgent: req.headers['user-agent'],
       });
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
       if (outcome.kind === 'second_factor') throw new WardError('mfaRequired');

@@ -5,16 +5,20 @@ import { otherSessionsSchema } from './schemas/identity.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
+import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Limiter } from '../../limits/rate-limit.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface SessionsDeps {
   accessTokens: AccessTokenCodec;
+  account: () => AccountSettings;
   clients: ClientService;
   clock: Clock;
   events: SecurityEvents;
+  limiter: Limiter;
   logoutDelivery: LogoutDelivery;
   storage: Storage;
   users: UserService;
@@ -30,6 +34,7 @@ export interface SessionsDeps {
  */
 export function sessionRoutes(app: WardApp, r: SessionsDeps): void {
   app.delete('/identity/v1/sessions/others', { schema: otherSessionsSchema }, async (req, reply) => {
+    await r.limiter('sessions', req.ip, r.account().rate_limits.sessions);
     const ctx = await verifyBearer(r, req.headers.authorization);
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
     const ended = await endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, ctx.user.id, {

@@ -172,7 +172,7 @@ export function stepUpRoutes(app: WardApp, r: StepUpRouteDeps, deps: SignInDeps)
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
     // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
     const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
-    const browser = { sessionCookie: req.cookies[SESSION_COOKIE] };
+    const browser = { sessionCookie: req.cookies[SESSION_COOKIE], userAgent: req.headers['user-agent'] };
     const outcome = await nextStep.afterSecondFactor(interaction, who, browser, true);
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');
     return sendAuthorizationJson(r, reply, outcome);

@@ -120,7 +120,7 @@ export function strongFactorRoutes(app: WardApp, r: StrongFactorRouteDeps, deps:
     const outcome = await nextStep.afterSecondFactor(
       interaction,
       who,
-      { sessionCookie: req.cookies[SESSION_COOKIE] },
+      { sessionCookie: req.cookies[SESSION_COOKIE], userAgent: req.headers['user-agent'] },
       true,
     );
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');

@@ -26,6 +26,27 @@ export function auditRepo(db: Kysely<Database>) {
     async insertMany(rows: AuditRow[]): Promise<void> {
       if (rows.length) await db.insertInto('audit_events').values(rows).execute();
     },
+    /**
+     * The latest events of these actions about one user: those the user did (actor) and those done to
+     * their account by an administrator (target `user:<id>`), the newest first.
+     */
+    async listAboutUser(userId: string, actions: readonly string[], limit: number): Promise<AuditRow[]> {
+      if (!actions.length) return [];
+      return db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('action', 'in', actions)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('actor_type', '=', 'user'), eb('actor_id', '=', userId)]),
+            eb('target', '=', `user:${userId}`),
+          ]),
+        )
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
     async list(f: AuditFilter): Promise<AuditRow[]> {
       let q = db.selectFrom('audit_events').selectAll();
       if (f.action) q = q.where('action', '=', f.action);

@@ -28,6 +28,7 @@ const insertSession = prepared((q, s: SessionRow) => q.insertInto('sessions').va
     'last_seen_at',
     'expires_at',
     'revoked_at',
+    'user_agent',
   ),
 });
 
@@ -57,6 +58,23 @@ export function sessionsRepo(db: Kysely<Database>, engine: Engine) {
       if (!row) return undefined;
       const { user, rest } = splitJoinedUser(row);
       return { ...rest, user };
+    },
+    /**
+     * A user's live sessions (not ended, within their absolute and idle limits), the most recently used
+     * first: what the user sees of where they are signed in.
+     */
+    async listLiveOfUser(userId: string, now: number, idleMs: number, limit = 100): Promise<SessionRow[]> {
+      return db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', now - idleMs)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id_digest')
+        .limit(limit)
+        .execute();
     },
     async touch(idDigest: string, now: number): Promise<void> {
       await db.updateTable('sessions').set({ last_seen_at: now }).where('id_digest', '=', idDigest).execute();

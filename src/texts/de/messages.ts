@@ -202,6 +202,17 @@ export const messages: Texts['messages'] = {
         `${app ? `${app}: ` : ''}${f} wurde aus Ihrer Bestätigung in zwei Schritten entfernt. Nicht Sie? Ändern Sie ` +
         `Ihr Passwort.`,
     },
+    reset: {
+      subject: (app) => `Die Bestätigung in zwei Schritten Ihres ${app}-Kontos wurde zurückgesetzt`,
+      what: (app, when) =>
+        `Am ${when} hat ein Administrator alle zweiten Faktoren und Passkeys Ihres ${app}-Kontos entfernt, auf Ihren ` +
+        'Wunsch oder nach Prüfung Ihrer Identität.',
+      ifYou:
+        'Melden Sie sich mit Ihrem Passwort an und richten Sie die Bestätigung in zwei Schritten auf Ihrer Kontoseite ' +
+        'neu ein.',
+      sms: (app) =>
+        `${app ? `${app}: ` : ''}Ihre Bestätigung in zwei Schritten wurde zurückgesetzt. Nicht Sie? Kontaktieren Sie den Support.`,
+    },
     recoveryCode: {
       subject: (app) => `Ein Wiederherstellungscode wurde für Ihr ${app}-Konto verwendet`,
       what: (app, when, left) =>

@@ -226,6 +226,16 @@ export const messages = {
     } as Record<Change, (factor: string, app: string) => string>,
     /** A passkey: its own words (a way to sign in, not a step of two-step verification). */
     /** A recovery code used to sign in (`left`: the unused codes that remain). */
+    /** An administrator removed every second factor and passkey (after identity checks outside Ward). */
+    reset: {
+      subject: (app: string) => `The two-step verification of your ${app} account was reset`,
+      what: (app: string, when: string) =>
+        `On ${when}, an administrator removed every second factor and passkey of your ${app} account, at your ` +
+        'request or after checking your identity.',
+      ifYou: 'Sign in with your password, then set up two-step verification again on your account page.',
+      sms: (app: string) =>
+        `${app ? `${app}: ` : ''}Your two-step verification was reset by an administrator. Not you? Contact support now.`,
+    },
     recoveryCode: {
       subject: (app: string) => `A recovery code was used for your ${app} account`,
       what: (app: string, when: string, left: number) =>

@@ -195,6 +195,16 @@ export const messages: Texts['messages'] = {
       factor_removed: (f, app) =>
         `${app ? `${app}: ` : ''}se quito ${f} de su verificacion en dos pasos. ¿No ha sido usted? Cambie su contraseña.`,
     },
+    reset: {
+      subject: (app) => `Se restableció la verificación en dos pasos de su cuenta de ${app}`,
+      what: (app, when) =>
+        `El ${when}, un administrador eliminó todos los segundos factores y llaves de acceso de su cuenta de ${app}, ` +
+        'a petición suya o tras comprobar su identidad.',
+      ifYou:
+        'Inicie sesión con su contraseña y vuelva a configurar la verificación en dos pasos en la página de su cuenta.',
+      sms: (app) =>
+        `${app ? `${app}: ` : ''}Un administrador restableció su verificación en dos pasos. ¿No fue usted? Contacte con soporte.`,
+    },
     recoveryCode: {
       subject: (app) => `Se usó un código de recuperación en su cuenta de ${app}`,
       what: (app, when, left) =>

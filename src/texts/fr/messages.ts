@@ -198,6 +198,17 @@ export const messages: Texts['messages'] = {
         `${app ? `${app} : ` : ''}${f} a été retiré de votre vérification en deux étapes. Pas vous ? Changez votre ` +
         `mot de passe.`,
     },
+    reset: {
+      subject: (app) => `La validation en deux étapes de votre compte ${app} a été réinitialisée`,
+      what: (app, when) =>
+        `Le ${when}, un administrateur a supprimé tous les seconds facteurs et clés d'accès de votre compte ${app}, ` +
+        'à votre demande ou après avoir vérifié votre identité.',
+      ifYou:
+        'Connectez-vous avec votre mot de passe, puis configurez à nouveau la validation en deux étapes sur la page ' +
+        'de votre compte.',
+      sms: (app) =>
+        `${app ? `${app} : ` : ''}Validation en deux étapes réinitialisée par un administrateur. Pas vous ? Contactez le support.`,
+    },
     recoveryCode: {
       subject: (app) => `Un code de secours a été utilisé pour votre compte ${app}`,
       what: (app, when, left) =>
