@@ -104,7 +104,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const tracing = config.otlpEndpoint
     ? await startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName })
     : null;
-  const metrics = createWardMetrics({ logoutQueueDepth: () => storage.logoutDeliveries.count() });
+  const metrics = createWardMetrics({
+    logoutQueueDepth: () => storage.logoutDeliveries.count(),
+    webhookBacklog: async () => ({ ...(await storage.webhookDeliveries.backlog()), now: clock.now() }),
+  });
   const db = connect({
     sqlitePath,
     postgresUrl: config.databaseUrl,
@@ -185,6 +188,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       account: async () => {
         accountSettings = await readAccount();
       },
+      webhooks: () => webhookDelivery.refresh(),
     },
     { outage },
   );
@@ -262,6 +266,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log,
     masterKey: master.key,
     outbound,
+    onOutcome: (outcome) => metrics.webhookDelivery(outcome),
+    onDisabled: () => metrics.webhookEndpointDisabled(),
   });
   const sessions = createSessionService({ storage, clock, account });
   const verification = createVerificationService({

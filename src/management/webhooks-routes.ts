@@ -20,6 +20,7 @@ import {
 import type { ManagementActor } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { webhookDeliveryRoutes } from './webhook-deliveries-routes.js';
+import { webhookOpsRoutes } from './webhook-ops-routes.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface WebhooksRoutesDeps {
@@ -52,6 +53,14 @@ const endpointSchema = partialObject({
   id: Type.String(),
   ...fields,
   previous_secret_expires_at: nullable(Type.String({ format: 'date-time' })),
+  disabled_reason: nullable(
+    Type.String({ description: '`failing`: Ward disabled it after a day of failed deliveries' }),
+  ),
+  disabled_at: nullable(Type.String({ format: 'date-time' })),
+  consecutive_failures: Type.Integer({ description: 'Failed attempts in a row' }),
+  failing_since: nullable(Type.String({ format: 'date-time', description: 'The first of those failures' })),
+  last_success_at: nullable(Type.String({ format: 'date-time' })),
+  last_failure_at: nullable(Type.String({ format: 'date-time' })),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   secret: Type.String({ description: 'whsec_...: only in the answer that created or rotated it' }),
@@ -204,5 +213,6 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       },
     }),
     ...webhookDeliveryRoutes({ ...r, limit, existing }),
+    ...webhookOpsRoutes({ ...r, limit, existing }),
   ];
 }

@@ -23,6 +23,7 @@ import * as m016 from './migrations/016-client-token-rules.js';
 import * as m020 from './migrations/020-consents.js';
 import * as m017 from './migrations/017-totp-recovery-codes.js';
 import * as m019 from './migrations/019-webhooks.js';
+import * as m022 from './migrations/022-webhook-health.js';
 import * as m018 from './migrations/018-user-external-ids.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
@@ -150,6 +151,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '020-consents': m020,
   '017-totp-recovery-codes': m017,
   '019-webhooks': m019,
+  '022-webhook-health': m022,
   '018-user-external-ids': m018,
 };
 

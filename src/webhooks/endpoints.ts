@@ -11,7 +11,8 @@ import type { WebhookEndpointRow } from '../storage/sql/webhook-endpoints.js';
 import { isEventType } from './catalog.js';
 import { newSigningSecret } from './signing.js';
 
-type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries'>;
+// `versions`: each change bumps the `webhooks` counter, so every process's sender learns whether to poll.
+type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries' | 'versions'>;
 
 export interface EndpointInput {
   url: string;
@@ -70,10 +71,19 @@ export function endpointView(row: WebhookEndpointRow, now: number) {
       row.previous_secret_until !== null && row.previous_secret_until > now
         ? new Date(row.previous_secret_until).toISOString()
         : null,
+    /** `failing` when Ward disabled it after a day of failures; null otherwise. */
+    disabled_reason: row.enabled === 1 ? null : row.disabled_reason,
+    disabled_at: row.enabled === 1 ? null : iso(row.disabled_at),
+    consecutive_failures: row.consecutive_failures,
+    failing_since: iso(row.failing_since),
+    last_success_at: iso(row.last_success_at),
+    last_failure_at: iso(row.last_failure_at),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
 }
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
 export function signingSecrets(masterKey: Buffer, row: WebhookEndpointRow, now: number): string[] {
@@ -102,8 +112,15 @@ export async function createEndpoint(
     previous_secret_until: null,
     created_at: now,
     updated_at: now,
+    consecutive_failures: 0,
+    failing_since: null,
+    last_success_at: null,
+    last_failure_at: null,
+    disabled_reason: null,
+    disabled_at: null,
   };
   await repos.webhookEndpoints.insert(row);
+  await repos.versions.bump('webhooks');
   return { row, secret };
 }
 
@@ -116,18 +133,26 @@ export async function updateEndpoint(
   const set = {
     ...(patch.url !== undefined ? { url: checkUrl(patch.url) } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(checkEvents(patch.events)) } : {}),
-    ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+    // Enabled again by an operator: Ward's own disabling and the failure streak are forgotten.
+    ...(patch.enabled === true
+      ? { enabled: 1, disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null }
+      : patch.enabled === false
+        ? { enabled: 0 }
+        : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     updated_at: now,
   };
   if (!(await repos.webhookEndpoints.update(id, set))) return undefined;
+  await repos.versions.bump('webhooks');
   return repos.webhookEndpoints.find(id);
 }
 
 /** An endpoint and its deliveries go. */
 export async function removeEndpoint(repos: EndpointRepos, id: string): Promise<boolean> {
   await repos.webhookDeliveries.removeOfEndpoint(id);
-  return repos.webhookEndpoints.remove(id);
+  const removed = await repos.webhookEndpoints.remove(id);
+  if (removed) await repos.versions.bump('webhooks');
+  return removed;
 }
 
 /** A new secret; the current one keeps signing for `overlapSeconds` (0: stops at once). */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
-export type Area = 'keys' | 'clients' | 'account' | 'social';
+export type Area = 'keys' | 'clients' | 'account' | 'social' | 'webhooks';
 
 /** Change counters: a writer bumps its area inside its transaction; every process polls them. */
 export function versionsRepo(db: Kysely<Database>) {
