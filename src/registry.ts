@@ -40,7 +40,8 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { createOutbound } from './lib/outbound/client.js';
+import { createOutbound, type OutboundOptions } from './lib/outbound/client.js';
+import { PRIVATE_TARGET_CIDRS, parseCidrList } from './lib/outbound/ranges.js';
 import { createCaptcha } from './captcha/siteverify.js';
 import { drawRandomBytesFrom } from './lib/random.js';
 import { pooledRandomBytes } from './lib/tuning/random-pool.js';
@@ -260,12 +261,27 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   // Back-Channel Logout: this process's sender of the queued logout tokens.
   const logoutDelivery = startLogoutDelivery({ storage, clients, keys, clock, log, issuer: config.issuer, outbound });
+  // Webhook URLs reach loopback and private addresses only when the account allows it
+  // (allow_private_webhook_targets, read at each send): their own guarded clients.
+  const traced: Pick<OutboundOptions, 'around'> = tracing
+    ? { around: (method, url, call) => tracing.outbound(method, url, call) }
+    : {};
+  const webhookOutbound = {
+    closed: createOutbound({ allow: [], ...traced }),
+    open: createOutbound({
+      allow: [...config.outboundAllow, ...parseCidrList(PRIVATE_TARGET_CIDRS, () => {})],
+      ...traced,
+    }),
+  };
   const webhookDelivery: WebhookDelivery = startWebhookDelivery({
     storage,
     clock,
     log,
     masterKey: master.key,
-    outbound,
+    outbound: {
+      fetch: (url, init) =>
+        (account().allow_private_webhook_targets ? webhookOutbound.open : webhookOutbound.closed).fetch(url, init),
+    },
     onOutcome: (outcome) => metrics.webhookDelivery(outcome),
     onDisabled: () => metrics.webhookEndpointDisabled(),
   });
@@ -368,6 +384,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await background.drain();
       await delivery.close();
       await outbound.close();
+      await webhookOutbound.open.close();
+      await webhookOutbound.closed.close();
       await storage.close();
       await tracing?.shutdown();
     },

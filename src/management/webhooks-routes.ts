@@ -3,7 +3,7 @@
 // is audited in its own transaction; every call is rate-limited per caller.
 import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
-import type { RateLimit } from '../config/types.js';
+import type { AccountSettings, RateLimit } from '../config/types.js';
 import { notFound } from '../errors/refusals.js';
 import { nullable, partialObject } from '../http/schema-types.js';
 import type { Clock } from '../lib/clock.js';
@@ -25,6 +25,8 @@ import { webhookOpsRoutes } from './webhook-ops-routes.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface WebhooksRoutesDeps {
   clock: Clock;
+  /** The account settings: allow_private_webhook_targets. */
+  account: () => Pick<AccountSettings, 'allow_private_webhook_targets'>;
   storage: Storage;
   masterKey: Buffer;
   limiter: (name: string, key: string, rule: RateLimit) => Promise<void>;
@@ -40,7 +42,11 @@ const eventList = Type.Array(Type.String({ maxLength: 64 }), {
   description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}), or "*" for all`,
 });
 const fields = {
-  url: Type.String({ maxLength: 2048, description: 'https, or http to a loopback address only' }),
+  url: Type.String({
+    maxLength: 2048,
+    description:
+      'https, or http to a loopback address only; loopback and private addresses only with the account setting allow_private_webhook_targets',
+  }),
   events: eventList,
   enabled: Type.Boolean(),
   description: Type.String({ maxLength: 500 }),
@@ -108,7 +114,7 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const made = await r.storage.transaction(async (tx) => {
-          const out = await createEndpoint(tx, r.masterKey, now, body);
+          const out = await createEndpoint(tx, r.masterKey, now, body, r.account().allow_private_webhook_targets);
           await recordAudit(tx, now, actor, 'webhook.created', `webhook:${out.row.id}`, 'success', {
             url: out.row.url,
             events: body.events,
@@ -145,7 +151,13 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const row = await r.storage.transaction(async (tx) => {
-          const updated = await updateEndpoint(tx, params.webhookId, now, body);
+          const updated = await updateEndpoint(
+            tx,
+            params.webhookId,
+            now,
+            body,
+            r.account().allow_private_webhook_targets,
+          );
           if (updated)
             await recordAudit(tx, now, actor, 'webhook.updated', `webhook:${updated.id}`, 'success', {
               fields: Object.keys(body),

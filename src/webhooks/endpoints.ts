@@ -4,6 +4,7 @@
 // write, so the management API runs them in the transaction that also writes the audit row.
 import { isIP } from 'node:net';
 import { WardError } from '../errors/ward-error.js';
+import { addressPolicy, parseCidrList, PRIVATE_TARGET_CIDRS } from '../lib/outbound/ranges.js';
 import { randomId } from '../lib/random.js';
 import { seal, unseal } from '../lib/secrets.js';
 import type { Repos } from '../storage/storage.js';
@@ -15,6 +16,7 @@ import { newSigningSecret } from './signing.js';
 type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries' | 'versions'>;
 
 export interface EndpointInput {
+  /** Checked with checkUrl (the account's allow_private_webhook_targets decides private addresses). */
   url: string;
   events: string[];
   enabled?: boolean;
@@ -34,8 +36,16 @@ const isLoopback = (host: string): boolean => {
   return h === '::1';
 };
 
-/** An endpoint URL: https, or http to a loopback address (a receiver on the same machine). */
-export function checkUrl(raw: string): string {
+/** Every refused range (lib/outbound/ranges.ts), and those left when private targets are allowed. */
+const strict = addressPolicy([]);
+const privateAllowed = addressPolicy(parseCidrList(PRIVATE_TARGET_CIDRS, () => {}));
+
+/**
+ * An endpoint URL: https, or http to a loopback address (a receiver on the same machine). A loopback
+ * or private address (a literal IP, or localhost) only when the account's
+ * `allow_private_webhook_targets` is set; a host name is checked again, resolved, at each send.
+ */
+export function checkUrl(raw: string, allowPrivate: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -44,6 +54,15 @@ export function checkUrl(raw: string): string {
   }
   if (url.username || url.password) throw invalid('url', 'url must not carry credentials');
   if (url.hash) throw invalid('url', 'url must not have a fragment');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const why = isLoopback(host) && !isIP(host) ? 'a loopback address' : isIP(host) ? strict.refusal(host) : null;
+  if (why && !(allowPrivate && (!isIP(host) || privateAllowed.refusal(host) === null)))
+    throw invalid(
+      'url',
+      allowPrivate
+        ? `url must not point at ${why}`
+        : `url must not point at ${why} (allow_private_webhook_targets is not set)`,
+    );
   if (url.protocol === 'https:') return url.toString();
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url.toString();
   throw invalid('url', 'url must use https (http only to a loopback address)');
@@ -98,12 +117,13 @@ export async function createEndpoint(
   masterKey: Buffer,
   now: number,
   input: EndpointInput,
+  allowPrivate: boolean,
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   const id = `ep_${randomId()}`;
   const secret = newSigningSecret();
   const row: WebhookEndpointRow = {
     id,
-    url: checkUrl(input.url),
+    url: checkUrl(input.url, allowPrivate),
     events: JSON.stringify(checkEvents(input.events)),
     enabled: input.enabled === false ? 0 : 1,
     description: input.description ?? '',
@@ -129,9 +149,10 @@ export async function updateEndpoint(
   id: string,
   now: number,
   patch: Partial<EndpointInput>,
+  allowPrivate: boolean,
 ): Promise<WebhookEndpointRow | undefined> {
   const set = {
-    ...(patch.url !== undefined ? { url: checkUrl(patch.url) } : {}),
+    ...(patch.url !== undefined ? { url: checkUrl(patch.url, allowPrivate) } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(checkEvents(patch.events)) } : {}),
     // Enabled again by an operator: Ward's own disabling and the failure streak are forgotten.
     ...(patch.enabled === true

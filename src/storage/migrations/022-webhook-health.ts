@@ -1,11 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Webhook operations (issue #35): each endpoint's health, kept by the sender as attempts end (the
  * failures in a row, since when it has been failing, its last success and failure) and why and when
  * Ward disabled it on its own (an endpoint failing for a day). Columns with defaults or nullable, so
- * the code before them still runs (expand only). A `webhooks` change counter: every process's sender
- * polls its queue only while an endpoint is enabled, and learns of a change made elsewhere from it.
+ * the code before them still runs (expand only). The `webhooks` change counter (its row is made at its
+ * first bump, sql/versions.ts) tells every process's sender of a change made elsewhere.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -15,11 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of ['failing_since', 'last_success_at', 'last_failure_at', 'disabled_at'])
     await db.schema.alterTable('webhook_endpoints').addColumn(column, 'bigint').execute();
   await db.schema.alterTable('webhook_endpoints').addColumn('disabled_reason', 'text').execute();
-  await sql`insert into versions (area, version) values ('webhooks', 0)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`delete from versions where area = 'webhooks'`.execute(db);
   for (const column of [
     'disabled_reason',
     'disabled_at',
