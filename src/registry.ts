@@ -40,8 +40,8 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { createOutbound } from './lib/outbound/client.js';
-import { addressPolicy } from './lib/outbound/ranges.js';
+import { createOutbound, type Outbound, type OutboundOptions } from './lib/outbound/client.js';
+import { addressPolicy, PRIVATE_TARGET_CIDRS, parseCidrList } from './lib/outbound/ranges.js';
 import { createMetadataDocuments } from './clients/metadata-documents.js';
 import { createRegistrations } from './clients/registration.js';
 import { createCaptcha } from './captcha/siteverify.js';
@@ -113,7 +113,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const tracing = config.otlpEndpoint
     ? await startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName })
     : null;
-  const metrics = createWardMetrics({ logoutQueueDepth: () => storage.logoutDeliveries.count() });
+  const metrics = createWardMetrics({
+    logoutQueueDepth: () => storage.logoutDeliveries.count(),
+    webhookBacklog: async () => ({ ...(await storage.webhookDeliveries.backlog()), now: clock.now() }),
+  });
   const db = connect({
     sqlitePath,
     postgresUrl: config.databaseUrl,
@@ -205,6 +208,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       account: async () => {
         accountSettings = await readAccount();
       },
+      webhooks: () => webhookDelivery.refresh(),
     },
     { outage },
   );
@@ -237,7 +241,24 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     userLocale: async (userId) => (await storage.profiles.find(userId))?.locale ?? null,
   });
   // Blocking hooks: asked where every user is created and every token issued (hooks/ask.ts).
-  const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound });
+  // Webhook and hook URLs reach loopback and private addresses only when the account allows it
+  // (allow_private_webhook_targets, read at each send): their own guarded clients.
+  const traced: Pick<OutboundOptions, 'around'> = tracing
+    ? { around: (method, url, call) => tracing.outbound(method, url, call) }
+    : {};
+  const webhookOutbound = {
+    closed: createOutbound({ allow: [], ...traced }),
+    open: createOutbound({
+      allow: [...config.outboundAllow, ...parseCidrList(PRIVATE_TARGET_CIDRS, () => {})],
+      ...traced,
+    }),
+  };
+  /** The guarded client of webhook and hook URLs, as the account allows now. */
+  const targetOutbound: Pick<Outbound, 'fetch'> = {
+    fetch: (url, init) =>
+      (account().allow_private_webhook_targets ? webhookOutbound.open : webhookOutbound.closed).fetch(url, init),
+  };
+  const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound: targetOutbound });
   const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   const users = createUserService({
     storage,
@@ -286,7 +307,9 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     log,
     masterKey: master.key,
-    outbound,
+    outbound: targetOutbound,
+    onOutcome: (outcome) => metrics.webhookDelivery(outcome),
+    onDisabled: () => metrics.webhookEndpointDisabled(),
   });
   const sessions = createSessionService({ storage, clock, account });
   const verification = createVerificationService({
@@ -428,6 +451,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       await background.drain();
       await delivery.close();
       await outbound.close();
+      await webhookOutbound.open.close();
+      await webhookOutbound.closed.close();
       await storage.close();
       await tracing?.shutdown();
     },

@@ -67,7 +67,12 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   const trustedProxies = parseTrustedProxies(s?.WARD_TRUSTED_PROXIES, (m) => p.add('WARD_TRUSTED_PROXIES', m));
   const outboundAllow = parseOutboundAllow(s?.WARD_OUTBOUND_ALLOW, mode, (m) => p.add('WARD_OUTBOUND_ALLOW', m));
   const tuning = parseTuning(s?.WARD_TUNING, s?.WARD_TUNING_OFF, (k, m) => p.add(k, m));
-  const account = validateAccount(p, file.account, DEFAULT_ACCOUNT);
+  // Development mode lets webhooks reach a receiver on the developer's machine (unless the file says no).
+  const accountPatch =
+    mode === 'production'
+      ? ((file.account as Record<string, unknown> | undefined) ?? null)
+      : { allow_private_webhook_targets: true, ...((file.account as Record<string, unknown> | undefined) ?? {}) };
+  const account = validateAccount(p, accountPatch ?? undefined, DEFAULT_ACCOUNT);
   const clients = clientsOf(p, file.clients);
   const socialProviders = validateSocialProviders(p, file.social_providers);
   if (p.list.length || !s) throw new ConfigError(p.list);
@@ -107,7 +112,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     passwordStrengthIdleSeconds: s.WARD_PASSWORD_STRENGTH_IDLE,
     tuning,
     account,
-    accountPatch: (file.account as Record<string, unknown> | undefined) ?? null,
+    accountPatch,
     clients,
     social_providers: socialProviders,
     ...overrides,

@@ -67,12 +67,14 @@ export async function createHook(
   masterKey: Buffer,
   now: number,
   input: HookInput,
+  /** allow_private_webhook_targets: a loopback or private URL is refused unless it is set. */
+  allowPrivate: boolean,
 ): Promise<{ row: HookRow; secret: string }> {
   const id = `hk_${randomId()}`;
   const secret = newSigningSecret();
   const row: HookRow = {
     id,
-    url: checkUrl(input.url),
+    url: checkUrl(input.url, allowPrivate),
     event: checkEvent(input.event),
     timeout_ms: checkTimeout(input.timeout_ms ?? DEFAULT_TIMEOUT_MS),
     failure_policy: input.failure_policy ?? 'closed',
@@ -91,9 +93,10 @@ export async function updateHook(
   id: string,
   now: number,
   patch: Partial<HookInput>,
+  allowPrivate: boolean,
 ): Promise<HookRow | undefined> {
   const set = {
-    ...(patch.url !== undefined ? { url: checkUrl(patch.url) } : {}),
+    ...(patch.url !== undefined ? { url: checkUrl(patch.url, allowPrivate) } : {}),
     ...(patch.event !== undefined ? { event: checkEvent(patch.event) } : {}),
     ...(patch.timeout_ms !== undefined ? { timeout_ms: checkTimeout(patch.timeout_ms) } : {}),
     ...(patch.failure_policy !== undefined ? { failure_policy: patch.failure_policy } : {}),

@@ -2,7 +2,8 @@
 // polls the queue every `intervalMs`, and at once after a kick; a pass claims due rows (the storage
 // leases them), tries them together, and claims again while a full batch came back. Stopping aborts
 // what is in flight (the attempt sees `signal`) and waits for the pass, so a shutdown never waits for
-// a slow receiver: the attempt hands its row back.
+// a slow receiver: the attempt hands its row back. A queue that knows it has nothing to send (no
+// webhook endpoint) pauses the timer's polls with `paused`.
 
 export interface QueueLoopOptions<T> {
   /** Claims up to `batch` due rows (leased to this process). */
@@ -13,6 +14,8 @@ export interface QueueLoopOptions<T> {
   failed(e: unknown, row?: T): void;
   batch: number;
   intervalMs: number;
+  /** While it answers true the timer does not poll (a kick or tick still runs a pass). */
+  paused?: () => boolean;
 }
 
 export function startQueueLoop<T>(opts: QueueLoopOptions<T>) {
@@ -50,7 +53,9 @@ export function startQueueLoop<T>(opts: QueueLoopOptions<T>) {
     return running;
   }
 
-  const timer = setInterval(() => void tick(), opts.intervalMs);
+  const timer = setInterval(() => {
+    if (!opts.paused?.()) void tick();
+  }, opts.intervalMs);
   timer.unref();
   return {
     tick,

@@ -3,7 +3,7 @@
 // create). Every change is audited in its own transaction; every call is rate-limited per caller.
 import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
-import type { RateLimit } from '../config/types.js';
+import type { AccountSettings, RateLimit } from '../config/types.js';
 import { notFound } from '../errors/refusals.js';
 import { HOOK_EVENTS } from '../hooks/events.js';
 import { createHook, DEFAULT_TIMEOUT_MS, hookView, MAX_TIMEOUT_MS, removeHook, updateHook } from '../hooks/hooks.js';
@@ -15,6 +15,8 @@ import { managementRoute, type ManagementRoute } from './route.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface HooksRoutesDeps {
+  /** allow_private_webhook_targets: whether a hook URL may be a loopback or private address. */
+  account: () => Pick<AccountSettings, 'allow_private_webhook_targets'>;
   clock: Clock;
   storage: Storage;
   masterKey: Buffer;
@@ -108,7 +110,7 @@ export function hookRoutes(r: HooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const made = await r.storage.transaction(async (tx) => {
-          const out = await createHook(tx, r.masterKey, now, body);
+          const out = await createHook(tx, r.masterKey, now, body, r.account().allow_private_webhook_targets);
           await recordAudit(tx, now, actor, 'hook.created', `hook:${out.row.id}`, 'success', {
             url: out.row.url,
             event: out.row.event,
@@ -146,7 +148,7 @@ export function hookRoutes(r: HooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const row = await r.storage.transaction(async (tx) => {
-          const updated = await updateHook(tx, params.hookId, now, body);
+          const updated = await updateHook(tx, params.hookId, now, body, r.account().allow_private_webhook_targets);
           if (updated)
             await recordAudit(tx, now, actor, 'hook.updated', `hook:${updated.id}`, 'success', {
               fields: Object.keys(body),

@@ -3,7 +3,7 @@
 // is audited in its own transaction; every call is rate-limited per caller.
 import { Type } from 'typebox';
 import { recordAudit } from '../audit/record.js';
-import type { RateLimit } from '../config/types.js';
+import type { AccountSettings, RateLimit } from '../config/types.js';
 import { notFound } from '../errors/refusals.js';
 import { nullable, partialObject } from '../http/schema-types.js';
 import type { Clock } from '../lib/clock.js';
@@ -20,10 +20,13 @@ import {
 import type { ManagementActor } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { webhookDeliveryRoutes } from './webhook-deliveries-routes.js';
+import { webhookOpsRoutes } from './webhook-ops-routes.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface WebhooksRoutesDeps {
   clock: Clock;
+  /** The account settings: allow_private_webhook_targets. */
+  account: () => Pick<AccountSettings, 'allow_private_webhook_targets'>;
   storage: Storage;
   masterKey: Buffer;
   limiter: (name: string, key: string, rule: RateLimit) => Promise<void>;
@@ -39,7 +42,11 @@ const eventList = Type.Array(Type.String({ maxLength: 64 }), {
   description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}), or "*" for all`,
 });
 const fields = {
-  url: Type.String({ maxLength: 2048, description: 'https, or http to a loopback address only' }),
+  url: Type.String({
+    maxLength: 2048,
+    description:
+      'https, or http to a loopback address only; loopback and private addresses only with the account setting allow_private_webhook_targets',
+  }),
   events: eventList,
   enabled: Type.Boolean(),
   description: Type.String({ maxLength: 500 }),
@@ -52,6 +59,14 @@ const endpointSchema = partialObject({
   id: Type.String(),
   ...fields,
   previous_secret_expires_at: nullable(Type.String({ format: 'date-time' })),
+  disabled_reason: nullable(
+    Type.String({ description: '`failing`: Ward disabled it after a day of failed deliveries' }),
+  ),
+  disabled_at: nullable(Type.String({ format: 'date-time' })),
+  consecutive_failures: Type.Integer({ description: 'Failed attempts in a row' }),
+  failing_since: nullable(Type.String({ format: 'date-time', description: 'The first of those failures' })),
+  last_success_at: nullable(Type.String({ format: 'date-time' })),
+  last_failure_at: nullable(Type.String({ format: 'date-time' })),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   secret: Type.String({ description: 'whsec_...: only in the answer that created or rotated it' }),
@@ -99,7 +114,7 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const made = await r.storage.transaction(async (tx) => {
-          const out = await createEndpoint(tx, r.masterKey, now, body);
+          const out = await createEndpoint(tx, r.masterKey, now, body, r.account().allow_private_webhook_targets);
           await recordAudit(tx, now, actor, 'webhook.created', `webhook:${out.row.id}`, 'success', {
             url: out.row.url,
             events: body.events,
@@ -136,7 +151,13 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
         await limit(actor);
         const now = r.clock.now();
         const row = await r.storage.transaction(async (tx) => {
-          const updated = await updateEndpoint(tx, params.webhookId, now, body);
+          const updated = await updateEndpoint(
+            tx,
+            params.webhookId,
+            now,
+            body,
+            r.account().allow_private_webhook_targets,
+          );
           if (updated)
             await recordAudit(tx, now, actor, 'webhook.updated', `webhook:${updated.id}`, 'success', {
               fields: Object.keys(body),
@@ -204,5 +225,6 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       },
     }),
     ...webhookDeliveryRoutes({ ...r, limit, existing }),
+    ...webhookOpsRoutes({ ...r, limit, existing }),
   ];
 }

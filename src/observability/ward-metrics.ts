@@ -19,6 +19,17 @@ const SIGN_IN_OUTCOMES: Record<string, string> = {
 export interface MetricsSources {
   /** Back-channel logout deliveries waiting in the durable queue (one table for every process). */
   logoutQueueDepth?: () => Promise<number>;
+  /** Webhook deliveries waiting, and the creation time of the oldest (ms), with the time now (ms). */
+  webhookBacklog?: () => Promise<{ pending: number; oldest: number | null; now: number }>;
+}
+
+/** A source read at a scrape, or null when the database does not answer within a second. */
+async function withinASecond<T>(read: () => Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), 1000)));
+  const value = await Promise.race([read().catch(() => null), late]);
+  clearTimeout(timer);
+  return value;
 }
 
 /** PostgreSQL's pool, as pg.Pool counts its connections. */
@@ -85,7 +96,46 @@ export function createWardMetrics(sources: MetricsSources = {}) {
     labelNames: ['event'] as const,
     registers: [registry],
   });
-  const { logoutQueueDepth } = sources;
+  const webhookDeliveries = new Counter({
+    name: 'ward_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retry: failed and tried again later, failed: given up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhooksDisabled = new Counter({
+    name: 'ward_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints Ward disabled after a day of failed deliveries',
+    registers: [registry],
+  });
+  const { logoutQueueDepth, webhookBacklog } = sources;
+  if (webhookBacklog) {
+    // One read serves both gauges of a scrape (each collect() asks; the second gets the first's answer).
+    let reading: Promise<{ pending: number; oldest: number | null; now: number } | null> | null = null;
+    const backlog = () => {
+      reading ??= withinASecond(webhookBacklog).finally(() => setTimeout(() => (reading = null), 100).unref());
+      return reading;
+    };
+    new Gauge({
+      name: 'ward_webhook_queue_depth',
+      help: 'Webhook deliveries waiting to be sent or retried (shared by every process: the max across workers)',
+      registers: [registry],
+      aggregator: 'max',
+      async collect() {
+        const b = await backlog();
+        if (b) this.set(b.pending);
+      },
+    });
+    new Gauge({
+      name: 'ward_webhook_oldest_pending_age_seconds',
+      help: 'Age of the oldest webhook delivery still waiting (0: none waits)',
+      registers: [registry],
+      aggregator: 'max',
+      async collect() {
+        const b = await backlog();
+        if (b) this.set(b.oldest === null ? 0 : Math.max(0, (b.now - b.oldest) / 1000));
+      },
+    });
+  }
   if (logoutQueueDepth)
     new Gauge({
       name: 'ward_backchannel_logout_queue_depth',
@@ -153,6 +203,13 @@ export function createWardMetrics(sources: MetricsSources = {}) {
     },
     rateLimited(limit: string): void {
       rateLimited.inc({ limit });
+    },
+    /** One webhook attempt's end. */
+    webhookDelivery(outcome: 'delivered' | 'retry' | 'failed'): void {
+      webhookDeliveries.inc({ outcome });
+    },
+    webhookEndpointDisabled(): void {
+      webhooksDisabled.inc();
     },
   };
 }

@@ -25,6 +25,7 @@ import * as m018 from './migrations/018-user-external-ids.js';
 import * as m019 from './migrations/019-webhooks.js';
 import * as m020 from './migrations/020-consents.js';
 import * as m021 from './migrations/021-hooks.js';
+import * as m022 from './migrations/022-webhook-health.js';
 import * as m023 from './migrations/023-account-deletions.js';
 import * as m024 from './migrations/024-session-devices.js';
 import * as m025 from './migrations/025-api-resources.js';
@@ -155,6 +156,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '020-consents': m020,
   '017-totp-recovery-codes': m017,
   '019-webhooks': m019,
+  '022-webhook-health': m022,
   '018-user-external-ids': m018,
   '021-hooks': m021,
   '023-account-deletions': m023,

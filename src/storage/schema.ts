@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; booleans are 0/1 on both engines. */
 export interface UsersTable {
   id: string;
@@ -412,6 +413,14 @@ export interface WebhookEndpointsTable {
   previous_secret_until: number | null;
   created_at: number;
   updated_at: number;
+  /** Health, kept by the sender (migration 022): failed attempts in a row, and since when. */
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  failing_since: number | null;
+  last_success_at: number | null;
+  last_failure_at: number | null;
+  /** Why and when Ward disabled it on its own (`failing`: failing for a day); null otherwise. */
+  disabled_reason: string | null;
+  disabled_at: number | null;
 }
 
 /** One event of the catalog (migration 019), written in the transaction of the audit row it comes from. */

@@ -4,6 +4,7 @@
 // write, so the management API runs them in the transaction that also writes the audit row.
 import { isIP } from 'node:net';
 import { WardError } from '../errors/ward-error.js';
+import { addressPolicy, parseCidrList, PRIVATE_TARGET_CIDRS } from '../lib/outbound/ranges.js';
 import { randomId } from '../lib/random.js';
 import { seal, unseal } from '../lib/secrets.js';
 import type { Repos } from '../storage/storage.js';
@@ -11,9 +12,11 @@ import type { WebhookEndpointRow } from '../storage/sql/webhook-endpoints.js';
 import { isEventType } from './catalog.js';
 import { newSigningSecret } from './signing.js';
 
-type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries'>;
+// `versions`: each change bumps the `webhooks` counter, so every process's sender learns whether to poll.
+type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries' | 'versions'>;
 
 export interface EndpointInput {
+  /** Checked with checkUrl (the account's allow_private_webhook_targets decides private addresses). */
   url: string;
   events: string[];
   enabled?: boolean;
@@ -33,8 +36,16 @@ const isLoopback = (host: string): boolean => {
   return h === '::1';
 };
 
-/** An endpoint URL: https, or http to a loopback address (a receiver on the same machine). */
-export function checkUrl(raw: string): string {
+/** Every refused range (lib/outbound/ranges.ts), and those left when private targets are allowed. */
+const strict = addressPolicy([]);
+const privateAllowed = addressPolicy(parseCidrList(PRIVATE_TARGET_CIDRS, () => {}));
+
+/**
+ * An endpoint URL: https, or http to a loopback address (a receiver on the same machine). A loopback
+ * or private address (a literal IP, or localhost) only when the account's
+ * `allow_private_webhook_targets` is set; a host name is checked again, resolved, at each send.
+ */
+export function checkUrl(raw: string, allowPrivate: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -43,6 +54,15 @@ export function checkUrl(raw: string): string {
   }
   if (url.username || url.password) throw invalid('url', 'url must not carry credentials');
   if (url.hash) throw invalid('url', 'url must not have a fragment');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const why = isLoopback(host) && !isIP(host) ? 'a loopback address' : isIP(host) ? strict.refusal(host) : null;
+  if (why && !(allowPrivate && (!isIP(host) || privateAllowed.refusal(host) === null)))
+    throw invalid(
+      'url',
+      allowPrivate
+        ? `url must not point at ${why}`
+        : `url must not point at ${why} (allow_private_webhook_targets is not set)`,
+    );
   if (url.protocol === 'https:') return url.toString();
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url.toString();
   throw invalid('url', 'url must use https (http only to a loopback address)');
@@ -70,10 +90,19 @@ export function endpointView(row: WebhookEndpointRow, now: number) {
       row.previous_secret_until !== null && row.previous_secret_until > now
         ? new Date(row.previous_secret_until).toISOString()
         : null,
+    /** `failing` when Ward disabled it after a day of failures; null otherwise. */
+    disabled_reason: row.enabled === 1 ? null : row.disabled_reason,
+    disabled_at: row.enabled === 1 ? null : iso(row.disabled_at),
+    consecutive_failures: row.consecutive_failures,
+    failing_since: iso(row.failing_since),
+    last_success_at: iso(row.last_success_at),
+    last_failure_at: iso(row.last_failure_at),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
 }
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
 export function signingSecrets(masterKey: Buffer, row: WebhookEndpointRow, now: number): string[] {
@@ -88,12 +117,13 @@ export async function createEndpoint(
   masterKey: Buffer,
   now: number,
   input: EndpointInput,
+  allowPrivate: boolean,
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   const id = `ep_${randomId()}`;
   const secret = newSigningSecret();
   const row: WebhookEndpointRow = {
     id,
-    url: checkUrl(input.url),
+    url: checkUrl(input.url, allowPrivate),
     events: JSON.stringify(checkEvents(input.events)),
     enabled: input.enabled === false ? 0 : 1,
     description: input.description ?? '',
@@ -102,8 +132,15 @@ export async function createEndpoint(
     previous_secret_until: null,
     created_at: now,
     updated_at: now,
+    consecutive_failures: 0,
+    failing_since: null,
+    last_success_at: null,
+    last_failure_at: null,
+    disabled_reason: null,
+    disabled_at: null,
   };
   await repos.webhookEndpoints.insert(row);
+  await repos.versions.bump('webhooks');
   return { row, secret };
 }
 
@@ -112,22 +149,31 @@ export async function updateEndpoint(
   id: string,
   now: number,
   patch: Partial<EndpointInput>,
+  allowPrivate: boolean,
 ): Promise<WebhookEndpointRow | undefined> {
   const set = {
-    ...(patch.url !== undefined ? { url: checkUrl(patch.url) } : {}),
+    ...(patch.url !== undefined ? { url: checkUrl(patch.url, allowPrivate) } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(checkEvents(patch.events)) } : {}),
-    ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+    // Enabled again by an operator: Ward's own disabling and the failure streak are forgotten.
+    ...(patch.enabled === true
+      ? { enabled: 1, disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null }
+      : patch.enabled === false
+        ? { enabled: 0 }
+        : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     updated_at: now,
   };
   if (!(await repos.webhookEndpoints.update(id, set))) return undefined;
+  await repos.versions.bump('webhooks');
   return repos.webhookEndpoints.find(id);
 }
 
 /** An endpoint and its deliveries go. */
 export async function removeEndpoint(repos: EndpointRepos, id: string): Promise<boolean> {
   await repos.webhookDeliveries.removeOfEndpoint(id);
-  return repos.webhookEndpoints.remove(id);
+  const removed = await repos.webhookEndpoints.remove(id);
+  if (removed) await repos.versions.bump('webhooks');
+  return removed;
 }
 
 /** A new secret; the current one keeps signing for `overlapSeconds` (0: stops at once). */

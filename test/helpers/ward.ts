@@ -101,8 +101,10 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
     ...opts.env,
   });
   const p = new Problems();
-  config.account = validateAccount(p, { ...(opts.account ?? {}) }, config.account);
-  config.accountPatch = opts.account ?? null;
+  // The tests' webhook receivers listen on loopback: the tests set allow_private_webhook_targets.
+  const account = { allow_private_webhook_targets: true, ...(opts.account ?? {}) };
+  config.account = validateAccount(p, account, config.account);
+  config.accountPatch = account;
   // No development outbox in tests: a code reaches a test only through a real SMTP / SMS sink.
   config.delivery = { ...config.delivery, mode: 'production', ...(opts.delivery ?? {}) };
   config.clients = (opts.clients ?? []).map((c, i) => validateClient(p, `clients[${i}]`, c)!).filter(Boolean);

@@ -14,9 +14,10 @@ import { NO_RATE_LIMITS } from './support.js';
 
 /**
  * Storage calls of Ward's own timers (janitor, change poller, audit batches with their webhook outbox,
- * back-channel logouts, the webhook sender's poll of due deliveries, every second): not the request's.
+ * back-channel logouts, the webhook sender's polls and checks of its endpoints): not the request's. No
+ * forgot-password or recovery request reads or writes a webhook table itself.
  */
-const TIMERS = /^versions\.|\.deleteExpired|^audit\.|^logoutDeliveries\.|^webhookDeliveries\.claimDue$/;
+const TIMERS = /^versions\.|\.deleteExpired|^audit\.|^logoutDeliveries\.|^webhook(Deliveries|Endpoints)\./;
 const WATCHED = /^\/identity\/v1\/(forgot-password|account-recovery|password\/forgot)/;
 
 for (const engine of engines()) {

@@ -62,6 +62,56 @@ for (const engine of engines()) {
         'the attempt counted',
       );
       assert.deepEqual(await storage.webhookDeliveries.backlog(), { pending: 4, oldest: now });
+      assert.deepEqual(await storage.webhookDeliveries.backlog('ep_a'), { pending: 2, oldest: now });
+    });
+
+    it("keeps an endpoint's failure streak, disables it once, and tells what waits", async () => {
+      assert.equal(await storage.webhookEndpoints.anyEnabled(), true);
+      assert.equal(await storage.webhookDeliveries.anyPending(), true);
+      const t = 5_000_000;
+      await storage.webhookEndpoints.failed('ep_a', t);
+      const second = await storage.webhookEndpoints.failed('ep_a', t + 10);
+      assert.equal(second?.consecutive_failures, 2);
+      assert.equal(second?.failing_since, t, 'the streak starts at its first failure');
+      assert.equal(second?.last_failure_at, t + 10);
+      await storage.webhookEndpoints.succeeded('ep_a', t + 20);
+      const ok = await storage.webhookEndpoints.find('ep_a');
+      assert.deepEqual([ok?.consecutive_failures, ok?.failing_since, ok?.last_success_at], [0, null, t + 20]);
+      // Two processes disabling together: one does it.
+      const both = await Promise.all([
+        storage.webhookEndpoints.disableFailing('ep_b', t),
+        storage.webhookEndpoints.disableFailing('ep_b', t),
+      ]);
+      assert.deepEqual(both.sort(), [false, true]);
+      const b = await storage.webhookEndpoints.find('ep_b');
+      assert.deepEqual([b?.enabled, b?.disabled_reason, b?.disabled_at], [0, 'failing', t]);
+      await storage.webhookEndpoints.update('ep_a', { enabled: 0 });
+      assert.equal(await storage.webhookEndpoints.anyEnabled(), false);
+    });
+
+    it("finds an endpoint's events of a time range, oldest first, once each; counts its attempts", async () => {
+      await storage.webhookEndpoints.insert(endpoint('ep_c'));
+      const at = [10, 20, 30, 40].map((i) => 9_000_000 + i);
+      const events = at.map((when, i) => ({ type: 'user.created' as const, at: when, data: { user_id: `r${i}` } }));
+      await storage.transaction((tx) => writeEvents(tx, events, 9_000_000, 'ep_c'));
+      const ids = await storage.webhookDeliveries.eventsOfEndpointBetween('ep_c', at[1]!, at[2]!, 10);
+      const users = [];
+      for (const id of ids) users.push(JSON.parse((await storage.webhookDeliveries.findEvent(id))!.data).user_id);
+      assert.deepEqual(users, ['r1', 'r2']);
+      assert.equal((await storage.webhookDeliveries.eventsOfEndpointBetween('ep_c', 0, at[3]!, 3)).length, 3);
+      const [first] = await storage.webhookDeliveries.listOfEndpoint('ep_c', 1);
+      for (const [i, status] of [200, 503, null, 204].entries())
+        await storage.webhookDeliveries.recordAttempt({
+          id: `att_${i}`,
+          delivery_id: first!.id,
+          at: 9_500_000 + i,
+          status,
+          latency_ms: 1,
+          error: null,
+          response: '',
+        });
+      assert.deepEqual(await storage.webhookDeliveries.attemptStats('ep_c', 9_500_001), { total: 3, succeeded: 1 });
+      assert.deepEqual(await storage.webhookDeliveries.attemptStats('ep_a', 0), { total: 0, succeeded: 0 });
     });
   });
 }

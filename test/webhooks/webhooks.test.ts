@@ -10,26 +10,10 @@ import { FakeClock } from '../../src/lib/clock.js';
 import { envelopeSchema, isEventType } from '../../src/webhooks/catalog.js';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
-import { codeFor, PUBLIC_CLIENT, redeem, tokenRequest } from '../helpers/oauth.js';
+import { codeFor, PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
+import { MANAGER, managerToken, SECRET, verify } from './manager.js';
 import { Receiver } from './receiver.js';
-
-const SECRET = 'webhook-manager-secret-of-40-characters!!';
-const MANAGER = {
-  client_id: 'ops',
-  type: 'confidential',
-  client_secret: SECRET,
-  grant_types: ['client_credentials'],
-  management_scopes: ['manage:webhooks', 'manage:users', 'read:users', 'manage:clients', 'read:clients', 'manage:keys'],
-};
-
-async function managerToken(ward: TestWard): Promise<string> {
-  const res = await tokenRequest(ward, { grant_type: 'client_credentials', client_id: 'ops', client_secret: SECRET });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) =>
-  new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
 
 for (const engine of engines()) {
   describe(`webhooks (${engine})`, () => {
@@ -42,12 +26,7 @@ for (const engine of engines()) {
     });
     /** A fresh management token (the tests move the clock past a token's life). */
     async function signIn(): Promise<void> {
-      const res = await tokenRequest(ward, {
-        grant_type: 'client_credentials',
-        client_id: 'ops',
-        client_secret: SECRET,
-      });
-      admin = api(ward, ((await res.json()) as { access_token: string }).access_token);
+      admin = api(ward, await managerToken(ward));
     }
     after(() => ward.close());
     afterEach(() => receiver.close());

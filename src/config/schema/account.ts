@@ -79,6 +79,10 @@ export const AccountSchema = group(
       'How long the breach check may take, ms; past it the password is accepted.',
       2000,
     ),
+    allow_private_webhook_targets: flag(
+      false,
+      'Let webhook endpoints be on loopback or private addresses (a receiver on the same machine or network); development mode sets it. Other URLs Ward fetches follow WARD_OUTBOUND_ALLOW.',
+    ),
     rate_limits: RateLimits,
     sign_in_delay_after: int(
       1,

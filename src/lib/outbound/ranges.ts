@@ -113,5 +113,11 @@ export function addressPolicy(allow: readonly Cidr[]): AddressPolicy {
   return { refusal };
 }
 
+/**
+ * The ranges a site's own receivers live in (loopback and private networks), which webhook URLs may
+ * reach when the account allows it (`allow_private_webhook_targets`); never link-local nor metadata.
+ */
+export const PRIVATE_TARGET_CIDRS = '127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7';
+
 /** The allow list of development mode when WARD_OUTBOUND_ALLOW is not set: loopback. */
 export const LOOPBACK_CIDRS = '127.0.0.0/8,::1';

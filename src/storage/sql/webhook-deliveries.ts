@@ -101,13 +101,63 @@ export function webhookDeliveriesRepo(db: Kysely<Database>, engine: Engine) {
       await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
       await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).execute();
     },
-    /** Pending deliveries and the age of the oldest (metrics, operators). */
-    async backlog(): Promise<{ pending: number; oldest: number | null }> {
+    /** Whether any delivery waits (the sender keeps polling until none does). */
+    async anyPending(): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    /** The events an endpoint was sent (or was to be sent) between two times, oldest first, each once. */
+    async eventsOfEndpointBetween(endpointId: string, from: number, to: number, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+        .select('d.event_id')
+        .select((eb) => eb.fn.min('d.seq').as('first'))
+        .where('d.endpoint_id', '=', endpointId)
+        .where('ev.at', '>=', from)
+        .where('ev.at', '<=', to)
+        .groupBy('d.event_id')
+        .orderBy('first')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.event_id);
+    },
+    /** An endpoint's attempts since a time: how many, and how many answered 2xx (its recent health). */
+    async attemptStats(endpointId: string, since: number): Promise<{ total: number; succeeded: number }> {
       const r = await db
+        .selectFrom('webhook_attempts as a')
+        .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when(eb.and([eb('a.status', '>=', 200), eb('a.status', '<', 300)]))
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('succeeded'),
+        ])
+        .where('d.endpoint_id', '=', endpointId)
+        .where('a.at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return { total: Number(r.total), succeeded: Number(r.succeeded ?? 0) };
+    },
+    /** Pending deliveries and the creation time of the oldest: all of them, or one endpoint's. */
+    async backlog(endpointId?: string): Promise<{ pending: number; oldest: number | null }> {
+      let q = db
         .selectFrom('webhook_deliveries')
         .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow();
+        .where('status', '=', 'pending');
+      if (endpointId) q = q.where('endpoint_id', '=', endpointId);
+      const r = await q.executeTakeFirstOrThrow();
       return { pending: Number(r.pending), oldest: r.oldest === null ? null : Number(r.oldest) };
     },
   };
