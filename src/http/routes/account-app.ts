@@ -1,40 +1,17 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import type { AccountNotice } from '../../interaction/pages/account-text.js';
-import type { AccountPageInput, AccountSection } from '../../interaction/pages/account.js';
+import type { AccountPageInput } from '../../interaction/pages/account.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
-import type { Params } from '../../protocol/params.js';
-import type { User } from '../../storage/sql/users.js';
 import { accountFormSchema } from './schemas/account.js';
+import type { AccountKit, AccountWho } from './account-kit.js';
 
-/** The signed-in user of a post, as account.ts reads it (what this module uses of it). */
-interface Who {
-  session: { user: User };
-  messageLanguage: string;
-}
-
-/** A post that passed the page's checks. */
-interface Accepted<W extends Who> {
-  who: W;
-  params: Params;
-  back: AccountPageInput['back'];
-}
+type Who = AccountWho;
 
 type AppExtra = Pick<AccountPageInput, 'back' | 'enrolment' | 'newCodes'>;
 
 /** What the account page's routes share (account.ts): the checks of a post, its answers. */
-export interface AccountPageKit<W extends Who> {
-  acceptPost(req: FastifyRequest, reply: FastifyReply): Promise<Accepted<W> | null>;
-  attempt(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    a: Accepted<W>,
-    at: AccountSection,
-    extra: AppExtra,
-    change: () => Promise<FastifyReply>,
-  ): Promise<FastifyReply>;
-  render(req: FastifyRequest, reply: FastifyReply, who: W, status: number, extra: AppExtra): Promise<FastifyReply>;
-  requireFresh(who: W): Promise<void>;
+export interface AccountPageKit<W extends Who> extends AccountKit<W, AppExtra> {
   seeOther(reply: FastifyReply, notice: AccountNotice | null, back: AccountPageInput['back']): FastifyReply;
 }
 

@@ -1,51 +1,31 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { exportUser } from '../../accounts/data-export.js';
 import type { SignInProtection } from '../../accounts/sign-in-protection.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { AccountSettings } from '../../config/types.js';
 import { accountLeftPage, DATA_PATH } from '../../interaction/pages/account-leave.js';
-import type { AccountPageInput, AccountSection } from '../../interaction/pages/account.js';
+import type { AccountPageInput } from '../../interaction/pages/account.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
-import type { Params } from '../../protocol/params.js';
 import { type AccountDeletion, deletionAddressOf } from '../../self-service/account-deletion.js';
 import type { Storage } from '../../storage/storage.js';
-import type { User } from '../../storage/sql/users.js';
 import type { Language } from '../../errors/ward-error.js';
 import { clearSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { accountDataSchema, accountDeleteSchema, accountFormSchema } from './schemas/account.js';
+import type { AccountKit, AccountWho } from './account-kit.js';
 
 /** The signed-in user of a post, as account.ts reads it (what this module uses of it). */
-interface Who {
-  session: { user: User };
+interface Who extends AccountWho {
   language: Language;
-  messageLanguage: string;
-}
-
-interface Accepted<W extends Who> {
-  who: W;
-  params: Params;
-  back: AccountPageInput['back'];
 }
 
 type LeaveExtra = Pick<AccountPageInput, 'back'> & { codeSent?: 'email' | 'sms' };
 
 /** What the account page's routes share (account.ts): the checks of a post, its answers. */
-export interface AccountLeaveKit<W extends Who> {
+export interface AccountLeaveKit<W extends Who> extends AccountKit<W, LeaveExtra> {
   signedIn(req: FastifyRequest): Promise<W | null>;
-  acceptPost(req: FastifyRequest, reply: FastifyReply): Promise<Accepted<W> | null>;
-  attempt(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    a: Accepted<W>,
-    at: AccountSection,
-    extra: LeaveExtra,
-    change: () => Promise<FastifyReply>,
-  ): Promise<FastifyReply>;
-  render(req: FastifyRequest, reply: FastifyReply, who: W, status: number, extra: LeaveExtra): Promise<FastifyReply>;
-  requireFresh(who: W): Promise<void>;
 }
 
 export interface AccountLeaveDeps {
