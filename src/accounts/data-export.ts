@@ -11,6 +11,7 @@ import { keysOfUser } from './sign-in-protection.js';
 import { maskDestination } from '../integrations/delivery.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
+import { userView } from './user-view.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const list = (json: string): unknown => {
@@ -60,20 +61,7 @@ export async function exportUser(
   return {
     format: 'ward.user-export.v1',
     exported_at: iso(deps.now),
-    user: {
-      id: u.id,
-      email: u.email,
-      email_verified: u.email_verified,
-      phone_number: u.phone_number,
-      phone_number_verified: u.phone_number_verified,
-      given_name: u.given_name,
-      family_name: u.family_name,
-      role: u.role,
-      disabled: u.disabled,
-      has_password: !!u.password_hash,
-      created_at: iso(u.created_at),
-      updated_at: iso(u.updated_at),
-    },
+    user: { ...userView(u), updated_at: iso(u.updated_at) },
     profile: profile ? { ...profile, updated_at: iso(profile.updated_at) } : null,
     identities: identities.map((i) => ({
       provider: i.provider,

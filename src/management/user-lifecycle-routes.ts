@@ -8,7 +8,7 @@ import { anyObject, nullable, partialObject } from '../http/schema-types.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
 import { eraseUser } from '../self-service/account-deletion.js';
 import type { User } from '../storage/sql/users.js';
-import { userView } from './user-view.js';
+import { userView } from '../accounts/user-view.js';
 import { requireAuthorityOver } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';

@@ -7,7 +7,7 @@ import { verifiedFactors } from '../stepup/factors.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
-import { userView } from './user-view.js';
+import { userView } from '../accounts/user-view.js';
 import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
