@@ -199,9 +199,13 @@ export async function migrate(d: Db): Promise<string[]> {
     d.engine === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(d.db)).rows[0]?.schema
       : undefined;
+  // Unordered: branches merged into one release add migrations side by side, so a database at the
+  // previous release may hold 023 but not 022. Each migration only adds (docs/operations.md#upgrades),
+  // so the missing ones apply after the newer ones, in name order.
   const migrator = new Migrator({
     db: d.db,
     provider: new StaticProvider(),
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
