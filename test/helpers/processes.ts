@@ -69,10 +69,18 @@ export function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `ward start [args]` in its own process, plain HTTP on loopback (as behind a TLS proxy). */
-export async function startWardProcess(env: Record<string, string>, args: string[] = []): Promise<WardProcess> {
+/**
+ * `ward start [args]` in its own process, plain HTTP on loopback (as behind a TLS proxy); from `cwd`'s
+ * sources when given (another release's checkout), else this one's.
+ */
+export async function startWardProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+  cwd?: string,
+): Promise<WardProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', ...args], {
+    cwd,
     env: {
       ...process.env,
       ...env,
