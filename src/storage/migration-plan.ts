@@ -57,6 +57,17 @@ function risks(engine: Engine, statement: string, contract: boolean, created: Se
   return out;
 }
 
+/** The existing tables (not created by the migration) whose schema it changes: each held exclusively until it commits. */
+function lockedTables(statements: string[], created: Set<string>): string[] {
+  const tables = new Set<string>();
+  for (const statement of statements) {
+    const s = statement.toLowerCase();
+    const table = /^alter table "([^"]+)"/.exec(s)?.[1] ?? /^create (?:unique )?index\b.*\bon "([^"]+)"/.exec(s)?.[1];
+    if (table && !created.has(table)) tables.add(table);
+  }
+  return [...tables];
+}
+
 /** The names of the migrations the database has applied (none when it was never migrated). */
 async function applied(d: Db): Promise<Set<string>> {
   try {
@@ -90,6 +101,12 @@ export async function planMigrationsOf(
     const contract = isContractMigration(name);
     const created = new Set<string>();
     const notes = statements.flatMap((s) => risks(engine, s, contract, created));
+    const locked = lockedTables(statements, created);
+    if (locked.length > 1)
+      notes.push(
+        `locks ${locked.length} existing tables in one transaction (${locked.join(', ')}): a request that ` +
+          'writes them in another order deadlocks with it; change one existing table per migration',
+      );
     if (contract)
       notes.unshift('a contract migration: run it only once no process of a release that uses what it removes runs');
     plan.push({ name, statements, online: !contract && notes.length === 0, notes });

@@ -112,6 +112,15 @@ describe('what makes a migration unsafe online', () => {
         },
       ],
       ['904-add-table', { up: async (db) => db.schema.createTable('t').addColumn('a', 'text').execute() }],
+      [
+        '905-add-to-two-tables',
+        {
+          up: async (db) => {
+            await db.schema.alterTable('grants').addColumn('x', 'text').execute();
+            await db.schema.alterTable('authorization_codes').addColumn('x', 'text').execute();
+          },
+        },
+      ],
     ]);
     assert.deepEqual(
       plan.map((m) => [m.name, m.online]),
@@ -121,8 +130,10 @@ describe('what makes a migration unsafe online', () => {
         ['902-contract-drop-it', false],
         ['903-add-required', false],
         ['904-add-table', true],
+        ['905-add-to-two-tables', false],
       ],
     );
+    assert.match(plan[5].notes.join(), /locks 2 existing tables in one transaction \(grants, authorization_codes\)/);
     assert.match(plan[0].notes.join(), /blocks writes/);
     assert.match(plan[1].notes.join(), /contract migration/);
     assert.match(plan[2].notes.join(), /^a contract migration/);
