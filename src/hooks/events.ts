@@ -108,4 +108,6 @@ export const REGISTERED_CLAIMS: ReadonlySet<string> = new Set([
   // Ward's own
   'auth_type',
   'custom_fields',
+  'step_up_action',
+  'gid',
 ]);

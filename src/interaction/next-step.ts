@@ -29,6 +29,8 @@ export interface SignedIn {
   user: User;
   amr: string[];
   authTime: number;
+  /** The action an API step-up named (docs/mfa.md#step-up-actions), carried into the grant's tokens. */
+  stepUpAction?: string | null;
 }
 
 /** A first factor: who signed in, and by which sign-in method (null: a tkn, recorded where it was issued). */
@@ -233,6 +235,7 @@ export function createNextStep(deps: NextStepDeps) {
       sessionId: session.id,
       authTime: who.authTime,
       amr: who.amr,
+      stepUpAction: who.stepUpAction ?? null,
     });
     return { kind: 'authorized', request, values, sessionCookie: session.cookie };
   }

@@ -22,6 +22,8 @@ export interface AccessTokenClaims {
   expires_at: number;
   /** The API resource the token is for (RFC 8707); null: Ward's own APIs (userinfo, the identity API). */
   aud: string | null;
+  /** The action of the step-up the grant was signed in with (docs/mfa.md#step-up-actions); null: none. */
+  step_up_action: string | null;
 }
 
 const VERSION = 1;
@@ -50,8 +52,10 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
         claims.amr,
         claims.created_at,
         claims.expires_at,
-        // Only a resource's token carries its audience: Ward's own tokens keep their size.
-        ...(claims.aud !== null ? [claims.aud] : []),
+        // Only a resource's token carries its audience, and only a step-up's its action: Ward's own
+        // tokens keep their size. A token of an older release (ten fields) opens the same.
+        ...(claims.aud !== null || claims.step_up_action !== null ? [claims.aud] : []),
+        ...(claims.step_up_action !== null ? [claims.step_up_action] : []),
       ]);
       return { token: PREFIX + encryptBytes(key, body, aad).toString('base64url'), jti };
     },
@@ -63,21 +67,33 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
       if (raw.toString('base64url') !== text) return null;
       try {
         const body = decryptBytes(key, raw, aad).toString('utf8');
-        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud] = JSON.parse(
-          body,
-        ) as [
-          string,
-          string | null,
-          string,
-          string | null,
-          string,
-          number | null,
-          string[],
-          number,
-          number,
-          string | undefined,
-        ];
-        return { jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud: aud ?? null };
+        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud, action] =
+          JSON.parse(body) as [
+            string,
+            string | null,
+            string,
+            string | null,
+            string,
+            number | null,
+            string[],
+            number,
+            number,
+            string | null | undefined,
+            string | undefined,
+          ];
+        return {
+          jti,
+          grant_id,
+          client_id,
+          user_id,
+          scope,
+          auth_time,
+          amr,
+          created_at,
+          expires_at,
+          aud: aud ?? null,
+          step_up_action: action ?? null,
+        };
       } catch {
         return null;
       }

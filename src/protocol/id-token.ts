@@ -40,6 +40,8 @@ export interface IdTokenInput {
   profile?: StoredProfile | null;
   /** The claims the before.token hooks added when the caller asked them; else the signer asks them. */
   hookClaims?: Record<string, unknown>;
+  /** The action of the step-up the grant was signed in with (docs/mfa.md#step-up-actions). */
+  stepUpAction?: string | null;
 }
 
 /** Left half of the SHA-256 of a token, base64url (OIDC Core 3.1.3.6 at_hash / 3.3.2.11 c_hash). */
@@ -130,6 +132,7 @@ export function createIdTokenSigner(deps: {
       ...(input.accessToken ? { at_hash: halfHash(input.accessToken) } : {}),
       ...(input.code ? { c_hash: halfHash(input.code) } : {}),
       ...(input.sessionId ? { sid: sidOf(input.sessionId) } : {}),
+      ...(input.stepUpAction ? { step_up_action: input.stepUpAction } : {}),
       ...claimsFor(user, input.scopes, profile),
     };
     return signForClient(client, payload, deps);

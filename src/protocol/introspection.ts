@@ -47,6 +47,8 @@ export type Introspection =
       sub?: string;
       username?: string;
       auth_time?: number;
+      /** The action of the step-up the grant was signed in with (docs/mfa.md#step-up-actions). */
+      step_up_action?: string;
     };
 
 const INACTIVE = { active: false } as const;
@@ -92,6 +94,7 @@ async function accessToken(r: Deps, caller: Client, token: string): Promise<Intr
     ...(claims.aud !== null ? { jti: claims.jti } : {}),
     ...(user ? subject(user) : {}),
     ...(claims.auth_time !== null ? { auth_time: seconds(claims.auth_time) } : {}),
+    ...(claims.step_up_action !== null ? { step_up_action: claims.step_up_action } : {}),
   };
 }
 
@@ -112,6 +115,7 @@ async function refreshToken(r: Deps, caller: Client, token: string): Promise<Int
     aud: row.client_id,
     ...subject(row.user),
     ...(row.grant_auth_time !== null ? { auth_time: seconds(row.grant_auth_time) } : {}),
+    ...(row.grant_step_up_action !== null ? { step_up_action: row.grant_step_up_action } : {}),
   };
 }
 

@@ -26,7 +26,9 @@ export interface IssueInput {
   client: Client;
   user: User | null;
   /** The token family; null for client_credentials (no user: nothing to revoke as a family). */
-  grant: (Pick<GrantRow, 'id' | 'auth_time' | 'amr'> & { session_id?: string | null }) | null;
+  grant:
+    | (Pick<GrantRow, 'id' | 'auth_time' | 'amr'> & { session_id?: string | null; step_up_action?: string | null })
+    | null;
   scopes: string[];
   nonce?: string | null;
   /** Issue a (rotating) refresh token: only when offline_access was granted. */
@@ -88,6 +90,7 @@ export function createTokenIssuer(deps: {
       amr,
       created_at: now,
       expires_at: now + ttl * 1000,
+      step_up_action: grant?.step_up_action ?? null,
     };
     const { token: accessToken } =
       resource?.token_format === 'jwt'
@@ -125,6 +128,7 @@ export function createTokenIssuer(deps: {
         amr,
         accessToken,
         sessionId: grant?.session_id ?? null,
+        stepUpAction: grant?.step_up_action ?? null,
         repos: tx,
         profile: input.profile,
       });

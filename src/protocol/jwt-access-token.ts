@@ -59,6 +59,7 @@ export function createJwtAccessTokens(deps: {
         ...(claims.auth_time !== null ? { auth_time: seconds(claims.auth_time) } : {}),
         ...(claims.amr.length ? { amr: claims.amr } : {}),
         ...(claims.grant_id ? { gid: claims.grant_id } : {}),
+        ...(claims.step_up_action !== null ? { step_up_action: claims.step_up_action } : {}),
       };
       return { token: await deps.jws.rs256(payload, kid, key, AT_JWT_TYPE), jti };
     },
@@ -93,6 +94,7 @@ export function createJwtAccessTokens(deps: {
           created_at: p.iat! * 1000 + 999,
           expires_at: p.exp! * 1000,
           aud,
+          step_up_action: typeof p.step_up_action === 'string' ? p.step_up_action : null,
         };
       } catch {
         return null;

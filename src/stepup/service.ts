@@ -34,12 +34,21 @@ export interface StepUpFinish {
   interactionDigest: string | null;
   amr: string[];
   channel: Channel | StrongFactorType;
+  /** The action the step-up was asked for (`action` of /identity/v1/mfa/stepup); null: none. */
+  action: string | null;
 }
 
 /** Every second factor a step-up may be answered with (the `factors` of its answer). */
 export type SecondFactorType = Channel | StrongFactorType;
 
 const CHANNELS: Channel[] = ['email', 'sms'];
+
+/** The action a step-up row was begun for (its `params`), or null. */
+function actionOf(params: string | null): string | null {
+  if (!params) return null;
+  const { action } = JSON.parse(params) as { action?: unknown };
+  return typeof action === 'string' && action ? action : null;
+}
 
 export function createStepUpService(
   r: StepUpDeps,
@@ -79,14 +88,15 @@ export function createStepUpService(
   }
 
   async function finished<T extends StepUpRow>(row: T, user: User, channel: SecondFactorType) {
+    const action = actionOf(row.params);
     await r.events.emit(
       'mfa.stepup_verified',
-      { user_id: user.id, client_id: row.client_id, channel },
+      { user_id: user.id, client_id: row.client_id, channel, ...(action ? { action } : {}) },
       'step-up verified',
     );
     const amr = steppedUpAmr(JSON.parse(row.base_amr) as string[], channel);
     return {
-      done: { user, clientId: row.client_id, interactionDigest: row.interaction_digest, amr, channel },
+      done: { user, clientId: row.client_id, interactionDigest: row.interaction_digest, amr, channel, action },
       row,
     };
   }
@@ -152,7 +162,11 @@ export function createStepUpService(
         if (!row || row.disabled) throw invalidToken();
         throw new WardError('noSecondFactor');
       }
-      await r.events.emit('mfa.stepup_started', { user_id: user.id, client_id: bound.clientId }, 'step-up started');
+      await r.events.emit(
+        'mfa.stepup_started',
+        { user_id: user.id, client_id: bound.clientId, ...(action ? { action } : {}) },
+        'step-up started',
+      );
       // The factor types in the order the user got them (a stable sort: email first on a tie).
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
       // Every factor that answers it (a new field: amr keeps email/sms only, all the Core SDK knows),

@@ -113,6 +113,8 @@ export interface AuthorizationCodesTable {
   created_at: number;
   /** The API resource (RFC 8707) the code was asked for; null: none (migration 025). */
   resource: string | null;
+  /** The action of the step-up that signed this in (migration 034); null: none. */
+  step_up_action: string | null;
 }
 
 export interface OneTimeTokensTable {
@@ -158,6 +160,8 @@ export interface GrantsTable {
   revoked_at: number | null;
   /** The API resource (RFC 8707) the grant's access tokens are for; null: none (migration 025). */
   resource: string | null;
+  /** The action of the step-up that signed this grant in (migration 033); null: none. */
+  step_up_action: string | null;
 }
 
 /** Access tokens revoked one by one (RFC 7009); the tokens themselves are sealed, not stored. */

@@ -32,6 +32,7 @@ for (const engine of engines()) {
         expires_at: now + 3_600_000,
         revoked_at: null,
         resource: null,
+        step_up_action: null,
       });
       const viewer = api(ward, (await consoleToken(ward, 'viewer')).token);
       const listed = await viewer.get(`/api/v1/users/${u.id}/consents`);

@@ -59,6 +59,7 @@ for (const engine of engines()) {
           expires_at: now + 60_000,
           revoked_at: null,
           resource: null,
+          step_up_action: null,
         });
       await grant('g1', 'u5', 'app');
       await grant('g2', 'u5', 'app');

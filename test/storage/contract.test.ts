@@ -163,6 +163,7 @@ for (const engine of engines()) {
         consumed_at: null,
         created_at: now,
         resource: null,
+        step_up_action: null,
       });
       const results = await Promise.all(Array.from({ length: 20 }, () => s.codes.consume('d1', now)));
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
@@ -188,6 +189,7 @@ for (const engine of engines()) {
         expires_at: now + 1e6,
         revoked_at: null,
         resource: null,
+        step_up_action: null,
       });
       const code = (digest: string, grantId: string, challenge: string, userId = 'u1') => ({
         code_digest: digest,
@@ -205,6 +207,7 @@ for (const engine of engines()) {
         consumed_at: null,
         created_at: now,
         resource: null,
+        step_up_action: null,
       });
       await s.codes.insertWithGrant(grant('g9a'), code('c9a', 'g9a', 'ch-once'));
       await s.codes.insertWithGrant(grant('g9b'), code('c9b', 'g9b', 'ch-twice'));
@@ -287,6 +290,7 @@ for (const engine of engines()) {
         expires_at: now + 1e6,
         revoked_at: null,
         resource: null,
+        step_up_action: null,
       });
       await s.tokens.insertRefreshToken({
         digest: 'r1',
@@ -345,6 +349,7 @@ for (const engine of engines()) {
         expires_at: now + 1e6,
         revoked_at: null,
         resource: null,
+        step_up_action: null,
       });
       assert.equal(await s.tokens.accessTokenRevoked('j2', 'g2'), false);
       assert.equal(await s.tokens.accessTokenRevoked('j3', null), false);
@@ -480,6 +485,7 @@ for (const engine of engines()) {
           expires_at: now + 1e6,
           revoked_at: null,
           resource: null,
+          step_up_action: null,
         });
       for (const id of ['keep', 'other-1', 'other-2']) await session(id);
       await session('someone-else', 'u1');
@@ -595,6 +601,7 @@ for (const engine of engines()) {
         expires_at: now + 60_000,
         revoked_at: null,
         resource: 'https://api.example/two',
+        step_up_action: null,
       };
       await s.codes.insertWithGrant(grant, {
         code_digest: 'd-res',
@@ -612,6 +619,7 @@ for (const engine of engines()) {
         consumed_at: null,
         created_at: now,
         resource: grant.resource,
+        step_up_action: null,
       });
       const consumed = await s.codes.consume('d-res', now);
       assert.equal(consumed.state === 'ok' && consumed.row.resource, 'https://api.example/two');

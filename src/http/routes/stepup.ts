@@ -171,7 +171,7 @@ export function stepUpRoutes(app: WardApp, r: StepUpRouteDeps, deps: SignInDeps)
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
     // A step-up is a (re-)authentication: a new session id, the old session ended (SS-01).
-    const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
+    const who = { user: done.user, amr: done.amr, authTime: r.clock.now(), stepUpAction: done.action };
     const browser = { sessionCookie: req.cookies[SESSION_COOKIE], userAgent: req.headers['user-agent'] };
     const outcome = await nextStep.afterSecondFactor(interaction, who, browser, true);
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');

@@ -116,7 +116,7 @@ export function strongFactorRoutes(app: WardApp, r: StrongFactorRouteDeps, deps:
     if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')
       await rememberDevice(r, reply, done.user.id, req.headers['user-agent']);
-    const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
+    const who = { user: done.user, amr: done.amr, authTime: r.clock.now(), stepUpAction: done.action };
     const outcome = await nextStep.afterSecondFactor(
       interaction,
       who,

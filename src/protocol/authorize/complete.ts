@@ -22,6 +22,8 @@ export interface Authenticated {
   sessionId: string | null;
   authTime: number;
   amr: string[];
+  /** The action a step-up named (`/identity/v1/mfa/stepup`'s `action`), carried into every token of the grant. */
+  stepUpAction?: string | null;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function issueAuthorization(
     expires_at: now + account.refresh_token_ttl * 1000,
     revoked_at: null,
     resource: req.resource ?? null,
+    step_up_action: auth.stepUpAction ?? null,
   };
   const idToken = (code?: string) =>
     r.signIdToken({
@@ -59,6 +62,7 @@ export async function issueAuthorization(
       amr: auth.amr,
       code,
       sessionId: auth.sessionId,
+      stepUpAction: grant.step_up_action,
     });
   // No access token goes with it, so the ID token carries the claims its scopes release (OIDC Core 5.4).
   if (req.responseType === 'id_token') {
@@ -90,6 +94,7 @@ export async function issueAuthorization(
       consumed_at: null,
       created_at: now,
       resource: grant.resource,
+      step_up_action: grant.step_up_action,
     });
     return req.responseType === 'code id_token' ? { code, id_token: await idToken(code) } : { code };
   }

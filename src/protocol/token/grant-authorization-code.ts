@@ -86,7 +86,13 @@ export async function authorizationCodeGrant(
   // The consume refused a code of a revoked grant. A revocation after it (a concurrent reuse of
   // this code) is not re-checked here: this request won, and its tokens die with the grant.
   // The code carries what the tokens need of its grant; the consume read its user.
-  const grant = { id: row.grant_id, auth_time: row.auth_time, amr: row.amr, session_id: row.session_id };
+  const grant = {
+    id: row.grant_id,
+    auth_time: row.auth_time,
+    amr: row.amr,
+    session_id: row.session_id,
+    step_up_action: row.step_up_action,
+  };
   const user = consumed.user;
   if (!user || user.disabled) throw invalidGrant(BAD_CODE);
   checkGrantTarget(row.resource, params.resource);

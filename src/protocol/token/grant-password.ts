@@ -94,6 +94,7 @@ export async function passwordGrant(
     revoked_at: null,
     // The password grant names no resource: its tokens are for Ward's own APIs.
     resource: null,
+    step_up_action: null,
   };
   // As at the token endpoint's other grants, the grant is stored first and the tokens issued outside a
   // transaction: the before.token hooks are HTTP calls, never made while a transaction holds the database.

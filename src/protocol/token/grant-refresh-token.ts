@@ -80,6 +80,7 @@ export async function refreshTokenGrant(
     auth_time: row.grant_auth_time,
     amr: row.grant_amr ?? '[]',
     session_id: row.grant_session_id,
+    step_up_action: row.grant_step_up_action,
   };
   return r.issueTokens(r.storage, {
     client: auth.client,

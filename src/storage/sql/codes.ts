@@ -74,6 +74,7 @@ const CODE_COLUMNS = columnsOf<CodeRow>()(
   'consumed_at',
   'created_at',
   'resource',
+  'step_up_action',
 );
 
 const consumeThenReadQ = prepared((q, codeDigest: string, now: number) => consumeCode(q, codeDigest, now));

@@ -15,6 +15,8 @@ export type RefreshWithGrant = RefreshTokenRow & {
   grant_revoked_at: number | null;
   /** The API resource the grant was made for (its tokens' audience); null: none. */
   grant_resource: string | null;
+  /** The action of the step-up that signed the grant in; null: none. */
+  grant_step_up_action: string | null;
   user: User | undefined;
   /** The user's profile, read with it (null: none stored). */
   profile: StoredProfile | null;
@@ -32,6 +34,7 @@ export const GRANT_COLUMNS = columnsOf<GrantRow>()(
   'expires_at',
   'revoked_at',
   'resource',
+  'step_up_action',
 );
 const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()(
   'digest',
@@ -57,6 +60,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
       'grants.expires_at as grant_expires_at',
       'grants.revoked_at as grant_revoked_at',
       'grants.resource as grant_resource',
+      'grants.step_up_action as grant_step_up_action',
     ])
     .select(JOINED_USER)
     .select(JOINED_PROFILE)

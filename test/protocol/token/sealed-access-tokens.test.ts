@@ -29,6 +29,7 @@ const CLAIMS = {
   created_at: 1_700_000_000_000,
   expires_at: 1_700_000_900_000,
   aud: null,
+  step_up_action: null,
 };
 
 describe('sealed access tokens: the codec', () => {
@@ -43,6 +44,14 @@ describe('sealed access tokens: the codec', () => {
     assert.deepEqual(codec.open(a.token), { ...CLAIMS, jti: a.jti });
     assert.match(a.token, /^wat1\.[A-Za-z0-9_-]+$/, 'a Bearer-safe, URL-safe value');
     assert.ok(!a.token.includes(CLAIMS.user_id) && !a.token.includes('spa'), 'nothing readable inside');
+  });
+
+  it('carries a step-up action, with or without an audience', () => {
+    for (const aud of [null, 'https://api.example/x']) {
+      const claims = { ...CLAIMS, aud, step_up_action: 'delete_account' };
+      const t = codec.seal(claims);
+      assert.deepEqual(codec.open(t.token), { ...claims, jti: t.jti });
+    }
   });
 
   it('refuses every changed, truncated, extended, re-spelled or foreign token', () => {

@@ -8,7 +8,8 @@ import { answer, captchaParams, protocolParams } from '../../protocol-schema.js'
 export const stepUpSchema = {
   body: protocolParams({
     tkn: 'string: a tkn of the password login (or the SSO cookie, or a Bearer access token when allowed)',
-    action: 'string: what the step-up is for (at most 100 characters)',
+    action:
+      'string: what the step-up is for (at most 100 characters): the step_up_action claim of the tokens it leads to',
     client_id: 'string: the client',
     redirect_uri: 'string: a callback of the client',
     response_type: 'string: code',

@@ -65,6 +65,7 @@ export const introspectSchema = {
       sub: Type.String(),
       username: Type.String(),
       auth_time: Type.Number(),
+      step_up_action: Type.String({ description: 'the action of the step-up the grant was signed in with' }),
     }),
   },
 };
