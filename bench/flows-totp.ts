@@ -2,8 +2,9 @@
 // emailed code: stepup (Bearer) → /identity/v1/mfa/stepup/verify with the app's code → token. Its users
 // are made through the public API (signup, the hosted login, the app enrolled and turned on with a
 // first code); the codes are computed here (RFC 6238 with node:crypto). Ward accepts each 30-second
-// step once per user (replay), within one step either side: a user answers at most 3 flows at once, then
-// one every 30 s, so the pool must be large for the run's length (bench/README.md says how large).
+// step once per user (replay), within one step either side: a user answers 2 flows at once (its first
+// code used the step before), then one every 30 s, so the pool must be large for the run's length
+// (bench/README.md says how large).
 import { createHmac } from 'node:crypto';
 import { type Ctx, type Flow, type Pool, runOnce } from './flow.js';
 import { JSONH, PASSWORD, SCOPE, SPA, stepUpStep, tokenStep, wardLogin, pmap, type WardUser } from './flows-ward.js';
@@ -61,7 +62,8 @@ export async function makeTotpUsers(url: string, n: number, tag: string): Promis
       });
       if (e.status !== 200) throw new Error(`TOTP enrolment ${e.status} ${e.body}`);
       u.secret = base32(json<{ secret: string }>(e.body).secret);
-      u.lastStep = stepNow();
+      // The first code from the step before: the current and next steps stay for the runs (2 flows at once).
+      u.lastStep = stepNow() - 1;
       const v = await send(url, {
         method: 'POST',
         path: '/identity/v1/mfa/credentials/totp/verify',

@@ -53,8 +53,8 @@ export interface Scenario {
 }
 
 const sig = (c: Ceilings) => 1 / c.L1_2;
-/** B9t's users with an authenticator app (WARD_BENCH_TOTP_USERS): each gives 3 flows, then 1 per 30 s. */
-const TOTP_USERS = Number(process.env.WARD_BENCH_TOTP_USERS ?? 1000);
+/** B9t's users with an authenticator app (WARD_BENCH_TOTP_USERS): each gives 2 flows, then 1 per 30 s. */
+const TOTP_USERS = Number(process.env.WARD_BENCH_TOTP_USERS ?? 2000);
 const h = (c: Ceilings) => 1 / c.L4b;
 const basic = `Basic ${Buffer.from(`bench-mgmt:${MGMT_SECRET}`).toString('base64')}`;
 const fixed = (
@@ -217,7 +217,7 @@ export const SCENARIOS: Scenario[] = [
     model: (c) => ({ value: 1 / (sig(c) + 3 * h(c)), label: '1/(s+3h)' }),
     async prepare(s, need) {
       const w = onlyWard(s);
-      // Each user answers at most 3 flows, then one per 30 s (replay): enough for a --quick run.
+      // Each user answers 2 flows, then one per 30 s (replay): enough for a --quick run.
       const users = await makeTotpUsers(w.url, Math.max(w.users.length, TOTP_USERS), `${Date.now()}-${need.runs}`);
       const pool = new Pool(users);
       return { plan: { kind: 'flow', flow: wardTotpStepUp(pool) }, settle: () => pool.settle(true) };
