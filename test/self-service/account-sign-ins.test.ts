@@ -1,12 +1,15 @@
 // The account page's "Where you're signed in" (issue 38, item 5), on both engines over real HTTPS: the
 // page lists both browsers (browser and system, this one marked) and signs the other one out with its
-// CSRF-protected form (its refresh token is refused, that browser is signed out, the audit keeps it);
+// CSRF-protected form (its refresh token is refused, its client gets a back-channel logout token, that
+// browser is signed out, the audit keeps it);
 // a post without the page's token ends nothing; "Sign out everywhere else" keeps only this session; a
 // trusted device is listed and forgotten (another user's is not found); the recent security events show.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { trustDevice } from '../../src/accounts/trusted-devices.js';
 import { ACCOUNT_PAGE, formsOf, openPage, postPageForm } from '../helpers/account-page.js';
+import { Receiver } from '../helpers/backchannel-receiver.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { authorizeUrl, location, passwordLogin, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
@@ -20,14 +23,27 @@ const CHROME =
 for (const engine of engines()) {
   describe(`the account page's sign-ins (${engine})`, () => {
     let ward: TestWard;
+    const rp = new Receiver();
     before(async () => {
+      await rp.start();
       ward = await startWard({
         engine,
-        clients: [{ client_id: 'spa', type: 'public', allowed_callback_urls: ['https://app.example/cb'], sso: true }],
+        clients: [
+          {
+            client_id: 'spa',
+            type: 'public',
+            allowed_callback_urls: ['https://app.example/cb', `${rp.url}/cb`],
+            backchannel_logout_uri: `${rp.url}/backchannel`,
+            sso: true,
+          },
+        ],
         account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
       });
     });
-    after(async () => ward.close());
+    after(async () => {
+      await ward.close();
+      await rp.close();
+    });
 
     /** Signs in in `browser` with its User-Agent; returns the refresh token of that session. */
     async function signIn(browser: Browser, user: { email: string; password: string }, ua: string) {
@@ -82,8 +98,11 @@ for (const engine of engines()) {
       assert.equal(await refreshes(theirs), 200, 'and nothing ended');
 
       ward.clock.advance(1000);
+      const hits = rp.hits;
       const ended = await postPageForm(laptop, page.html, `${ACCOUNT_PAGE}/sessions/end`, {});
       assert.equal(ended.status, 303);
+      await rp.hitsReach(hits + 1);
+      assert.equal(decodeJwt(rp.tokens.at(-1)!).sub, user.id, 'its client got a back-channel logout token');
       assert.equal(ended.res.headers.get('location'), `${ACCOUNT_PAGE}?notice=session_ended`);
       assert.equal(await refreshes(theirs), 400, "the other session's refresh token is refused");
       assert.equal((await openPage(office)).status, 401, 'that browser is signed out');
