@@ -35,7 +35,7 @@ export interface WardUser {
 export interface RefreshState {
   rt: string;
 }
-const JSONH = { 'content-type': 'application/json' };
+export const JSONH = { 'content-type': 'application/json' };
 
 const authorizePath = (scope: string, challenge: string, client = SPA) =>
   '/oauth/authorize?' +
@@ -50,7 +50,7 @@ const authorizePath = (scope: string, challenge: string, client = SPA) =>
     code_challenge_method: 'S256',
   });
 
-const tokenStep = (path: string, client = SPA) => ({
+export const tokenStep = (path: string, client = SPA) => ({
   name: 'token',
   expect: [200],
   build: (c: Ctx): Req => ({
@@ -217,7 +217,7 @@ export function wardVerifyWrong(challenges: Array<{ id: string; wrong: string }>
   };
 }
 
-const stepUpStep = {
+export const stepUpStep = {
   name: 'stepup',
   expect: [200],
   build: (c: Ctx): Req => ({

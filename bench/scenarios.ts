@@ -1,4 +1,4 @@
-// The scenarios B1-B9 of performance.md: for each, the plan per server, the ceiling model built from
+// The scenarios B1-B9 (and B9t, TOTP) of performance.md: for each, the plan per server, the ceiling model built from
 // L1-L4 measured in this run, and the goal. s = 1/L1 (2 cores), h = 1/L4b (one minimal request).
 import type { Ceilings } from './ceilings.js';
 import { Pool } from './flow.js';
@@ -17,6 +17,7 @@ import {
   type RefreshState,
   type WardUser,
 } from './flows-ward.js';
+import { makeTotpUsers, wardTotpStepUp } from './flows-totp.js';
 import type { Plan } from './load.js';
 import type { Sink } from './smtp.js';
 import { ADMIN_SECRET, MGMT_SECRET } from './ward.js';
@@ -52,6 +53,8 @@ export interface Scenario {
 }
 
 const sig = (c: Ceilings) => 1 / c.L1_2;
+/** B9t's users with an authenticator app (WARD_BENCH_TOTP_USERS): each gives 2 flows, then 1 per 30 s. */
+const TOTP_USERS = Number(process.env.WARD_BENCH_TOTP_USERS ?? 2000);
 const h = (c: Ceilings) => 1 / c.L4b;
 const basic = `Basic ${Buffer.from(`bench-mgmt:${MGMT_SECRET}`).toString('base64')}`;
 const fixed = (
@@ -202,6 +205,22 @@ export const SCENARIOS: Scenario[] = [
       const w = onlyWard(s);
       const pool = new Pool(w.users);
       return { plan: { kind: 'flow', flow: wardStepUp(pool, w.sink) }, settle: () => pool.settle(true) };
+    },
+  },
+  {
+    // The peer has no TOTP: oidc-provider leaves every factor to the app's own interaction pages.
+    id: 'B9t',
+    title: 'TOTP second factor: stepup, verify (app code), token',
+    unit: 'flows/s',
+    peer: false,
+    goal: 'CPU/flow < B9',
+    model: (c) => ({ value: 1 / (sig(c) + 3 * h(c)), label: '1/(s+3h)' }),
+    async prepare(s, need) {
+      const w = onlyWard(s);
+      // Each user answers 2 flows, then one per 30 s (replay): enough for a --quick run.
+      const users = await makeTotpUsers(w.url, Math.max(w.users.length, TOTP_USERS), `${Date.now()}-${need.runs}`);
+      const pool = new Pool(users);
+      return { plan: { kind: 'flow', flow: wardTotpStepUp(pool) }, settle: () => pool.settle(true) };
     },
   },
 ];

@@ -2,7 +2,7 @@
 // data in from the management API.
 import { CLIENT_BODY, CREATE_CLIENT_BODY } from './client-page.js';
 import { SETTINGS_BODY } from './settings-page.js';
-import { CREATE_USER_FORM, USER_ACCOUNT_SECTION, USER_PROFILE_FORM } from './user-admin-page.js';
+import { CREATE_USER_FORM, USER_ACCOUNT_SECTION, USER_FACTORS_SECTION, USER_PROFILE_FORM } from './user-admin-page.js';
 import { html, type SafeHtml } from '../lib/html.js';
 import type { PageName } from './shell.js';
 
@@ -59,8 +59,7 @@ const USER = html`<section aria-labelledby="h-profile"><h2 id="h-profile">Profil
 <button type="button" id="revoke-sessions">Revoke all sessions</button></div>${USER_PROFILE_FORM}</section>
 ${USER_ACCOUNT_SECTION}
 ${ROLE_FORM}
-<section aria-labelledby="h-factors"><h2 id="h-factors">Second factors</h2>
-${table('factors-table', 'MFA credentials', ['Type', 'Destination', 'Verified', 'Added'], true)}</section>
+${USER_FACTORS_SECTION}
 <section aria-labelledby="h-passkeys"><h2 id="h-passkeys">Passkeys</h2>
 ${table('passkeys-table', 'Passkeys (WebAuthn)', ['Name', 'Kind', 'Added', 'Last used'], true)}</section>`;
 
@@ -73,7 +72,7 @@ ${text('audit-until', 'Until', 'until', html`type="datetime-local" step="1"`)}
 <div class="field"><label for="audit-limit">Per page</label><select id="audit-limit" name="limit">
 <option>25</option><option selected>50</option><option>100</option></select></div>
 <button type="submit">Filter</button></form>
-${table('audit-table', 'Management actions, newest first', ['When', 'Action', 'Actor', 'Target', 'Outcome'])}
+${table('audit-table', 'Management actions, newest first', ['When', 'Action', 'Actor', 'Target', 'Outcome', 'Details'])}
 <nav class="pager" aria-label="Audit pages"><button type="button" id="audit-newer">Newer</button>
 <span id="audit-page" aria-live="polite"></span><button type="button" id="audit-older">Older</button></nav>`;
 

@@ -34,7 +34,7 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
   'site-keys': ['keys.js'],
   settings: ['settings.js'],
   users: ['users.js', 'user-admin.js'],
-  user: ['users.js', 'user-admin.js'],
+  user: ['users.js', 'user-admin.js', 'user-factors.js'],
   audit: ['audit.js'],
 };
 export const CORE_SCRIPTS = ['console.js', 'dialog.js'];

@@ -52,3 +52,22 @@ ${profileField('locale', 'Locale', html`type="text" maxlength="35" autocomplete=
 <textarea id="pf-custom_fields" name="custom_fields" rows="4" spellcheck="false" aria-describedby="pf-hint">
 </textarea></div>
 <button type="submit">Save profile</button></form></details>`;
+
+/**
+ * Every factor of the user (GET /api/v1/users/{id}/factors: email, SMS, authenticator app; passkeys in
+ * their own table), the recovery codes left, and "Reset all factors" with the reason the audit trail keeps
+ * (manage:users; static/user-factors.js asks in the confirmation dialog first). Nothing is made for the
+ * user: only they enrol factors and make recovery codes.
+ */
+export const USER_FACTORS_SECTION = html`<section aria-labelledby="h-factors"><h2 id="h-factors">Second factors</h2>
+<table id="factors-table"><caption>Second factors (MFA)</caption><thead><tr><th scope="col">Type</th>
+<th scope="col">Destination</th><th scope="col">Verified</th><th scope="col">Added</th><th scope="col">Last used</th>
+<th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody></tbody></table>
+<p id="recovery-codes-left"></p>
+<details id="reset-factors" data-perm="manage:users"><summary>Reset all factors</summary>
+<form id="reset-factors-form" novalidate><p class="hint" id="rf-hint">For a user who lost their factors, once you
+have checked who they are outside Ward. Every second factor, passkey and recovery code of the user is removed and
+their trusted devices are forgotten; they are told by email. The reason is kept in the audit trail.</p>
+<div class="field"><label for="rf-reason">Reason (required)</label><textarea id="rf-reason" name="reason" rows="3"
+minlength="3" maxlength="500" required aria-describedby="rf-hint"></textarea></div>
+<button type="submit" class="danger">Reset all factors</button></form></details></section>`;

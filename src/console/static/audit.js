@@ -1,6 +1,7 @@
 // Ward console, Audit log: filters (action, actor, target, since / until) and paging. A page asks the
 // API for one event more than it shows, to know whether an older page exists; "Older" continues
-// after the last event shown (before = its time, before_id = its id); "Newer" goes back a page.
+// after the last event shown (before = its time, before_id = its id); "Newer" goes back a page. Each row
+// shows the event's details (such as the reason of a factor reset).
 (function () {
   'use strict';
   var C = window.WardConsole,
@@ -9,6 +10,16 @@
   var td = function (v) {
     return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
   };
+
+  /** An event's details as "key: value; ..." (e.g. the reason of a factor reset); secrets are never in them. */
+  function details(d) {
+    return Object.keys(d || {})
+      .map(function (k) {
+        var v = d[k];
+        return k + ': ' + (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+      })
+      .join('; ');
+  }
 
   C.pages.audit = async function () {
     var form = $('#audit-filter'),
@@ -61,9 +72,10 @@
             td(e.actor_type + ' ' + e.actor_id),
             td(e.target),
             td(e.outcome),
+            td(details(e.details)),
           );
         }),
-        5,
+        6,
         'No event.',
       );
       last = events.length ? events[events.length - 1] : null;

@@ -1,6 +1,6 @@
 // Ward console, Users: search; one user's profile with Disable / Enable and Revoke all sessions
-// (manage:users), the console role (manage:roles: Administrators only), and their second factors
-// with Remove. Every destructive action asks in the confirmation dialog first.
+// (manage:users), the console role (manage:roles: Administrators only), and their passkeys with Remove
+// (the other factors: user-factors.js). Every destructive action asks in the confirmation dialog first.
 (function () {
   'use strict';
   var C = window.WardConsole,
@@ -69,55 +69,6 @@
     async function load() {
       var u = await C.api('GET', base);
       show(u);
-      C.fill(
-        $('#factors-table tbody'),
-        u.mfa_credentials.map(function (f) {
-          var action = null;
-          if (C.can('manage:users')) {
-            action = h(
-              'button',
-              { type: 'button', class: 'danger', 'aria-label': 'Remove factor ' + f.destination },
-              'Remove',
-            );
-            action.addEventListener('click', async function () {
-              if (
-                !(await C.confirm({
-                  title: 'Remove this factor?',
-                  confirm: 'Remove factor',
-                  danger: true,
-                  message:
-                    'The ' +
-                    (f.type === 'sms' ? 'SMS' : 'email') +
-                    ' factor ' +
-                    f.destination +
-                    ' is removed and the trusted devices of this user are forgotten.',
-                }))
-              )
-                return;
-              C.run(
-                async function () {
-                  await C.api('DELETE', base + '/mfa-credentials/' + enc(f.id));
-                  await load();
-                  C.status('Factor removed.');
-                },
-                action,
-                'Removing…',
-              );
-            });
-          }
-          return h(
-            'tr',
-            {},
-            td(f.type === 'sms' ? 'SMS' : 'Email'),
-            td(f.destination),
-            td(f.verified ? 'yes' : 'no'),
-            td(C.date(f.created_at)),
-            h('td', {}, action),
-          );
-        }),
-        5,
-        'No second factor.',
-      );
       var passkeys = await C.api('GET', base + '/passkeys');
       C.fill(
         $('#passkeys-table tbody'),

@@ -53,6 +53,7 @@ import type { Storage } from '../../storage/storage.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
 import { accountAppRoutes } from './account-app.js';
 import { accountLeaveRoutes } from './account-leave.js';
+import { accountSignInsRoutes, signInsView } from './account-sign-ins.js';
 import type { AccountDeletion } from '../../self-service/account-deletion.js';
 import type { UserService } from '../../accounts/users.js';
 
@@ -194,6 +195,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         graceDays: r.account().self_service.deletion_grace_days,
         codeSent: extra.codeSent,
       },
+      signIns: await signInsView(r, user.id, who.session.id),
     });
     return sendRendered(reply, page);
   }
@@ -394,4 +396,6 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
   accountAppRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
   // "Download my data" and "Delete my account" (account-leave.ts).
   accountLeaveRoutes(app, r, { signedIn, acceptPost, attempt, render, requireFresh });
+  // "Where you're signed in": sessions, trusted devices, security events (account-sign-ins.ts).
+  accountSignInsRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
 }

@@ -52,6 +52,22 @@ export interface AccountPageInput {
     /** A user without a password asked for their code: where it went. */
     codeSent?: Channel;
   };
+  /** "Where you're signed in" (account-sign-ins.ts): the live sessions, trusted devices, recent events. */
+  signIns?: SignInsView;
+}
+
+/** What the page shows of the user's sign-ins (self-service/sign-ins.ts reads them). */
+export interface SignInsView {
+  sessions: Array<{
+    id: string;
+    browser: string | null;
+    os: string | null;
+    createdAt: number;
+    lastUsedAt: number;
+    current: boolean;
+  }>;
+  devices: Array<{ id: string; browser: string | null; os: string | null; createdAt: number; expiresAt: number }>;
+  events: Array<{ type: string; at: number; by: 'user' | 'administrator' }>;
 }
 
 export const ACCOUNT_PATH = '/identity/v1/account';

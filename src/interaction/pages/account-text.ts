@@ -12,6 +12,9 @@ export const ACCOUNT_NOTICES = [
   'password_changed',
   'confirmed',
   'app_removed',
+  'session_ended',
+  'others_ended',
+  'device_forgotten',
 ] as const;
 export type AccountNotice = (typeof ACCOUNT_NOTICES)[number];
 

@@ -5,10 +5,17 @@ import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
 import { leaveSections } from './account-leave.js';
+import { signInsSection } from './account-sign-ins.js';
 import { type AccountPageInput, alertIn, CODE_ATTRS, form, hidden, input, section, submit } from './account-parts.js';
 import { accountText } from './account-text.js';
 
-export { ACCOUNT_PATH, type AccountPageInput, type AccountSection, type Channel } from './account-parts.js';
+export {
+  ACCOUNT_PATH,
+  type AccountPageInput,
+  type AccountSection,
+  type Channel,
+  type SignInsView,
+} from './account-parts.js';
 
 function summary(p: AccountPageInput): SafeHtml {
   const t = accountText(p.language);
@@ -191,7 +198,7 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     status,
     lang: p.language,
     title: t.title,
-    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${consentsSection(p)}${leave}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${signInsSection(p)}${consentsSection(p)}${leave}${back}`,
   };
 }
 

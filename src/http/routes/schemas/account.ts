@@ -83,3 +83,14 @@ export const accountDeleteSchema = {
 export const accountDataSchema = {
   querystring: protocolParams({}),
 };
+
+/** "Where you're signed in" (account-sign-ins.ts): sign out one session, every other one, forget a device. */
+export const accountSessionEndSchema = {
+  body: protocolParams({ ...form, session: 'string: the session to sign out (its id in the list)' }),
+};
+
+export const accountSessionsOthersSchema = { body: protocolParams({ ...form }) };
+
+export const accountTrustedDeviceSchema = {
+  body: protocolParams({ ...form, device: 'string: the trusted device to stop trusting' }),
+};
