@@ -212,7 +212,15 @@ export async function migrate(d: Db): Promise<string[]> {
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // One transaction per migration: migrateToLatest runs them all in one, which holds every table they
+  // alter until the last commits, and a running release's statement that takes two of those tables in
+  // the other order deadlocks with it (docs/operations.md#upgrades, rule 2).
+  const applied: string[] = [];
+  const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
+  for (const { name } of pending) {
+    const { error, results } = await migrator.migrateTo(name);
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    applied.push(...(results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName));
+  }
+  return applied;
 }
