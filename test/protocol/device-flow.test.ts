@@ -178,6 +178,10 @@ for (const engine of engines()) {
       const expired = await poll(late.device_code);
       assert.equal(expired.body.error, 'expired_token');
       assert.equal(expired.body.error_message_key, 'error.device.expiredToken');
+      // A day later the janitor removes the request; its code is then unknown.
+      ward.clock.advance(24 * 3600_000);
+      await ward.registry.janitor.sweep();
+      assert.equal((await poll(late.device_code)).body.error, 'invalid_grant');
     });
 
     it('refuses a device code used twice (invalid_grant) and revokes what the first use got', async () => {

@@ -30,6 +30,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('device_authorizations')
     .column('user_code_digest')
     .execute();
+  await db.schema
+    .createIndex('device_authorizations_expiry')
+    .on('device_authorizations')
+    .column('expires_at')
+    .execute();
   await db.schema.createIndex('device_authorizations_user').on('device_authorizations').column('user_id').execute();
 }
 

@@ -74,6 +74,11 @@ export function deviceAuthorizationsRepo(db: Kysely<Database>) {
     deny: (id: string, userId: string | null, now: number) =>
       setStatus(id, 'pending', { status: 'denied', user_id: userId }, now),
 
+    /** Deletes the requests that expired before `before` (the janitor, storage/change-poller.ts). */
+    async deleteExpired(before: number): Promise<void> {
+      await db.deleteFrom('device_authorizations').where('expires_at', '<', before).execute();
+    },
+
     /** The device redeemed the approval: true for exactly one poll. */
     consume: (id: string, now: number) => setStatus(id, 'approved', { status: 'consumed' }, now),
   };
