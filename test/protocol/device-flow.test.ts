@@ -184,6 +184,25 @@ for (const engine of engines()) {
       assert.equal((await poll(late.device_code)).body.error, 'invalid_grant');
     });
 
+    it("denies the device with the login page's Cancel", async () => {
+      const d = await authorizeDevice();
+      const browser = new Browser(ward);
+      const page = await (await browser.get(`/device?user_code=${d.user_code}`)).text();
+      const entered = await browser.postForm('/device', { csrf: field(page, 'csrf'), user_code: d.user_code });
+      const login = await (await browser.get(entered.headers.get('location')!)).text();
+      assert.match(login, /Sign in to Living-room TV/);
+      const cancelled = await browser.postForm('/oauth/authorize/consent', {
+        interaction: field(login, 'interaction'),
+        csrf: field(login, 'csrf'),
+        decision: 'deny',
+      });
+      assert.match(await cancelled.text(), /data-device="denied"/);
+      assert.equal((await poll(d.device_code)).body.error, 'access_denied');
+      // The code is used up: typed again, it is refused.
+      const again = await browser.postForm('/device', { csrf: field(page, 'csrf'), user_code: d.user_code });
+      assert.equal(again.status, 400);
+    });
+
     it('refuses a device code used twice (invalid_grant) and revokes what the first use got', async () => {
       const d = await authorizeDevice('openid offline_access');
       await userAnswers(d.user_code, 'allow');
