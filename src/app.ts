@@ -42,6 +42,7 @@ import { accountLeaveApiRoutes } from './http/routes/account-leave-api.js';
 import { mySessionRoutes } from './http/routes/my-sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
+import { deviceRoutes } from './http/routes/device.js';
 import { introspectRoutes } from './http/routes/introspect.js';
 import { documentFastPath, installFastPath } from './http/tuning/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
@@ -126,6 +127,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   socialRoutes(app, r, signIn);
   signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r, signIn);
+  deviceRoutes(app, r, signIn);
   introspectRoutes(app, r);
   identityRoutes(app, r, signIn);
   profileRoutes(app, r);

@@ -14,7 +14,7 @@ export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /** The grants a registered client may use: none that skips the user or hands Ward a password. */
-const GRANTS = ['authorization_code', 'refresh_token'] as const;
+const GRANTS = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'] as const;
 /** ID token algorithms a registered client may name (HS256 needs a secret). */
 const ALGORITHMS = ['RS256', 'ES256', 'EdDSA', 'HS256'] as const;
 /** Free-text metadata kept as registered and shown back (RFC 7591 section 2). */

@@ -74,6 +74,11 @@ export const CATALOG = {
   resourceServerOnly: entry(400, 'unauthorized_client', 'error.unauthorizedClient'),
   // RFC 8707 2: the resource parameter names no API resource of this server (or is not an absolute URI).
   invalidTarget: entry(400, 'invalid_target', 'error.invalidTarget'),
+  // The Device Authorization Grant's polling answers (RFC 8628 3.5).
+  authorizationPending: entry(400, 'authorization_pending', 'error.device.authorizationPending'),
+  slowDown: entry(400, 'slow_down', 'error.device.slowDown'),
+  expiredToken: entry(400, 'expired_token', 'error.device.expiredToken'),
+  deviceAccessDenied: entry(400, 'access_denied', 'error.device.accessDenied'),
   invalidEmailOrPassword: entry(400, 'invalid_grant', 'error.invalidEmailOrPassword'),
   signInDelayed: entry(429, 'rate_limit_reached', 'error.signIn.delayed'),
   accountLocked: entry(429, 'rate_limit_reached', 'error.account.locked'),

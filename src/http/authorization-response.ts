@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { cleanDescription, type Language, type WardError } from '../errors/ward-error.js';
 import { authorizeErrorPage } from '../interaction/pages/authorize-error.js';
 import { formPostPage } from '../interaction/pages/form-post.js';
+import { deviceDonePage } from '../interaction/pages/device.js';
 import { pageLanguage } from './page-language.js';
 import { html } from '../lib/html.js';
 import { jsonInScript, sendPage, sendRendered } from './pages.js';
@@ -20,6 +21,11 @@ export function sendAuthorizationResponse(
   values: Record<string, string | number | undefined>,
   redirectStatus = 302,
 ): FastifyReply {
+  // A device's sign-in has no redirect: a page tells the user to go back to the device.
+  if (req.device) {
+    const end = values.device === 'approved' ? 'approved' : values.device === 'expired' ? 'expired' : 'denied';
+    return sendRendered(reply, deviceDonePage(end, pageLanguage(reply.request, req)));
+  }
   const response: Record<string, string> = {};
   for (const [k, v] of Object.entries(values)) if (v !== undefined) response[k] = String(v);
   if (req.responseType === 'messenger_code') {

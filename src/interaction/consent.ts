@@ -6,9 +6,11 @@ import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 
 /** Whether this request, for a user who granted `granted` to its client, needs the consent page. */
 export function consentNeeded(
-  request: Pick<AuthorizeRequest, 'client' | 'scopes' | 'promptConsent'>,
+  request: Pick<AuthorizeRequest, 'client' | 'scopes' | 'promptConsent' | 'device'>,
   granted: string[],
 ) {
+  // A device's sign-in always shows its approval page (RFC 8628 5.4: the user confirms the device).
+  if (request.device) return true;
   if (request.client.first_party) return false;
   if (request.promptConsent) return true;
   const have = new Set(granted);

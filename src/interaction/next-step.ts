@@ -169,7 +169,7 @@ export function createNextStep(deps: NextStepDeps) {
    * an API step-up, a passwordless verify; answered in its JSON).
    */
   async function mustConsent(request: AuthorizeRequest, userId: string, api = false): Promise<boolean> {
-    if (request.client.first_party) return false;
+    if (request.client.first_party && !request.device) return false;
     if (!consentNeeded(request, await deps.grantedScopes(userId, request.client.client_id))) return false;
     const description = 'The user has not granted these scopes to this client';
     if (api) throw new WardError('authorizeConsentRequired', { description });

@@ -21,6 +21,7 @@ interface StoredRequest {
   display?: AuthorizeRequest['display'];
   max_age?: number;
   ui_locales?: string;
+  device?: string;
 }
 
 export function storeRequest(ar: AuthorizeRequest): string {
@@ -39,6 +40,7 @@ export function storeRequest(ar: AuthorizeRequest): string {
     display: ar.display,
     max_age: ar.maxAge,
     ui_locales: ar.uiLocales,
+    device: ar.device,
   };
   return JSON.stringify(stored);
 }
@@ -61,5 +63,6 @@ export function restoreRequest(json: string, client: Client): AuthorizeRequest {
     display: s.display,
     maxAge: s.max_age,
     uiLocales: s.ui_locales,
+    device: s.device,
   };
 }

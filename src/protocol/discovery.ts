@@ -7,6 +7,7 @@ export function discoveryDocument(issuer: string): string {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     userinfo_endpoint: `${issuer}/identity/v1/userinfo`,
     jwks_uri: `${issuer}/jwks.json`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
@@ -16,7 +17,14 @@ export function discoveryDocument(issuer: string): string {
     response_types_supported: ['code', 'token', 'id_token', 'code id_token', 'messenger_code'],
     response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
     // password: opt-in per client (off by default); listed because Ward supports it.
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', 'password'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      'client_credentials',
+      'implicit',
+      'password',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256', 'HS256', 'ES256', 'EdDSA'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

@@ -71,6 +71,8 @@ export function startJanitor(
       await storage.oneTime.deleteExpired(t - DAY);
       await storage.accountCodes.deleteExpired(t - DAY);
       await storage.interactions.deleteExpired(t);
+      // A day after expiry: a late poll is still told expired_token, a reused code still revokes.
+      await storage.deviceAuthorizations.deleteExpired(t - DAY);
       await storage.counters.deleteExpired(t);
       await storage.signInFailures.deleteExpired(t);
       await storage.tokens.deleteExpiredRevocations(t);

@@ -494,6 +494,28 @@ export interface ClientRegistrationsTable {
   updated_at: number;
 }
 
+/** A device authorization request (RFC 8628, migration 031): its codes as digests only. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  /** SHA-256 of the device code (the device holds the code). */
+  device_code_digest: string;
+  /** SHA-256 of the normalised user code. */
+  user_code_digest: string;
+  client_id: string;
+  scope: string;
+  resource: string | null;
+  /** pending, approved, denied or consumed. */
+  status: string;
+  interval_seconds: number;
+  last_polled_at: number | null;
+  /** Who approved or denied it, once someone did. */
+  user_id: string | null;
+  /** The grant (token family) an approval created. */
+  grant_id: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 /** One call of a hook (migration 021): what it decided, or how it failed. */
 export interface HookCallsTable {
   id: string;
@@ -513,6 +535,7 @@ export interface HookCallsTable {
 }
 
 export interface Database {
+  device_authorizations: DeviceAuthorizationsTable;
   hooks: HooksTable;
   hook_calls: HookCallsTable;
   client_registrations: ClientRegistrationsTable;

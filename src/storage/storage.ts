@@ -10,6 +10,7 @@ import { clientRegistrationsRepo } from './sql/client-registrations.js';
 import { codesRepo } from './sql/codes.js';
 import { consentsRepo } from './sql/consents.js';
 import { countersRepo } from './sql/counters.js';
+import { deviceAuthorizationsRepo } from './sql/device-authorizations.js';
 import { identitiesRepo, socialProvidersRepo } from './sql/identities.js';
 import { interactionsRepo } from './sql/interactions.js';
 import { keysRepo } from './sql/keys.js';
@@ -66,6 +67,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     consents: consentsRepo(db),
     clientRegistrations: clientRegistrationsRepo(db),
     apiResources: apiResourcesRepo(db),
+    deviceAuthorizations: deviceAuthorizationsRepo(db),
     webhookEndpoints: webhookEndpointsRepo(db),
     webhookDeliveries: webhookDeliveriesRepo(db, engine),
     hooks: hooksRepo(db),

@@ -99,6 +99,25 @@ for (const engine of engines()) {
       assert.equal(meta.client_id_metadata_document_supported, undefined);
     });
 
+    it('open: a registered client may ask for the device grant (RFC 8628) and use it', async () => {
+      setRegistration({ mode: 'open' });
+      const device = 'urn:ietf:params:oauth:grant-type:device_code';
+      const { res, body } = await register(ward, {
+        redirect_uris: [CB],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', device],
+        client_name: 'CLI tool',
+      });
+      assert.equal(res.status, 201, JSON.stringify(body));
+      assert.deepEqual(body.grant_types, ['authorization_code', device]);
+      const started = await ward.fetch('/oauth/device_authorization', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: String(body.client_id), scope: 'openid' }).toString(),
+      });
+      assert.equal(started.status, 200);
+    });
+
     it('open: a public client registers, signs a user in with PKCE and consent, and gets tokens', async () => {
       setRegistration({ mode: 'open' });
       const meta = (await (await ward.fetch('/.well-known/oauth-authorization-server')).json()) as Json;

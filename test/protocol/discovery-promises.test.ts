@@ -40,6 +40,8 @@ const LOGOUT_RP = {
 const MESSENGER_CB = 'https://facebook.com/messenger_platform/account_linking/';
 const BOT = { client_id: 'bot', name: 'Bot', type: 'public', allowed_callback_urls: [MESSENGER_CB] };
 const PASSWORD_APP = { ...PUBLIC_CLIENT, client_id: 'password-app', grant_types: ['password'] };
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const DEVICE_APP = { ...PUBLIC_CLIENT, client_id: 'device-app', grant_types: [DEVICE_GRANT] };
 const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
 const API = { client_id: 'api', type: 'resource_server', client_secret: API_SECRET };
 const ES = { ...PUBLIC_CLIENT, client_id: 'spa-es', jwt_algorithm: 'ES256' };
@@ -91,6 +93,7 @@ describe('discovery lists what works, and only that', () => {
         OPS,
         OIDC_RT,
         PASSWORD_APP,
+        DEVICE_APP,
         API,
         ES,
         ED,
@@ -324,6 +327,19 @@ describe('discovery lists what works, and only that', () => {
         };
         assert.equal((await userinfo((await expectTokens(await tokenRequest(ward, form))).access_token!)).status, 200);
         // Opt-in: a client that does not list it is refused.
+        await expectError(await tokenRequest(ward, { ...form, client_id: 'spa' }), 400, 'unauthorized_client');
+      },
+      // RFC 8628: the device_authorization_endpoint answers, and a poll is told to wait for the user.
+      [DEVICE_GRANT]: async () => {
+        const res = await ward.fetch(discovery.device_authorization_endpoint as string, {
+          method: 'POST',
+          body: new URLSearchParams({ client_id: 'device-app', scope: 'openid' }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        assert.equal(res.status, 200);
+        const { device_code } = (await res.json()) as { device_code: string };
+        const form = { grant_type: DEVICE_GRANT, device_code, client_id: 'device-app' };
+        await expectError(await tokenRequest(ward, form), 400, 'authorization_pending');
         await expectError(await tokenRequest(ward, { ...form, client_id: 'spa' }), 400, 'unauthorized_client');
       },
     },

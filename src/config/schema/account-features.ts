@@ -35,6 +35,7 @@ export const RateLimits = group(
     sessions: rateLimit(120, "list and end the user's own sessions, read their security events (/identity/v1/me/...)"),
     bulk_users: rateLimit(10, 'import or export users in bulk (/api/v1/users/import and /export)'),
     registration: rateLimit(20, 'register, read, change and delete clients (/oauth/register, RFC 7591 and 7592)'),
+    device: rateLimit(10, 'enter a device user code on the device page (/device, RFC 8628)'),
   },
   'Per-IP rate limits of the busiest endpoints.',
 );

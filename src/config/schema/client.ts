@@ -5,7 +5,15 @@ import { defaultsOf, flag, group, list, oneOf, orNull, text } from './kit.js';
 
 export const JWT_ALGORITHMS = ['RS256', 'HS256', 'ES256', 'EdDSA'] as const;
 export const RESPONSE_TYPES = ['code', 'id_token', 'code id_token'] as const;
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'password'] as const;
+/** The Device Authorization Grant's grant_type (RFC 8628 3.4). */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'password',
+  DEVICE_CODE_GRANT,
+] as const;
 export const MANAGEMENT_SCOPES = [
   'read:clients',
   'manage:clients',

@@ -65,6 +65,11 @@ export function consentRoutes(app: WardApp, r: AuthorizeConsentDeps, deps: SignI
       const who = interaction.userId ? { user_id: interaction.userId } : {};
       const reason = interaction.step === 'consent' ? 'the user denied consent' : 'the user cancelled';
       await r.events.emit('authorize.denied', { client_id: ar.client.client_id, ...who }, reason);
+      // A device's sign-in: its request is denied (the device's next poll gets access_denied).
+      if (ar.device) {
+        const denied = await r.storage.deviceAuthorizations.deny(ar.device, interaction.userId, r.clock.now());
+        return sendAuthorizationResponse(reply, ar, r.config.issuer, { device: denied ? 'denied' : 'expired' });
+      }
       throw new WardError('authorizeAccessDenied', {
         description: 'The user cancelled',
         authorizeRequest: ar,
@@ -119,12 +124,21 @@ async function consented(
   }
   if (!(await deps.interactions.finish(interaction))) return expiredPage(req, reply, ar);
   const clientId = ar.client.client_id;
-  const granted = await r.storage.consents.grant(user.id, clientId, ar.scopes, r.clock.now());
-  await r.events.emit(
-    'consent.granted',
-    { client_id: clientId, user_id: user.id, scopes: ar.scopes, granted },
-    'the user granted scopes to a third-party client',
-  );
+  // A first-party client's device approval grants no consent to remember (it never asks one).
+  if (!ar.device || !ar.client.first_party) {
+    const granted = await r.storage.consents.grant(user.id, clientId, ar.scopes, r.clock.now());
+    await r.events.emit(
+      'consent.granted',
+      { client_id: clientId, user_id: user.id, scopes: ar.scopes, granted },
+      'the user granted scopes to a third-party client',
+    );
+  }
   const values = await deps.nextStep.fromSession(ar, { ...session, user });
+  if (ar.device)
+    await r.events.emit(
+      values.device === 'approved' ? 'device.approved' : 'device.approval_expired',
+      { client_id: clientId, user_id: user.id, device_authorization: ar.device, scopes: ar.scopes },
+      values.device === 'approved' ? 'the user approved a device (RFC 8628)' : 'a device approval came too late',
+    );
   return sendAuthorizationResponse(reply, ar, r.config.issuer, values, 303);
 }

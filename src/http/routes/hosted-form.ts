@@ -199,6 +199,7 @@ export async function consentPage(
       csrf: ensureCsrf(r, req, reply),
       target: request.target,
       language: pageLanguage(req, request),
+      device: !!request.device,
     }),
   );
 }

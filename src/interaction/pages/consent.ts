@@ -21,10 +21,13 @@ export interface ConsentPageInput {
   csrf: string;
   target: string | null;
   language?: Language;
+  /** A device's approval (RFC 8628): the heading asks whether to connect the device. */
+  device?: boolean;
 }
 
 export function consentPage(p: ConsentPageInput): Page {
   const t = textsIn(p.language ?? 'en').consent;
+  const d = textsIn(p.language ?? 'en').device;
   const { client } = p;
   const hidden = html`<input type="hidden" name="interaction" value="${p.interaction}"><input type="hidden" name="csrf" value="${p.csrf}">`;
   const logo = client.logo_uri ? html`<img src="${client.logo_uri}" alt="" width="64" height="64">` : null;
@@ -43,8 +46,8 @@ export function consentPage(p: ConsentPageInput): Page {
     title: t.title,
     lang: p.language ?? 'en',
     images: client.logo_uri ? [client.logo_uri] : undefined,
-    body: html`${logo}<h1>${t.heading(client.name)}</h1><p>${t.signedInAs(p.who)}</p>
-<p>${t.lead(client.name)}</p><ul class="scopes">${scopes}</ul>
+    body: html`${logo}<h1>${p.device ? d.approveHeading(client.name) : t.heading(client.name)}</h1><p>${t.signedInAs(p.who)}</p>
+<p>${p.device ? d.approveLead(client.name) : t.lead(client.name)}</p><ul class="scopes">${scopes}</ul>
 ${links.length ? html`<p class="links">${joinHtml(links, html` · `)}</p>` : null}<p>${t.note}</p>
 <form method="post" action="/oauth/authorize/consent">${hidden}
 <button type="submit" name="decision" value="allow">${t.allow}</button></form>

@@ -64,6 +64,11 @@ export async function issueAuthorization(
       sessionId: auth.sessionId,
       stepUpAction: grant.step_up_action,
     });
+  // A device's sign-in (RFC 8628): the approval names its grant; the device's poll gets the tokens.
+  if (req.device) {
+    const approved = await r.storage.deviceAuthorizations.approve(req.device, grant, now);
+    return { device: approved ? 'approved' : 'expired' };
+  }
   // No access token goes with it, so the ID token carries the claims its scopes release (OIDC Core 5.4).
   if (req.responseType === 'id_token') {
     // No grant holds tokens here; one is recorded only so that Back-Channel Logout knows this client

@@ -29,6 +29,11 @@ export interface AuthorizeRequest {
   uiLocales?: string;
   tkn?: string;
   idTokenHint?: string;
+  /**
+   * A device's sign-in (RFC 8628, /device): the id of its device authorization request. It has no
+   * redirect: its approval page is always shown, and its end is a page saying the device may go on.
+   */
+  device?: string;
 }
 
 /** The state of the pipeline while checks run: each check reads params and fills the request. */

@@ -1,10 +1,12 @@
 import { WardError } from '../../errors/ward-error.js';
+import { DEVICE_CODE_GRANT } from '../../config/schema/client.js';
 import { invalidClient, unauthorizedClient } from '../../errors/refusals.js';
 import { requiredStr, type Params } from '../params.js';
 import type { TokenResponse } from '../issue-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { authorizationCodeGrant } from './grant-authorization-code.js';
 import { clientCredentialsGrant } from './grant-client-credentials.js';
+import { deviceCodeGrant } from './grant-device-code.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 import { passwordGrant, type GrantContext } from './grant-password.js';
 
@@ -13,6 +15,7 @@ type TokenDeps = Parameters<typeof authorizationCodeGrant>[0] &
   Parameters<typeof refreshTokenGrant>[0] &
   Parameters<typeof clientCredentialsGrant>[0] &
   Parameters<typeof passwordGrant>[0] &
+  Parameters<typeof deviceCodeGrant>[0] &
   Parameters<typeof authenticateClient>[0];
 
 type Grant = (
@@ -27,6 +30,7 @@ const GRANTS: Record<string, Grant> = {
   refresh_token: refreshTokenGrant,
   client_credentials: clientCredentialsGrant,
   password: passwordGrant,
+  [DEVICE_CODE_GRANT]: deviceCodeGrant,
 };
 
 /** POST /oauth/token: authenticate the client, then the grant named by grant_type. */

@@ -28,6 +28,7 @@ export const USER_TABLES = [
   'consents',
   'user_external_ids',
   'account_deletions',
+  'device_authorizations',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;

@@ -42,6 +42,10 @@ export const errors: Texts['errors'] = {
   mfaRequired: 'Dieses Konto erfordert einen zweiten Faktor: Melden Sie sich über die Anmeldeseite an.',
   resourceServerOnly: 'Ein Ressourcenserver darf Token nur prüfen.',
   invalidTarget: 'Für die angeforderte Ressource stellt dieser Server keine Token aus.',
+  authorizationPending: 'Der Benutzer hat noch nicht geantwortet: nach dem Intervall erneut abfragen.',
+  slowDown: 'Zu häufige Abfragen: zwischen den Anfragen 5 Sekunden länger warten.',
+  expiredToken: 'Der Gerätecode ist abgelaufen: eine neue Geräteautorisierung starten.',
+  deviceAccessDenied: 'Der Benutzer hat die Geräteautorisierung abgelehnt.',
   invalidEmailOrPassword: 'E-Mail-Adresse oder Passwort ist falsch.',
   signInDelayed:
     'Zu viele fehlgeschlagene Anmeldeversuche für dieses Konto. Bitte warten Sie, bevor Sie es erneut versuchen.',

@@ -40,6 +40,10 @@ export const errors = {
   mfaRequired: 'This account requires a second factor: sign in through the authorization endpoint',
   resourceServerOnly: 'A resource server may only introspect tokens',
   invalidTarget: 'The resource is not one this server issues tokens for',
+  authorizationPending: 'The user has not answered yet: poll again after the interval',
+  slowDown: 'Polling too often: wait 5 seconds more between requests',
+  expiredToken: 'The device code has expired: start a new device authorization',
+  deviceAccessDenied: 'The user denied the device authorization',
   invalidEmailOrPassword: 'Invalid email or password',
   signInDelayed: 'Too many failed sign-in attempts for this account; wait before trying again',
   accountLocked:

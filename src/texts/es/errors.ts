@@ -41,6 +41,10 @@ export const errors: Texts['errors'] = {
   mfaRequired: 'Esta cuenta requiere un segundo factor: inicie sesión desde la página de inicio de sesión.',
   resourceServerOnly: 'Un servidor de recursos solo puede inspeccionar tokens.',
   invalidTarget: 'Este servidor no emite tokens para el recurso solicitado.',
+  authorizationPending: 'El usuario aún no ha respondido: vuelva a consultar tras el intervalo.',
+  slowDown: 'Consultas demasiado frecuentes: espere 5 segundos más entre solicitudes.',
+  expiredToken: 'El código del dispositivo ha caducado: inicie una nueva autorización del dispositivo.',
+  deviceAccessDenied: 'El usuario ha denegado la autorización del dispositivo.',
   invalidEmailOrPassword: 'Correo electrónico o contraseña incorrectos.',
   signInDelayed:
     'Demasiados intentos fallidos de inicio de sesión en esta cuenta; espere antes de volver a intentarlo.',

@@ -1,8 +1,9 @@
 // Spanish, typed against English.
 import type { Texts } from '../en/index.js';
 import { consent } from './consent.js';
+import { device } from './device.js';
 import { errors } from './errors.js';
 import { messages } from './messages.js';
 import { pages } from './pages.js';
 
-export const es: Texts = { errors, messages, pages, consent };
+export const es: Texts = { errors, messages, pages, consent, device };

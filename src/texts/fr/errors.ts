@@ -42,6 +42,10 @@ export const errors: Texts['errors'] = {
   mfaRequired: 'Ce compte exige un second facteur : connectez-vous par la page de connexion.',
   resourceServerOnly: 'Un serveur de ressources peut seulement inspecter des jetons.',
   invalidTarget: "La ressource demandée n'est pas une API pour laquelle ce serveur émet des jetons.",
+  authorizationPending: "L'utilisateur n'a pas encore répondu : réessayez après l'intervalle.",
+  slowDown: 'Requêtes trop fréquentes : attendez 5 secondes de plus entre deux requêtes.',
+  expiredToken: "Le code de l'appareil a expiré : recommencez l'autorisation de l'appareil.",
+  deviceAccessDenied: "L'utilisateur a refusé l'autorisation de l'appareil.",
   invalidEmailOrPassword: 'Adresse e-mail ou mot de passe incorrect.',
   signInDelayed: 'Trop de tentatives de connexion échouées pour ce compte ; patientez avant de réessayer.',
   accountLocked:

@@ -16,6 +16,7 @@ export const discoverySchema = {
       issuer: Type.String(),
       authorization_endpoint: Type.String(),
       token_endpoint: Type.String(),
+      device_authorization_endpoint: Type.String(),
       userinfo_endpoint: Type.String(),
       jwks_uri: Type.String(),
       revocation_endpoint: Type.String(),

@@ -11,12 +11,14 @@ const clientAuth = {
 /** POST /oauth/token (RFC 6749 3.2): a form or JSON; each grant's rules are in protocol/token/. */
 export const tokenSchema = {
   body: protocolParams({
-    grant_type: 'string: authorization_code, refresh_token, password or client_credentials',
+    grant_type:
+      'string: authorization_code, refresh_token, password, client_credentials or urn:ietf:params:oauth:grant-type:device_code',
     ...clientAuth,
     code: 'string: authorization_code',
     redirect_uri: 'string: authorization_code, as in the authorization request',
     code_verifier: 'string: authorization_code with PKCE (RFC 7636)',
     refresh_token: 'string: refresh_token',
+    device_code: 'string: urn:ietf:params:oauth:grant-type:device_code (RFC 8628)',
     username: 'string: password',
     password: 'string: password',
     scope: 'string: space-separated scopes',
