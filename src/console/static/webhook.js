@@ -27,9 +27,23 @@
         ['Events', C.endpointEvents(w.events)],
         ['Enabled', w.enabled ? 'Yes' : 'No'],
         ['Description', w.description],
+        ['Managed by', w.managed_by === 'config' ? 'the config file (change it there)' : 'the API and this console'],
         ['Previous secret signs until', w.previous_secret_expires_at ? C.date(w.previous_secret_expires_at) : null],
         ['Created', C.date(w.created_at)],
       ]);
+      // An endpoint of the config file is changed there: only the test event and replay stay.
+      if (w.managed_by === 'config')
+        [
+          '#toggle-enabled',
+          '#rotate-secret',
+          '#overlap',
+          'label[for="overlap"]',
+          '#delete-webhook',
+          '#edit-webhook',
+        ].forEach(function (sel) {
+          var el = $(sel);
+          if (el) el.remove();
+        });
       var toggle = $('#toggle-enabled');
       if (toggle) toggle.textContent = w.enabled ? 'Disable' : 'Enable';
       if ($('#we-form')) C.webhookForm.write('we', w);
