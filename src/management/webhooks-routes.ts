@@ -185,11 +185,14 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       permission: 'manage:webhooks',
       audit: 'webhook.deleted',
       params: webhookIdParam,
-      summary: 'Remove a webhook endpoint, with its deliveries',
+      summary:
+        'Remove a webhook endpoint, with its deliveries (one of the config file only once the file no longer lists it)',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
         await limit(actor);
-        changeable(params.webhookId);
+        // One the file no longer lists (disabled at start for that reason) may go.
+        const row = await r.storage.webhookEndpoints.find(params.webhookId);
+        if (row?.disabled_reason !== 'config' || row.enabled === 1) changeable(params.webhookId);
         const now = r.clock.now();
         const removed = await r.storage.transaction(async (tx) => {
           const gone = await removeEndpoint(tx, params.webhookId);

@@ -8,7 +8,9 @@
 // forged call gets 403.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { applyConfigEndpoints } from '../../src/webhooks/config-endpoints.js';
 import { PUBLIC_CLIENT, signup } from '../helpers/oauth.js';
 import { deliverUntil } from '../webhooks/manager.js';
 import { Receiver } from '../webhooks/receiver.js';
@@ -162,6 +164,36 @@ describe('console: webhooks and hooks', { timeout: 180_000 }, () => {
       await confirmDialog(page, 'Delete hook');
       await statusSays(page, `Hook ${receiver.url} deleted.`);
       assert.equal((await h.ward.registry.storage.hooks.list()).length, 0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a config file's endpoint shows without the buttons that would change it", async () => {
+    // Applied as at a start with a config file declaring it (src/webhooks/config-endpoints.ts).
+    const { storage } = h.ward.registry;
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    await storage.transaction((tx) =>
+      applyConfigEndpoints(
+        tx,
+        h.ward.registry.masterKey,
+        h.ward.clock.now(),
+        [{ name: 'crm', url: receiver.url, events: ['*'], enabled: true, description: 'from the file', secret }],
+        true,
+      ),
+    );
+    h.ward.registry.webhookDelivery.kick();
+    const { page, close } = await h.signedIn('manager', '/console/webhooks/cfg_crm');
+    try {
+      await page.locator('#webhook-details').filter({ hasText: 'the config file (change it there)' }).waitFor();
+      for (const name of ['Disable', 'Rotate secret', 'Delete endpoint'])
+        assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+      assert.equal(await page.locator('#edit-webhook').count(), 0);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await statusSays(page, 'Test event queued');
+      await deliverUntil(h.ward, () => receiver.delivered().some((e) => e.type === 'webhook.test'));
+      const got = receiver.received.at(-1)!;
+      new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
     } finally {
       await close();
     }

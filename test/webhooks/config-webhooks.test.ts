@@ -3,7 +3,8 @@
 // a loopback receiver, signed with that secret (verified with `standardwebhooks`); the management API
 // shows it as managed by the config and refuses to change, rotate or delete it; a restart with the
 // same file changes nothing, a new secret in the environment replaces the stored one (the previous one
-// signs for a day); removed from the file, it is disabled at the next start. A bad entry stops the start.
+// signs for a day); removed from the file, it is disabled at the next start and may then be deleted.
+// A bad entry stops the start.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -135,6 +136,10 @@ for (const engine of engines()) {
         await third.registry.events.flush();
         await third.registry.webhookDelivery.tick();
         assert.equal(receiver.received.length, before, 'nothing sent to a disabled endpoint');
+        // No longer in the file: it may be deleted now.
+        const admin = api(third, await managerToken(third));
+        assert.equal((await admin.del('/api/v1/webhooks/cfg_site')).status, 204);
+        assert.equal(await third.registry.storage.webhookEndpoints.find('cfg_site'), undefined);
       } finally {
         await third.close();
         await receiver.close();
