@@ -183,8 +183,11 @@ describe('console: webhooks and hooks', { timeout: 180_000 }, () => {
       ),
     );
     h.ward.registry.webhookDelivery.kick();
-    const { page, close } = await h.signedIn('manager', '/console/webhooks/cfg_crm');
+    const { page, close } = await h.signedIn('manager', '/console/webhooks');
     try {
+      const row = page.locator('#webhooks-table tbody tr[data-id="cfg_crm"]');
+      await row.filter({ hasText: '(config file)' }).getByRole('link', { name: receiver.url, exact: true }).click();
+      await page.waitForURL(`${h.ward.url}/console/webhooks/cfg_crm`);
       await page.locator('#webhook-details').filter({ hasText: 'the config file (change it there)' }).waitFor();
       for (const name of ['Disable', 'Rotate secret', 'Delete endpoint'])
         assert.equal(await page.getByRole('button', { name }).count(), 0, name);

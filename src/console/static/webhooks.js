@@ -132,7 +132,12 @@
           return h(
             'tr',
             { 'data-id': w.id },
-            h('td', {}, h('a', { href: '/console/webhooks/' + enc(w.id) }, w.url)),
+            h(
+              'td',
+              {},
+              h('a', { href: '/console/webhooks/' + enc(w.id) }, w.url),
+              w.managed_by === 'config' ? h('span', { class: 'hint' }, ' (config file)') : null,
+            ),
             h('td', {}, C.endpointEvents(w.events)),
             h('td', {}, w.enabled ? 'Yes' : 'No'),
             h('td', {}, C.webhookHealth(w)),
