@@ -65,6 +65,7 @@ import { type AccountDeletion, createAccountDeletion, startDeletionJob } from '.
 import { connect, migrate } from './storage/connect.js';
 import { createVerificationService, type VerificationService } from './stepup/challenges.js';
 import { createStorage, type Storage } from './storage/storage.js';
+import { applyConfigEndpoints } from './webhooks/config-endpoints.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.js';
 import { beforeLoginHooks, beforeSignupHooks, beforeTokenHooks } from './hooks/ask.js';
 import { createHookCaller } from './hooks/caller.js';
@@ -175,6 +176,12 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     }),
   });
   for (const c of config.clients) await clients.upsert(c, 'config');
+  // The config file's webhook endpoints (cfg_<name>): created or updated; those no longer listed disabled.
+  const configWebhooks = await storage.transaction((tx) =>
+    applyConfigEndpoints(tx, master.key, clock.now(), config.webhooks, account().allow_private_webhook_targets),
+  );
+  if (configWebhooks.created.length || configWebhooks.updated.length || configWebhooks.disabled.length)
+    log.info(configWebhooks, 'webhook endpoints of the config file applied');
   await ensureConsoleClient({ config, clients });
   // The global EC P-256 / Ed25519 pair exists once a client signs with ES256 / EdDSA.
   const families = new Set((await storage.clients.list()).map((c) => c.jwt_algorithm).filter(isSigningAlg));

@@ -5,6 +5,7 @@ import type { ClientConfig, WardConfig } from './types.js';
 import { parseOutboundAllow, parseTrustedProxies } from './network.js';
 import { FILE_KEYS, validateServer } from './schema/server.js';
 import { validateSocialProviders } from './social.js';
+import { validateWebhooks } from './schema/webhook.js';
 import { parseTuning } from './tuning.js';
 import { Problems, checkKnownKeys, validateAccount, validateClient } from './validate.js';
 
@@ -75,6 +76,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
   const account = validateAccount(p, accountPatch ?? undefined, DEFAULT_ACCOUNT);
   const clients = clientsOf(p, file.clients);
   const socialProviders = validateSocialProviders(p, file.social_providers);
+  const webhooks = validateWebhooks(p, file.webhooks, env);
   if (p.list.length || !s) throw new ConfigError(p.list);
   const port = s.WARD_PORT;
   const tls = s.WARD_TLS === 'on';
@@ -115,6 +117,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     accountPatch,
     clients,
     social_providers: socialProviders,
+    webhooks,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import type { Cidr } from '../lib/outbound/ranges.js';
 import type { AccountSettings } from './schema/account.js';
 import type { ClientConfig, ClientType } from './schema/client.js';
 import type { SocialProviderConfig } from './schema/social-provider.js';
+import type { WebhookConfig } from './schema/webhook.js';
 import type { Tuning } from './tuning.js';
 
 // The settings groups are described once, in config/schema/: their types are derived from there.
@@ -27,6 +28,7 @@ export type {
 } from './schema/client.js';
 export { GRANT_TYPES, JWT_ALGORITHMS, MANAGEMENT_SCOPES, RESPONSE_TYPES } from './schema/client.js';
 export type { SocialProviderConfig } from './schema/social-provider.js';
+export type { WebhookConfig } from './schema/webhook.js';
 
 /** Whether a client of this type authenticates with a secret. */
 export const hasSecret = (type: ClientType): boolean => type !== 'public';
@@ -89,4 +91,6 @@ export interface WardConfig {
   accountPatch: Record<string, unknown> | null;
   clients: ClientConfig[];
   social_providers: SocialProviderConfig[];
+  /** The config file's webhook endpoints, each with its secret read from its `secret_env`. */
+  webhooks: WebhookConfig[];
 }

@@ -2,6 +2,7 @@
 // data in from the management API.
 import { CLIENT_BODY, CREATE_CLIENT_BODY } from './client-page.js';
 import { SETTINGS_BODY } from './settings-page.js';
+import { WEBHOOK_BODY, WEBHOOKS_BODY } from './webhooks-page.js';
 import { CREATE_USER_FORM, USER_ACCOUNT_SECTION, USER_FACTORS_SECTION, USER_PROFILE_FORM } from './user-admin-page.js';
 import { html, type SafeHtml } from '../lib/html.js';
 import type { PageName } from './shell.js';
@@ -104,5 +105,7 @@ ${table('clients-table', 'Clients', ['Client ID', 'Name', 'Type', 'JWT Algorithm
 ${table('users-table', 'Users', ['Email', 'Name', 'Phone', 'Role', 'Status', 'Created'])}`,
   },
   user: { title: 'User', body: USER },
+  webhooks: { title: 'Webhooks', body: WEBHOOKS_BODY },
+  webhook: { title: 'Webhook endpoint', body: WEBHOOK_BODY },
   audit: { title: 'Audit log', body: AUDIT },
 };

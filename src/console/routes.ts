@@ -93,6 +93,8 @@ export function consoleRoutes(app: FastifyInstance, r: ConsoleDeps): void {
   app.get('/console/settings', page('settings'));
   app.get('/console/users', page('users'));
   app.get('/console/users/:userId', page('user'));
+  app.get('/console/webhooks', page('webhooks'));
+  app.get('/console/webhooks/:webhookId', page('webhook'));
   app.get('/console/audit', page('audit'));
 
   app.get('/console/static/:name', async (req, reply) => {

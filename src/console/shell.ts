@@ -14,13 +14,17 @@ export type PageName =
   | 'settings'
   | 'users'
   | 'user'
+  | 'webhooks'
+  | 'webhook'
   | 'audit';
 
-const NAV: Array<[PageName, string, string]> = [
+/** The navigation: page, label, address, and the permission without which the link is removed. */
+const NAV: Array<[PageName, string, string, string?]> = [
   ['clients', 'Clients', '/console/clients'],
   ['site-keys', 'Site keys', '/console/site-keys'],
   ['settings', 'Account settings', '/console/settings'],
   ['users', 'Users', '/console/users'],
+  ['webhooks', 'Webhooks', '/console/webhooks', 'manage:webhooks'],
   ['audit', 'Audit log', '/console/audit'],
 ];
 
@@ -35,14 +39,23 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
   settings: ['settings.js'],
   users: ['users.js', 'user-admin.js'],
   user: ['users.js', 'user-admin.js', 'user-factors.js'],
+  webhooks: ['webhooks.js', 'hooks.js'],
+  webhook: ['webhooks.js', 'webhook.js'],
   audit: ['audit.js'],
 };
 export const CORE_SCRIPTS = ['console.js', 'dialog.js'];
 
 function nav(active: PageName): SafeHtml {
-  const current = active === 'client' || active === 'create-client' ? 'clients' : active === 'user' ? 'users' : active;
+  const parent: Partial<Record<PageName, PageName>> = {
+    client: 'clients',
+    'create-client': 'clients',
+    user: 'users',
+    webhook: 'webhooks',
+  };
+  const current = parent[active] ?? active;
   const links = NAV.map(
-    ([n, label, href]) => html`<li><a href="${href}"${n === current && html` aria-current="page"`}>${label}</a></li>`,
+    ([n, label, href, perm]) =>
+      html`<li${perm ? html` data-perm="${perm}"` : html``}><a href="${href}"${n === current && html` aria-current="page"`}>${label}</a></li>`,
   );
   return html`<nav aria-label="Console"><ul>${links}</ul>
 <p class="who"><span id="who"></span> <button type="button" id="logout" class="link">Sign out</button></p></nav>`;

@@ -124,6 +124,7 @@ export const CATALOG = {
   managementForbidden: entry(403, 'access_denied', 'error.management.forbidden'),
   managementExceedsCaller: entry(403, 'access_denied', 'error.management.exceedsCaller'),
   systemClient: entry(403, 'access_denied', 'error.client.system'),
+  webhookManagedByConfig: entry(409, 'conflict', 'error.webhook.managedByConfig'),
   customTokenNotAllowed: entry(400, 'invalid_request', 'error.customToken.clientNotAllowed'),
   clientInvalid: entry(400, 'invalid_request', 'error.client.invalid'),
   clientExists: entry(409, 'invalid_request', 'error.client.exists'),

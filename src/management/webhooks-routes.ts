@@ -8,7 +8,9 @@ import { notFound } from '../errors/refusals.js';
 import { nullable, partialObject } from '../http/schema-types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
+import { WardError } from '../errors/ward-error.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalog.js';
+import { isConfigEndpoint } from '../webhooks/config-endpoints.js';
 import {
   createEndpoint,
   DEFAULT_OVERLAP_SECONDS,
@@ -57,6 +59,9 @@ export const webhookIdParam = Type.Object(
 );
 const endpointSchema = partialObject({
   id: Type.String(),
+  managed_by: Type.String({
+    description: '`config`: declared in the config file (id cfg_<name>); PATCH, DELETE and rotate-secret are refused',
+  }),
   ...fields,
   previous_secret_expires_at: nullable(Type.String({ format: 'date-time' })),
   disabled_reason: nullable(
@@ -79,6 +84,10 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
     if (!row) throw notFound(`No webhook endpoint ${id}`);
     return row;
   }
+  /** The config file's endpoints are changed there only. */
+  const changeable = (id: string) => {
+    if (isConfigEndpoint(id)) throw new WardError('webhookManagedByConfig');
+  };
   return [
     managementRoute({
       method: 'GET',
@@ -149,6 +158,7 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       response: { status: 200, schema: endpointSchema },
       handler: async ({ actor, params, body }) => {
         await limit(actor);
+        changeable(params.webhookId);
         const now = r.clock.now();
         const row = await r.storage.transaction(async (tx) => {
           const updated = await updateEndpoint(
@@ -175,10 +185,14 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       permission: 'manage:webhooks',
       audit: 'webhook.deleted',
       params: webhookIdParam,
-      summary: 'Remove a webhook endpoint, with its deliveries',
+      summary:
+        'Remove a webhook endpoint, with its deliveries (one of the config file only once the file no longer lists it)',
       response: { status: 204 },
       handler: async ({ actor, params }) => {
         await limit(actor);
+        // One the file no longer lists (disabled at start for that reason) may go.
+        const row = await r.storage.webhookEndpoints.find(params.webhookId);
+        if (row?.disabled_reason !== 'config' || row.enabled === 1) changeable(params.webhookId);
         const now = r.clock.now();
         const removed = await r.storage.transaction(async (tx) => {
           const gone = await removeEndpoint(tx, params.webhookId);
@@ -210,6 +224,7 @@ export function webhookRoutes(r: WebhooksRoutesDeps): ManagementRoute[] {
       response: { status: 200, schema: endpointSchema },
       handler: async ({ actor, params, body }) => {
         await limit(actor);
+        changeable(params.webhookId);
         const now = r.clock.now();
         const overlap = body.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS;
         const made = await r.storage.transaction(async (tx) => {

@@ -82,6 +82,8 @@ const aad = (id: string) => `webhook:${id}`;
 export function endpointView(row: WebhookEndpointRow, now: number) {
   return {
     id: row.id,
+    /** `config`: declared in the config file (cfg_<name>), changed only there. */
+    managed_by: row.id.startsWith('cfg_') ? 'config' : 'api',
     url: row.url,
     events: JSON.parse(row.events) as string[],
     enabled: row.enabled === 1,

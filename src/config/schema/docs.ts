@@ -5,6 +5,7 @@ import { ClientSchema } from './client.js';
 import { defaultsOf } from './kit.js';
 import { ServerSchema } from './server.js';
 import { SocialProviderInput } from './social-provider.js';
+import { WebhookSchema } from './webhook.js';
 
 /** The configuration reference (docs/configuration-reference.md), written from the settings schemas. */
 
@@ -75,6 +76,14 @@ const SECTIONS: Array<{ title: string; intro: string; schema: TSchema }> = [
       "A preset fills in the endpoints, scopes and label; any key given overrides the preset's.",
     schema: SocialProviderInput,
   },
+  {
+    title: 'Webhooks',
+    intro:
+      "Each entry of the config file's `webhooks` array: an endpoint applied at every start (created, or updated to match), " +
+      'with the id `cfg_<name>`. Its secret is read from the environment variable `secret_env` names. An endpoint removed ' +
+      'from the file is disabled at the next start (kept with its deliveries). See [webhooks](webhooks.md).',
+    schema: WebhookSchema,
+  },
 ];
 
 export function settingsReference(): string {
@@ -89,7 +98,7 @@ export function settingsReference(): string {
     '## Environment and config file',
     '',
     'Environment variables override the keys of the JSON file named by `WARD_CONFIG` (an empty variable is unset). ' +
-      'The file also holds the `account`, `clients` and `social_providers` described below.',
+      'The file also holds the `account`, `clients`, `social_providers` and `webhooks` described below.',
     '',
     environment(),
     '',

@@ -140,6 +140,7 @@ export const FILE_KEYS = [
   'account',
   'clients',
   'social_providers',
+  'webhooks',
 ];
 
 /** A certificate goes with its key. */

@@ -93,6 +93,8 @@ export const errors: Texts['errors'] = {
     'verknüpfen Sie ein anderes Konto.',
   managementForbidden: 'Für diesen Vorgang fehlt Ihnen eine Berechtigung.',
   managementExceedsCaller: 'Dieser Vorgang würde Berechtigungen vergeben oder ändern, die Sie selbst nicht haben.',
+  webhookManagedByConfig:
+    'Dieser Webhook ist in der Konfigurationsdatei festgelegt: Ändern Sie ihn dort (er gilt ab dem nächsten Start).',
   systemClient:
     'Diese Anwendung gehört zu Ward: Sie kann über die API weder geändert noch gelöscht werden noch ein neues ' +
     'Geheimnis erhalten.',

@@ -81,6 +81,8 @@ export const errors = {
   lastIdentity: 'This linked account is the last way to sign in: set a password or link another account first',
   managementForbidden: 'This operation needs a permission this caller does not have',
   managementExceedsCaller: 'This would give or change permissions this caller does not hold',
+  webhookManagedByConfig:
+    'This webhook endpoint is declared in the config file: change it there (it is applied at the next start)',
   systemClient: 'This client is part of Ward: it cannot be changed, deleted or given a new secret through the API',
   customTokenNotAllowed: 'This client does not accept custom token sign-in (custom_token_login)',
   clientInvalid: 'The client is invalid',

@@ -90,6 +90,8 @@ export const errors: Texts['errors'] = {
     'Esta cuenta vinculada es la última forma de iniciar sesión: defina primero una contraseña o vincule otra cuenta.',
   managementForbidden: 'Esta operación requiere un permiso que usted no tiene.',
   managementExceedsCaller: 'Esta operación concedería o modificaría permisos que usted no tiene.',
+  webhookManagedByConfig:
+    'Este webhook está declarado en el archivo de configuración: modifíquelo allí (se aplica en el próximo inicio).',
   systemClient:
     'Esta aplicación forma parte de Ward: no se puede modificar, eliminar ni cambiar su secreto mediante la API.',
   customTokenNotAllowed: 'Esta aplicación no acepta el inicio de sesión con token personalizado.',

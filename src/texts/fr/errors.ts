@@ -87,6 +87,8 @@ export const errors: Texts['errors'] = {
     "Ce compte lié est le dernier moyen de se connecter : définissez d'abord un mot de passe ou liez un autre compte.",
   managementForbidden: "Cette opération demande une permission que vous n'avez pas.",
   managementExceedsCaller: "Cette opération donnerait ou modifierait des permissions que vous n'avez pas.",
+  webhookManagedByConfig:
+    'Ce webhook est déclaré dans le fichier de configuration : modifiez-le là (il est appliqué au prochain démarrage).',
   systemClient:
     "Cette application fait partie de Ward : elle ne peut être ni modifiée, ni supprimée, ni changer de secret par l'API.",
   customTokenNotAllowed: "Cette application n'accepte pas la connexion par jeton personnalisé.",
