@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { Webhook } from 'standardwebhooks';
+import { updateHook } from '../../src/hooks/hooks.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
@@ -384,6 +385,21 @@ for (const engine of engines()) {
         recorded.every((c) => /timeout|abort/i.test(c.error)),
         JSON.stringify(recorded),
       );
+    });
+
+    it('a hook enabled by another process applies at once (the hooks change counter), not after a cache life', async () => {
+      const { id } = await hook('before.signup', { enabled: false });
+      receiver.answer = answerJson({ decision: 'deny', message: 'closed' });
+      assert.equal((await sdkSignup({ email: email(), password: PASSWORD })).status, 200, 'no hook yet');
+      // As another process or the CLI would: the row changed in a transaction of its own, which bumps
+      // the `hooks` counter; this process's API did not see it. The clock does not move.
+      await ward.registry.storage.transaction((tx) => updateHook(tx, id, ward.clock.now(), { enabled: true }, true));
+      let status = 200;
+      for (let i = 0; i < 40 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await sdkSignup({ email: email(), password: PASSWORD })).status;
+      }
+      assert.equal(status, 403, 'refused by the hook within 2 s');
     });
   });
 }
