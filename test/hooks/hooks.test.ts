@@ -33,7 +33,7 @@ const MANAGER = {
   type: 'confidential',
   client_secret: SECRET,
   grant_types: ['client_credentials'],
-  management_scopes: ['manage:webhooks'],
+  management_scopes: ['manage:webhooks', 'manage:clients'],
 };
 const CUSTOM_FIELDS = [
   { name: 'crm_id', data_type: 'string', required: false, writable: 'admin' },
@@ -259,6 +259,47 @@ for (const engine of engines()) {
       assert.deepEqual(call.data.tokens, ['access_token', 'id_token']);
       assert.ok(call.data.scopes.includes('openid'));
       assert.equal((await calls(id))[0]!.outcome, 'allowed');
+    });
+
+    it('a before.token hook adds its claims to a JWT access token (RFC 9068) too, never over its own', async () => {
+      const orders = 'https://api.example.com/hooked-orders';
+      const made = await admin.post('/api/v1/resources', {
+        identifier: orders,
+        name: 'Orders',
+        scopes: ['orders:read'],
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      await hook('before.token');
+      receiver.answer = answerJson({ decision: 'allow', claims: { crm_tier: 'gold' } });
+      const flow = await codeFor(ward, { scope: 'openid orders:read', extra: { resource: orders } });
+      const res = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code: flow.code,
+        client_id: 'spa',
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: flow.verifier,
+        resource: orders,
+      });
+      const body = (await res.json()) as Record<string, string>;
+      assert.equal(res.status, 200, JSON.stringify(body));
+      const at = decodeJwt(body.access_token!);
+      assert.equal(at.crm_tier, 'gold', 'the hook claim in the access token');
+      assert.equal(at.aud, orders);
+      assert.equal(at.sub, flow.user.id);
+      assert.equal(at.client_id, 'spa');
+      assert.equal(decodeJwt(body.id_token!).crm_tier, 'gold', 'and in the ID token');
+      // gid (the grant of a JWT access token) is Ward's: a hook naming it is malformed, nothing kept.
+      receiver.answer = answerJson({ decision: 'allow', claims: { gid: 'forged', crm_tier: 'silver' } });
+      const again = await codeFor(ward, { scope: 'openid orders:read', extra: { resource: orders } });
+      const refused = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code: again.code,
+        client_id: 'spa',
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: again.verifier,
+        resource: orders,
+      });
+      assert.equal(refused.status, 403, 'closed policy: a malformed answer refuses the token');
     });
 
     it('a claim that collides with a registered one is refused: closed refuses the token, open drops it', async () => {
