@@ -21,6 +21,7 @@ import { makeTotpUsers, wardTotpStepUp } from './flows-totp.js';
 import type { Plan } from './load.js';
 import type { Sink } from './smtp.js';
 import { ADMIN_SECRET, MGMT_SECRET } from './ward.js';
+import { webhookLoad } from './webhook-load.js';
 
 export interface WardSide {
   kind: 'ward';
@@ -221,6 +222,32 @@ export const SCENARIOS: Scenario[] = [
       const users = await makeTotpUsers(w.url, Math.max(w.users.length, TOTP_USERS), `${Date.now()}-${need.runs}`);
       const pool = new Pool(users);
       return { plan: { kind: 'flow', flow: wardTotpStepUp(pool) }, settle: () => pool.settle(true) };
+    },
+  },
+  {
+    id: 'B10',
+    title: 'signup + 1 webhook endpoint + 1 before.signup hook',
+    unit: 'flows/s',
+    peer: false,
+    goal: 'none (Ward only: the cost of webhooks and hooks on signups; lag printed per run)',
+    model: (c) => ({ value: c.L3_2, label: 'L3 (argon2id, 2 in flight)' }),
+    async prepare(side) {
+      const s = onlyWard(side);
+      const w = await webhookLoad(s.url, ADMIN_SECRET, `${Date.now()}`);
+      return { plan: { kind: 'flow', flow: w.flow }, beforeRun: w.beforeRun, settle: w.settle };
+    },
+  },
+  {
+    id: 'B10s',
+    title: "signup, no webhook nor hook (B10's baseline)",
+    unit: 'flows/s',
+    peer: false,
+    goal: 'none (Ward only: compare with B10)',
+    model: (c) => ({ value: c.L3_2, label: 'L3 (argon2id, 2 in flight)' }),
+    async prepare(side) {
+      const s = onlyWard(side);
+      const w = await webhookLoad(s.url, ADMIN_SECRET, `${Date.now()}s`, false);
+      return { plan: { kind: 'flow', flow: w.flow }, beforeRun: w.beforeRun, settle: w.settle };
     },
   },
 ];

@@ -91,6 +91,8 @@ export const wardConfig = {
     verification_requests_per_user: { limit: 10_000, window_seconds: 60 },
     verification_code_ttl: 600,
     step_up_ttl: 1800,
+    // B10's webhook receiver and hook are on loopback, in the bench process.
+    allow_private_webhook_targets: true,
   },
   clients: [
     {
@@ -124,7 +126,7 @@ export const wardConfig = {
       type: 'confidential',
       client_secret: ADMIN_SECRET,
       grant_types: ['client_credentials'],
-      management_scopes: ['manage:clients'],
+      management_scopes: ['manage:clients', 'manage:webhooks'],
     },
   ],
 };

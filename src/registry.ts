@@ -205,6 +205,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   for (const p of config.social_providers) await socialProviders.save(p, 'config');
   await socialProviders.reload();
+  let hookCallerRef: { invalidate(): void } | undefined;
   const poller = startChangePoller(
     storage,
     log,
@@ -216,6 +217,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
         accountSettings = await readAccount();
       },
       webhooks: () => webhookDelivery.refresh(),
+      // The hook caller is made below; a move before it exists has nothing to forget.
+      hooks: () => hookCallerRef?.invalidate(),
     },
     { outage },
   );
@@ -266,6 +269,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       (account().allow_private_webhook_targets ? webhookOutbound.open : webhookOutbound.closed).fetch(url, init),
   };
   const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound: targetOutbound });
+  hookCallerRef = hookCaller;
   const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   const users = createUserService({
     storage,

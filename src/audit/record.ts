@@ -9,7 +9,7 @@ export interface Actor {
   ip: string | null;
 }
 
-type AuditRepos = Pick<Repos, 'audit' | 'webhookEndpoints' | 'webhookDeliveries'>;
+type AuditRepos = Pick<Repos, 'audit' | 'webhookEndpoints' | 'webhookDeliveries' | 'users'>;
 
 /**
  * Writes one audit event: who did what, to what, when, from where, with what outcome. An event of the

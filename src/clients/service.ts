@@ -1,7 +1,7 @@
 import type { ClientConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import { hmac, safeEqual, seal, unseal } from '../lib/secrets.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { ClientRecord } from '../storage/sql/clients.js';
 import { isDocumentClientId, type MetadataDocuments } from './metadata-documents.js';
 
@@ -87,10 +87,17 @@ export function createClientService(deps: {
       if (!origins) origins = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
       return origins;
     },
-    /** Creates or updates a client from a validated definition. */
-    async upsert(def: ClientConfig, source: Client['source']): Promise<Client> {
+    /**
+     * Creates or updates a client from a validated definition; with `repos`, inside the caller's
+     * transaction (the management API's, which writes the audit row and the webhook event with it).
+     */
+    async upsert(
+      def: ClientConfig,
+      source: Client['source'],
+      repos: Pick<Repos, 'clients'> = storage,
+    ): Promise<Client> {
       const now = clock.now();
-      const existing = await storage.clients.find(def.client_id);
+      const existing = await repos.clients.find(def.client_id);
       const secret = def.client_secret;
       const record: Client = {
         client_id: def.client_id,
@@ -131,7 +138,7 @@ export function createClientService(deps: {
       if (existing && tokensChange(existing, record)) record.tokens_not_before = now;
       const same =
         existing && JSON.stringify({ ...existing, updated_at: 0 }) === JSON.stringify({ ...record, updated_at: 0 });
-      if (!same) await storage.clients.upsert(record);
+      if (!same) await repos.clients.upsert(record);
       invalidate();
       return same ? existing : record;
     },

@@ -19,11 +19,6 @@ import type { HookEvent } from './events.js';
 import { hookSecret } from './hooks.js';
 
 const EXCERPT_BYTES = 1024;
-/**
- * How long a process keeps the list of enabled hooks (it is read on every signup and token): a change
- * made through this process's management API applies at once, one made through another within this.
- */
-const LIST_TTL_MS = 5_000;
 /** An answer larger than this is refused (a malformed answer). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -50,14 +45,19 @@ export type AnswerCheck = (answer: Extract<HookAnswer, { decision: 'allow' }>) =
 
 export function createHookCaller(deps: HookCallerDeps) {
   const { storage, clock, log } = deps;
-  const cached = new Map<HookEvent, { at: number; hooks: HookRow[] }>();
+  // The enabled hooks of each event (read on every signup and token), kept until a change: this
+  // process's management API forgets them at once, and the change poller when the `hooks` counter
+  // moves (any process or the CLI: every change bumps it in its transaction), within 250 ms.
+  const cached = new Map<HookEvent, Promise<HookRow[]>>();
 
-  async function enabledFor(event: HookEvent): Promise<HookRow[]> {
-    const now = clock.now();
-    const hit = cached.get(event);
-    if (hit && now - hit.at >= 0 && now - hit.at < LIST_TTL_MS) return hit.hooks;
-    const hooks = await storage.hooks.enabledFor(event);
-    cached.set(event, { at: now, hooks });
+  function enabledFor(event: HookEvent): Promise<HookRow[]> {
+    let hooks = cached.get(event);
+    if (!hooks) {
+      hooks = storage.hooks.enabledFor(event);
+      cached.set(event, hooks);
+      // A failed read is not kept: the next call reads again.
+      hooks.catch(() => cached.get(event) === hooks && cached.delete(event));
+    }
     return hooks;
   }
 

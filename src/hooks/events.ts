@@ -105,7 +105,7 @@ export const REGISTERED_CLAIMS: ReadonlySet<string> = new Set([
   'kid',
   'alg',
   'crit',
-  // Ward's own
+  // Ward's own (gid: the grant of a JWT access token)
   'auth_type',
   'custom_fields',
   'step_up_action',

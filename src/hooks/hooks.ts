@@ -11,7 +11,8 @@ import { checkUrl } from '../webhooks/endpoints.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 import { isHookEvent } from './events.js';
 
-type HookRepos = Pick<Repos, 'hooks' | 'hookCalls'>;
+// `versions`: each change bumps the `hooks` counter, so every process's hook caller reads the list again.
+type HookRepos = Pick<Repos, 'hooks' | 'hookCalls' | 'versions'>;
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 export const MAX_TIMEOUT_MS = 10_000;
@@ -85,6 +86,7 @@ export async function createHook(
     updated_at: now,
   };
   await repos.hooks.insert(row);
+  await repos.versions.bump('hooks');
   return { row, secret };
 }
 
@@ -105,11 +107,14 @@ export async function updateHook(
     updated_at: now,
   };
   if (!(await repos.hooks.update(id, set))) return undefined;
+  await repos.versions.bump('hooks');
   return repos.hooks.find(id);
 }
 
 /** A hook and the record of its calls go. */
 export async function removeHook(repos: HookRepos, id: string): Promise<boolean> {
   await repos.hookCalls.removeOfHook(id);
-  return repos.hooks.remove(id);
+  const removed = await repos.hooks.remove(id);
+  if (removed) await repos.versions.bump('hooks');
+  return removed;
 }

@@ -118,17 +118,22 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
   }
   /** What the audit keeps of a client's powers (never its secret). */
   const powers = (c: Client) => ({ scope: c.scope, management_scopes: c.management_scopes });
-  async function changed(
+  /** A client written by `write` in the transaction of its audit row (so of its webhook event). */
+  async function changedWith(
     action: string,
     actor: Parameters<typeof recordAudit>[2],
     target: string,
-    details: Record<string, unknown> = {},
-  ) {
-    await r.storage.transaction(async (tx) => {
+    write: (tx: Parameters<Parameters<typeof r.storage.transaction>[0]>[0]) => Promise<Client>,
+    details: (c: Client) => Record<string, unknown> = () => ({}),
+  ): Promise<Client> {
+    const client = await r.storage.transaction(async (tx) => {
+      const c = await write(tx);
       await tx.versions.bump('clients');
-      await recordAudit(tx, r.clock.now(), actor, action, `client:${target}`, 'success', details);
+      await recordAudit(tx, r.clock.now(), actor, action, `client:${target}`, 'success', details(c));
+      return c;
     });
     clients.invalidate();
+    return client;
   }
   /** A client of ES256 / EdDSA: the global pair of that family is published before its first token. */
   async function globalKeyFor(alg: string) {
@@ -180,9 +185,8 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
         const secret = secretful(body.type) ? (body.client_secret ?? newSecret()) : undefined;
         const def = validated({ ...body, ...(secret ? { client_secret: secret } : {}) });
         requireHolds(actor, def.management_scopes, 'A client with these management_scopes');
-        const created = await clients.upsert(def, 'api');
         await globalKeyFor(def.jwt_algorithm);
-        await changed('client.created', actor, id, powers(created));
+        const created = await changedWith('client.created', actor, id, (tx) => clients.upsert(def, 'api', tx), powers);
         return clientView(created, body.client_secret ? undefined : secret);
       },
     }),
@@ -211,9 +215,14 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
         if (def.jwt_algorithm !== current.jwt_algorithm && current.key_mode === 'client') {
           throw new WardError('clientHasOwnKeys');
         }
-        const updated = await clients.upsert(def, current.source);
         await globalKeyFor(def.jwt_algorithm);
-        await changed('client.updated', actor, current.client_id, { fields: Object.keys(body), ...powers(updated) });
+        const updated = await changedWith(
+          'client.updated',
+          actor,
+          current.client_id,
+          (tx) => clients.upsert(def, current.source, tx),
+          (c) => ({ fields: Object.keys(body), ...powers(c) }),
+        );
         return clientView(updated, becomesConfidential ? secret : undefined);
       },
     }),
@@ -232,11 +241,10 @@ export function clientRoutes(r: ClientsRoutesDeps, clients: ClientService): Mana
         const current = await changeable(actor, params.clientId);
         if (!hasSecret(current.type)) throw new WardError('clientIsPublic');
         const secret = newSecret();
-        const updated = await clients.upsert(
-          validated({ ...definitionOf(current), client_secret: secret }),
-          current.source,
+        const def = validated({ ...definitionOf(current), client_secret: secret });
+        const updated = await changedWith('client.secret_regenerated', actor, current.client_id, (tx) =>
+          clients.upsert(def, current.source, tx),
         );
-        await changed('client.secret_regenerated', actor, current.client_id);
         return clientView(updated, secret);
       },
     }),

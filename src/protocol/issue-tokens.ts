@@ -94,7 +94,7 @@ export function createTokenIssuer(deps: {
     };
     const { token: accessToken } =
       resource?.token_format === 'jwt'
-        ? await deps.jwtAccessTokens.sign({ ...claims, aud: resource.identifier })
+        ? await deps.jwtAccessTokens.sign({ ...claims, aud: resource.identifier }, hookClaims)
         : deps.accessTokens.seal({ ...claims, aud: resource?.identifier ?? null });
     const out: TokenResponse = {
       access_token: accessToken,

@@ -4,6 +4,7 @@
 // event (audit/events.ts) is what becomes the webhook event, so both always tell the same story.
 // `data` holds ids and what changed, picked field by field from the audit row: never a secret.
 import { type TObject, type TSchema, Type } from 'typebox';
+import { userViewSchema } from '../accounts/user-view.js';
 
 /** What an event is about, which says where its `user_id` may come from. */
 type Subject = 'user' | 'client' | 'key' | 'none';
@@ -15,6 +16,8 @@ interface EventType {
   from: readonly string[];
   /** The audit details copied into `data`, with their schema. */
   details: Record<string, TSchema>;
+  /** Whether `data.user` carries the user's management view (read in the event's transaction). */
+  profile: boolean;
 }
 
 const str = (description: string) => Type.Optional(Type.String({ description }));
@@ -22,17 +25,18 @@ const method = str('How: the sign-in method, or the path that created the accoun
 const factor = { type: str('The kind of factor: email, sms, totp, ...') };
 
 const def = (subject: Subject, description: string, from: string[], details: Record<string, TSchema> = {}) =>
-  ({ subject, description, from, details }) satisfies EventType;
+  ({ subject, description, from, details, profile: false }) satisfies EventType;
+/** A user.* event whose `data.user` carries the user's management view. */
+const withProfile = (description: string, from: string[], details: Record<string, TSchema> = {}) =>
+  ({ ...def('user', description, from, details), profile: true }) satisfies EventType;
 
 export const EVENT_TYPES = {
-  'user.created': def(
-    'user',
+  'user.created': withProfile(
     'An account was created: by the management API, a signup (hosted page or API), social login or a passkey.',
     ['user.created', 'account.signup', 'social.user_created', 'passkey.signup'],
     { method, provider: str('The social provider, for an account created by social login.') },
   ),
-  'user.updated': def(
-    'user',
+  'user.updated': withProfile(
     "An account's profile, role, verification flags, addresses or disabled flag changed.",
     [
       'user.updated',
@@ -49,15 +53,15 @@ export const EVENT_TYPES = {
     },
   ),
   'user.deleted': def('user', 'An account was deleted.', ['user.deleted']),
-  'user.email_verified': def('user', 'A user confirmed their email address.', ['account.email_verified']),
-  'user.password_changed': def('user', 'A user changed their password.', ['account.password_changed']),
-  'user.password_reset': def('user', 'A user set a new password through a reset code or link.', [
+  'user.email_verified': withProfile('A user confirmed their email address.', ['account.email_verified']),
+  'user.password_changed': withProfile('A user changed their password.', ['account.password_changed']),
+  'user.password_reset': withProfile('A user set a new password through a reset code or link.', [
     'account.password_reset',
   ]),
-  'user.locked': def('user', 'Password sign-in was locked after failed attempts.', ['login.locked'], {
+  'user.locked': withProfile('Password sign-in was locked after failed attempts.', ['login.locked'], {
     until: str('When the lockout ends (ISO 8601).'),
   }),
-  'user.unlocked': def('user', 'An operator lifted a lockout.', ['user.unlocked']),
+  'user.unlocked': withProfile('An operator lifted a lockout.', ['user.unlocked']),
   'login.succeeded': def('user', 'A first factor proved the user and nothing more was owed.', ['login.succeeded'], {
     method,
     amr: Type.Optional(Type.Array(Type.String(), { description: 'Authentication methods (RFC 8176).' })),
@@ -130,6 +134,7 @@ export function dataSchema(type: WebhookEventType): TObject {
               t.subject === 'key' ? "The client whose own key set changed; absent: the site's set." : 'The client.',
             ),
           }),
+      ...(t.profile ? { user: Type.Optional(userViewSchema) } : {}),
       ...t.details,
     },
     { additionalProperties: false, description: t.description },
@@ -156,5 +161,7 @@ export const TYPE_OF_ACTION: ReadonlyMap<string, WebhookEventType> = new Map(
 
 /** The subject kind of a type (outbox.ts reads the user from the actor only for user events). */
 export const subjectOf = (type: WebhookEventType): Subject => EVENT_TYPES[type].subject;
+/** Whether a type's `data.user` carries the user's management view. */
+export const carriesProfile = (type: WebhookEventType): boolean => EVENT_TYPES[type].profile;
 /** The detail fields a type copies from its audit row. */
 export const detailFieldsOf = (type: WebhookEventType): string[] => Object.keys(EVENT_TYPES[type].details);

@@ -2,13 +2,14 @@
 // written with the caller's repositories, so inside the transaction that writes the audit rows (and,
 // for the management API's changes, the change itself). Nothing is written when no endpoint wants
 // the event: a site without webhooks pays one small read per audited change.
+import { userView } from '../accounts/user-view.js';
 import { randomId } from '../lib/random.js';
 import type { Repos } from '../storage/storage.js';
 import type { AuditRow } from '../storage/sql/audit.js';
 import type { WebhookDeliveryRow, WebhookEventRow } from '../storage/sql/webhook-deliveries.js';
-import { detailFieldsOf, subjectOf, TYPE_OF_ACTION, type WebhookEventType } from './catalog.js';
+import { carriesProfile, detailFieldsOf, subjectOf, TYPE_OF_ACTION, type WebhookEventType } from './catalog.js';
 
-export type OutboxRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries'>;
+export type OutboxRepos = Pick<Repos, 'webhookEndpoints' | 'webhookDeliveries' | 'users'>;
 
 export interface DerivedEvent {
   type: WebhookEventType;
@@ -75,6 +76,16 @@ const deliveryOf = (endpointId: string, eventId: string, now: number): WebhookDe
 });
 
 /**
+ * A user.* event's data with `user`: the user's management view, read with the caller's repositories
+ * (so in the change's transaction, as the change left it). Without the row (erased), the ids only.
+ */
+async function withProfileOf(repos: OutboxRepos, e: DerivedEvent): Promise<Record<string, unknown>> {
+  if (!carriesProfile(e.type) || typeof e.data.user_id !== 'string') return e.data;
+  const user = await repos.users.findById(e.data.user_id);
+  return user ? { ...e.data, user: userView(user) } : e.data;
+}
+
+/**
  * The outbox rows of some events for the enabled endpoints that want them, or for one endpoint
  * whatever it wants (`only`: a test event). Answers how many deliveries were written.
  */
@@ -94,7 +105,8 @@ export async function writeEvents(
     const targets = endpoints.filter((ep) => wants(ep.events, e.type));
     if (!targets.length) continue;
     const id = `evt_${randomId()}`;
-    eventRows.push({ id, type: e.type, at: e.at, data: JSON.stringify(e.data) });
+    const data = await withProfileOf(repos, e);
+    eventRows.push({ id, type: e.type, at: e.at, data: JSON.stringify(data) });
     for (const ep of targets) deliveries.push(deliveryOf(ep.id, id, now));
   }
   await repos.webhookDeliveries.enqueue(eventRows, deliveries);

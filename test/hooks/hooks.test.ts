@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { Webhook } from 'standardwebhooks';
+import { updateHook } from '../../src/hooks/hooks.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
@@ -32,7 +33,7 @@ const MANAGER = {
   type: 'confidential',
   client_secret: SECRET,
   grant_types: ['client_credentials'],
-  management_scopes: ['manage:webhooks'],
+  management_scopes: ['manage:webhooks', 'manage:clients'],
 };
 const CUSTOM_FIELDS = [
   { name: 'crm_id', data_type: 'string', required: false, writable: 'admin' },
@@ -260,6 +261,47 @@ for (const engine of engines()) {
       assert.equal((await calls(id))[0]!.outcome, 'allowed');
     });
 
+    it('a before.token hook adds its claims to a JWT access token (RFC 9068) too, never over its own', async () => {
+      const orders = 'https://api.example.com/hooked-orders';
+      const made = await admin.post('/api/v1/resources', {
+        identifier: orders,
+        name: 'Orders',
+        scopes: ['orders:read'],
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      await hook('before.token');
+      receiver.answer = answerJson({ decision: 'allow', claims: { crm_tier: 'gold' } });
+      const flow = await codeFor(ward, { scope: 'openid orders:read', extra: { resource: orders } });
+      const res = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code: flow.code,
+        client_id: 'spa',
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: flow.verifier,
+        resource: orders,
+      });
+      const body = (await res.json()) as Record<string, string>;
+      assert.equal(res.status, 200, JSON.stringify(body));
+      const at = decodeJwt(body.access_token!);
+      assert.equal(at.crm_tier, 'gold', 'the hook claim in the access token');
+      assert.equal(at.aud, orders);
+      assert.equal(at.sub, flow.user.id);
+      assert.equal(at.client_id, 'spa');
+      assert.equal(decodeJwt(body.id_token!).crm_tier, 'gold', 'and in the ID token');
+      // gid (the grant of a JWT access token) is Ward's: a hook naming it is malformed, nothing kept.
+      receiver.answer = answerJson({ decision: 'allow', claims: { gid: 'forged', crm_tier: 'silver' } });
+      const again = await codeFor(ward, { scope: 'openid orders:read', extra: { resource: orders } });
+      const refused = await tokenRequest(ward, {
+        grant_type: 'authorization_code',
+        code: again.code,
+        client_id: 'spa',
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: again.verifier,
+        resource: orders,
+      });
+      assert.equal(refused.status, 403, 'closed policy: a malformed answer refuses the token');
+    });
+
     it('a claim that collides with a registered one is refused: closed refuses the token, open drops it', async () => {
       const { id } = await hook('before.token', { failure_policy: 'closed' });
       receiver.answer = answerJson({ decision: 'allow', claims: { sub: 'someone-else', crm_tier: 'gold' } });
@@ -384,6 +426,21 @@ for (const engine of engines()) {
         recorded.every((c) => /timeout|abort/i.test(c.error)),
         JSON.stringify(recorded),
       );
+    });
+
+    it('a hook enabled by another process applies at once (the hooks change counter), not after a cache life', async () => {
+      const { id } = await hook('before.signup', { enabled: false });
+      receiver.answer = answerJson({ decision: 'deny', message: 'closed' });
+      assert.equal((await sdkSignup({ email: email(), password: PASSWORD })).status, 200, 'no hook yet');
+      // As another process or the CLI would: the row changed in a transaction of its own, which bumps
+      // the `hooks` counter; this process's API did not see it. The clock does not move.
+      await ward.registry.storage.transaction((tx) => updateHook(tx, id, ward.clock.now(), { enabled: true }, true));
+      let status = 200;
+      for (let i = 0; i < 40 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await sdkSignup({ email: email(), password: PASSWORD })).status;
+      }
+      assert.equal(status, 403, 'refused by the hook within 2 s');
     });
   });
 }

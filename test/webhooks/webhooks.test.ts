@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { Value } from 'typebox/value';
+import { userViewSchema } from '../../src/accounts/user-view.js';
 import { FakeClock } from '../../src/lib/clock.js';
 import { envelopeSchema, isEventType } from '../../src/webhooks/catalog.js';
 import { engines } from '../helpers/databases.js';
@@ -179,8 +180,25 @@ for (const engine of engines()) {
         byType('login.failed').some((e) => e.data.client_id === 'spa' && e.data.reason === 'wrong_password'),
         'the wrong password',
       );
-      assert.deepEqual(byType('user.password_changed')[0]!.data, { user_id: user.id });
-      assert.deepEqual(byType('user.updated')[0]!.data, { user_id: made.body.id, disabled: true });
+      // user.* carry the user as the management API shows it, as the change left it; user.deleted the ids.
+      const shown = (await admin.get(`/api/v1/users/${user.id}`)).body as Record<string, unknown>;
+      const changedEvent = byType('user.password_changed')[0]!.data;
+      assert.equal(changedEvent.user_id, user.id);
+      const profile = changedEvent.user as Record<string, unknown>;
+      assert.deepEqual(Object.keys(profile).sort(), Object.keys(userViewSchema.properties).sort());
+      for (const [k, v] of Object.entries(profile)) assert.deepEqual(v, shown[k], `user.${k} as the API shows it`);
+      assert.equal(
+        (byType('user.created').find((e) => e.data.user_id === user.id)!.data.user as { email: string }).email,
+        user.email,
+      );
+      const updated = byType('user.updated')[0]!.data;
+      assert.equal(updated.user_id, made.body.id);
+      assert.equal(updated.disabled, true);
+      assert.deepEqual(
+        { id: (updated.user as { id: string }).id, disabled: (updated.user as { disabled: boolean }).disabled },
+        { id: made.body.id, disabled: true },
+      );
+      assert.deepEqual(byType('user.deleted')[0]!.data, { user_id: made.body.id }, 'erased: the ids only');
       assert.deepEqual(byType('client.updated')[0]!.data.client_id, 'hooked');
       assert.equal(byType('key.revoked')[0]!.data.kid, key.body.kid);
       assert.deepEqual(byType('logout')[0]!.data, { user_id: signedIn.user.id });
