@@ -30,6 +30,7 @@ import * as m023 from './migrations/023-account-deletions.js';
 import * as m024 from './migrations/024-session-devices.js';
 import * as m025 from './migrations/025-api-resources.js';
 import * as m026 from './migrations/026-client-registrations.js';
+import * as m027 from './migrations/027-user-import-jobs.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -163,6 +164,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '024-session-devices': m024,
   '025-api-resources': m025,
   '026-client-registrations': m026,
+  '027-user-import-jobs': m027,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

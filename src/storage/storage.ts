@@ -25,6 +25,7 @@ import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userImportRepo } from './sql/user-import.js';
+import { userImportJobsRepo } from './sql/user-import-jobs.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
@@ -62,6 +63,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userErasure: userErasureRepo(db),
     accountDeletions: accountDeletionsRepo(db),
     userImport: userImportRepo(db),
+    userImportJobs: userImportJobsRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
     clientRegistrations: clientRegistrationsRepo(db),

@@ -25,6 +25,11 @@ export interface ImportOptions {
   /** Every line in the report (else only refused, skipped and weak-hash lines). */
   reportAll: boolean;
   firebase?: FirebaseParams;
+  /**
+   * Told of every line once counted (a job's progress, import-jobs.ts); awaited, so a slow writer
+   * slows the import. When given, the report's `results` stay empty.
+   */
+  onLine?: (r: LineResult, counts: Readonly<ImportReport>) => Promise<void> | void;
 }
 
 export interface LineResult {
@@ -70,8 +75,9 @@ export async function importUsers(
     results: [],
   };
   const customFields = deps.customFields();
-  const keep = (r: LineResult) => {
+  const keep = async (r: LineResult) => {
     report[r.status]++;
+    if (opts.onLine) return opts.onLine(r, report);
     if (opts.reportAll || r.status === 'refused' || r.status === 'skipped' || r.weak_hash) report.results.push(r);
   };
   // A few lines are written at once (PostgreSQL's round trips overlap; SQLite runs them in turn),
@@ -85,7 +91,7 @@ export async function importUsers(
       if (blocked) await deps.onBlocked(done.user_id);
       const weak = line.password?.weak && done.status !== 'skipped';
       if (weak) report.weak_hashes++;
-      keep({
+      await keep({
         line: n,
         ...done,
         ...(done.status === 'skipped'
@@ -94,8 +100,11 @@ export async function importUsers(
         ...(weak ? { weak_hash: true as const } : {}),
       });
     } catch (e) {
-      if (e instanceof LineRefused) keep({ line: n, status: 'refused', code: e.code, message: e.message });
-      else fatal ??= { error: e };
+      if (!(e instanceof LineRefused)) fatal ??= { error: e };
+      else
+        await keep({ line: n, status: 'refused', code: e.code, message: e.message }).catch(
+          (x) => (fatal ??= { error: x }),
+        );
     }
   };
   try {
@@ -103,7 +112,7 @@ export async function importUsers(
       if (fatal) break;
       report.lines++;
       if ('refused' in src) {
-        keep({ line: src.line, status: 'refused', code: src.refused, message: src.message });
+        await keep({ line: src.line, status: 'refused', code: src.refused, message: src.message });
         continue;
       }
       let line: ImportedLine;
@@ -111,7 +120,7 @@ export async function importUsers(
         line = readImportedLine(src.value, { customFields, firebase: opts.firebase, now: deps.now() });
       } catch (e) {
         if (!(e instanceof LineRefused)) throw e;
-        keep({ line: src.line, status: 'refused', code: e.code, message: e.message });
+        await keep({ line: src.line, status: 'refused', code: e.code, message: e.message });
         continue;
       }
       const keys = keysOf(line);
