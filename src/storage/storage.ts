@@ -62,7 +62,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     accountDeletions: accountDeletionsRepo(db),
-    userImport: userImportRepo(db),
+    userImport: userImportRepo(db, engine),
     userImportJobs: userImportJobsRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
