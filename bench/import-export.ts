@@ -7,7 +7,8 @@
 // a hash's format and hashing 100,000 would take hours), then `GET /api/v1/users/export` read to the
 // end. Prints lines per second of each, and Ward's peak RSS (sampled every 200 ms through hook.mjs,
 // and the kernel's VmHWM for the whole life of the process).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import { send } from './http.js';
@@ -20,6 +21,8 @@ export interface ImportExportOptions {
   count: number;
   tunings: string[];
   ref?: string;
+  /** Writes a CPU profile of Ward during the import to this directory (`--profile`). */
+  profileDir?: string;
   log: (s: string) => void;
 }
 
@@ -101,10 +104,11 @@ async function token(url: string): Promise<string> {
   return (JSON.parse(res.body) as { access_token: string }).access_token;
 }
 
-async function measure(ward: Child, engine: string, tuning: string, count: number): Promise<Row> {
+async function measure(ward: Child, engine: string, tuning: string, count: number, profile?: string): Promise<Row> {
   const bearer = await token(ward.url);
   const run = Math.random().toString(36).slice(2, 8);
   const stopRss = sampleRss(ward);
+  if (profile) await ward.profileStart();
   let t = performance.now();
   const res = await fetch(`${ward.url}/api/v1/users/import`, {
     method: 'POST',
@@ -114,6 +118,7 @@ async function measure(ward: Child, engine: string, tuning: string, count: numbe
   } as RequestInit);
   const report = (await res.json()) as { created: number; refused: number; results: unknown[] };
   const importS = (performance.now() - t) / 1000;
+  if (profile) await ward.profileStop(profile);
   if (res.status !== 200 || report.created !== count)
     throw new Error(`I1 import: ${res.status} ${JSON.stringify(report).slice(0, 500)}`);
   t = performance.now();
@@ -143,6 +148,7 @@ async function measure(ward: Child, engine: string, tuning: string, count: numbe
 /** Runs I1 on each engine and variant, each on a fresh store; the table as text. */
 export async function runImportExport(o: ImportExportOptions): Promise<string> {
   const cli = await buildWard(o.ref);
+  if (o.profileDir) mkdirSync(o.profileDir, { recursive: true });
   const rows: Row[] = [];
   for (const engine of o.engines)
     for (const tuning of o.tunings) {
@@ -154,7 +160,8 @@ export async function runImportExport(o: ImportExportOptions): Promise<string> {
       try {
         const ward = await startWard(cli, db, 'smtp://127.0.0.1:9', '', 1, [], tuning);
         try {
-          const row = await measure(ward, engine, tuning, o.count);
+          const profile = o.profileDir && `${o.profileDir}/${engine}-${tuning}-I1.cpuprofile`;
+          const row = await measure(ward, engine, tuning, o.count, profile);
           rows.push(row);
           o.log(
             `  I1 ${engine} ${tuning}: import ${row.importLinesPerS.toFixed(0)} lines/s (${row.importS.toFixed(1)} s), ` +
@@ -187,6 +194,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     count: parseCount(opt('import-users') ?? '100k'),
     tunings: (opt('tuning') ?? 'on').split(','),
     ref: opt('ref'),
+    profileDir: argv.includes('--profile') ? fileURLToPath(new URL('./profiles', import.meta.url)) : undefined,
     log: (s) => process.stdout.write(`${s}\n`),
   }).then(
     (out) => {

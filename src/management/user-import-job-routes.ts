@@ -13,6 +13,7 @@ import { partialObject, stringEnum } from '../http/schema-types.js';
 import type { ImportJobLineRow, ImportJobRow } from '../storage/sql/user-import-jobs.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import {
+  batchLinesOf,
   firebaseOf,
   formatOf,
   importDeps,
@@ -119,7 +120,14 @@ export function userImportJobRoutes(r: UserImportJobRoutesDeps): ManagementRoute
           format,
           actor: `${actor.type}:${actor.id}`,
           run: (input, onLine) =>
-            importUsers(importDeps(r), input, { format, mode, reportAll: false, firebase, onLine }),
+            importUsers(importDeps(r), input, {
+              format,
+              mode,
+              reportAll: false,
+              firebase,
+              onLine,
+              batchLines: batchLinesOf(r),
+            }),
           // The end is audited as a direct import is, by the one who started it.
           ended: (job) =>
             recordAudit(

@@ -12,6 +12,7 @@ import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js
 import type { ClientService } from '../clients/service.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import type { AccountSettings } from '../config/types.js';
+import type { Tuning } from '../config/tuning.js';
 import type { Clock } from '../lib/clock.js';
 import type { Limiter } from '../limits/rate-limit.js';
 import type { Storage } from '../storage/storage.js';
@@ -19,6 +20,7 @@ import type { Storage } from '../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UserImportRoutesDeps {
   account: () => AccountSettings;
+  config: { tuning: Pick<Tuning, 'import_batches'> };
   clients: ClientService;
   logoutDelivery: LogoutDelivery;
   clock: Clock;
@@ -88,6 +90,14 @@ export const importQuery = partialObject(
 /** The source's format by its Content-Type (the route took only these two). */
 export const formatOf = (contentType: string | undefined): ImportFormat =>
   (contentType ?? '').split(';')[0]!.trim().toLowerCase() === NDJSON ? 'ndjson' : 'json';
+
+/**
+ * Lines per transaction: the speed-up import_batches (config/tuning.ts) on PostgreSQL, where a commit
+ * is most of a line's cost; one elsewhere (SQLite's group commit shares commits already, and batches
+ * measured slower there: docs/performance.md).
+ */
+export const batchLinesOf = (r: UserImportRoutesDeps): number =>
+  r.config.tuning.import_batches && r.storage.engine === 'postgres' ? 100 : 1;
 
 /** What an import (direct or a job) uses. */
 export const importDeps = (r: UserImportRoutesDeps) => ({
