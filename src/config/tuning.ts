@@ -26,7 +26,7 @@ export const SPEED_UPS = [
   'stackless_client_errors',
   /** A smaller young generation and slower old-generation growth (lib/tuning/heap-flags.ts). */
   'heap_flags',
-  /** Bulk import: 100 lines per transaction, a savepoint each (accounts/import/apply-line.ts). */
+  /** Bulk import: 100 lines per transaction, a savepoint each (accounts/import/tuning/apply-batch.ts). */
   'import_batches',
 ] as const;
 

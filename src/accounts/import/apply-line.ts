@@ -34,7 +34,7 @@ async function lookUp(tx: Repos, line: ImportedLine) {
 }
 
 /** Refuses an email or phone number that belongs to another user than the one matched. */
-function requireFree(line: ImportedLine, { match, byEmail, byPhone }: Awaited<ReturnType<typeof lookUp>>): void {
+function requireFree({ match, byEmail, byPhone }: Awaited<ReturnType<typeof lookUp>>): void {
   if (byEmail && match && byEmail.id !== match.id)
     throw new LineRefused('email_in_use', 'email belongs to another user');
   if (byPhone && byPhone.id !== match?.id)
@@ -42,7 +42,7 @@ function requireFree(line: ImportedLine, { match, byEmail, byPhone }: Awaited<Re
 }
 
 /** The user columns the line names. */
-function columnsOf(line: ImportedLine, userId: string, masterKey: Buffer): ImportedUserChange {
+export function columnsOf(line: ImportedLine, userId: string, masterKey: Buffer): ImportedUserChange {
   const c: ImportedUserChange = {};
   if (line.email !== undefined) c.email = line.email;
   if (line.phone_number !== undefined) c.phone_number = line.phone_number;
@@ -78,12 +78,12 @@ async function linkAll(tx: Repos, line: ImportedLine, userId: string, now: numbe
   }
 }
 
-async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: ImportMode): Promise<LineOutcome> {
+export async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: ImportMode): Promise<LineOutcome> {
   const now = deps.now();
   const found = await lookUp(tx, line);
   const { match } = found;
   if (match && mode === 'create') return { status: 'skipped', user_id: match.id };
-  requireFree(line, found);
+  requireFree(found);
   const id = match?.id ?? randomId();
   const columns = columnsOf(line, id, deps.masterKey);
   if (match) await tx.userImport.updateUser(id, columns, now);
@@ -137,32 +137,4 @@ export async function applyImportedLine(deps: ApplyDeps, line: ImportedLine, mod
       throw new LineRefused('exists', 'an address, identity or external_id was taken meanwhile');
     throw e;
   }
-}
-
-/**
- * Speed-up `import_batches` (docs/performance.md; plain path: applyImportedLine, a transaction per
- * line). Applies the lines in one transaction, one after another, each in a savepoint of its own:
- * a refused line is rolled back alone (its LineRefused is its outcome) and the others commit
- * together, so each is still written whole or not at all, for one commit instead of one per line.
- * Any other error fails the whole batch (nothing of it is written).
- */
-export async function applyImportedLines(
-  deps: ApplyDeps,
-  lines: readonly ImportedLine[],
-  mode: ImportMode,
-): Promise<Array<LineOutcome | LineRefused>> {
-  return deps.storage.batch(async (tx, each) => {
-    const out: Array<LineOutcome | LineRefused> = [];
-    for (const line of lines)
-      try {
-        out.push(await each(() => write(tx, deps, line, mode)));
-      } catch (e) {
-        if (e instanceof LineRefused) out.push(e);
-        // Another writer took the address or id between the checks and the insert.
-        else if (isUniqueViolation(e))
-          out.push(new LineRefused('exists', 'an address, identity or external_id was taken meanwhile'));
-        else throw e;
-      }
-    return out;
-  });
 }

@@ -4,26 +4,13 @@
 import type { Readable } from 'node:stream';
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { FirebaseParams } from '../foreign-hashes/formats.js';
-import {
-  type ApplyDeps,
-  applyImportedLine,
-  applyImportedLines,
-  type ImportMode,
-  type LineOutcome,
-} from './apply-line.js';
-import { type ImportedLine, LineRefused, readImportedLine, type LineCode } from './read-line.js';
+import { applyImportedLines } from './tuning/apply-batch.js';
+import { type ApplyDeps, applyImportedLine, type ImportMode, type LineOutcome } from './apply-line.js';
+import { type ImportedLine, keysOf, LineRefused, readImportedLine, type LineCode } from './read-line.js';
 import { type ImportFormat, SourceBroken, sourceLines } from './source-lines.js';
 
 /** Groups of lines written at once (a line each on the plain path, import_batches' batches else). */
 const IN_FLIGHT = 4;
-
-/** What two lines must not write at the same time. */
-const keysOf = (line: ImportedLine): string[] => [
-  ...(line.email ? [`e:${line.email}`] : []),
-  ...(line.phone_number ? [`p:${line.phone_number}`] : []),
-  ...(line.external_id !== undefined ? [`x:${line.external_id}`] : []),
-  ...line.identities.map((i) => `i:${i.provider}:${i.subject}`),
-];
 
 export interface ImportOptions {
   format: ImportFormat;

@@ -95,6 +95,41 @@ export function userImportRepo(db: Kysely<Database>, engine: Engine) {
     ): Promise<ImportCandidate[]> {
       return (await candidates(db, engine, externalId, email, phone)).rows as ImportCandidate[];
     },
+    /** Which of these external ids, emails and phone numbers a user has (a batch of lines; one indexed query each). */
+    async taken(
+      externalIds: string[],
+      emails: string[],
+      phones: string[],
+    ): Promise<{ externalIds: string[]; emails: string[]; phones: string[] }> {
+      const x = externalIds.length
+        ? await db
+            .selectFrom('user_external_ids')
+            .select('external_id')
+            .where('external_id', 'in', externalIds)
+            .execute()
+        : [];
+      const e = emails.length
+        ? await db.selectFrom('users').select('email').where('email', 'in', emails).execute()
+        : [];
+      const p = phones.length
+        ? await db.selectFrom('users').select('phone_number').where('phone_number', 'in', phones).execute()
+        : [];
+      return {
+        externalIds: x.map((r) => r.external_id),
+        emails: e.map((r) => r.email!),
+        phones: p.map((r) => r.phone_number!),
+      };
+    },
+    /** Inserts new users (rows complete), their profiles and external ids, each kind in one statement. */
+    async insertMany(
+      users: Array<Selectable<UsersTable>>,
+      profiles: UserProfilesTable[],
+      externalIds: Array<{ external_id: string; user_id: string; created_at: number }>,
+    ): Promise<void> {
+      if (users.length) await db.insertInto('users').values(users).execute();
+      if (profiles.length) await db.insertInto('user_profiles').values(profiles).execute();
+      if (externalIds.length) await db.insertInto('user_external_ids').values(externalIds).execute();
+    },
     /** Inserts an imported user created at `createdAt`; a duplicate email or phone is a unique violation. */
     async insertUser(u: NewUser, createdAt: number, now: number): Promise<void> {
       await insertUserRow(db, engine, {
