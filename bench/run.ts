@@ -16,6 +16,7 @@ import { makeWardUsers } from './flows-ward.js';
 import { measureRun, smokeCheck } from './measure.js';
 import { PASSWORD } from './flows-ward.js';
 import { freePort, probe, running, startChild, stopAll } from './proc.js';
+import { runImportExport } from './import-export.js';
 import { formatHotSpots, hotSpots, type HotSpots } from './profile.js';
 import { ceilingsTable, table, type ScenarioResult } from './report.js';
 import { SCENARIOS, type PeerSide, type WardSide } from './scenarios.js';
@@ -123,6 +124,18 @@ async function scaleMain() {
 }
 
 async function main() {
+  // I1 (bench/import-export.ts): the bulk import and export, Ward only; `--tuning` gives its variants.
+  if (only?.includes('I1')) {
+    const out = await runImportExport({
+      engines,
+      count: parseCount(opt('import-users') ?? '100k'),
+      tunings: (opt('tuning') ?? 'on').split(','),
+      ref: opt('ref'),
+      log,
+    });
+    log(`\n${out}`);
+    if (only.every((id) => id === 'I1')) return;
+  }
   if (['users', 'workers', 'tuning', 'refs'].some((o) => opt(o) !== undefined)) return scaleMain();
   log(`Ward benchmark (${quick ? 'quick' : 'full'}): ${JSON.stringify(environment)}`);
   log('Ceilings:');

@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const MGMT_SECRET = 'bench-management-secret-0123456789abcdef';
 /** bench-admin: creates B4e's ES256 client through the management API. */
 export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
+/** bench-users: imports and exports users (I1, bench/import-export.ts). */
+export const USERS_SECRET = 'bench-users-secret-0123456789abcdef-01234';
 
 /**
  * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/, into
@@ -127,6 +129,14 @@ export const wardConfig = {
       client_secret: ADMIN_SECRET,
       grant_types: ['client_credentials'],
       management_scopes: ['manage:clients', 'manage:webhooks'],
+    },
+    {
+      client_id: 'bench-users',
+      name: 'Bench import and export',
+      type: 'confidential',
+      client_secret: USERS_SECRET,
+      grant_types: ['client_credentials'],
+      management_scopes: ['read:users', 'manage:users'],
     },
   ],
 };

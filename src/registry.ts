@@ -2,6 +2,7 @@ import { createAccountRecovery } from './self-service/account-recovery.js';
 import { createPasswordless } from './passwordless/service.js';
 import { createAccountCodes } from './accounts/codes.js';
 import { createBackground } from './lib/background.js';
+import { createImportJobs } from './accounts/import/import-jobs.js';
 import { createAddresses } from './self-service/addresses.js';
 import { createPasswordReset } from './self-service/password-reset.js';
 import { randomBytes } from 'node:crypto';
@@ -364,6 +365,14 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const deletionJob = startDeletionJob(accountDeletion, (e) =>
     log.error({ err: { message: (e as Error)?.message } }, 'account deletion job failed'),
   );
+  // Bulk imports run as jobs (accounts/import/import-jobs.ts); those a stopped process left running are failed.
+  const importJobs = createImportJobs({
+    storage,
+    now: () => clock.now(),
+    dataDir: config.dataDir,
+    onError: (e) => log.error({ err: { message: (e as Error)?.message } }, 'user import job failed'),
+  });
+  await importJobs.failInterrupted();
   const signIn = createSignInServices({
     strongFactors,
     storage,
@@ -450,10 +459,12 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     accountDeletion,
     deletionJob,
+    importJobs,
     async close() {
       poller.stop();
       janitor.stop();
       deletionJob.stop();
+      await importJobs.stop();
       await logoutDelivery.stop();
       await events.flush(true);
       await webhookDelivery.stop();

@@ -11,12 +11,14 @@ import { registerManagementRoutes, type ManagementRoute } from './route.js';
 import { resourceRoutes } from './resources-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { socialRoutes } from './social-routes.js';
+import { userImportJobRoutes } from './user-import-job-routes.js';
 import { userImportRoutes } from './user-import-routes.js';
 import { userLifecycleRoutes } from './user-lifecycle-routes.js';
 import { userRoutes } from './users-routes.js';
 import { webhookRoutes } from './webhooks-routes.js';
 import { hookRoutes } from './hooks-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
+import type { ImportJobs } from '../accounts/import/import-jobs.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
@@ -56,6 +58,7 @@ interface ManagementDeps {
   users: UserService;
   webhookDelivery: { kick(): void };
   hookCaller: { invalidate(): void };
+  importJobs: ImportJobs;
 }
 
 export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
@@ -75,6 +78,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...hookRoutes(r),
     ...resourceRoutes(r),
     ...userImportRoutes(r),
+    ...userImportJobRoutes(r),
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { ManagementScope } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
@@ -64,6 +64,8 @@ export interface ManagementRoute<
     query: Static<Q>;
     body: Static<B>;
     req: FastifyRequest;
+    /** For a header of the answer (a Location); the status and body are the route's. */
+    reply: FastifyReply;
   }): Promise<unknown>;
 }
 
@@ -145,6 +147,7 @@ function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementR
           query: req.query,
           body: req.body ?? {},
           req,
+          reply,
         });
       } catch (e) {
         // Every management call is audited: a refused one too, with its reason (never its body).

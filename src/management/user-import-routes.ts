@@ -12,6 +12,7 @@ import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js
 import type { ClientService } from '../clients/service.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import type { AccountSettings } from '../config/types.js';
+import type { Tuning } from '../config/tuning.js';
 import type { Clock } from '../lib/clock.js';
 import type { Limiter } from '../limits/rate-limit.js';
 import type { Storage } from '../storage/storage.js';
@@ -19,6 +20,7 @@ import type { Storage } from '../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UserImportRoutesDeps {
   account: () => AccountSettings;
+  config: { tuning: Pick<Tuning, 'import_batches'> };
   clients: ClientService;
   logoutDelivery: LogoutDelivery;
   clock: Clock;
@@ -27,10 +29,10 @@ export interface UserImportRoutesDeps {
   storage: Storage;
 }
 
-const NDJSON = 'application/x-ndjson';
+export const NDJSON = 'application/x-ndjson';
 
 /** One user of an import (the OpenAPI description; each line is checked by accounts/import/read-line.ts). */
-const importedUser = partialObject(
+export const importedUser = partialObject(
   {
     email: Type.String(),
     phone_number: Type.String({ description: 'E.164' }),
@@ -73,7 +75,7 @@ const reportSchema = partialObject({
   error: partialObject({ code: Type.String(), message: Type.String() }),
 });
 
-const query = partialObject(
+export const importQuery = partialObject(
   {
     mode: stringEnum(['create', 'upsert'], { description: 'create (default): existing users are skipped' }),
     report: stringEnum(['problems', 'all'], { description: 'problems (default): refused, skipped and weak lines' }),
@@ -84,6 +86,27 @@ const query = partialObject(
   },
   { additionalProperties: false },
 );
+
+/** The source's format by its Content-Type (the route took only these two). */
+export const formatOf = (contentType: string | undefined): ImportFormat =>
+  (contentType ?? '').split(';')[0]!.trim().toLowerCase() === NDJSON ? 'ndjson' : 'json';
+
+/**
+ * Lines per transaction: the speed-up import_batches (config/tuning.ts) on PostgreSQL, where a commit
+ * is most of a line's cost; one elsewhere (SQLite's group commit shares commits already, and batches
+ * measured slower there: docs/performance.md).
+ */
+export const batchLinesOf = (r: UserImportRoutesDeps): number =>
+  r.config.tuning.import_batches && r.storage.engine === 'postgres' ? 100 : 1;
+
+/** What an import (direct or a job) uses. */
+export const importDeps = (r: UserImportRoutesDeps) => ({
+  storage: r.storage,
+  masterKey: r.masterKey,
+  now: () => r.clock.now(),
+  customFields: () => r.account().custom_fields,
+  onBlocked: (id: string) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
+});
 
 /** The Firebase parameters of the query (all four, or none). */
 export function firebaseOf(q: Record<string, string | undefined>): FirebaseParams | undefined {
@@ -113,25 +136,19 @@ export function userImportRoutes(r: UserImportRoutesDeps): ManagementRoute[] {
       audit: 'users.imported',
       summary:
         'Import users from NDJSON or a JSON array, streamed: each line applied or refused on its own, with its password hash',
-      query,
+      query: importQuery,
       stream: { [NDJSON]: importedUser, 'application/json': Type.Array(importedUser) },
       response: { status: 200, schema: reportSchema },
       handler: async ({ actor, query: q, req }) => {
         await r.limiter('users_import', req.ip, r.account().rate_limits.bulk_users);
         const firebase = firebaseOf(q);
-        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        const format: ImportFormat = type === NDJSON ? 'ndjson' : 'json';
-        const report: ImportReport = await importUsers(
-          {
-            storage: r.storage,
-            masterKey: r.masterKey,
-            now: () => r.clock.now(),
-            customFields: () => r.account().custom_fields,
-            onBlocked: (id) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
-          },
-          req.body as Readable,
-          { format, mode: q.mode ?? 'create', reportAll: q.report === 'all', firebase },
-        );
+        const format = formatOf(req.headers['content-type']);
+        const report: ImportReport = await importUsers(importDeps(r), req.body as Readable, {
+          format,
+          mode: q.mode ?? 'create',
+          reportAll: q.report === 'all',
+          firebase,
+        });
         const { results: _results, ...counts } = report;
         await recordAudit(r.storage, r.clock.now(), actor, 'users.imported', 'users', 'success', {
           ...counts,

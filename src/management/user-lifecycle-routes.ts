@@ -188,7 +188,7 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
       method: 'GET',
       url: '/api/v1/users/:userId/export',
       tag: 'users',
-      permission: 'manage:users',
+      permission: 'read:users',
       audit: 'user.exported',
       params: userIdParam,
       summary:

@@ -287,6 +287,39 @@ export interface UserExternalIdsTable {
 }
 
 /** A user's own deletion waiting for its grace period (migration 023). */
+export interface UserImportJobsTable {
+  id: string;
+  /** running, done or failed. */
+  status: string;
+  mode: string;
+  format: string;
+  /** Who started it (actor type and id). */
+  actor: string;
+  lines: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  refused: number;
+  weak_hashes: number;
+  lines_kept: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  /** Last progress written by the process running the job: a stale one means that process stopped. */
+  heartbeat_at: number;
+  finished_at: number | null;
+}
+
+export interface UserImportJobLinesTable {
+  job_id: string;
+  line: number;
+  status: string;
+  code: string | null;
+  message: string | null;
+  user_id: string | null;
+  weak_hash: number;
+}
+
 export interface AccountDeletionsTable {
   user_id: string;
   requested_at: number;
@@ -553,6 +586,8 @@ export interface Database {
   identities: IdentitiesTable;
   user_external_ids: UserExternalIdsTable;
   account_deletions: AccountDeletionsTable;
+  user_import_jobs: UserImportJobsTable;
+  user_import_job_lines: UserImportJobLinesTable;
   mfa_credentials: MfaCredentialsTable;
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

@@ -26,6 +26,7 @@ import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userImportRepo } from './sql/user-import.js';
+import { userImportJobsRepo } from './sql/user-import-jobs.js';
 import { userRecordsRepo } from './sql/user-records.js';
 import { usersRepo } from './sql/users.js';
 import { versionsRepo } from './sql/versions.js';
@@ -62,7 +63,8 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     accountDeletions: accountDeletionsRepo(db),
-    userImport: userImportRepo(db),
+    userImport: userImportRepo(db, engine),
+    userImportJobs: userImportJobsRepo(db),
     userRecords: userRecordsRepo(db),
     consents: consentsRepo(db),
     clientRegistrations: clientRegistrationsRepo(db),
@@ -81,6 +83,12 @@ export type Repos = ReturnType<typeof repos>;
 export interface Storage extends Repos {
   engine: Db['engine'];
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /**
+   * One transaction for several units of work, each in a savepoint of its own (`each`): a unit that
+   * throws is rolled back alone (the error goes on to the caller of `each`), the others stand and
+   * commit together. Units run one after another. For a bulk import: one commit for many lines.
+   */
+  batch<T>(fn: (tx: Repos, each: <U>(unit: () => Promise<U>) => Promise<U>) => Promise<T>): Promise<T>;
   /** The commit that the writes made so far still wait for (SQLite's group commit), or undefined. */
   settled(): Promise<void> | undefined;
   /** Whether the database answers a trivial query (readiness). */
@@ -95,6 +103,24 @@ export function createStorage(d: Db): Storage {
     ...repos(d.db, d.engine),
     engine: d.engine,
     transaction: (fn) => d.db.transaction().execute((trx) => fn(repos(trx, d.engine))),
+    batch: (fn) =>
+      d.db.transaction().execute((trx) => {
+        const each = async <U>(unit: () => Promise<U>): Promise<U> => {
+          const name = sql.id('unit');
+          await sql`savepoint ${name}`.execute(trx);
+          let out: U;
+          try {
+            out = await unit();
+          } catch (e) {
+            await sql`rollback to savepoint ${name}`.execute(trx);
+            await sql`release savepoint ${name}`.execute(trx);
+            throw e;
+          }
+          await sql`release savepoint ${name}`.execute(trx);
+          return out;
+        };
+        return fn(repos(trx, d.engine), each);
+      }),
     settled: d.settled ?? (() => undefined),
     answers: () =>
       sql`select 1 as ok`.execute(d.db).then(

@@ -280,6 +280,30 @@ for (const engine of engines()) {
       );
       assert.equal(taken.body.results[0].code, 'identity_in_use');
       assert.equal(await s.users.findByEmail(`other-${engine}@import.example`), undefined, 'nothing half-written');
+      // Among other lines (one transaction for them all with import_batches): the refused line is
+      // undone alone, after its user row was written; the lines around it stand.
+      const mixed = await importBody(
+        ndjson([
+          { email: `before-${engine}@import.example` },
+          { email: `other-${engine}@import.example`, identities: [{ provider: 'google', subject: `g-${engine}-1` }] },
+          { email: `after-${engine}@import.example` },
+          { email: `before-${engine}@import.example`, given_name: 'Twice' },
+        ]),
+      );
+      assert.deepEqual(
+        [mixed.body.created, mixed.body.refused, mixed.body.skipped],
+        [2, 1, 1],
+        JSON.stringify(mixed.body),
+      );
+      assert.deepEqual([mixed.body.results[0].line, mixed.body.results[0].code], [2, 'identity_in_use']);
+      assert.deepEqual(
+        [mixed.body.results[1].line, mixed.body.results[1].status],
+        [4, 'skipped'],
+        'a line sees the lines before it',
+      );
+      assert.equal(await s.users.findByEmail(`other-${engine}@import.example`), undefined, 'nothing half-written');
+      assert.ok(await s.users.findByEmail(`before-${engine}@import.example`));
+      assert.ok(await s.users.findByEmail(`after-${engine}@import.example`));
     });
 
     it('ends the sessions of an existing user an upsert blocks', async () => {

@@ -4,7 +4,7 @@
 // you" when the user has a second factor; it erases everything like the administrators' delete, mails
 // a notice and records `user.deleted` (a webhook event) without personal data. The account setting
 // turns it off; with a grace period the account is signed out at once, erased by the job once the
-// days pass, and a sign-in meanwhile cancels it.
+// days pass, and a sign-in meanwhile cancels it (the hosted form's, and the password grant's).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ACCOUNT_PAGE, formsOf, openPage, postPageForm, signInBrowser } from '../helpers/account-page.js';
@@ -12,16 +12,17 @@ import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { eventOfAudit } from '../../src/webhooks/outbox.js';
-import { codeFor, PUBLIC_CLIENT, redeem, signup } from '../helpers/oauth.js';
+import { codeFor, PUBLIC_CLIENT, redeem, signup, tokenRequest } from '../helpers/oauth.js';
 
 const SSO = '__Host-ward_sso';
 const DAY = 24 * 3600_000;
+const MOBILE = { ...PUBLIC_CLIENT, client_id: 'mobile', grant_types: ['authorization_code', 'password'] };
 
 for (const engine of engines()) {
   describe(`a user leaves from the account page on ${engine}`, () => {
     let w: MfaWard;
     before(async () => {
-      w = await startMfaWard({ engine, clients: [PUBLIC_CLIENT] });
+      w = await startMfaWard({ engine, clients: [PUBLIC_CLIENT, MOBILE] });
     });
     after(() => w.close());
     beforeEach(() => w.ward.setAccount({ self_service: { account_deletion: true, deletion_grace_days: 0 } }));
@@ -199,6 +200,35 @@ for (const engine of engines()) {
       assert.match(done.html, /Your account will be deleted/);
       assert.ok(await storage().accountDeletions.find(user.id));
       await signInBrowser(w.ward, user.email, user.password);
+      assert.equal(await storage().accountDeletions.find(user.id), undefined, 'cancelled');
+      w.ward.clock.advance(3 * DAY);
+      assert.equal(await w.ward.registry.deletionJob.run(), 0);
+      assert.ok(await storage().users.findById(user.id), 'kept');
+      assert.ok((await auditAbout(user.id)).some((e) => e.action === 'account.deletion_cancelled'));
+    });
+    it('with a grace period: a password-grant sign-in cancels the deletion too', async () => {
+      w.ward.setAccount({ self_service: { deletion_grace_days: 2 } });
+      const { code, verifier, user } = await codeFor(w.ward);
+      const { body } = await redeem(w.ward, code, verifier);
+      const res = await w.ward.fetch('/identity/v1/delete-account', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${body.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ password: user.password, confirm: true }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.ok(await storage().accountDeletions.find(user.id), 'scheduled');
+      const grant = (password: string) =>
+        tokenRequest(w.ward, {
+          grant_type: 'password',
+          username: user.email,
+          password,
+          client_id: 'mobile',
+          scope: 'openid',
+        });
+      assert.equal((await grant('not the password')).status, 400);
+      assert.ok(await storage().accountDeletions.find(user.id), 'a failed attempt cancels nothing');
+      const ok = await grant(user.password);
+      assert.equal(ok.status, 200, await ok.clone().text());
       assert.equal(await storage().accountDeletions.find(user.id), undefined, 'cancelled');
       w.ward.clock.advance(3 * DAY);
       assert.equal(await w.ward.registry.deletionJob.run(), 0);

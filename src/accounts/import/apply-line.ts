@@ -4,7 +4,6 @@
 import { randomId } from '../../lib/random.js';
 import { isUniqueViolation } from '../../storage/sql/errors.js';
 import type { ImportedUserChange } from '../../storage/sql/user-import.js';
-import type { User } from '../../storage/sql/users.js';
 import type { Repos, Storage } from '../../storage/storage.js';
 import { sealForeignHash } from '../foreign-hashes/sealed.js';
 import { applyProfile, touchesProfile } from '../profile.js';
@@ -25,31 +24,25 @@ export interface ApplyDeps {
   now: () => number;
 }
 
-/** The existing user a line names: by external id, else by email. */
-async function matchOf(tx: Repos, line: ImportedLine): Promise<User | undefined> {
-  if (line.external_id !== undefined) {
-    const id = await tx.userImport.userOfExternalId(line.external_id);
-    if (id) return tx.users.findById(id);
-  }
-  return line.email ? tx.users.findByEmail(line.email) : undefined;
+/** The users the line names, read in one query: the match (by external id, else email), and who holds its email and phone. */
+async function lookUp(tx: Repos, line: ImportedLine) {
+  const rows = await tx.userImport.candidates(line.external_id ?? null, line.email ?? null, line.phone_number ?? null);
+  const byExternal = line.external_id !== undefined ? rows.find((r) => r.external_id === line.external_id) : undefined;
+  const byEmail = line.email ? rows.find((r) => r.email === line.email) : undefined;
+  const byPhone = line.phone_number ? rows.find((r) => r.phone_number === line.phone_number) : undefined;
+  return { match: byExternal ?? byEmail, byEmail, byPhone };
 }
 
-/**
- * Refuses an email or phone number that belongs to another user than the one matched. An email the
- * match was not found by has been looked up already (matchOf found nobody with it).
- */
-async function requireFree(tx: Repos, line: ImportedLine, match: User | undefined): Promise<void> {
-  if (line.email && match && match.email !== line.email && (await tx.users.findByEmail(line.email)))
+/** Refuses an email or phone number that belongs to another user than the one matched. */
+function requireFree({ match, byEmail, byPhone }: Awaited<ReturnType<typeof lookUp>>): void {
+  if (byEmail && match && byEmail.id !== match.id)
     throw new LineRefused('email_in_use', 'email belongs to another user');
-  if (line.phone_number && match?.phone_number !== line.phone_number) {
-    const byPhone = await tx.users.findByPhone(line.phone_number);
-    if (byPhone && byPhone.id !== match?.id)
-      throw new LineRefused('phone_number_in_use', 'phone_number belongs to another user');
-  }
+  if (byPhone && byPhone.id !== match?.id)
+    throw new LineRefused('phone_number_in_use', 'phone_number belongs to another user');
 }
 
 /** The user columns the line names. */
-function columnsOf(line: ImportedLine, userId: string, masterKey: Buffer): ImportedUserChange {
+export function columnsOf(line: ImportedLine, userId: string, masterKey: Buffer): ImportedUserChange {
   const c: ImportedUserChange = {};
   if (line.email !== undefined) c.email = line.email;
   if (line.phone_number !== undefined) c.phone_number = line.phone_number;
@@ -85,11 +78,12 @@ async function linkAll(tx: Repos, line: ImportedLine, userId: string, now: numbe
   }
 }
 
-async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: ImportMode): Promise<LineOutcome> {
+export async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: ImportMode): Promise<LineOutcome> {
   const now = deps.now();
-  const match = await matchOf(tx, line);
+  const found = await lookUp(tx, line);
+  const { match } = found;
   if (match && mode === 'create') return { status: 'skipped', user_id: match.id };
-  await requireFree(tx, line, match);
+  requireFree(found);
   const id = match?.id ?? randomId();
   const columns = columnsOf(line, id, deps.masterKey);
   if (match) await tx.userImport.updateUser(id, columns, now);
@@ -111,13 +105,22 @@ async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode: Impor
       line.created_at ?? now,
       now,
     );
-  if (touchesProfile(line.profile))
-    await tx.profiles.put(id, applyProfile(match && (await tx.profiles.find(id)), line.profile), now);
-  // A new user's external id is new (matchOf found nobody under it); a match keeps its own unless renamed.
+  if (touchesProfile(line.profile)) {
+    const p = applyProfile(match && (await tx.profiles.find(id)), line.profile);
+    if (match) await tx.profiles.put(id, p, now);
+    else
+      await tx.userImport.insertProfile({
+        user_id: id,
+        ...p,
+        address: p.address === null ? null : JSON.stringify(p.address),
+        custom_fields: JSON.stringify(p.custom_fields),
+        updated_at: now,
+      });
+  }
+  // A new user's external id is new (lookUp found nobody under it); a match keeps its own unless renamed.
   if (line.external_id !== undefined) {
     if (!match) await tx.userImport.addExternalId(id, line.external_id, now);
-    else if ((await tx.userImport.externalIdOf(id)) !== line.external_id)
-      await tx.userImport.setExternalId(id, line.external_id, now);
+    else if (match.external_id !== line.external_id) await tx.userImport.setExternalId(id, line.external_id, now);
   }
   await linkAll(tx, line, id, now);
   if (match && line.blocked && !match.disabled) return { status: 'updated', user_id: id, blocked: true };

@@ -39,8 +39,10 @@ export async function* exportUserLines(
     const identities = group(page.identities);
     const factors = group(page.factors);
     const external = new Map(page.externalIds.map((x) => [x.user_id, x.external_id]));
+    // The page's profiles in one query (not one per user).
+    const profiles = await deps.storage.profiles.findMany(page.users.map((u) => u.id));
     for (const u of page.users) {
-      const profile = await deps.storage.profiles.find(u.id);
+      const profile = profiles.get(u.id);
       const claims = Object.fromEntries(
         PROFILE_CLAIMS.map((c) => [c, profile?.[c] ?? null]).filter(([, v]) => v !== null),
       );

@@ -1,23 +1,16 @@
 // A bulk import (issue 36): reads the source one user at a time, applies each in its own
-// transaction, and reports per line. The report holds counts and the lines worth a look (refused,
+// transaction (or savepoint, import_batches), and reports per line. The report holds counts and the lines worth a look (refused,
 // skipped, weak hashes), or every line when asked: memory stays flat whatever the source's size.
 import type { Readable } from 'node:stream';
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { FirebaseParams } from '../foreign-hashes/formats.js';
-import { type ApplyDeps, applyImportedLine, type ImportMode } from './apply-line.js';
-import { type ImportedLine, LineRefused, readImportedLine, type LineCode } from './read-line.js';
+import { applyImportedLines } from './tuning/apply-batch.js';
+import { type ApplyDeps, applyImportedLine, type ImportMode, type LineOutcome } from './apply-line.js';
+import { type ImportedLine, keysOf, LineRefused, readImportedLine, type LineCode } from './read-line.js';
 import { type ImportFormat, SourceBroken, sourceLines } from './source-lines.js';
 
-/** Lines written at once. */
+/** Groups of lines written at once (a line each on the plain path, import_batches' batches else). */
 const IN_FLIGHT = 4;
-
-/** What two lines must not write at the same time. */
-const keysOf = (line: ImportedLine): string[] => [
-  ...(line.email ? [`e:${line.email}`] : []),
-  ...(line.phone_number ? [`p:${line.phone_number}`] : []),
-  ...(line.external_id !== undefined ? [`x:${line.external_id}`] : []),
-  ...line.identities.map((i) => `i:${i.provider}:${i.subject}`),
-];
 
 export interface ImportOptions {
   format: ImportFormat;
@@ -25,6 +18,13 @@ export interface ImportOptions {
   /** Every line in the report (else only refused, skipped and weak-hash lines). */
   reportAll: boolean;
   firebase?: FirebaseParams;
+  /** Lines per transaction (speed-up import_batches, apply-line.ts); 1 (the plain path): one each. */
+  batchLines?: number;
+  /**
+   * Told of every line once counted (a job's progress, import-jobs.ts); awaited, so a slow writer
+   * slows the import. When given, the report's `results` stay empty.
+   */
+  onLine?: (r: LineResult, counts: Readonly<ImportReport>) => Promise<void> | void;
 }
 
 export interface LineResult {
@@ -70,8 +70,10 @@ export async function importUsers(
     results: [],
   };
   const customFields = deps.customFields();
-  const keep = (r: LineResult) => {
+  const batchLines = Math.max(1, opts.batchLines ?? 1);
+  const keep = async (r: LineResult) => {
     report[r.status]++;
+    if (opts.onLine) return opts.onLine(r, report);
     if (opts.reportAll || r.status === 'refused' || r.status === 'skipped' || r.weak_hash) report.results.push(r);
   };
   // A few lines are written at once (PostgreSQL's round trips overlap; SQLite runs them in turn),
@@ -79,31 +81,68 @@ export async function importUsers(
   const inflight = new Set<Promise<void>>();
   const busy = new Set<string>();
   let fatal: { error: unknown } | undefined;
-  const apply = async (n: number, line: ImportedLine) => {
+  /** The outcome of one line, counted and kept. */
+  const settle = async (n: number, line: ImportedLine, outcome: LineOutcome | LineRefused) => {
+    if (outcome instanceof LineRefused)
+      return keep({ line: n, status: 'refused', code: outcome.code, message: outcome.message });
+    const { blocked, ...done } = outcome;
+    if (blocked) await deps.onBlocked(done.user_id);
+    const weak = line.password?.weak && done.status !== 'skipped';
+    if (weak) report.weak_hashes++;
+    await keep({
+      line: n,
+      ...done,
+      ...(done.status === 'skipped'
+        ? { code: 'exists' as const, message: 'a user with this external_id or email exists' }
+        : {}),
+      ...(weak ? { weak_hash: true as const } : {}),
+    });
+  };
+  /** Writes a group of lines: one transaction each (plain), or the group in one (import_batches). */
+  const apply = async (group: Array<{ n: number; line: ImportedLine }>) => {
     try {
-      const { blocked, ...done } = await applyImportedLine(deps, line, opts.mode);
-      if (blocked) await deps.onBlocked(done.user_id);
-      const weak = line.password?.weak && done.status !== 'skipped';
-      if (weak) report.weak_hashes++;
-      keep({
-        line: n,
-        ...done,
-        ...(done.status === 'skipped'
-          ? { code: 'exists' as const, message: 'a user with this external_id or email exists' }
-          : {}),
-        ...(weak ? { weak_hash: true as const } : {}),
-      });
+      let outcomes: Array<LineOutcome | LineRefused>;
+      if (batchLines > 1)
+        outcomes = await applyImportedLines(
+          deps,
+          group.map((g) => g.line),
+          opts.mode,
+        );
+      else
+        outcomes = [
+          await applyImportedLine(deps, group[0]!.line, opts.mode).catch((e: unknown) => {
+            if (e instanceof LineRefused) return e;
+            throw e;
+          }),
+        ];
+      for (const [i, g] of group.entries()) await settle(g.n, g.line, outcomes[i]!);
     } catch (e) {
-      if (e instanceof LineRefused) keep({ line: n, status: 'refused', code: e.code, message: e.message });
-      else fatal ??= { error: e };
+      fatal ??= { error: e };
     }
+  };
+  let group: Array<{ n: number; line: ImportedLine }> = [];
+  let groupKeys = new Set<string>();
+  const send = async () => {
+    if (!group.length) return;
+    const lines = group;
+    const keys = [...groupKeys];
+    group = [];
+    groupKeys = new Set();
+    if (keys.some((k) => busy.has(k))) await Promise.all(inflight);
+    while (inflight.size >= IN_FLIGHT) await Promise.race(inflight);
+    for (const k of keys) busy.add(k);
+    const p: Promise<void> = apply(lines).finally(() => {
+      inflight.delete(p);
+      for (const k of keys) busy.delete(k);
+    });
+    inflight.add(p);
   };
   try {
     for await (const src of sourceLines(input, opts.format)) {
       if (fatal) break;
       report.lines++;
       if ('refused' in src) {
-        keep({ line: src.line, status: 'refused', code: src.refused, message: src.message });
+        await keep({ line: src.line, status: 'refused', code: src.refused, message: src.message });
         continue;
       }
       let line: ImportedLine;
@@ -111,23 +150,20 @@ export async function importUsers(
         line = readImportedLine(src.value, { customFields, firebase: opts.firebase, now: deps.now() });
       } catch (e) {
         if (!(e instanceof LineRefused)) throw e;
-        keep({ line: src.line, status: 'refused', code: e.code, message: e.message });
+        await keep({ line: src.line, status: 'refused', code: e.code, message: e.message });
         continue;
       }
-      const keys = keysOf(line);
-      if (keys.some((k) => busy.has(k))) await Promise.all(inflight);
-      while (inflight.size >= IN_FLIGHT) await Promise.race(inflight);
-      for (const k of keys) busy.add(k);
-      const p: Promise<void> = apply(src.line, line).finally(() => {
-        inflight.delete(p);
-        for (const k of keys) busy.delete(k);
-      });
-      inflight.add(p);
+      // Lines of one group run one after another in it: two naming the same address may share one.
+      for (const k of keysOf(line)) groupKeys.add(k);
+      group.push({ n: src.line, line });
+      if (group.length >= batchLines) await send();
     }
   } catch (e) {
     if (!(e instanceof SourceBroken)) fatal ??= { error: e };
     else report.error = { code: 'invalid_json', message: e.message };
   }
+  // The last group (also the lines before a JSON array that broke off: they stand).
+  if (!fatal) await send();
   await Promise.all(inflight);
   if (fatal) throw fatal.error;
   report.results.sort((a, b) => a.line - b.line);

@@ -171,3 +171,11 @@ export function readImportedLine(
     profile,
   };
 }
+
+/** What two lines must not write at the same time (nor together in one batch): the addresses, ids and identities they name. */
+export const keysOf = (line: ImportedLine): string[] => [
+  ...(line.email ? [`e:${line.email}`] : []),
+  ...(line.phone_number ? [`p:${line.phone_number}`] : []),
+  ...(line.external_id !== undefined ? [`x:${line.external_id}`] : []),
+  ...line.identities.map((i) => `i:${i.provider}:${i.subject}`),
+];

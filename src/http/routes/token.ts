@@ -39,6 +39,8 @@ export interface TokenDeps {
   users: UserService;
   /** The before.login hooks (the password grant is a first factor). */
   beforeLogin: BeforeLogin;
+  /** The password grant is a sign-in: it cancels a pending deletion of the account. */
+  accountDeletion: { cancel(userId: string): Promise<unknown> };
 }
 
 /** POST /oauth/token and POST /oauth/revoke (RFC 6749 section 3.2, RFC 7009). */

@@ -32,6 +32,8 @@ export interface GrantPasswordDeps {
   users: UserService;
   /** The before.login hooks, asked once the password is right, before a second factor or the tokens. */
   beforeLogin?: BeforeLogin;
+  /** A sign-in cancels a deletion of the account waiting for its grace period, as the other sign-ins do. */
+  accountDeletion: { cancel(userId: string): Promise<unknown> };
 }
 
 /** How the audit tells this path from the other password sign-ins. */
@@ -78,6 +80,8 @@ export async function passwordGrant(
     throw new WardError('mfaRequired');
   }
   await audit.succeeded({ ...attempt, userId: user.id, amr });
+  // Signing in again cancels a deletion of the account waiting for its grace period (self-service/account-deletion.ts).
+  await r.accountDeletion.cancel(user.id);
   const now = r.clock.now();
   // As at the authorization endpoint, the scope is what was asked (the Core SDK adds the client's default).
   const scopes = asked;

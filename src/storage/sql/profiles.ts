@@ -121,6 +121,12 @@ export function profilesRepo(db: Kysely<Database>, engine: Engine) {
       const r = (await findProfile(db, engine, userId)).rows[0];
       return r ? profileOf(r) : undefined;
     },
+    /** The profiles of these users (a page of a bulk export), by user id; those with none are absent. */
+    async findMany(userIds: readonly string[]): Promise<Map<string, StoredProfile>> {
+      if (!userIds.length) return new Map();
+      const rows = await db.selectFrom('user_profiles').selectAll().where('user_id', 'in', userIds).execute();
+      return new Map(rows.map((r) => [r.user_id, profileOf(r)]));
+    },
     /** Writes the whole profile of a user (made at its first write). */
     async put(userId: string, p: Omit<StoredProfile, 'updated_at'>, now: number): Promise<void> {
       const row = {
