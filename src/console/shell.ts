@@ -1,6 +1,6 @@
 // The console's HTML shell: a skip link, the navigation, a live status region and an alert region,
 // the page's main, and the scripts that page needs (all same-origin files: the CSP forbids inline
-// script and style). console.js and dialog.js come first on every page; page scripts fill
+// script and style). console.js, dialog.js and secret-once.js come first on every page; page scripts fill
 // WardConsole.pages and remove what the signed-in role may not use (elements marked data-perm).
 import { html, type SafeHtml } from '../lib/html.js';
 
@@ -43,7 +43,7 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
   webhook: ['webhooks.js', 'webhook.js'],
   audit: ['audit.js'],
 };
-export const CORE_SCRIPTS = ['console.js', 'dialog.js'];
+export const CORE_SCRIPTS = ['console.js', 'dialog.js', 'secret-once.js'];
 
 function nav(active: PageName): SafeHtml {
   const parent: Partial<Record<PageName, PageName>> = {

@@ -4,8 +4,7 @@
 // and the one-time secret panel (dismissable, with a copy button; the secret is never shown again).
 (function () {
   'use strict';
-  var C = window.WardConsole,
-    h = C.h;
+  var C = window.WardConsole;
   var FIELDS = [
     'client_id',
     'name',
@@ -277,54 +276,9 @@
     });
   }
 
-  /** The one-time secret: a panel to copy it from, removed (with the secret) when dismissed. */
+  /** The one-time secret of a client (secret-once.js). */
   function showSecret(clientId, secret) {
-    var slotEl = C.$('#secret-slot');
-    var input = h('input', {
-      id: 'secret-value',
-      readonly: true,
-      class: 'secret',
-      spellcheck: 'false',
-      'aria-describedby': 'secret-once',
-    });
-    input.value = secret;
-    var copy = h('button', { type: 'button', id: 'copy-secret' }, 'Copy secret');
-    var dismiss = h(
-      'button',
-      { type: 'button', id: 'dismiss-secret', class: 'secondary' },
-      'I have stored it: hide the secret',
-    );
-    var panel = h(
-      'section',
-      { class: 'secret-panel', id: 'secret-panel', 'aria-labelledby': 'secret-title' },
-      h('h2', { id: 'secret-title', tabindex: '-1' }, 'Client secret of ' + clientId),
-      h(
-        'p',
-        { id: 'secret-once' },
-        'Copy it now and keep it somewhere safe: it is shown only this once and Ward cannot show it again.',
-      ),
-      h('label', { for: 'secret-value' }, 'Client secret'),
-      input,
-      h('div', { class: 'actions' }, copy, dismiss),
-    );
-    copy.addEventListener('click', async function () {
-      try {
-        await navigator.clipboard.writeText(secret);
-      } catch {
-        input.select();
-        document.execCommand('copy');
-      }
-      C.status('Secret copied to the clipboard.');
-    });
-    dismiss.addEventListener('click', function () {
-      panel.remove();
-      secret = null;
-      C.status('Secret hidden.');
-      C.$('h1').setAttribute('tabindex', '-1');
-      C.$('h1').focus();
-    });
-    slotEl.replaceChildren(panel);
-    panel.querySelector('h2').focus();
+    C.showOnce(C.$('#secret-slot'), 'Client secret of ' + clientId, secret, null, 'Client secret');
   }
 
   C.clientForm = { bind: bind, write: write, read: read, callbackProblem: callbackProblem };

@@ -1,5 +1,4 @@
-// Ward console, webhooks: what the Webhooks pages share (the one-time secret panel, the endpoint form
-// read and written, the health in words) and the Webhooks page's endpoints: the list (URL, events,
+// Ward console, webhooks: what the Webhooks pages share (the endpoint form read and written, the health in words) and the Webhooks page's endpoints: the list (URL, events,
 // enabled, health) and New endpoint, whose generated whsec_ secret is shown once. Every call needs
 // manage:webhooks: a role without it sees a notice and no list.
 (function () {
@@ -8,51 +7,6 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-
-  /** A panel showing a secret once (copy it, then hide it); `note` says what else to know. */
-  C.showOnce = function (slot, title, secret, note) {
-    var input = h('input', { id: 'secret-value', readonly: true, class: 'secret', spellcheck: 'false' });
-    input.value = secret;
-    input.setAttribute('aria-describedby', 'secret-once');
-    var copy = h('button', { type: 'button', id: 'copy-secret' }, 'Copy secret');
-    var dismiss = h(
-      'button',
-      { type: 'button', id: 'dismiss-secret', class: 'secondary' },
-      'I have stored it: hide the secret',
-    );
-    var panel = h(
-      'section',
-      { class: 'secret-panel', id: 'secret-panel', 'aria-labelledby': 'secret-title' },
-      h('h2', { id: 'secret-title', tabindex: '-1' }, title),
-      h(
-        'p',
-        { id: 'secret-once' },
-        'Copy it now and keep it somewhere safe: it is shown only this once and Ward cannot show it again.' +
-          (note ? ' ' + note : ''),
-      ),
-      h('label', { for: 'secret-value' }, 'Signing secret'),
-      input,
-      h('div', { class: 'actions' }, copy, dismiss),
-    );
-    copy.addEventListener('click', async function () {
-      try {
-        await navigator.clipboard.writeText(secret);
-      } catch {
-        input.select();
-        document.execCommand('copy');
-      }
-      C.status('Secret copied to the clipboard.');
-    });
-    dismiss.addEventListener('click', function () {
-      panel.remove();
-      secret = null;
-      C.status('Secret hidden.');
-      $('h1').setAttribute('tabindex', '-1');
-      $('h1').focus();
-    });
-    slot.replaceChildren(panel);
-    panel.querySelector('h2').focus();
-  };
 
   /** The endpoint form (#<p>-form): its fields as the API takes them. */
   function readForm(p) {
