@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { anyObject, nullable, partialObject } from '../http/schema-types.js';
+import { anyObject, partialObject } from '../http/schema-types.js';
 import { isRole, permissionsOf, ROLES, type Role } from '../authz/roles.js';
 import { WardError } from '../errors/ward-error.js';
 import { notFound } from '../errors/refusals.js';
@@ -7,7 +7,7 @@ import { verifiedFactors } from '../stepup/factors.js';
 import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
-import { userView } from '../accounts/user-view.js';
+import { userView, userViewSchema } from '../accounts/user-view.js';
 import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
@@ -33,19 +33,8 @@ export interface UsersRoutesDeps {
 const userId = Type.String({ pattern: '^[a-f0-9]{32}$' });
 const userIdParam = Type.Object({ userId }, { additionalProperties: false });
 
-const userSchema = partialObject({
-  id: Type.String(),
-  email: nullable(Type.String()),
-  email_verified: Type.Boolean(),
-  phone_number: nullable(Type.String()),
-  phone_number_verified: Type.Boolean(),
-  given_name: nullable(Type.String()),
-  family_name: nullable(Type.String()),
-  role: nullable(Type.String()),
-  disabled: Type.Boolean(),
-  has_password: Type.Boolean(),
-  created_at: Type.String(),
-});
+// The management view's fields (accounts/user-view.ts), each optional: a `fields` filter answers some.
+const userSchema = partialObject(userViewSchema.properties);
 
 const userWithProfileSchema = partialObject({ ...userSchema.properties, ...profileViewSchema });
 
