@@ -4,7 +4,7 @@
 // with its deliveries (listed again, it is enabled). The management API refuses to change them.
 import { seal, unseal } from '../lib/secrets.js';
 import type { Repos } from '../storage/storage.js';
-import { checkEvents, checkUrl, DEFAULT_OVERLAP_SECONDS } from './endpoints.js';
+import { checkEvents, checkUrl, DEFAULT_OVERLAP_SECONDS, newEndpointRow } from './endpoints.js';
 
 type EndpointRepos = Pick<Repos, 'webhookEndpoints' | 'versions'>;
 
@@ -40,22 +40,9 @@ export async function applyConfigEndpoints(
     };
     const row = await repos.webhookEndpoints.find(id);
     if (!row) {
-      await repos.webhookEndpoints.insert({
-        id,
-        ...fields,
-        enabled: e.enabled ? 1 : 0,
-        secret_sealed: seal(masterKey, e.secret, aad),
-        previous_secret_sealed: null,
-        previous_secret_until: null,
-        created_at: now,
-        updated_at: now,
-        consecutive_failures: 0,
-        failing_since: null,
-        last_success_at: null,
-        last_failure_at: null,
-        disabled_reason: null,
-        disabled_at: null,
-      });
+      await repos.webhookEndpoints.insert(
+        newEndpointRow(masterKey, now, id, e.secret, { ...fields, enabled: e.enabled ? 1 : 0 }),
+      );
       out.created.push(id);
       continue;
     }

@@ -114,21 +114,17 @@ export function signingSecrets(masterKey: Buffer, row: WebhookEndpointRow, now: 
   return out;
 }
 
-export async function createEndpoint(
-  repos: EndpointRepos,
+/** A new endpoint's row: its checked fields, its secret sealed, no delivery history yet. */
+export function newEndpointRow(
   masterKey: Buffer,
   now: number,
-  input: EndpointInput,
-  allowPrivate: boolean,
-): Promise<{ row: WebhookEndpointRow; secret: string }> {
-  const id = `ep_${randomId()}`;
-  const secret = newSigningSecret();
-  const row: WebhookEndpointRow = {
+  id: string,
+  secret: string,
+  fields: Pick<WebhookEndpointRow, 'url' | 'events' | 'enabled' | 'description'>,
+): WebhookEndpointRow {
+  return {
     id,
-    url: checkUrl(input.url, allowPrivate),
-    events: JSON.stringify(checkEvents(input.events)),
-    enabled: input.enabled === false ? 0 : 1,
-    description: input.description ?? '',
+    ...fields,
     secret_sealed: seal(masterKey, secret, aad(id)),
     previous_secret_sealed: null,
     previous_secret_until: null,
@@ -141,6 +137,23 @@ export async function createEndpoint(
     disabled_reason: null,
     disabled_at: null,
   };
+}
+
+export async function createEndpoint(
+  repos: EndpointRepos,
+  masterKey: Buffer,
+  now: number,
+  input: EndpointInput,
+  allowPrivate: boolean,
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
+  const id = `ep_${randomId()}`;
+  const secret = newSigningSecret();
+  const row = newEndpointRow(masterKey, now, id, secret, {
+    url: checkUrl(input.url, allowPrivate),
+    events: JSON.stringify(checkEvents(input.events)),
+    enabled: input.enabled === false ? 0 : 1,
+    description: input.description ?? '',
+  });
   await repos.webhookEndpoints.insert(row);
   await repos.versions.bump('webhooks');
   return { row, secret };
