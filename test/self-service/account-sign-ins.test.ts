@@ -9,64 +9,30 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { trustDevice } from '../../src/accounts/trusted-devices.js';
 import { ACCOUNT_PAGE, formsOf, openPage, postPageForm } from '../helpers/account-page.js';
-import { Receiver } from '../helpers/backchannel-receiver.js';
+import type { Receiver } from '../helpers/backchannel-receiver.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
-import { authorizeUrl, location, passwordLogin, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { signup, tokenRequest } from '../helpers/oauth.js';
+import { CHROME, FIREFOX, signInAs, startSignInsWard } from '../helpers/sign-ins.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const SCOPE = 'openid email offline_access';
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const CHROME =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 for (const engine of engines()) {
   describe(`the account page's sign-ins (${engine})`, () => {
     let ward: TestWard;
-    const rp = new Receiver();
+    let rp: Receiver;
     before(async () => {
-      await rp.start();
-      ward = await startWard({
-        engine,
-        clients: [
-          {
-            client_id: 'spa',
-            type: 'public',
-            allowed_callback_urls: ['https://app.example/cb', `${rp.url}/cb`],
-            backchannel_logout_uri: `${rp.url}/backchannel`,
-            sso: true,
-          },
-        ],
-        account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
-      });
+      ({ ward, rp } = await startSignInsWard(engine));
     });
     after(async () => {
       await ward.close();
       await rp.close();
     });
 
-    /** Signs in in `browser` with its User-Agent; returns the refresh token of that session. */
-    async function signIn(browser: Browser, user: { email: string; password: string }, ua: string) {
-      const pkce = pkcePair();
-      const tkn = await passwordLogin(ward, user.email, user.password, 'spa', SCOPE);
-      const res = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: SCOPE,
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-          tkn,
-        }),
-        { 'user-agent': ua },
-      );
-      const code = location(res).searchParams.get('code');
-      assert.ok(code);
-      const { body } = await redeem(ward, code, pkce.verifier);
-      assert.ok(body.refresh_token);
-      return body.refresh_token as string;
-    }
+    /** Signs in in `browser` with its User-Agent (helpers/sign-ins.ts); returns the session's refresh token. */
+    const signIn = async (browser: Browser, user: { email: string; password: string }, ua: string) =>
+      (await signInAs(ward, browser, user, ua, SCOPE)).refresh;
     const refreshes = async (refresh: string) =>
       (await tokenRequest(ward, { grant_type: 'refresh_token', refresh_token: refresh, client_id: 'spa' })).status;
     const items = (html: string) => [...html.matchAll(/<li data-session="(current|other)"><span>([^<]+)<\/span>/g)];

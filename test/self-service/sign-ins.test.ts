@@ -6,16 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { Receiver } from '../helpers/backchannel-receiver.js';
+import type { Receiver } from '../helpers/backchannel-receiver.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
-import { authorizeUrl, location, passwordLogin, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
+import { authorizeUrl, location, pkcePair, signup, tokenRequest } from '../helpers/oauth.js';
+import { CHROME, FIREFOX, signInAs, startSignInsWard } from '../helpers/sign-ins.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const SCOPE = 'openid profile email offline_access';
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const CHROME =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 interface Listed {
   id: string;
@@ -30,50 +28,18 @@ interface Listed {
 for (const engine of engines()) {
   describe(`the user's sessions through /identity/v1/me (${engine})`, () => {
     let ward: TestWard;
-    const rp = new Receiver();
+    let rp: Receiver;
     before(async () => {
-      await rp.start();
-      ward = await startWard({
-        engine,
-        clients: [
-          {
-            client_id: 'spa',
-            type: 'public',
-            allowed_callback_urls: ['https://app.example/cb', `${rp.url}/cb`],
-            backchannel_logout_uri: `${rp.url}/backchannel`,
-            sso: true,
-          },
-        ],
-        account: { rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } } },
-      });
+      ({ ward, rp } = await startSignInsWard(engine));
     });
     after(async () => {
       await ward.close();
       await rp.close();
     });
 
-    /** Signs in in `browser` (a tkn, then the authorize redirect with its User-Agent) and redeems the code. */
-    async function signIn(browser: Browser, user: { email: string; password: string }, ua: string) {
-      const pkce = pkcePair();
-      const tkn = await passwordLogin(ward, user.email, user.password, 'spa', SCOPE);
-      const res = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: SCOPE,
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-          tkn,
-        }),
-        { 'user-agent': ua },
-      );
-      const code = location(res).searchParams.get('code');
-      assert.ok(code, `a code: ${res.headers.get('location')}`);
-      const { body } = await redeem(ward, code, pkce.verifier);
-      assert.ok(body.access_token && body.refresh_token && body.id_token, JSON.stringify(body));
-      return { access: body.access_token, refresh: body.refresh_token, sid: decodeJwt(body.id_token).sid as string };
-    }
+    /** Signs in in `browser` (helpers/sign-ins.ts): the session's tokens and sid. */
+    const signIn = (browser: Browser, user: { email: string; password: string }, ua: string) =>
+      signInAs(ward, browser, user, ua, SCOPE);
     const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
     const list = async (access: string): Promise<Listed[]> => {
       const res = await ward.fetch('/identity/v1/me/sessions', { headers: bearer(access) });
