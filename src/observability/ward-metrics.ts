@@ -109,10 +109,13 @@ export function createWardMetrics(sources: MetricsSources = {}) {
   });
   const { logoutQueueDepth, webhookBacklog } = sources;
   if (webhookBacklog) {
-    // One read serves both gauges of a scrape (each collect() asks; the second gets the first's answer).
+    // One read serves both gauges of a scrape: a scrape asks every collect() at once, so the second
+    // gets the first's read in flight; the next scrape reads again (a kept answer would hide a change).
     let reading: Promise<{ pending: number; oldest: number | null; now: number } | null> | null = null;
     const backlog = () => {
-      reading ??= withinASecond(webhookBacklog).finally(() => setTimeout(() => (reading = null), 100).unref());
+      reading ??= withinASecond(webhookBacklog).finally(() => {
+        reading = null;
+      });
       return reading;
     };
     new Gauge({

@@ -29,6 +29,7 @@ export const USER_TABLES = [
   'user_external_ids',
   'account_deletions',
   'device_authorizations',
+  'user_import_job_lines',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type ErasedCounts = Record<(typeof USER_TABLES)[number] | 'sign_in_failures' | 'users', number>;
