@@ -36,6 +36,8 @@ export interface StartInput {
   channel: Channel;
   destination: string;
   locale?: string;
+  /** What a factor registration is for (`action` of the Core SDK's registration calls): audited only. */
+  action?: string;
 }
 
 /** A stored challenge whose code is still to be sent. */
@@ -151,7 +153,12 @@ export function createVerificationService(deps: {
     }
     await deps.events.emit(
       'mfa.code_sent',
-      { purpose: input.purpose, channel: input.channel, user_id: input.userId },
+      {
+        purpose: input.purpose,
+        channel: input.channel,
+        user_id: input.userId,
+        ...(input.action ? { action: input.action } : {}),
+      },
       'verification code sent',
     );
     return id;

@@ -11,7 +11,7 @@ import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { api } from '../helpers/management.js';
 import { PUBLIC_CLIENT, pkcePair, redeem, tokenRequest } from '../helpers/oauth.js';
 import { basic } from '../protocol/token/support.js';
-import { emailCode, mfaUser, OPEN, stepUpBody, verify, type User } from './support.js';
+import { bearer, emailCode, mfaUser, OPEN, plainToken, stepUpBody, verify, type User } from './support.js';
 
 const ORDERS = 'https://api.example.com/orders';
 const API_SECRET = 'resource-server-secret-of-at-least-32-bytes';
@@ -40,6 +40,21 @@ for (const engine of engines()) {
       assert.equal((await admin.post('/api/v1/resources', orders)).status, 201);
     });
     after(() => m.close());
+
+    /** The audit rows `action` of the user, once the buffered writer has written them. */
+    async function auditOf(userId: string, action: string, count: number) {
+      let rows: Array<{ details: string }> = [];
+      for (let i = 0; i < 100 && rows.length < count; i++) {
+        if (i) await new Promise((res) => setTimeout(res, 20));
+        rows = await m.ward.registry.db.db
+          .selectFrom('audit_events')
+          .select(['details'])
+          .where('actor_id', '=', userId)
+          .where('action', '=', action)
+          .execute();
+      }
+      return rows.map((r) => JSON.parse(r.details) as Record<string, unknown>);
+    }
 
     const introspect = async (token: string) => {
       const res = await m.ward.fetch('/oauth/introspect', {
@@ -102,19 +117,11 @@ for (const engine of engines()) {
       assert.equal(seen.step_up_action, 'delete_account');
       assert.equal(seen.auth_time, (await introspect(tokens.access_token!)).auth_time);
 
-      let actions: Array<{ action: string; details: string }> = [];
-      for (let i = 0; i < 100; i++) {
-        actions = await m.ward.registry.db.db
-          .selectFrom('audit_events')
-          .select(['action', 'details'])
-          .where('actor_id', '=', user.id)
-          .where('action', 'in', ['mfa.stepup_started', 'mfa.stepup_verified'])
-          .execute();
-        if (actions.length === 2) break;
-        await new Promise((res) => setTimeout(res, 20));
+      for (const name of ['mfa.stepup_started', 'mfa.stepup_verified']) {
+        const rows = await auditOf(user.id, name, 1);
+        assert.equal(rows.length, 1, name);
+        assert.equal(rows[0]!.action, 'delete_account', name);
       }
-      assert.equal(actions.length, 2);
-      for (const a of actions) assert.equal(JSON.parse(a.details).action, 'delete_account', a.action);
     });
 
     it('carries the action into an API resource JWT access token', async () => {
@@ -154,6 +161,27 @@ for (const engine of engines()) {
         assert.equal(s.body.error_details[0].field, 'action');
         assert.ok(s.body.error_message_key);
       }
+    });
+
+    it("names a factor registration's action in its audit event, and refuses a malformed one", async () => {
+      const { user, access } = await plainToken(m);
+      const register = (path: string, body: Record<string, unknown>) =>
+        postJson(m.ward, `/identity/v1/mfa/credentials/${path}`, body, bearer(access));
+      const sent = m.sms.messages.length;
+      for (const action of [42, 'x'.repeat(101)]) {
+        const r = await register('phone-numbers', { phone_number: '+33612345678', action });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+        assert.equal(r.body.error_details[0].field, 'action');
+        assert.ok(r.body.error_message_key);
+      }
+      assert.equal(m.sms.messages.length, sent, 'a refused registration sends nothing');
+      const ok = await register('phone-numbers', { phone_number: '+33612345678', action: 'add_phone' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      const rows = await auditOf(user.id, 'mfa.code_sent', 1);
+      assert.deepEqual(
+        rows.map((d) => [d.purpose, d.channel, d.action]),
+        [['register', 'sms', 'add_phone']],
+      );
     });
   });
 }

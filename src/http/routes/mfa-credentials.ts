@@ -9,7 +9,7 @@ import { verifiedFactors } from '../../stepup/factors.js';
 import { randomId } from '../../lib/random.js';
 import type { BearerContext } from '../../protocol/bearer.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
-import { requireSingle } from '../../protocol/params.js';
+import { requireSingle, str } from '../../protocol/params.js';
 import {
   listCredentialsSchema,
   listTrustedDevicesSchema,
@@ -66,7 +66,15 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
     if (existing?.verified_at) return { status: 'enabled', credential: view({ ...existing, type }) };
     const locale = localeOf(req);
-    const request = { userId: ctx.user.id, purpose: 'register' as const, channel: type, destination, locale };
+    const action = str(requireSingle(req.body ?? {}, isJson(req.headers['content-type'])), 'action', 100);
+    const request = {
+      userId: ctx.user.id,
+      purpose: 'register' as const,
+      channel: type,
+      destination,
+      locale,
+      ...(action ? { action } : {}),
+    };
     // The same limits as a step-up's codes (per user per window, and per destination), counted
     // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
     await r.verification.admit(request);

@@ -15,10 +15,15 @@ export const listCredentialsSchema = { response: { 200: answer({ credentials: Ty
 
 const registration = answer({ status: stringEnum(['enabled', 'email_sent', 'sms_sent']), credential });
 
-export const registerEmailSchema = { response: { 200: registration } };
+const action = 'string: what the registration is for (at most 100 characters): named in its audit event';
+
+export const registerEmailSchema = { body: protocolParams({ action }), response: { 200: registration } };
 
 export const registerPhoneSchema = {
-  body: protocolParams({ phone_number: 'string: in international format, such as +33612345678 (required)' }),
+  body: protocolParams({
+    phone_number: 'string: in international format, such as +33612345678 (required)',
+    action,
+  }),
   response: { 200: registration },
 };
 
