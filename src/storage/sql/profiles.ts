@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../connect.js';
-import { prepared } from '../prepared.js';
+import { columnsOf, prepared } from '../prepared.js';
 import { splitPrefixed } from './joined-columns.js';
 import type { Database, UserProfilesTable } from '../schema.js';
 
@@ -73,12 +73,13 @@ export const PROFILE_CLAIM_COLUMNS = [
   'address',
 ] as const satisfies readonly (keyof ProfileRow)[];
 
-const PROFILE_COLUMNS = [
+/** Every column of a stored profile (the import's insert lists them too). */
+export const PROFILE_COLUMNS = columnsOf<ProfileRow>()(
   'user_id',
   ...PROFILE_CLAIM_COLUMNS,
   'custom_fields',
   'updated_at',
-] as const satisfies readonly (keyof ProfileRow)[];
+);
 
 /**
  * The user's profile columns for a read that left-joins `user_profiles` (the token grants read it

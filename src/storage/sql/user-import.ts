@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import type { Database, IdentitiesTable, MfaCredentialsTable, UserProfilesTable, UsersTable } from '../schema.js';
+import { PROFILE_COLUMNS } from './profiles.js';
 import type { NewUser } from './users.js';
 
 /** A user an imported line may name (by external id, email or phone number), with their external id. */
@@ -19,20 +20,6 @@ const USER_COLUMNS = columnsOf<UsersTable>()(
   'role',
   'disabled',
   'created_at',
-  'updated_at',
-);
-const PROFILE_COLUMNS = columnsOf<UserProfilesTable>()(
-  'user_id',
-  'middle_name',
-  'nickname',
-  'birthdate',
-  'gender',
-  'locale',
-  'picture',
-  'website',
-  'zoneinfo',
-  'address',
-  'custom_fields',
   'updated_at',
 );
 const EXTERNAL_COLUMNS = ['external_id', 'user_id', 'created_at'] as const;
