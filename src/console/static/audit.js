@@ -7,9 +7,7 @@
   var C = window.WardConsole,
     h = C.h,
     $ = C.$;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
 
   /** An event's details as "key: value; ..." (e.g. the reason of a factor reset); secrets are never in them. */
   function details(d) {

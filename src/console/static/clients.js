@@ -6,9 +6,7 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
 
   C.pages.clients = async function () {
     var form = $('#client-search'),

@@ -226,6 +226,11 @@
     }
   }
 
+  /** A table cell; a dash for no value. */
+  function td(v) {
+    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
+  }
+
   /** Goes to a console page, which shows the notice in its status region. */
   function go(path, notice) {
     if (notice) sessionStorage.setItem(NOTICE, notice);
@@ -238,6 +243,7 @@
     h: h,
     fill: fill,
     dl: dl,
+    td: td,
     date: date,
     status: status,
     error: error,

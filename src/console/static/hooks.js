@@ -7,9 +7,7 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
 
   C.pages.hooksSection = async function () {
     var form = $('#hook-form'),

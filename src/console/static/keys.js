@@ -6,9 +6,7 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
   var STATUS = { current: 'Current', previous: 'Previous (grace period)', revoked: 'Revoked' };
 
   /** Fills tbody with keys; revoke(kid) runs after the user confirms (manage:keys only). */

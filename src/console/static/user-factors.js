@@ -9,9 +9,7 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
   var TYPE = { email: 'Email', sms: 'SMS', totp: 'Authenticator app' };
 
   var userPage = C.pages.user;

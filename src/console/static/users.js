@@ -7,9 +7,7 @@
     h = C.h,
     $ = C.$;
   var enc = encodeURIComponent;
-  var td = function (v) {
-    return h('td', {}, v === null || v === undefined || v === '' ? '—' : v);
-  };
+  var td = C.td;
   var ROLE = { viewer: 'Viewer', developer: 'Developer', manager: 'Manager', administrator: 'Administrator' };
 
   C.pages.users = async function () {
