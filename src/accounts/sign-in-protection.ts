@@ -36,8 +36,9 @@ type Settings = Pick<
   | 'sign_in_failure_memory_seconds'
 >;
 
-/** The key of an identifier (already normalized): `email` or `phone`, never stored in clear. */
-export const identifierKey = (kind: 'email' | 'phone', normalized: string): string => sha256(`${kind}:${normalized}`);
+/** The key of an identifier (already normalized): `email`, `phone` or `custom`, never stored in clear. */
+export const identifierKey = (kind: 'email' | 'phone' | 'custom', normalized: string): string =>
+  sha256(`${kind}:${normalized}`);
 
 /** The key of an account: its failures count together, whichever of its identifiers named it. */
 export const accountKey = (userId: string): string => sha256(`user:${userId}`);

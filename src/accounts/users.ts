@@ -10,6 +10,8 @@ import type { Repos, Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { NewUser, User } from '../storage/sql/users.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { readCustomIdentifier, storeCustomIdentifier } from './custom-identifiers.js';
+import { findBySignInIdentifier, type SignInIdentifier } from './sign-in-identifiers.js';
 import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { accountKey, createSignInProtection, identifierKey } from './sign-in-protection.js';
@@ -47,7 +49,7 @@ export interface PasswordlessProfile {
 }
 
 /** What signup's data reads itself (the identifiers and the password), beside the profile fields. */
-const SIGNUP_KEYS = ['email', 'phone_number', 'password'];
+const SIGNUP_KEYS = ['email', 'phone_number', 'password', 'custom_identifier'];
 
 /**
  * The profile fields of a signup, validated by the account's rules (required custom fields included).
@@ -178,6 +180,7 @@ export function createUserService(deps: {
       const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
       const asked = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
+      const custom = readCustomIdentifier(data.custom_identifier, 'data.custom_identifier');
       const given_name = asked.names.given_name ?? null;
       const family_name = asked.names.family_name ?? null;
       // A password Ward generated itself (the first administrator's) is random: no policy to meet.
@@ -211,6 +214,7 @@ export function createUserService(deps: {
       return storage.transaction(async (tx) => {
         const created = await create(user, tx);
         await storeSignupProfile(tx, created.id, extra, clock.now());
+        if (custom) await storeCustomIdentifier(tx, created.id, custom, clock.now());
         return created;
       });
     },
@@ -270,27 +274,16 @@ export function createUserService(deps: {
      * account or not.
      */
     async authenticate(
-      identifier: { email?: unknown; phone_number?: unknown },
+      identifier: SignInIdentifier,
       password: unknown,
       /** The request's language rule, for the lockout notice (the user's stored locale takes its place in it). */
       language?: LanguageFor,
     ): Promise<User | undefined> {
-      const email = normalizeEmail(identifier.email);
-      const phone = email ? null : normalizePhone(identifier.phone_number);
-      const user = email
-        ? await storage.users.findByEmail(email)
-        : phone
-          ? await storage.users.findByPhone(phone)
-          : undefined;
-      // An account's failures count together, by email or by phone; an identifier of no account
+      const named = await findBySignInIdentifier(storage, deps.account().sign_in_identifiers, identifier);
+      const user = named?.user;
+      // An account's failures count together, by any of its identifiers; an identifier of no account
       // counts on its own, with the same thresholds (the answers do not tell which).
-      const key = user
-        ? accountKey(user.id)
-        : email
-          ? identifierKey('email', email)
-          : phone
-            ? identifierKey('phone', phone)
-            : null;
+      const key = user ? accountKey(user.id) : named ? identifierKey(named.kind, named.value) : null;
       const found = await protection.attempt(
         key,
         async () => {

@@ -96,6 +96,8 @@ export const CATALOG = {
   passwordTooWeak: entry(400, 'invalid_request', 'error.password.tooWeak'),
   emailInUse: entry(409, 'email_conflict', 'error.email.alreadyInUse'),
   phoneNumberInUse: entry(409, 'email_conflict', 'error.phoneNumber.alreadyInUse'),
+  customIdentifierInUse: entry(409, 'email_conflict', 'error.customIdentifier.alreadyInUse'),
+  signInIdentifierNotAllowed: entry(400, 'invalid_request', 'error.signIn.identifierNotAllowed'),
   invalidVerificationCode: entry(400, 'invalid_grant', 'error.invalidVerificationCode'),
   invalidStepUp: entry(400, 'invalid_grant', 'error.mfa.invalidStepUp'),
   noSecondFactor: entry(400, 'invalid_request', 'error.mfa.noCredential'),

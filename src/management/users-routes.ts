@@ -8,6 +8,7 @@ import type { User } from '../storage/sql/users.js';
 import { recordAudit } from '../audit/record.js';
 import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
 import { userView, userViewSchema } from '../accounts/user-view.js';
+import { readCustomIdentifier, storeCustomIdentifier } from '../accounts/custom-identifiers.js';
 import { requireAuthorityOver, requireHolds } from './auth.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
@@ -36,7 +37,11 @@ const userIdParam = Type.Object({ userId }, { additionalProperties: false });
 // The management view's fields (accounts/user-view.ts), each optional: a `fields` filter answers some.
 const userSchema = partialObject(userViewSchema.properties);
 
-const userWithProfileSchema = partialObject({ ...userSchema.properties, ...profileViewSchema });
+const userWithProfileSchema = partialObject({
+  ...userSchema.properties,
+  custom_identifier: Type.Union([Type.String(), Type.Null()]),
+  ...profileViewSchema,
+});
 
 const view = userView;
 
@@ -87,6 +92,7 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
         const identities = await r.storage.identities.listOfUser(u.id);
         return {
           ...view(u),
+          custom_identifier: (await r.storage.customIdentifiers.ofUser(u.id)) ?? null,
           ...profileView(await r.storage.profiles.find(u.id)),
           mfa_credentials: factors.map((f) => ({
             id: f.id,
@@ -166,7 +172,13 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
       audit: 'user.updated',
       params: userIdParam,
       body: partialObject(
-        { disabled: Type.Boolean(), ...profileFields },
+        {
+          disabled: Type.Boolean(),
+          custom_identifier: Type.Union([Type.String({ maxLength: 400 }), Type.Null()], {
+            description: 'the identifier the user may sign in with where sign_in_identifiers allow it; null removes it',
+          }),
+          ...profileFields,
+        },
         { additionalProperties: false, minProperties: 1 },
       ),
       summary:
@@ -174,18 +186,30 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
       response: { status: 200, schema: userWithProfileSchema },
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId);
-        const { disabled, ...profile } = body;
+        const { disabled, custom_identifier, ...profile } = body;
         if (disabled !== undefined) requireAuthorityOver(actor, u);
         // Validated before anything is written: a refused field changes nothing.
+        const customIdentifier = readCustomIdentifier(custom_identifier, 'custom_identifier');
         const change = r.profiles.read(profile, { writer: 'admin', prefix: '', mode: 'update' });
         const now = r.clock.now();
+        if (customIdentifier !== undefined)
+          await r.storage.transaction(async (tx) => {
+            await storeCustomIdentifier(tx, u.id, customIdentifier, now);
+            await recordAudit(tx, now, actor, 'user.updated', `user:${u.id}`, 'success', {
+              fields: ['custom_identifier'],
+            });
+          });
         if (disabled !== undefined) {
           await r.storage.users.setDisabled(u.id, disabled, now);
           if (disabled) await endEverything(u.id);
           await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled });
         }
         await r.profiles.apply(u, change, actor);
-        return { ...view((await r.users.find(u.id))!), ...profileView(await r.storage.profiles.find(u.id)) };
+        return {
+          ...view((await r.users.find(u.id))!),
+          custom_identifier: (await r.storage.customIdentifiers.ofUser(u.id)) ?? null,
+          ...profileView(await r.storage.profiles.find(u.id)),
+        };
       },
     }),
     managementRoute({

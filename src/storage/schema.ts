@@ -286,6 +286,13 @@ export interface UserExternalIdsTable {
   created_at: number;
 }
 
+/** A user's custom identifier, normalised (migration 040). */
+export interface UserCustomIdentifiersTable {
+  custom_identifier: string;
+  user_id: string;
+  created_at: number;
+}
+
 /** A user's own deletion waiting for its grace period (migration 023). */
 export interface UserImportJobsTable {
   id: string;
@@ -585,6 +592,7 @@ export interface Database {
   social_providers: SocialProvidersTable;
   identities: IdentitiesTable;
   user_external_ids: UserExternalIdsTable;
+  user_custom_identifiers: UserCustomIdentifiersTable;
   account_deletions: AccountDeletionsTable;
   user_import_jobs: UserImportJobsTable;
   user_import_job_lines: UserImportJobLinesTable;

@@ -22,6 +22,7 @@ import { profilesRepo } from './sql/profiles.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
+import { customIdentifiersRepo } from './sql/custom-identifiers.js';
 import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
@@ -63,6 +64,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     signInFailures: signInFailuresRepo(db, engine),
     userErasure: userErasureRepo(db),
     accountDeletions: accountDeletionsRepo(db),
+    customIdentifiers: customIdentifiersRepo(db),
     userImport: userImportRepo(db, engine),
     userImportJobs: userImportJobsRepo(db),
     userRecords: userRecordsRepo(db),

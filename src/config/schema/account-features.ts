@@ -131,6 +131,18 @@ export const Passwordless = group(
   'Passwordless first factors (magic link, SMS code) through /identity/v1/passwordless.',
 );
 
+export const SignInIdentifiers = group(
+  {
+    email: flag(true, 'A password signs in with the email address.'),
+    phone_number: flag(true, 'A password signs in with the phone number.'),
+    custom_identifier: flag(
+      false,
+      "A password signs in with the user's custom identifier (set at signup or by an administrator).",
+    ),
+  },
+  "The identifiers a password sign-in accepts (the hosted login page, /identity/v1/password/login, grant_type=password); the remote settings' login_type_allowed says the same.",
+);
+
 export const CUSTOM_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list', 'email', 'phone'] as const;
 
 export const CustomField = group(

@@ -6,6 +6,7 @@ import {
   Passwordless,
   RateLimits,
   SelfService,
+  SignInIdentifiers,
   SocialSignup,
   codesPerUser,
   failuresPerUser,
@@ -84,6 +85,7 @@ export const AccountSchema = group(
       'Let webhook endpoints be on loopback or private addresses (a receiver on the same machine or network); development mode sets it. Other URLs Ward fetches follow WARD_OUTBOUND_ALLOW.',
     ),
     rate_limits: RateLimits,
+    sign_in_identifiers: SignInIdentifiers,
     sign_in_delay_after: int(
       1,
       100,
@@ -189,6 +191,13 @@ const customFieldRules: Rule<AccountSettings> = (a, add) => {
   });
 };
 
+/** Some identifier must sign in with a password, or no password could ever be used. */
+const someIdentifier: Rule<AccountSettings> = (a, add) => {
+  const i = a.sign_in_identifiers;
+  if (i && !i.email && !i.phone_number && !i.custom_identifier)
+    add('.sign_in_identifiers', 'must allow at least one of email, phone_number and custom_identifier');
+};
+
 /** Passkey origins are a set. */
 const normalize = (a: AccountSettings): AccountSettings => ({
   ...a,
@@ -214,6 +223,7 @@ export function validateAccount(
     originsOnRpId,
     customFieldRules,
     registrationToken,
+    someIdentifier,
   ]);
   return out ? normalize(out) : structuredClone(base);
 }

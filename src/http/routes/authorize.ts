@@ -64,6 +64,7 @@ export interface AuthorizeDeps {
 import { loginEntries } from '../../sign-in-methods/index.js';
 import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
+import { anyIdentifier } from '../../accounts/sign-in-identifiers.js';
 
 /** The captcha refusals the login page shows when a hosted passwordless request sends the user back. */
 const CAPTCHA_REFUSED = new Map<unknown, ErrorName>([
@@ -107,6 +108,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     email?: string,
   ) {
     const language = pageLanguage(req, at.request);
+    const ids = r.account().sign_in_identifiers;
+    const identifier = !ids.custom_identifier ? 'email' : ids.email || ids.phone_number ? 'any' : 'custom';
     // The enabled sign-in methods fill their parts of the page (sign-in-methods/index.ts).
     const entries = await loginEntries({
       account: r.account(),
@@ -123,6 +126,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
         csrf: ensureCsrf(r, req, reply),
         error: error && isHostedMessage(error) ? hostedMessage(language, error) : error,
         email,
+        identifier,
         language,
         target: at.request.target,
         signupHref: `/oauth/authorize/signup?interaction=${encodeURIComponent(at.handle)}`,
@@ -245,7 +249,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       user = await passwordFirstFactor(
         { users: r.users, audit },
         {
-          identifier: { email },
+          identifier: anyIdentifier(email),
           password: params.password,
           clientId: interaction.request.client.client_id,
           ip: req.ip,

@@ -114,7 +114,11 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     const client = await clientOf(params);
     await r.captcha.check('password_login', params, req.ip);
     const scopes = scopeOf(params);
-    const identifier = { email: params.email ?? params.username, phone_number: params.phone_number };
+    const identifier = {
+      email: params.email ?? params.username,
+      phone_number: params.phone_number,
+      custom_identifier: params.custom_identifier,
+    };
     const attempt = { method: 'password' as const, clientId: client.client_id, ip: req.ip };
     const user = await passwordFirstFactor(
       { users: r.users, audit },
@@ -192,7 +196,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
       mfa_email_enabled: email,
       // No risk-based step (new-device notices or step-up on a new device) exists in Ward.
       rba_enabled: false,
-      login_type_allowed: { email: true, phone_number: true, custom_identifier: false },
+      login_type_allowed: r.account().sign_in_identifiers,
     });
   });
 }

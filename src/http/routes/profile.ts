@@ -57,6 +57,8 @@ export function profileRoutes(app: WardApp, r: Deps): void {
       ...claimsFor(ctx.user, ctx.scopes, profile),
     };
     if (ctx.scopes.includes('profile')) {
+      const customIdentifier = await r.storage.customIdentifiers.ofUser(ctx.user.id);
+      if (customIdentifier) body.custom_identifier = customIdentifier;
       body.custom_fields = profile?.custom_fields ?? {};
       body.identities = (await r.storage.identities.listOfUser(ctx.user.id)).map((i) => ({
         id: i.id,

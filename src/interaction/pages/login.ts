@@ -10,6 +10,8 @@ export interface LoginPageInput {
   interaction: string;
   csrf: string;
   email?: string;
+  /** What the identifier field takes: an email (the default), a custom identifier only, or any identifier. */
+  identifier?: 'email' | 'custom' | 'any';
   error?: string;
   /** Where the form's 303 ends: the validated redirect target (see formActionSource). */
   target: string | null;
@@ -99,8 +101,8 @@ export function loginPage(status: number, p: LoginPageInput): Page {
 <form method="post" action="/oauth/authorize/login" novalidate>
 <input type="hidden" name="interaction" value="${p.interaction}">
 <input type="hidden" name="csrf" value="${p.csrf}">
-<label for="email">${t.email}</label>
-<input id="email" name="email" type="email" autocomplete="${p.passkey ? 'username webauthn' : 'username'}"
+<label for="email">${p.identifier === 'any' ? t.anyIdentifier : p.identifier === 'custom' ? t.customIdentifier : t.email}</label>
+<input id="email" name="email" type="${p.identifier && p.identifier !== 'email' ? 'text' : 'email'}" autocomplete="${p.passkey ? 'username webauthn' : 'username'}"
 required value="${p.email ?? ''}"${p.error && html` aria-describedby="login-error"`}>
 <label for="password">${t.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>

@@ -10,6 +10,7 @@ import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
 import { signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
+import { anyIdentifier } from '../../accounts/sign-in-identifiers.js';
 import type { User } from '../../storage/sql/users.js';
 import { requiredStr, type Params } from '../params.js';
 import { parseScope, unknownScopes } from '../scopes.js';
@@ -70,7 +71,7 @@ export async function passwordGrant(
   // The username is an email address or a phone number, as at POST /identity/v1/password/login.
   const user = await passwordFirstFactor(
     { users: r.users, audit },
-    { ...attempt, identifier: { email: username, phone_number: username }, password, language: context.language },
+    { ...attempt, identifier: anyIdentifier(username), password, language: context.language },
   );
   if (!user) throw new WardError('invalidEmailOrPassword');
   const amr = ['pwd'];

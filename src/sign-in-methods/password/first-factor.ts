@@ -1,6 +1,7 @@
 // The password as a first factor, for every path that takes one (the hosted login form, the Core SDK's
 // /identity/v1/password/login, grant_type=password): the accounts service checks it, and every refusal
 // is a `login.failed` audit event with its reason before the caller answers it its own way.
+import type { SignInIdentifier } from '../../accounts/sign-in-identifiers.js';
 import type { User } from '../../storage/sql/users.js';
 import type { LanguageFor } from '../../texts/choose-language.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -9,17 +10,13 @@ import { failureReason, type SignInAudit } from '../audit.js';
 export interface PasswordCheckDeps {
   users: {
     /** Undefined for an unknown user and a wrong password alike; throws the per-account protection's refusals. */
-    authenticate(
-      identifier: { email?: unknown; phone_number?: unknown },
-      password: unknown,
-      language?: LanguageFor,
-    ): Promise<User | undefined>;
+    authenticate(identifier: SignInIdentifier, password: unknown, language?: LanguageFor): Promise<User | undefined>;
   };
   audit: Pick<SignInAudit, 'failed'>;
 }
 
 export interface PasswordAttempt {
-  identifier: { email?: unknown; phone_number?: unknown };
+  identifier: SignInIdentifier;
   password: unknown;
   clientId: string;
   ip?: string;

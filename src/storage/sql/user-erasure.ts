@@ -27,6 +27,7 @@ export const USER_TABLES = [
   'user_profiles',
   'consents',
   'user_external_ids',
+  'user_custom_identifiers',
   'account_deletions',
   'device_authorizations',
   'user_import_job_lines',

@@ -65,6 +65,8 @@ export const errors: Texts['errors'] = {
   passwordTooWeak: 'Das Passwort entspricht nicht den Passwortrichtlinien.',
   emailInUse: 'Mit dieser Kennung existiert bereits ein Konto.',
   phoneNumberInUse: 'Mit dieser Kennung existiert bereits ein Konto.',
+  customIdentifierInUse: 'Mit dieser Kennung existiert bereits ein Konto.',
+  signInIdentifierNotAllowed: 'Mit dieser Art von Kennung ist keine Anmeldung möglich.',
   invalidVerificationCode: 'Der Bestätigungscode ist falsch, abgelaufen oder bereits verwendet.',
   invalidStepUp: 'Die Bestätigung in zwei Schritten ist nicht mehr gültig. Bitte beginnen Sie von vorn.',
   noSecondFactor: 'Dieses Konto hat keinen bestätigten zweiten Faktor.',

@@ -10,6 +10,8 @@ export const pages: Texts['pages'] = {
     title: 'Anmelden',
     heading: (client: string) => `Bei ${client} anmelden`,
     email: 'E-Mail',
+    anyIdentifier: 'E-Mail, Telefonnummer oder Benutzername',
+    customIdentifier: 'Benutzername',
     password: 'Passwort',
     submit: 'Anmelden',
     passkey: 'Mit einem Passkey anmelden',

@@ -60,6 +60,8 @@ export const errors = {
   passwordTooWeak: 'The password does not meet the password policy',
   emailInUse: 'An account already exists with this identifier',
   phoneNumberInUse: 'An account already exists with this identifier',
+  customIdentifierInUse: 'An account already exists with this identifier',
+  signInIdentifierNotAllowed: 'This account does not sign in with this kind of identifier',
   invalidVerificationCode: 'The verification code is wrong, expired or already used',
   invalidStepUp: 'The step_up token is invalid, expired or already used',
   noSecondFactor: 'This user has no verified second factor to step up with',

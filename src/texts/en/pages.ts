@@ -10,6 +10,8 @@ export const pages = {
     title: 'Sign in',
     heading: (client: string) => `Sign in to ${client}`,
     email: 'Email',
+    anyIdentifier: 'Email, phone number or username',
+    customIdentifier: 'Username',
     password: 'Password',
     submit: 'Sign in',
     passkey: 'Sign in with a passkey',

@@ -64,6 +64,8 @@ export const errors: Texts['errors'] = {
   passwordTooWeak: 'La contraseña no cumple la política de contraseñas.',
   emailInUse: 'Ya existe una cuenta con este identificador.',
   phoneNumberInUse: 'Ya existe una cuenta con este identificador.',
+  customIdentifierInUse: 'Ya existe una cuenta con este identificador.',
+  signInIdentifierNotAllowed: 'No se puede iniciar sesión con este tipo de identificador.',
   invalidVerificationCode: 'El código de verificación es incorrecto, ha caducado o ya se ha utilizado.',
   invalidStepUp: 'La verificación en dos pasos ya no es válida; vuelva a empezar.',
   noSecondFactor: 'Esta cuenta no tiene ningún segundo factor verificado.',

@@ -10,6 +10,8 @@ export const pages: Texts['pages'] = {
     title: 'Iniciar sesión',
     heading: (client: string) => `Iniciar sesión en ${client}`,
     email: 'Correo electrónico',
+    anyIdentifier: 'Correo electrónico, teléfono o nombre de usuario',
+    customIdentifier: 'Nombre de usuario',
     password: 'Contraseña',
     submit: 'Iniciar sesión',
     passkey: 'Iniciar sesión con una llave de acceso',

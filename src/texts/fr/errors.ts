@@ -63,6 +63,8 @@ export const errors: Texts['errors'] = {
   passwordTooWeak: 'Le mot de passe ne respecte pas la politique de mots de passe.',
   emailInUse: 'Un compte existe déjà avec cet identifiant.',
   phoneNumberInUse: 'Un compte existe déjà avec cet identifiant.',
+  customIdentifierInUse: 'Un compte existe déjà avec cet identifiant.',
+  signInIdentifierNotAllowed: "Ce compte ne se connecte pas avec ce type d'identifiant.",
   invalidVerificationCode: 'Le code de vérification est faux, expiré ou déjà utilisé.',
   invalidStepUp: "La vérification en deux étapes n'est plus valide ; recommencez.",
   noSecondFactor: "Ce compte n'a pas de second facteur vérifié.",

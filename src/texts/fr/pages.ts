@@ -9,6 +9,8 @@ export const pages: Texts['pages'] = {
     title: 'Connexion',
     heading: (client: string) => `Connexion à ${client}`,
     email: 'E-mail',
+    anyIdentifier: 'E-mail, numéro de téléphone ou identifiant',
+    customIdentifier: 'Identifiant',
     password: 'Mot de passe',
     submit: 'Me connecter',
     passkey: "Me connecter avec une clé d'accès",
