@@ -30,21 +30,35 @@ export async function exportUser(
   u: User,
 ): Promise<Record<string, unknown>> {
   const { storage } = deps;
-  const [factors, identities, passkeys, devices, sessions, grants, about, by, signIn, profile, consents, deletion] =
-    await Promise.all([
-      storage.mfaCredentials.listOfUser(u.id),
-      storage.identities.listOfUser(u.id),
-      storage.passkeys.listOfUser(u.id),
-      storage.userRecords.trustedDevicesOf(u.id),
-      storage.userRecords.sessionsOf(u.id),
-      storage.userRecords.grantsOf(u.id),
-      storage.audit.list({ target: `user:${u.id}`, limit: AUDIT_LIMIT }),
-      storage.audit.list({ actorId: u.id, limit: AUDIT_LIMIT }),
-      deps.protection.state(keysOfUser(u)),
-      storage.profiles.find(u.id),
-      storage.consents.listForUser(u.id),
-      storage.accountDeletions.find(u.id),
-    ]);
+  const [
+    factors,
+    identities,
+    passkeys,
+    devices,
+    sessions,
+    grants,
+    about,
+    by,
+    signIn,
+    profile,
+    consents,
+    deletion,
+    customIdentifier,
+  ] = await Promise.all([
+    storage.mfaCredentials.listOfUser(u.id),
+    storage.identities.listOfUser(u.id),
+    storage.passkeys.listOfUser(u.id),
+    storage.userRecords.trustedDevicesOf(u.id),
+    storage.userRecords.sessionsOf(u.id),
+    storage.userRecords.grantsOf(u.id),
+    storage.audit.list({ target: `user:${u.id}`, limit: AUDIT_LIMIT }),
+    storage.audit.list({ actorId: u.id, limit: AUDIT_LIMIT }),
+    deps.protection.state(keysOfUser(u)),
+    storage.profiles.find(u.id),
+    storage.consents.listForUser(u.id),
+    storage.accountDeletions.find(u.id),
+    storage.customIdentifiers.ofUser(u.id),
+  ]);
   const clients = new Map<string, { client_id: string; name: string | null; grants: unknown[] }>();
   for (const g of grants) {
     const c = clients.get(g.client_id) ?? { client_id: g.client_id, name: g.client_name, grants: [] };
@@ -61,7 +75,7 @@ export async function exportUser(
   return {
     format: 'ward.user-export.v1',
     exported_at: iso(deps.now),
-    user: { ...userView(u), updated_at: iso(u.updated_at) },
+    user: { ...userView(u), custom_identifier: customIdentifier ?? null, updated_at: iso(u.updated_at) },
     profile: profile ? { ...profile, updated_at: iso(profile.updated_at) } : null,
     identities: identities.map((i) => ({
       provider: i.provider,

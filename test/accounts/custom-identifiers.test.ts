@@ -149,6 +149,8 @@ for (const engine of engines()) {
       assert.equal(set.status, 200, JSON.stringify(set.body));
       assert.equal(set.body.custom_identifier, id.toLowerCase());
       assert.equal((await login({ custom_identifier: id }, first.password)).status, 200);
+      const exported = await admin.get(`/api/v1/users/${first.id}/export`);
+      assert.equal(exported.body.user.custom_identifier, id.toLowerCase(), "the user's data download holds it");
 
       const clash = await admin.patch(`/api/v1/users/${first.id}`, { custom_identifier: held, given_name: 'Changed' });
       assert.equal(clash.status, 409, JSON.stringify(clash.body));
