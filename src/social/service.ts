@@ -242,6 +242,60 @@ export function createSocialService(r: SocialDeps) {
       }
     },
 
+    /**
+     * An id_token the browser got from the provider itself (Google One Tap, the Core SDK's
+     * loginWithIdToken): checked as a code's id_token, its nonce the SHA-256 (base64url) of the one the
+     * SDK sends beside it, and used once (a copied token is refused); then the user is found, linked or
+     * created as for any social login.
+     */
+    async idTokenSignIn(
+      provider: string,
+      idToken: unknown,
+      nonce: unknown,
+      interaction: string,
+      clientId: string,
+    ): Promise<CallbackOutcome> {
+      const refused = (description: string): CallbackOutcome => ({
+        kind: 'refused',
+        interaction,
+        error: 'access_denied',
+        description,
+      });
+      if (typeof idToken !== 'string' || idToken.length > 8192) return refused('The id_token is missing or too long');
+      if (nonce !== undefined && (typeof nonce !== 'string' || nonce.length > 512))
+        return refused('The nonce is malformed');
+      const expected = nonce ? createHash('sha256').update(nonce).digest('base64url') : null;
+      try {
+        const { profile, expiresAt } = await upstream(provider)!.fromIdToken(idToken, expected);
+        const now = r.clock.now();
+        try {
+          await r.storage.oneTime.insert({
+            digest: sha256(idToken),
+            kind: 'id_token_used',
+            user_id: '-',
+            client_id: provider,
+            payload: '{}',
+            expires_at: expiresAt,
+            consumed_at: now,
+            created_at: now,
+          });
+        } catch (e) {
+          if (!isUniqueViolation(e)) throw e;
+          throw new UpstreamError('access_denied', "The provider's id_token was already used");
+        }
+        return await userFor(provider, profile, interaction, clientId);
+      } catch (e) {
+        if (!(e instanceof UpstreamError)) throw e;
+        await r.events.emit(
+          'social.failed',
+          { provider, reason: e.message, one_tap: true },
+          'social login failed',
+          'warn',
+        );
+        return refused(e.message);
+      }
+    },
+
     /** A link still waiting for its password: what the page shows. */
     async pendingLink(linkToken: unknown): Promise<{ email: string; provider: string; interaction: string } | null> {
       if (typeof linkToken !== 'string' || linkToken.length > 100) return null;

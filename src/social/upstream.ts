@@ -178,6 +178,41 @@ export function createUpstream(
     return endpoints;
   }
 
+  /**
+   * An id_token of this provider for Ward's client: signature by the provider's JWKS, audience, expiry,
+   * the issuer by discovery's rule, the nonce expected (null: the token must carry none), a subject.
+   */
+  async function verifiedIdToken(
+    e: Awaited<ReturnType<typeof resolve>>,
+    idToken: string,
+    nonce: string | null,
+  ): Promise<JWTPayload & { sub: string }> {
+    jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), {
+      [customFetch]: ((u: string, i: OutboundInit) => fetch(u, { ...i, timeoutMs: TIMEOUT })) as never,
+    });
+    let claims: JWTPayload;
+    try {
+      // The issuer is checked below, by the rule discovery gave (one issuer, or Microsoft's template).
+      ({ payload: claims } = await jwtVerify(idToken, jwks, {
+        audience: p.client_id,
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+        requiredClaims: ['exp'],
+      }));
+    } catch (err) {
+      throw new UpstreamError(
+        'access_denied',
+        `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200),
+      );
+    }
+    const wrongIssuer = issuerProblem(e.issuer!, claims);
+    if (wrongIssuer) throw new UpstreamError('access_denied', `The provider's id_token has ${wrongIssuer}`);
+    if ((claims.nonce ?? null) !== nonce)
+      throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
+    if (typeof claims.sub !== 'string' || claims.sub === '')
+      throw new UpstreamError('access_denied', "The provider's id_token has no subject");
+    return claims as JWTPayload & { sub: string };
+  }
+
   return {
     provider: p,
     async authorizationUrl(state: string, nonce: string, codeChallenge: string): Promise<string> {
@@ -195,6 +230,16 @@ export function createUpstream(
       };
       for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
       return url.toString();
+    },
+
+    /**
+     * The profile of an id_token the browser got from the provider itself (Google One Tap): the same
+     * checks as a code's id_token, with the nonce the browser's request put in it (null: none).
+     */
+    async fromIdToken(idToken: string, nonce: string | null): Promise<{ profile: UpstreamProfile; expiresAt: number }> {
+      if (p.type !== 'oidc') throw new UpstreamError('access_denied', 'This provider signs no id_token');
+      const claims = await verifiedIdToken(await resolve(), idToken, nonce);
+      return { profile: oidcProfile(claims.sub, claims), expiresAt: claims.exp! * 1000 };
     },
 
     /**
@@ -219,28 +264,7 @@ export function createUpstream(
       if (p.type === 'oidc') {
         if (typeof tokens.id_token !== 'string')
           throw new UpstreamError('server_error', 'The provider sent no id_token');
-        jwks ??= createRemoteJWKSet(new URL(e.jwks_uri!), {
-          [customFetch]: ((u: string, i: OutboundInit) => fetch(u, { ...i, timeoutMs: TIMEOUT })) as never,
-        });
-        let claims: JWTPayload;
-        try {
-          // The issuer is checked below, by the rule discovery gave (one issuer, or Microsoft's template).
-          ({ payload: claims } = await jwtVerify(tokens.id_token, jwks, {
-            audience: p.client_id,
-            algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
-          }));
-        } catch (err) {
-          throw new UpstreamError(
-            'access_denied',
-            `The provider's id_token is invalid: ${(err as Error).message}`.slice(0, 200),
-          );
-        }
-        const wrongIssuer = issuerProblem(e.issuer!, claims);
-        if (wrongIssuer) throw new UpstreamError('access_denied', `The provider's id_token has ${wrongIssuer}`);
-        if (claims.nonce !== nonce)
-          throw new UpstreamError('access_denied', "The provider's id_token has another nonce");
-        if (typeof claims.sub !== 'string' || claims.sub === '')
-          throw new UpstreamError('access_denied', "The provider's id_token has no subject");
+        const claims = await verifiedIdToken(e, tokens.id_token, nonce);
         const fromToken = oidcProfile(claims.sub, claims);
         fromToken.given_name ??= posted.given_name;
         fromToken.family_name ??= posted.family_name;

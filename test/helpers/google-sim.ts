@@ -24,11 +24,18 @@ export interface GoogleSim {
   clientId: string;
   clientSecret: string;
   account: GoogleAccount;
+  /**
+   * The credential Google One Tap hands its callback: an id_token for `audience` (the client id by
+   * default) carrying `nonce` (the SHA-256 the page gave initialize) as Google signs it; `forged` signs it
+   * with a key the JWKS does not publish, `expiresIn` may be negative (an expired one).
+   */
+  oneTapCredential(o: { nonce?: string; audience?: string; expiresIn?: number; forged?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
 export async function startGoogleSim(): Promise<GoogleSim> {
   const keys = await generateKeyPair('RS256');
+  const forger = generateKeyPair('RS256');
   const kid = randomBytes(20).toString('hex');
   const jwk: JWK = { ...(await exportJWK(keys.publicKey)), kid, alg: 'RS256', use: 'sig' };
   const codes = new Map<
@@ -46,6 +53,27 @@ export async function startGoogleSim(): Promise<GoogleSim> {
       email_verified: true,
       given_name: 'Larry',
       family_name: 'Page',
+    },
+    oneTapCredential: async (o) => {
+      const a = sim.account;
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({
+        azp: sim.clientId,
+        ...(a.email === undefined ? {} : { email: a.email, email_verified: a.email_verified }),
+        nbf: now - 60,
+        name: `${a.given_name} ${a.family_name}`,
+        given_name: a.given_name,
+        family_name: a.family_name,
+        ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
+        jti: randomBytes(20).toString('hex'),
+      })
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .setIssuer(sim.issuer)
+        .setAudience(o.audience ?? sim.clientId)
+        .setSubject(a.sub)
+        .setIssuedAt(now)
+        .setExpirationTime(now + (o.expiresIn ?? 3600))
+        .sign(o.forged ? (await forger).privateKey : keys.privateKey);
     },
     close: () => new Promise((r) => server.close(() => r())),
   };

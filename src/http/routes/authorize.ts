@@ -65,6 +65,7 @@ import { loginEntries } from '../../sign-in-methods/index.js';
 import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
 import { passwordFirstFactor } from '../../sign-in-methods/password/first-factor.js';
 import { anyIdentifier } from '../../accounts/sign-in-identifiers.js';
+import { socialOutcomes } from './social-outcome.js';
 
 /** The captcha refusals the login page shows when a hosted passwordless request sends the user back. */
 const CAPTCHA_REFUSED = new Map<unknown, ErrorName>([
@@ -136,6 +137,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     );
   }
 
+  const outcomes = socialOutcomes(r, deps);
+
   app.get('/oauth/authorize', { schema: authorizeSchema }, async (req, reply) => {
     const ar = await validatedRequest(r, req.query);
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
@@ -153,6 +156,13 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     if (provider !== undefined) {
       if (!social.has(provider)) throw refuse(ar, 'authorizeInvalidRequest', 'Unknown provider');
       const { interaction } = await interactions.start(ar, 'social', browserCookie(req, reply));
+      // Google One Tap (the Core SDK's loginWithIdToken): the browser brings the provider's id_token.
+      const { id_token: idToken, nonce } = req.query as Record<string, unknown>;
+      if (idToken !== undefined) {
+        const client = ar.client.client_id;
+        const outcome = await social.idTokenSignIn(provider, idToken, nonce, interaction.digest, client);
+        return outcomes.answer(req, reply, provider, outcome);
+      }
       return startSocialLogin(social, reply, interaction, provider);
     }
     if (ar.tkn) {

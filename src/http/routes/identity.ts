@@ -178,6 +178,8 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     // What the account really offers: a channel counts when Ward can send on it.
     const email = r.delivery.canSend('email');
     const sms = r.delivery.canSend('sms');
+    const google = r.socialProviders.get('google')?.provider;
+    const googleClientId = google?.type === 'oidc' ? google.client_id : undefined;
     return reply.header('Cache-Control', 'public, max-age=60').send({
       sso: client.sso,
       sms: account.passwordless.sms && sms,
@@ -197,6 +199,8 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
       // No risk-based step (new-device notices or step-up on a new device) exists in Ward.
       rba_enabled: false,
       login_type_allowed: r.account().sign_in_identifiers,
+      // Google One Tap: the SDK's instantiateOneTap needs the client id Google's id_tokens name.
+      ...(googleClientId ? { google_client_id: googleClientId } : {}),
     });
   });
 }

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import {
   socialCallbackGetSchema,
@@ -8,18 +7,11 @@ import {
 } from './schemas/logout-social.js';
 import { WardError } from '../../errors/ward-error.js';
 import { CSRF_COOKIE, csrfValid } from '../../interaction/csrf.js';
-import { expiredSocialPage } from '../../interaction/pages/expired.js';
-import { type LinkPageError, linkPage } from '../../interaction/pages/link.js';
-import type { Interaction } from '../../interaction/service.js';
-import type { User } from '../../storage/sql/users.js';
-import { sendRendered } from '../pages.js';
-import { pageLanguage } from '../page-language.js';
-import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
-import { answerOutcome, browserState, ensureCsrf, sameOriginPost } from './hosted-form.js';
-import { completionUrl } from './signup-completion.js';
+import { sameOriginPost } from './hosted-form.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
+import { socialOutcomes } from './social-outcome.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
@@ -45,42 +37,9 @@ export interface SocialRouteDeps {
  * the completion of a new identity's profile: signup-completion.ts).
  */
 export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps): void {
-  const { interactions, nextStep, social } = deps;
+  const { interactions, social } = deps;
   const audit = signInAudit(r.events);
-  /** The sign-in's request says the language when it is still known; else Accept-Language. */
-  const expired = (req: FastifyRequest, reply: FastifyReply, request?: AuthorizeRequest) =>
-    sendRendered(reply, expiredSocialPage(pageLanguage(req, request)));
-
-  /** After the provider: the first factor is done; the next step decides the rest. */
-  async function finish(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    interaction: Interaction,
-    user: User,
-    amr: string[],
-    detail: Record<string, unknown>,
-  ) {
-    const who = { user, amr, authTime: r.clock.now(), method: 'social' as const, detail };
-    return answerOutcome(
-      r,
-      req,
-      reply,
-      await nextStep.afterFirstFactor(interaction, who, browserState(req, reply, interaction.request)),
-    );
-  }
-
-  function sendLinkPage(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    request: AuthorizeRequest,
-    p: { linkToken: string; email: string; provider: string; error?: LinkPageError },
-  ) {
-    const providerLabel = social.providers().find((x) => x.name === p.provider)?.label ?? p.provider;
-    const csrf = ensureCsrf(r, req, reply);
-    const page = { ...p, providerLabel, csrf, target: request.target, language: pageLanguage(req, request) };
-    return sendRendered(reply, linkPage(status, page));
-  }
+  const { expired, finish, sendLinkPage, answer } = socialOutcomes(r, deps);
 
   /** The login page's "Continue with ..." buttons: the interaction the page belongs to, in this browser. */
   app.get('/oauth/authorize/social', { schema: socialStartSchema }, async (req, reply) => {
@@ -125,34 +84,7 @@ export function socialRoutes(app: WardApp, r: SocialRouteDeps, deps: SignInDeps)
     if (!params) return expired(req, reply);
     const outcome = await social.callback(req.params.name, params, req.cookies[SOCIAL_COOKIE]);
     reply.clearCookie(SOCIAL_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'lax' });
-    if (outcome.kind === 'bad_state') return expired(req, reply);
-    const interaction = await interactions.byDigest(outcome.interaction);
-    if (!interaction) return expired(req, reply);
-    if (outcome.kind === 'refused') {
-      await audit.failed({
-        method: 'social',
-        clientId: interaction.request.client.client_id,
-        ip: req.ip,
-        reason: outcome.error,
-        detail: { provider: req.params.name },
-      });
-      const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';
-      throw new WardError(id, { description: outcome.description, authorizeRequest: interaction.request });
-    }
-    if (outcome.kind === 'complete') {
-      // A new identity that lacks what the account requires: no user yet, the profile is completed first.
-      return reply
-        .code(302)
-        .header('Location', completionUrl(r, interaction.request, outcome.signupToken))
-        .header('Cache-Control', 'no-store')
-        .header('Referrer-Policy', 'no-referrer')
-        .send();
-    }
-    if (outcome.kind === 'link') {
-      const { linkToken, email, provider } = outcome;
-      return sendLinkPage(req, reply, 200, interaction.request, { linkToken, email, provider });
-    }
-    return finish(req, reply, interaction, outcome.user, ['social', outcome.provider], { provider: outcome.provider });
+    return answer(req, reply, req.params.name, outcome);
   });
 
   app.post('/identity/v1/oauth/link', { schema: socialLinkSchema }, async (req, reply) => {

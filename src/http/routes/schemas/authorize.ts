@@ -24,6 +24,8 @@ export const authorizeSchema = {
     ui_locales: 'string: the language of the pages',
     tkn: 'string: a tkn of the password login or signup',
     provider: 'string: go straight to this social provider',
+    id_token:
+      "string: with provider, an id_token the browser got from that OpenID Connect provider (Google One Tap, the Core SDK's loginWithIdToken); nonce is then the one whose SHA-256 it carries",
   }),
 };
 

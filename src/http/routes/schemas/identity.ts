@@ -98,6 +98,9 @@ export const remoteConfigSchema = {
         phone_number: Type.Boolean(),
         custom_identifier: Type.Boolean(),
       }),
+      google_client_id: Type.String({
+        description: "the google provider's client id, for Google One Tap (absent without a google provider)",
+      }),
     }),
   },
 };
