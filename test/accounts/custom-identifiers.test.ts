@@ -10,7 +10,7 @@ import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
-import { PUBLIC_CLIENT, authorizeUrl, pkcePair, signup, tokenRequest } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, pkcePair, signup, spaAuthorizeUrl, tokenRequest } from '../helpers/oauth.js';
 import { installBrowserShims } from '../helpers/sdk-shims.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
@@ -82,17 +82,7 @@ for (const engine of engines()) {
       const id = `form-${suffix()}`;
       const user = await signup(ward, 'spa', { custom_identifier: id });
       const browser = new Browser(ward);
-      const page = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 's',
-          code_challenge: pkcePair().challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
+      const page = await browser.get(spaAuthorizeUrl(pkcePair().challenge));
       const html = await page.text();
       assert.match(html, /<input id="email" name="email" type="text"/, 'the field takes any identifier');
       assert.match(html, /Email, phone number or username/);

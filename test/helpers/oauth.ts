@@ -74,6 +74,20 @@ export function authorizeUrl(params: Record<string, string | undefined>): string
   return `/oauth/authorize?${q.toString()}`;
 }
 
+/** /oauth/authorize for the public client's code flow with PKCE (`challenge`), with `extra` parameters. */
+export function spaAuthorizeUrl(challenge: string, extra: Record<string, string | undefined> = {}): string {
+  return authorizeUrl({
+    client_id: PUBLIC_CLIENT.client_id,
+    response_type: 'code',
+    redirect_uri: PUBLIC_CLIENT.allowed_callback_urls[0],
+    scope: 'openid',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+}
+
 export function location(res: Response): URL {
   const loc = res.headers.get('location');
   if (!loc) throw new Error(`no Location (status ${res.status})`);

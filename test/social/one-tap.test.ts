@@ -13,7 +13,7 @@ import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { startGoogleSim, type GoogleSim } from '../helpers/google-sim.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, location, pkcePair, redeem, spaAuthorizeUrl } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
@@ -41,14 +41,9 @@ for (const engine of engines()) {
     async function oneTap(idToken: string, nonce: string | undefined, pkce = pkcePair()) {
       const browser = new Browser(ward);
       const res = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
+        spaAuthorizeUrl(pkce.challenge, {
           scope: 'openid email profile',
           state: 'one-tap',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
           provider: 'google',
           id_token: idToken,
           nonce,

@@ -11,24 +11,14 @@ import { singleValued } from '../../protocol/params.js';
 import type { SignInDeps } from '../sign-in.js';
 import { sameOriginPost } from './hosted-form.js';
 import { SOCIAL_COOKIE, startSocialLogin } from './social-start.js';
-import { socialOutcomes } from './social-outcome.js';
+import { type SocialOutcomeDeps, socialOutcomes } from './social-outcome.js';
 import type { UserService } from '../../accounts/users.js';
-import type { SecurityEvents } from '../../audit/events.js';
 import { failureReason, signInAudit } from '../../sign-in-methods/audit.js';
-import type { AccountSettings, WardConfig } from '../../config/types.js';
-import type { Clock } from '../../lib/clock.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
-import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
-export interface SocialRouteDeps {
+export interface SocialRouteDeps extends SocialOutcomeDeps {
   accessTokens: AccessTokenCodec;
-  account: () => AccountSettings;
-  clock: Clock;
-  config: WardConfig;
-  events: SecurityEvents;
-  masterKey: Buffer;
-  storage: Storage;
   users: UserService;
 }
 
