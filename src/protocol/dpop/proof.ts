@@ -122,7 +122,11 @@ export function createDpopVerifier(deps: DpopDeps): DpopVerifier {
       }
       if (payload.nonce !== undefined || deps.nonceRequired()) {
         if (typeof payload.nonce !== 'string' || !deps.nonces.valid(payload.nonce, now))
-          throw proofError(place, 'The DPoP proof must carry the nonce of the DPoP-Nonce header', this.nonce());
+          throw proofError(
+            place,
+            'The DPoP proof must carry the nonce of the DPoP-Nonce header',
+            deps.nonces.current(now),
+          );
       }
       const jkt = await calculateJwkThumbprint(jwk as never, 'sha256');
       // The jti once (RFC 9449 11.1), per key: kept until the proof's iat is out of the window.
