@@ -92,15 +92,16 @@ async function openLive(
   // management APIs refuse it (its audience is not theirs).
   if (claims.aud !== null) throw refused(dpop, 'The access token is for another audience');
   if (dpop) {
-    if (claims.jkt === null) throw refused(true, 'The access token is not DPoP-bound: send it as Bearer');
-    if (!request || !r.dpop) throw refused(true, 'This endpoint accepts Bearer tokens only');
+    if (claims.jkt === null) throw refused(true);
+    if (!request || !r.dpop) throw refused(true);
     const proof = { header: request.dpop, method: request.method, path: request.path, accessToken: token };
     const { jkt } = await r.dpop.verify(proof, 'resource');
     if (jkt !== claims.jkt)
       throw proofError('resource', 'The DPoP proof is signed by another key than the token is bound to');
   } else if (claims.jkt !== null) {
-    // RFC 9449 7.2: a DPoP-bound token is never accepted as a bearer token.
-    throw refused(true, 'The access token is DPoP-bound: send it with the DPoP scheme and a proof');
+    // RFC 9449 7.2: a DPoP-bound token is never accepted as a bearer token. The body is the same as
+    // for any refused token; the challenge tells the client to use the DPoP scheme.
+    throw refused(true);
   }
   if (await r.storage.tokens.accessTokenRevoked(claims.jti, claims.grant_id)) throw refused(dpop);
   return claims;

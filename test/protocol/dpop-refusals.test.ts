@@ -171,6 +171,23 @@ for (const engine of engines()) {
       assert.equal(seen.cnf, undefined);
     });
 
+    it("binds a management client's client_credentials token, which the management API checks the same way", async () => {
+      const key = await proofKey();
+      const form = { grant_type: 'client_credentials', client_id: 'ops', client_secret: OPS_SECRET };
+      const res = await tokenRequest(ward, form, dpopHeaders(await makeProof(key, { htm: 'POST', htu: tokenUrl })));
+      const { access_token: at, token_type } = (await res.json()) as Record<string, string>;
+      assert.equal(token_type, 'DPoP');
+      const url = `${ward.issuer}/api/v1/clients`;
+      const ok = await ward.fetch('/api/v1/clients', {
+        headers: { authorization: `DPoP ${at}`, dpop: await makeProof(key, { htm: 'GET', htu: url, ath: athOf(at!) }) },
+      });
+      assert.equal(ok.status, 200, await ok.text());
+      const bearer = await ward.fetch('/api/v1/clients', { headers: { authorization: `Bearer ${at}` } });
+      assert.equal(bearer.status, 401);
+      assert.match(bearer.headers.get('www-authenticate') ?? '', /^DPoP error="invalid_token"/);
+      await bearer.body?.cancel();
+    });
+
     it('puts cnf.jkt in a JWT access token, which jose verifies from /jwks.json', async () => {
       const res = await tokenRequest(ward, {
         grant_type: 'client_credentials',
