@@ -117,6 +117,7 @@ for (const engine of engines()) {
       const tokens = (await res.json()) as Record<string, string>;
       assert.equal(res.status, 200, JSON.stringify(tokens));
       assert.equal(tokens.token_type, 'DPoP');
+      assert.match(res.headers.get('dpop-nonce') ?? '', /^[A-Za-z0-9_-]{16,}$/, 'the nonce to use next (RFC 9449 8.2)');
       // At userinfo: 401 with a DPoP challenge naming use_dpop_nonce, and the nonce.
       const ath = athOf(tokens.access_token!);
       const bare = await userinfo(

@@ -64,6 +64,8 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
         : {}),
     });
     r.metrics.tokensIssued(String(params.grant_type), out);
+    // RFC 9449 8.2: the nonce to use next, so a client keeps one without being refused first.
+    if (req.headers.dpop !== undefined && r.dpop.nonceRequired()) reply.header('DPoP-Nonce', r.dpop.nonce());
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
   app.route({
