@@ -258,6 +258,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
         created_at: now,
       });
     },
+    replayed: (fields) => events.emit('dpop.proof_replayed', fields, 'a DPoP proof was used twice: refused', 'warn'),
   });
   const delivery = createDelivery(config.delivery, log, {
     ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),

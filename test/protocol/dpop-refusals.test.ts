@@ -83,6 +83,10 @@ for (const engine of engines()) {
       const again = await tokenRequest(ward, form, dpopHeaders(proof));
       const body = await expectError(again, 400, 'invalid_dpop_proof');
       assert.match(String(body.error_description), /already used/);
+      assert.ok(
+        ward.logs.some((l) => l.includes('"event":"dpop.proof_replayed"') && l.includes(key.jkt)),
+        'audited',
+      );
     });
 
     it('binds the access token: userinfo wants the DPoP scheme, a proof by the key, and its ath', async () => {

@@ -46,6 +46,8 @@ export interface DpopDeps {
   nonceRequired: () => boolean;
   /** Records a proof's digest until `expiresAt`; false when it was recorded before (a replay). */
   claimProof(digest: string, expiresAt: number): Promise<boolean>;
+  /** Told of a replayed proof (a security event): the key's thumbprint and where it was sent. */
+  replayed?(fields: { jkt: string; htm: string; path: string }): Promise<void>;
 }
 
 /** `WWW-Authenticate` of a resource's DPoP refusal (RFC 9449 7.1). */
@@ -131,7 +133,10 @@ export function createDpopVerifier(deps: DpopDeps): DpopVerifier {
       const jkt = await calculateJwkThumbprint(jwk as never, 'sha256');
       // The jti once (RFC 9449 11.1), per key: kept until the proof's iat is out of the window.
       const recorded = await deps.claimProof(sha256(`dpop:${jkt}:${payload.jti}`), iat + PROOF_MAX_AGE_MS + 1000);
-      if (!recorded) throw fail('The DPoP proof was already used (jti)');
+      if (!recorded) {
+        await deps.replayed?.({ jkt, htm: input.method, path: input.path.split('?')[0]! });
+        throw fail('The DPoP proof was already used (jti)');
+      }
       return { jkt };
     },
   };
