@@ -1,6 +1,7 @@
 // Ward's scripted flows (B4-B9) and the setup that gives them users, SSO sessions, refresh tokens,
 // verified email factors and live challenges. Every user is made through the public API (signup,
 // the hosted login page, factor registration with the code read from the SMTP sink).
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import type { Flow, Ctx } from './flow.js';
 import { type Pool, runOnce } from './flow.js';
 import {
@@ -147,10 +148,28 @@ export function wardSso(users: WardUser[], scope = SCOPE, client = SPA): Flow {
   };
 }
 
+/**
+ * B4d's DPoP proofs (RFC 9449) for POST `url`/oauth/token, ES256, a fresh jti each: made before the run
+ * by node:crypto, so the load generator signs nothing while Ward is measured (`next` signs one more
+ * only when they run out).
+ */
+export function dpopProofs(url: string, count: number): { next(): string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const header = b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } });
+  const make = () => {
+    const input = `${header}.${b64({ jti: randomUUID(), htm: 'POST', htu: `${url}/oauth/token`, iat: Math.floor(Date.now() / 1000) })}`;
+    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  };
+  const made = Array.from({ length: count }, make);
+  return { next: () => made.pop() ?? make() };
+}
+
 /** B4 (both servers: only the path differs): one refresh_token grant, the rotated token kept for the next. */
-export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA): Flow {
+export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA, dpop?: { next(): string }): Flow {
   return {
-    name: 'refresh',
+    name: dpop ? 'refresh-dpop' : 'refresh',
     begin: (c) => !!(c.s = pool.acquire()),
     end: (c, ok) => (ok ? pool.release(c.s) : pool.drop(c.s)),
     steps: [
@@ -160,13 +179,13 @@ export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA
         build: (c) => ({
           method: 'POST',
           path,
-          headers: { 'content-type': FORM },
+          headers: { 'content-type': FORM, ...(dpop ? { dpop: dpop.next() } : {}) },
           body: form({ grant_type: 'refresh_token', refresh_token: c.s.rt, client_id: client }),
         }),
         after: (r, c) => {
           const m = /"refresh_token":"([^"]+)"/.exec(r.body);
           if (m) c.s.rt = m[1];
-          return !!m && r.body.includes('"id_token"');
+          return !!m && r.body.includes('"id_token"') && (!dpop || r.body.includes('"token_type":"DPoP"'));
         },
       },
     ],

@@ -4,6 +4,7 @@ import type { Ceilings } from './ceilings.js';
 import { Pool } from './flow.js';
 import { makePeerUsers, mintPeerRefresh, peerLogin, peerRefresh, peerSso, type PeerUser } from './flows-peer.js';
 import {
+  dpopProofs,
   ensureEs256Client,
   mintWardRefresh,
   SPA_ES,
@@ -142,6 +143,30 @@ export const SCENARIOS: Scenario[] = [
       const mint = async () => pool.reset(await mintWardRefresh(s.url, s.users, need.connections + 10, SPA_ES));
       return {
         plan: { kind: 'flow', flow: refreshFlow('/oauth/token', pool, SPA_ES) },
+        beforeRun: mint,
+        settle: () => pool.settle(false),
+      };
+    },
+  },
+  {
+    id: 'B4d',
+    title: 'token refresh_token + RS256 id_token, DPoP-bound',
+    unit: 'req/s',
+    peer: false,
+    goal: 'none (Ward only: compare with B4)',
+    model: (c) => ({ value: 1 / (sig(c) + h(c)), label: '1/(s+h), without the proof check' }),
+    // B4 with a DPoP proof on each refresh (RFC 9449): Ward verifies an ES256 proof, records its jti in the
+    // single-use store (one insert) and seals the key's thumbprint in the access token.
+    async prepare(side, need) {
+      const s = onlyWard(side);
+      const pool = new Pool<RefreshState>();
+      let proofs = dpopProofs(s.url, 0);
+      const mint = async () => {
+        pool.reset(await mintWardRefresh(s.url, s.users, need.connections + 10));
+        proofs = dpopProofs(s.url, 40_000);
+      };
+      return {
+        plan: { kind: 'flow', flow: refreshFlow('/oauth/token', pool, undefined, { next: () => proofs.next() }) },
         beforeRun: mint,
         settle: () => pool.settle(false),
       };

@@ -55,6 +55,8 @@ import { startTracing, type Tracing } from './observability/tracing.js';
 import type { QueryObservation } from './storage/observe.js';
 import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js';
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
+import { createDpopVerifier } from './protocol/dpop/proof.js';
+import { createDpopNonces } from './protocol/dpop/nonce.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
 import type { BeforeLogin } from './protocol/tkn.js';
 import { createJwtAccessTokens } from './protocol/jwt-access-token.js';
@@ -237,6 +239,27 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
 
   const accessTokens = createAccessTokenCodec(master.key);
+  // DPoP proofs (RFC 9449): nonces without state, each proof's jti once in the single-use store.
+  const dpop = createDpopVerifier({
+    issuer: config.issuer,
+    clock,
+    nonces: createDpopNonces(master.key),
+    nonceRequired: () => account().dpop_nonce_required,
+    claimProof: (digest, expiresAt) => {
+      const now = clock.now();
+      return storage.oneTime.claim({
+        digest,
+        kind: 'dpop_proof',
+        user_id: '',
+        client_id: '',
+        payload: '',
+        expires_at: expiresAt,
+        consumed_at: now,
+        created_at: now,
+      });
+    },
+    replayed: (fields) => events.emit('dpop.proof_replayed', fields, 'a DPoP proof was used twice: refused', 'warn'),
+  });
   const delivery = createDelivery(config.delivery, log, {
     ...(config.tuning.mime_writer ? { mimeWriter: ownMimeWriter } : {}),
     outbound,
@@ -442,6 +465,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     signIdToken,
     accessTokens,
     jwtAccessTokens,
+    dpop,
     resources,
     issueTokens,
     ...signIn,

@@ -55,6 +55,12 @@ export const CATALOG = {
   unsupportedGrantType: entry(400, 'unsupported_grant_type', 'error.unsupportedGrantType'),
   invalidToken: entry(401, 'invalid_token', 'error.invalidToken'),
   forbidden: entry(403, 'access_denied', 'error.forbidden'),
+  // DPoP (RFC 9449 5, 7.1, 8, 9): a proof refused, or a server nonce to use, at the token endpoint and
+  // at a resource (Ward's own APIs: 401 with a DPoP challenge).
+  dpopInvalidProof: entry(400, 'invalid_dpop_proof', 'error.dpop.invalidProof'),
+  dpopUseNonce: entry(400, 'use_dpop_nonce', 'error.dpop.useNonce'),
+  dpopInvalidProofAtResource: entry(401, 'invalid_dpop_proof', 'error.dpop.invalidProof'),
+  dpopUseNonceAtResource: entry(401, 'use_dpop_nonce', 'error.dpop.useNonce'),
 
   // Client registration (RFC 7591 section 3.2.2, RFC 7592).
   invalidRedirectUri: entry(400, 'invalid_redirect_uri', 'error.registration.invalidRedirectUri'),

@@ -6,7 +6,9 @@ import { WardError } from '../errors/ward-error.js';
 const CORS_PATHS =
   /^\/(identity\/v1\/(?!account(\/|$))|oauth\/token$|oauth\/revoke$|jwks\.json$|\.well-known\/(openid-configuration|oauth-authorization-server)$)/;
 const PUBLIC_PATHS = /^\/(jwks\.json|\.well-known\/(openid-configuration|oauth-authorization-server))$/;
-const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id, DPoP';
+/** What a browser client reads of an answer beyond the safe headers: DPoP's nonce and challenge (RFC 9449 7.1, 8). */
+const EXPOSE_HEADERS = 'DPoP-Nonce, WWW-Authenticate';
 
 /**
  * CORS for the SDK's calls: only /identity/v1/* (not the account page), /oauth/token and /oauth/revoke, only for
@@ -40,6 +42,7 @@ export function installCors(app: FastifyInstance, clients: ClientService): void 
       if (allowed) {
         reply.header('Access-Control-Allow-Origin', origin);
         reply.header('Access-Control-Allow-Credentials', 'true');
+        if (req.method !== 'OPTIONS') reply.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
       }
       answer(allowed);
     }, done);

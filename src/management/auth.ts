@@ -5,7 +5,8 @@ import { beyond, permissionsOf } from '../authz/roles.js';
 import type { ManagementScope } from '../config/types.js';
 import { invalidToken } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
-import { liveAccessToken } from '../protocol/bearer.js';
+import { type Credentials, liveAccessToken } from '../protocol/bearer.js';
+import type { DpopVerifier } from '../protocol/dpop/proof.js';
 import type { Actor } from '../audit/record.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
@@ -20,6 +21,8 @@ export interface ManagementAuthDeps {
   clock: Clock;
   storage: Storage;
   users: UserService;
+  /** DPoP proofs (RFC 9449): a DPoP-bound token comes with the DPoP scheme and a proof. */
+  dpop?: DpopVerifier;
 }
 
 export interface ManagementActor extends Actor {
@@ -28,10 +31,10 @@ export interface ManagementActor extends Actor {
 
 export async function authenticateManagement(
   r: ManagementAuthDeps,
-  authorization: string | undefined,
+  credentials: Credentials,
   ip: string,
 ): Promise<ManagementActor> {
-  const row = await liveAccessToken(r, authorization);
+  const row = await liveAccessToken(r, credentials);
   const client = await r.clients.find(row.client_id);
   if (!client || client.management_scopes.length === 0)
     throw invalidToken('This token is not valid for the management API');

@@ -119,7 +119,13 @@ function addRoute(app: FastifyInstance, r: ManagementRouteDeps, def: ManagementR
       ...(def.body ? { body: def.body } : {}),
     },
     handler: async (req, reply) => {
-      const actor = await authenticateManagement(r, req.headers.authorization, req.ip);
+      const credentials = {
+        authorization: req.headers.authorization,
+        dpop: req.headers.dpop,
+        method: req.method,
+        path: req.url,
+      };
+      const actor = await authenticateManagement(r, credentials, req.ip);
       try {
         requirePermission(actor, def.permission);
       } catch (e) {

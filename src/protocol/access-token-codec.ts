@@ -24,6 +24,8 @@ export interface AccessTokenClaims {
   aud: string | null;
   /** The action of the step-up the grant was signed in with (docs/mfa.md#step-up-actions); null: none. */
   step_up_action: string | null;
+  /** The JWK thumbprint of the DPoP key the token is bound to (RFC 9449 6.1, `cnf.jkt`); null: a Bearer token. */
+  jkt: string | null;
 }
 
 const VERSION = 1;
@@ -34,6 +36,13 @@ export interface AccessTokenCodec {
   seal(claims: Omit<AccessTokenClaims, 'jti'>): { token: string; jti: string };
   /** The claims of a token this key sealed, or null (never throws on input). */
   open(token: string): AccessTokenClaims | null;
+}
+
+/** The optional fields up to the last one set (a field before it that is unset is written as null). */
+function optionalTail(fields: (string | null)[]): (string | null)[] {
+  let end = fields.length;
+  while (end > 0 && fields[end - 1] === null) end--;
+  return fields.slice(0, end);
 }
 
 export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
@@ -52,10 +61,10 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
         claims.amr,
         claims.created_at,
         claims.expires_at,
-        // Only a resource's token carries its audience, and only a step-up's its action: Ward's own
-        // tokens keep their size. A token of an older release (ten fields) opens the same.
-        ...(claims.aud !== null || claims.step_up_action !== null ? [claims.aud] : []),
-        ...(claims.step_up_action !== null ? [claims.step_up_action] : []),
+        // Only a resource's token carries its audience, a step-up's its action and a DPoP-bound one
+        // its key: Ward's own tokens keep their size. A token of an older release (nine to eleven
+        // fields) opens the same, bound to no key.
+        ...optionalTail([claims.aud, claims.step_up_action, claims.jkt]),
       ]);
       return { token: PREFIX + encryptBytes(key, body, aad).toString('base64url'), jti };
     },
@@ -67,7 +76,7 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
       if (raw.toString('base64url') !== text) return null;
       try {
         const body = decryptBytes(key, raw, aad).toString('utf8');
-        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud, action] =
+        const [jti, grant_id, client_id, user_id, scope, auth_time, amr, created_at, expires_at, aud, action, jkt] =
           JSON.parse(body) as [
             string,
             string | null,
@@ -78,6 +87,7 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
             string[],
             number,
             number,
+            string | null | undefined,
             string | null | undefined,
             string | undefined,
           ];
@@ -93,6 +103,7 @@ export function createAccessTokenCodec(masterKey: Buffer): AccessTokenCodec {
           expires_at,
           aud: aud ?? null,
           step_up_action: action ?? null,
+          jkt: jkt ?? null,
         };
       } catch {
         return null;

@@ -1,5 +1,6 @@
 import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { PROFILE_SCOPE_CLAIMS, SUPPORTED_SCOPES } from './scopes.js';
+import { DPOP_ALGORITHMS } from './dpop/proof.js';
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
 export function discoveryDocument(issuer: string): string {
@@ -31,6 +32,7 @@ export function discoveryDocument(issuer: string): string {
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_supported: [
       'sub',
       'iss',

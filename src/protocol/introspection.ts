@@ -36,7 +36,9 @@ export type Introspection =
       active: true;
       scope: string;
       client_id: string;
-      token_type?: 'Bearer';
+      /** DPoP for a DPoP-bound access token (RFC 9449 6.2), with its key in cnf.jkt. */
+      token_type?: 'Bearer' | 'DPoP';
+      cnf?: { jkt: string };
       exp: number;
       iat: number;
       iss: string;
@@ -86,7 +88,8 @@ async function accessToken(r: Deps, caller: Client, token: string): Promise<Intr
     active: true,
     scope: claims.scope,
     client_id: claims.client_id,
-    token_type: 'Bearer',
+    token_type: claims.jkt !== null ? 'DPoP' : 'Bearer',
+    ...(claims.jkt !== null ? { cnf: { jkt: claims.jkt } } : {}),
     exp: seconds(claims.expires_at),
     iat: seconds(claims.created_at),
     iss: r.config.issuer,

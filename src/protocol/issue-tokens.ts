@@ -15,7 +15,8 @@ import type { ResourceLookup } from '../resources/service.js';
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** DPoP: the access token is bound to the key of the request's DPoP proof (RFC 9449 5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   id_token?: string;
@@ -39,6 +40,8 @@ export interface IssueInput {
   profile?: StoredProfile | null;
   /** The API resource (identifier) the access token is for (RFC 8707); absent or null: Ward's own. */
   resource?: string | null;
+  /** The JWK thumbprint of the request's DPoP proof key (RFC 9449): the access token is bound to it. */
+  dpopJkt?: string | null;
 }
 
 /**
@@ -91,6 +94,7 @@ export function createTokenIssuer(deps: {
       created_at: now,
       expires_at: now + ttl * 1000,
       step_up_action: grant?.step_up_action ?? null,
+      jkt: input.dpopJkt ?? null,
     };
     const { token: accessToken } =
       resource?.token_format === 'jwt'
@@ -98,7 +102,7 @@ export function createTokenIssuer(deps: {
         : deps.accessTokens.seal({ ...claims, aud: resource?.identifier ?? null });
     const out: TokenResponse = {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: claims.jkt !== null ? 'DPoP' : 'Bearer',
       expires_in: ttl,
       scope: scopes.join(' '),
     };
@@ -114,6 +118,9 @@ export function createTokenIssuer(deps: {
         consumed_at: null,
       });
       out.refresh_token = refreshToken;
+      // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key (a confidential client's
+      // are already bound to it by its authentication); the grant carries the key to every rotation.
+      if (claims.jkt !== null && client.type === 'public') await tx.tokens.bindGrantKey(grant.id, claims.jkt);
     } else if (input.rotated) {
       out.refresh_token = input.rotated;
     }

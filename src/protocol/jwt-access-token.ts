@@ -29,6 +29,11 @@ export interface JwtAccessTokens {
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+/** The DPoP key thumbprint of a `cnf` claim, or null. */
+const jktOf = (cnf: unknown): string | null =>
+  typeof cnf === 'object' && cnf !== null && typeof (cnf as { jkt?: unknown }).jkt === 'string'
+    ? (cnf as { jkt: string }).jkt
+    : null;
 
 export function createJwtAccessTokens(deps: {
   issuer: string;
@@ -68,6 +73,8 @@ export function createJwtAccessTokens(deps: {
         ...(claims.amr.length ? { amr: claims.amr } : {}),
         ...(claims.grant_id ? { gid: claims.grant_id } : {}),
         ...(claims.step_up_action !== null ? { step_up_action: claims.step_up_action } : {}),
+        // A DPoP-bound token names its key (RFC 9449 6.1): the API checks the proof against it.
+        ...(claims.jkt !== null ? { cnf: { jkt: claims.jkt } } : {}),
       };
       return { token: await deps.jws.rs256(payload, kid, key, AT_JWT_TYPE), jti };
     },
@@ -103,6 +110,7 @@ export function createJwtAccessTokens(deps: {
           expires_at: p.exp! * 1000,
           aud,
           step_up_action: typeof p.step_up_action === 'string' ? p.step_up_action : null,
+          jkt: jktOf(p.cnf),
         };
       } catch {
         return null;

@@ -34,6 +34,7 @@ import * as m027 from './migrations/027-user-import-jobs.js';
 import * as m031 from './migrations/031-device-authorizations.js';
 import * as m033 from './migrations/033-step-up-actions.js';
 import * as m034 from './migrations/034-code-step-up-actions.js';
+import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
@@ -172,6 +173,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '031-device-authorizations': m031,
   '033-step-up-actions': m033,
   '034-code-step-up-actions': m034,
+  '039-grant-dpop-keys': m039,
   '040-user-custom-identifiers': m040,
 };
 

@@ -162,6 +162,11 @@ export interface GrantsTable {
   resource: string | null;
   /** The action of the step-up that signed this grant in (migration 033); null: none. */
   step_up_action: string | null;
+  /**
+   * The JWK thumbprint of the DPoP key its refresh tokens are bound to (migration 039); null: none.
+   * Never written on insert (GrantRow leaves it out): a grant is bound when its first refresh token is issued.
+   */
+  dpop_jkt: string | null;
 }
 
 /** Access tokens revoked one by one (RFC 7009); the tokens themselves are sealed, not stored. */

@@ -26,6 +26,7 @@ import {
 } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { NO_LIMITS, basic, expectError, expectTokens } from './token/support.js';
+import { makeProof, proofKey } from '../helpers/dpop.js';
 
 const API_CB = 'https://api.example/cb';
 const IMPLICIT = { ...CONFIDENTIAL_CLIENT, client_id: 'implicit-app', implicit_flow: true };
@@ -423,7 +424,33 @@ describe('discovery lists what works, and only that', () => {
     client_secret_post: async () => active(await introspected({ client_id: 'api', client_secret: API_SECRET })),
   };
 
+  /** A code redeemed with a DPoP proof signed with `alg` (iat: the test Ward's clock): a DPoP token, or `error`. */
+  const dpopProof = (alg: string, error?: string) => async () => {
+    const key = await proofKey(alg);
+    const { code, verifier } = await codeFor(ward);
+    const proof = await makeProof(key, {
+      htm: 'POST',
+      htu: String(discovery.token_endpoint),
+      iat: Math.floor(ward.clock.now() / 1000),
+    });
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'spa',
+      redirect_uri: CB,
+      code_verifier: verifier,
+    };
+    const res = await tokenRequest(ward, form, { dpop: proof });
+    if (error) return void (await expectError(res, 400, error));
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.equal((JSON.parse(text) as { token_type: string }).token_type, 'DPoP');
+  };
+  const DPOP_ALGS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'EdDSA', 'Ed25519'];
+  SUPPORTED.dpop_signing_alg_values_supported = Object.fromEntries(DPOP_ALGS.map((alg) => [alg, dpopProof(alg)]));
+
   const REFUSED: Record<string, Record<string, Check>> = {
+    dpop_signing_alg_values_supported: { RS384: dpopProof('RS384', 'invalid_dpop_proof') },
     prompt_values_supported: {
       select_account: refusedAtAuthorize({ prompt: 'select_account' }, 'account_selection_required'),
     },

@@ -17,6 +17,7 @@ import {
   tokenRequest,
 } from '../helpers/oauth.js';
 import type { TestWard } from '../helpers/ward.js';
+import { DPOP_ALGORITHMS } from '../../src/protocol/dpop/proof.js';
 import {
   SSO,
   assertAccepted,
@@ -227,7 +228,7 @@ describe('bearer validation', () => {
       ['quoted token', `Bearer "${at}"`],
       ['5000 characters', `Bearer ${'a'.repeat(5000)}`],
       ['another scheme named like Bearer', `Bearerx ${at}`],
-      ['DPoP scheme', `DPoP ${at}`],
+      ['another scheme named like DPoP', `DPoPx ${at}`],
     ] as const) {
       await assertRefused(
         await userinfo(ward, header),
@@ -235,6 +236,12 @@ describe('bearer validation', () => {
         header.startsWith('Bearer ') || header === 'Bearer' ? undefined : NO_CREDENTIALS,
       );
     }
+    // The DPoP scheme (RFC 9449 7.1) with a token not bound to a key: the same refusal, a DPoP challenge.
+    await assertRefused(
+      await userinfo(ward, `DPoP ${at}`),
+      'a Bearer token with the DPoP scheme',
+      `DPoP error="invalid_token", algs="${DPOP_ALGORITHMS.join(' ')}"`,
+    );
     // The scheme is case-insensitive (RFC 7235 2.1).
     const lower = await userinfo(ward, `bearer ${at}`);
     assert.equal(lower.status, 200);

@@ -63,7 +63,7 @@ describe('SS-04: CORS', () => {
           'access-control-allow-credentials': 'true',
           'access-control-allow-methods': 'GET, POST, DELETE',
           'access-control-allow-headers':
-            'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id',
+            'Authorization, Content-Type, Accept-Language, Custom-Locale, X-R5-Correlation-Id, DPoP',
           'access-control-max-age': '600',
         },
         path,
@@ -100,6 +100,8 @@ describe('SS-04: CORS', () => {
     assert.deepEqual(corsHeaders(ok), {
       'access-control-allow-origin': ALLOWED,
       'access-control-allow-credentials': 'true',
+      // A DPoP client in the browser reads the nonce and the challenge (RFC 9449 7.1, 8).
+      'access-control-expose-headers': 'DPoP-Nonce, WWW-Authenticate',
     });
     assert.match(ok.headers.get('vary') ?? '', /Origin/);
     await ok.body?.cancel();

@@ -119,6 +119,10 @@ export const AccountSchema = group(
     verification_failures_per_user: failuresPerUser,
     step_up_ttl: int(30, 1800, 'Lifetime of a step_up token, seconds.', 300),
     step_up_bearer_allowed: flag(true, 'Accept a Bearer access token at /identity/v1/mfa/stepup (a last resort).'),
+    dpop_nonce_required: flag(
+      false,
+      'Whether every DPoP proof (RFC 9449) must carry a nonce Ward issued (`DPoP-Nonce`, section 8), at the token endpoint and at userinfo: a proof made in advance then expires within 5 to 10 minutes.',
+    ),
     trusted_device_ttl: seconds(30 * DAY, 'Lifetime of a trusted device, seconds.', 365 * DAY),
     passkeys: Passkeys,
     self_service: SelfService,

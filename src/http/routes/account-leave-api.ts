@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { requireSingle } from '../../protocol/params.js';
 import type { AccountDeletion } from '../../self-service/account-deletion.js';
 import { requireFreshStepUp } from '../../stepup/factors.js';
@@ -35,7 +36,7 @@ export interface AccountLeaveApiDeps {
 export function accountLeaveApiRoutes(app: WardApp, r: AccountLeaveApiDeps): void {
   const caller = async (req: FastifyRequest) => {
     await r.limiter('self_service', req.ip, r.account().rate_limits.verification);
-    const ctx = await verifyBearer(r, req.headers.authorization);
+    const ctx = await verifyBearer(r, resourceRequest(req));
     await requireFreshStepUp(
       { storage: r.storage, now: r.clock.now() },
       { userId: ctx.user.id, amr: ctx.amr, authTime: ctx.authTime },

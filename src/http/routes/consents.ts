@@ -1,5 +1,6 @@
 import type { WardApp } from '../typed-app.js';
-import { verifyBearer } from '../../protocol/bearer.js';
+import { type Credentials, verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { notFound } from '../../errors/refusals.js';
 import { listConsentsSchema, revokeConsentSchema } from './schemas/consents.js';
 import type { UserService } from '../../accounts/users.js';
@@ -29,13 +30,13 @@ export interface ConsentsDeps {
  * refresh and access tokens stop working), so the app loses access at once and asks again.
  */
 export function userConsentRoutes(app: WardApp, r: ConsentsDeps): void {
-  const caller = async (ip: string, authorization: string | undefined) => {
+  const caller = async (ip: string, credentials: Credentials) => {
     await r.limiter('consents', ip, r.account().rate_limits.consents);
-    return verifyBearer(r, authorization);
+    return verifyBearer(r, credentials);
   };
 
   app.get('/identity/v1/consents', { schema: listConsentsSchema }, async (req, reply) => {
-    const ctx = await caller(req.ip, req.headers.authorization);
+    const ctx = await caller(req.ip, resourceRequest(req));
     const rows = await r.storage.consents.listForUser(ctx.user.id);
     const consents = [];
     for (const c of rows) {
@@ -53,7 +54,7 @@ export function userConsentRoutes(app: WardApp, r: ConsentsDeps): void {
   });
 
   app.delete('/identity/v1/consents/:client_id', { schema: revokeConsentSchema }, async (req, reply) => {
-    const ctx = await caller(req.ip, req.headers.authorization);
+    const ctx = await caller(req.ip, resourceRequest(req));
     const clientId = String(req.params.client_id).slice(0, 128);
     const done = await r.storage.consents.revoke(ctx.user.id, clientId, r.clock.now());
     if (!done.revoked) throw notFound('No consent given to this client');

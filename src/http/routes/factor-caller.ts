@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type BearerContext, type BearerDeps, verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { requireFreshStepUp } from '../../stepup/factors.js';
 
 /**
@@ -11,7 +12,7 @@ export async function factorCaller(
   req: FastifyRequest,
   needsStepUpIfFactors: boolean,
 ): Promise<BearerContext> {
-  const ctx = await verifyBearer(r, req.headers.authorization);
+  const ctx = await verifyBearer(r, resourceRequest(req));
   if (needsStepUpIfFactors)
     await requireFreshStepUp(
       { storage: r.storage, now: r.clock.now() },

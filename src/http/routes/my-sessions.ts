@@ -1,5 +1,6 @@
 import type { WardApp } from '../typed-app.js';
-import { verifyBearer } from '../../protocol/bearer.js';
+import { type Credentials, verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { notFound } from '../../errors/refusals.js';
 import { endOneSession, listSessions, recentSecurityEvents, type SignInsDeps } from '../../self-service/sign-ins.js';
 import { endMySessionSchema, listMySessionsSchema, mySecurityEventsSchema } from './schemas/my-sessions.js';
@@ -24,13 +25,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * token), and the recent security events. "Sign out everywhere else" is DELETE /identity/v1/sessions/others.
  */
 export function mySessionRoutes(app: WardApp, r: MySessionsDeps): void {
-  const caller = async (ip: string, authorization: string | undefined) => {
+  const caller = async (ip: string, credentials: Credentials) => {
     await r.limiter('sessions', ip, r.account().rate_limits.sessions);
-    return verifyBearer(r, authorization);
+    return verifyBearer(r, credentials);
   };
 
   app.get('/identity/v1/me/sessions', { schema: listMySessionsSchema }, async (req, reply) => {
-    const ctx = await caller(req.ip, req.headers.authorization);
+    const ctx = await caller(req.ip, resourceRequest(req));
     const current = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
     const sessions = await listSessions(r, ctx.user.id, current);
     return reply.header('Cache-Control', 'no-store').send({
@@ -47,7 +48,7 @@ export function mySessionRoutes(app: WardApp, r: MySessionsDeps): void {
   });
 
   app.delete('/identity/v1/me/sessions/:id', { schema: endMySessionSchema }, async (req, reply) => {
-    const ctx = await caller(req.ip, req.headers.authorization);
+    const ctx = await caller(req.ip, resourceRequest(req));
     // Another user's session, or one already ended, is simply not found (no IDOR).
     if (!(await endOneSession(r, ctx.user.id, String(req.params.id).slice(0, 64)))) throw notFound('No such session');
     await r.events.emit(
@@ -59,7 +60,7 @@ export function mySessionRoutes(app: WardApp, r: MySessionsDeps): void {
   });
 
   app.get('/identity/v1/me/security-events', { schema: mySecurityEventsSchema }, async (req, reply) => {
-    const ctx = await caller(req.ip, req.headers.authorization);
+    const ctx = await caller(req.ip, resourceRequest(req));
     const events = await recentSecurityEvents(r, ctx.user.id, 50);
     return reply.header('Cache-Control', 'no-store').send({ events: events.map((e) => ({ ...e, at: iso(e.at) })) });
   });

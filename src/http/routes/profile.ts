@@ -4,6 +4,7 @@ import { CHANGED_ELSEWHERE, type ProfileService } from '../../accounts/profiles.
 import { unlinkIdentity } from '../../accounts/unlink.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import { claimsFor } from '../../protocol/scopes.js';
 import { isJson } from './identity-request.js';
@@ -45,10 +46,10 @@ export function profileRoutes(app: WardApp, r: Deps): void {
   const actorOf = (userId: string, ip: string) => ({ type: 'user' as const, id: userId, ip });
 
   const userinfo = async (
-    req: { headers: Record<string, string | string[] | undefined>; query: unknown },
+    req: { headers: Record<string, string | string[] | undefined>; query: unknown; method: string; url: string },
     reply: FastifyReply,
   ) => {
-    const ctx = await verifyBearer(r, req.headers.authorization as string | undefined);
+    const ctx = await verifyBearer(r, resourceRequest(req));
     const fields = fieldsOf(requireSingle(req.query ?? {}));
     const profile = await r.storage.profiles.find(ctx.user.id);
     const body: Record<string, unknown> = {
@@ -77,7 +78,7 @@ export function profileRoutes(app: WardApp, r: Deps): void {
   app.post('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
 
   app.post('/identity/v1/update-profile', { schema: updateProfileSchema }, async (req, reply) => {
-    const ctx = await verifyBearer(r, req.headers.authorization);
+    const ctx = await verifyBearer(r, resourceRequest(req));
     const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
     str(params, 'redirect_url');
     const change = r.profiles.read(params, {
@@ -92,7 +93,7 @@ export function profileRoutes(app: WardApp, r: Deps): void {
   });
 
   app.post('/identity/v1/unlink', { schema: unlinkSchema }, async (req, reply) => {
-    const ctx = await verifyBearer(r, req.headers.authorization);
+    const ctx = await verifyBearer(r, resourceRequest(req));
     const params = requireSingle(req.body ?? {}, isJson(req.headers['content-type']));
     const identityId = str(params, 'identity_id', 64);
     const provider = str(params, 'provider', 40);

@@ -8,6 +8,7 @@ import { WardError } from '../../errors/ward-error.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { requireSingle, str } from '../../protocol/params.js';
 import { requireFreshStepUp } from '../../stepup/factors.js';
 import { changePassword } from '../../self-service/password-change.js';
@@ -88,7 +89,8 @@ export interface SelfServiceDeps {
 export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
   const limit = (req: FastifyRequest) => r.limiter('self_service', req.ip, r.account().rate_limits.verification);
   const body = (req: FastifyRequest) => requireSingle(req.body, isJson(req.headers['content-type']));
-  const bearer = (authorization: string | undefined) => verifyBearer(r, authorization);
+  const bearer = (req: FastifyRequest, authorization = req.headers.authorization) =>
+    verifyBearer(r, resourceRequest(req, authorization));
   const clientById = (id: string) => r.clients.find(id);
   const sensitive = (ctx: Awaited<ReturnType<typeof bearer>>) =>
     requireFreshStepUp(
@@ -98,7 +100,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
 
   app.post('/identity/v1/send-email-verification', { schema: sendEmailVerificationSchema }, async (req, reply) => {
     await limit(req);
-    const ctx = await bearer(req.headers.authorization);
+    const ctx = await bearer(req);
     const params = body(req);
     const client = await clientById(ctx.clientId);
     const sent = await r.addresses.sendEmailVerification(ctx.user, {
@@ -119,7 +121,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     await limit(req);
     const params = body(req);
     const token = str(params, 'access_token', 4096);
-    const ctx = await bearer(req.headers.authorization ?? (token ? `Bearer ${token}` : undefined));
+    const ctx = await bearer(req, req.headers.authorization ?? (token ? `Bearer ${token}` : undefined));
     if (params.email === undefined) throw missingField('email');
     if (params.verification_code === undefined) throw missingField('verification_code');
     await r.addresses.verifyEmail(ctx.user, params.email, params.verification_code);
@@ -169,7 +171,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     { schema: sendPhoneVerificationSchema },
     async (req, reply) => {
       await limit(req);
-      const ctx = await bearer(req.headers.authorization);
+      const ctx = await bearer(req);
       await r.addresses.sendPhoneVerification(ctx.user, localeOf(req));
       return reply.code(204).send();
     },
@@ -177,7 +179,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
 
   app.post('/identity/v1/verify-phone-number', { schema: verifyPhoneSchema }, async (req, reply) => {
     await limit(req);
-    const ctx = await bearer(req.headers.authorization);
+    const ctx = await bearer(req);
     const params = body(req);
     if (params.phone_number === undefined) throw missingField('phone_number');
     if (params.verification_code === undefined) throw missingField('verification_code');
@@ -187,7 +189,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
 
   app.post('/identity/v1/update-email', { schema: updateEmailSchema }, async (req, reply) => {
     await limit(req);
-    const ctx = await bearer(req.headers.authorization);
+    const ctx = await bearer(req);
     const params = body(req);
     if (params.email === undefined) throw missingField('email');
     await sensitive(ctx);
@@ -202,7 +204,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
 
   app.post('/identity/v1/update-phone-number', { schema: updatePhoneSchema }, async (req, reply) => {
     await limit(req);
-    const ctx = await bearer(req.headers.authorization);
+    const ctx = await bearer(req);
     const params = body(req);
     if (params.phone_number === undefined) throw missingField('phone_number');
     await sensitive(ctx);
@@ -250,7 +252,7 @@ export function selfServiceRoutes(app: WardApp, r: SelfServiceDeps): void {
     const params = body(req);
     const code = params.verification_code;
     if (code === undefined) {
-      const ctx = await bearer(req.headers.authorization);
+      const ctx = await bearer(req);
       await changePassword(
         r,
         { user: ctx.user, keep: { grant: ctx.grantId }, amr: ctx.amr, authTime: ctx.authTime },

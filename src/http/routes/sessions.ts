@@ -1,5 +1,6 @@
 import type { WardApp } from '../typed-app.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { endSessionsOfUser, type LogoutDelivery } from '../../logout/backchannel.js';
 import { otherSessionsSchema } from './schemas/identity.js';
 import type { UserService } from '../../accounts/users.js';
@@ -35,7 +36,7 @@ export interface SessionsDeps {
 export function sessionRoutes(app: WardApp, r: SessionsDeps): void {
   app.delete('/identity/v1/sessions/others', { schema: otherSessionsSchema }, async (req, reply) => {
     await r.limiter('sessions', req.ip, r.account().rate_limits.sessions);
-    const ctx = await verifyBearer(r, req.headers.authorization);
+    const ctx = await verifyBearer(r, resourceRequest(req));
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
     const ended = await endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, ctx.user.id, {
       grant: ctx.grantId,

@@ -7,6 +7,7 @@ import { WardError } from '../../errors/ward-error.js';
 import { invalidToken } from '../../errors/refusals.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import { liveAccessToken } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { sha256 } from '../../lib/secrets.js';
 import { sendAuthorizationJson } from '../authorization-json.js';
 import { requireSingle, str } from '../../protocol/params.js';
@@ -97,7 +98,7 @@ export function stepUpRoutes(app: WardApp, r: StepUpRouteDeps, deps: SignInDeps)
       if (!r.account().step_up_bearer_allowed)
         throw invalidToken('This account does not accept access tokens for a step-up');
       // verifyBearer without its read of the user (see requireLiveUser).
-      const token = await liveAccessToken(r, req.headers.authorization);
+      const token = await liveAccessToken(r, resourceRequest(req));
       if (!token.user_id) throw invalidToken();
       bearerUserId = token.user_id;
       if (token.client_id !== client.client_id) {

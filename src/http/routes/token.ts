@@ -23,6 +23,7 @@ import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TokenIssuer } from '../../protocol/issue-tokens.js';
 import type { BeforeLogin } from '../../protocol/tkn.js';
 import type { Storage } from '../../storage/storage.js';
+import type { DpopVerifier } from '../../protocol/dpop/proof.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface TokenDeps {
@@ -30,6 +31,7 @@ export interface TokenDeps {
   account: () => AccountSettings;
   clients: ClientService;
   clock: Clock;
+  dpop: DpopVerifier;
   events: SecurityEvents;
   issueTokens: TokenIssuer;
   jwtAccessTokens: JwtAccessTokens;
@@ -57,8 +59,13 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
       secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
       ip: req.ip,
       language: languageFor(req),
+      ...(req.headers.dpop !== undefined
+        ? { dpop: { header: req.headers.dpop, method: 'POST', path: '/oauth/token' } }
+        : {}),
     });
     r.metrics.tokensIssued(String(params.grant_type), out);
+    // RFC 9449 8.2: the nonce to use next, so a client keeps one without being refused first.
+    if (req.headers.dpop !== undefined && r.dpop.nonceRequired()) reply.header('DPoP-Nonce', r.dpop.nonce());
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
   app.route({

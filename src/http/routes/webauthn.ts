@@ -10,6 +10,7 @@ import { WardError } from '../../errors/ward-error.js';
 import { randomId } from '../../lib/random.js';
 import { authenticationResponse, registrationResponse, snakeKeys } from '../../passkeys/wire.js';
 import { verifyBearer } from '../../protocol/bearer.js';
+import { resourceRequest } from '../resource-request.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import type { WardApp } from '../typed-app.js';
 import { clientOf, isJson, localeOf, scopeOf } from './identity-request.js';
@@ -190,7 +191,7 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     return noStore(reply).send({ tkn });
   });
 
-  const bearer = (req: FastifyRequest) => verifyBearer(r, req.headers.authorization);
+  const bearer = (req: FastifyRequest) => verifyBearer(r, resourceRequest(req));
   /** The caller of a passkey change: a fresh step-up when they have a verified factor (MF-01). */
   const changer = async (req: FastifyRequest) => {
     const ctx = await bearer(req);

@@ -9,6 +9,8 @@ import { clientCredentialsGrant } from './grant-client-credentials.js';
 import { deviceCodeGrant } from './grant-device-code.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 import { passwordGrant, type GrantContext } from './grant-password.js';
+import { bindingIssuer, tokenRequestKey } from '../dpop/token-endpoint.js';
+import type { DpopVerifier } from '../dpop/proof.js';
 
 /** What the token endpoint and its grants read. */
 type TokenDeps = Parameters<typeof authorizationCodeGrant>[0] &
@@ -16,7 +18,7 @@ type TokenDeps = Parameters<typeof authorizationCodeGrant>[0] &
   Parameters<typeof clientCredentialsGrant>[0] &
   Parameters<typeof passwordGrant>[0] &
   Parameters<typeof deviceCodeGrant>[0] &
-  Parameters<typeof authenticateClient>[0];
+  Parameters<typeof authenticateClient>[0] & { dpop: DpopVerifier };
 
 type Grant = (
   r: TokenDeps,
@@ -58,5 +60,7 @@ export async function tokenEndpoint(
   // password grant is listed only by a client that opted in).
   if (!auth.client.grant_types.includes(grantType as never))
     throw unauthorizedClient(`This client may not use the ${grantType} grant`);
-  return grant(r, auth, params, context);
+  // DPoP (RFC 9449 5): with a proof, the access token is bound to its key.
+  const dpopJkt = await tokenRequestKey(r, context.dpop);
+  return grant(bindingIssuer(r, dpopJkt), auth, params, { ...context, dpopJkt });
 }

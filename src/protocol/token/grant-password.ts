@@ -22,6 +22,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { TokenIssuer, TokenResponse } from '../issue-tokens.js';
 import type { BeforeLogin } from '../tkn.js';
 import type { Storage } from '../../storage/storage.js';
+import type { ProofInput } from '../dpop/proof.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface GrantPasswordDeps {
@@ -48,6 +49,10 @@ export interface GrantContext {
   ip?: string;
   /** The request's language rule, for a lockout notice this attempt may send. */
   language?: LanguageFor;
+  /** The request's DPoP proof (RFC 9449), when it sent a DPoP header. */
+  dpop?: ProofInput;
+  /** The JWK thumbprint of that proof's key, once verified; null: no proof. */
+  dpopJkt?: string | null;
 }
 
 export async function passwordGrant(

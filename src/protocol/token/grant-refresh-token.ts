@@ -2,6 +2,8 @@
 // token; presenting a used one revokes the whole family (RFC 9700 4.14.2). Bound to its client;
 // the scope may only narrow.
 import { invalidGrant, invalidScope } from '../../errors/refusals.js';
+import { WardError } from '../../errors/ward-error.js';
+import type { GrantContext } from './grant-password.js';
 import { requiredStr, type Params } from '../params.js';
 import { randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
@@ -44,6 +46,7 @@ export async function refreshTokenGrant(
   r: GrantRefreshTokenDeps,
   auth: AuthenticatedClient,
   params: Params,
+  context?: Pick<GrantContext, 'dpopJkt'>,
 ): Promise<TokenResponse> {
   const token = requiredStr(params, 'refresh_token', 4096);
   const now = r.clock.now();
@@ -60,6 +63,15 @@ export async function refreshTokenGrant(
   if (!row.user || row.user.disabled) throw invalidGrant(BAD_TOKEN);
   // The audience stays the grant's (RFC 8707): a resource parameter may only repeat it.
   checkGrantTarget(row.grant_resource, params.resource);
+  // RFC 9449 5: a refresh token bound to a DPoP key (a public client's) needs a proof by that key.
+  // Checked before the rotation: a refused attempt leaves the token usable by its holder.
+  if (row.grant_dpop_jkt !== null) {
+    if (!context?.dpopJkt)
+      throw new WardError('dpopInvalidProof', {
+        description: 'This refresh token is bound to a DPoP key: the request needs a DPoP proof by that key',
+      });
+    if (context.dpopJkt !== row.grant_dpop_jkt) throw invalidGrant('The refresh token is bound to another DPoP key');
+  }
   // Of concurrent uses of one token exactly one wins; the others, and a used token, are reuse.
   // The successor keeps the grant's scope even when this access token's is narrowed (RFC 6749 6).
   const refreshToken = randomToken(32);

@@ -1,5 +1,6 @@
+import type { GrantRow } from './tokens.js';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, DeviceAuthorizationsTable, GrantsTable } from '../schema.js';
+import type { Database, DeviceAuthorizationsTable } from '../schema.js';
 
 export type DeviceAuthorizationRow = Selectable<DeviceAuthorizationsTable>;
 export type DeviceStatus = 'pending' | 'approved' | 'denied' | 'consumed';
@@ -63,7 +64,7 @@ export function deviceAuthorizationsRepo(db: Kysely<Database>) {
      * when no longer pending. No transaction (the caller may be in one already): a grant that failed
      * to be stored leaves an approval no poll can redeem (invalid_grant), never tokens without a grant.
      */
-    async approve(id: string, grant: Selectable<GrantsTable>, now: number): Promise<boolean> {
+    async approve(id: string, grant: GrantRow, now: number): Promise<boolean> {
       if (!(await setStatus(id, 'pending', { status: 'approved', user_id: grant.user_id, grant_id: grant.id }, now)))
         return false;
       await db.insertInto('grants').values(grant).execute();

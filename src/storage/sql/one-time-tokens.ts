@@ -13,6 +13,18 @@ export function oneTimeTokensRepo(db: Kysely<Database>) {
     async insert(t: OneTimeTokenRow): Promise<void> {
       await db.insertInto('one_time_tokens').values(t).execute();
     },
+    /**
+     * Records a value used once (a DPoP proof's jti) already consumed: false when it was recorded
+     * before, by this process or another (the primary key decides; nothing is read first).
+     */
+    async claim(t: OneTimeTokenRow): Promise<boolean> {
+      const res = await db
+        .insertInto('one_time_tokens')
+        .values(t)
+        .onConflict((oc) => oc.column('digest').doNothing())
+        .executeTakeFirst();
+      return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
     async consume(kind: string, digest: string, now: number): Promise<Consumed<OneTimeTokenRow>> {
       const won = await db
         .updateTable('one_time_tokens')

@@ -5,7 +5,8 @@ import { columnsOf, prepared } from '../prepared.js';
 import { JOINED_PROFILE, splitJoinedProfile, type StoredProfile } from './profiles.js';
 import { JOINED_USER, splitJoinedUser, type User } from './users.js';
 
-export type GrantRow = Selectable<GrantsTable>;
+/** A grant as made and read; its DPoP key is written only by bindGrantKey (grant_dpop_jkt reads it). */
+export type GrantRow = Omit<Selectable<GrantsTable>, 'dpop_jkt'>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type RefreshWithGrant = RefreshTokenRow & {
   grant_auth_time: number | null;
@@ -17,6 +18,8 @@ export type RefreshWithGrant = RefreshTokenRow & {
   grant_resource: string | null;
   /** The action of the step-up that signed the grant in; null: none. */
   grant_step_up_action: string | null;
+  /** The DPoP key (JWK thumbprint) the grant's refresh tokens are bound to; null: none. */
+  grant_dpop_jkt: string | null;
   user: User | undefined;
   /** The user's profile, read with it (null: none stored). */
   profile: StoredProfile | null;
@@ -61,6 +64,7 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
       'grants.revoked_at as grant_revoked_at',
       'grants.resource as grant_resource',
       'grants.step_up_action as grant_step_up_action',
+      'grants.dpop_jkt as grant_dpop_jkt',
     ])
     .select(JOINED_USER)
     .select(JOINED_PROFILE)
@@ -126,6 +130,15 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
     },
     async findGrant(id: string): Promise<GrantRow | undefined> {
       return db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** Binds a grant's refresh tokens to a DPoP key (RFC 9449 5); a grant bound before keeps its key. */
+    async bindGrantKey(id: string, jkt: string): Promise<void> {
+      await db
+        .updateTable('grants')
+        .set({ dpop_jkt: jkt })
+        .where('id', '=', id)
+        .where('dpop_jkt', 'is', null)
+        .execute();
     },
     /** Revokes a grant: its access and refresh tokens die with it (each check reads the grant). */
     async revokeGrant(id: string, now: number): Promise<void> {

@@ -30,6 +30,12 @@ export const errors: Texts['errors'] = {
   unsupportedGrantType: 'Diese Art der Autorisierung wird nicht unterstützt.',
   invalidToken: 'Das Zugriffstoken fehlt, ist ungültig, abgelaufen oder widerrufen.',
   forbidden: 'Zugriff verweigert.',
+  dpopInvalidProof: 'Der DPoP-Nachweis fehlt oder ist ungültig.',
+  dpopUseNonce:
+    'Der DPoP-Nachweis muss die Nonce des Servers enthalten: erneut mit dem Wert des DPoP-Nonce-Headers versuchen.',
+  dpopInvalidProofAtResource: 'Der DPoP-Nachweis fehlt oder ist ungültig.',
+  dpopUseNonceAtResource:
+    'Der DPoP-Nachweis muss die Nonce des Servers enthalten: erneut mit dem Wert des DPoP-Nonce-Headers versuchen.',
   invalidRedirectUri: 'Eine der Weiterleitungs-URIs ist nicht erlaubt.',
   invalidClientMetadata: 'Die Client-Metadaten sind ungültig.',
   invalidSoftwareStatement: 'Software-Statements werden nicht akzeptiert.',

@@ -29,6 +29,11 @@ export const errors: Texts['errors'] = {
   unsupportedGrantType: 'Este tipo de autorización no es compatible.',
   invalidToken: 'El token de acceso falta, no es válido, ha caducado o ha sido revocado.',
   forbidden: 'Acceso denegado.',
+  dpopInvalidProof: 'La prueba DPoP falta o no es válida.',
+  dpopUseNonce: 'La prueba DPoP debe llevar el nonce del servidor: reintente con el valor del encabezado DPoP-Nonce.',
+  dpopInvalidProofAtResource: 'La prueba DPoP falta o no es válida.',
+  dpopUseNonceAtResource:
+    'La prueba DPoP debe llevar el nonce del servidor: reintente con el valor del encabezado DPoP-Nonce.',
   invalidRedirectUri: 'Una de las URI de redirección no está permitida.',
   invalidClientMetadata: 'Los metadatos del cliente no son válidos.',
   invalidSoftwareStatement: 'No se aceptan declaraciones de software (software statements).',

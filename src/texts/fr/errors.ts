@@ -30,6 +30,11 @@ export const errors: Texts['errors'] = {
   unsupportedGrantType: "Ce type d'autorisation n'est pas pris en charge.",
   invalidToken: "Le jeton d'accès est absent, invalide, expiré ou révoqué.",
   forbidden: 'Accès refusé.',
+  dpopInvalidProof: 'La preuve DPoP est absente ou invalide.',
+  dpopUseNonce: "La preuve DPoP doit porter le nonce du serveur : réessayez avec la valeur de l'en-tête DPoP-Nonce.",
+  dpopInvalidProofAtResource: 'La preuve DPoP est absente ou invalide.',
+  dpopUseNonceAtResource:
+    "La preuve DPoP doit porter le nonce du serveur : réessayez avec la valeur de l'en-tête DPoP-Nonce.",
   invalidRedirectUri: 'Une des URI de redirection n’est pas autorisée.',
   invalidClientMetadata: 'Les métadonnées du client sont invalides.',
   invalidSoftwareStatement: 'Les déclarations logicielles (software statements) ne sont pas acceptées.',

@@ -2,9 +2,10 @@
 // opens them, any change to one is refused, and revocation by jti (RFC 7009) holds for user and
 // client_credentials tokens alike until the token would have expired.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createAccessTokenCodec } from '../../../src/protocol/access-token-codec.js';
+import { encryptBytes } from '../../../src/lib/secrets.js';
 import { api } from '../../helpers/management.js';
 import { PUBLIC_CLIENT, tokenRequest } from '../../helpers/oauth.js';
 import { startWard, type TestWard } from '../../helpers/ward.js';
@@ -30,6 +31,7 @@ const CLAIMS = {
   expires_at: 1_700_000_900_000,
   aud: null,
   step_up_action: null,
+  jkt: null,
 };
 
 describe('sealed access tokens: the codec', () => {
@@ -51,6 +53,43 @@ describe('sealed access tokens: the codec', () => {
       const claims = { ...CLAIMS, aud, step_up_action: 'delete_account' };
       const t = codec.seal(claims);
       assert.deepEqual(codec.open(t.token), { ...claims, jti: t.jti });
+    }
+  });
+
+  it('carries a DPoP key (cnf.jkt), with or without an audience and an action', () => {
+    const jkt = 'x'.repeat(43);
+    for (const [aud, action] of [
+      [null, null],
+      ['https://api.example/x', null],
+      [null, 'delete_account'],
+    ] as const) {
+      const claims = { ...CLAIMS, aud, step_up_action: action, jkt };
+      const t = codec.seal(claims);
+      assert.deepEqual(codec.open(t.token), { ...claims, jti: t.jti });
+    }
+  });
+
+  it('opens a token of an older release (nine, ten or eleven fields) as bound to no key', () => {
+    // The body as releases before DPoP sealed it, under the same key derivation as the codec's.
+    const aesKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'ward access tokens v1', 32));
+    const base = [
+      'j'.repeat(22),
+      CLAIMS.grant_id,
+      'spa',
+      CLAIMS.user_id,
+      OFFLINE,
+      CLAIMS.auth_time,
+      CLAIMS.amr,
+      CLAIMS.created_at,
+      CLAIMS.expires_at,
+    ];
+    for (const tail of [[], ['https://api.example/x'], [null, 'delete_account']]) {
+      const token = `wat1.${encryptBytes(aesKey, JSON.stringify([...base, ...tail]), Buffer.from([1])).toString('base64url')}`;
+      const opened = codec.open(token);
+      assert.ok(opened, `${tail.length} optional fields`);
+      assert.equal(opened.jkt, null);
+      assert.equal(opened.aud, tail[0] ?? null);
+      assert.equal(opened.step_up_action, tail[1] ?? null);
     }
   });
 

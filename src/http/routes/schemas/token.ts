@@ -27,7 +27,7 @@ export const tokenSchema = {
   response: {
     200: answer({
       access_token: Type.String(),
-      token_type: stringEnum(['Bearer']),
+      token_type: stringEnum(['Bearer', 'DPoP']),
       expires_in: Type.Number(),
       scope: Type.String(),
       id_token: Type.String(),
@@ -58,7 +58,11 @@ export const introspectSchema = {
       active: Type.Boolean(),
       scope: Type.String(),
       client_id: Type.String(),
-      token_type: stringEnum(['Bearer']),
+      token_type: stringEnum(['Bearer', 'DPoP']),
+      cnf: Type.Object(
+        { jkt: Type.String({ description: 'the JWK thumbprint of the DPoP key (RFC 9449 6.2)' }) },
+        { additionalProperties: false },
+      ),
       exp: Type.Number(),
       iat: Type.Number(),
       iss: Type.String(),
