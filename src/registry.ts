@@ -13,11 +13,12 @@ import { isTrustedDevice } from './accounts/trusted-devices.js';
 import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
+import { createEnrolmentStep } from './interaction/enrolment.js';
 import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
 import { createSocialService, type SocialDeps } from './social/service.js';
-import { stepUpRequiredAtLogin } from './stepup/factors.js';
+import { stepUpRequiredAtLogin, verifiedFactors } from './stepup/factors.js';
 import { createStepUpService, type StepUpDeps } from './stepup/service.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
@@ -507,8 +508,18 @@ function createSignInServices(
     findClient: (id) => r.clients.find(id),
     ...(r.tracing ? { seen: (digest: string) => r.tracing!.annotate('ward.interaction.id', digest) } : {}),
   });
+  // A required enrolment of a second factor (account setting mfa_enrollment), asked after a first factor.
+  const enrolment = createEnrolmentStep({
+    interactions,
+    settings: () => r.account(),
+    hasFactor: async (userId) => (await verifiedFactors(r.storage, userId)).length > 0,
+    skipsTaken: (userId) => r.storage.enrolmentSkips.count(userId),
+    totp: async (user) => (await r.strongFactors.pendingTotp(user)) ?? r.strongFactors.startTotp(user),
+    emit: (name, detail, message) => r.events.emit(name, detail, message),
+  });
   const nextStep = createNextStep({
     interactions,
+    enrolment,
     beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
@@ -540,7 +551,7 @@ function createSignInServices(
     audit: signInAudit(r.events),
     beforeLogin: r.beforeLogin,
   });
-  return { interactions, nextStep, stepUps, social: createSocialService(r) };
+  return { interactions, nextStep, stepUps, enrolment, social: createSocialService(r) };
 }
 
 export type Registry = Awaited<ReturnType<typeof buildRegistry>>;

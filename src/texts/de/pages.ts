@@ -314,6 +314,29 @@ export const pages: Texts['pages'] = {
     recoveryLabel: 'Oder ein Wiederherstellungscode',
     useRecovery: 'Diesen Wiederherstellungscode verwenden',
   },
+  enrolment: {
+    title: 'Zweiten Faktor einrichten',
+    heading: 'Schützen Sie Ihr Konto mit einem zweiten Faktor',
+    lead: (client: string) =>
+      `${client} bittet Sie, vor der Anmeldung einen zweiten Faktor einzurichten: Eine Authenticator-App zeigt alle 30 Sekunden einen neuen Code.`,
+    scan: 'Scannen Sie diesen QR-Code mit Ihrer Authenticator-App oder geben Sie den Schlüssel von Hand ein.',
+    key: 'Schlüssel',
+    code: 'Der Code, den Ihre App anzeigt',
+    enable: 'Aktivieren und fortfahren',
+    later: 'Später',
+    skipsLeft: (n: number) =>
+      n === 1 ? 'Sie können dies noch einmal aufschieben.' : `Sie können dies noch ${n} Mal aufschieben.`,
+    noSkipLeft: 'Dies kann nicht mehr aufgeschoben werden: Richten Sie einen zweiten Faktor ein, um sich anzumelden.',
+    codesTitle: 'Ihre Wiederherstellungscodes',
+    codesLead:
+      'Bewahren Sie diese Wiederherstellungscodes sicher auf: Jeder meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt.',
+    continue: 'Weiter',
+    lastCodeTitle: 'Keine Wiederherstellungscodes mehr',
+    lastCodeLead:
+      'Sie haben Ihren letzten Wiederherstellungscode verwendet. Erstellen Sie jetzt neue, damit Sie sich auch ohne Ihre Authenticator-App anmelden können.',
+    newCodes: 'Neue Wiederherstellungscodes erstellen',
+    notNow: 'Ohne neue Codes fortfahren',
+  },
   selfService: {
     continue: 'Weiter',
     confirmEmail: 'Bestätigen Sie Ihre E-Mail-Adresse',

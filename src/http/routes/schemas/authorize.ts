@@ -55,6 +55,15 @@ export const mfaFormSchema = {
   }),
 };
 
+/** The pages of a required enrolment and of new recovery codes (interaction/enrolment.ts). */
+export const enrolFormSchema = {
+  body: protocolParams({
+    ...hosted,
+    action: 'string: verify (the first code of the authenticator app), later, new_codes or continue',
+    verification_code: 'string: the code the authenticator app shows',
+  }),
+};
+
 /** The hosted signup page and the login page shown again, for a stored interaction. */
 export const signupPageSchema = {
   querystring: protocolParams({ interaction: 'string: the sign-in in progress (its handle)' }),
