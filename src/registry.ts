@@ -34,6 +34,7 @@ import { createDelivery } from './integrations/delivery.js';
 import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createStrongFactors, type StrongFactors } from './stepup/strong-factors.js';
+import { createMessageFactors } from './stepup/message-factors.js';
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
 import { joseJws } from './keys/jwt.js';
@@ -361,6 +362,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     issuerName: new URL(config.issuer).host,
   });
+  // Email and SMS factors, registered by a code sent to them.
+  const messageFactors = createMessageFactors({ clock, events, notices, storage, verification });
   // A user's own deletion of their account, and the job that erases those past their grace period.
   const accountDeletion = createAccountDeletion({ ...selfService, clients, logoutDelivery, masterKey: master.key });
   const deletionJob = startDeletionJob(accountDeletion, (e) =>
@@ -433,6 +436,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
     notices,
     strongFactors,
+    messageFactors,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),

@@ -6,7 +6,6 @@ import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
 import { verifiedFactors } from '../../stepup/factors.js';
-import { randomId } from '../../lib/random.js';
 import type { BearerContext } from '../../protocol/bearer.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
 import { requireSingle } from '../../protocol/params.js';
@@ -27,6 +26,7 @@ import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { VerificationService, Channel } from '../../stepup/challenges.js';
 import type { FactorNotices } from '../../stepup/factor-notices.js';
 import type { Storage } from '../../storage/storage.js';
+import type { MessageFactors } from '../../stepup/message-factors.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface MfaCredentialsDeps {
@@ -37,6 +37,7 @@ export interface MfaCredentialsDeps {
   storage: Storage;
   users: UserService;
   verification: VerificationService;
+  messageFactors: MessageFactors;
 }
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
@@ -57,58 +58,14 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
   const caller = (req: FastifyRequest, needsStepUpIfFactors: boolean) => factorCaller(r, req, needsStepUpIfFactors);
 
   /** Registers a factor (pending) and sends a code to it; an already verified one is just reported. */
-  async function register(
-    ctx: BearerContext,
-    type: Channel,
-    destination: string,
-    req: FastifyRequest,
-  ): Promise<{ status: 'enabled' | 'email_sent' | 'sms_sent'; credential?: ReturnType<typeof view> }> {
-    const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
-    if (existing?.verified_at) return { status: 'enabled', credential: view({ ...existing, type }) };
-    const locale = localeOf(req);
-    const request = { userId: ctx.user.id, purpose: 'register' as const, channel: type, destination, locale };
-    // The same limits as a step-up's codes (per user per window, and per destination), counted
-    // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
-    await r.verification.admit(request);
-    const credential =
-      existing ??
-      (await r.storage.mfaCredentials.insertIfAbsent({
-        id: randomId(),
-        user_id: ctx.user.id,
-        type,
-        destination,
-        friendly_name: null,
-        verified_at: null,
-        created_at: r.clock.now(),
-      }));
-    if (credential.verified_at) return { status: 'enabled', credential: view({ ...credential, type }) };
-    await r.verification.issue({ ...request, credentialId: credential.id });
-    return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
+  async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
+    const done = await r.messageFactors.register(ctx.user.id, type, destination, localeOf(req));
+    const { credential } = done;
+    return { status: done.status, ...(credential ? { credential: view({ ...credential, type }) } : {}) };
   }
 
-  async function confirm(ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) {
-    const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
-    if (!challenge)
-      throw new WardError('invalidVerificationCode', {
-        description: 'No registration is waiting for a code; start it again',
-      });
-    const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
-    const before = await verifiedFactors(r.storage, ctx.user.id);
-    const now = r.clock.now();
-    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, now);
-    // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
-    await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
-    if (row.credential_id)
-      r.notices.factorChanged({
-        user: ctx.user,
-        change: 'factor_added',
-        factor: { type: channel, destination: row.destination },
-        before,
-        at: now,
-        locale,
-      });
-  }
+  const confirm = (ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) =>
+    r.messageFactors.confirm(ctx.user, channel, code, locale);
 
   async function remove(ctx: BearerContext, type: Channel, destination: string | null, locale: string | undefined) {
     const all = await r.storage.mfaCredentials.listOfUser(ctx.user.id);
