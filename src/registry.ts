@@ -30,7 +30,7 @@ import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './limits/rate-limit.js';
-import { createDelivery } from './integrations/delivery.js';
+import { createDelivery, type Delivery } from './integrations/delivery.js';
 import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createStrongFactors, type StrongFactors } from './stepup/strong-factors.js';
@@ -394,6 +394,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     tracing,
     beforeLogin,
     accountDeletion,
+    delivery,
   });
   return {
     config,
@@ -503,6 +504,7 @@ function createSignInServices(
       tracing: Tracing | null;
       beforeLogin: BeforeLogin;
       accountDeletion: Pick<AccountDeletion, 'cancel'>;
+      delivery: Pick<Delivery, 'canSend'>;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors);
@@ -519,6 +521,14 @@ function createSignInServices(
     hasFactor: async (userId) => (await verifiedFactors(r.storage, userId)).length > 0,
     skipsTaken: (userId) => r.storage.enrolmentSkips.count(userId),
     totp: async (user) => (await r.strongFactors.pendingTotp(user)) ?? r.strongFactors.startTotp(user),
+    messageChannels: (user) => [
+      ...(user.email && user.email_verified && r.delivery.canSend('email')
+        ? [{ channel: 'email' as const, to: user.email }]
+        : []),
+      ...(user.phone_number && user.phone_number_verified && r.delivery.canSend('sms')
+        ? [{ channel: 'sms' as const, to: user.phone_number }]
+        : []),
+    ],
     emit: (name, detail, message) => r.events.emit(name, detail, message),
   });
   const nextStep = createNextStep({

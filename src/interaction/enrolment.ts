@@ -1,6 +1,7 @@
 // A required enrolment of a second factor (account setting `mfa_enrollment: required`, docs/mfa.md):
 // a user without any verified factor who signs in through the hosted pages is asked, after the first
-// factor and before the code is issued, to set up an authenticator app; while the grace count of skips
+// factor and before the code is issued, to set up an authenticator app (or their verified email address
+// or phone number as a factor, when Ward can send there); while the grace count of skips
 // (`mfa_enrollment_grace_skips`) lasts, "Later" skips it and counts one. The interaction moves to its
 // `enrol` step (a new handle), the app's enrolment is started (or its pending one shown again), and
 // http/routes/authorize-enrol.ts answers the page's forms. Where no page can be shown (an identity API
@@ -29,7 +30,15 @@ export interface EnrolmentDeps {
   skipsTaken(userId: string): Promise<number>;
   /** The pending authenticator app shown again, else a new one started. */
   totp(user: User): Promise<TotpEnrolment>;
+  /** The user's verified addresses Ward can send a code to: email or SMS factors the page may offer. */
+  messageChannels(user: User): MessageChannel[];
   emit(name: string, detail: Record<string, unknown>, message: string): Promise<void>;
+}
+
+/** An address of the user's that may become an email or SMS factor. */
+export interface MessageChannel {
+  channel: 'email' | 'sms';
+  to: string;
 }
 
 export function createEnrolmentStep(deps: EnrolmentDeps) {
@@ -43,6 +52,7 @@ export function createEnrolmentStep(deps: EnrolmentDeps) {
     },
 
     skipsLeft,
+    messageChannels: deps.messageChannels,
 
     /**
      * The enrolment step after a first factor: the interaction (stored now if it was not) moves to
@@ -76,7 +86,8 @@ export function createEnrolmentStep(deps: EnrolmentDeps) {
         { user_id: who.user.id, client_id: request.client.client_id, skips_left: left },
         'second factor enrolment asked',
       );
-      return { kind: 'enrol', ...moved, totp: await deps.totp(who.user), skipsLeft: left };
+      const channels = deps.messageChannels(who.user);
+      return { kind: 'enrol', ...moved, totp: await deps.totp(who.user), skipsLeft: left, channels };
     },
   };
 }

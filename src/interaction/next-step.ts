@@ -81,6 +81,8 @@ export type Outcome =
       interaction: Interaction;
       totp: { secret: string; uri: string; qrSvg: string };
       skipsLeft: number;
+      /** The user's verified addresses that may become an email or SMS factor instead. */
+      channels: Array<{ channel: 'email' | 'sms'; to: string }>;
     }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };

@@ -2,7 +2,7 @@
 // second factor is asked after the password to set up an authenticator app (QR code and URI), may
 // skip it ("Later") while the grace count lasts, counting down, then no more; the app's first code,
 // computed by the independent `otpauth` library from the URI on the page, ends the sign-in with amr
-// otp after the recovery codes shown once. The SDK's password login continues to that page; where
+// otp after the recovery codes shown once; or a code sent to the verified email address instead. The SDK's password login continues to that page; where
 // no page can be shown the sign-in is refused with mfa_enrollment_required. The last recovery code
 // used prompts a new set, on the hosted page and in the JSON answer.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { decodeJwt } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
-import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
+import { codeIn, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { OPEN, plainToken, type User } from '../stepup/support.js';
 import { enrolTotp, signInWith, totpAt, verifyFactor, totpStepUp } from '../stepup/totp-support.js';
@@ -142,6 +142,39 @@ for (const engine of engines()) {
 
       assert.equal((await events(user.id, 'mfa.enrollment_required_shown')).length, 3);
       assert.equal((await events(user.id, 'mfa.enrollment_skipped')).length, 2);
+      assert.equal((await events(user.id, 'mfa.enrollment_completed')).length, 1);
+    });
+
+    it('offers the verified email address instead: a code sent there, typed back, ends the sign-in', async () => {
+      m.ward.setAccount({ mfa_enrollment: 'optional' });
+      const user = await signup(m.ward);
+      required(0);
+      const first = await passwordOnLoginPage(user);
+      assert.doesNotMatch(await first.res.text(), /Get codes by email/, 'an unverified address is not offered');
+      await m.ward.registry.storage.users.markVerified(user.id, 'email', user.email, m.ward.clock.now());
+      const { browser, pkce, res } = await passwordOnLoginPage(user);
+      const html = await res.text();
+      assert.match(html, new RegExp(`Get codes by email at ${user.email.replace(/[.]/g, '\\.')} instead`));
+      const sent = await post(browser, html, 'email');
+      assert.equal(sent.status, 200);
+      const sentHtml = await sent.text();
+      assert.match(sentHtml, /We sent a code to/);
+      const code = codeIn((await m.smtp.next(user.email)).text);
+      assert.ok(code);
+      const bad = await post(browser, sentHtml, 'verify_sent', {
+        channel: 'email',
+        verification_code: code === '000000' ? '111111' : '000000',
+      });
+      assert.equal(bad.status, 401);
+      const badHtml = await bad.text();
+      assert.match(badHtml, /wrong or has expired/);
+      const ok = await post(browser, badHtml, 'verify_sent', { channel: 'email', verification_code: code });
+      assert.deepEqual(await amrOf(ok, pkce.verifier), ['pwd', 'mfa', 'email']);
+      const factors = await m.ward.registry.storage.mfaCredentials.listOfUser(user.id);
+      assert.deepEqual(
+        factors.filter((f) => f.verified_at !== null).map((f) => [f.type, f.destination]),
+        [['email', user.email]],
+      );
       assert.equal((await events(user.id, 'mfa.enrollment_completed')).length, 1);
     });
 

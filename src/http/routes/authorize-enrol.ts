@@ -8,6 +8,7 @@ import type { Interaction } from '../../interaction/service.js';
 import { textsIn } from '../../texts/texts.js';
 import { steppedUpAmr } from '../../stepup/factors.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
+import type { MessageFactors } from '../../stepup/message-factors.js';
 import type { SignInDeps } from '../sign-in.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
@@ -37,12 +38,14 @@ export interface AuthorizeEnrolDeps {
   masterKey: Buffer;
   storage: Storage;
   strongFactors: StrongFactors;
+  messageFactors: MessageFactors;
 }
 
 /**
  * The forms between a first (or second) factor and the code (docs/mfa.md#requiring-enrolment):
  * at the `enrol` step, the authenticator app's first code (`verify`) or "Later" (`later`, while the
- * grace count lasts); at the `factor_done` step (the factor proven, the interaction's amr has mfa),
+ * grace count lasts), or a code sent to the user's verified email or phone (`email`/`sms`, then
+ * `verify_sent` with `channel`); at the `factor_done` step (the factor proven, the interaction's amr has mfa),
  * new recovery codes (`new_codes`, shown once) and `continue`, which ends the sign-in.
  */
 export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: SignInDeps): void {
@@ -83,12 +86,49 @@ export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: Sig
 
     // The `enrol` step; a user who got a factor meanwhile signs in again (their factor is then asked).
     if (!(await r.enrolment.owed(user.id))) return expiredPage(req, reply, interaction.request);
-    const again = async (status: number, error: string) => {
+    const channels = r.enrolment.messageChannels(user);
+    const again = async (status: number, error?: string, sent?: (typeof channels)[number]) => {
       const totp = await r.strongFactors.pendingTotp(user);
       if (!totp) return expiredPage(req, reply, interaction.request);
       const skipsLeft = await r.enrolment.skipsLeft(user.id);
-      return enrolPage(r, req, reply, { handle, interaction, totp, skipsLeft }, status, error);
+      return enrolPage(r, req, reply, { handle, interaction, totp, skipsLeft, channels }, status, error, sent);
     };
+    const refusal = (e: unknown) => {
+      const msg = secondFactorMessage(e, language);
+      if (!msg || !(e instanceof WardError)) throw e;
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      return { status: e.status === 400 ? 401 : e.status, msg };
+    };
+    const completed = (type: string) =>
+      r.events.emit(
+        'mfa.enrollment_completed',
+        { user_id: user.id, client_id: client, type },
+        'second factor enrolled at sign-in',
+      );
+    // The user's verified email address or phone number as the factor: a code sent there, then typed.
+    const picked = channels.find((c) => c.channel === params.action || c.channel === params.channel);
+    if (params.action === 'email' || params.action === 'sms') {
+      if (!picked) return expiredPage(req, reply, interaction.request);
+      try {
+        await r.messageFactors.register(user.id, picked.channel, picked.to, language);
+      } catch (e) {
+        const { status, msg } = refusal(e);
+        return again(status, msg);
+      }
+      return again(200, undefined, picked);
+    }
+    if (params.action === 'verify_sent') {
+      if (!picked) return expiredPage(req, reply, interaction.request);
+      try {
+        await r.messageFactors.confirm(user, picked.channel, params.verification_code, language);
+      } catch (e) {
+        const { status, msg } = refusal(e);
+        return again(status, msg, picked);
+      }
+      await completed(picked.channel);
+      const amr = steppedUpAmr(interaction.amr, picked.channel);
+      return answerOutcome(r, req, reply, await finish(amr, r.clock.now()));
+    }
     if (params.action === 'later') {
       const grace = r.account().mfa_enrollment_grace_skips;
       const skips = await r.storage.enrolmentSkips.take(user.id, grace, r.clock.now());
@@ -105,16 +145,10 @@ export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: Sig
     try {
       ({ recoveryCodes } = await r.strongFactors.confirmTotp(user, params.verification_code, language));
     } catch (e) {
-      const msg = secondFactorMessage(e, language);
-      if (!msg || !(e instanceof WardError)) throw e;
-      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-      return again(e.status === 400 ? 401 : e.status, msg);
+      const { status, msg } = refusal(e);
+      return again(status, msg);
     }
-    await r.events.emit(
-      'mfa.enrollment_completed',
-      { user_id: user.id, client_id: client, type: 'totp' },
-      'second factor enrolled at sign-in',
-    );
+    await completed('totp');
     // The app's first right code was typed now: this sign-in has its second factor.
     const amr = steppedUpAmr(interaction.amr, 'totp');
     if (recoveryCodes) return showCodes(req, reply, interaction, amr, recoveryCodes);

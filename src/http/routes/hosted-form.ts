@@ -210,9 +210,10 @@ export function enrolPage(
   r: Pick<HostedFormDeps, 'masterKey'>,
   req: FastifyRequest,
   reply: FastifyReply,
-  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft'>,
+  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels'>,
   status: number,
   error?: string,
+  sent?: { channel: 'email' | 'sms'; to: string },
 ): FastifyReply {
   const { request } = at.interaction;
   return sendRendered(
@@ -225,6 +226,8 @@ export function enrolPage(
       language: pageLanguage(req, request),
       totp: at.totp,
       skipsLeft: at.skipsLeft,
+      channels: at.channels,
+      sent,
       error,
     }),
   );

@@ -1,6 +1,7 @@
 // The hosted pages between a first factor and the code when a second factor is to be set up
 // (interaction/enrolment.ts): the authenticator app's QR code, key and first code, "Later" while the
-// grace count lasts; then the recovery codes shown once. Also the page after the last recovery code
+// grace count lasts, or a code sent to the user's verified email address or phone number instead; then
+// the recovery codes shown once. Also the page after the last recovery code
 // was used, which offers a new set before the sign-in goes on. Every form posts /oauth/authorize/enrol.
 import type { Language } from '../../errors/ward-error.js';
 import { html, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
@@ -19,6 +20,10 @@ export interface EnrolmentPageInput extends FormInput {
   clientName: string;
   totp: { secret: string; uri: string; qrSvg: string };
   skipsLeft: number;
+  /** The user's verified addresses that may become an email or SMS factor instead. */
+  channels: Array<{ channel: 'email' | 'sms'; to: string }>;
+  /** A code was sent to one of them: its form comes first. */
+  sent?: { channel: 'email' | 'sms'; to: string };
   error?: string;
 }
 
@@ -40,15 +45,29 @@ export function enrolmentPage(status: number, p: EnrolmentPageInput): Page {
     p.skipsLeft > 0
       ? html`<p class="muted" id="skips-left">${t.skipsLeft(p.skipsLeft)}</p>${form(p, 'later', html`<button type="submit">${t.later}</button>`)}`
       : html`<p class="muted" id="skips-left">${t.noSkipLeft}</p>`;
+  const sent =
+    p.sent &&
+    html`<section id="enrol-sent"><p role="status">${t.sentTo(p.sent.to)}</p>${form(
+      p,
+      'verify_sent',
+      html`${hidden('channel', p.sent.channel)}<label for="enrol-sent-code">${t.sentCode}</label>
+<input id="enrol-sent-code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" required>
+<button type="submit">${t.sentVerify}</button>`,
+    )}</section>`;
+  const others = p.channels.map(
+    (c) =>
+      html`${form(p, c.channel, html`<button type="submit">${c.channel === 'email' ? t.useEmail(c.to) : t.useSms(c.to)}</button>`)}`,
+  );
   // The SVG is the qrcode library's drawing of the URI (paths only, no script, nothing from the user).
   return {
     status,
     title: t.title,
     lang: p.language,
-    body: html`<h1>${t.heading}</h1><p>${t.lead(p.clientName)}</p>${error}
+    body: html`<h1>${t.heading}</h1><p>${t.lead(p.clientName)}</p>${error}${sent}
 <p>${t.scan}</p><figure id="enrol-qr">${trustedHtml(p.totp.qrSvg)}</figure>
 <p>${t.key}: <code id="enrol-key">${p.totp.secret}</code></p><p class="muted"><code id="enrol-uri">${p.totp.uri}</code></p>
 ${form(p, 'verify', code)}
+${others}
 ${later}`,
     formAction: formActionSource(p.target),
   };

@@ -323,6 +323,12 @@ export const pages: Texts['pages'] = {
     key: 'Schlüssel',
     code: 'Der Code, den Ihre App anzeigt',
     enable: 'Aktivieren und fortfahren',
+    useEmail: (to: string) => `Codes stattdessen per E-Mail an ${to} erhalten`,
+    useSms: (to: string) => `Codes stattdessen per SMS an ${to} erhalten`,
+    sentTo: (to: string) =>
+      `Wir haben einen Code an ${to} gesendet. Geben Sie ihn hier ein, um diese Adresse als zweiten Faktor zu verwenden.`,
+    sentCode: 'Der gesendete Code',
+    sentVerify: 'Bestätigen und fortfahren',
     later: 'Später',
     skipsLeft: (n: number) =>
       n === 1 ? 'Sie können dies noch einmal aufschieben.' : `Sie können dies noch ${n} Mal aufschieben.`,

@@ -318,6 +318,12 @@ export const pages: Texts['pages'] = {
     key: 'Clave',
     code: 'El código que muestra su aplicación',
     enable: 'Activar y continuar',
+    useEmail: (to: string) => `Recibir los códigos por correo electrónico en ${to}`,
+    useSms: (to: string) => `Recibir los códigos por SMS en ${to}`,
+    sentTo: (to: string) =>
+      `Hemos enviado un código a ${to}. Introdúzcalo aquí para usar esta dirección como segundo factor.`,
+    sentCode: 'El código enviado',
+    sentVerify: 'Confirmar y continuar',
     later: 'Más tarde',
     skipsLeft: (n: number) => (n === 1 ? 'Puede posponerlo una vez más.' : `Puede posponerlo ${n} veces más.`),
     noSkipLeft: 'Ya no se puede posponer: configure un segundo factor para iniciar sesión.',

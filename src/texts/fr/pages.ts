@@ -316,6 +316,12 @@ export const pages: Texts['pages'] = {
     key: 'Clé',
     code: 'Le code affiché par votre application',
     enable: 'Activer et continuer',
+    useEmail: (to: string) => `Recevoir plutôt les codes par e-mail à ${to}`,
+    useSms: (to: string) => `Recevoir plutôt les codes par SMS au ${to}`,
+    sentTo: (to: string) =>
+      `Nous avons envoyé un code à ${to}. Saisissez-le ici pour faire de cette adresse votre second facteur.`,
+    sentCode: 'Le code envoyé',
+    sentVerify: 'Confirmer et continuer',
     later: 'Plus tard',
     skipsLeft: (n: number) =>
       n === 1

@@ -59,8 +59,10 @@ export const mfaFormSchema = {
 export const enrolFormSchema = {
   body: protocolParams({
     ...hosted,
-    action: 'string: verify (the first code of the authenticator app), later, new_codes or continue',
-    verification_code: 'string: the code the authenticator app shows',
+    action:
+      'string: verify (the first code of the authenticator app), email or sms (send a code there), verify_sent, later, new_codes or continue',
+    channel: 'string: email or sms, the address a code was sent to (verify_sent)',
+    verification_code: 'string: the code the authenticator app shows, or the code sent',
   }),
 };
 
