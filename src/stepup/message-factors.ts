@@ -1,6 +1,7 @@
 // Email and SMS second factors: registered by a code sent to the address (pending until it is typed
-// back), the same for the JSON API (http/routes/mfa-credentials.ts) and the hosted enrolment page of a
-// sign-in (http/routes/authorize-enrol.ts).
+// back). The hosted enrolment page of a sign-in (http/routes/authorize-enrol.ts) uses both; the JSON
+// API (http/routes/mfa-credentials.ts) uses `confirm` and still registers by itself, with the same
+// steps plus the SDK's `action` (to move here once both are merged).
 import type { SecurityEvents } from '../audit/events.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
