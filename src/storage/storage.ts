@@ -22,7 +22,7 @@ import { profilesRepo } from './sql/profiles.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
-import { enrolmentSkipsRepo, recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
+import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userImportRepo } from './sql/user-import.js';
@@ -33,6 +33,7 @@ import { versionsRepo } from './sql/versions.js';
 import { webhookDeliveriesRepo } from './sql/webhook-deliveries.js';
 import { webhookEndpointsRepo } from './sql/webhook-endpoints.js';
 import { hookCallsRepo, hooksRepo } from './sql/hooks.js';
+import { enrolmentSkipsRepo } from './sql/enrolment-skips.js';
 
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
