@@ -6,6 +6,7 @@ import { consoleRoutes } from './console/routes.js';
 import { languageOf, WardError } from './errors/ward-error.js';
 import { accountRoutes } from './http/routes/account.js';
 import { hostedMfaRoutes } from './http/routes/authorize-mfa.js';
+import { hostedEnrolRoutes } from './http/routes/authorize-enrol.js';
 import { socialRoutes } from './http/routes/social.js';
 import { signupCompletionRoutes } from './http/routes/signup-completion.js';
 import { installCors } from './http/cors.js';
@@ -124,6 +125,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   signupPageRoutes(app, r, signIn);
   consentRoutes(app, r, signIn);
   hostedMfaRoutes(app, r, signIn);
+  hostedEnrolRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);
   signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r, signIn);

@@ -13,11 +13,12 @@ import { isTrustedDevice } from './accounts/trusted-devices.js';
 import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
+import { createEnrolmentStep } from './interaction/enrolment.js';
 import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
 import { createSocialService, type SocialDeps } from './social/service.js';
-import { stepUpRequiredAtLogin } from './stepup/factors.js';
+import { stepUpRequiredAtLogin, verifiedFactors } from './stepup/factors.js';
 import { createStepUpService, type StepUpDeps } from './stepup/service.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
@@ -29,10 +30,11 @@ import { DEFAULT_ACCOUNT } from './config/defaults.js';
 import type { AccountSettings, WardConfig } from './config/types.js';
 import { Problems, validateAccount } from './config/validate.js';
 import { createLimiter } from './limits/rate-limit.js';
-import { createDelivery } from './integrations/delivery.js';
+import { createDelivery, type Delivery } from './integrations/delivery.js';
 import { ownMimeWriter } from './integrations/tuning/mime.js';
 import { createFactorNotices } from './stepup/factor-notices.js';
 import { createStrongFactors, type StrongFactors } from './stepup/strong-factors.js';
+import { createMessageFactors } from './stepup/message-factors.js';
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
 import { joseJws } from './keys/jwt.js';
@@ -383,6 +385,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     issuerName: new URL(config.issuer).host,
   });
+  // Email and SMS factors, registered by a code sent to them.
+  const messageFactors = createMessageFactors({ clock, events, notices, storage, verification });
   // A user's own deletion of their account, and the job that erases those past their grace period.
   const accountDeletion = createAccountDeletion({ ...selfService, clients, logoutDelivery, masterKey: master.key });
   const deletionJob = startDeletionJob(accountDeletion, (e) =>
@@ -413,6 +417,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     tracing,
     beforeLogin,
     accountDeletion,
+    delivery,
   });
   return {
     config,
@@ -455,6 +460,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     events,
     notices,
     strongFactors,
+    messageFactors,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
     passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
@@ -522,6 +528,7 @@ function createSignInServices(
       tracing: Tracing | null;
       beforeLogin: BeforeLogin;
       accountDeletion: Pick<AccountDeletion, 'cancel'>;
+      delivery: Pick<Delivery, 'canSend'>;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors);
@@ -531,8 +538,26 @@ function createSignInServices(
     findClient: (id) => r.clients.find(id),
     ...(r.tracing ? { seen: (digest: string) => r.tracing!.annotate('ward.interaction.id', digest) } : {}),
   });
+  // A required enrolment of a second factor (account setting mfa_enrollment), asked after a first factor.
+  const enrolment = createEnrolmentStep({
+    interactions,
+    settings: () => r.account(),
+    hasFactor: async (userId) => (await verifiedFactors(r.storage, userId)).length > 0,
+    skipsTaken: (userId) => r.storage.enrolmentSkips.count(userId),
+    totp: async (user) => (await r.strongFactors.pendingTotp(user)) ?? r.strongFactors.startTotp(user),
+    messageChannels: (user) => [
+      ...(user.email && user.email_verified && r.delivery.canSend('email')
+        ? [{ channel: 'email' as const, to: user.email }]
+        : []),
+      ...(user.phone_number && user.phone_number_verified && r.delivery.canSend('sms')
+        ? [{ channel: 'sms' as const, to: user.phone_number }]
+        : []),
+    ],
+    emit: (name, detail, message) => r.events.emit(name, detail, message),
+  });
   const nextStep = createNextStep({
     interactions,
+    enrolment,
     beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
@@ -564,7 +589,7 @@ function createSignInServices(
     audit: signInAudit(r.events),
     beforeLogin: r.beforeLogin,
   });
-  return { interactions, nextStep, stepUps, social: createSocialService(r) };
+  return { interactions, nextStep, stepUps, enrolment, social: createSocialService(r) };
 }
 
 export type Registry = Awaited<ReturnType<typeof buildRegistry>>;

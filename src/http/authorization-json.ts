@@ -17,9 +17,11 @@ export function sendAuthorizationJson(
   r: AuthorizationJsonDeps,
   reply: FastifyReply,
   outcome: Extract<Outcome, { kind: 'authorized' }>,
+  /** Fields of the answer beside the authorization response's (never its own names). */
+  extra: Record<string, unknown> = {},
 ): FastifyReply {
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
-  const body: Record<string, unknown> = { ...outcome.values };
+  const body: Record<string, unknown> = { ...extra, ...outcome.values };
   if (outcome.request.state !== undefined) body.state = outcome.request.state;
   if (typeof body.expires_in === 'string') body.expires_in = Number(body.expires_in);
   for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];

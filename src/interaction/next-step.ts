@@ -74,6 +74,16 @@ export type Outcome =
   | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
   /** A third-party client's consent page: the interaction at its `consent` step, under this handle. */
   | { kind: 'consent'; handle: string; interaction: Interaction; sessionCookie?: string }
+  /** A required second factor to set up (interaction/enrolment.ts): the interaction at its `enrol` step. */
+  | {
+      kind: 'enrol';
+      handle: string;
+      interaction: Interaction;
+      totp: { secret: string; uri: string; qrSvg: string };
+      skipsLeft: number;
+      /** The user's verified addresses that may become an email or SMS factor instead. */
+      channels: Array<{ channel: 'email' | 'sms'; to: string }>;
+    }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };
 
@@ -105,6 +115,11 @@ export interface NextStepDeps {
   audit: Pick<SignInAudit, 'succeeded' | 'mfaRequired'>;
   /** The before.login hooks, asked after a first factor and before anything follows it. */
   beforeLogin?: BeforeLogin;
+  /** A required enrolment of a second factor (interaction/enrolment.ts), asked when no factor is owed. */
+  enrolment?: {
+    owed(userId: string): Promise<boolean>;
+    begin(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome>;
+  };
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -260,7 +275,10 @@ export function createNextStep(deps: NextStepDeps) {
         const event = { method, clientId: request.client.client_id, ip: browser.ip, userId: who.user.id, amr: who.amr };
         await (owed ? deps.audit.mfaRequired : deps.audit.succeeded)({ ...event, detail });
       }
-      return owed ? secondFactor(at, signedIn, browser) : complete(at, signedIn, browser);
+      if (owed) return secondFactor(at, signedIn, browser);
+      if (deps.enrolment && (await deps.enrolment.owed(who.user.id)))
+        return deps.enrolment.begin(at, signedIn, browser);
+      return complete(at, signedIn, browser);
     },
 
     /**
@@ -269,6 +287,9 @@ export function createNextStep(deps: NextStepDeps) {
      */
     secondFactorOwed: (who: Pick<SignedIn, 'user' | 'amr'>, browser: Pick<BrowserState, 'trustedDeviceCookie'>) =>
       needsSecondFactor(who, browser),
+
+    /** Whether the user must set up a second factor before signing in (mfa_enrollment: required). */
+    enrolmentOwed: async (userId: string): Promise<boolean> => (await deps.enrolment?.owed(userId)) ?? false,
 
     /**
      * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller

@@ -12,7 +12,20 @@ import type { Repos } from '../storage/storage.js';
 import { restoreRequest, storeRequest } from './stored-request.js';
 
 /** Where a sign-in stands: what the user is asked for next. */
-export type Step = 'login' | 'mfa' | 'confirm' | 'link' | 'social' | 'stepup' | 'passwordless' | 'tkn' | 'consent';
+export type Step =
+  | 'login'
+  | 'mfa'
+  | 'confirm'
+  | 'link'
+  | 'social'
+  | 'stepup'
+  | 'passwordless'
+  | 'tkn'
+  | 'consent'
+  /** A required second factor to set up (interaction/enrolment.ts). */
+  | 'enrol'
+  /** The second factor done (or the enrolment), a page between it and the code (new recovery codes). */
+  | 'factor_done';
 
 export interface Interaction {
   /** The key it is stored under (SHA-256 of its handle). */

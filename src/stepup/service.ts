@@ -36,6 +36,8 @@ export interface StepUpFinish {
   channel: Channel | StrongFactorType;
   /** The action the step-up was asked for (`action` of /identity/v1/mfa/stepup); null: none. */
   action: string | null;
+  /** A recovery code answered: the codes left (0: the user should make a new set, docs/mfa.md). */
+  recoveryCodesLeft?: number;
 }
 
 /** Every second factor a step-up may be answered with (the `factors` of its answer). */
@@ -95,10 +97,15 @@ export function createStepUpService(
       'step-up verified',
     );
     const amr = steppedUpAmr(JSON.parse(row.base_amr) as string[], channel);
-    return {
-      done: { user, clientId: row.client_id, interactionDigest: row.interaction_digest, amr, channel, action },
-      row,
+    const done: StepUpFinish = {
+      user,
+      clientId: row.client_id,
+      interactionDigest: row.interaction_digest,
+      amr,
+      channel,
+      action,
     };
+    return { done, row };
   }
 
   /**
@@ -118,11 +125,13 @@ export function createStepUpService(
     if (!live) throw new WardError('invalidStepUp');
     const user = await r.users.find(live.user_id);
     if (!user || user.disabled) throw new WardError('invalidStepUp');
-    await strong.verify(user, type, code, digest, locale);
+    const verified = await strong.verify(user, type, code, digest, locale);
     const now = r.clock.now();
     const row = await consume(digest, now);
     if (!row || row.expires_at <= now || !row.user || row.user.disabled) throw new WardError('invalidStepUp');
-    return finished(row, row.user, type);
+    const out = await finished(row, row.user, type);
+    if (verified.recoveryCodesLeft !== undefined) out.done.recoveryCodesLeft = verified.recoveryCodesLeft;
+    return out;
   }
 
   return {

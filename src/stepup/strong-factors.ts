@@ -148,6 +148,14 @@ export function createStrongFactors(r: StrongFactorDeps) {
       return { secret, uri, qrSvg: await qrSvg(uri) };
     },
 
+    /** The pending (not yet enabled) authenticator app's enrolment again, its secret unchanged; null: none. */
+    async pendingTotp(user: User): Promise<{ secret: string; uri: string; qrSvg: string } | null> {
+      const found = await totpOf(r.storage, user.id);
+      if (!found || found.credential.verified_at !== null) return null;
+      const uri = totpUri(found.secret, r.issuerName, labelOf(user));
+      return { secret: found.secret, uri, qrSvg: await qrSvg(uri) };
+    },
+
     /**
      * Enables the pending authenticator app with a right code. Answers the new recovery codes when the
      * user had none left (the first strong factor brings them), else null.
@@ -222,7 +230,13 @@ export function createStrongFactors(r: StrongFactorDeps) {
      * (`scope`: the step-up token's digest, whose attempts are counted); a recovery code is used up and
      * the user told. Throws invalidVerificationCode (or 429 over the user's failures).
      */
-    async verify(user: User, type: StrongFactorType, code: unknown, scope: string, locale?: string): Promise<void> {
+    async verify(
+      user: User,
+      type: StrongFactorType,
+      code: unknown,
+      scope: string,
+      locale?: string,
+    ): Promise<{ recoveryCodesLeft?: number }> {
       await admitAttempt(user.id, scope);
       if (typeof code !== 'string' || code.length > 40) return refuse(user.id, type, 'malformed');
       if (type === 'totp') {
@@ -230,7 +244,7 @@ export function createStrongFactors(r: StrongFactorDeps) {
         if (!found || found.credential.verified_at === null) return refuse(user.id, type, 'no_factor');
         if (!(await totpAccepted(found.credential.id, found.secret, code.trim())))
           return refuse(user.id, type, 'wrong');
-        return;
+        return {};
       }
       const row = matchRecoveryCode(await r.storage.recoveryCodes.unused(user.id), code);
       const now = r.clock.now();
@@ -246,6 +260,7 @@ export function createStrongFactors(r: StrongFactorDeps) {
         left,
         locale,
       });
+      return { recoveryCodesLeft: left };
     },
   };
 }

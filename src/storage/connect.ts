@@ -30,6 +30,7 @@ import * as m023 from './migrations/023-account-deletions.js';
 import * as m024 from './migrations/024-session-devices.js';
 import * as m025 from './migrations/025-api-resources.js';
 import * as m026 from './migrations/026-client-registrations.js';
+import * as m036 from './migrations/036-mfa-enrolment-skips.js';
 import * as m027 from './migrations/027-user-import-jobs.js';
 import * as m031 from './migrations/031-device-authorizations.js';
 import * as m033 from './migrations/033-step-up-actions.js';
@@ -169,6 +170,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '024-session-devices': m024,
   '025-api-resources': m025,
   '026-client-registrations': m026,
+  '036-mfa-enrolment-skips': m036,
   '027-user-import-jobs': m027,
   '031-device-authorizations': m031,
   '033-step-up-actions': m033,

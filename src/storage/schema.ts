@@ -243,6 +243,13 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
+/** A user's skips of a required second-factor enrolment (migration 036). */
+export interface MfaEnrolmentSkipsTable {
+  user_id: string;
+  skips: number;
+  last_skipped_at: number;
+}
+
 export interface StepUpsTable {
   digest: string;
   user_id: string;
@@ -604,6 +611,7 @@ export interface Database {
   mfa_credentials: MfaCredentialsTable;
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_enrolment_skips: MfaEnrolmentSkipsTable;
   step_ups: StepUpsTable;
   challenges: ChallengesTable;
   trusted_devices: TrustedDevicesTable;

@@ -34,6 +34,7 @@ import { versionsRepo } from './sql/versions.js';
 import { webhookDeliveriesRepo } from './sql/webhook-deliveries.js';
 import { webhookEndpointsRepo } from './sql/webhook-endpoints.js';
 import { hookCallsRepo, hooksRepo } from './sql/hooks.js';
+import { enrolmentSkipsRepo } from './sql/enrolment-skips.js';
 
 function repos(db: Kysely<Database>, engine: Db['engine']) {
   return {
@@ -58,6 +59,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     trustedDevices: trustedDevicesRepo(db),
     totpSecrets: totpSecretsRepo(db),
     recoveryCodes: recoveryCodesRepo(db),
+    enrolmentSkips: enrolmentSkipsRepo(db),
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),

@@ -1,7 +1,8 @@
 // The storage contract of authenticator apps and recovery codes (stepup/strong-factors.ts), on SQLite and
 // (when WARD_TEST_DATABASE_URL is set) PostgreSQL: a TOTP step accepted once and only forward, a recovery
 // code used once by exactly one of parallel callers, a new set replacing the old, and a step-up of a
-// user whose only factor is an authenticator app telling it with the unused recovery codes.
+// user whose only factor is an authenticator app telling it with the unused recovery codes; the skips of a
+// required enrolment counted up to the grace count.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
@@ -100,6 +101,21 @@ for (const engine of engines()) {
       assert.equal(await s.recoveryCodes.use('b', now), false, 'the old set is gone');
       await s.recoveryCodes.deleteAllOfUser('u1');
       assert.equal(await s.recoveryCodes.countUnused('u1'), 0);
+    });
+
+    it('counts skips of a required enrolment up to the grace count, one winner at the last', async () => {
+      assert.equal(await s.enrolmentSkips.count('u1'), 0);
+      assert.equal(await s.enrolmentSkips.take('u1', 0, now), null, 'no grace: no skip');
+      assert.equal(await s.enrolmentSkips.take('u1', 3, now), 1);
+      assert.equal(await s.enrolmentSkips.take('u1', 3, now + 1), 2);
+      const won = await Promise.all([1, 2, 3].map(() => s.enrolmentSkips.take('u1', 3, now + 2)));
+      assert.deepEqual(
+        won.filter((n) => n !== null),
+        [3],
+      );
+      assert.equal(await s.enrolmentSkips.take('u1', 3, now + 3), null);
+      assert.equal(await s.enrolmentSkips.count('u1'), 3);
+      assert.equal(await s.enrolmentSkips.take('u1', 4, now + 4), 4, 'a larger grace count gives more');
     });
   });
 }

@@ -29,6 +29,17 @@ export const AccountSchema = group(
         'x-any-case': true,
       },
     ),
+    mfa_enrollment: oneOf(
+      ['optional', 'required'],
+      'optional',
+      'Whether a user without a second factor is asked to enrol one (an authenticator app) at a hosted sign-in, before the code is issued.',
+    ),
+    mfa_enrollment_grace_skips: int(
+      0,
+      100,
+      'With `mfa_enrollment: required`, how many sign-ins a user may skip the enrolment ("Later") before it is enforced; 0: no skip.',
+      0,
+    ),
     default_language: oneOf(
       LANGUAGES,
       'en',

@@ -14,6 +14,7 @@ import {
 } from './hosted-form.js';
 import { pageLanguage } from '../page-language.js';
 import { hostedMessage } from '../../interaction/pages/hosted-messages.js';
+import { offerNewRecoveryCodes } from './authorize-enrol.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Storage } from '../../storage/storage.js';
@@ -65,6 +66,9 @@ export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInD
       if (done.interactionDigest !== interaction.digest) {
         throw new WardError('invalidStepUp', { description: 'step-up of another sign-in' });
       }
+      // The last recovery code used: a new set is offered before the sign-in goes on.
+      if (done.recoveryCodesLeft === 0)
+        return offerNewRecoveryCodes(r, deps, req, reply, interaction, { userId: done.user.id, amr: done.amr });
       const who = { user: done.user, amr: done.amr, authTime: r.clock.now() };
       return answerOutcome(r, req, reply, await nextStep.afterSecondFactor(interaction, who, browser));
     } catch (e) {

@@ -7,6 +7,7 @@ import { CSRF_COOKIE, csrfToken, csrfValid, newCsrfCookie } from '../../interact
 import { expiredFormPage } from '../../interaction/pages/expired.js';
 import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/second-factor.js';
 import { consentPage as renderConsent } from '../../interaction/pages/consent.js';
+import { enrolmentPage } from '../../interaction/pages/enrolment.js';
 import { verifiedFactors } from '../../stepup/factors.js';
 import type { BrowserState, Outcome } from '../../interaction/next-step.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
@@ -204,6 +205,34 @@ export async function consentPage(
   );
 }
 
+/** The page of a required second factor's enrolment (interaction/enrolment.ts), at the `enrol` step. */
+export function enrolPage(
+  r: Pick<HostedFormDeps, 'masterKey'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels'>,
+  status: number,
+  error?: string,
+  sent?: { channel: 'email' | 'sms'; to: string },
+): FastifyReply {
+  const { request } = at.interaction;
+  return sendRendered(
+    reply,
+    enrolmentPage(status, {
+      clientName: request.client.name,
+      interaction: at.handle,
+      csrf: ensureCsrf(r, req, reply),
+      target: request.target,
+      language: pageLanguage(req, request),
+      totp: at.totp,
+      skipsLeft: at.skipsLeft,
+      channels: at.channels,
+      sent,
+      error,
+    }),
+  );
+}
+
 /**
  * Answers what a sign-in's next step decided: the second-factor page, the consent page, the authorization response
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
@@ -223,6 +252,7 @@ export async function answerOutcome(
     const status = outcome.error instanceof WardError ? outcome.error.status : 500;
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });
   }
+  if (outcome.kind === 'enrol') return enrolPage(r, req, reply, outcome, 200);
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
   if (outcome.kind === 'consent') return consentPage(r, req, reply, outcome);
   return sendAuthorizationResponse(

@@ -27,6 +27,7 @@ import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { VerificationService, Channel } from '../../stepup/challenges.js';
 import type { FactorNotices } from '../../stepup/factor-notices.js';
 import type { Storage } from '../../storage/storage.js';
+import type { MessageFactors } from '../../stepup/message-factors.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface MfaCredentialsDeps {
@@ -37,6 +38,8 @@ export interface MfaCredentialsDeps {
   storage: Storage;
   users: UserService;
   verification: VerificationService;
+  /** Email and SMS factors (stepup/message-factors.ts): their confirmation, shared with the enrolment page. */
+  messageFactors: Pick<MessageFactors, 'confirm'>;
 }
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
@@ -94,29 +97,8 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
   }
 
-  async function confirm(ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) {
-    const challenge = await r.storage.challenges.liveRegistration(ctx.user.id, channel, r.clock.now());
-    if (!challenge)
-      throw new WardError('invalidVerificationCode', {
-        description: 'No registration is waiting for a code; start it again',
-      });
-    const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
-    const before = await verifiedFactors(r.storage, ctx.user.id);
-    const now = r.clock.now();
-    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, now);
-    // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
-    await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
-    if (row.credential_id)
-      r.notices.factorChanged({
-        user: ctx.user,
-        change: 'factor_added',
-        factor: { type: channel, destination: row.destination },
-        before,
-        at: now,
-        locale,
-      });
-  }
+  const confirm = (ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) =>
+    r.messageFactors.confirm(ctx.user, channel, code, locale);
 
   async function remove(ctx: BearerContext, type: Channel, destination: string | null, locale: string | undefined) {
     const all = await r.storage.mfaCredentials.listOfUser(ctx.user.id);

@@ -159,6 +159,8 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       });
       // The JSON mode has no second-factor screen: the hosted flow (the link, GET verify) has.
       if (outcome.kind === 'second_factor') throw new WardError('mfaRequired');
+      // Nor an enrolment page (interaction/enrolment.ts refuses first: no page to show).
+      if (outcome.kind === 'enrol') throw new WardError('mfaEnrollmentRequired');
       if (outcome.kind === 'expired') throw new WardError('invalidVerificationCode');
       // Nor a consent page (a third-party client: consent_required unless already granted).
       if (outcome.kind === 'consent') throw new WardError('authorizeConsentRequired');

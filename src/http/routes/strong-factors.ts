@@ -124,6 +124,9 @@ export function strongFactorRoutes(app: WardApp, r: StrongFactorRouteDeps, deps:
       true,
     );
     if (outcome.kind !== 'authorized') throw new WardError('invalidStepUp');
-    return sendAuthorizationJson(r, reply, outcome);
+    // The last recovery code used: the answer says so, and the client offers a new set (docs/mfa.md).
+    const left = done.recoveryCodesLeft;
+    const codes = left === undefined ? {} : { recovery_codes_left: left, recovery_codes_renew: left === 0 };
+    return sendAuthorizationJson(r, reply, outcome, codes);
   });
 }

@@ -57,6 +57,7 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
     const cookie = req.cookies[TRUSTED_DEVICE_COOKIE];
     const out = await tokenEndpoint(r, req.headers.authorization, params, {
       secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
+      enrolmentOwed: (userId) => signIn.nextStep.enrolmentOwed(userId),
       ip: req.ip,
       language: languageFor(req),
       ...(req.headers.dpop !== undefined

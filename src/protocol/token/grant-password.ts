@@ -45,6 +45,8 @@ const GRANT = { grant_type: 'password' };
 export interface GrantContext {
   /** Whether this first factor owes a second one (next-step's rule, with the request's trusted-device cookie). */
   secondFactorOwed(who: { user: User; amr: string[] }): Promise<boolean>;
+  /** Whether the user must set up a second factor first (mfa_enrollment: required; no page here). */
+  enrolmentOwed?(userId: string): Promise<boolean>;
   /** The caller's address, for the audit events. */
   ip?: string;
   /** The request's language rule, for a lockout notice this attempt may send. */
@@ -84,6 +86,10 @@ export async function passwordGrant(
   if (await context.secondFactorOwed({ user, amr })) {
     await audit.mfaRequired({ ...attempt, userId: user.id, amr });
     throw new WardError('mfaRequired');
+  }
+  if (await context.enrolmentOwed?.(user.id)) {
+    await audit.mfaRequired({ ...attempt, userId: user.id, amr });
+    throw new WardError('mfaEnrollmentRequired', { description: 'Set up a second factor through the hosted pages' });
   }
   await audit.succeeded({ ...attempt, userId: user.id, amr });
   // Signing in again cancels a deletion of the account waiting for its grace period (self-service/account-deletion.ts).

@@ -17,6 +17,7 @@ export const USER_TABLES = [
   'mfa_credentials',
   'mfa_totp_secrets',
   'mfa_recovery_codes',
+  'mfa_enrolment_skips',
   'step_ups',
   'challenges',
   'trusted_devices',

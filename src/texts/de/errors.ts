@@ -46,6 +46,8 @@ export const errors: Texts['errors'] = {
   logoutRedirectUnregistered: 'Die post_logout_redirect_uri ist für diese Anwendung nicht registriert.',
   logoutConfirmationInvalid: 'Die Bestätigung der Abmeldung ist für diese Sitzung nicht gültig.',
   mfaRequired: 'Dieses Konto erfordert einen zweiten Faktor: Melden Sie sich über die Anmeldeseite an.',
+  mfaEnrollmentRequired:
+    'Dieses Konto erfordert die Einrichtung eines zweiten Faktors: Melden Sie sich über die Anmeldeseite an.',
   resourceServerOnly: 'Ein Ressourcenserver darf Token nur prüfen.',
   invalidTarget: 'Für die angeforderte Ressource stellt dieser Server keine Token aus.',
   authorizationPending: 'Der Benutzer hat noch nicht geantwortet: nach dem Intervall erneut abfragen.',

@@ -316,6 +316,35 @@ export const pages: Texts['pages'] = {
     recoveryLabel: 'Oder ein Wiederherstellungscode',
     useRecovery: 'Diesen Wiederherstellungscode verwenden',
   },
+  enrolment: {
+    title: 'Zweiten Faktor einrichten',
+    heading: 'Schützen Sie Ihr Konto mit einem zweiten Faktor',
+    lead: (client: string) =>
+      `${client} bittet Sie, vor der Anmeldung einen zweiten Faktor einzurichten: Eine Authenticator-App zeigt alle 30 Sekunden einen neuen Code.`,
+    scan: 'Scannen Sie diesen QR-Code mit Ihrer Authenticator-App oder geben Sie den Schlüssel von Hand ein.',
+    key: 'Schlüssel',
+    code: 'Der Code, den Ihre App anzeigt',
+    enable: 'Aktivieren und fortfahren',
+    useEmail: (to: string) => `Codes stattdessen per E-Mail an ${to} erhalten`,
+    useSms: (to: string) => `Codes stattdessen per SMS an ${to} erhalten`,
+    sentTo: (to: string) =>
+      `Wir haben einen Code an ${to} gesendet. Geben Sie ihn hier ein, um diese Adresse als zweiten Faktor zu verwenden.`,
+    sentCode: 'Der gesendete Code',
+    sentVerify: 'Bestätigen und fortfahren',
+    later: 'Später',
+    skipsLeft: (n: number) =>
+      n === 1 ? 'Sie können dies noch einmal aufschieben.' : `Sie können dies noch ${n} Mal aufschieben.`,
+    noSkipLeft: 'Dies kann nicht mehr aufgeschoben werden: Richten Sie einen zweiten Faktor ein, um sich anzumelden.',
+    codesTitle: 'Ihre Wiederherstellungscodes',
+    codesLead:
+      'Bewahren Sie diese Wiederherstellungscodes sicher auf: Jeder meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt.',
+    continue: 'Weiter',
+    lastCodeTitle: 'Keine Wiederherstellungscodes mehr',
+    lastCodeLead:
+      'Sie haben Ihren letzten Wiederherstellungscode verwendet. Erstellen Sie jetzt neue, damit Sie sich auch ohne Ihre Authenticator-App anmelden können.',
+    newCodes: 'Neue Wiederherstellungscodes erstellen',
+    notNow: 'Ohne neue Codes fortfahren',
+  },
   selfService: {
     continue: 'Weiter',
     confirmEmail: 'Bestätigen Sie Ihre E-Mail-Adresse',

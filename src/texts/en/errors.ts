@@ -42,6 +42,7 @@ export const errors = {
   logoutRedirectUnregistered: 'The post_logout_redirect_uri is not registered for this client',
   logoutConfirmationInvalid: 'The sign-out confirmation is not valid for this session',
   mfaRequired: 'This account requires a second factor: sign in through the authorization endpoint',
+  mfaEnrollmentRequired: 'This account requires a second factor to be set up: sign in through the sign-in page',
   resourceServerOnly: 'A resource server may only introspect tokens',
   invalidTarget: 'The resource is not one this server issues tokens for',
   authorizationPending: 'The user has not answered yet: poll again after the interval',

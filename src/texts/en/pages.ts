@@ -303,6 +303,33 @@ export const pages = {
     recoveryLabel: 'Or a recovery code',
     useRecovery: 'Use this recovery code',
   },
+  enrolment: {
+    title: 'Set up a second factor',
+    heading: 'Protect your account with a second factor',
+    lead: (client: string) =>
+      `${client} asks you to set up a second factor before you sign in: an authenticator app gives a new code every 30 seconds.`,
+    scan: 'Scan this QR code with your authenticator app, or enter the key by hand.',
+    key: 'Key',
+    code: 'The code your app shows',
+    enable: 'Turn on and continue',
+    useEmail: (to: string) => `Get codes by email at ${to} instead`,
+    useSms: (to: string) => `Get codes by SMS at ${to} instead`,
+    sentTo: (to: string) => `We sent a code to ${to}. Type it here to use this address as your second factor.`,
+    sentCode: 'The code we sent',
+    sentVerify: 'Confirm and continue',
+    later: 'Later',
+    skipsLeft: (n: number) => (n === 1 ? 'You can put this off once more.' : `You can put this off ${n} more times.`),
+    noSkipLeft: 'This can no longer be put off: set up a second factor to sign in.',
+    codesTitle: 'Your recovery codes',
+    codesLead:
+      'Keep these recovery codes somewhere safe: each signs you in once if you lose your authenticator app. They are shown only now.',
+    continue: 'Continue',
+    lastCodeTitle: 'No recovery codes left',
+    lastCodeLead:
+      'You have used your last recovery code. Make a new set now, so that you can still sign in if you lose your authenticator app.',
+    newCodes: 'Make new recovery codes',
+    notNow: 'Continue without new codes',
+  },
   selfService: {
     continue: 'Continue',
     confirmEmail: 'Confirm your email address',

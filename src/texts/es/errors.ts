@@ -44,6 +44,8 @@ export const errors: Texts['errors'] = {
   logoutRedirectUnregistered: 'La post_logout_redirect_uri no está registrada para esta aplicación.',
   logoutConfirmationInvalid: 'La confirmación de cierre de sesión no es válida para esta sesión.',
   mfaRequired: 'Esta cuenta requiere un segundo factor: inicie sesión desde la página de inicio de sesión.',
+  mfaEnrollmentRequired:
+    'Esta cuenta requiere configurar un segundo factor: inicie sesión desde la página de inicio de sesión.',
   resourceServerOnly: 'Un servidor de recursos solo puede inspeccionar tokens.',
   invalidTarget: 'Este servidor no emite tokens para el recurso solicitado.',
   authorizationPending: 'El usuario aún no ha respondido: vuelva a consultar tras el intervalo.',

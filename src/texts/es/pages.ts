@@ -311,6 +311,34 @@ export const pages: Texts['pages'] = {
     recoveryLabel: 'O un código de recuperación',
     useRecovery: 'Usar este código de recuperación',
   },
+  enrolment: {
+    title: 'Configurar un segundo factor',
+    heading: 'Proteja su cuenta con un segundo factor',
+    lead: (client: string) =>
+      `${client} le pide configurar un segundo factor antes de iniciar sesión: una aplicación de autenticación da un código nuevo cada 30 segundos.`,
+    scan: 'Escanee este código QR con su aplicación de autenticación o introduzca la clave a mano.',
+    key: 'Clave',
+    code: 'El código que muestra su aplicación',
+    enable: 'Activar y continuar',
+    useEmail: (to: string) => `Recibir los códigos por correo electrónico en ${to}`,
+    useSms: (to: string) => `Recibir los códigos por SMS en ${to}`,
+    sentTo: (to: string) =>
+      `Hemos enviado un código a ${to}. Introdúzcalo aquí para usar esta dirección como segundo factor.`,
+    sentCode: 'El código enviado',
+    sentVerify: 'Confirmar y continuar',
+    later: 'Más tarde',
+    skipsLeft: (n: number) => (n === 1 ? 'Puede posponerlo una vez más.' : `Puede posponerlo ${n} veces más.`),
+    noSkipLeft: 'Ya no se puede posponer: configure un segundo factor para iniciar sesión.',
+    codesTitle: 'Sus códigos de recuperación',
+    codesLead:
+      'Guarde estos códigos de recuperación en un lugar seguro: cada uno le permite iniciar sesión una vez si pierde su aplicación de autenticación. Solo se muestran ahora.',
+    continue: 'Continuar',
+    lastCodeTitle: 'No quedan códigos de recuperación',
+    lastCodeLead:
+      'Ha usado su último código de recuperación. Cree una nueva serie ahora para poder iniciar sesión si pierde su aplicación de autenticación.',
+    newCodes: 'Crear nuevos códigos de recuperación',
+    notNow: 'Continuar sin nuevos códigos',
+  },
   selfService: {
     continue: 'Continuar',
     confirmEmail: 'Confirme su dirección de correo electrónico',

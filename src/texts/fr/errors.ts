@@ -45,6 +45,7 @@ export const errors: Texts['errors'] = {
   logoutRedirectUnregistered: "La post_logout_redirect_uri n'est pas enregistrée pour cette application.",
   logoutConfirmationInvalid: "La confirmation de déconnexion n'est pas valable pour cette session.",
   mfaRequired: 'Ce compte exige un second facteur : connectez-vous par la page de connexion.',
+  mfaEnrollmentRequired: 'Ce compte exige de configurer un second facteur : connectez-vous par la page de connexion.',
   resourceServerOnly: 'Un serveur de ressources peut seulement inspecter des jetons.',
   invalidTarget: "La ressource demandée n'est pas une API pour laquelle ce serveur émet des jetons.",
   authorizationPending: "L'utilisateur n'a pas encore répondu : réessayez après l'intervalle.",

@@ -309,6 +309,37 @@ export const pages: Texts['pages'] = {
     recoveryLabel: 'Ou un code de secours',
     useRecovery: 'Utiliser ce code de secours',
   },
+  enrolment: {
+    title: 'Configurer un second facteur',
+    heading: 'Protégez votre compte avec un second facteur',
+    lead: (client: string) =>
+      `${client} vous demande de configurer un second facteur avant de vous connecter : une application d'authentification donne un nouveau code toutes les 30 secondes.`,
+    scan: "Scannez ce QR code avec votre application d'authentification, ou saisissez la clé à la main.",
+    key: 'Clé',
+    code: 'Le code affiché par votre application',
+    enable: 'Activer et continuer',
+    useEmail: (to: string) => `Recevoir plutôt les codes par e-mail à ${to}`,
+    useSms: (to: string) => `Recevoir plutôt les codes par SMS au ${to}`,
+    sentTo: (to: string) =>
+      `Nous avons envoyé un code à ${to}. Saisissez-le ici pour faire de cette adresse votre second facteur.`,
+    sentCode: 'Le code envoyé',
+    sentVerify: 'Confirmer et continuer',
+    later: 'Plus tard',
+    skipsLeft: (n: number) =>
+      n === 1
+        ? 'Vous pouvez encore remettre cela à plus tard une fois.'
+        : `Vous pouvez encore remettre cela à plus tard ${n} fois.`,
+    noSkipLeft: 'Cela ne peut plus attendre : configurez un second facteur pour vous connecter.',
+    codesTitle: 'Vos codes de secours',
+    codesLead:
+      "Gardez ces codes de secours en lieu sûr : chacun vous connecte une fois si vous perdez votre application d'authentification. Ils ne sont affichés que maintenant.",
+    continue: 'Continuer',
+    lastCodeTitle: 'Plus de codes de secours',
+    lastCodeLead:
+      "Vous avez utilisé votre dernier code de secours. Créez-en une nouvelle série maintenant pour pouvoir encore vous connecter si vous perdez votre application d'authentification.",
+    newCodes: 'Créer de nouveaux codes de secours',
+    notNow: 'Continuer sans nouveaux codes',
+  },
   selfService: {
     continue: 'Continuer',
     confirmEmail: 'Confirmez votre adresse e-mail',

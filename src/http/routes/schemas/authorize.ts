@@ -57,6 +57,17 @@ export const mfaFormSchema = {
   }),
 };
 
+/** The pages of a required enrolment and of new recovery codes (interaction/enrolment.ts). */
+export const enrolFormSchema = {
+  body: protocolParams({
+    ...hosted,
+    action:
+      'string: verify (the first code of the authenticator app), email or sms (send a code there), verify_sent, later, new_codes or continue',
+    channel: 'string: email or sms, the address a code was sent to (verify_sent)',
+    verification_code: 'string: the code the authenticator app shows, or the code sent',
+  }),
+};
+
 /** The hosted signup page and the login page shown again, for a stored interaction. */
 export const signupPageSchema = {
   querystring: protocolParams({ interaction: 'string: the sign-in in progress (its handle)' }),

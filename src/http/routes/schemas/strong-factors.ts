@@ -42,5 +42,17 @@ export const stepUpVerifySchema = {
     verification_code: "string: the app's code, or a recovery code (required)",
     trust_device: 'boolean (or "true"): remember this browser as a trusted device',
   }),
-  response: { 200: answer({ code: Type.String(), state: Type.String() }) },
+  response: {
+    200: answer({
+      code: Type.String(),
+      state: Type.String(),
+      recovery_codes_left: Type.Integer({
+        description: 'Present when a recovery code answered: the unused codes left',
+      }),
+      recovery_codes_renew: Type.Boolean({
+        description:
+          'true when that was the last recovery code: make a new set (POST /identity/v1/mfa/recovery-codes with the new token)',
+      }),
+    }),
+  },
 };
