@@ -1,7 +1,6 @@
 // Email and SMS second factors: registered by a code sent to the address (pending until it is typed
-// back). The hosted enrolment page of a sign-in (http/routes/authorize-enrol.ts) uses both; the JSON
-// API (http/routes/mfa-credentials.ts) uses `confirm` and still registers by itself, with the same
-// steps plus the SDK's `action` (to move here once both are merged).
+// back). The hosted enrolment page of a sign-in (http/routes/authorize-enrol.ts) and the JSON API
+// (http/routes/mfa-credentials.ts) both register and confirm through here.
 import type { SecurityEvents } from '../audit/events.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
@@ -34,10 +33,19 @@ export function createMessageFactors(r: MessageFactorDeps) {
       type: Channel,
       destination: string,
       locale: string | undefined,
+      /** What the registration is for (the SDK's `action`): named in its audit event. */
+      action?: string,
     ): Promise<{ status: 'enabled' | 'email_sent' | 'sms_sent'; credential?: CredentialRow }> {
       const existing = await r.storage.mfaCredentials.findOne(userId, type, destination);
       if (existing?.verified_at) return { status: 'enabled', credential: existing };
-      const request = { userId, purpose: 'register' as const, channel: type, destination, locale };
+      const request = {
+        userId,
+        purpose: 'register' as const,
+        channel: type,
+        destination,
+        locale,
+        ...(action ? { action } : {}),
+      };
       await r.verification.admit(request);
       const credential =
         existing ??

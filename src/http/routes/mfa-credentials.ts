@@ -6,7 +6,6 @@ import { normalizePhone } from '../../accounts/identifiers.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, notFound } from '../../errors/refusals.js';
 import { verifiedFactors } from '../../stepup/factors.js';
-import { randomId } from '../../lib/random.js';
 import type { BearerContext } from '../../protocol/bearer.js';
 import type { CredentialRow } from '../../storage/sql/mfa.js';
 import { requireSingle, str } from '../../protocol/params.js';
@@ -38,8 +37,8 @@ export interface MfaCredentialsDeps {
   storage: Storage;
   users: UserService;
   verification: VerificationService;
-  /** Email and SMS factors (stepup/message-factors.ts): their confirmation, shared with the enrolment page. */
-  messageFactors: Pick<MessageFactors, 'confirm'>;
+  /** Email and SMS factors (stepup/message-factors.ts), shared with the enrolment page. */
+  messageFactors: Pick<MessageFactors, 'register' | 'confirm'>;
 }
 
 const isJson = (ct: string | undefined) => !!ct?.startsWith('application/json');
@@ -60,41 +59,12 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
   const caller = (req: FastifyRequest, needsStepUpIfFactors: boolean) => factorCaller(r, req, needsStepUpIfFactors);
 
   /** Registers a factor (pending) and sends a code to it; an already verified one is just reported. */
-  async function register(
-    ctx: BearerContext,
-    type: Channel,
-    destination: string,
-    req: FastifyRequest,
-  ): Promise<{ status: 'enabled' | 'email_sent' | 'sms_sent'; credential?: ReturnType<typeof view> }> {
-    const existing = await r.storage.mfaCredentials.findOne(ctx.user.id, type, destination);
-    if (existing?.verified_at) return { status: 'enabled', credential: view({ ...existing, type }) };
-    const locale = localeOf(req);
+  async function register(ctx: BearerContext, type: Channel, destination: string, req: FastifyRequest) {
     const action = str(requireSingle(req.body ?? {}, isJson(req.headers['content-type'])), 'action', 100);
-    const request = {
-      userId: ctx.user.id,
-      purpose: 'register' as const,
-      channel: type,
-      destination,
-      locale,
-      ...(action ? { action } : {}),
-    };
-    // The same limits as a step-up's codes (per user per window, and per destination), counted
-    // before anything is stored: a refused request leaves no pending factor (PL-10, PL-18).
-    await r.verification.admit(request);
-    const credential =
-      existing ??
-      (await r.storage.mfaCredentials.insertIfAbsent({
-        id: randomId(),
-        user_id: ctx.user.id,
-        type,
-        destination,
-        friendly_name: null,
-        verified_at: null,
-        created_at: r.clock.now(),
-      }));
-    if (credential.verified_at) return { status: 'enabled', credential: view({ ...credential, type }) };
-    await r.verification.issue({ ...request, credentialId: credential.id });
-    return { status: type === 'email' ? 'email_sent' : 'sms_sent' };
+    const out = await r.messageFactors.register(ctx.user.id, type, destination, localeOf(req), action);
+    return out.credential
+      ? { status: out.status, credential: view({ ...out.credential, type }) }
+      : { status: out.status };
   }
 
   const confirm = (ctx: BearerContext, channel: Channel, code: unknown, locale: string | undefined) =>
