@@ -24,7 +24,7 @@ import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { SignInFailureRow } from '../storage/sql/sign-in-failures.js';
 
 type Settings = Pick<
@@ -120,8 +120,9 @@ export function createSignInProtection(deps: {
       return undefined;
     },
     /** Forgets the failures of these identifiers (an administrator's unlock); answers whether any were counted. */
-    async unlock(keys: string[]): Promise<boolean> {
-      return (await storage.signInFailures.clear(keys)) > 0;
+    /** Forgets the failures of these keys: with `repos`, in the caller's transaction. */
+    async unlock(keys: string[], repos: Pick<Repos, 'signInFailures'> = storage): Promise<boolean> {
+      return (await repos.signInFailures.clear(keys)) > 0;
     },
     /** The state of the most restricted of these identifiers. */
     async state(keys: string[]): Promise<ProtectionState> {

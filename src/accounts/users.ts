@@ -173,6 +173,8 @@ export function createUserService(deps: {
         generatedPassword?: boolean;
         /** Made by Ward or an administrator: admin-only fields may be written, required ones may wait. */
         byAdministrator?: boolean;
+        /** What must be written with the user, in its transaction (its audit row and webhook event). */
+        within?: (tx: Repos, user: User) => Promise<void>;
       } = {},
     ): Promise<User> {
       const { email, phone } = identifiersOf(data, 'data');
@@ -211,6 +213,7 @@ export function createUserService(deps: {
       return storage.transaction(async (tx) => {
         const created = await create(user, tx);
         await storeSignupProfile(tx, created.id, extra, clock.now());
+        await opts.within?.(tx, created);
         return created;
       });
     },
