@@ -72,7 +72,7 @@ export interface ProtectionState {
 }
 
 export function createSignInProtection(deps: {
-  storage: Pick<Storage, 'signInFailures'>;
+  storage: Pick<Storage, 'signInFailures' | 'transaction'>;
   clock: Clock;
   account: () => Settings;
 }) {
@@ -86,13 +86,15 @@ export function createSignInProtection(deps: {
     /**
      * Runs one password attempt for the identifier `key` (null: no identifier an account could have,
      * nothing counted): refuses it while the identifier must wait (429 with Retry-After), else runs
-     * `check`, forgets the failures on success, counts one on failure. `onLock(at, until)` is called
-     * when this failure starts a lockout.
+     * `check`, forgets the failures on success, counts one on failure. When this failure starts a
+     * lockout, `lockedWithin` writes what goes with it in the lockout's transaction (its webhook
+     * event), and `onLock(at, until)` is called once it committed.
      */
     async attempt<T>(
       key: string | null,
       check: () => Promise<T | undefined>,
       onLock: (at: number, until: number) => void = () => {},
+      lockedWithin?: (tx: Repos, at: number, until: number) => Promise<void>,
     ): Promise<T | undefined> {
       if (key === null) return check();
       const s = deps.account();
@@ -114,13 +116,21 @@ export function createSignInProtection(deps: {
       const penalty = penaltyMs(failures, s);
       const locks = failures >= s.sign_in_lock_after;
       // Also ends this attempt's lease when no wait follows.
-      if (penalty > 0 || row)
-        await storage.signInFailures.block(key, at + penalty, locks ? at : null, Math.max(memory, at + penalty));
-      if (locks) onLock(at, at + penalty);
+      const block = (repos: Pick<Repos, 'signInFailures'>) =>
+        repos.signInFailures.block(key, at + penalty, locks ? at : null, Math.max(memory, at + penalty));
+      if (locks) {
+        await storage.transaction(async (tx) => {
+          await block(tx);
+          await lockedWithin?.(tx, at, at + penalty);
+        });
+        onLock(at, at + penalty);
+      } else if (penalty > 0 || row) await block(storage);
       return undefined;
     },
-    /** Forgets the failures of these identifiers (an administrator's unlock); answers whether any were counted. */
-    /** Forgets the failures of these keys: with `repos`, in the caller's transaction. */
+    /**
+     * Forgets the failures of these identifiers (an administrator's unlock); answers whether any were
+     * counted. With `repos`, in the caller's transaction.
+     */
     async unlock(keys: string[], repos: Pick<Repos, 'signInFailures'> = storage): Promise<boolean> {
       return (await repos.signInFailures.clear(keys)) > 0;
     },

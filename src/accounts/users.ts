@@ -117,6 +117,11 @@ export function createUserService(deps: {
   outbound: Pick<Outbound, 'fetch'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
   onLock?: (user: User, at: number, until: number, language?: LanguageFor) => void;
+  /**
+   * Writes what goes with a lockout in its transaction (its webhook event); answers what to do once
+   * it committed.
+   */
+  lockedWithin?: (tx: Repos, user: User, at: number, until: number) => Promise<() => void>;
   /** The before.signup hooks, asked before any user is created but by an administrator. */
   beforeSignup?: BeforeSignup;
 }) {
@@ -294,6 +299,7 @@ export function createUserService(deps: {
           : phone
             ? identifierKey('phone', phone)
             : null;
+      let afterLock: (() => void) | undefined;
       const found = await protection.attempt(
         key,
         async () => {
@@ -305,7 +311,13 @@ export function createUserService(deps: {
         },
         (at, until) => {
           if (user) deps.onLock?.(user, at, until, language);
+          afterLock?.();
         },
+        user && deps.lockedWithin
+          ? async (tx, at, until) => {
+              afterLock = await deps.lockedWithin!(tx, user, at, until);
+            }
+          : undefined,
       );
       // Account setting: an email must be confirmed before a password signs in (the password was right).
       if (
@@ -367,6 +379,8 @@ export function createUserService(deps: {
         family_name?: string;
       },
       provider: string,
+      /** What must be written with the user, in its transaction (its webhook event). */
+      within?: (tx: Repos, user: User) => Promise<void>,
     ): Promise<User> {
       const email = profile.email_verified ? normalizeEmail(profile.email) : null;
       const given_name = profile.given_name?.slice(0, 200) ?? null;
@@ -393,6 +407,7 @@ export function createUserService(deps: {
         );
         const extra = withFields(undefined, set);
         if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+        await within?.(tx, user);
         return user;
       });
     },

@@ -63,9 +63,14 @@ export interface BackchannelDeps {
 export async function endSessionEverywhere(
   deps: BackchannelDeps & { delivery?: { kick(): void } },
   session: { id: string; userId: string },
+  /** What must be written with the session's end, in its transaction (its webhook event). */
+  within?: (tx: Repos) => Promise<void>,
 ): Promise<number> {
   const rows = await deliveriesFor(deps, { sessionId: session.id, userId: session.userId });
-  await deps.sessions.end(session.id, (tx) => tx.logoutDeliveries.enqueue(rows));
+  await deps.sessions.end(session.id, async (tx) => {
+    await tx.logoutDeliveries.enqueue(rows);
+    await within?.(tx);
+  });
   if (rows.length) deps.delivery?.kick();
   return rows.length;
 }

@@ -1,32 +1,35 @@
-// A user created through the management API is written in one transaction with its audit row and its
-// webhook event (issue #35, item 3): a failure forced after the user's insert (a trigger refusing the
-// event row, in that same transaction) leaves neither the user, nor its audit row, nor an event; the
-// same call once the trigger is gone writes all three. SQLite, and PostgreSQL when configured.
+// A change and its webhook event are written in one transaction (issue #35, item 3): a failure forced
+// after the change (a trigger refusing the event row, in that same transaction) leaves neither the
+// change nor an event; the same call once the trigger is gone writes both. A user created through the
+// management API (with its audit row), and the security events that report a change (a Core SDK
+// signup, a password change), whose audit rows are still buffered. SQLite, and PostgreSQL when configured.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
-import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { postJson } from '../helpers/mfa.js';
+import { authorizeUrl, location, passwordLogin, pkcePair, PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
+import { Browser } from '../helpers/browser.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { deliverUntil, MANAGER, managerToken, verify } from './manager.js';
 import { Receiver } from './receiver.js';
 
-/** A trigger that refuses a user.created event row: the last write of the user's transaction fails. */
-async function refuseUserCreatedEvents(ward: TestWard, engine: 'sqlite' | 'postgres'): Promise<() => Promise<void>> {
+/** A trigger that refuses the event rows of a type: the last write of the change's transaction fails. */
+async function refuseEvents(ward: TestWard, engine: 'sqlite' | 'postgres', type: string): Promise<() => Promise<void>> {
   const db = ward.registry.db.db;
   if (engine === 'sqlite') {
-    await sql`create trigger refuse_user_created before insert on webhook_events when new.type = 'user.created'
+    await sql`create trigger refuse_event before insert on webhook_events when new.type = ${sql.lit(type)}
       begin select raise(abort, 'forced failure'); end`.execute(db);
-    return async () => void (await sql`drop trigger refuse_user_created`.execute(db));
+    return async () => void (await sql`drop trigger refuse_event`.execute(db));
   }
-  await sql`create function refuse_user_created() returns trigger language plpgsql as $$
-    begin if new.type = 'user.created' then raise exception 'forced failure'; end if; return new; end $$`.execute(db);
-  await sql`create trigger refuse_user_created before insert on webhook_events
-    for each row execute function refuse_user_created()`.execute(db);
+  await sql`create function refuse_event() returns trigger language plpgsql as $$
+    begin if new.type = ${sql.lit(type)} then raise exception 'forced failure'; end if; return new; end $$`.execute(db);
+  await sql`create trigger refuse_event before insert on webhook_events
+    for each row execute function refuse_event()`.execute(db);
   return async () => {
-    await sql`drop trigger refuse_user_created on webhook_events`.execute(db);
-    await sql`drop function refuse_user_created()`.execute(db);
+    await sql`drop trigger refuse_event on webhook_events`.execute(db);
+    await sql`drop function refuse_event()`.execute(db);
   };
 }
 
@@ -43,13 +46,30 @@ for (const engine of engines()) {
       await ward.close();
     });
 
+    /** A code for the tkn of a password login (the Core SDK's path). */
+    async function codeWithTkn(tkn: string): Promise<{ code: string; verifier: string }> {
+      const pkce = pkcePair();
+      const res = await new Browser(ward).get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid',
+          tkn,
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
+      return { code: location(res).searchParams.get('code')!, verifier: pkce.verifier };
+    }
+
     it('a failure after the insert writes neither the user nor the event; a success writes both', async () => {
       const admin = api(ward, await managerToken(ward));
-      const made = await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['user.created'] });
+      const made = await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['*'] });
       assert.equal(made.status, 201);
       const email = `tx-${engine}@example.com`;
       const body = { email, password: 'a long good password', email_verified: true };
-      const allow = await refuseUserCreatedEvents(ward, engine);
+      const allow = await refuseEvents(ward, engine, 'user.created');
       const failed = await admin.post('/api/v1/users', body);
       assert.equal(failed.status, 500, JSON.stringify(failed.body));
       assert.equal(await ward.registry.storage.users.findByEmail(email), undefined, 'no user');
@@ -89,6 +109,54 @@ for (const engine of engines()) {
         { email, verified: true },
         'the profile as the transaction left it',
       );
+    });
+
+    it('a security event that reports a change: a Core SDK signup and a password change', async () => {
+      const before = receiver.delivered().length;
+      const email = `sdk-${engine}@example.com`;
+      const signup = () =>
+        postJson(ward, '/identity/v1/signup', {
+          client_id: 'spa',
+          data: { email, password: 'correct horse battery' },
+        });
+      let allow = await refuseEvents(ward, engine, 'user.created');
+      assert.equal((await signup()).status, 500);
+      await ward.registry.events.flush();
+      assert.equal(await ward.registry.storage.users.findByEmail(email), undefined, 'no user');
+      assert.deepEqual(await ward.registry.storage.audit.list({ action: 'account.signup', limit: 5 }), [], 'no audit');
+      await allow();
+      const made = await signup();
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const user = await ward.registry.storage.users.findByEmail(email);
+      assert.ok(user);
+
+      // A password change refused by its event's row: the password stays, and no event.
+      const tkn = await passwordLogin(ward, email, 'correct horse battery');
+      assert.ok(tkn);
+      const { code, verifier } = await codeWithTkn(tkn);
+      const { body: tokens } = await redeem(ward, code, verifier);
+      const change = (password: string) =>
+        postJson(
+          ward,
+          '/identity/v1/update-password',
+          { old_password: 'correct horse battery', password },
+          { authorization: `Bearer ${tokens.access_token as string}` },
+        );
+      allow = await refuseEvents(ward, engine, 'user.password_changed');
+      assert.equal((await change('a first new long password')).status, 500);
+      await allow();
+      assert.ok(await passwordLogin(ward, email, 'correct horse battery'), 'the old password still signs in');
+      assert.equal((await change('a second new long password')).status, 204);
+
+      const types = () =>
+        receiver
+          .delivered()
+          .slice(before)
+          .map((e) => `${e.type}:${e.data.user_id as string}`);
+      await deliverUntil(ward, () => types().includes(`user.password_changed:${user.id}`));
+      await ward.registry.webhookDelivery.tick();
+      const mine = types().filter((t) => t.endsWith(user.id) && !t.startsWith('login.'));
+      assert.deepEqual(mine, [`user.created:${user.id}`, `user.password_changed:${user.id}`], 'one of each');
     });
   });
 }

@@ -103,10 +103,14 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     const row = await r.verification.verify(challenge.id, code, 'register', ctx.user.id);
     const before = await verifiedFactors(r.storage, ctx.user.id);
     const now = r.clock.now();
-    if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, now);
-    // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
-    await r.events.emit('mfa.credential_added', { user_id: ctx.user.id, type: channel }, 'second factor verified');
+    // The factor, the end of the trust given to devices (SU-09, MF-03) and the webhook event in one
+    // transaction; the user is told.
+    const added = await r.storage.transaction(async (tx) => {
+      if (row.credential_id) await tx.mfaCredentials.markVerified(row.credential_id, now);
+      await tx.trustedDevices.revokeAllOfUser(ctx.user.id, now);
+      return r.events.stage(tx, 'mfa.credential_added', { user_id: ctx.user.id, type: channel });
+    });
+    r.events.emitStaged(added, 'second factor verified');
     if (row.credential_id)
       r.notices.factorChanged({
         user: ctx.user,
@@ -123,10 +127,14 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     const target = all.find((c) => c.type === type && (destination === null || c.destination === destination));
     if (!target) throw notFound(`No ${type} factor to remove`);
     const now = r.clock.now();
-    // Two removals at once: the second finds it gone (one change, one notice).
-    if (!(await r.storage.mfaCredentials.delete(target.id))) throw notFound(`No ${type} factor to remove`);
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
-    await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
+    // Two removals at once: the second finds it gone (one change, one notice). The removal, the end of
+    // the devices' trust and the webhook event in one transaction.
+    const removed = await r.storage.transaction(async (tx) => {
+      if (!(await tx.mfaCredentials.delete(target.id))) throw notFound(`No ${type} factor to remove`);
+      await tx.trustedDevices.revokeAllOfUser(ctx.user.id, now);
+      return r.events.stage(tx, 'mfa.credential_removed', { user_id: ctx.user.id, type });
+    });
+    r.events.emitStaged(removed, 'second factor removed');
     // A pending registration was no factor: its removal changes nothing to tell.
     if (target.verified_at !== null) {
       r.notices.factorChanged({
