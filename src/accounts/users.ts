@@ -333,7 +333,12 @@ export function createUserService(deps: {
      * A user created by a first passwordless sign-in: no password, the address that received the
      * code as its only, verified identifier. An address taken meanwhile answers that account.
      */
-    async createByAddress(field: 'email' | 'phone_number', address: string): Promise<User> {
+    async createByAddress(
+      field: 'email' | 'phone_number',
+      address: string,
+      /** What must be written with the user, in its transaction (its webhook event). */
+      within?: (tx: Repos, user: User) => Promise<void>,
+    ): Promise<User> {
       const email = field === 'email' ? address : null;
       const phone_number = field === 'phone_number' ? address : null;
       const set = await askHooks(
@@ -359,6 +364,7 @@ export function createUserService(deps: {
           );
           const extra = withFields(undefined, set);
           if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+          await within?.(tx, user);
           return user;
         });
       } catch (e) {

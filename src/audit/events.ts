@@ -45,6 +45,10 @@ const MAX_HELD = 10_000;
  * every 100 events), not one commit each. `flush()` writes what is pending: the audit API calls it
  * before reading, and shutdown calls it last (`final`). The log line is never delayed.
  *
+ * A webhook event (webhooks/catalog.ts) is written with its audit row in the batch's transaction,
+ * unless it reports a change: then `stage` writes it in the change's own transaction and
+ * `emitStaged` buffers only its audit row (docs/webhooks.md, the outbox).
+ *
  * A database outage loses no row that can be kept: a batch that failed because the database is
  * unreachable goes back in front of the pending rows and is written when the database answers again.
  */

@@ -4,7 +4,8 @@
 // authenticator), mfa.factor_added (an email factor registered and confirmed by its mailed code),
 // user.email_verified (the emailed code), identity.linked (social login on the account's email, the link
 // page's password), identity.unlinked (the Core SDK's unlink), user.password_reset (forgot-password,
-// then the mailed code), and mfa.factor_removed and passkey.removed (the management API).
+// then the mailed code), and mfa.factor_removed and passkey.removed (the management API); and the
+// user.created of an account made by a first passwordless sign-in (a magic link's code).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Value } from 'typebox/value';
@@ -37,6 +38,7 @@ for (const engine of engines()) {
         account: {
           rate_limits: { login: { limit: null }, signup: { limit: null }, token: { limit: null } },
           passkeys: { enabled: true, rp_id: 'app.example', origins: [ORIGIN] },
+          passwordless: { magic_link: true, sms: false, signup: true },
         },
         socialProviders: [
           {
@@ -178,6 +180,43 @@ for (const engine of engines()) {
       assert.equal(one('mfa.factor_removed').type, 'email');
       assert.equal(one('identity.linked').provider, 'corp');
       assert.equal(one('identity.unlinked').provider, 'corp');
+    });
+
+    it('user.created for an account made by a first passwordless sign-in', async () => {
+      const { ward } = m;
+      const admin = api(ward, await managerToken(ward));
+      // This endpoint only (the previous test's would get the event too).
+      for (const w of (await admin.get('/api/v1/webhooks')).body.webhooks)
+        assert.equal((await admin.del(`/api/v1/webhooks/${w.id as string}`)).status, 204);
+      const made = await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['user.created'] });
+      assert.equal(made.status, 201);
+      const email = `magic-${engine}@example.com`;
+      const started = await postJson(ward, '/identity/v1/passwordless/start', {
+        client_id: 'spa',
+        response_type: 'code',
+        redirect_uri: 'https://app.example/cb',
+        scope: 'openid email',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        auth_type: 'magic_link',
+        email,
+      });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const verified = await postJson(ward, '/identity/v1/passwordless/verify', {
+        auth_type: 'magic_link',
+        email,
+        verification_code: await mailedCode(email, /^Sign in to/),
+      });
+      assert.equal(verified.status, 200, JSON.stringify(verified.body));
+      const user = await ward.registry.storage.users.findByEmail(email);
+      assert.ok(user, 'created');
+      const mine = () => receiver.delivered().filter((e) => e.type === 'user.created' && e.data.user_id === user.id);
+      await deliverUntil(ward, () => mine().length === 1);
+      const r = receiver.received.find((x) => x.body.includes(user.id) && x.body.includes('user.created'))!;
+      const event = verify(made.body.secret as string, r) as { type: 'user.created' };
+      assert.ok(Value.Check(envelopeSchema(event.type), event), r.body);
+      assert.equal(mine()[0]!.data.method, 'magic_link');
+      assert.equal((mine()[0]!.data.user as { email: string }).email, email);
     });
   });
 }
