@@ -68,6 +68,8 @@ export function createSecurityEvents(deps: {
   let holding = false;
   /** Buffered rows whose outbox rows their change's transaction wrote (stage): the batch writes none. */
   const staged = new WeakSet<AuditRow>();
+  /** Whether a buffered staged event queued deliveries (the next flush tells the sender). */
+  let stagedQueued = false;
 
   function schedule(ms: number): void {
     if (timer) return;
@@ -94,6 +96,12 @@ export function createSecurityEvents(deps: {
     }
     const rows = pending;
     pending = [];
+    // Staged events queued deliveries (already committed): the sender is told once per batch, as for
+    // the batch's own events, not once per event.
+    if (stagedQueued) {
+      stagedQueued = false;
+      deps.webhooks?.kick();
+    }
     // Batches are written one after another, so their order in the table follows the events'.
     writing = writing.then(async () => {
       if (!rows.length) return;
@@ -172,7 +180,7 @@ export function createSecurityEvents(deps: {
       log(event.name, event.fields, message, level);
       staged.add(event.row);
       buffer(event.row);
-      if (event.queued) deps.webhooks?.kick();
+      if (event.queued) stagedQueued = true;
     },
     flush,
   };
