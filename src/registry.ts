@@ -305,14 +305,11 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     log,
     outbound,
     beforeSignup: beforeSignupHooks(hookCaller),
-    onLock: (user, at, until, language) => {
-      lockNotices.locked(user, at, until, language);
-      void events.emit(
-        'login.locked',
-        { user_id: user.id, until: new Date(until).toISOString() },
-        'password sign-in locked after failed attempts',
-        'warn',
-      );
+    onLock: (user, at, until, language) => lockNotices.locked(user, at, until, language),
+    // The lockout's webhook event (user.locked) is written with the lockout, in its transaction.
+    lockedWithin: async (tx, user, _at, until) => {
+      const staged = await events.stage(tx, 'login.locked', { user_id: user.id, until: new Date(until).toISOString() });
+      return () => events.emitStaged(staged, 'password sign-in locked after failed attempts', 'warn');
     },
   });
   const selfService = {

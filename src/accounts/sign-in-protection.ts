@@ -24,7 +24,7 @@ import type { AccountSettings } from '../config/types.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/secrets.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { SignInFailureRow } from '../storage/sql/sign-in-failures.js';
 
 type Settings = Pick<
@@ -73,7 +73,7 @@ export interface ProtectionState {
 }
 
 export function createSignInProtection(deps: {
-  storage: Pick<Storage, 'signInFailures'>;
+  storage: Pick<Storage, 'signInFailures' | 'transaction'>;
   clock: Clock;
   account: () => Settings;
 }) {
@@ -87,13 +87,15 @@ export function createSignInProtection(deps: {
     /**
      * Runs one password attempt for the identifier `key` (null: no identifier an account could have,
      * nothing counted): refuses it while the identifier must wait (429 with Retry-After), else runs
-     * `check`, forgets the failures on success, counts one on failure. `onLock(at, until)` is called
-     * when this failure starts a lockout.
+     * `check`, forgets the failures on success, counts one on failure. When this failure starts a
+     * lockout, `lockedWithin` writes what goes with it in the lockout's transaction (its webhook
+     * event), and `onLock(at, until)` is called once it committed.
      */
     async attempt<T>(
       key: string | null,
       check: () => Promise<T | undefined>,
       onLock: (at: number, until: number) => void = () => {},
+      lockedWithin?: (tx: Repos, at: number, until: number) => Promise<void>,
     ): Promise<T | undefined> {
       if (key === null) return check();
       const s = deps.account();
@@ -115,14 +117,23 @@ export function createSignInProtection(deps: {
       const penalty = penaltyMs(failures, s);
       const locks = failures >= s.sign_in_lock_after;
       // Also ends this attempt's lease when no wait follows.
-      if (penalty > 0 || row)
-        await storage.signInFailures.block(key, at + penalty, locks ? at : null, Math.max(memory, at + penalty));
-      if (locks) onLock(at, at + penalty);
+      const block = (repos: Pick<Repos, 'signInFailures'>) =>
+        repos.signInFailures.block(key, at + penalty, locks ? at : null, Math.max(memory, at + penalty));
+      if (locks) {
+        await storage.transaction(async (tx) => {
+          await block(tx);
+          await lockedWithin?.(tx, at, at + penalty);
+        });
+        onLock(at, at + penalty);
+      } else if (penalty > 0 || row) await block(storage);
       return undefined;
     },
-    /** Forgets the failures of these identifiers (an administrator's unlock); answers whether any were counted. */
-    async unlock(keys: string[]): Promise<boolean> {
-      return (await storage.signInFailures.clear(keys)) > 0;
+    /**
+     * Forgets the failures of these identifiers (an administrator's unlock); answers whether any were
+     * counted. With `repos`, in the caller's transaction.
+     */
+    async unlock(keys: string[], repos: Pick<Repos, 'signInFailures'> = storage): Promise<boolean> {
+      return (await repos.signInFailures.clear(keys)) > 0;
     },
     /** The state of the most restricted of these identifiers. */
     async state(keys: string[]): Promise<ProtectionState> {

@@ -119,6 +119,11 @@ export function createUserService(deps: {
   outbound: Pick<Outbound, 'fetch'>;
   /** Told when failed passwords lock a user's password sign-in (the lockout notice). */
   onLock?: (user: User, at: number, until: number, language?: LanguageFor) => void;
+  /**
+   * Writes what goes with a lockout in its transaction (its webhook event); answers what to do once
+   * it committed.
+   */
+  lockedWithin?: (tx: Repos, user: User, at: number, until: number) => Promise<() => void>;
   /** The before.signup hooks, asked before any user is created but by an administrator. */
   beforeSignup?: BeforeSignup;
 }) {
@@ -175,6 +180,8 @@ export function createUserService(deps: {
         generatedPassword?: boolean;
         /** Made by Ward or an administrator: admin-only fields may be written, required ones may wait. */
         byAdministrator?: boolean;
+        /** What must be written with the user, in its transaction (its audit row and webhook event). */
+        within?: (tx: Repos, user: User) => Promise<void>;
       } = {},
     ): Promise<User> {
       const { email, phone } = identifiersOf(data, 'data');
@@ -215,6 +222,7 @@ export function createUserService(deps: {
         const created = await create(user, tx);
         await storeSignupProfile(tx, created.id, extra, clock.now());
         if (custom) await storeCustomIdentifier(tx, created.id, custom, clock.now());
+        await opts.within?.(tx, created);
         return created;
       });
     },
@@ -284,6 +292,7 @@ export function createUserService(deps: {
       // An account's failures count together, by any of its identifiers; an identifier of no account
       // counts on its own, with the same thresholds (the answers do not tell which).
       const key = user ? accountKey(user.id) : named ? identifierKey(named.kind, named.value) : null;
+      let afterLock: (() => void) | undefined;
       const found = await protection.attempt(
         key,
         async () => {
@@ -295,7 +304,13 @@ export function createUserService(deps: {
         },
         (at, until) => {
           if (user) deps.onLock?.(user, at, until, language);
+          afterLock?.();
         },
+        user && deps.lockedWithin
+          ? async (tx, at, until) => {
+              afterLock = await deps.lockedWithin!(tx, user, at, until);
+            }
+          : undefined,
       );
       // Account setting: an email must be confirmed before a password signs in (the password was right).
       if (
@@ -311,7 +326,12 @@ export function createUserService(deps: {
      * A user created by a first passwordless sign-in: no password, the address that received the
      * code as its only, verified identifier. An address taken meanwhile answers that account.
      */
-    async createByAddress(field: 'email' | 'phone_number', address: string): Promise<User> {
+    async createByAddress(
+      field: 'email' | 'phone_number',
+      address: string,
+      /** What must be written with the user, in its transaction (its webhook event). */
+      within?: (tx: Repos, user: User) => Promise<void>,
+    ): Promise<User> {
       const email = field === 'email' ? address : null;
       const phone_number = field === 'phone_number' ? address : null;
       const set = await askHooks(
@@ -337,6 +357,7 @@ export function createUserService(deps: {
           );
           const extra = withFields(undefined, set);
           if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+          await within?.(tx, user);
           return user;
         });
       } catch (e) {
@@ -357,6 +378,8 @@ export function createUserService(deps: {
         family_name?: string;
       },
       provider: string,
+      /** What must be written with the user, in its transaction (its webhook event). */
+      within?: (tx: Repos, user: User) => Promise<void>,
     ): Promise<User> {
       const email = profile.email_verified ? normalizeEmail(profile.email) : null;
       const given_name = profile.given_name?.slice(0, 200) ?? null;
@@ -383,6 +406,7 @@ export function createUserService(deps: {
         );
         const extra = withFields(undefined, set);
         if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+        await within?.(tx, user);
         return user;
       });
     },

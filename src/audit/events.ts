@@ -5,9 +5,21 @@ import type { WardMetrics } from '../observability/ward-metrics.js';
 import type { AuditRow } from '../storage/sql/audit.js';
 import type { Storage } from '../storage/storage.js';
 import { isDatabaseUnavailable, type OutageLog } from '../storage/unavailable.js';
-import { eventOfAudit, writeOutbox } from '../webhooks/outbox.js';
+import { eventOfAudit, type OutboxRepos, writeOutbox } from '../webhooks/outbox.js';
 
 type Level = 'info' | 'warn' | 'error';
+
+/**
+ * A security event that reports a change, its webhook outbox rows already written in that change's
+ * transaction (`stage`); `emitStaged` logs it and buffers its audit row once the change committed.
+ */
+export interface StagedEvent {
+  readonly name: string;
+  readonly fields: Record<string, unknown>;
+  readonly row: AuditRow;
+  /** The deliveries its outbox rows queued. */
+  readonly queued: number;
+}
 
 /** Outcome of an event by its name: refusals and failures are not successes. */
 function outcomeOf(name: string): 'success' | 'failed' | 'denied' {
@@ -33,6 +45,10 @@ const MAX_HELD = 10_000;
  * every 100 events), not one commit each. `flush()` writes what is pending: the audit API calls it
  * before reading, and shutdown calls it last (`final`). The log line is never delayed.
  *
+ * A webhook event (webhooks/catalog.ts) is written with its audit row in the batch's transaction,
+ * unless it reports a change: then `stage` writes it in the change's own transaction and
+ * `emitStaged` buffers only its audit row (docs/webhooks.md, the outbox).
+ *
  * A database outage loses no row that can be kept: a batch that failed because the database is
  * unreachable goes back in front of the pending rows and is written when the database answers again.
  */
@@ -50,6 +66,10 @@ export function createSecurityEvents(deps: {
   let writing: Promise<void> = Promise.resolve();
   /** The last write found the database unreachable: only the retry timer writes until one succeeds. */
   let holding = false;
+  /** Buffered rows whose outbox rows their change's transaction wrote (stage): the batch writes none. */
+  const staged = new WeakSet<AuditRow>();
+  /** Whether a buffered staged event queued deliveries (the next flush tells the sender). */
+  let stagedQueued = false;
 
   function schedule(ms: number): void {
     if (timer) return;
@@ -76,15 +96,23 @@ export function createSecurityEvents(deps: {
     }
     const rows = pending;
     pending = [];
+    // Staged events queued deliveries (already committed): the sender is told once per batch, as for
+    // the batch's own events, not once per event.
+    if (stagedQueued) {
+      stagedQueued = false;
+      deps.webhooks?.kick();
+    }
     // Batches are written one after another, so their order in the table follows the events'.
     writing = writing.then(async () => {
       if (!rows.length) return;
       try {
-        // Rows that are webhook events get their outbox rows in the same transaction (webhooks/outbox.ts).
-        if (rows.some((row) => eventOfAudit(row) !== null)) {
+        // Rows that are webhook events get their outbox rows in the same transaction (webhooks/outbox.ts),
+        // but a staged row: its outbox rows were written in its change's transaction.
+        const events = rows.filter((row) => !staged.has(row) && eventOfAudit(row) !== null);
+        if (events.length) {
           const queued = await deps.storage.transaction(async (tx) => {
             await tx.audit.insertMany(rows);
-            return writeOutbox(tx, rows, deps.clock.now());
+            return writeOutbox(tx, events, deps.clock.now());
           });
           if (queued) deps.webhooks?.kick();
         } else await deps.storage.audit.insertMany(rows);
@@ -98,26 +126,61 @@ export function createSecurityEvents(deps: {
     return writing;
   }
 
+  /** The audit row of an event, as the batch writes it. */
+  function rowOf(name: string, fields: Record<string, unknown>): AuditRow {
+    const userId = typeof fields.user_id === 'string' ? fields.user_id : null;
+    const clientId = typeof fields.client_id === 'string' ? fields.client_id : null;
+    const { user_id: _u, client_id: _c, ...details } = fields;
+    return {
+      id: randomId(),
+      at: deps.clock.now(),
+      actor_type: userId ? 'user' : 'client',
+      actor_id: userId ?? clientId ?? 'anonymous',
+      action: name,
+      target: clientId ? `client:${clientId}`.slice(0, 400) : null,
+      ip: typeof fields.ip === 'string' ? fields.ip : null,
+      outcome: outcomeOf(name),
+      details: JSON.stringify(details),
+    };
+  }
+
+  function log(name: string, fields: Record<string, unknown>, message: string, level: Level): void {
+    deps.log[level]({ event: name, ...fields }, message);
+    deps.metrics.securityEvent(name, fields);
+  }
+
+  function buffer(row: AuditRow): void {
+    pending.push(row);
+    if (pending.length >= FLUSH_ROWS && !holding) void flush();
+    else schedule(FLUSH_MS);
+  }
+
   return {
+    /**
+     * An event with no change of its own in the database (login.failed, a code sent, ...): logged at
+     * once; its audit row, and the webhook event it stands for, written with the next batch.
+     */
     async emit(name: string, fields: Record<string, unknown>, message: string, level: Level = 'info'): Promise<void> {
-      deps.log[level]({ event: name, ...fields }, message);
-      deps.metrics.securityEvent(name, fields);
-      const userId = typeof fields.user_id === 'string' ? fields.user_id : null;
-      const clientId = typeof fields.client_id === 'string' ? fields.client_id : null;
-      const { user_id: _u, client_id: _c, ...details } = fields;
-      pending.push({
-        id: randomId(),
-        at: deps.clock.now(),
-        actor_type: userId ? 'user' : 'client',
-        actor_id: userId ?? clientId ?? 'anonymous',
-        action: name,
-        target: clientId ? `client:${clientId}`.slice(0, 400) : null,
-        ip: typeof fields.ip === 'string' ? fields.ip : null,
-        outcome: outcomeOf(name),
-        details: JSON.stringify(details),
-      });
-      if (pending.length >= FLUSH_ROWS && !holding) void flush();
-      else schedule(FLUSH_MS);
+      log(name, fields, message, level);
+      buffer(rowOf(name, fields));
+    },
+    /**
+     * The webhook outbox rows of an event that reports a change, written with `tx`: call it inside the
+     * change's transaction, and `emitStaged` with its answer after the commit. A rolled-back change
+     * thus sends nothing, and a committed one always has its event; the audit row itself is still
+     * buffered (the batch keeps the hot paths' inserts cheap).
+     */
+    async stage(tx: OutboxRepos, name: string, fields: Record<string, unknown>): Promise<StagedEvent> {
+      const row = rowOf(name, fields);
+      const queued = eventOfAudit(row) ? await writeOutbox(tx, [row], row.at) : 0;
+      return { name, fields, row, queued };
+    },
+    /** A staged event once its change committed: logged at once, its audit row buffered. */
+    emitStaged(event: StagedEvent, message: string, level: Level = 'info'): void {
+      log(event.name, event.fields, message, level);
+      staged.add(event.row);
+      buffer(event.row);
+      if (event.queued) stagedQueued = true;
     },
     flush,
   };

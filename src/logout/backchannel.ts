@@ -12,7 +12,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Outbound } from '../lib/outbound/client.js';
 import { startQueueLoop } from '../lib/queue-loop.js';
 import { randomId } from '../lib/random.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import type { LogoutDeliveryRow } from '../storage/sql/logout-deliveries.js';
 import { signLogoutToken } from './logout-token.js';
 
@@ -63,9 +63,14 @@ export interface BackchannelDeps {
 export async function endSessionEverywhere(
   deps: BackchannelDeps & { delivery?: { kick(): void } },
   session: { id: string; userId: string },
+  /** What must be written with the session's end, in its transaction (its webhook event). */
+  within?: (tx: Repos) => Promise<void>,
 ): Promise<number> {
   const rows = await deliveriesFor(deps, { sessionId: session.id, userId: session.userId });
-  await deps.sessions.end(session.id, (tx) => tx.logoutDeliveries.enqueue(rows));
+  await deps.sessions.end(session.id, async (tx) => {
+    await tx.logoutDeliveries.enqueue(rows);
+    await within?.(tx);
+  });
   if (rows.length) deps.delivery?.kick();
   return rows.length;
 }
@@ -97,16 +102,20 @@ export async function endSessionsOfUser(
   deps: { storage: Storage; clients: ClientService; clock: Clock; delivery?: { kick(): void } },
   userId: string,
   keep?: { grant: string | null; session: string | null },
+  /** What must be written with the sessions' end, in its transaction (its audit row and webhook event). */
+  within?: (tx: Repos, ended: { sessions: number; grants: number }) => Promise<void>,
 ): Promise<{ sessions: number; grants: number }> {
   const keepSession = keep?.session ?? null;
   const logouts = await deliveriesForUser(deps, userId, keepSession);
   const now = deps.clock.now();
   const ended = await deps.storage.transaction(async (tx) => {
     await tx.logoutDeliveries.enqueue(logouts);
-    return {
+    const done = {
       sessions: await tx.sessions.revokeAllForUser(userId, now, keepSession),
       grants: await tx.tokens.revokeGrantsOfUser(userId, now, keep),
     };
+    await within?.(tx, done);
+    return done;
   });
   if (logouts.length) deps.delivery?.kick();
   return ended;

@@ -17,7 +17,7 @@ import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
 import type { PasswordReset } from '../self-service/password-reset.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UserLifecycleRoutesDeps {
@@ -106,26 +106,14 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
           throw invalidField('invite', 'an invited user chooses their password: send no password');
         if (invite !== true && data.password === undefined) throw missingField('password');
         if (invite === true && data.email === undefined) throw missingField('email');
-        let u: User;
-        try {
-          u = invite
-            ? await r.users.createPasswordless(
-                randomId(),
-                await r.users.passwordlessProfile(data, 'data'),
-                async () => {},
-                'administrator',
-              )
-            : await r.users.signup(data, null, { byAdministrator: true });
-        } catch (e) {
-          throw topLevelFields(e);
-        }
-        if (invite) await r.passwordReset.sendByAdministrator(u, 'invitation');
         const now = r.clock.now();
-        const flags = {
-          email_verified: !!(email_verified && u.email),
-          phone_number_verified: !!(phone_number_verified && u.phone_number),
-        };
-        await r.storage.transaction(async (tx) => {
+        // The verification flags, the audit row and its webhook event go in the user's transaction:
+        // a failure after the user's insert leaves neither the user nor the event.
+        const within = async (tx: Repos, u: User) => {
+          const flags = {
+            email_verified: !!(email_verified && u.email),
+            phone_number_verified: !!(phone_number_verified && u.phone_number),
+          };
           if (flags.email_verified || flags.phone_number_verified) await tx.users.setVerification(u.id, flags, now);
           await recordAudit(tx, now, actor, 'user.created', `user:${u.id}`, 'success', {
             email: u.email !== null,
@@ -133,7 +121,21 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
             invited: invite === true,
             ...flags,
           });
-        });
+        };
+        let u: User;
+        try {
+          u = invite
+            ? await r.users.createPasswordless(
+                randomId(),
+                await r.users.passwordlessProfile(data, 'data'),
+                within,
+                'administrator',
+              )
+            : await r.users.signup(data, null, { byAdministrator: true, within });
+        } catch (e) {
+          throw topLevelFields(e);
+        }
+        if (invite) await r.passwordReset.sendByAdministrator(u, 'invitation');
         return view((await r.users.find(u.id))!);
       },
     }),
@@ -230,8 +232,12 @@ export function userLifecycleRoutes(r: UserLifecycleRoutesDeps): ManagementRoute
       response: { status: 200, schema: partialObject({ unlocked: Type.Boolean() }) },
       handler: async ({ actor, params }) => {
         const u = await existing(params.userId);
-        const unlocked = await r.users.protection.unlock(keysOfUser(u));
-        await recordAudit(r.storage, r.clock.now(), actor, 'user.unlocked', `user:${u.id}`, 'success', { unlocked });
+        const now = r.clock.now();
+        const unlocked = await r.storage.transaction(async (tx) => {
+          const done = await r.users.protection.unlock(keysOfUser(u), tx);
+          await recordAudit(tx, now, actor, 'user.unlocked', `user:${u.id}`, 'success', { unlocked: done });
+          return done;
+        });
         return { unlocked };
       },
     }),

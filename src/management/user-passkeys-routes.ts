@@ -70,10 +70,13 @@ export function userPasskeyRoutes(r: UserPasskeysRoutesDeps): ManagementRoute[] 
         const user = await r.users.find(params.userId);
         if (!user) throw notFound('No such passkey for this user');
         requireAuthorityOver(actor, user);
-        if (!(await r.storage.passkeys.delete(params.userId, params.passkeyId)))
-          throw notFound('No such passkey for this user');
-        await recordAudit(r.storage, r.clock.now(), actor, 'user.passkey_removed', `user:${params.userId}`, 'success', {
-          passkey_id: params.passkeyId,
+        const now = r.clock.now();
+        await r.storage.transaction(async (tx) => {
+          if (!(await tx.passkeys.delete(params.userId, params.passkeyId)))
+            throw notFound('No such passkey for this user');
+          await recordAudit(tx, now, actor, 'user.passkey_removed', `user:${params.userId}`, 'success', {
+            passkey_id: params.passkeyId,
+          });
         });
       },
     }),

@@ -18,7 +18,7 @@ import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
 import type { FactorNotices } from '../stepup/factor-notices.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UsersRoutesDeps {
@@ -53,7 +53,8 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
     return u;
   }
   /** Ends every session of a user and revokes every grant (refresh and access tokens). */
-  const endEverything = (userId: string) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, userId);
+  const endEverything = (userId: string, within?: (tx: Repos) => Promise<void>) =>
+    endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, userId, undefined, within);
   return [
     managementRoute({
       method: 'GET',
@@ -160,8 +161,9 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
       handler: async ({ actor, params }) => {
         const u = await existing(params.userId);
         const now = r.clock.now();
-        await endEverything(u.id);
-        await recordAudit(r.storage, now, actor, 'user.sessions_revoked', `user:${u.id}`, 'success');
+        await endEverything(u.id, (tx) =>
+          recordAudit(tx, now, actor, 'user.sessions_revoked', `user:${u.id}`, 'success'),
+        );
       },
     }),
     managementRoute({
@@ -200,9 +202,12 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
             });
           });
         if (disabled !== undefined) {
-          await r.storage.users.setDisabled(u.id, disabled, now);
+          // The flag, its audit row and webhook event in one transaction; disabling ends the sessions after.
+          await r.storage.transaction(async (tx) => {
+            await tx.users.setDisabled(u.id, disabled, now);
+            await recordAudit(tx, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled });
+          });
           if (disabled) await endEverything(u.id);
-          await recordAudit(r.storage, now, actor, 'user.updated', `user:${u.id}`, 'success', { disabled });
         }
         await r.profiles.apply(u, change, actor);
         return {
@@ -233,8 +238,10 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
         requireHolds(actor, permissionsOf(role), `The role ${role}`);
         requireHolds(actor, permissionsOf(u.role), `Changing the role of a user who is ${u.role}`);
         const now = r.clock.now();
-        await r.storage.users.setRole(u.id, role, now);
-        await recordAudit(r.storage, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });
+        await r.storage.transaction(async (tx) => {
+          await tx.users.setRole(u.id, role, now);
+          await recordAudit(tx, now, actor, 'user.role_changed', `user:${u.id}`, 'success', { role });
+        });
         return view((await r.users.find(u.id))!);
       },
     }),

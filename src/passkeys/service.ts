@@ -7,7 +7,7 @@ import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import { randomId } from '../lib/random.js';
 import type { Passkey } from '../storage/sql/passkeys.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 import { type Ceremony, createChallengeStore } from './challenges.js';
 import { allowedOrigin, relyingParty } from './relying-party.js';
 
@@ -206,7 +206,12 @@ export function createPasskeys(deps: PasskeyDeps) {
     list: (userId: string): Promise<Passkey[]> => deps.storage.passkeys.listOfUser(userId),
 
     /** Removes a passkey of the user, unless it is their last way to sign in (no password, no provider). */
-    async remove(user: { id: string; password_hash: string | null }, id: string): Promise<void> {
+    /** Removes a passkey, never the last way in; `within` writes what goes with it (its webhook event). */
+    async remove(
+      user: { id: string; password_hash: string | null },
+      id: string,
+      within?: (tx: Repos) => Promise<void>,
+    ): Promise<void> {
       await deps.storage.transaction(async (tx) => {
         await tx.passkeys.lockUser(user.id);
         const keys = await tx.passkeys.listOfUser(user.id);
@@ -214,6 +219,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         const others = keys.length > 1 || !!user.password_hash || (await tx.identities.listOfUser(user.id)).length > 0;
         if (!others) throw new WardError('lastSignInMethod');
         await tx.passkeys.delete(user.id, id);
+        await within?.(tx);
       });
     },
   };

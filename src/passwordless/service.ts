@@ -6,7 +6,7 @@
 import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
 import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
 import type { UserService } from '../accounts/users.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
 import { invalidField, missingField } from '../errors/refusals.js';
 import { WardError } from '../errors/ward-error.js';
@@ -132,8 +132,16 @@ export function createPasswordless(deps: PasswordlessDeps) {
       let user = row.user_id
         ? await storage.users.findById(row.user_id)
         : await findBy({ field, address: row.destination });
-      if (!user && !row.user_id && deps.account().passwordless.signup)
-        user = await deps.users.createByAddress(field, row.destination);
+      // An account created by a first passwordless sign-in is a signup: its user.created event is
+      // written with the user, in its transaction (an address taken meanwhile answers that account).
+      let signedUp: StagedEvent | undefined;
+      if (!user && !row.user_id && deps.account().passwordless.signup) {
+        const method = row.channel === 'sms' ? 'sms' : 'magic_link';
+        user = await deps.users.createByAddress(field, row.destination, async (tx, u) => {
+          signedUp = await deps.events.stage(tx, 'account.signup', { user_id: u.id, method });
+        });
+        if (signedUp) deps.events.emitStaged(signedUp, 'signup by a first passwordless sign-in');
+      }
       if (!user || user.disabled) throw new WardError('invalidVerificationCode');
       const first = isFirstProof(user, field, row.destination);
       await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());

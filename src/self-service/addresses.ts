@@ -4,7 +4,7 @@
 // phone_number_verified in ID tokens and userinfo).
 import type { AccountCodes, AccountCodePurpose } from '../accounts/codes.js';
 import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import { WardError } from '../errors/ward-error.js';
 import { invalidField } from '../errors/refusals.js';
 import type { Delivery } from '../integrations/delivery.js';
@@ -63,8 +63,14 @@ export function createAddresses(deps: AddressDeps) {
 
   /** Makes a confirmed change of address the user's own; another account's address is a 409. */
   async function applyChange(user: User, field: 'email' | 'phone_number', address: string): Promise<void> {
+    // The change and its webhook event in one transaction.
+    let changed: StagedEvent;
     try {
-      await storage.users.changeAddress(user.id, field, address, clock.now());
+      changed = await storage.transaction(async (tx) => {
+        await tx.users.changeAddress(user.id, field, address, clock.now());
+        const name = field === 'email' ? 'account.email_changed' : 'account.phone_changed';
+        return deps.events.stage(tx, name, { user_id: user.id });
+      });
     } catch (e) {
       if (isUniqueViolation(e)) throw new WardError(field === 'email' ? 'emailInUse' : 'phoneNumberInUse');
       throw e;
@@ -72,22 +78,19 @@ export function createAddresses(deps: AddressDeps) {
     const old = field === 'email' ? user.email : user.phone_number;
     if (old && old !== address)
       tellOld(field === 'email' ? 'email_changed' : 'phone_changed', field === 'email' ? 'email' : 'sms', old, address);
-    await deps.events.emit(
-      field === 'email' ? 'account.email_changed' : 'account.phone_changed',
-      { user_id: user.id },
-      `${field} changed`,
-    );
+    deps.events.emitStaged(changed, `${field} changed`);
   }
 
   /** Marks the user's current address verified (false when it is no longer theirs). */
   async function markVerified(user: User, field: 'email' | 'phone_number', address: string): Promise<void> {
-    if (!(await storage.users.markVerified(user.id, field, address, clock.now())))
-      throw new WardError('invalidVerificationCode');
-    await deps.events.emit(
-      field === 'email' ? 'account.email_verified' : 'account.phone_verified',
-      { user_id: user.id },
-      `${field} verified`,
-    );
+    // The flag and its webhook event in one transaction.
+    const verified = await storage.transaction(async (tx) => {
+      if (!(await tx.users.markVerified(user.id, field, address, clock.now())))
+        throw new WardError('invalidVerificationCode');
+      const name = field === 'email' ? 'account.email_verified' : 'account.phone_verified';
+      return deps.events.stage(tx, name, { user_id: user.id });
+    });
+    deps.events.emitStaged(verified, `${field} verified`);
   }
 
   /** The live verification or change link of a token, and its user (live, enabled). */

@@ -5,7 +5,7 @@
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { accountKey, createSignInProtection } from '../accounts/sign-in-protection.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
 import { missingField } from '../errors/refusals.js';
@@ -72,12 +72,17 @@ export async function changePassword(
     { userId: user.id, amr: who.amr, authTime: who.authTime },
   );
   await enforcePasswordPolicy(deps.account(), input.password, user, 'password', { outbound: deps.outbound });
-  await deps.storage.users.setPassword(user.id, await hashPassword(input.password), deps.clock.now());
+  const hash = await hashPassword(input.password);
   const keep =
     'grant' in who.keep
       ? { grant: who.keep.grant, session: (await deps.storage.tokens.findGrant(who.keep.grant))?.session_id ?? null }
       : { grant: null, session: who.keep.session };
-  const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, keep);
+  // The new password, the other sessions' end and the webhook event in one transaction.
+  let changed: StagedEvent | undefined;
+  await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, keep, async (tx, ended) => {
+    await tx.users.setPassword(user.id, hash, deps.clock.now());
+    changed = await deps.events.stage(tx, 'account.password_changed', { user_id: user.id, ...ended });
+  });
   tellPasswordChanged(deps, user, deps.clock.now());
-  await deps.events.emit('account.password_changed', { user_id: user.id, ...ended }, 'password changed');
+  if (changed) deps.events.emitStaged(changed, 'password changed');
 }

@@ -7,7 +7,7 @@ import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
 import { enforcePasswordPolicy } from '../accounts/password-policy.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { keysOfUser } from '../accounts/sign-in-protection.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { ClientService } from '../clients/service.js';
 import type { AccountSettings } from '../config/types.js';
 import { missingField } from '../errors/refusals.js';
@@ -50,23 +50,28 @@ export function createPasswordReset(deps: PasswordResetDeps) {
   async function finish(user: User, row: CheckedCode, password: unknown): Promise<{ returnTo?: string }> {
     if (typeof password !== 'string' || password === '') throw missingField('password');
     await enforcePasswordPolicy(deps.account(), password, user, 'password', { outbound: deps.outbound });
+    const hash = await hashPassword(password);
     await codes.consume(row);
     const now = clock.now();
     const field = row.channel === 'sms' ? 'phone_number' : 'email';
     // Pre-hijacking: a first proof of the address also unlinks what someone made before it.
     if (isFirstProof(user, field, row.destination)) await endUnprovenAccess(deps, user, field, { keepPassword: true });
-    await storage.users.setPassword(user.id, await hashPassword(password), now);
-    await storage.users.markVerified(user.id, field, row.destination, now);
+    // The password, the address proven, the end of any wait or lockout of failed passwords (the
+    // lockout notice says to reset), the sessions' end and the webhook event in one transaction.
+    let reset: StagedEvent | undefined;
+    await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id, undefined, async (tx, ended) => {
+      await tx.users.setPassword(user.id, hash, now);
+      await tx.users.markVerified(user.id, field, row.destination, now);
+      await tx.signInFailures.clear(keysOfUser(user));
+      reset = await deps.events.stage(tx, 'account.password_reset', {
+        user_id: user.id,
+        channel: row.channel,
+        ...ended,
+      });
+    });
     await codes.supersedeOfUser(user.id, 'reset_password');
-    // A reset ends any wait or lockout of failed passwords (the lockout notice says to reset).
-    await storage.signInFailures.clear(keysOfUser(user));
-    const ended = await endSessionsOfUser({ ...deps, delivery: deps.logoutDelivery }, user.id);
     tellPasswordChanged(deps, user, clock.now());
-    await deps.events.emit(
-      'account.password_reset',
-      { user_id: user.id, channel: row.channel, ...ended },
-      'password reset',
-    );
+    if (reset) deps.events.emitStaged(reset, 'password reset');
     return { returnTo: row.values.return_to };
   }
 

@@ -10,7 +10,7 @@ import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/secrets.js';
 import { parseUserAgent } from '../lib/user-agent.js';
 import { endSessionEverywhere, endSessionsOfUser } from '../logout/backchannel.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 
 export interface SignInsDeps {
   account: () => AccountSettings;
@@ -112,11 +112,15 @@ export function endOtherSessions(
   d: SignInsDeps,
   userId: string,
   keep: { session: string | null; grant?: string | null },
+  /** What must be written with the sessions' end, in its transaction (its webhook event). */
+  within?: (tx: Repos, ended: { sessions: number; grants: number }) => Promise<void>,
 ): Promise<{ sessions: number; grants: number }> {
-  return endSessionsOfUser({ ...d, delivery: d.logoutDelivery }, userId, {
-    session: keep.session,
-    grant: keep.grant ?? null,
-  });
+  return endSessionsOfUser(
+    { ...d, delivery: d.logoutDelivery },
+    userId,
+    { session: keep.session, grant: keep.grant ?? null },
+    within,
+  );
 }
 
 const detailOf = (details: string): string | null => {

@@ -14,11 +14,11 @@ import { sha256 } from '../lib/secrets.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
 import type { UserService } from '../accounts/users.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { SocialProviders } from './providers.js';
-import type { Storage } from '../storage/storage.js';
+import type { Repos, Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface SocialDeps {
@@ -54,16 +54,13 @@ export function createSocialService(r: SocialDeps) {
     provider: string,
     subject: string,
     email: string | undefined | null,
+    /** In the caller's transaction: a unique violation is the caller's to handle. */
+    tx?: Pick<Repos, 'identities'>,
   ): Promise<void> {
+    const row = { id: randomId(), user_id: userId, provider, subject, email: email ?? null, created_at: r.clock.now() };
+    if (tx) return tx.identities.insert(row);
     try {
-      await r.storage.identities.insert({
-        id: randomId(),
-        user_id: userId,
-        provider,
-        subject,
-        email: email ?? null,
-        created_at: r.clock.now(),
-      });
+      await r.storage.identities.insert(row);
     } catch (e) {
       if (!isUniqueViolation(e)) throw e; // linked meanwhile by a parallel callback: the same link
     }
@@ -104,9 +101,13 @@ export function createSocialService(r: SocialDeps) {
       const signupToken = await signup.issue(provider, profile, { interaction, clientId }, missing);
       return { kind: 'complete', signupToken, interaction, provider };
     }
-    const user = await r.users.createFederated(profile, provider);
+    // The event is written with the user, in its transaction.
+    let created: StagedEvent | undefined;
+    const user = await r.users.createFederated(profile, provider, async (tx, u) => {
+      created = await r.events.stage(tx, 'social.user_created', { provider, user_id: u.id });
+    });
     await link(user.id, provider, profile.sub, profile.email);
-    await r.events.emit('social.user_created', { provider, user_id: user.id }, 'user created by social login');
+    if (created) r.events.emitStaged(created, 'user created by social login');
     return { kind: 'user', user, interaction, provider };
   }
 
@@ -321,13 +322,23 @@ export function createSocialService(r: SocialDeps) {
       };
       const user = await r.users.authenticate({ email: saved.email }, password);
       if (!user || user.id !== row.user_id) return null;
-      if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
-      await link(user.id, saved.provider, saved.subject, saved.email);
-      await r.events.emit(
-        'social.linked',
-        { provider: saved.provider, user_id: user.id },
-        'identity linked after the account proved itself',
-      );
+      // The token used up, the identity and its webhook event in one transaction.
+      const fields = { provider: saved.provider, user_id: user.id };
+      let linked: StagedEvent | null;
+      try {
+        linked = await r.storage.transaction(async (tx) => {
+          if ((await tx.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
+          await link(user.id, saved.provider, saved.subject, saved.email, tx);
+          return r.events.stage(tx, 'social.linked', fields);
+        });
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+        // Linked meanwhile by a parallel callback (its own event): the token is used up all the same.
+        if ((await r.storage.oneTime.consume('social_link', row.digest, r.clock.now())).state !== 'ok') return null;
+        return { user, provider: saved.provider, interaction: saved.interaction };
+      }
+      if (!linked) return null;
+      r.events.emitStaged(linked, 'identity linked after the account proved itself');
       return { user, provider: saved.provider, interaction: saved.interaction };
     },
   };

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
 import type { UpstreamProfile } from './upstream.js';
 import type { UserService } from '../accounts/users.js';
-import type { SecurityEvents } from '../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
@@ -195,20 +195,28 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
         extra: change,
       };
       let user: User;
+      let created: StagedEvent | undefined;
       try {
         user = await r.users.createPasswordless(
           p.userId,
           profile,
-          async (tx, created) => {
+          async (tx, newUser) => {
             const spent = await tx.oneTime.consume(KIND, sha256(token as string), r.clock.now());
             if (spent.state !== 'ok') throw new Spent();
             await tx.identities.insert({
               id: randomId(),
-              user_id: created.id,
+              user_id: newUser.id,
               provider: p.provider,
               subject: p.subject,
               email: p.claims.email ?? null,
               created_at: r.clock.now(),
+            });
+            // The event is written with the user, in its transaction.
+            created = await r.events.stage(tx, 'social.user_created', {
+              provider: p.provider,
+              user_id: newUser.id,
+              client_id: p.clientId,
+              completed: true,
             });
           },
           { method: 'social', provider: p.provider },
@@ -220,11 +228,7 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
         if (e instanceof WardError && e.status === 409 && !(await live(token))) return null;
         throw e;
       }
-      await r.events.emit(
-        'social.user_created',
-        { provider: p.provider, user_id: user.id, client_id: p.clientId, completed: true },
-        'user created by social login once the profile was completed',
-      );
+      if (created) r.events.emitStaged(created, 'user created by social login once the profile was completed');
       return { user, pending: p, emailToVerify: !!user.email && !user.email_verified };
     },
 

@@ -73,10 +73,14 @@ export function createMessageFactors(r: MessageFactorDeps) {
       const row = await r.verification.verify(challenge.id, code, 'register', user.id);
       const before = await verifiedFactors(r.storage, user.id);
       const now = r.clock.now();
-      if (row.credential_id) await r.storage.mfaCredentials.markVerified(row.credential_id, now);
-      // A change of factors ends the trust given to devices (SU-09, MF-03), and the user is told.
-      await r.storage.trustedDevices.revokeAllOfUser(user.id, now);
-      await r.events.emit('mfa.credential_added', { user_id: user.id, type: channel }, 'second factor verified');
+      // The factor, the end of the trust given to devices (SU-09, MF-03) and the webhook event in one
+      // transaction; the user is told.
+      const added = await r.storage.transaction(async (tx) => {
+        if (row.credential_id) await tx.mfaCredentials.markVerified(row.credential_id, now);
+        await tx.trustedDevices.revokeAllOfUser(user.id, now);
+        return r.events.stage(tx, 'mfa.credential_added', { user_id: user.id, type: channel });
+      });
+      r.events.emitStaged(added, 'second factor verified');
       if (row.credential_id)
         r.notices.factorChanged({
           user,

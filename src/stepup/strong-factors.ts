@@ -169,13 +169,16 @@ export function createStrongFactors(r: StrongFactorDeps) {
         return refuse(user.id, 'totp', 'wrong');
       const before = await verifiedFactors(r.storage, user.id);
       const now = r.clock.now();
-      const recoveryCodes = await r.storage.transaction(async (tx) => {
+      const fields = { user_id: user.id, type: 'totp' };
+      const { recoveryCodes, added } = await r.storage.transaction(async (tx) => {
         await tx.mfaCredentials.markVerified(found.credential.id, now);
         // A change of factors ends the trust given to devices (SU-09, MF-03).
         await tx.trustedDevices.revokeAllOfUser(user.id, now);
-        return (await tx.recoveryCodes.countUnused(user.id)) === 0 ? newSet(tx, user.id) : null;
+        const codes = (await tx.recoveryCodes.countUnused(user.id)) === 0 ? await newSet(tx, user.id) : null;
+        // The webhook event is written with the change.
+        return { recoveryCodes: codes, added: await r.events.stage(tx, 'mfa.credential_added', fields) };
       });
-      await r.events.emit('mfa.credential_added', { user_id: user.id, type: 'totp' }, 'second factor verified');
+      r.events.emitStaged(added, 'second factor verified');
       if (recoveryCodes)
         await r.events.emit(
           'mfa.recovery_codes_generated',
@@ -193,14 +196,15 @@ export function createStrongFactors(r: StrongFactorDeps) {
       if (!target) throw notFound('No authenticator app to remove');
       const now = r.clock.now();
       const removed = await r.storage.transaction(async (tx) => {
-        if (!(await tx.mfaCredentials.delete(target.id))) return false;
+        if (!(await tx.mfaCredentials.delete(target.id))) return null;
         await tx.totpSecrets.delete(target.id);
         await tx.recoveryCodes.deleteAllOfUser(user.id);
         await tx.trustedDevices.revokeAllOfUser(user.id, now);
-        return true;
+        // The webhook event is written with the change.
+        return r.events.stage(tx, 'mfa.credential_removed', { user_id: user.id, type: 'totp' });
       });
       if (!removed) throw notFound('No authenticator app to remove');
-      await r.events.emit('mfa.credential_removed', { user_id: user.id, type: 'totp' }, 'second factor removed');
+      r.events.emitStaged(removed, 'second factor removed');
       if (target.verified_at !== null) {
         const before = all.filter((c) => c.verified_at !== null);
         r.notices.factorChanged({ user, change: 'factor_removed', factor: { type: 'totp' }, before, at: now, locale });

@@ -32,7 +32,7 @@ const withProfile = (description: string, from: string[], details: Record<string
 
 export const EVENT_TYPES = {
   'user.created': withProfile(
-    'An account was created: by the management API, a signup (hosted page or API), social login or a passkey.',
+    'An account was created: by the management API, a signup (hosted page or API), social login, a passkey or a first passwordless sign-in.',
     ['user.created', 'account.signup', 'social.user_created', 'passkey.signup'],
     { method, provider: str('The social provider, for an account created by social login.') },
   ),

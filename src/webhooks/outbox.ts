@@ -1,6 +1,7 @@
 // The outbox: audit rows -> webhook events -> one delivery per enabled endpoint that wants the type,
-// written with the caller's repositories, so inside the transaction that writes the audit rows (and,
-// for the management API's changes, the change itself). Nothing is written when no endpoint wants
+// written with the caller's repositories, so inside the transaction of the change they report (the
+// management API's recordAudit, a security event's stage), or of the audit batch for the events
+// without a change of their own (login.failed, login.succeeded). Nothing is written when no endpoint wants
 // the event: a site without webhooks pays one small read per audited change.
 import { userView } from '../accounts/user-view.js';
 import { randomId } from '../lib/random.js';

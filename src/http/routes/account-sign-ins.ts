@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import { notFound } from '../../errors/refusals.js';
 import type { AccountNotice } from '../../interaction/pages/account-text.js';
 import type { AccountPageInput, SignInsView } from '../../interaction/pages/account.js';
@@ -87,12 +87,12 @@ export function accountSignInsRoutes<W extends Who>(app: WardApp, r: AccountSign
     if (!a) return reply;
     return page.attempt(req, reply, a, 'page', { back: a.back }, async () => {
       const userId = a.who.session.user.id;
-      const ended = await endOtherSessions(r, userId, { session: a.who.session.id });
-      await r.events.emit(
-        'sessions.others_ended',
-        { user_id: userId, by: 'account_page', ...ended },
-        'other sessions ended',
-      );
+      // The sessions' end and its webhook event in one transaction.
+      let staged: StagedEvent | undefined;
+      await endOtherSessions(r, userId, { session: a.who.session.id }, async (tx, ended) => {
+        staged = await r.events.stage(tx, 'sessions.others_ended', { user_id: userId, by: 'account_page', ...ended });
+      });
+      if (staged) r.events.emitStaged(staged, 'other sessions ended');
       return page.seeOther(reply, 'others_ended', a.back);
     });
   });

@@ -18,7 +18,7 @@ import {
 } from './hosted-form.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
 import type { UserService } from '../../accounts/users.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { AccountSettings, WardConfig, CustomFieldSetting } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
@@ -125,10 +125,20 @@ export function signupPageRoutes(
     const language = pageLanguage(req, interaction.request);
     const clientId = interaction.request.client.client_id;
     let user: Awaited<ReturnType<typeof r.users.signup>>;
+    let signedUp: StagedEvent | undefined;
     try {
       await r.limiter('signup', req.ip, r.account().rate_limits.signup);
       await r.captcha.checkHosted('signup', params, req.ip);
-      user = await r.users.signup(signupData(params, fields));
+      // The signup's webhook event is written with the user, in its transaction.
+      user = await r.users.signup(signupData(params, fields), null, {
+        within: async (tx, u) => {
+          signedUp = await r.events.stage(tx, 'account.signup', {
+            client_id: clientId,
+            user_id: u.id,
+            method: 'hosted_page',
+          });
+        },
+      });
     } catch (e) {
       if (!(e instanceof WardError) || (e.status >= 500 && !isCaptchaRefusal(e))) throw e;
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
@@ -137,7 +147,7 @@ export function signupPageRoutes(
       const error = language === 'en' && details?.length ? details.join(' ') : e.userMessage(language);
       return page(req, reply, at, e.status, { error, values });
     }
-    await r.events.emit('account.signup', { client_id: clientId, user_id: user.id, method: 'hosted_page' }, 'signup');
+    if (signedUp) r.events.emitStaged(signedUp, 'signup');
     const verification = r.account().self_service.email_verification;
     if (verification !== 'off' && user.email) {
       r.addresses.sendSignupVerification(user, {

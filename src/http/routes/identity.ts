@@ -18,7 +18,7 @@ import {
 } from './schemas/identity.js';
 import { tknBinding } from '../browser-binding.js';
 import type { UserService } from '../../accounts/users.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -74,8 +74,18 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
       'return_to_after_email_confirmation',
       params.return_to_after_email_confirmation,
     );
-    const user = await r.users.signup(data as Record<string, unknown>);
-    await r.events.emit('account.signup', { client_id: client.client_id, user_id: user.id, method: 'api' }, 'signup');
+    // The signup's webhook event is written with the user, in its transaction.
+    let signedUp: StagedEvent | undefined;
+    const user = await r.users.signup(data as Record<string, unknown>, null, {
+      within: async (tx, u) => {
+        signedUp = await r.events.stage(tx, 'account.signup', {
+          client_id: client.client_id,
+          user_id: u.id,
+          method: 'api',
+        });
+      },
+    });
+    if (signedUp) r.events.emitStaged(signedUp, 'signup');
     if (verification !== 'off' && user.email) {
       r.addresses.sendSignupVerification(user, {
         clientId: client.client_id,

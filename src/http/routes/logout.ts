@@ -23,7 +23,7 @@ import { requireSingle, type Params } from '../../protocol/params.js';
 import { clearSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage } from '../page-language.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { WardConfig } from '../../config/types.js';
 import type { KeyStore } from '../../keys/key-store.js';
@@ -71,9 +71,12 @@ export function logoutRoutes(app: WardApp, r: LogoutDeps): void {
   async function endCurrentSession(req: FastifyRequest, reply: FastifyReply) {
     const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
     if (session) {
-      await endSessionEverywhere({ ...r, delivery: r.logoutDelivery }, session);
-      // Audited (and so a `logout` webhook event): whose session ended.
-      await r.events.emit('logout', { user_id: session.userId }, 'signed out');
+      // Audited, and its `logout` webhook event written with the session's end: whose session ended.
+      let ended: StagedEvent | undefined;
+      await endSessionEverywhere({ ...r, delivery: r.logoutDelivery }, session, async (tx) => {
+        ended = await r.events.stage(tx, 'logout', { user_id: session.userId });
+      });
+      if (ended) r.events.emitStaged(ended, 'signed out');
     }
     clearSessionCookie(reply);
   }

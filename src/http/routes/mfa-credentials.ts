@@ -75,10 +75,14 @@ export function mfaCredentialRoutes(app: WardApp, r: MfaCredentialsDeps): void {
     const target = all.find((c) => c.type === type && (destination === null || c.destination === destination));
     if (!target) throw notFound(`No ${type} factor to remove`);
     const now = r.clock.now();
-    // Two removals at once: the second finds it gone (one change, one notice).
-    if (!(await r.storage.mfaCredentials.delete(target.id))) throw notFound(`No ${type} factor to remove`);
-    await r.storage.trustedDevices.revokeAllOfUser(ctx.user.id, now);
-    await r.events.emit('mfa.credential_removed', { user_id: ctx.user.id, type }, 'second factor removed');
+    // Two removals at once: the second finds it gone (one change, one notice). The removal, the end of
+    // the devices' trust and the webhook event in one transaction.
+    const removed = await r.storage.transaction(async (tx) => {
+      if (!(await tx.mfaCredentials.delete(target.id))) throw notFound(`No ${type} factor to remove`);
+      await tx.trustedDevices.revokeAllOfUser(ctx.user.id, now);
+      return r.events.stage(tx, 'mfa.credential_removed', { user_id: ctx.user.id, type });
+    });
+    r.events.emitStaged(removed, 'second factor removed');
     // A pending registration was no factor: its removal changes nothing to tell.
     if (target.verified_at !== null) {
       r.notices.factorChanged({

@@ -4,7 +4,7 @@ import { resourceRequest } from '../resource-request.js';
 import { endSessionsOfUser, type LogoutDelivery } from '../../logout/backchannel.js';
 import { otherSessionsSchema } from './schemas/identity.js';
 import type { UserService } from '../../accounts/users.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -38,15 +38,14 @@ export function sessionRoutes(app: WardApp, r: SessionsDeps): void {
     await r.limiter('sessions', req.ip, r.account().rate_limits.sessions);
     const ctx = await verifyBearer(r, resourceRequest(req));
     const keepSession = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
-    const ended = await endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, ctx.user.id, {
-      grant: ctx.grantId,
-      session: keepSession,
+    // The sessions' end and its webhook event in one transaction.
+    let staged: StagedEvent | undefined;
+    const keep = { grant: ctx.grantId, session: keepSession };
+    const ended = await endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, ctx.user.id, keep, async (tx, e) => {
+      const fields = { user_id: ctx.user.id, client_id: ctx.clientId, ...e };
+      staged = await r.events.stage(tx, 'sessions.others_ended', fields);
     });
-    await r.events.emit(
-      'sessions.others_ended',
-      { user_id: ctx.user.id, client_id: ctx.clientId, ...ended },
-      'other sessions ended',
-    );
+    if (staged) r.events.emitStaged(staged, 'other sessions ended');
     return reply
       .header('Cache-Control', 'no-store')
       .send({ ended_sessions: ended.sessions, revoked_grants: ended.grants });

@@ -31,7 +31,7 @@ import {
 } from './schemas/webauthn.js';
 import { tknBinding } from '../browser-binding.js';
 import type { UserService } from '../../accounts/users.js';
-import type { SecurityEvents } from '../../audit/events.js';
+import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -115,10 +115,15 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       webauthnId.replace(/=+$/, '') !== Buffer.from(v.passkey.user_id).toString('base64url')
     )
       throw invalidField('webauthn_id', 'must be the user id of the options');
+    // The passkey and the signup's webhook event are written with the user, in its transaction.
+    let signedUp: StagedEvent | undefined;
     const user = await r.users.createPasswordless(
       v.passkey.user_id,
       v.data.profile,
-      (tx) => tx.passkeys.insert(v.passkey),
+      async (tx, u) => {
+        await tx.passkeys.insert(v.passkey);
+        signedUp = await r.events.stage(tx, 'passkey.signup', { client_id: v.clientId, user_id: u.id });
+      },
       { method: 'passkey' },
     );
     const tkn = await r.tkn.issue(user.id, v.clientId, {
@@ -128,7 +133,7 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       mfa_pending: false,
       ...tknBinding(req, reply),
     });
-    await r.events.emit('passkey.signup', { client_id: v.clientId, user_id: user.id }, 'signup with a passkey');
+    if (signedUp) r.events.emitStaged(signedUp, 'signup with a passkey');
     return noStore(reply).send({ tkn });
   });
 
@@ -235,9 +240,13 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     const v = await r.passkeys.verifyCreation('register', registrationResponse(bodyOf(req), ''));
     // A challenge minted for another user (another token) is no challenge of this user.
     if (v.passkey.user_id !== ctx.user.id) throw new WardError('passkeyChallenge');
-    await r.storage.passkeys.insert(v.passkey);
+    const fields = { client_id: ctx.clientId, user_id: ctx.user.id };
+    const added = await r.storage.transaction(async (tx) => {
+      await tx.passkeys.insert(v.passkey);
+      return r.events.stage(tx, 'passkey.added', fields);
+    });
     await changed(ctx, 'factor_added', req);
-    await r.events.emit('passkey.added', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey added');
+    r.events.emitStaged(added, 'passkey added');
     return reply.code(204).send();
   });
 
@@ -292,9 +301,12 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     async (req, reply) => {
       const ctx = await changer(req);
       if (req.params.id.length > 64) throw new WardError('notFound', { description: 'No such passkey' });
-      await r.passkeys.remove(ctx.user, req.params.id);
+      let removed: StagedEvent | undefined;
+      await r.passkeys.remove(ctx.user, req.params.id, async (tx) => {
+        removed = await r.events.stage(tx, 'passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id });
+      });
       await changed(ctx, 'factor_removed', req);
-      await r.events.emit('passkey.removed', { client_id: ctx.clientId, user_id: ctx.user.id }, 'passkey removed');
+      if (removed) r.events.emitStaged(removed, 'passkey removed');
       return reply.code(204).send();
     },
   );
