@@ -18,7 +18,12 @@ import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
 import { createSocialService, type SocialDeps } from './social/service.js';
 import { stepUpRequiredAtLogin } from './stepup/factors.js';
-import { createStepUpService, type StepUpDeps } from './stepup/service.js';
+import {
+  createStepUpService,
+  type SecondFactorKeys,
+  type SecondFactorType,
+  type StepUpDeps,
+} from './stepup/service.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { createProfileService } from './accounts/profiles.js';
@@ -360,6 +365,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     storage,
     issuerName: new URL(config.issuer).host,
   });
+  const passkeys = createPasskeys({ storage, clock, account, issuer: config.issuer });
   // A user's own deletion of their account, and the job that erases those past their grace period.
   const accountDeletion = createAccountDeletion({ ...selfService, clients, logoutDelivery, masterKey: master.key });
   const deletionJob = startDeletionJob(accountDeletion, (e) =>
@@ -375,6 +381,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   await importJobs.failInterrupted();
   const signIn = createSignInServices({
     strongFactors,
+    passkeys,
     storage,
     clock,
     account,
@@ -434,7 +441,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     strongFactors,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
-    passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
+    passkeys,
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
     /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
@@ -492,6 +499,7 @@ function createSignInServices(
       sessions: SessionService;
       verification: VerificationService;
       strongFactors: StrongFactors;
+      passkeys: SecondFactorKeys;
       logoutDelivery: LogoutDelivery;
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
@@ -500,7 +508,7 @@ function createSignInServices(
       accountDeletion: Pick<AccountDeletion, 'cancel'>;
     },
 ) {
-  const stepUps = createStepUpService(r, r.verification, r.strongFactors);
+  const stepUps = createStepUpService(r, r.verification, r.strongFactors, r.passkeys);
   const interactions = createInteractionService({
     interactions: r.storage.interactions,
     clock: r.clock,
@@ -509,7 +517,12 @@ function createSignInServices(
   });
   const nextStep = createNextStep({
     interactions,
-    beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
+    beginStepUp: async (user, bound, baseAmr) => {
+      const begun = await stepUps.begin(user, bound, baseAmr);
+      // The hosted page preselects the factor the user answered with last, if they still have it.
+      const last = (await r.storage.lastFactors.find(user.id)) as SecondFactorType | null;
+      return { ...begun, preferred: last && begun.factors.includes(last) ? last : undefined };
+    },
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),

@@ -238,6 +238,13 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
+/** The kind of second factor a user answered with last (migration 035). */
+export interface MfaLastFactorsTable {
+  user_id: string;
+  kind: string;
+  used_at: number;
+}
+
 export interface StepUpsTable {
   digest: string;
   user_id: string;
@@ -591,6 +598,7 @@ export interface Database {
   mfa_credentials: MfaCredentialsTable;
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_last_factors: MfaLastFactorsTable;
   step_ups: StepUpsTable;
   challenges: ChallengesTable;
   trusted_devices: TrustedDevicesTable;

@@ -22,7 +22,7 @@ import { profilesRepo } from './sql/profiles.js';
 import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
-import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
+import { lastFactorsRepo, recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userImportRepo } from './sql/user-import.js';
@@ -57,6 +57,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     trustedDevices: trustedDevicesRepo(db),
     totpSecrets: totpSecretsRepo(db),
     recoveryCodes: recoveryCodesRepo(db),
+    lastFactors: lastFactorsRepo(db),
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),

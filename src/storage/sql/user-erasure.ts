@@ -17,6 +17,7 @@ export const USER_TABLES = [
   'mfa_credentials',
   'mfa_totp_secrets',
   'mfa_recovery_codes',
+  'mfa_last_factors',
   'step_ups',
   'challenges',
   'trusted_devices',
