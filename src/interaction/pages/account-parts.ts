@@ -38,6 +38,10 @@ export interface AccountPageInput {
     /** The user has an authenticator app: its code (or a recovery code) confirms at once, nothing sent. */
     app?: boolean;
     started?: { stepUp: string; challengeId: string; channel: Channel };
+    /** The user has a security key or passkey: a button starts a step-up it answers. */
+    keys?: boolean;
+    /** The step-up started for a key: its request options, for the page's script. */
+    keyStarted?: { stepUp: string; options: unknown };
   };
   minLength: number;
   /** The third-party apps the user consented to (docs/consent.md), each with a form that withdraws it. */

@@ -36,7 +36,7 @@ const RANK: PageFactor[] = ['webauthn', 'totp', 'sms', 'email'];
  * The security key's answer: the button asks the browser for an assertion on the options in the page
  * and posts it with the form, in the Core SDK's wire format (CSP allows this script by its hash).
  */
-const keyScript = (options: unknown) => `(function () {
+export const keyScript = (options: unknown) => `(function () {
   'use strict';
   var o = ${jsonInScript(options)};
   var form = document.getElementById('key-form');
