@@ -49,6 +49,7 @@ for (const engine of engines()) {
       const browser = await signInBrowser(m.ward, user.email, user.password);
       const page = await openPage(browser);
       assert.match(page.html, /Use my security key or passkey instead/);
+      assert.match(page.html, /<dd id="security-keys">1, usable as a second factor<\/dd>/);
       const started = await postPageForm(browser, page.html, `${ACCOUNT_PAGE}/step-up/key`, {});
       assert.equal(started.status, 200, started.html);
       assert.ok(formsOf(started.html, `${ACCOUNT_PAGE}/step-up/key/verify`).length === 1);

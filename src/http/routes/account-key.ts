@@ -57,10 +57,10 @@ export function accountKeyRoutes<W extends Who>(
   });
 }
 
-/** Whether the user has a security key or passkey that answers a step-up (passkeys on). */
-export async function hasKeys(
+/** How many security keys or passkeys of the user answer a step-up (none while passkeys are off). */
+export async function keyCount(
   r: { account: () => AccountSettings; storage: Pick<Storage, 'passkeys'> },
   userId: string,
-): Promise<boolean> {
-  return r.account().passkeys.enabled && (await r.storage.passkeys.listOfUser(userId)).length > 0;
+): Promise<number> {
+  return r.account().passkeys.enabled ? (await r.storage.passkeys.listOfUser(userId)).length : 0;
 }

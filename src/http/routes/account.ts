@@ -52,7 +52,7 @@ import type { Addresses } from '../../self-service/addresses.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
 import { accountAppRoutes } from './account-app.js';
-import { accountKeyRoutes, hasKeys } from './account-key.js';
+import { accountKeyRoutes, keyCount } from './account-key.js';
 import { accountLeaveRoutes } from './account-leave.js';
 import { accountSignInsRoutes, signInsView } from './account-sign-ins.js';
 import type { AccountDeletion } from '../../self-service/account-deletion.js';
@@ -173,6 +173,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         phoneVerified: user.phone_number_verified,
         hasPassword: user.password_hash !== null,
       },
+      keyCount: await keyCount(r, user.id),
       app: app ? { recoveryLeft: await r.storage.recoveryCodes.countUnused(user.id) } : undefined,
       pending: await r.addresses.pendingChanges(user),
       notice: extra.notice,
@@ -185,7 +186,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
               .map((f) => ({ channel: f.type as Channel, to: maskDestination(f.destination) })),
             app,
             started: extra.started,
-            keys: await hasKeys(r, user.id),
+            keys: (await keyCount(r, user.id)) > 0,
             keyStarted: extra.keyStarted,
           }
         : undefined,

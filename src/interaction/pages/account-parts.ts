@@ -32,6 +32,8 @@ export interface AccountPageInput {
   error?: { text: string; at: AccountSection };
   /** What the user typed, shown again (never a password). */
   values?: { email?: string; phone_number?: string };
+  /** How many security keys or passkeys the user has (passkeys on): each answers a second factor. */
+  keyCount?: number;
   /** A step-up is owed: one button per verified factor (its masked address), or the code form of one started. */
   stepUp?: {
     factors: Array<{ channel: Channel; to: string }>;

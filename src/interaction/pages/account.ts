@@ -29,7 +29,11 @@ function summary(p: AccountPageInput): SafeHtml {
   const app =
     p.app &&
     html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd><dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(p.app.recoveryLeft)}</dd>`;
-  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}</dl>`;
+  // Security keys and passkeys answer a second factor too (the hosted page and "Confirm it's you").
+  const keys = p.keyCount
+    ? html`<dt>${t.securityKeys}</dt><dd id="security-keys">${t.keysCount(p.keyCount)}</dd>`
+    : null;
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}${keys}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */

@@ -91,6 +91,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'Oder ein Wiederherstellungscode',
     authenticatorApp: 'Authenticator-App',
     appOn: 'aktiviert',
+    securityKeys: 'Sicherheitsschlüssel und Passkeys',
+    keysCount: (n: number) => `${n}, als zweiter Faktor nutzbar`,
     recoveryCodes: 'Wiederherstellungscodes',
     recoveryLeft: (n: number) => `noch ${n}`,
     appHeading: 'Authenticator-App',

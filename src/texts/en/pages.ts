@@ -88,6 +88,8 @@ export const pages = {
     recoveryCode: 'Or a recovery code',
     authenticatorApp: 'Authenticator app',
     appOn: 'on',
+    securityKeys: 'Security keys and passkeys',
+    keysCount: (n: number) => `${n}, usable as a second factor`,
     recoveryCodes: 'Recovery codes',
     recoveryLeft: (n: number) => `${n} left`,
     appHeading: 'Authenticator app',

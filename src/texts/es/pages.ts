@@ -89,6 +89,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'O un código de recuperación',
     authenticatorApp: 'Aplicación de autenticación',
     appOn: 'activada',
+    securityKeys: 'Llaves de seguridad y claves de acceso',
+    keysCount: (n: number) => `${n}, utilizables como segundo factor`,
     recoveryCodes: 'Códigos de recuperación',
     recoveryLeft: (n: number) => `quedan ${n}`,
     appHeading: 'Aplicación de autenticación',

@@ -87,6 +87,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'Ou un code de secours',
     authenticatorApp: "Application d'authentification",
     appOn: 'activée',
+    securityKeys: "Clés de sécurité et clés d'accès",
+    keysCount: (n: number) => `${n}, utilisables comme second facteur`,
     recoveryCodes: 'Codes de secours',
     recoveryLeft: (n: number) => `il en reste ${n}`,
     appHeading: "Application d'authentification",
