@@ -66,6 +66,7 @@ import { createJwtAccessTokens } from './protocol/jwt-access-token.js';
 import { resourceLookup } from './resources/service.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
+import { hostedCeremonies } from './passkeys/relying-party.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { type AccountDeletion, createAccountDeletion, startDeletionJob } from './self-service/account-deletion.js';
 import { connect, migrate } from './storage/connect.js';
@@ -382,6 +383,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const signIn = createSignInServices({
     strongFactors,
     passkeys,
+    config,
     storage,
     clock,
     account,
@@ -500,6 +502,7 @@ function createSignInServices(
       verification: VerificationService;
       strongFactors: StrongFactors;
       passkeys: SecondFactorKeys;
+      config: Pick<WardConfig, 'issuer'>;
       logoutDelivery: LogoutDelivery;
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
@@ -519,9 +522,13 @@ function createSignInServices(
     interactions,
     beginStepUp: async (user, bound, baseAmr) => {
       const begun = await stepUps.begin(user, bound, baseAmr);
+      // A key answers the hosted page only when Ward's own origin may run a ceremony.
+      const factors = hostedCeremonies(r.account(), r.config.issuer)
+        ? begun.factors
+        : begun.factors.filter((f) => f !== 'webauthn');
       // The hosted page preselects the factor the user answered with last, if they still have it.
       const last = (await r.storage.lastFactors.find(user.id)) as SecondFactorType | null;
-      return { ...begun, preferred: last && begun.factors.includes(last) ? last : undefined };
+      return { ...begun, factors, preferred: last && factors.includes(last) ? last : undefined };
     },
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,

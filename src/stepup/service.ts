@@ -246,8 +246,12 @@ export function createStepUpService(
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
       // Every factor that answers it (a new field: amr keeps email/sms only, all the Core SDK knows),
       // the authenticator app first, recovery codes last.
-      // A registered security key or passkey comes first, when passkeys are on.
-      const keyed = r.account().passkeys.enabled && (await r.storage.passkeys.listOfUser(user.id)).length > 0;
+      // A registered security key or passkey comes first, when passkeys are on and the user did not
+      // sign in with one already (the same key twice is one factor).
+      const keyed =
+        r.account().passkeys.enabled &&
+        !baseAmr.includes('webauthn') &&
+        (await r.storage.passkeys.listOfUser(user.id)).length > 0;
       const factors: SecondFactorType[] = [
         ...(keyed ? (['webauthn'] as const) : []),
         ...(since.totp !== null ? (['totp'] as const) : []),

@@ -144,6 +144,17 @@ for (const engine of engines()) {
       });
       assert.equal(replay.status, 401);
       assert.match(await replay.text(), /role="alert"/);
+
+      // Passkey origins that leave Ward's own out: the page offers no key (a code is sent instead).
+      m.ward.setAccount({ passkeys: { enabled: true, origins: ['https://app.example'] } });
+      try {
+        const fourth = await signIn(user);
+        assert.doesNotMatch(fourth.html, /use-key|security key/);
+        assert.match(fourth.html, /We sent a code to your email address/);
+        await m.smtp.next(user.email);
+      } finally {
+        m.ward.setAccount({ passkeys: { enabled: true, origins: [] } });
+      }
     });
   });
 }

@@ -15,6 +15,7 @@ import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { SecondFactorKeys, SecondFactorType } from '../../stepup/service.js';
 import { sha256 } from '../../lib/secrets.js';
+import { hostedCeremonies } from '../../passkeys/relying-party.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
@@ -166,7 +167,14 @@ export async function secondFactorPage(
   const recovery = !!userId && channels.includes('totp') && (await r.storage.recoveryCodes.countUnused(userId)) > 0;
   // A registered security key or passkey answers too (when passkeys are on), its options bound to this step-up.
   let webauthnOptions: unknown;
-  const keyed = !!userId && !!r.passkeys && !!r.account?.().passkeys.enabled && !!r.config;
+  // Not after a passkey sign-in: the same key twice is one factor.
+  const keyed =
+    !!userId &&
+    !!r.passkeys &&
+    !!r.account &&
+    !!r.config &&
+    !at.interaction.amr?.includes('webauthn') &&
+    hostedCeremonies(r.account(), r.config.issuer);
   if (keyed && (await r.storage.passkeys.listOfUser(userId)).length > 0) {
     channels.unshift('webauthn');
     if (channel === 'webauthn')
