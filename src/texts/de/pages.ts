@@ -313,7 +313,8 @@ export const pages: Texts['pages'] = {
     other: (c: Channel) => `Code stattdessen per ${c === 'email' ? 'E-Mail' : 'SMS'} senden`,
     leadApp: (client: string) => `Geben Sie den Code Ihrer Authenticator-App ein, um sich bei ${client} anzumelden.`,
     useApp: 'Stattdessen meine Authenticator-App verwenden',
-    /** A security key or passkey (WebAuthn): nothing is sent. */ leadKey: (client: string) =>
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) =>
       `Verwenden Sie Ihren Sicherheitsschlüssel oder Passkey, um sich bei ${client} anzumelden.`,
     useKey: 'Stattdessen meinen Sicherheitsschlüssel oder Passkey verwenden',
     keyButton: 'Meinen Sicherheitsschlüssel verwenden',

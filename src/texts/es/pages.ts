@@ -308,8 +308,8 @@ export const pages: Texts['pages'] = {
     leadApp: (client: string) =>
       `Introduzca el código que muestra su aplicación de autenticación para iniciar sesión en ${client}.`,
     useApp: 'Usar mi aplicación de autenticación en su lugar',
-    /** A security key or passkey (WebAuthn): nothing is sent. */ leadKey: (client: string) =>
-      `Use su llave de seguridad o clave de acceso para iniciar sesión en ${client}.`,
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) => `Use su llave de seguridad o clave de acceso para iniciar sesión en ${client}.`,
     useKey: 'Usar mi llave de seguridad o clave de acceso en su lugar',
     keyButton: 'Usar mi llave de seguridad',
     recoveryLabel: 'O un código de recuperación',
