@@ -120,30 +120,6 @@ export function createStepUpService(
     };
   }
 
-  /**
-   * Checks a code of the step-up's user's authenticator app, or a recovery code (strong-factors.ts:
-   * attempts counted on this token), then uses the token up with `consume` (as finishWith).
-   */
-  async function finishWithStrong<T extends StepUpRow & { user: User | undefined }>(
-    stepUpToken: unknown,
-    type: StrongFactorType,
-    code: unknown,
-    consume: (digest: string, now: number) => Promise<T | undefined>,
-    locale?: string,
-  ): Promise<{ done: StepUpFinish; row: T }> {
-    if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw new WardError('invalidStepUp');
-    const digest = sha256(stepUpToken);
-    const live = await r.storage.stepUps.findLive(digest, r.clock.now());
-    if (!live) throw new WardError('invalidStepUp');
-    const user = await r.users.find(live.user_id);
-    if (!user || user.disabled) throw new WardError('invalidStepUp');
-    await strong.verify(user, type, code, digest, locale);
-    const now = r.clock.now();
-    const row = await consume(digest, now);
-    if (!row || row.expires_at <= now || !row.user || row.user.disabled) throw new WardError('invalidStepUp');
-    return finished(row, row.user, type);
-  }
-
   /** The live step-up of a token and its enabled user, or invalidStepUp. */
   async function liveStepUp(stepUpToken: unknown): Promise<{ digest: string; live: StepUpRow; user: User }> {
     if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw new WardError('invalidStepUp');
@@ -156,26 +132,50 @@ export function createStepUpService(
   }
 
   /**
-   * Checks a security key's (or passkey's) assertion for the step-up (attempts counted on this token
-   * like a code's), then uses the token up with `consume` (as finishWith).
+   * Checks what the user holds with `check` (an authenticator app's code or a recovery code,
+   * strong-factors.ts; a security key's assertion: attempts counted on this token), then uses the
+   * token up with `consume` (as finishWith).
    */
-  async function finishWithKeyThen<T extends StepUpRow & { user: User | undefined }>(
+  async function finishWithHeld<T extends StepUpRow & { user: User | undefined }>(
     stepUpToken: unknown,
-    response: AuthenticationResponseJSON,
     consume: (digest: string, now: number) => Promise<T | undefined>,
+    check: (user: User, digest: string) => Promise<{ channel: SecondFactorType; key?: 'hwk' | 'swk' }>,
   ): Promise<{ done: StepUpFinish; row: T }> {
     const { digest, user } = await liveStepUp(stepUpToken);
-    let hardware = false;
-    await strong.verifyKey(user.id, digest, async () => {
-      const v = await keys.verifySecondFactor(response, digest);
-      if (v.userId !== user.id) throw new WardError('passkeyNotVerified', { description: 'Not a key of this user' });
-      hardware = v.hardware;
-    });
+    const { channel, key } = await check(user, digest);
     const now = r.clock.now();
     const row = await consume(digest, now);
     if (!row || row.expires_at <= now || !row.user || row.user.disabled) throw new WardError('invalidStepUp');
-    return finished(row, row.user, 'webauthn', hardware ? 'hwk' : 'swk');
+    return finished(row, row.user, channel, key);
   }
+
+  const finishWithStrong = <T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    type: StrongFactorType,
+    code: unknown,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+    locale?: string,
+  ) =>
+    finishWithHeld(stepUpToken, consume, async (user, digest) => {
+      await strong.verify(user, type, code, digest, locale);
+      return { channel: type };
+    });
+
+  /** A security key's (or passkey's) assertion of the step-up's user, counted like a code. */
+  const finishWithKeyThen = <T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    response: AuthenticationResponseJSON,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+  ) =>
+    finishWithHeld(stepUpToken, consume, async (user, digest) => {
+      let hardware = false;
+      await strong.verifyKey(user.id, digest, async () => {
+        const v = await keys.verifySecondFactor(response, digest);
+        if (v.userId !== user.id) throw new WardError('passkeyNotVerified', { description: 'Not a key of this user' });
+        hardware = v.hardware;
+      });
+      return { channel: 'webauthn', key: hardware ? 'hwk' : 'swk' };
+    });
 
   return {
     /**
