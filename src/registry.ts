@@ -19,7 +19,12 @@ import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
 import { createSocialService, type SocialDeps } from './social/service.js';
 import { stepUpRequiredAtLogin, verifiedFactors } from './stepup/factors.js';
-import { createStepUpService, type StepUpDeps } from './stepup/service.js';
+import {
+  createStepUpService,
+  type SecondFactorKeys,
+  type SecondFactorType,
+  type StepUpDeps,
+} from './stepup/service.js';
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { createProfileService } from './accounts/profiles.js';
@@ -65,6 +70,7 @@ import { createJwtAccessTokens } from './protocol/jwt-access-token.js';
 import { resourceLookup } from './resources/service.js';
 import { createTknService } from './protocol/tkn.js';
 import { createPasskeys } from './passkeys/service.js';
+import { hostedCeremonies } from './passkeys/relying-party.js';
 import { startChangePoller, startJanitor } from './storage/change-poller.js';
 import { type AccountDeletion, createAccountDeletion, startDeletionJob } from './self-service/account-deletion.js';
 import { connect, migrate } from './storage/connect.js';
@@ -384,6 +390,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   // Email and SMS factors, registered by a code sent to them.
   const messageFactors = createMessageFactors({ clock, events, notices, storage, verification });
+  const passkeys = createPasskeys({ storage, clock, account, issuer: config.issuer });
   // A user's own deletion of their account, and the job that erases those past their grace period.
   const accountDeletion = createAccountDeletion({ ...selfService, clients, logoutDelivery, masterKey: master.key });
   const deletionJob = startDeletionJob(accountDeletion, (e) =>
@@ -399,6 +406,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   await importJobs.failInterrupted();
   const signIn = createSignInServices({
     strongFactors,
+    passkeys,
+    config,
     storage,
     clock,
     account,
@@ -460,7 +469,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     messageFactors,
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
-    passkeys: createPasskeys({ storage, clock, account, issuer: config.issuer }),
+    passkeys,
     limiter: createLimiter({ storage, clock, metrics }),
     metrics,
     /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
@@ -519,6 +528,8 @@ function createSignInServices(
       sessions: SessionService;
       verification: VerificationService;
       strongFactors: StrongFactors;
+      passkeys: SecondFactorKeys;
+      config: Pick<WardConfig, 'issuer'>;
       logoutDelivery: LogoutDelivery;
       issueTokens: TokenIssuer;
       signIdToken: IdTokenSigner;
@@ -528,7 +539,7 @@ function createSignInServices(
       delivery: Pick<Delivery, 'canSend'>;
     },
 ) {
-  const stepUps = createStepUpService(r, r.verification, r.strongFactors);
+  const stepUps = createStepUpService(r, r.verification, r.strongFactors, r.passkeys);
   const interactions = createInteractionService({
     interactions: r.storage.interactions,
     clock: r.clock,
@@ -555,7 +566,16 @@ function createSignInServices(
   const nextStep = createNextStep({
     interactions,
     enrolment,
-    beginStepUp: (user, bound, baseAmr) => stepUps.begin(user, bound, baseAmr),
+    beginStepUp: async (user, bound, baseAmr) => {
+      const begun = await stepUps.begin(user, bound, baseAmr);
+      // A key answers the hosted page only when Ward's own origin may run a ceremony.
+      const factors = hostedCeremonies(r.account(), r.config.issuer)
+        ? begun.factors
+        : begun.factors.filter((f) => f !== 'webauthn');
+      // The hosted page preselects the factor the user answered with last, if they still have it.
+      const last = (await r.storage.lastFactors.find(user.id)) as SecondFactorType | null;
+      return { ...begun, factors, preferred: last && factors.includes(last) ? last : undefined };
+    },
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),

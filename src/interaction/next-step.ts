@@ -93,7 +93,7 @@ export interface NextStepDeps {
     user: Pick<User, 'id'>,
     bound: { clientId: string; interactionDigest: string },
     baseAmr: string[],
-  ): Promise<{ token: string; amr: string[]; factors?: SecondFactorType[] }>;
+  ): Promise<{ token: string; amr: string[]; factors?: SecondFactorType[]; preferred?: SecondFactorType }>;
   requestCode(stepUp: string, channel: Channel, locale?: string): Promise<string>;
   /** The user's stored locale (their profile's `locale`), which the language rule puts before Accept-Language. */
   userLocale(userId: string): Promise<string | null>;
@@ -163,11 +163,13 @@ export function createNextStep(deps: NextStepDeps) {
     });
     if (!moved) return { kind: 'expired', request: stored.request };
     const bound = { clientId: moved.interaction.request.client.client_id, interactionDigest: moved.interaction.digest };
-    const { token, amr, factors } = await deps.beginStepUp(who.user, bound, who.amr);
-    // An authenticator app needs no message: its code is asked for, and nothing is sent.
-    if (factors?.includes('totp'))
-      return { kind: 'second_factor', ...moved, stepUp: token, channel: 'totp', challengeId: null };
-    const channel: Channel = amr.includes('email') ? 'email' : 'sms';
+    const { token, amr, factors, preferred } = await deps.beginStepUp(who.user, bound, who.amr);
+    // The factor the user answered with last, else the most secure: a security key or an authenticator
+    // app needs no message (it is asked for, and nothing is sent).
+    const first = preferred ?? factors?.find((f) => f === 'webauthn' || f === 'totp');
+    if (first === 'webauthn' || first === 'totp')
+      return { kind: 'second_factor', ...moved, stepUp: token, channel: first, challengeId: null };
+    const channel: Channel = first === 'sms' || first === 'email' ? first : amr.includes('email') ? 'email' : 'sms';
     try {
       const locale = browser.language?.(await deps.userLocale(who.user.id));
       const challengeId = await deps.requestCode(token, channel, locale);

@@ -36,6 +36,9 @@ const listingSchema = Type.Object({
       destination: nullable(Type.String()),
       name: nullable(Type.String()),
       verified: Type.Boolean(),
+      second_factor: Type.Boolean({
+        description: 'it answers a second factor (a verified code factor or app; a passkey or security key)',
+      }),
       created_at: Type.String(),
       last_used_at: nullable(Type.String()),
     }),
@@ -70,6 +73,7 @@ export function userFactorRoutes(r: UserFactorsRoutesDeps): ManagementRoute[] {
             destination: f.destination,
             name: f.name,
             verified: f.verified,
+            second_factor: f.secondFactor,
             created_at: iso(f.createdAt)!,
             last_used_at: iso(f.lastUsedAt),
           })),

@@ -32,3 +32,8 @@ export function allowedOrigin(rp: RelyingParty, origin: unknown): string {
   }
   return origin;
 }
+
+/** Whether Ward's own pages may run a ceremony: passkeys on and the issuer's origin one of the origins. */
+export function hostedCeremonies(account: Pick<AccountSettings, 'passkeys'>, issuer: string): boolean {
+  return account.passkeys.enabled && relyingParty(account, issuer).origins.includes(new URL(issuer).origin);
+}

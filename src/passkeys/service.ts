@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import { randomId } from '../lib/random.js';
 import type { Passkey } from '../storage/sql/passkeys.js';
 import type { Repos, Storage } from '../storage/storage.js';
-import { type Ceremony, createChallengeStore } from './challenges.js';
+import { type Bound, type Ceremony, createChallengeStore } from './challenges.js';
 import { allowedOrigin, relyingParty } from './relying-party.js';
 
 // @simplewebauthn/server (with its ASN.1 and CBOR parsers) is ~4 MB of heap and ~0.3 s to load: loaded
@@ -47,6 +47,57 @@ export function createPasskeys(deps: PasskeyDeps) {
     ttl: () => deps.account().passkeys.challenge_ttl,
   });
   const rp = () => relyingParty(deps.account(), deps.issuer);
+
+  /** An assertion's checks, after `check` of what its challenge was bound to. */
+  async function assertion<T extends { origin: string }>(
+    ceremony: 'login' | 'second_factor',
+    response: AuthenticationResponseJSON,
+    check?: (bound: Bound<T>) => void,
+  ) {
+    const bound = await challenges.consume<T>(ceremony, response.response.clientDataJSON);
+    check?.(bound);
+    const passkey = await deps.storage.passkeys.findByCredentialId(response.id);
+    if (!passkey) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
+    if (bound.userId !== null && bound.userId !== passkey.user_id)
+      throw new WardError('passkeyNotVerified', { description: 'This passkey is not one of the user named' });
+    if (response.response.userHandle && fromHandle(response.response.userHandle) !== passkey.user_id)
+      throw new WardError('passkeyNotVerified', { description: 'The user handle is not the passkey’s' });
+    const { verifyAuthenticationResponse } = await webauthn();
+    let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    try {
+      result = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: bound.challenge,
+        expectedOrigin: bound.data.origin,
+        expectedRPID: rp().id,
+        credential: {
+          id: passkey.credential_id,
+          publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')),
+          counter: passkey.counter,
+          transports: passkey.transports as never,
+        },
+        requireUserVerification: false,
+      });
+    } catch (e) {
+      throw notVerified(e);
+    }
+    if (!result.verified) throw notVerified(undefined);
+    const info = result.authenticationInfo;
+    const recorded = await deps.storage.passkeys.recordUse(passkey.id, passkey.counter, {
+      counter: info.newCounter,
+      backed_up: info.credentialBackedUp,
+      now: deps.clock.now(),
+    });
+    if (!recorded) throw new WardError('passkeyNotVerified', { description: 'The passkey was used meanwhile' });
+    return {
+      userId: passkey.user_id,
+      userVerified: info.userVerified,
+      clientId: bound.clientId,
+      data: bound.data,
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+    };
+  }
 
   return {
     /** Refuses when passkeys are off (before anything else is read). */
@@ -157,42 +208,45 @@ export function createPasskeys(deps: PasskeyDeps) {
      * Verifies an assertion: its challenge (once), the passkey it names (of the user the options were
      * for, if any), its signature, origin and counter. Records the use (counter, backup state).
      */
-    async verifyAssertion<T extends { origin: string }>(response: AuthenticationResponseJSON) {
-      const bound = await challenges.consume<T>('login', response.response.clientDataJSON);
-      const passkey = await deps.storage.passkeys.findByCredentialId(response.id);
-      if (!passkey) throw new WardError('passkeyNotVerified', { description: 'Unknown passkey' });
-      if (bound.userId !== null && bound.userId !== passkey.user_id)
-        throw new WardError('passkeyNotVerified', { description: 'This passkey is not one of the user named' });
-      if (response.response.userHandle && fromHandle(response.response.userHandle) !== passkey.user_id)
-        throw new WardError('passkeyNotVerified', { description: 'The user handle is not the passkey’s' });
-      const { verifyAuthenticationResponse } = await webauthn();
-      let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-      try {
-        result = await verifyAuthenticationResponse({
-          response,
-          expectedChallenge: bound.challenge,
-          expectedOrigin: bound.data.origin,
-          expectedRPID: rp().id,
-          credential: {
-            id: passkey.credential_id,
-            publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')),
-            counter: passkey.counter,
-            transports: passkey.transports as never,
-          },
-          requireUserVerification: false,
-        });
-      } catch (e) {
-        throw notVerified(e);
-      }
-      if (!result.verified) throw notVerified(undefined);
-      const info = result.authenticationInfo;
-      const recorded = await deps.storage.passkeys.recordUse(passkey.id, passkey.counter, {
-        counter: info.newCounter,
-        backed_up: info.credentialBackedUp,
-        now: deps.clock.now(),
+    verifyAssertion: <T extends { origin: string }>(response: AuthenticationResponseJSON) =>
+      assertion<T>('login', response),
+
+    /**
+     * Request options for a registered credential of `userId` to answer a second factor (after a
+     * password, or a step-up): the user's credentials allowed, user verification discouraged (the key
+     * proves possession; the password or the session already proved the rest), the challenge bound
+     * to the step-up token's digest. Refuses a user without a credential.
+     */
+    async secondFactorOptions(userId: string, bound: { clientId: string; origin: unknown; stepUpDigest: string }) {
+      const party = rp();
+      const origin = allowedOrigin(party, bound.origin);
+      const keys = await deps.storage.passkeys.listOfUser(userId);
+      if (keys.length === 0) throw new WardError('noSecondFactor', { description: 'This user has no security key' });
+      const options = await (await webauthn()).generateAuthenticationOptions({
+        rpID: party.id,
+        allowCredentials: keys.map((k) => ({ id: k.credential_id, transports: k.transports })),
+        userVerification: 'discouraged',
+        timeout: deps.account().passkeys.challenge_ttl * 1000,
       });
-      if (!recorded) throw new WardError('passkeyNotVerified', { description: 'The passkey was used meanwhile' });
-      return { userId: passkey.user_id, userVerified: info.userVerified, clientId: bound.clientId, data: bound.data };
+      await challenges.store('second_factor', options.challenge, {
+        userId,
+        clientId: bound.clientId,
+        data: { origin, stepUp: bound.stepUpDigest },
+      });
+      return { ...options, allowCredentials: options.allowCredentials ?? [] };
+    },
+
+    /**
+     * Verifies an assertion that answers the second factor of the step-up `stepUpDigest`: a challenge
+     * of secondFactorOptions for that step-up (once), a credential of the user it was made for.
+     * Answers whether the key is hardware-bound (RFC 8176 `hwk`: a single-device credential, not
+     * backed up) or may be synced (`swk`).
+     */
+    async verifySecondFactor(response: AuthenticationResponseJSON, stepUpDigest: string) {
+      const v = await assertion<{ origin: string; stepUp: string }>('second_factor', response, (b) => {
+        if (b.data.stepUp !== stepUpDigest) throw new WardError('passkeyChallenge');
+      });
+      return { userId: v.userId, hardware: v.deviceType === 'singleDevice' && !v.backedUp };
     },
 
     /**

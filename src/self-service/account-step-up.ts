@@ -22,7 +22,10 @@ export interface AccountSession {
 }
 
 export function createAccountStepUp(deps: {
-  stepUps: Pick<StepUpService, 'begin' | 'requestCode' | 'finish' | 'finishWithFactor'>;
+  stepUps: Pick<
+    StepUpService,
+    'begin' | 'requestCode' | 'finish' | 'finishWithFactor' | 'webAuthnOptions' | 'finishWithKey'
+  >;
   sessions: Pick<SessionService, 'create'>;
   clock: Clock;
 }) {
@@ -34,6 +37,26 @@ export function createAccountStepUp(deps: {
   }
 
   return {
+    /**
+     * A new step-up of the session's user to confirm with a security key or passkey: its request
+     * options (user verification discouraged, the user's keys allowed), bound to the step-up.
+     */
+    async startKey(session: AccountSession, origin: string) {
+      const bound = { clientId: ACCOUNT_PAGE_CLIENT, interactionDigest: null };
+      const { token } = await deps.stepUps.begin({ id: session.userId }, bound, session.amr, 'account');
+      return { stepUp: token, options: await deps.stepUps.webAuthnOptions(token, origin) };
+    },
+
+    /** Confirms the step-up started by startKey with the key's assertion; answers the new cookie. */
+    async confirmWithKey(
+      session: AccountSession,
+      cookie: string,
+      stepUp: unknown,
+      response: Parameters<StepUpService['finishWithKey']>[1],
+    ): Promise<string> {
+      return stepped(session, cookie, await deps.stepUps.finishWithKey(stepUp, response));
+    },
+
     /** A new step-up of the session's user, and a code sent to their factor of that type. */
     async start(session: AccountSession, channel: Channel, locale?: string) {
       const bound = { clientId: ACCOUNT_PAGE_CLIENT, interactionDigest: null };

@@ -23,6 +23,8 @@ export interface FactorListing {
     /** A passkey's name. */
     name: string | null;
     verified: boolean;
+    /** Whether it answers a second factor: a verified code factor or app, any passkey or security key. */
+    secondFactor: boolean;
     createdAt: number;
     lastUsedAt: number | null;
   }>;
@@ -41,6 +43,7 @@ export async function listFactors(d: Pick<FactorResetDeps, 'storage'>, userId: s
         destination: c.type === 'totp' ? null : c.destination,
         name: null,
         verified: c.verified_at !== null,
+        secondFactor: c.verified_at !== null,
         createdAt: c.created_at,
         lastUsedAt: null,
       })),
@@ -50,6 +53,8 @@ export async function listFactors(d: Pick<FactorResetDeps, 'storage'>, userId: s
         destination: null,
         name: k.friendly_name,
         verified: true,
+        // A security key or passkey answers the second factor too (after a password, or a step-up).
+        secondFactor: true,
         createdAt: k.created_at,
         lastUsedAt: k.last_used_at,
       })),

@@ -22,9 +22,13 @@ export async function stepUpRequiredAtLogin(
 
 /**
  * The amr of a step-up: what the user did before, plus mfa and the factor (RFC 8176): `email`, `sms`,
- * `otp` for an authenticator app; a recovery code adds mfa only (RFC 8176 has no value for it).
+ * `otp` for an authenticator app; a recovery code adds mfa only (RFC 8176 has no value for it); a
+ * security key or passkey adds `hwk` (a hardware-bound key) or `swk` (a key that may be synced).
  */
-export function steppedUpAmr(base: string[], channel: 'email' | 'sms' | 'totp' | 'recovery_code'): string[] {
+export function steppedUpAmr(
+  base: string[],
+  channel: 'email' | 'sms' | 'totp' | 'recovery_code' | 'hwk' | 'swk',
+): string[] {
   const kept = base.filter((m) => m !== 'mfa' && m !== 'email' && m !== 'sms');
   if (channel === 'totp') return [...new Set([...kept, 'mfa', 'otp'])];
   if (channel === 'recovery_code') return [...new Set([...kept, 'mfa'])];

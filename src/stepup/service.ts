@@ -12,6 +12,7 @@ import type { StepUpRow } from '../storage/sql/mfa.js';
 import { codesDisabled, type Channel, type VerificationService } from './challenges.js';
 import { steppedUpAmr, verifiedFactors } from './factors.js';
 import type { StrongFactorType, StrongFactors } from './strong-factors.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
@@ -33,7 +34,7 @@ export interface StepUpFinish {
   /** The interaction the step-up continues (interaction/service.ts); null for the account page's. */
   interactionDigest: string | null;
   amr: string[];
-  channel: Channel | StrongFactorType;
+  channel: SecondFactorType;
   /** The action the step-up was asked for (`action` of /identity/v1/mfa/stepup); null: none. */
   action: string | null;
   /** A recovery code answered: the codes left (0: the user should make a new set, docs/mfa.md). */
@@ -41,7 +42,22 @@ export interface StepUpFinish {
 }
 
 /** Every second factor a step-up may be answered with (the `factors` of its answer). */
-export type SecondFactorType = Channel | StrongFactorType;
+export type SecondFactorType = Channel | StrongFactorType | 'webauthn';
+
+/**
+ * What a step-up needs of the passkeys (passkeys/service.ts) to be answered by a registered security
+ * key or passkey: options bound to the step-up token's digest, and their assertion's verification.
+ */
+export interface SecondFactorKeys {
+  secondFactorOptions(
+    userId: string,
+    bound: { clientId: string; origin: unknown; stepUpDigest: string },
+  ): Promise<Record<string, unknown>>;
+  verifySecondFactor(
+    response: AuthenticationResponseJSON,
+    stepUpDigest: string,
+  ): Promise<{ userId: string; hardware: boolean }>;
+}
 
 const CHANNELS: Channel[] = ['email', 'sms'];
 
@@ -55,7 +71,8 @@ function actionOf(params: string | null): string | null {
 export function createStepUpService(
   r: StepUpDeps,
   verification: VerificationService,
-  strong: Pick<StrongFactors, 'verify'>,
+  strong: Pick<StrongFactors, 'verify' | 'verifyKey'>,
+  keys: SecondFactorKeys,
 ) {
   /**
    * Why a step_up token gets no code (after claimRequest counted nothing): the checks one by one,
@@ -89,14 +106,16 @@ export function createStepUpService(
     return finished(row, user, challenge.channel as Channel);
   }
 
-  async function finished<T extends StepUpRow>(row: T, user: User, channel: SecondFactorType) {
+  async function finished<T extends StepUpRow>(row: T, user: User, channel: SecondFactorType, key?: 'hwk' | 'swk') {
     const action = actionOf(row.params);
     await r.events.emit(
       'mfa.stepup_verified',
       { user_id: user.id, client_id: row.client_id, channel, ...(action ? { action } : {}) },
       'step-up verified',
     );
-    const amr = steppedUpAmr(JSON.parse(row.base_amr) as string[], channel);
+    // The factor the hosted page preselects next time (a recovery code is a fallback, never preselected).
+    if (channel !== 'recovery_code') await r.storage.lastFactors.record(user.id, channel, r.clock.now());
+    const amr = steppedUpAmr(JSON.parse(row.base_amr) as string[], channel === 'webauthn' ? (key ?? 'swk') : channel);
     const done: StepUpFinish = {
       user,
       clientId: row.client_id,
@@ -108,33 +127,92 @@ export function createStepUpService(
     return { done, row };
   }
 
-  /**
-   * Checks a code of the step-up's user's authenticator app, or a recovery code (strong-factors.ts:
-   * attempts counted on this token), then uses the token up with `consume` (as finishWith).
-   */
-  async function finishWithStrong<T extends StepUpRow & { user: User | undefined }>(
-    stepUpToken: unknown,
-    type: StrongFactorType,
-    code: unknown,
-    consume: (digest: string, now: number) => Promise<T | undefined>,
-    locale?: string,
-  ): Promise<{ done: StepUpFinish; row: T }> {
+  /** The live step-up of a token and its enabled user, or invalidStepUp. */
+  async function liveStepUp(stepUpToken: unknown): Promise<{ digest: string; live: StepUpRow; user: User }> {
     if (typeof stepUpToken !== 'string' || stepUpToken.length > 100) throw new WardError('invalidStepUp');
     const digest = sha256(stepUpToken);
     const live = await r.storage.stepUps.findLive(digest, r.clock.now());
     if (!live) throw new WardError('invalidStepUp');
     const user = await r.users.find(live.user_id);
     if (!user || user.disabled) throw new WardError('invalidStepUp');
-    const verified = await strong.verify(user, type, code, digest, locale);
+    return { digest, live, user };
+  }
+
+  /**
+   * Checks what the user holds with `check` (an authenticator app's code or a recovery code,
+   * strong-factors.ts; a security key's assertion: attempts counted on this token), then uses the
+   * token up with `consume` (as finishWith).
+   */
+  async function finishWithHeld<T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+    check: (
+      user: User,
+      digest: string,
+    ) => Promise<{ channel: SecondFactorType; key?: 'hwk' | 'swk'; recoveryCodesLeft?: number }>,
+  ): Promise<{ done: StepUpFinish; row: T }> {
+    const { digest, user } = await liveStepUp(stepUpToken);
+    const { channel, key, recoveryCodesLeft } = await check(user, digest);
     const now = r.clock.now();
     const row = await consume(digest, now);
     if (!row || row.expires_at <= now || !row.user || row.user.disabled) throw new WardError('invalidStepUp');
-    const out = await finished(row, row.user, type);
-    if (verified.recoveryCodesLeft !== undefined) out.done.recoveryCodesLeft = verified.recoveryCodesLeft;
+    const out = await finished(row, row.user, channel, key);
+    if (recoveryCodesLeft !== undefined) out.done.recoveryCodesLeft = recoveryCodesLeft;
     return out;
   }
 
+  const finishWithStrong = <T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    type: StrongFactorType,
+    code: unknown,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+    locale?: string,
+  ) =>
+    finishWithHeld(stepUpToken, consume, async (user, digest) => {
+      const verified = await strong.verify(user, type, code, digest, locale);
+      return { channel: type, recoveryCodesLeft: verified.recoveryCodesLeft };
+    });
+
+  /** A security key's (or passkey's) assertion of the step-up's user, counted like a code. */
+  const finishWithKeyThen = <T extends StepUpRow & { user: User | undefined }>(
+    stepUpToken: unknown,
+    response: AuthenticationResponseJSON,
+    consume: (digest: string, now: number) => Promise<T | undefined>,
+  ) =>
+    finishWithHeld(stepUpToken, consume, async (user, digest) => {
+      let hardware = false;
+      await strong.verifyKey(user.id, digest, async () => {
+        const v = await keys.verifySecondFactor(response, digest);
+        if (v.userId !== user.id) throw new WardError('passkeyNotVerified', { description: 'Not a key of this user' });
+        hardware = v.hardware;
+      });
+      return { channel: 'webauthn', key: hardware ? 'hwk' : 'swk' };
+    });
+
   return {
+    /**
+     * WebAuthn request options for a live step-up's user to answer it with one of their security keys
+     * or passkeys (`origin`: the page's, one of the account's passkey origins).
+     */
+    async webAuthnOptions(stepUpToken: unknown, origin: unknown): Promise<Record<string, unknown>> {
+      const { digest, live, user } = await liveStepUp(stepUpToken);
+      return keys.secondFactorOptions(user.id, { clientId: live.client_id, origin, stepUpDigest: digest });
+    },
+
+    /** finish, answered by a security key's assertion. */
+    async finishWithKey(stepUpToken: unknown, response: AuthenticationResponseJSON): Promise<StepUpFinish> {
+      return (await finishWithKeyThen(stepUpToken, response, r.storage.stepUps.consumeWithUser)).done;
+    },
+
+    /** finishApiStepUp, answered by a security key's assertion. */
+    async finishApiStepUpWithKey(
+      stepUpToken: unknown,
+      response: AuthenticationResponseJSON,
+    ): Promise<StepUpFinish & { interaction: InteractionRow | undefined }> {
+      const { done, row } = await finishWithKeyThen(stepUpToken, response, r.storage.stepUps.consumeWithInteraction);
+      return { ...done, interaction: row.interaction };
+    },
+
     /**
      * A step_up token for a user who has factors, continuing the stored interaction `interactionDigest`
      * (the authorization request is there, not copied here); answers the factor types as amr. A null
@@ -180,7 +258,14 @@ export function createStepUpService(
       const amr = CHANNELS.filter((t) => since[t] !== null).sort((a, b) => since[a]! - since[b]!);
       // Every factor that answers it (a new field: amr keeps email/sms only, all the Core SDK knows),
       // the authenticator app first, recovery codes last.
+      // A registered security key or passkey comes first, when passkeys are on and the user did not
+      // sign in with one already (the same key twice is one factor).
+      const keyed =
+        r.account().passkeys.enabled &&
+        !baseAmr.includes('webauthn') &&
+        (await r.storage.passkeys.listOfUser(user.id)).length > 0;
       const factors: SecondFactorType[] = [
+        ...(keyed ? (['webauthn'] as const) : []),
         ...(since.totp !== null ? (['totp'] as const) : []),
         ...amr,
         ...(since.totp !== null && since.recovery > 0 ? (['recovery_code'] as const) : []),

@@ -227,6 +227,27 @@ export function createStrongFactors(r: StrongFactorDeps) {
       return codes;
     },
 
+    /**
+     * Counts an attempt of a security key's answer to a step-up (`scope`, as a code's) before `check`
+     * verifies it; a refusal of `check` is a failure of the user, like a wrong code.
+     */
+    async verifyKey(userId: string, scope: string, check: () => Promise<void>): Promise<void> {
+      await admitAttempt(userId, scope);
+      try {
+        await check();
+      } catch (e) {
+        if (!(e instanceof WardError) || e.status >= 500) throw e;
+        const { start, end } = window();
+        await r.storage.counters.hit(`${FAILURES}${userId}`, start, end);
+        await r.events.emit(
+          'mfa.verification_failed',
+          { user_id: userId, type: 'webauthn', reason: e.id },
+          'verification failed',
+        );
+        throw e;
+      }
+    },
+
     recoveryCodesLeft: (userId: string) => r.storage.recoveryCodes.countUnused(userId),
 
     /**

@@ -250,6 +250,13 @@ export interface MfaEnrolmentSkipsTable {
   last_skipped_at: number;
 }
 
+/** The kind of second factor a user answered with last (migration 035). */
+export interface MfaLastFactorsTable {
+  user_id: string;
+  kind: string;
+  used_at: number;
+}
+
 export interface StepUpsTable {
   digest: string;
   user_id: string;
@@ -612,6 +619,7 @@ export interface Database {
   mfa_totp_secrets: MfaTotpSecretsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   mfa_enrolment_skips: MfaEnrolmentSkipsTable;
+  mfa_last_factors: MfaLastFactorsTable;
   step_ups: StepUpsTable;
   challenges: ChallengesTable;
   trusted_devices: TrustedDevicesTable;

@@ -23,7 +23,7 @@ import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { customIdentifiersRepo } from './sql/custom-identifiers.js';
-import { recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
+import { lastFactorsRepo, recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
 import { userImportRepo } from './sql/user-import.js';
@@ -60,6 +60,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     totpSecrets: totpSecretsRepo(db),
     recoveryCodes: recoveryCodesRepo(db),
     enrolmentSkips: enrolmentSkipsRepo(db),
+    lastFactors: lastFactorsRepo(db),
     identities: identitiesRepo(db),
     socialProviders: socialProvidersRepo(db),
     logoutDeliveries: logoutDeliveriesRepo(db, engine),

@@ -52,6 +52,7 @@ import type { Addresses } from '../../self-service/addresses.js';
 import type { Storage } from '../../storage/storage.js';
 import type { StrongFactors } from '../../stepup/strong-factors.js';
 import { accountAppRoutes } from './account-app.js';
+import { accountKeyRoutes, keyCount } from './account-key.js';
 import { accountLeaveRoutes } from './account-leave.js';
 import { accountSignInsRoutes, signInsView } from './account-sign-ins.js';
 import type { AccountDeletion } from '../../self-service/account-deletion.js';
@@ -99,6 +100,7 @@ interface Accepted {
 
 type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back' | 'enrolment' | 'newCodes'> & {
   started?: NonNullable<AccountPageInput['stepUp']>['started'];
+  keyStarted?: NonNullable<AccountPageInput['stepUp']>['keyStarted'];
   /** "Delete my account" of a user without a password: where their code went. */
   codeSent?: Channel;
 };
@@ -171,6 +173,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         phoneVerified: user.phone_number_verified,
         hasPassword: user.password_hash !== null,
       },
+      keyCount: await keyCount(r, user.id),
       app: app ? { recoveryLeft: await r.storage.recoveryCodes.countUnused(user.id) } : undefined,
       pending: await r.addresses.pendingChanges(user),
       notice: extra.notice,
@@ -183,6 +186,8 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
               .map((f) => ({ channel: f.type as Channel, to: maskDestination(f.destination) })),
             app,
             started: extra.started,
+            keys: (await keyCount(r, user.id)) > 0,
+            keyStarted: extra.keyStarted,
           }
         : undefined,
       minLength: r.account().password_min_length,
@@ -394,6 +399,8 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
 
   // The authenticator app and recovery codes (account-app.ts), with this page's checks and answers.
   accountAppRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
+  // "Confirm it's you" with a security key or passkey (account-key.ts).
+  accountKeyRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
   // "Download my data" and "Delete my account" (account-leave.ts).
   accountLeaveRoutes(app, r, { signedIn, acceptPost, attempt, render, requireFresh });
   // "Where you're signed in": sessions, trusted devices, security events (account-sign-ins.ts).

@@ -2,7 +2,10 @@ import type { WardApp } from '../typed-app.js';
 import { mfaFormSchema } from './schemas/authorize.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Channel } from '../../stepup/challenges.js';
-import type { SecondFactorType } from '../../stepup/service.js';
+import type { SecondFactorKeys, SecondFactorType } from '../../stepup/service.js';
+import type { Limiter } from '../../limits/rate-limit.js';
+import { authenticationResponse } from '../../passkeys/wire.js';
+import { invalidField } from '../../errors/refusals.js';
 import type { SignInDeps } from '../sign-in.js';
 import {
   acceptHostedPost,
@@ -26,6 +29,8 @@ export interface AuthorizeMfaDeps {
   config: WardConfig;
   masterKey: Buffer;
   storage: Storage;
+  limiter: Limiter;
+  passkeys: Pick<SecondFactorKeys, 'secondFactorOptions'>;
 }
 
 /**
@@ -35,6 +40,18 @@ export interface AuthorizeMfaDeps {
  */
 export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInDeps): void {
   const { interactions, nextStep, stepUps } = deps;
+  /** A security key's assertion, posted by the page's script as JSON in the Core SDK's wire format. */
+  async function keyAssertion(raw: unknown, ip: string) {
+    // Per client IP, like the API's answers (the attempts are also counted on the step-up and the user).
+    await r.limiter('verification', ip, r.account().rate_limits.verification);
+    let parsed: unknown;
+    try {
+      parsed = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+    } catch {
+      throw invalidField('assertion', 'must be the JSON of an assertion');
+    }
+    return authenticationResponse(parsed, '');
+  }
   app.post('/oauth/authorize/mfa', { schema: mfaFormSchema }, async (req, reply) => {
     const accepted = await acceptHostedPost(r, interactions, req, reply);
     if (!accepted) return reply;
@@ -42,27 +59,30 @@ export function hostedMfaRoutes(app: WardApp, r: AuthorizeMfaDeps, deps: SignInD
     if (interaction.step !== 'mfa' || !interaction.userId) return expiredPage(req, reply, interaction.request);
     const stepUp = typeof params.step_up === 'string' ? params.step_up : '';
     const strong = params.auth_type === 'totp' || params.auth_type === 'recovery_code' ? params.auth_type : null;
-    const channel: SecondFactorType = strong ?? (params.auth_type === 'sms' ? 'sms' : 'email');
+    const key = params.auth_type === 'webauthn';
+    const channel: SecondFactorType = key ? 'webauthn' : (strong ?? (params.auth_type === 'sms' ? 'sms' : 'email'));
     const at = { handle, interaction, stepUp, channel };
     const browser = browserState(req, reply, interaction.request);
     try {
       // Back to the authenticator app's form from a code's (nothing is sent).
-      if (params.action === 'switch' && strong) return secondFactorPage(r, req, reply, at, 200, {});
-      if (params.action === 'resend' && !strong) {
+      if (params.action === 'switch' && (strong || key)) return secondFactorPage(r, req, reply, at, 200, {});
+      if (params.action === 'resend' && !strong && !key) {
         const sent: Channel = channel === 'sms' ? 'sms' : 'email';
         const userLocale = (await r.storage.profiles.find(interaction.userId))?.locale;
         const challengeId = await stepUps.requestCode(stepUp, sent, browser.language?.(userLocale));
         const notice = hostedMessage(pageLanguage(req, interaction.request), 'codeSent');
         return secondFactorPage(r, req, reply, at, 200, { challengeId, notice });
       }
-      const done = strong
-        ? await stepUps.finishWithFactor(
-            stepUp,
-            strong,
-            params.verification_code,
-            browser.language?.((await r.storage.profiles.find(interaction.userId))?.locale),
-          )
-        : await stepUps.finish(params.challenge_id, params.verification_code);
+      const done = key
+        ? await stepUps.finishWithKey(stepUp, await keyAssertion(params.assertion, req.ip))
+        : strong
+          ? await stepUps.finishWithFactor(
+              stepUp,
+              strong,
+              params.verification_code,
+              browser.language?.((await r.storage.profiles.find(interaction.userId))?.locale),
+            )
+          : await stepUps.finish(params.challenge_id, params.verification_code);
       if (done.interactionDigest !== interaction.digest) {
         throw new WardError('invalidStepUp', { description: 'step-up of another sign-in' });
       }

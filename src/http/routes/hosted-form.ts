@@ -14,7 +14,9 @@ import type { Interaction, InteractionService } from '../../interaction/service.
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
-import type { SecondFactorType } from '../../stepup/service.js';
+import type { SecondFactorKeys, SecondFactorType } from '../../stepup/service.js';
+import { sha256 } from '../../lib/secrets.js';
+import { hostedCeremonies } from '../../passkeys/relying-party.js';
 import { setSessionCookie } from '../cookies.js';
 import { sendRendered } from '../pages.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
@@ -33,6 +35,8 @@ export interface HostedFormDeps {
   config: WardConfig;
   masterKey: Buffer;
   storage: Storage;
+  /** The security keys that answer a second factor (absent: none is offered on the page). */
+  passkeys?: Pick<SecondFactorKeys, 'secondFactorOptions'>;
 }
 
 // What the hosted pages (login form, second-factor form, confirmation, social) share: the browser's
@@ -150,7 +154,7 @@ export function secondFactorMessage(e: unknown, language: Language = 'en'): stri
 
 /** The hosted second-factor page of an interaction at its `mfa` step. */
 export async function secondFactorPage(
-  r: Pick<HostedFormDeps, 'masterKey' | 'storage'>,
+  r: Pick<HostedFormDeps, 'masterKey' | 'storage' | 'passkeys'> & Partial<Pick<HostedFormDeps, 'account' | 'config'>>,
   req: FastifyRequest,
   reply: FastifyReply,
   at: { handle: string; interaction: Interaction; stepUp: string; channel: SecondFactorType },
@@ -159,9 +163,28 @@ export async function secondFactorPage(
 ): Promise<FastifyReply> {
   const userId = at.interaction.userId;
   // A recovery code is typed on the page of another factor (the authenticator app's, when the user has one).
-  const channel = at.channel === 'recovery_code' ? 'totp' : at.channel;
-  const channels = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [channel];
+  let channel = at.channel === 'recovery_code' ? 'totp' : at.channel;
+  const channels: SecondFactorType[] = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [];
   const recovery = !!userId && channels.includes('totp') && (await r.storage.recoveryCodes.countUnused(userId)) > 0;
+  // A registered security key or passkey answers too (when passkeys are on), its options bound to this step-up.
+  let webauthnOptions: unknown;
+  // Not after a passkey sign-in: the same key twice is one factor.
+  const keyed =
+    !!userId &&
+    !!r.passkeys &&
+    !!r.account &&
+    !!r.config &&
+    !at.interaction.amr?.includes('webauthn') &&
+    hostedCeremonies(r.account(), r.config.issuer);
+  if (keyed && (await r.storage.passkeys.listOfUser(userId)).length > 0) {
+    channels.unshift('webauthn');
+    if (channel === 'webauthn')
+      webauthnOptions = await r.passkeys!.secondFactorOptions(userId, {
+        clientId: at.interaction.request.client.client_id,
+        origin: new URL(r.config!.issuer).origin,
+        stepUpDigest: sha256(at.stepUp),
+      });
+  } else if (channel === 'webauthn') channel = channels.find((c) => c !== 'recovery_code') ?? 'email';
   return sendRendered(
     reply,
     renderSecondFactor(status, {
@@ -170,8 +193,9 @@ export async function secondFactorPage(
       csrf: ensureCsrf(r, req, reply),
       stepUp: at.stepUp,
       challengeId: extra.challengeId ?? '',
-      channel,
-      channels: [...new Set([channel, ...channels])],
+      channel: channel as Exclude<SecondFactorType, 'recovery_code'>,
+      channels: [...new Set([channel, ...channels])].filter((c) => c !== 'recovery_code'),
+      webauthnOptions,
       recovery,
       target: at.interaction.request.target,
       notice: extra.notice,
@@ -238,14 +262,15 @@ export function enrolPage(
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
  */
 export async function answerOutcome(
-  r: Pick<HostedFormDeps, 'account' | 'config' | 'masterKey' | 'storage'>,
+  r: Pick<HostedFormDeps, 'account' | 'config' | 'masterKey' | 'storage' | 'passkeys'>,
   req: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,
 ): Promise<FastifyReply> {
   if (outcome.kind === 'expired') return expiredPage(req, reply, outcome.request);
   if (outcome.kind === 'second_factor') {
-    if (outcome.challengeId !== null || (outcome.channel === 'totp' && outcome.error === undefined))
+    const noMessage = outcome.channel === 'totp' || outcome.channel === 'webauthn';
+    if (outcome.challengeId !== null || (noMessage && outcome.error === undefined))
       return secondFactorPage(r, req, reply, outcome, 200, { challengeId: outcome.challengeId ?? '' });
     const msg = secondFactorMessage(outcome.error, pageLanguage(req, outcome.interaction.request));
     if (!msg) throw outcome.error;

@@ -8,10 +8,12 @@ import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
 import { invalidRequest } from '../../errors/refusals.js';
 import { requireSingle } from '../../protocol/params.js';
+import { authenticationResponse, snakeKeys } from '../../passkeys/wire.js';
 import { TOTP_DESTINATION, type StrongFactors } from '../../stepup/strong-factors.js';
 import {
   recoveryCodesSchema,
   recoveryCodesStatusSchema,
+  stepUpKeyOptionsSchema,
   stepUpVerifySchema,
   totpEnrolSchema,
   totpRemoveSchema,
@@ -101,17 +103,31 @@ export function strongFactorRoutes(app: WardApp, r: StrongFactorRouteDeps, deps:
     return reply.header('Cache-Control', 'no-store').send({ recovery_codes: codes });
   });
 
+  // The options for a security key or passkey of the step-up's user to answer it (user verification
+  // discouraged, their credentials allowed, the challenge single use and bound to this step-up).
+  app.post('/identity/v1/mfa/stepup/webauthn-options', { schema: stepUpKeyOptionsSchema }, async (req, reply) => {
+    await limit(req);
+    const params = requireSingle(req.body, isJson(req.headers['content-type']));
+    const options = await stepUps.webAuthnOptions(params.step_up, params.origin);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ public_key: snakeKeys(options) as Record<string, unknown> });
+  });
+
   // The step-up of /identity/v1/mfa/stepup (an API sign-in's second factor) answered with an authenticator
   // app's code or a recovery code: like /passwordless/verify, the token used up ends its interaction.
   app.post('/identity/v1/mfa/stepup/verify', { schema: stepUpVerifySchema }, async (req, reply) => {
     await limit(req);
     const params = requireSingle(req.body, isJson(req.headers['content-type']));
     const type = params.auth_type;
-    if (type !== 'totp' && type !== 'recovery_code')
-      throw invalidRequest('auth_type must be totp or recovery_code', [
-        { field: 'auth_type', message: 'must be totp or recovery_code', code: 'invalid' },
+    if (type !== 'totp' && type !== 'recovery_code' && type !== 'webauthn')
+      throw invalidRequest('auth_type must be totp, recovery_code or webauthn', [
+        { field: 'auth_type', message: 'must be totp, recovery_code or webauthn', code: 'invalid' },
       ]);
-    const done = await stepUps.finishApiStepUpWithFactor(params.step_up, type, params.verification_code, localeOf(req));
+    const done =
+      type === 'webauthn'
+        ? await stepUps.finishApiStepUpWithKey(params.step_up, authenticationResponse(params.credential, 'credential'))
+        : await stepUps.finishApiStepUpWithFactor(params.step_up, type, params.verification_code, localeOf(req));
     const interaction = done.interaction ? await interactions.restore(done.interaction) : null;
     if (!interaction || interaction.request.client.client_id !== done.clientId) throw new WardError('invalidStepUp');
     if (params.trust_device === true || params.trust_device === 'true')

@@ -32,12 +32,18 @@ export interface AccountPageInput {
   error?: { text: string; at: AccountSection };
   /** What the user typed, shown again (never a password). */
   values?: { email?: string; phone_number?: string };
+  /** How many security keys or passkeys the user has (passkeys on): each answers a second factor. */
+  keyCount?: number;
   /** A step-up is owed: one button per verified factor (its masked address), or the code form of one started. */
   stepUp?: {
     factors: Array<{ channel: Channel; to: string }>;
     /** The user has an authenticator app: its code (or a recovery code) confirms at once, nothing sent. */
     app?: boolean;
     started?: { stepUp: string; challengeId: string; channel: Channel };
+    /** The user has a security key or passkey: a button starts a step-up it answers. */
+    keys?: boolean;
+    /** The step-up started for a key: its request options, for the page's script. */
+    keyStarted?: { stepUp: string; options: unknown };
   };
   minLength: number;
   /** The third-party apps the user consented to (docs/consent.md), each with a form that withdraws it. */

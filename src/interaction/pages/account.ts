@@ -8,6 +8,8 @@ import { leaveSections } from './account-leave.js';
 import { signInsSection } from './account-sign-ins.js';
 import { type AccountPageInput, alertIn, CODE_ATTRS, form, hidden, input, section, submit } from './account-parts.js';
 import { accountText } from './account-text.js';
+import { keyScript } from './second-factor.js';
+import { ACCOUNT_PATH } from './account-parts.js';
 
 export {
   ACCOUNT_PATH,
@@ -27,13 +29,27 @@ function summary(p: AccountPageInput): SafeHtml {
   const app =
     p.app &&
     html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd><dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(p.app.recoveryLeft)}</dd>`;
-  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}</dl>`;
+  // Security keys and passkeys answer a second factor too (the hosted page and "Confirm it's you").
+  const keys = p.keyCount
+    ? html`<dt>${t.securityKeys}</dt><dd id="security-keys">${t.keysCount(p.keyCount)}</dd>`
+    : null;
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}${keys}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
 function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['stepUp']>): SafeHtml {
   const t = accountText(p.language);
   const started = s.started;
+  const key = textsIn(p.language).pages.secondFactor;
+  if (s.keyStarted)
+    return section(
+      'step-up',
+      t.stepUpHeading,
+      html`${alertIn(p, 'step_up')}<form method="post" action="${ACCOUNT_PATH}/step-up/key/verify" id="key-form">
+${hidden('csrf', p.csrf)}${p.back ? hidden('client_id', p.back.clientId) : ''}${hidden('step_up', s.keyStarted.stepUp)}
+<input type="hidden" name="assertion" value="">
+<button type="button" id="use-key">${key.keyButton}</button></form>`,
+    );
   if (!started) {
     const buttons = s.factors.map((f) =>
       form(p, '/step-up', html`${hidden('auth_type', f.channel)}${submit(t.sendCode(f.channel, f.to))}`),
@@ -45,6 +61,7 @@ function stepUpSection(p: AccountPageInput, s: NonNullable<AccountPageInput['ste
         '/step-up/verify',
         html`${hidden('auth_type', type)}${input(p, 'step_up', { id, label, attrs })}${submit(t.verify)}`,
       );
+    if (s.keys) buttons.unshift(form(p, '/step-up/key', submit(key.useKey)));
     if (s.app) {
       buttons.unshift(typed('totp', 'step-up-app-code', t.appCode, CODE_ATTRS));
       buttons.push(
@@ -198,6 +215,7 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     status,
     lang: p.language,
     title: t.title,
+    ...(p.stepUp?.keyStarted ? { script: keyScript(p.stepUp.keyStarted.options) } : {}),
     body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${signInsSection(p)}${consentsSection(p)}${leave}${back}`,
   };
 }

@@ -84,3 +84,20 @@ export function recoveryCodesRepo(db: Kysely<Database>) {
     },
   };
 }
+
+/** The kind of second factor each user answered with last: the hosted page preselects it. */
+export function lastFactorsRepo(db: Kysely<Database>) {
+  return {
+    async record(userId: string, kind: string, now: number): Promise<void> {
+      await db
+        .insertInto('mfa_last_factors')
+        .values({ user_id: userId, kind, used_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ kind, used_at: now }))
+        .execute();
+    },
+    async find(userId: string): Promise<string | null> {
+      const r = await db.selectFrom('mfa_last_factors').select('kind').where('user_id', '=', userId).executeTakeFirst();
+      return r?.kind ?? null;
+    },
+  };
+}

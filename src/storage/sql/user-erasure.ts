@@ -18,6 +18,7 @@ export const USER_TABLES = [
   'mfa_totp_secrets',
   'mfa_recovery_codes',
   'mfa_enrolment_skips',
+  'mfa_last_factors',
   'step_ups',
   'challenges',
   'trusted_devices',

@@ -93,6 +93,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'Oder ein Wiederherstellungscode',
     authenticatorApp: 'Authenticator-App',
     appOn: 'aktiviert',
+    securityKeys: 'Sicherheitsschlüssel und Passkeys',
+    keysCount: (n: number) => `${n}, als zweiter Faktor nutzbar`,
     recoveryCodes: 'Wiederherstellungscodes',
     recoveryLeft: (n: number) => `noch ${n}`,
     appHeading: 'Authenticator-App',
@@ -313,6 +315,11 @@ export const pages: Texts['pages'] = {
     other: (c: Channel) => `Code stattdessen per ${c === 'email' ? 'E-Mail' : 'SMS'} senden`,
     leadApp: (client: string) => `Geben Sie den Code Ihrer Authenticator-App ein, um sich bei ${client} anzumelden.`,
     useApp: 'Stattdessen meine Authenticator-App verwenden',
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) =>
+      `Verwenden Sie Ihren Sicherheitsschlüssel oder Passkey, um sich bei ${client} anzumelden.`,
+    useKey: 'Stattdessen meinen Sicherheitsschlüssel oder Passkey verwenden',
+    keyButton: 'Meinen Sicherheitsschlüssel verwenden',
     recoveryLabel: 'Oder ein Wiederherstellungscode',
     useRecovery: 'Diesen Wiederherstellungscode verwenden',
   },

@@ -90,6 +90,8 @@ export const pages = {
     recoveryCode: 'Or a recovery code',
     authenticatorApp: 'Authenticator app',
     appOn: 'on',
+    securityKeys: 'Security keys and passkeys',
+    keysCount: (n: number) => `${n}, usable as a second factor`,
     recoveryCodes: 'Recovery codes',
     recoveryLeft: (n: number) => `${n} left`,
     appHeading: 'Authenticator app',
@@ -300,6 +302,10 @@ export const pages = {
     /** An authenticator app (TOTP): nothing is sent. */
     leadApp: (client: string) => `Enter the code your authenticator app shows to sign in to ${client}.`,
     useApp: 'Use my authenticator app instead',
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) => `Use your security key or passkey to sign in to ${client}.`,
+    useKey: 'Use my security key or passkey instead',
+    keyButton: 'Use my security key',
     recoveryLabel: 'Or a recovery code',
     useRecovery: 'Use this recovery code',
   },

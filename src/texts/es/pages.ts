@@ -91,6 +91,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'O un código de recuperación',
     authenticatorApp: 'Aplicación de autenticación',
     appOn: 'activada',
+    securityKeys: 'Llaves de seguridad y claves de acceso',
+    keysCount: (n: number) => `${n}, utilizables como segundo factor`,
     recoveryCodes: 'Códigos de recuperación',
     recoveryLeft: (n: number) => `quedan ${n}`,
     appHeading: 'Aplicación de autenticación',
@@ -308,6 +310,10 @@ export const pages: Texts['pages'] = {
     leadApp: (client: string) =>
       `Introduzca el código que muestra su aplicación de autenticación para iniciar sesión en ${client}.`,
     useApp: 'Usar mi aplicación de autenticación en su lugar',
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) => `Use su llave de seguridad o clave de acceso para iniciar sesión en ${client}.`,
+    useKey: 'Usar mi llave de seguridad o clave de acceso en su lugar',
+    keyButton: 'Usar mi llave de seguridad',
     recoveryLabel: 'O un código de recuperación',
     useRecovery: 'Usar este código de recuperación',
   },

@@ -89,6 +89,8 @@ export const pages: Texts['pages'] = {
     recoveryCode: 'Ou un code de secours',
     authenticatorApp: "Application d'authentification",
     appOn: 'activée',
+    securityKeys: "Clés de sécurité et clés d'accès",
+    keysCount: (n: number) => `${n}, utilisables comme second facteur`,
     recoveryCodes: 'Codes de secours',
     recoveryLeft: (n: number) => `il en reste ${n}`,
     appHeading: "Application d'authentification",
@@ -306,6 +308,10 @@ export const pages: Texts['pages'] = {
     leadApp: (client: string) =>
       `Saisissez le code affiché par votre application d'authentification pour vous connecter à ${client}.`,
     useApp: "Utiliser plutôt mon application d'authentification",
+    /** A security key or passkey (WebAuthn): nothing is sent. */
+    leadKey: (client: string) => `Utilisez votre clé de sécurité ou votre clé d'accès pour vous connecter à ${client}.`,
+    useKey: "Utiliser plutôt ma clé de sécurité ou ma clé d'accès",
+    keyButton: 'Utiliser ma clé de sécurité',
     recoveryLabel: 'Ou un code de secours',
     useRecovery: 'Utiliser ce code de secours',
   },

@@ -94,3 +94,14 @@ export const accountSessionsOthersSchema = { body: protocolParams({ ...form }) }
 export const accountTrustedDeviceSchema = {
   body: protocolParams({ ...form, device: 'string: the trusted device to stop trusting' }),
 };
+
+/** "Confirm it's you" with a security key or passkey (account-key.ts): start, then the assertion. */
+export const accountKeySchema = { body: protocolParams({ ...form }) };
+
+export const accountKeyVerifySchema = {
+  body: protocolParams({
+    ...form,
+    step_up: 'string: the step-up started',
+    assertion: 'string: the JSON of the assertion (id, raw_id, type, response), keys snake_cased',
+  }),
+};

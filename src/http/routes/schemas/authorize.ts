@@ -50,10 +50,12 @@ export const mfaFormSchema = {
   body: protocolParams({
     ...hosted,
     step_up: 'string: the step-up of this second factor',
-    auth_type: 'string: email or sms (a code sent), totp (an authenticator app) or recovery_code',
-    action: 'string: resend, verify, or switch (to the authenticator app)',
+    auth_type:
+      'string: email or sms (a code sent), totp (an authenticator app), webauthn (a security key) or recovery_code',
+    action: 'string: resend, verify, or switch (to the authenticator app or the security key)',
     challenge_id: 'string: the code sent (email or sms)',
     verification_code: 'string: the code the user typed',
+    assertion: 'string: webauthn: the JSON of the assertion (id, raw_id, type, response), keys snake_cased',
   }),
 };
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { stringEnum } from '../../schema-types.js';
+import { anyObject, stringEnum } from '../../schema-types.js';
 import { answer, protocolParams } from '../../protocol-schema.js';
 
 /** Authenticator apps (TOTP) and recovery codes (docs/mfa.md), with a Bearer access token. */
@@ -38,8 +38,10 @@ export const recoveryCodesSchema = { response: { 200: answer({ recovery_codes: T
 export const stepUpVerifySchema = {
   body: protocolParams({
     step_up: 'string: the token of /identity/v1/mfa/stepup (required)',
-    auth_type: 'string: totp or recovery_code (required)',
-    verification_code: "string: the app's code, or a recovery code (required)",
+    auth_type: 'string: totp, recovery_code or webauthn (required)',
+    verification_code: "string: the app's code, or a recovery code (totp, recovery_code)",
+    credential:
+      'object: webauthn: the assertion (id, raw_id, type, response: authenticator_data, client_data_json, signature, user_handle), base64url, keys snake_cased',
     trust_device: 'boolean (or "true"): remember this browser as a trusted device',
   }),
   response: {
@@ -53,6 +55,22 @@ export const stepUpVerifySchema = {
         description:
           'true when that was the last recovery code: make a new set (POST /identity/v1/mfa/recovery-codes with the new token)',
       }),
+    }),
+  },
+};
+
+/**
+ * WebAuthn request options for the step-up's user to answer it with a security key or passkey (keys
+ * snake_cased, as /identity/v1/webauthn/authentication-options answers them).
+ */
+export const stepUpKeyOptionsSchema = {
+  body: protocolParams({
+    step_up: 'string: the token of /identity/v1/mfa/stepup (required)',
+    origin: 'string: the page origin (one of the account passkey origins)',
+  }),
+  response: {
+    200: answer({
+      public_key: anyObject({ additionalProperties: true, description: 'WebAuthn options, keys snake_cased' }),
     }),
   },
 };
