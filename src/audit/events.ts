@@ -175,6 +175,25 @@ export function createSecurityEvents(deps: {
       const queued = eventOfAudit(row) ? await writeOutbox(tx, [row], row.at) : 0;
       return { name, fields, row, queued };
     },
+    /**
+     * An event the caller acknowledges at once with no change of its own to share a transaction with
+     * (login.succeeded: the answer may be a tkn or tokens, a session or none): its webhook outbox rows
+     * are written now, before the answer, so a crash after it cannot lose the event; its audit row is
+     * buffered. One query when no endpoint is enabled.
+     */
+    async emitNow(
+      name: string,
+      fields: Record<string, unknown>,
+      message: string,
+      level: Level = 'info',
+    ): Promise<void> {
+      const row = rowOf(name, fields);
+      const queued = eventOfAudit(row) ? await writeOutbox(deps.storage, [row], row.at) : 0;
+      log(name, fields, message, level);
+      staged.add(row);
+      buffer(row);
+      if (queued) stagedQueued = true;
+    },
     /** A staged event once its change committed: logged at once, its audit row buffered. */
     emitStaged(event: StagedEvent, message: string, level: Level = 'info'): void {
       log(event.name, event.fields, message, level);

@@ -13,6 +13,8 @@ export interface SecurityEventSink {
     message: string,
     level?: 'info' | 'warn' | 'error',
   ): Promise<void>;
+  /** An acknowledged event whose webhook outbox rows are written before the answer (audit/events.ts). */
+  emitNow?(name: string, fields: Record<string, unknown>, message: string): Promise<void>;
 }
 
 /** One sign-in attempt: by which method, for which client, from where (ids and reasons only, never a secret). */
@@ -54,8 +56,14 @@ const fieldsOf = (a: SignInAttempt) => ({
 /** The sign-in audit over the security events. Stateless: any module may make its own over the same sink. */
 export function signInAudit(events: SecurityEventSink): SignInAudit {
   return {
+    // Acknowledged at once (a tkn, tokens or a session follow): its webhook event is written before that.
     succeeded: (a) =>
-      events.emit('login.succeeded', { ...fieldsOf(a), user_id: a.userId, amr: a.amr }, `${a.method} sign-in`),
+      (events.emitNow ?? events.emit).call(
+        events,
+        'login.succeeded',
+        { ...fieldsOf(a), user_id: a.userId, amr: a.amr },
+        `${a.method} sign-in`,
+      ),
     mfaRequired: (a) =>
       events.emit(
         'login.mfa_required',

@@ -2,7 +2,8 @@
 // after the change (a trigger refusing the event row, in that same transaction) leaves neither the
 // change nor an event; the same call once the trigger is gone writes both. A user created through the
 // management API (with its audit row), and the security events that report a change (a Core SDK
-// signup, a password change), whose audit rows are still buffered. SQLite, and PostgreSQL when configured.
+// signup, a password change), whose audit rows are still buffered; and login.succeeded, whose event is
+// written before the answer. SQLite, and PostgreSQL when configured.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -157,6 +158,32 @@ for (const engine of engines()) {
       await ward.registry.webhookDelivery.tick();
       const mine = types().filter((t) => t.endsWith(user.id) && !t.startsWith('login.'));
       assert.deepEqual(mine, [`user.created:${user.id}`, `user.password_changed:${user.id}`], 'one of each');
+    });
+
+    it('a sign-in: its login.succeeded event is written before the answer, not with the audit batch', async () => {
+      // The endpoint of the first case takes every event.
+      const email = `signin-${engine}@example.com`;
+      const made = await postJson(ward, '/identity/v1/signup', {
+        client_id: 'spa',
+        data: { email, password: 'correct horse battery' },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const user = (await ward.registry.storage.users.findByEmail(email))!;
+      await ward.registry.events.flush();
+      assert.ok(await passwordLogin(ward, email, 'correct horse battery'));
+      // At once, before the next audit batch (100 ms): the event row is there.
+      const events = await ward.registry.db.db
+        .selectFrom('webhook_events')
+        .select('data')
+        .where('type', '=', 'login.succeeded')
+        .execute();
+      assert.ok(
+        events.some((e) => (JSON.parse(e.data) as { user_id?: string }).user_id === user.id),
+        'written before the answer',
+      );
+      await ward.registry.events.flush();
+      const audited = await ward.registry.storage.audit.list({ action: 'login.succeeded', limit: 50 });
+      assert.equal(audited.filter((a) => a.actor_id === user.id).length, 1, 'and its audit row, once');
     });
   });
 }
