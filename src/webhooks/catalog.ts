@@ -112,6 +112,21 @@ export const EVENT_TYPES = {
     kid: str('The revoked key id.'),
     replaced_by: str('The key id now signing, if one replaced it.'),
   }),
+  'users.imported': def(
+    'none',
+    'A bulk import of users ended (POST /api/v1/users/import, or an import job): its counts. The users it created or changed get no event each.',
+    ['users.imported'],
+    {
+      job: str('The import job, when it ran as one.'),
+      lines: Type.Optional(Type.Integer({ description: 'Lines read (an import job).' })),
+      created: Type.Optional(Type.Integer({ description: 'Users created.' })),
+      updated: Type.Optional(Type.Integer({ description: 'Users changed (upsert).' })),
+      skipped: Type.Optional(Type.Integer({ description: 'Lines that named a user already there (create mode).' })),
+      refused: Type.Optional(Type.Integer({ description: 'Lines refused.' })),
+      weak_hashes: Type.Optional(Type.Integer({ description: 'Users imported with a weak password hash.' })),
+      error: str('Why the import stopped early, as a short code.'),
+    },
+  ),
   'webhook.test': def('none', 'A test event an operator sent to one endpoint (POST /api/v1/webhooks/{id}/test).', [], {
     endpoint_id: Type.String({ description: 'The endpoint it was sent to.' }),
   }),

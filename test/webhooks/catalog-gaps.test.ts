@@ -1,7 +1,7 @@
 // Catalog types the main webhook test (webhooks.test.ts) does not produce, each by its real action on
 // both engines, received on loopback, verified with `standardwebhooks` and checked against its schema:
 // user.locked (wrong passwords through the Core SDK), user.unlocked and session.revoked (the
-// management API), webhook.test (the endpoint's test call).
+// management API), webhook.test (the endpoint's test call), users.imported (a bulk import).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Value } from 'typebox/value';
@@ -34,7 +34,7 @@ for (const engine of engines()) {
       await ward.close();
     });
 
-    it('user.locked, user.unlocked, session.revoked and webhook.test', async () => {
+    it('user.locked, user.unlocked, session.revoked, webhook.test and users.imported', async () => {
       const admin = api(ward, await managerToken(ward));
       const made = await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['*'] });
       assert.equal(made.status, 201);
@@ -55,8 +55,15 @@ for (const engine of engines()) {
       assert.ok(revoked.status < 300, JSON.stringify(revoked));
       const tested = await admin.post(`/api/v1/webhooks/${made.body.id as string}/test`, {});
       assert.ok(tested.status < 300, JSON.stringify(tested));
+      const lines = [{ email: `imported-${engine}@example.com` }, { email: 'not an address' }];
+      const imported = await ward.fetch('/api/v1/users/import', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await managerToken(ward)}`, 'content-type': 'application/x-ndjson' },
+        body: lines.map((l) => JSON.stringify(l)).join('\n'),
+      });
+      assert.equal(imported.status, 200, await imported.clone().text());
 
-      const expected = ['user.locked', 'user.unlocked', 'session.revoked', 'webhook.test'];
+      const expected = ['user.locked', 'user.unlocked', 'session.revoked', 'webhook.test', 'users.imported'];
       const types = () => new Set(receiver.delivered().map((e) => e.type));
       await deliverUntil(ward, () => expected.every((t) => types().has(t)), 0, JSON.stringify([...types()]));
       for (const r of receiver.received) {
@@ -72,6 +79,8 @@ for (const engine of engines()) {
       assert.equal((one('user.unlocked').user as { id: string }).id, user.id);
       assert.deepEqual(one('session.revoked'), { user_id: user.id });
       assert.deepEqual(one('webhook.test'), { endpoint_id: made.body.id });
+      const counts = one('users.imported');
+      assert.deepEqual([counts.created, counts.refused], [1, 1], JSON.stringify(counts));
     });
   });
 }
