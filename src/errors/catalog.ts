@@ -77,7 +77,7 @@ export const CATALOG = {
 
   // Accounts, sign-in and second factors.
   mfaRequired: entry(400, 'mfa_required', 'error.mfa.required'),
-  mfaEnrollmentRequired: entry(400, 'interaction_required', 'error.mfa.enrollmentRequired', true),
+  mfaEnrollmentRequired: entry(400, 'interaction_required', 'error.mfa.enrollmentRequired'),
   resourceServerOnly: entry(400, 'unauthorized_client', 'error.unauthorizedClient'),
   // RFC 8707 2: the resource parameter names no API resource of this server (or is not an absolute URI).
   invalidTarget: entry(400, 'invalid_target', 'error.invalidTarget'),

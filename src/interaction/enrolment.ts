@@ -71,7 +71,7 @@ export function createEnrolmentStep(deps: EnrolmentDeps) {
       }
       if (!consentCanBeShown(request)) {
         await refusal('no_page');
-        throw new WardError('mfaEnrollmentRequired', { description, authorizeRequest: request });
+        throw new WardError('authorizeInteractionRequired', { description, authorizeRequest: request });
       }
       const stored = 'digest' in at ? at : (await deps.interactions.start(at, 'login', browser.bind())).interaction;
       const moved = await deps.interactions.advance(stored, 'enrol', {
