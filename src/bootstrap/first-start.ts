@@ -75,6 +75,9 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           client_uri: null,
           policy_uri: null,
           tos_uri: null,
+          token_endpoint_auth_method: null,
+          jwks: null,
+          jwks_uri: null,
         },
         'demo',
       );
@@ -107,6 +110,9 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           client_uri: null,
           policy_uri: null,
           tos_uri: null,
+          token_endpoint_auth_method: null,
+          jwks: null,
+          jwks_uri: null,
         },
         'demo',
       );

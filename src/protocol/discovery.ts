@@ -1,5 +1,11 @@
 import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { PROFILE_SCOPE_CLAIMS, SUPPORTED_SCOPES } from './scopes.js';
+import { CLIENT_SECRET_JWT_ALGS, PRIVATE_KEY_JWT_ALGS } from './token/client-assertion.js';
+
+const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
+/** Client assertions (RFC 7523): token/client-assertion.ts. */
+const ASSERTION_METHODS = ['client_secret_jwt', 'private_key_jwt'];
+const ASSERTION_ALGS = [...PRIVATE_KEY_JWT_ALGS, ...CLIENT_SECRET_JWT_ALGS];
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
 export function discoveryDocument(issuer: string): string {
@@ -27,9 +33,12 @@ export function discoveryDocument(issuer: string): string {
     ],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256', 'HS256', 'ES256', 'EdDSA'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS, 'none'],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    revocation_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS, 'none'],
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    introspection_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS],
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     code_challenge_methods_supported: ['S256'],
     claims_supported: [
       'sub',

@@ -34,6 +34,7 @@ import * as m027 from './migrations/027-user-import-jobs.js';
 import * as m031 from './migrations/031-device-authorizations.js';
 import * as m033 from './migrations/033-step-up-actions.js';
 import * as m034 from './migrations/034-code-step-up-actions.js';
+import * as m038 from './migrations/038-client-assertion-keys.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -171,6 +172,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '031-device-authorizations': m031,
   '033-step-up-actions': m033,
   '034-code-step-up-actions': m034,
+  '038-client-assertion-keys': m038,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

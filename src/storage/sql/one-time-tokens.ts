@@ -13,6 +13,18 @@ export function oneTimeTokensRepo(db: Kysely<Database>) {
     async insert(t: OneTimeTokenRow): Promise<void> {
       await db.insertInto('one_time_tokens').values(t).execute();
     },
+    /**
+     * Records a value that may be presented once (a client assertion's jti): true the first time,
+     * false when it is already stored, whichever process stored it (the primary key decides).
+     */
+    async claim(t: OneTimeTokenRow): Promise<boolean> {
+      const r = await db
+        .insertInto('one_time_tokens')
+        .values(t)
+        .onConflict((oc) => oc.column('digest').doNothing())
+        .executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
     async consume(kind: string, digest: string, now: number): Promise<Consumed<OneTimeTokenRow>> {
       const won = await db
         .updateTable('one_time_tokens')
