@@ -98,6 +98,15 @@ for (const engine of engines()) {
             grant_types: GRANTS,
           },
           {
+            client_id: 'pkj-gone',
+            type: 'confidential',
+            client_secret: secretKeeper,
+            token_endpoint_auth_method: 'private_key_jwt',
+            jwks_uri: uri.replace('/jwks.json', '/gone.json').replace(/:\d+\//, ':1/'),
+            allowed_callback_urls: [CB],
+            grant_types: GRANTS,
+          },
+          {
             client_id: 'csj',
             type: 'confidential',
             client_secret: CSJ_SECRET,
@@ -296,6 +305,12 @@ for (const engine of engines()) {
       await refused(await assertion({ claims: { iss: 'pkj-uri' } }), /iss and sub/);
       await refused('not-a-jwt', /not a JWT/);
       await refused(await assertion(), /client_id differs/, { client_id: 'pkj-uri' });
+    });
+
+    it('refuses, with the reason, a client whose jwks_uri cannot be fetched', async () => {
+      syncClock();
+      const a = await assertion({ clientId: 'pkj-gone', key: k1.privateKey, alg: 'ES256', kid: 'k1' });
+      await refused(a, /jwks_uri could not be fetched/);
     });
 
     it('a client uses only its registered method', async () => {
