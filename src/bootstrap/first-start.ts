@@ -78,6 +78,7 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           token_endpoint_auth_method: null,
           jwks: null,
           jwks_uri: null,
+          require_pushed_authorization_requests: false,
         },
         'demo',
       );
@@ -113,6 +114,7 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           token_endpoint_auth_method: null,
           jwks: null,
           jwks_uri: null,
+          require_pushed_authorization_requests: false,
         },
         'demo',
       );

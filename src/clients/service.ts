@@ -127,6 +127,7 @@ export function createClientService(deps: {
         token_endpoint_auth_method: def.token_endpoint_auth_method,
         jwks: def.jwks,
         jwks_uri: def.jwks_uri,
+        require_pushed_authorization_requests: def.require_pushed_authorization_requests,
         tokens_not_before: existing?.tokens_not_before ?? now,
         key_mode: existing?.key_mode ?? 'global',
         source,

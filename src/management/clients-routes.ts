@@ -62,6 +62,7 @@ export function clientView(c: Client, secret?: string): Record<string, unknown> 
     token_endpoint_auth_method: c.token_endpoint_auth_method,
     jwks: c.jwks,
     jwks_uri: c.jwks_uri,
+    require_pushed_authorization_requests: c.require_pushed_authorization_requests,
     key_mode: c.key_mode,
     created_at: new Date(c.created_at).toISOString(),
     updated_at: new Date(c.updated_at).toISOString(),

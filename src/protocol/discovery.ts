@@ -14,6 +14,7 @@ export function discoveryDocument(issuer: string): string {
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     userinfo_endpoint: `${issuer}/identity/v1/userinfo`,
     jwks_uri: `${issuer}/jwks.json`,
     revocation_endpoint: `${issuer}/oauth/revoke`,

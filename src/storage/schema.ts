@@ -74,6 +74,8 @@ export interface ClientsTable {
   jwks: string | null;
   /** Where its public keys are fetched (migration 038); null: none. */
   jwks_uri: string | null;
+  /** 1: the client's authorization requests must be pushed (RFC 9126, migration 038). */
+  require_pushed_authorization_requests: number;
 }
 
 export interface SigningKeysTable {

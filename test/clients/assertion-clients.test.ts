@@ -62,7 +62,7 @@ for (const engine of engines()) {
       });
     const authenticates = async (clientId: string, assertion: string) => {
       const res = await introspect({ client_assertion_type: TYPE, client_assertion: assertion });
-      assert.equal(res.status, 200, await res.clone().text());
+      assert.equal(res.status, 200, `${clientId}: ${await res.clone().text()}`);
       assert.equal(((await res.json()) as Json).active, false);
     };
 

@@ -98,6 +98,7 @@ for (const engine of engines()) {
         token_endpoint_auth_method: 'private_key_jwt' as const,
         jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x-of-the-key', kid: 'k1' }] },
         jwks_uri: null,
+        require_pushed_authorization_requests: true,
         created_at: now,
         updated_at: now,
       };
@@ -111,6 +112,7 @@ for (const engine of engines()) {
       assert.equal(got?.token_endpoint_auth_method, 'private_key_jwt');
       assert.deepEqual(got?.jwks, c.jwks);
       assert.equal(got?.jwks_uri, null);
+      assert.equal(got?.require_pushed_authorization_requests, true);
       assert.equal(got?.tokens_not_before, now);
       assert.deepEqual(got?.allowed_callback_urls, ['https://a.example/cb']);
       assert.deepEqual(got?.post_logout_redirect_uris, ['https://a.example/']);

@@ -164,6 +164,10 @@ export const ClientSchema = group(
         { max: 2048, check: 'web_page' },
       ),
     ),
+    require_pushed_authorization_requests: flag(
+      false,
+      'Its authorization requests must be pushed first to /oauth/par (RFC 9126); a request to /oauth/authorize that was not is refused.',
+    ),
   },
   'A client.',
   ['client_id'],

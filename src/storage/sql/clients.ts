@@ -44,6 +44,8 @@ export interface ClientRecord {
   jwks: ClientJwks | null;
   /** Where its public keys are fetched (private_key_jwt); null: none. */
   jwks_uri: string | null;
+  /** Its authorization requests are pushed first (RFC 9126) or refused. */
+  require_pushed_authorization_requests: boolean;
   created_at: number;
   updated_at: number;
 }
@@ -70,6 +72,7 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   token_endpoint_auth_method: (r.token_endpoint_auth_method ?? null) as TokenEndpointAuthMethod | null,
   jwks: r.jwks ? (JSON.parse(r.jwks) as ClientJwks) : null,
   jwks_uri: r.jwks_uri ?? null,
+  require_pushed_authorization_requests: bool(r.require_pushed_authorization_requests ?? 0),
 });
 
 const toRow = (c: ClientRecord) => ({
@@ -87,6 +90,7 @@ const toRow = (c: ClientRecord) => ({
   custom_token_login: int(c.custom_token_login),
   first_party: int(c.first_party),
   jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+  require_pushed_authorization_requests: int(c.require_pushed_authorization_requests),
 });
 
 export function clientsRepo(db: Kysely<Database>) {
