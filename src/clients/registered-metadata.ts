@@ -126,6 +126,8 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
     throw invalidMetadata(
       'id_token_signed_response_alg HS256 needs a client secret; a private_key_jwt client has none',
     );
+  const requirePar = m.require_pushed_authorization_requests ?? false;
+  if (typeof requirePar !== 'boolean') throw invalidMetadata('require_pushed_authorization_requests must be a boolean');
   const candidate = {
     client_id: clientId,
     name: optionalText(m, 'client_name') ?? undefined,
@@ -147,6 +149,7 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
     token_endpoint_auth_method: assertion ? authMethod : null,
     jwks: jwks ?? null,
     jwks_uri: jwksUri ?? null,
+    require_pushed_authorization_requests: requirePar,
   };
   if (candidate.name === undefined) delete candidate.name;
   const p = new Problems();
@@ -180,6 +183,7 @@ export function metadataOf(
     scope: c.scope,
     id_token_signed_response_alg: c.jwt_algorithm,
     post_logout_redirect_uris: c.post_logout_redirect_uris,
+    require_pushed_authorization_requests: c.require_pushed_authorization_requests,
     ...kept,
   };
   for (const k of ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'jwks', 'jwks_uri'] as const)

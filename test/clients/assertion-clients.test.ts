@@ -71,9 +71,11 @@ for (const engine of engines()) {
         redirect_uris: [CB],
         token_endpoint_auth_method: 'private_key_jwt',
         jwks: { keys: [jwk] },
+        require_pushed_authorization_requests: true,
       });
       assert.equal(res.status, 201, JSON.stringify(body));
       assert.equal(body.token_endpoint_auth_method, 'private_key_jwt');
+      assert.equal(body.require_pushed_authorization_requests, true);
       assert.deepEqual(body.jwks, { keys: [jwk] });
       assert.equal(body.client_secret, undefined, 'a key client is handed no secret');
       const id = String(body.client_id);
@@ -107,6 +109,7 @@ for (const engine of engines()) {
         { token_endpoint_auth_method: 'private_key_jwt', jwks: [jwk] },
         { token_endpoint_auth_method: 'client_secret_basic', jwks_uri: uri },
         { token_endpoint_auth_method: 'tls_client_auth' },
+        { token_endpoint_auth_method: 'none', require_pushed_authorization_requests: 'yes' },
       ]) {
         const { res, body } = await register({ redirect_uris: [CB], ...metadata });
         assert.equal(res.status, 400, JSON.stringify(metadata));

@@ -8,6 +8,7 @@ const METADATA = {
     'string: none (a public client), client_secret_basic (the default), client_secret_post, client_secret_jwt or private_key_jwt',
   jwks: 'object: private_key_jwt: the public keys (a JWK Set), or',
   jwks_uri: 'string: private_key_jwt: where the JWK Set is fetched (https)',
+  require_pushed_authorization_requests: 'boolean: its authorization requests must be pushed (RFC 9126)',
   grant_types: 'array: authorization_code (required), refresh_token',
   response_types: 'array: code',
   client_name: 'string: the name users see on the consent page',
