@@ -151,6 +151,7 @@ function clientForm(create: boolean): SafeHtml {
     html`<fieldset><legend>Options</legend>
 ${check('sso', 'sso', 'Single sign-on (SSO)')}
 ${check('first_party', 'first_party', 'First-party app (no consent page)', html`checked`)}
+${check('require_pushed_authorization_requests', 'require_pushed_authorization_requests', 'Require pushed authorization requests (PAR, RFC 9126)')}
 ${check('pkce_enforced', 'pkce_enforced', 'Require PKCE', described('pkce_enforced'))}
 ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
     choices(

@@ -207,6 +207,7 @@
       backchannel_logout_session_required: e.backchannel_logout_session_required.checked,
       sso: e.sso.checked,
       first_party: e.first_party.checked,
+      require_pushed_authorization_requests: e.require_pushed_authorization_requests.checked,
       logo_uri: e.logo_uri.value.trim() || null,
       client_uri: e.client_uri.value.trim() || null,
       policy_uri: e.policy_uri.value.trim() || null,
@@ -245,6 +246,7 @@
     e.scope.value = c.scope || '';
     e.sso.checked = !!c.sso;
     e.first_party.checked = c.first_party !== false;
+    e.require_pushed_authorization_requests.checked = !!c.require_pushed_authorization_requests;
     ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri'].forEach(function (n) {
       e[n].value = c[n] || '';
     });
