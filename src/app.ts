@@ -44,6 +44,7 @@ import { mySessionRoutes } from './http/routes/my-sessions.js';
 import { stepUpRoutes } from './http/routes/stepup.js';
 import { tokenRoutes } from './http/routes/token.js';
 import { deviceRoutes } from './http/routes/device.js';
+import { parRoutes } from './http/routes/par.js';
 import { introspectRoutes } from './http/routes/introspect.js';
 import { documentFastPath, installFastPath } from './http/tuning/document-fast-path.js';
 import { installManagementApi } from './management/register.js';
@@ -130,6 +131,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r, signIn);
   deviceRoutes(app, r, signIn);
+  parRoutes(app, r);
   introspectRoutes(app, r);
   identityRoutes(app, r, signIn);
   profileRoutes(app, r);

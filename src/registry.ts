@@ -51,6 +51,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createOutbound, type Outbound, type OutboundOptions } from './lib/outbound/client.js';
 import { addressPolicy, PRIVATE_TARGET_CIDRS, parseCidrList } from './lib/outbound/ranges.js';
 import { createMetadataDocuments } from './clients/metadata-documents.js';
+import { createClientKeys } from './clients/client-keys.js';
 import { createRegistrations } from './clients/registration.js';
 import { createCaptcha } from './captcha/siteverify.js';
 import { drawRandomBytesFrom } from './lib/random.js';
@@ -448,6 +449,13 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     poller,
     janitor,
     clients,
+    /** Client assertions (private_key_jwt, client_secret_jwt): the clients' keys, the jti store. */
+    clientAssertions: {
+      clientKeys: createClientKeys({ outbound, clock }),
+      storage,
+      clock,
+      issuer: config.issuer,
+    },
     registrations: createRegistrations({
       storage,
       clients,

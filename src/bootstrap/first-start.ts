@@ -75,6 +75,10 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           client_uri: null,
           policy_uri: null,
           tos_uri: null,
+          token_endpoint_auth_method: null,
+          jwks: null,
+          jwks_uri: null,
+          require_pushed_authorization_requests: false,
         },
         'demo',
       );
@@ -107,6 +111,10 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           client_uri: null,
           policy_uri: null,
           tos_uri: null,
+          token_endpoint_auth_method: null,
+          jwks: null,
+          jwks_uri: null,
+          require_pushed_authorization_requests: false,
         },
         'demo',
       );

@@ -2,15 +2,22 @@
 // client (Dynamic Client Registration) or a Client ID Metadata Document may ask, checked by the same
 // validation as an administrator's client (config/schema/client.ts), and shown back in RFC 7591's
 // names. A registered client is always third-party (its users see the consent page) and always uses
-// PKCE; it may be public (`none`) or hold a secret (`client_secret_basic` / `client_secret_post`).
-// Ward authenticates no client by a signed JWT (RFC 7523), so `private_key_jwt` and
-// `client_secret_jwt` are refused as invalid_client_metadata rather than accepted and never honoured.
+// PKCE; it may be public (`none`), hold a secret (`client_secret_basic` / `client_secret_post`, either
+// accepted), sign its client assertions with the secret (`client_secret_jwt`) or with its own key
+// (`private_key_jwt`, with `jwks` or `jwks_uri`: RFC 7523, protocol/token/client-assertion.ts). A client
+// registered for an assertion method may use no other; a private_key_jwt client is never shown a secret.
 import type { ClientConfig } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import type { ClientRecord } from '../storage/sql/clients.js';
 
-export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export const AUTH_METHODS = [
+  'none',
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /** The grants a registered client may use: none that skips the user or hands Ward a password. */
@@ -26,6 +33,14 @@ const RFC_NAMES: Record<string, string> = {
   name: 'client_name',
   jwt_algorithm: 'id_token_signed_response_alg',
 };
+
+/** A JWK Set given as metadata, or undefined; its keys are checked as an administrator's are. */
+function optionalJwks(m: Record<string, unknown>): unknown {
+  const v = m.jwks;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidMetadata('jwks must be a JWK Set (an object with keys)');
+  return v;
+}
 
 export const invalidMetadata = (description: string) => new WardError('invalidClientMetadata', { description });
 
@@ -100,6 +115,19 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
       throw invalidMetadata(`${k} is malformed`);
     kept[k] = v;
   }
+  const assertion = authMethod === 'client_secret_jwt' || authMethod === 'private_key_jwt';
+  const jwks = optionalJwks(m);
+  const jwksUri = optionalText(m, 'jwks_uri');
+  if (authMethod === 'private_key_jwt' && !jwks === !jwksUri)
+    throw invalidMetadata('private_key_jwt needs exactly one of jwks and jwks_uri');
+  if (authMethod !== 'private_key_jwt' && (jwks || jwksUri))
+    throw invalidMetadata('jwks and jwks_uri are taken only with token_endpoint_auth_method private_key_jwt');
+  if (authMethod === 'private_key_jwt' && alg === 'HS256')
+    throw invalidMetadata(
+      'id_token_signed_response_alg HS256 needs a client secret; a private_key_jwt client has none',
+    );
+  const requirePar = m.require_pushed_authorization_requests ?? false;
+  if (typeof requirePar !== 'boolean') throw invalidMetadata('require_pushed_authorization_requests must be a boolean');
   const candidate = {
     client_id: clientId,
     name: optionalText(m, 'client_name') ?? undefined,
@@ -118,6 +146,10 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
     client_uri: optionalText(m, 'client_uri') ?? null,
     policy_uri: optionalText(m, 'policy_uri') ?? null,
     tos_uri: optionalText(m, 'tos_uri') ?? null,
+    token_endpoint_auth_method: assertion ? authMethod : null,
+    jwks: jwks ?? null,
+    jwks_uri: jwksUri ?? null,
+    require_pushed_authorization_requests: requirePar,
   };
   if (candidate.name === undefined) delete candidate.name;
   const p = new Problems();
@@ -151,8 +183,10 @@ export function metadataOf(
     scope: c.scope,
     id_token_signed_response_alg: c.jwt_algorithm,
     post_logout_redirect_uris: c.post_logout_redirect_uris,
+    require_pushed_authorization_requests: c.require_pushed_authorization_requests,
     ...kept,
   };
-  for (const k of ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri'] as const) if (c[k]) out[k] = c[k];
+  for (const k of ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'jwks', 'jwks_uri'] as const)
+    if (c[k]) out[k] = c[k];
   return out;
 }

@@ -57,7 +57,11 @@ export function createRegistrations(deps: RegistrationDeps) {
   function answer(c: Client, reg: ClientRegistrationRecord, token: string | null): Record<string, unknown> {
     return {
       ...metadataOf(c, reg.auth_method, reg.metadata),
-      ...(c.secret_sealed ? { client_secret: clients.secretOf(c), client_secret_expires_at: 0 } : {}),
+      // A private_key_jwt client authenticates with its key: the secret it holds (for HS256 ID tokens,
+      // never accepted at the token endpoint) is not handed out.
+      ...(c.secret_sealed && reg.auth_method !== 'private_key_jwt'
+        ? { client_secret: clients.secretOf(c), client_secret_expires_at: 0 }
+        : {}),
       client_id_issued_at: Math.floor(reg.created_at / 1000),
       ...(token ? { registration_access_token: token } : {}),
       registration_client_uri: configurationUri(c.client_id),

@@ -20,13 +20,21 @@ export type {
 export { CUSTOM_FIELD_TYPES } from './schema/account-features.js';
 export type {
   ClientConfig,
+  ClientJwks,
   ClientType,
+  TokenEndpointAuthMethod,
   GrantType,
   JwtAlgorithm,
   ManagementScope,
   ResponseTypeSetting,
 } from './schema/client.js';
-export { GRANT_TYPES, JWT_ALGORITHMS, MANAGEMENT_SCOPES, RESPONSE_TYPES } from './schema/client.js';
+export {
+  GRANT_TYPES,
+  JWT_ALGORITHMS,
+  MANAGEMENT_SCOPES,
+  RESPONSE_TYPES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from './schema/client.js';
 export type { SocialProviderConfig } from './schema/social-provider.js';
 export type { WebhookConfig } from './schema/webhook.js';
 

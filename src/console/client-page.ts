@@ -44,6 +44,9 @@ const ALGORITHM_HINT =
   'RS256, ES256 and EdDSA sign with a key pair (RSA, EC P-256, Ed25519) published at /jwks.json; HS256 signs ' +
   'with the client secret (confidential clients only). A client with its own key pair is synced with global ' +
   'before it changes algorithm.';
+const AUTH_METHOD_HINT =
+  'How a confidential client or resource server proves itself at /oauth/token, /oauth/introspect and ' +
+  '/oauth/revoke; it may use only this method. A public client has none.';
 const GRANTS_HINT =
   'Client credentials is for confidential clients only. The password grant is off unless checked; a user who ' +
   'must use a second factor cannot use it.';
@@ -74,6 +77,30 @@ function clientForm(create: boolean): SafeHtml {
       'JWT Algorithm',
       ['RS256', 'ES256', 'EdDSA', 'HS256'].map((a) => [a, a]),
       ALGORITHM_HINT,
+    ),
+    select(
+      'token_endpoint_auth_method',
+      'Client authentication',
+      [
+        ['', 'The client secret (Basic or in the body)'],
+        ['client_secret_basic', 'client_secret_basic only'],
+        ['client_secret_post', 'client_secret_post only'],
+        ['client_secret_jwt', 'client_secret_jwt (a JWT signed with the secret)'],
+        ['private_key_jwt', "private_key_jwt (a JWT signed with the client's key)"],
+      ],
+      AUTH_METHOD_HINT,
+    ),
+    input(
+      'jwks_uri',
+      'JWK Set URL',
+      html`maxlength="2048" spellcheck="false"`,
+      "private_key_jwt: where the client's public keys are fetched (https). Or paste them below.",
+    ),
+    urls(
+      'jwks',
+      'JWK Set',
+      3,
+      'private_key_jwt: the public keys as JSON, {"keys": [...]} (no private part). Leave empty with a JWK Set URL.',
     ),
     urls(
       'allowed_callback_urls',
@@ -124,6 +151,7 @@ function clientForm(create: boolean): SafeHtml {
     html`<fieldset><legend>Options</legend>
 ${check('sso', 'sso', 'Single sign-on (SSO)')}
 ${check('first_party', 'first_party', 'First-party app (no consent page)', html`checked`)}
+${check('require_pushed_authorization_requests', 'require_pushed_authorization_requests', 'Require pushed authorization requests (PAR, RFC 9126)')}
 ${check('pkce_enforced', 'pkce_enforced', 'Require PKCE', described('pkce_enforced'))}
 ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
     choices(

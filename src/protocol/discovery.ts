@@ -1,6 +1,12 @@
 import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { PROFILE_SCOPE_CLAIMS, SUPPORTED_SCOPES } from './scopes.js';
 import { DPOP_ALGORITHMS } from './dpop/proof.js';
+import { CLIENT_SECRET_JWT_ALGS, PRIVATE_KEY_JWT_ALGS } from './token/client-assertion.js';
+
+const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
+/** Client assertions (RFC 7523): token/client-assertion.ts. */
+const ASSERTION_METHODS = ['client_secret_jwt', 'private_key_jwt'];
+const ASSERTION_ALGS = [...PRIVATE_KEY_JWT_ALGS, ...CLIENT_SECRET_JWT_ALGS];
 
 /** OpenID Provider metadata (OIDC Discovery 3, RFC 8414), serialised once. */
 export function discoveryDocument(issuer: string): string {
@@ -9,6 +15,7 @@ export function discoveryDocument(issuer: string): string {
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     userinfo_endpoint: `${issuer}/identity/v1/userinfo`,
     jwks_uri: `${issuer}/jwks.json`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
@@ -28,9 +35,12 @@ export function discoveryDocument(issuer: string): string {
     ],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256', 'HS256', 'ES256', 'EdDSA'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS, 'none'],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    revocation_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS, 'none'],
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    introspection_endpoint_auth_methods_supported: [...SECRET_METHODS, ...ASSERTION_METHODS],
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     code_challenge_methods_supported: ['S256'],
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_supported: [

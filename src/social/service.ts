@@ -269,21 +269,17 @@ export function createSocialService(r: SocialDeps) {
       try {
         const { profile, expiresAt } = await upstream(provider)!.fromIdToken(idToken, expected);
         const now = r.clock.now();
-        try {
-          await r.storage.oneTime.insert({
-            digest: sha256(idToken),
-            kind: 'id_token_used',
-            user_id: '-',
-            client_id: provider,
-            payload: '{}',
-            expires_at: expiresAt,
-            consumed_at: now,
-            created_at: now,
-          });
-        } catch (e) {
-          if (!isUniqueViolation(e)) throw e;
-          throw new UpstreamError('access_denied', "The provider's id_token was already used");
-        }
+        const first = await r.storage.oneTime.claim({
+          digest: sha256(idToken),
+          kind: 'id_token_used',
+          user_id: '-',
+          client_id: provider,
+          payload: '{}',
+          expires_at: expiresAt,
+          consumed_at: now,
+          created_at: now,
+        });
+        if (!first) throw new UpstreamError('access_denied', "The provider's id_token was already used");
         return await userFor(provider, profile, interaction, clientId);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;

@@ -68,6 +68,14 @@ export interface ClientsTable {
   tos_uri: string | null;
   created_at: number;
   updated_at: number;
+  /** How it authenticates at the token endpoint (migration 038); null: a secret, Basic or in the body. */
+  token_endpoint_auth_method: string | null;
+  /** Its public keys as a JWK Set, JSON (migration 038); null: none. */
+  jwks: string | null;
+  /** Where its public keys are fetched (migration 038); null: none. */
+  jwks_uri: string | null;
+  /** 1: the client's authorization requests must be pushed (RFC 9126, migration 038). */
+  require_pushed_authorization_requests: number;
 }
 
 export interface SigningKeysTable {

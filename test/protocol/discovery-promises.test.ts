@@ -4,10 +4,19 @@
 // discovery leaves out are refused (the tables REFUSED). Request objects (request, request_uri) are
 // refused with OIDC Core 6's errors. To add a feature (a response mode, an endpoint), add its row.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  type JSONWebKeySet,
+  SignJWT,
+} from 'jose';
 import type { Response } from 'undici';
 import { assertErrorRedirect, CB, codeRequest } from './authorize/support.js';
 import { Browser } from '../helpers/browser.js';
@@ -58,6 +67,32 @@ const OPS = {
   management_scopes: ['read:clients'],
 };
 
+/** private_key_jwt and client_secret_jwt clients (RFC 7523): keys of every listed algorithm's type. */
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const SIGNED_SECRET = 'client-secret-jwt-secret-of-at-least-32-bytes';
+const KEY_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+/** One key per algorithm (a WebCrypto key is bound to its hash), named by it. */
+const assertionKeys: Record<string, CryptoKey> = {};
+async function keyedClients() {
+  const keys = [];
+  for (const alg of KEY_ALGS) {
+    const pair = await generateKeyPair(alg);
+    assertionKeys[alg] = pair.privateKey;
+    keys.push({ ...(await exportJWK(pair.publicKey)), kid: alg });
+  }
+  const base = { type: 'confidential', client_secret: OPS_SECRET, grant_types: ['client_credentials'] };
+  const keyed = { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys } };
+  const signed = { client_secret: SIGNED_SECRET, token_endpoint_auth_method: 'client_secret_jwt' };
+  // Resource servers introspect every token; a client, only its own.
+  const api = { type: 'resource_server', client_secret: OPS_SECRET };
+  return [
+    { ...base, ...keyed, client_id: 'keyed' },
+    { ...base, ...signed, client_id: 'signed' },
+    { ...api, ...keyed, client_id: 'api-keyed' },
+    { ...api, ...signed, client_id: 'api-signed' },
+  ];
+}
+
 type Check = () => Promise<void>;
 let phones = 0;
 /** A distinct French mobile number per user (an account's phone number is unique). */
@@ -100,6 +135,7 @@ describe('discovery lists what works, and only that', () => {
         ED,
         PARTNER,
         { ...LOGOUT_RP, allowed_callback_urls: [CB, `${rp}/cb`], backchannel_logout_uri: `${rp}/backchannel` },
+        ...(await keyedClients()),
       ],
     });
     discovery = (await (await ward.fetch('/.well-known/openid-configuration')).json()) as Discovery;
@@ -401,8 +437,35 @@ describe('discovery lists what works, and only that', () => {
         const { code, verifier } = await codeFor(ward);
         await redeemed(code, verifier);
       },
+      private_key_jwt: async () =>
+        void (await expectTokens(await tokenRequest(ward, await asserted('keyed', 'ES256')))),
+      client_secret_jwt: async () =>
+        void (await expectTokens(await tokenRequest(ward, await asserted('signed', 'HS256')))),
     },
   };
+  /** A client_credentials request authenticated by a client assertion (RFC 7523) signed with `alg`. */
+  async function asserted(clientId: string, alg: string): Promise<Record<string, string>> {
+    const key = alg.startsWith('HS') ? new TextEncoder().encode(SIGNED_SECRET) : assertionKeys[alg]!;
+    const now = Math.floor(ward.clock.now() / 1000);
+    const assertion = await new SignJWT({ jti: randomUUID() })
+      .setProtectedHeader({ alg, ...(alg.startsWith('HS') ? {} : { kid: alg }) })
+      .setIssuer(clientId)
+      .setSubject(clientId)
+      .setAudience(ward.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(key);
+    return { grant_type: 'client_credentials', client_assertion_type: ASSERTION_TYPE, client_assertion: assertion };
+  }
+  SUPPORTED.token_endpoint_auth_signing_alg_values_supported = Object.fromEntries(
+    [...KEY_ALGS, 'HS256', 'HS384', 'HS512'].map((alg) => [
+      alg,
+      async () =>
+        void (await expectTokens(
+          await tokenRequest(ward, await asserted(alg.startsWith('HS') ? 'signed' : 'keyed', alg)),
+        )),
+    ]),
+  );
 
   /** Introspects the public client's access token as the resource server; the answer's `active`. */
   async function introspected(form: Record<string, string>, headers: Record<string, string> = {}) {
@@ -422,6 +485,14 @@ describe('discovery lists what works, and only that', () => {
   SUPPORTED.introspection_endpoint_auth_methods_supported = {
     client_secret_basic: async () => active(await introspected({}, { authorization: basic('api', API_SECRET) })),
     client_secret_post: async () => active(await introspected({ client_id: 'api', client_secret: API_SECRET })),
+    private_key_jwt: async () => {
+      const { grant_type: _g, ...auth } = await asserted('api-keyed', 'EdDSA');
+      await active(await introspected(auth));
+    },
+    client_secret_jwt: async () => {
+      const { grant_type: _g, ...auth } = await asserted('api-signed', 'HS384');
+      await active(await introspected(auth));
+    },
   };
 
   /** A code redeemed with a DPoP proof signed with `alg` (iat: the test Ward's clock): a DPoP token, or `error`. */
@@ -480,13 +551,15 @@ describe('discovery lists what works, and only that', () => {
     code_challenge_methods_supported: {
       plain: refusedAtAuthorize({ code_challenge_method: 'plain' }, 'invalid_request'),
     },
-    token_endpoint_auth_methods_supported: {
-      private_key_jwt: async () => {
+    token_endpoint_auth_signing_alg_values_supported: {
+      none: async () => {
+        const now = Math.floor(ward.clock.now() / 1000);
+        const claims = { iss: 'keyed', sub: 'keyed', aud: ward.issuer, jti: randomUUID(), exp: now + 60 };
+        const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
         const form = {
-          ...backendGrant(await backendCode()),
-          client_id: 'backend',
-          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-          client_assertion: 'eyJhbGciOiJub25lIn0.e30.',
+          grant_type: 'client_credentials',
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: unsigned,
         };
         await expectError(await tokenRequest(ward, form), 401, 'invalid_client');
       },

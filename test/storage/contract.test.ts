@@ -95,6 +95,10 @@ for (const engine of engines()) {
         client_uri: null,
         policy_uri: 'https://a.example/privacy',
         tos_uri: null,
+        token_endpoint_auth_method: 'private_key_jwt' as const,
+        jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x-of-the-key', kid: 'k1' }] },
+        jwks_uri: null,
+        require_pushed_authorization_requests: true,
         created_at: now,
         updated_at: now,
       };
@@ -105,6 +109,10 @@ for (const engine of engines()) {
       assert.equal(got?.name, 'C2');
       assert.equal(got?.key_mode, 'client');
       assert.equal(got?.custom_token_login, true);
+      assert.equal(got?.token_endpoint_auth_method, 'private_key_jwt');
+      assert.deepEqual(got?.jwks, c.jwks);
+      assert.equal(got?.jwks_uri, null);
+      assert.equal(got?.require_pushed_authorization_requests, true);
       assert.equal(got?.tokens_not_before, now);
       assert.deepEqual(got?.allowed_callback_urls, ['https://a.example/cb']);
       assert.deepEqual(got?.post_logout_redirect_uris, ['https://a.example/']);
@@ -242,6 +250,22 @@ for (const engine of engines()) {
       assert.equal((await s.oneTime.consume('step_up', 't1', now)).state, 'missing');
       const results = await Promise.all(Array.from({ length: 20 }, () => s.oneTime.consume('tkn', 't1', now)));
       assert.equal(results.filter((r) => r.state === 'ok').length, 1);
+    });
+
+    it('claims a single-use value once under 20 concurrent callers (a client assertion jti)', async () => {
+      const row = {
+        digest: 'jti-1',
+        kind: 'client_assertion',
+        user_id: '',
+        client_id: 'c1',
+        payload: '',
+        expires_at: now + 1000,
+        consumed_at: now,
+        created_at: now,
+      };
+      const won = await Promise.all(Array.from({ length: 20 }, () => s.oneTime.claim(row)));
+      assert.equal(won.filter(Boolean).length, 1);
+      assert.equal(await s.oneTime.claim({ ...row, digest: 'jti-2' }), true);
     });
 
     it('continues an interaction under a new key at each step, finishes it once, and forgets it when expired', async () => {

@@ -95,6 +95,10 @@ export const AccountSchema = group(
       false,
       'Let webhook endpoints be on loopback or private addresses (a receiver on the same machine or network); development mode sets it. Other URLs Ward fetches follow WARD_OUTBOUND_ALLOW.',
     ),
+    require_pushed_authorization_requests: flag(
+      false,
+      'Every authorization request must be pushed first to /oauth/par (RFC 9126); each client may also require it on its own.',
+    ),
     rate_limits: RateLimits,
     sign_in_identifiers: SignInIdentifiers,
     sign_in_delay_after: int(

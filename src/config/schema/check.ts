@@ -38,7 +38,8 @@ export function allowedOf(schema: TSchema): string {
   if (s['x-allowed']) return s['x-allowed'];
   if (Array.isArray(s.type)) {
     const other = s.type.filter((t) => t !== 'null');
-    return `${allowedOf({ ...s, type: other.length === 1 ? other[0] : other } as TSchema)} or null`;
+    const values = s.enum?.filter((v) => v !== null);
+    return `${allowedOf({ ...s, type: other.length === 1 ? other[0] : other, enum: values } as TSchema)} or null`;
   }
   if (s.enum) {
     const values = s.enum.map(String);

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import { type ProblemSink, type Rule, checkValue, mergeOver } from './check.js';
+import { anyObject } from '../../lib/json-schema.js';
 import { defaultsOf, flag, group, list, oneOf, orNull, text } from './kit.js';
 
 export const JWT_ALGORITHMS = ['RS256', 'HS256', 'ES256', 'EdDSA'] as const;
@@ -26,6 +27,14 @@ export const MANAGEMENT_SCOPES = [
   'manage:roles',
   'manage:webhooks',
   'export:secrets',
+] as const;
+/** How a client authenticates at the token, introspection and revocation endpoints (RFC 7591 2, OIDC Core 9). */
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+  'none',
 ] as const;
 export const CLIENT_TYPES = ['public', 'confidential', 'resource_server'] as const;
 export const DEFAULT_SCOPE = 'openid profile email phone';
@@ -131,6 +140,34 @@ export const ClientSchema = group(
     tos_uri: orNull(
       text("The app's terms of service, linked from the consent page; null: none.", { max: 2048, check: 'web_page' }),
     ),
+    // An enum with null in it (orNull over oneOf would type null but not list it among the values).
+    token_endpoint_auth_method: Type.Unsafe<(typeof TOKEN_ENDPOINT_AUTH_METHODS)[number] | null>({
+      type: ['string', 'null'],
+      enum: [...TOKEN_ENDPOINT_AUTH_METHODS, null],
+      default: null,
+      description:
+        'How the client authenticates at the token, introspection and revocation endpoints: `client_secret_basic`, `client_secret_post`, `client_secret_jwt` (a JWT signed with its secret, HS256/384/512), `private_key_jwt` (a JWT signed with its key, from `jwks` or `jwks_uri`), `none` (a public client); null: its secret, Basic or in the body (public: none). A client may use only its method.',
+    }),
+    jwks: orNull(
+      Type.Object(
+        { keys: Type.Array(anyObject({ description: 'A public JWK.' }), { minItems: 1, maxItems: 20 }) },
+        {
+          additionalProperties: false,
+          description:
+            'private_key_jwt: the public keys its client assertions are verified with (a JWK Set); null: none.',
+        },
+      ),
+    ),
+    jwks_uri: orNull(
+      text(
+        'private_key_jwt: where its JWK Set is fetched (https; cached, fetched again for an unknown kid); null: none.',
+        { max: 2048, check: 'web_page' },
+      ),
+    ),
+    require_pushed_authorization_requests: flag(
+      false,
+      'Its authorization requests must be pushed first to /oauth/par (RFC 9126); a request to /oauth/authorize that was not is refused.',
+    ),
   },
   'A client.',
   ['client_id'],
@@ -138,6 +175,8 @@ export const ClientSchema = group(
 
 export type ClientConfig = Static<typeof ClientSchema>;
 export type ClientType = ClientConfig['type'];
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+export type ClientJwks = { keys: Record<string, unknown>[] };
 export type JwtAlgorithm = ClientConfig['jwt_algorithm'];
 export type ResponseTypeSetting = ClientConfig['response_types'][number];
 export type GrantType = ClientConfig['grant_types'][number];
@@ -200,6 +239,31 @@ const backchannelOnCallbackOrigin: Rule<ClientConfig> = (c, add) => {
     add('.backchannel_logout_uri', 'must have the scheme, host and port of one of the allowed_callback_urls');
 };
 
+/** JWK members that only a private or symmetric key has: never in a client's registered keys. */
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
+
+/** The method fits the type; private_key_jwt has its keys (jwks or jwks_uri, one of them), public keys only. */
+const authMethodKeys: Rule<ClientConfig> = (c, add) => {
+  const method: unknown = c.token_endpoint_auth_method;
+  if (c.type === 'public' && method !== null && method !== undefined && method !== 'none')
+    add('.token_endpoint_auth_method', 'a public client has no credentials: none (or null)');
+  if (c.type !== 'public' && method === 'none')
+    add('.token_endpoint_auth_method', `a ${c.type} client authenticates: not none`);
+  const hasJwks = c.jwks !== null && c.jwks !== undefined;
+  const hasUri = c.jwks_uri !== null && c.jwks_uri !== undefined;
+  if (method === 'private_key_jwt' && hasJwks === hasUri)
+    add('.jwks', 'private_key_jwt needs exactly one of jwks and jwks_uri');
+  if (method !== 'private_key_jwt' && (hasJwks || hasUri))
+    add(hasJwks ? '.jwks' : '.jwks_uri', 'only a private_key_jwt client has registered keys');
+  const keys: unknown = (c.jwks as { keys?: unknown } | null | undefined)?.keys;
+  if (!Array.isArray(keys)) return;
+  keys.forEach((k: Record<string, unknown>, i) => {
+    if (typeof k.kty !== 'string' || !['RSA', 'EC', 'OKP'].includes(k.kty))
+      add(`.jwks.keys[${i}]`, 'must be a public RSA, EC or OKP key (kty)');
+    else if (PRIVATE_JWK_MEMBERS.some((m) => m in k)) add(`.jwks.keys[${i}]`, 'must be a public key (no private part)');
+  });
+};
+
 /** The defaults that depend on the client's type (a resource server asks for nothing, a public client needs PKCE). */
 function defaultsFor(raw: Record<string, unknown>): Record<string, unknown> {
   const base: Record<string, unknown> = { ...structuredClone(CLIENT_DEFAULTS) };
@@ -222,6 +286,7 @@ export function validateClient(p: ProblemSink, key: string, raw: unknown): Clien
     customTokenWithoutManagement,
     resourceServerOnlyIntrospects,
     backchannelOnCallbackOrigin,
+    authMethodKeys,
   ]);
   if (!c) return null;
   const unique = <T>(xs: T[]): T[] => [...new Set(xs)];

@@ -22,6 +22,9 @@
     'client_uri',
     'policy_uri',
     'tos_uri',
+    'token_endpoint_auth_method',
+    'jwks_uri',
+    'jwks',
   ];
   var lines = function (v) {
     return v
@@ -132,6 +135,14 @@
       var p = originProblem(v);
       if (p) add('allowed_origins', v + ' ' + p + '.');
     });
+    var jwks = form.elements.jwks.value.trim();
+    if (jwks) {
+      try {
+        JSON.parse(jwks);
+      } catch {
+        add('jwks', 'The JWK Set must be JSON, such as {"keys": [{"kty": "EC", ...}]}.');
+      }
+    }
     if (form.elements.type.value === 'public' && form.elements.jwt_algorithm.value === 'HS256')
       add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256, ES256 or EdDSA.');
     return errs;
@@ -196,13 +207,20 @@
       backchannel_logout_session_required: e.backchannel_logout_session_required.checked,
       sso: e.sso.checked,
       first_party: e.first_party.checked,
+      require_pushed_authorization_requests: e.require_pushed_authorization_requests.checked,
       logo_uri: e.logo_uri.value.trim() || null,
       client_uri: e.client_uri.value.trim() || null,
       policy_uri: e.policy_uri.value.trim() || null,
       tos_uri: e.tos_uri.value.trim() || null,
+      token_endpoint_auth_method: e.token_endpoint_auth_method.value || null,
+      jwks_uri: e.jwks_uri.value.trim() || null,
+      jwks: null,
       grant_types: checkedValues(form, 'grant_types'),
       response_types: checkedValues(form, 'response_types'),
     };
+    // check() refused JSON that does not parse before read() is called.
+    if (e.jwks.value.trim()) body.jwks = JSON.parse(e.jwks.value.trim());
+    if (body.type === 'public') body.token_endpoint_auth_method = null;
     if (e.scope.value.trim()) body.scope = e.scope.value.trim().replace(/\s+/g, ' ');
     if (body.type === 'confidential') body.pkce_enforced = e.pkce_enforced.checked;
     if (body.type === 'resource_server') {
@@ -228,9 +246,13 @@
     e.scope.value = c.scope || '';
     e.sso.checked = !!c.sso;
     e.first_party.checked = c.first_party !== false;
+    e.require_pushed_authorization_requests.checked = !!c.require_pushed_authorization_requests;
     ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri'].forEach(function (n) {
       e[n].value = c[n] || '';
     });
+    e.token_endpoint_auth_method.value = c.token_endpoint_auth_method || '';
+    e.jwks_uri.value = c.jwks_uri || '';
+    e.jwks.value = c.jwks ? JSON.stringify(c.jwks, null, 2) : '';
     e.pkce_enforced.checked = !!c.pkce_enforced;
     form.querySelectorAll('input[name=grant_types]').forEach(function (g) {
       g.checked = c.grant_types.indexOf(g.value) >= 0;

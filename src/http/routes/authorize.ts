@@ -1,3 +1,5 @@
+import { mustBePushed, pushedParameters } from '../../protocol/par.js';
+import { singleValued } from '../../protocol/params.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceLookup } from '../../resources/service.js';
 import type { WardApp } from '../typed-app.js';
@@ -140,7 +142,15 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
   const outcomes = socialOutcomes(r, deps);
 
   app.get('/oauth/authorize', { schema: authorizeSchema }, async (req, reply) => {
-    const ar = await validatedRequest(r, req.query);
+    // A pushed request (RFC 9126): its stored parameters, used up, stand for the query's.
+    const pushed = await pushedParameters(r, singleValued(req.query).params);
+    const ar = await validatedRequest(r, pushed ?? req.query);
+    if (!pushed && mustBePushed(ar.client, r.account().require_pushed_authorization_requests))
+      throw refuse(
+        ar,
+        'authorizeInvalidRequest',
+        'This client must push its authorization request to /oauth/par (RFC 9126)',
+      );
     // id_token_hint: one of Ward's own ID tokens for this client, signed by a key still published.
     const hintSub = ar.idTokenHint
       ? await verifyIdTokenHint(ar.idTokenHint, ar.client, {

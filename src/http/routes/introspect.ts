@@ -2,7 +2,7 @@ import type { WardApp } from '../typed-app.js';
 import { invalidClient } from '../../errors/refusals.js';
 import { introspect } from '../../protocol/introspection.js';
 import { requiredStr } from '../../protocol/params.js';
-import { authenticateClient } from '../../protocol/token/client-auth.js';
+import { authenticateClient, type ClientAuthDeps } from '../../protocol/token/client-auth.js';
 import { bodyParams, methodNotAllowed } from '../oauth-body.js';
 import { introspectSchema } from './schemas/token.js';
 import type { UserService } from '../../accounts/users.js';
@@ -19,6 +19,7 @@ export interface IntrospectDeps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
   clients: ClientService;
+  clientAssertions: ClientAuthDeps['clientAssertions'];
   clock: Clock;
   config: WardConfig;
   jwtAccessTokens: JwtAccessTokens;
@@ -36,7 +37,7 @@ export function introspectRoutes(app: WardApp, r: IntrospectDeps): void {
     const { client, authenticated } = await authenticateClient(r, req.headers.authorization, params);
     // RFC 7662 2.1: the caller authenticates. A public client has no secret to do it with.
     if (!authenticated || client.type === 'public')
-      throw invalidClient('Introspection needs client authentication (client_secret_basic or client_secret_post)');
+      throw invalidClient('Introspection needs client authentication (a secret or a client assertion)');
     const token = requiredStr(params, 'token', 1_000_000);
     const answer = await introspect(r, client, token);
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);

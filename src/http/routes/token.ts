@@ -1,7 +1,7 @@
 import type { WardApp } from '../typed-app.js';
 import { invalidClient, invalidRequest } from '../../errors/refusals.js';
 import { WardError } from '../../errors/ward-error.js';
-import { authenticateClient } from '../../protocol/token/client-auth.js';
+import { authenticateClient, type ClientAuthDeps } from '../../protocol/token/client-auth.js';
 import { tokenEndpoint } from '../../protocol/token/dispatch.js';
 import { openAccessToken } from '../../protocol/introspection.js';
 import type { JwtAccessTokens } from '../../protocol/jwt-access-token.js';
@@ -30,6 +30,7 @@ export interface TokenDeps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
   clients: ClientService;
+  clientAssertions: ClientAuthDeps['clientAssertions'];
   clock: Clock;
   dpop: DpopVerifier;
   events: SecurityEvents;

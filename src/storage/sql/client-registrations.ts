@@ -5,7 +5,7 @@ import type { Database } from '../schema.js';
 export interface ClientRegistrationRecord {
   client_id: string;
   token_digest: string;
-  auth_method: 'none' | 'client_secret_basic' | 'client_secret_post';
+  auth_method: 'none' | 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt';
   /** The registered metadata the client's row has no column for. */
   metadata: Record<string, unknown>;
   created_at: number;

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ClientType, JwtAlgorithm } from '../../config/types.js';
+import type { ClientJwks, ClientType, JwtAlgorithm, TokenEndpointAuthMethod } from '../../config/types.js';
 import type { ClientsTable, Database } from '../schema.js';
 import { bool, int } from './errors.js';
 
@@ -38,6 +38,14 @@ export interface ClientRecord {
   client_uri: string | null;
   policy_uri: string | null;
   tos_uri: string | null;
+  /** How it authenticates at the token endpoint; null: with its secret, Basic or in the body (or none when public). */
+  token_endpoint_auth_method: TokenEndpointAuthMethod | null;
+  /** Its public keys (private_key_jwt), as registered; null: none (or at jwks_uri). */
+  jwks: ClientJwks | null;
+  /** Where its public keys are fetched (private_key_jwt); null: none. */
+  jwks_uri: string | null;
+  /** Its authorization requests are pushed first (RFC 9126) or refused. */
+  require_pushed_authorization_requests: boolean;
   created_at: number;
   updated_at: number;
 }
@@ -60,6 +68,11 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   first_party: bool(r.first_party),
   key_mode: r.key_mode as ClientRecord['key_mode'],
   source: r.source as ClientRecord['source'],
+  // Rows written before migration 038 (or by a release before it) have none of these.
+  token_endpoint_auth_method: (r.token_endpoint_auth_method ?? null) as TokenEndpointAuthMethod | null,
+  jwks: r.jwks ? (JSON.parse(r.jwks) as ClientJwks) : null,
+  jwks_uri: r.jwks_uri ?? null,
+  require_pushed_authorization_requests: bool(r.require_pushed_authorization_requests ?? 0),
 });
 
 const toRow = (c: ClientRecord) => ({
@@ -76,6 +89,8 @@ const toRow = (c: ClientRecord) => ({
   implicit_flow: int(c.implicit_flow),
   custom_token_login: int(c.custom_token_login),
   first_party: int(c.first_party),
+  jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+  require_pushed_authorization_requests: int(c.require_pushed_authorization_requests),
 });
 
 export function clientsRepo(db: Kysely<Database>) {

@@ -14,7 +14,7 @@ export function oneTimeTokensRepo(db: Kysely<Database>) {
       await db.insertInto('one_time_tokens').values(t).execute();
     },
     /**
-     * Records a value used once (a DPoP proof's jti) already consumed: false when it was recorded
+     * Records a value used once (a DPoP proof's jti, a client assertion's jti) already consumed: false when it was recorded
      * before, by this process or another (the primary key decides; nothing is read first).
      */
     async claim(t: OneTimeTokenRow): Promise<boolean> {

@@ -136,6 +136,7 @@ export const errors: Texts['errors'] = {
   authorizeUnsupportedResponseType: 'Diese Antwortart wird nicht unterstützt.',
   authorizeRequestNotSupported: 'Der Parameter request wird nicht unterstützt.',
   authorizeRequestUriNotSupported: 'Der Parameter request_uri wird nicht unterstützt.',
+  authorizeInvalidRequestUri: 'Die request_uri ist unbekannt, abgelaufen oder bereits verwendet.',
   authorizeConsentRequired: 'Dieser Server hat keine Einwilligungsseite.',
   authorizeAccountSelectionRequired: 'Dieser Server hat keine Seite zur Kontoauswahl.',
   authorizeAccessDenied: 'Der Zugriff wurde verweigert.',

@@ -118,6 +118,7 @@ export const errors = {
   authorizeUnsupportedResponseType: 'response_type must be code, token or messenger_code',
   authorizeRequestNotSupported: 'The request parameter (a request object) is not supported',
   authorizeRequestUriNotSupported: 'The request_uri parameter is not supported',
+  authorizeInvalidRequestUri: 'The request_uri is unknown, expired or already used',
   authorizeConsentRequired: 'prompt=consent is not supported (no such screen)',
   authorizeAccountSelectionRequired: 'prompt=select_account is not supported (no such screen)',
   authorizeAccessDenied: 'The access was denied',

@@ -130,6 +130,7 @@ export const errors: Texts['errors'] = {
   authorizeUnsupportedResponseType: 'Este tipo de respuesta no es compatible.',
   authorizeRequestNotSupported: 'El parámetro request no es compatible.',
   authorizeRequestUriNotSupported: 'El parámetro request_uri no es compatible.',
+  authorizeInvalidRequestUri: 'El request_uri es desconocido, ha caducado o ya se usó.',
   authorizeConsentRequired: 'Este servidor no tiene pantalla de consentimiento.',
   authorizeAccountSelectionRequired: 'Este servidor no tiene pantalla de selección de cuenta.',
   authorizeAccessDenied: 'Se ha denegado el acceso.',

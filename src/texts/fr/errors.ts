@@ -126,6 +126,7 @@ export const errors: Texts['errors'] = {
   authorizeUnsupportedResponseType: "Ce type de réponse n'est pas pris en charge.",
   authorizeRequestNotSupported: "Le paramètre request n'est pas pris en charge.",
   authorizeRequestUriNotSupported: "Le paramètre request_uri n'est pas pris en charge.",
+  authorizeInvalidRequestUri: 'Le request_uri est inconnu, expiré ou déjà utilisé.',
   authorizeConsentRequired: "Ce serveur n'a pas d'écran de consentement.",
   authorizeAccountSelectionRequired: "Ce serveur n'a pas d'écran de choix de compte.",
   authorizeAccessDenied: "L'accès a été refusé.",

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { answer, protocolParams } from '../../protocol-schema.js';
+import { clientAuth } from './token.js';
 
 /** POST /oauth/device_authorization (RFC 8628 3.1): a form or JSON; protocol/device/ checks it. */
 export const deviceAuthorizationSchema = {
   body: protocolParams({
-    client_id: 'string: the client (or in the Authorization header, Basic)',
-    client_secret: 'string: client_secret_post (or in the Authorization header, Basic)',
+    ...clientAuth,
     scope: 'string: space-separated scopes',
     resource: 'string: the API resource the access token is for (RFC 8707)',
   }),

@@ -4,7 +4,11 @@ import { answer, protocolParams } from '../../protocol-schema.js';
 const METADATA = {
   redirect_uris:
     'array of URLs: where the browser may come back (the same rules as an administrator’s client); required',
-  token_endpoint_auth_method: 'string: none (a public client), client_secret_basic (the default) or client_secret_post',
+  token_endpoint_auth_method:
+    'string: none (a public client), client_secret_basic (the default), client_secret_post, client_secret_jwt or private_key_jwt',
+  jwks: 'object: private_key_jwt: the public keys (a JWK Set), or',
+  jwks_uri: 'string: private_key_jwt: where the JWK Set is fetched (https)',
+  require_pushed_authorization_requests: 'boolean: its authorization requests must be pushed (RFC 9126)',
   grant_types: 'array: authorization_code (required), refresh_token',
   response_types: 'array: code',
   client_name: 'string: the name users see on the consent page',
@@ -23,7 +27,9 @@ const METADATA = {
 /** A registration as RFC 7591 section 3.2.1 and RFC 7592 answer it. */
 const registrationAnswer = answer({
   client_id: Type.String(),
-  client_secret: Type.String({ description: 'Only for client_secret_basic / client_secret_post' }),
+  client_secret: Type.String({
+    description: 'Only for client_secret_basic / client_secret_post / client_secret_jwt',
+  }),
   client_secret_expires_at: Type.Integer({ description: '0: never' }),
   client_id_issued_at: Type.Integer(),
   registration_access_token: Type.String({ description: 'Only in the answer that created the client' }),

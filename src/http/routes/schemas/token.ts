@@ -2,10 +2,13 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../schema-types.js';
 import { answer, protocolParams } from '../../protocol-schema.js';
 
-/** The client's credentials in the body (client_secret_post); Basic authentication goes in the header. */
-const clientAuth = {
+/** The client's credentials in the body (client_secret_post, a client assertion); Basic goes in the header. */
+export const clientAuth = {
   client_id: 'string: the client (or in the Authorization header, Basic)',
   client_secret: 'string: client_secret_post (or in the Authorization header, Basic)',
+  client_assertion_type:
+    'string: urn:ietf:params:oauth:client-assertion-type:jwt-bearer, with client_assertion (RFC 7523)',
+  client_assertion: 'string: a JWT signed by the client (private_key_jwt) or with its secret (client_secret_jwt)',
 };
 
 /** POST /oauth/token (RFC 6749 3.2): a form or JSON; each grant's rules are in protocol/token/. */

@@ -1,0 +1,99 @@
+// Pushed Authorization Requests (RFC 9126). POST /oauth/par: an authenticated client (any method of
+// token/client-auth.ts) sends its authorization request's parameters; they are validated as
+// /oauth/authorize would (authorize/pipeline.ts) and kept for PAR_TTL_S under a random reference in
+// one_time_tokens (kind `par`, the reference only as its digest). The answer's `request_uri`
+// (urn:ietf:params:oauth:request_uri:<reference>) is then sent to /oauth/authorize with the client_id,
+// which takes the pushed parameters, once, instead of the query's. Any other request_uri still reaches
+// authorize/check-request-object.ts and is request_uri_not_supported.
+import { hash } from 'node:crypto';
+import type { SecurityEvents } from '../audit/events.js';
+import { invalidClient, invalidRequest } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken } from '../lib/random.js';
+import type { ResourceLookup } from '../resources/service.js';
+import type { Storage } from '../storage/storage.js';
+import type { Client } from '../clients/service.js';
+import { validateAuthorizeRequest } from './authorize/pipeline.js';
+import type { Params } from './params.js';
+import { authenticateClient, type ClientAuthDeps } from './token/client-auth.js';
+
+export const PAR_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+/** How long a pushed request may wait for the browser (RFC 9126 2.2 suggests 5 to 600 seconds). */
+export const PAR_TTL_S = 60;
+/** The client's credentials: never kept with the pushed parameters. */
+const CREDENTIALS = ['client_secret', 'client_assertion', 'client_assertion_type'];
+
+/** The services this module uses (registry.ts builds them; the composition passes them in). */
+export interface ParDeps extends ClientAuthDeps {
+  storage: Storage;
+  clock: Clock;
+  events: SecurityEvents;
+  resources: ResourceLookup;
+}
+
+const digestOf = (reference: string) => hash('sha256', `par:${reference}`, 'hex');
+
+/** POST /oauth/par: the request_uri of a validated, stored authorization request. */
+export async function pushAuthorizationRequest(
+  r: ParDeps,
+  authorization: string | undefined,
+  params: Params,
+): Promise<{ request_uri: string; expires_in: number }> {
+  const { client, authenticated } = await authenticateClient(r, authorization, params);
+  if (!authenticated) throw invalidClient('Client authentication failed');
+  if (params.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 2.1)');
+  const pushed: Params = { ...params, client_id: client.client_id };
+  for (const k of CREDENTIALS) delete pushed[k];
+  const v = await validateAuthorizeRequest(
+    pushed,
+    [],
+    async (id) => (id === client.client_id ? client : undefined),
+    r.resources,
+  );
+  // RFC 9126 2.3: the errors of an authorization request, answered here as JSON.
+  if (!v.ok) throw v.error;
+  const reference = randomToken(32);
+  const now = r.clock.now();
+  await r.storage.oneTime.insert({
+    digest: digestOf(reference),
+    kind: 'par',
+    user_id: '',
+    client_id: client.client_id,
+    payload: JSON.stringify(pushed),
+    expires_at: now + PAR_TTL_S * 1000,
+    consumed_at: null,
+    created_at: now,
+  });
+  await r.events.emit(
+    'authorization.pushed',
+    { client_id: client.client_id, scope: typeof pushed.scope === 'string' ? pushed.scope : null },
+    'an authorization request was pushed (RFC 9126)',
+  );
+  return { request_uri: `${PAR_PREFIX}${reference}`, expires_in: PAR_TTL_S };
+}
+
+/**
+ * The pushed parameters a /oauth/authorize query names by its request_uri, used up; null when the
+ * query names none Ward holds (its own parameters then stand, and the pipeline refuses the
+ * request_uri as request_uri_not_supported). An expired, used or another client's request_uri is
+ * invalid_request_uri, on an error page.
+ */
+export async function pushedParameters(r: Pick<ParDeps, 'storage' | 'clock'>, query: Params): Promise<Params | null> {
+  const uri = query.request_uri;
+  if (typeof uri !== 'string' || !uri.startsWith(PAR_PREFIX)) return null;
+  const refused = (description: string) => new WardError('authorizeInvalidRequestUri', { description });
+  if (typeof query.client_id !== 'string' || !query.client_id) throw refused('client_id is required with request_uri');
+  const now = r.clock.now();
+  const used = await r.storage.oneTime.consume('par', digestOf(uri.slice(PAR_PREFIX.length)), now);
+  // Never pushed here (or long forgotten): like any request_uri Ward did not make, request_uri_not_supported.
+  if (used.state === 'missing') return null;
+  if (used.state === 'reused') throw refused('The request_uri was already used');
+  if (used.row.expires_at <= now) throw refused('The request_uri has expired');
+  if (used.row.client_id !== query.client_id) throw refused('The request_uri was pushed by another client');
+  return JSON.parse(used.row.payload) as Params;
+}
+
+/** Whether a request to /oauth/authorize must have been pushed (the account's or the client's rule). */
+export const mustBePushed = (client: Pick<Client, 'require_pushed_authorization_requests'>, accountWide: boolean) =>
+  accountWide || client.require_pushed_authorization_requests;
