@@ -60,5 +60,6 @@ export function requireClientOrigin(req: FastifyRequest, reply: FastifyReply, cl
   if (origin === undefined || client.allowed_origins.includes(origin) || origin === new URL(issuer).origin) return;
   reply.removeHeader('Access-Control-Allow-Origin');
   reply.removeHeader('Access-Control-Allow-Credentials');
+  reply.removeHeader('Access-Control-Expose-Headers');
   throw new WardError('sessionOrigin');
 }
