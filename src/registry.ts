@@ -244,7 +244,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     metrics,
     outage,
-    webhooks: { kick: () => webhookDelivery.kick() },
+    webhooks: { kick: () => webhookDelivery.kick(), endpointsEnabled: () => webhookDelivery.endpointsEnabled() },
   });
 
   const accessTokens = createAccessTokenCodec(master.key);

@@ -58,8 +58,11 @@ export function createSecurityEvents(deps: {
   clock: Clock;
   metrics: WardMetrics;
   outage?: OutageLog;
-  /** Told when a batch wrote webhook deliveries (the webhook sender then looks at once). */
-  webhooks?: { kick(): void };
+  /**
+   * Told when a batch wrote webhook deliveries (the webhook sender then looks at once), and asked
+   * whether this process knows of an enabled endpoint (`emitNow` writes its outbox rows only then).
+   */
+  webhooks?: { kick(): void; endpointsEnabled?(): boolean };
 }) {
   let pending: AuditRow[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -179,7 +182,9 @@ export function createSecurityEvents(deps: {
      * An event the caller acknowledges at once with no change of its own to share a transaction with
      * (login.succeeded: the answer may be a tkn or tokens, a session or none): its webhook outbox rows
      * are written now, before the answer, so a crash after it cannot lose the event; its audit row is
-     * buffered. One query when no endpoint is enabled.
+     * buffered. When this process knows of no enabled endpoint (the sender's flag, kept by the change
+     * poller) it costs no query: the event goes with the batch, whose write looks at the endpoints
+     * again, so an endpoint enabled by another process a moment ago still gets it.
      */
     async emitNow(
       name: string,
@@ -187,6 +192,11 @@ export function createSecurityEvents(deps: {
       message: string,
       level: Level = 'info',
     ): Promise<void> {
+      if (deps.webhooks?.endpointsEnabled?.() === false) {
+        log(name, fields, message, level);
+        buffer(rowOf(name, fields));
+        return;
+      }
       const row = rowOf(name, fields);
       const queued = eventOfAudit(row) ? await writeOutbox(deps.storage, [row], row.at) : 0;
       log(name, fields, message, level);

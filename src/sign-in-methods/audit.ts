@@ -14,7 +14,7 @@ export interface SecurityEventSink {
     level?: 'info' | 'warn' | 'error',
   ): Promise<void>;
   /** An acknowledged event whose webhook outbox rows are written before the answer (audit/events.ts). */
-  emitNow?(name: string, fields: Record<string, unknown>, message: string): Promise<void>;
+  emitNow(name: string, fields: Record<string, unknown>, message: string): Promise<void>;
 }
 
 /** One sign-in attempt: by which method, for which client, from where (ids and reasons only, never a secret). */
@@ -58,12 +58,7 @@ export function signInAudit(events: SecurityEventSink): SignInAudit {
   return {
     // Acknowledged at once (a tkn, tokens or a session follow): its webhook event is written before that.
     succeeded: (a) =>
-      (events.emitNow ?? events.emit).call(
-        events,
-        'login.succeeded',
-        { ...fieldsOf(a), user_id: a.userId, amr: a.amr },
-        `${a.method} sign-in`,
-      ),
+      events.emitNow('login.succeeded', { ...fieldsOf(a), user_id: a.userId, amr: a.amr }, `${a.method} sign-in`),
     mfaRequired: (a) =>
       events.emit(
         'login.mfa_required',

@@ -73,12 +73,16 @@ export function startWebhookDelivery(
   const { storage, clock, log } = deps;
   /** Whether there may be something to send (polled then); until the first check: yes. */
   let active = true;
+  /** Whether an endpoint may be enabled (its events are then written before their answer); until the first check: yes. */
+  let endpoints = true;
 
   /** Looks whether anything may need sending: an enabled endpoint, or a pending delivery. */
   async function refresh(): Promise<void> {
     try {
-      active = (await storage.webhookEndpoints.anyEnabled()) || (await storage.webhookDeliveries.anyPending());
+      endpoints = await storage.webhookEndpoints.anyEnabled();
+      active = endpoints || (await storage.webhookDeliveries.anyPending());
     } catch (e) {
+      endpoints = true;
       active = true;
       log.warn({ err: e }, 'webhook sender: could not tell whether anything is to be sent');
     }
@@ -222,7 +226,14 @@ export function startWebhookDelivery(
     kick(): void {
       active = true;
       loop.kick();
+      // An endpoint may have been enabled here: assume so until the check says otherwise.
+      if (!endpoints) {
+        endpoints = true;
+        void refresh();
+      }
     },
+    /** Whether this process knows of an enabled endpoint (at most a change poll behind other processes). */
+    endpointsEnabled: (): boolean => endpoints,
     /** The endpoints changed (the change poller saw the `webhooks` counter move): look again. */
     refresh,
     /** Whether the timer polls the queue now. */
