@@ -38,7 +38,7 @@ export interface RefreshState {
 }
 export const JSONH = { 'content-type': 'application/json' };
 
-const authorizePath = (scope: string, challenge: string, client = SPA) =>
+const authorizePath = (scope: string, challenge: string, client = SPA, resource?: string) =>
   '/oauth/authorize?' +
   form({
     client_id: client,
@@ -49,6 +49,7 @@ const authorizePath = (scope: string, challenge: string, client = SPA) =>
     nonce: 'n-1',
     code_challenge: challenge,
     code_challenge_method: 'S256',
+    ...(resource ? { resource } : {}),
   });
 
 export const tokenStep = (path: string, client = SPA) => ({
@@ -123,7 +124,7 @@ export function wardLogin(users: WardUser[], scope = SCOPE): Flow {
 }
 
 /** B5: GET /oauth/authorize with the SSO cookie → 302 with the code → token (no password check). */
-export function wardSso(users: WardUser[], scope = SCOPE, client = SPA): Flow {
+export function wardSso(users: WardUser[], scope = SCOPE, client = SPA, resource?: string): Flow {
   const next = pick(users);
   return {
     name: 'ward-sso',
@@ -138,7 +139,7 @@ export function wardSso(users: WardUser[], scope = SCOPE, client = SPA): Flow {
         expect: [302, 303],
         build: (c) => ({
           method: 'GET',
-          path: authorizePath(scope, c.p.challenge, client),
+          path: authorizePath(scope, c.p.challenge, client, resource),
           headers: { cookie: cookieHeader(c.u.jar) },
         }),
         after: (r, c) => !!(c.code = codeFromLocation(header(r.headers, 'location'))),
@@ -167,9 +168,15 @@ export function dpopProofs(url: string, count: number): { next(): string } {
 }
 
 /** B4 (both servers: only the path differs): one refresh_token grant, the rotated token kept for the next. */
-export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA, dpop?: { next(): string }): Flow {
+export function refreshFlow(
+  path: string,
+  pool: Pool<RefreshState>,
+  client = SPA,
+  dpop?: { next(): string },
+  jwt = false,
+): Flow {
   return {
-    name: dpop ? 'refresh-dpop' : 'refresh',
+    name: dpop ? 'refresh-dpop' : jwt ? 'refresh-jwt' : 'refresh',
     begin: (c) => !!(c.s = pool.acquire()),
     end: (c, ok) => (ok ? pool.release(c.s) : pool.drop(c.s)),
     steps: [
@@ -185,7 +192,13 @@ export function refreshFlow(path: string, pool: Pool<RefreshState>, client = SPA
         after: (r, c) => {
           const m = /"refresh_token":"([^"]+)"/.exec(r.body);
           if (m) c.s.rt = m[1];
-          return !!m && r.body.includes('"id_token"') && (!dpop || r.body.includes('"token_type":"DPoP"'));
+          return (
+            !!m &&
+            r.body.includes('"id_token"') &&
+            (!dpop || r.body.includes('"token_type":"DPoP"')) &&
+            // A JWT access token (RFC 9068) starts with its header; a sealed one does not.
+            (!jwt || r.body.includes('"access_token":"eyJ'))
+          );
         },
       },
     ],
@@ -367,12 +380,14 @@ export async function mintWardRefresh(
   users: WardUser[],
   n: number,
   client = SPA,
+  api?: { resource: string; scope: string },
 ): Promise<RefreshState[]> {
+  const scope = `${SCOPE} offline_access${api ? ` ${api.scope}` : ''}`;
   return pmap(
     Array.from({ length: n }, (_, i) => users[i % users.length]!),
     4,
     async (u) => {
-      const c = await runOnce(url, wardSso([u], `${SCOPE} offline_access`, client), { u, keep: true });
+      const c = await runOnce(url, wardSso([u], scope, client, api?.resource), { u, keep: true });
       return { rt: c.tokens.refresh_token as string };
     },
   );
@@ -428,4 +443,32 @@ export async function ensureEs256Client(url: string, adminSecret: string): Promi
   });
   if (created.status !== 201 && created.status !== 409)
     throw new Error(`B4e setup: creating ${SPA_ES} ${created.status} ${created.body}`);
+}
+
+/** B4j's API resource (RFC 8707) with JWT access tokens (RFC 9068), made through the management API. Idempotent. */
+export const BENCH_API = { resource: 'https://api.bench.example', scope: 'orders:read' };
+export async function ensureJwtResource(url: string, adminSecret: string): Promise<void> {
+  const token = await send(url, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: {
+      'content-type': FORM,
+      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
+    },
+    body: form({ grant_type: 'client_credentials', scope: 'manage:clients' }),
+  });
+  if (token.status !== 200) throw new Error(`B4j setup: management token ${token.status} ${token.body}`);
+  const created = await send(url, {
+    method: 'POST',
+    path: '/api/v1/resources',
+    headers: { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` },
+    body: JSON.stringify({
+      identifier: BENCH_API.resource,
+      name: 'Bench API',
+      scopes: [BENCH_API.scope],
+      token_format: 'jwt',
+    }),
+  });
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`B4j setup: creating the API resource ${created.status} ${created.body}`);
 }

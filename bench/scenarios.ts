@@ -5,8 +5,11 @@ import { Pool } from './flow.js';
 import { makePeerUsers, mintPeerRefresh, peerLogin, peerRefresh, peerSso, type PeerUser } from './flows-peer.js';
 import {
   dpopProofs,
+  BENCH_API,
   ensureEs256Client,
+  ensureJwtResource,
   mintWardRefresh,
+  SPA,
   SPA_ES,
   refreshFlow,
   wardChallenges,
@@ -167,6 +170,27 @@ export const SCENARIOS: Scenario[] = [
       };
       return {
         plan: { kind: 'flow', flow: refreshFlow('/oauth/token', pool, undefined, { next: () => proofs.next() }) },
+        beforeRun: mint,
+        settle: () => pool.settle(false),
+      };
+    },
+  },
+  {
+    id: 'B4j',
+    title: 'token refresh_token + RS256 id_token, JWT access token for an API',
+    unit: 'req/s',
+    peer: false,
+    goal: 'none (Ward only: compare with B4)',
+    model: (c) => ({ value: 1 / (2 * sig(c) + h(c)), label: '1/(2s+h): the access token is signed too' }),
+    // B4 for a grant with an API resource (RFC 8707) whose access tokens are JWTs (RFC 9068): each
+    // refresh signs the access token (RS256, the account's key) beside the ID token, and keeps the audience.
+    async prepare(side, need) {
+      const s = onlyWard(side);
+      await ensureJwtResource(s.url, ADMIN_SECRET);
+      const pool = new Pool<RefreshState>();
+      const mint = async () => pool.reset(await mintWardRefresh(s.url, s.users, need.connections + 10, SPA, BENCH_API));
+      return {
+        plan: { kind: 'flow', flow: refreshFlow('/oauth/token', pool, SPA, undefined, true) },
         beforeRun: mint,
         settle: () => pool.settle(false),
       };
