@@ -60,7 +60,6 @@ for (const engine of engines()) {
       await ward.registry.db.db.updateTable('webhook_endpoints').set({ enabled: 1 }).execute();
       assert.equal(sender.endpointsEnabled(), false);
       assert.ok(await passwordLogin(ward, email, 'correct horse battery'));
-      assert.equal(await eventsOf(userId), 0, 'not written before the answer: the process did not know');
       await ward.registry.events.flush();
       assert.equal(await eventsOf(userId), 1, 'written by the batch');
       // Once the process knows, the event is written before the answer again.
@@ -68,6 +67,35 @@ for (const engine of engines()) {
       assert.equal(sender.endpointsEnabled(), true);
       assert.ok(await passwordLogin(ward, email, 'correct horse battery'));
       assert.equal(await eventsOf(userId), 2, 'written before the answer');
+    });
+
+    it('with the flag down, emitNow reads no endpoint; with it up, it writes the outbox rows before it returns', async () => {
+      const sender = ward.registry.webhookDelivery;
+      const endpoints = ward.registry.storage.webhookEndpoints;
+      const enabled = endpoints.enabled;
+      let reads = 0;
+      endpoints.enabled = () => {
+        reads++;
+        return enabled();
+      };
+      try {
+        const userId = `u-${engine}-direct`;
+        const fields = { method: 'password', user_id: userId, amr: ['pwd'] };
+        await ward.registry.db.db.updateTable('webhook_endpoints').set({ enabled: 0 }).execute();
+        await sender.refresh();
+        assert.equal(sender.endpointsEnabled(), false);
+        await ward.registry.events.emitNow('login.succeeded', fields, 'test sign-in');
+        assert.equal(reads, 0, 'no query: the event waits for the batch');
+        await ward.registry.events.flush();
+        await ward.registry.db.db.updateTable('webhook_endpoints').set({ enabled: 1 }).execute();
+        await sender.refresh();
+        reads = 0;
+        await ward.registry.events.emitNow('login.succeeded', fields, 'test sign-in');
+        assert.equal(reads, 1, 'the endpoints read once');
+        assert.equal(await eventsOf(userId), 1, 'its outbox rows written before emitNow returned');
+      } finally {
+        endpoints.enabled = enabled;
+      }
     });
   });
 }
