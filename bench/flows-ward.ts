@@ -412,63 +412,55 @@ export async function wardChallenges(
   });
 }
 
+/** The management API's headers for bench-admin with `scope` (client_credentials); `what` names the setup. */
+export async function adminHeaders(
+  url: string,
+  adminSecret: string,
+  scope: string,
+  what: string,
+): Promise<Record<string, string>> {
+  const token = await send(url, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: {
+      'content-type': FORM,
+      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
+    },
+    body: form({ grant_type: 'client_credentials', scope }),
+  });
+  if (token.status !== 200) throw new Error(`${what} setup: management token ${token.status} ${token.body}`);
+  return { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` };
+}
+
+/** POSTs `body` to a management API `path` as bench-admin; 201, or 409 (made by an earlier run), is fine. */
+async function ensureMade(url: string, adminSecret: string, what: string, path: string, body: object): Promise<void> {
+  const headers = await adminHeaders(url, adminSecret, 'manage:clients', what);
+  const created = await send(url, { method: 'POST', path, headers, body: JSON.stringify(body) });
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`${what} setup: POST ${path} ${created.status} ${created.body}`);
+}
+
 /**
  * B4e's ES256 client, created through the management API (not in the config file, so `--ref` can
  * still start a Ward that predates ES256: only B4e then fails, loudly). Idempotent: 409 is fine.
  */
-export async function ensureEs256Client(url: string, adminSecret: string): Promise<void> {
-  const token = await send(url, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: {
-      'content-type': FORM,
-      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
-    },
-    body: form({ grant_type: 'client_credentials', scope: 'manage:clients' }),
+export const ensureEs256Client = (url: string, adminSecret: string): Promise<void> =>
+  ensureMade(url, adminSecret, 'B4e', '/api/v1/clients', {
+    client_id: SPA_ES,
+    name: 'Bench SPA (ES256)',
+    type: 'public',
+    jwt_algorithm: 'ES256',
+    allowed_callback_urls: [REDIRECT],
+    allowed_origins: ['https://app.example'],
+    sso: true,
   });
-  if (token.status !== 200) throw new Error(`B4e setup: management token ${token.status} ${token.body}`);
-  const created = await send(url, {
-    method: 'POST',
-    path: '/api/v1/clients',
-    headers: { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` },
-    body: JSON.stringify({
-      client_id: SPA_ES,
-      name: 'Bench SPA (ES256)',
-      type: 'public',
-      jwt_algorithm: 'ES256',
-      allowed_callback_urls: [REDIRECT],
-      allowed_origins: ['https://app.example'],
-      sso: true,
-    }),
-  });
-  if (created.status !== 201 && created.status !== 409)
-    throw new Error(`B4e setup: creating ${SPA_ES} ${created.status} ${created.body}`);
-}
 
 /** B4j's API resource (RFC 8707) with JWT access tokens (RFC 9068), made through the management API. Idempotent. */
 export const BENCH_API = { resource: 'https://api.bench.example', scope: 'orders:read' };
-export async function ensureJwtResource(url: string, adminSecret: string): Promise<void> {
-  const token = await send(url, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: {
-      'content-type': FORM,
-      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
-    },
-    body: form({ grant_type: 'client_credentials', scope: 'manage:clients' }),
+export const ensureJwtResource = (url: string, adminSecret: string): Promise<void> =>
+  ensureMade(url, adminSecret, 'B4j', '/api/v1/resources', {
+    identifier: BENCH_API.resource,
+    name: 'Bench API',
+    scopes: [BENCH_API.scope],
+    token_format: 'jwt',
   });
-  if (token.status !== 200) throw new Error(`B4j setup: management token ${token.status} ${token.body}`);
-  const created = await send(url, {
-    method: 'POST',
-    path: '/api/v1/resources',
-    headers: { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` },
-    body: JSON.stringify({
-      identifier: BENCH_API.resource,
-      name: 'Bench API',
-      scopes: [BENCH_API.scope],
-      token_format: 'jwt',
-    }),
-  });
-  if (created.status !== 201 && created.status !== 409)
-    throw new Error(`B4j setup: creating the API resource ${created.status} ${created.body}`);
-}

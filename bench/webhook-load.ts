@@ -5,8 +5,8 @@
 // B10s is the same signups without them (the baseline).
 import { createServer, type Server } from 'node:http';
 import type { Flow } from './flow.js';
-import { form, FORM, json, send } from './http.js';
-import { PASSWORD, SCOPE, SPA } from './flows-ward.js';
+import { json, send } from './http.js';
+import { adminHeaders, PASSWORD, SCOPE, SPA } from './flows-ward.js';
 
 const JSONH = { 'content-type': 'application/json' };
 
@@ -58,17 +58,7 @@ export async function webhookLoad(url: string, adminSecret: string, tag: string,
   const hook = await listen(() => '{"decision":"allow"}');
   receiver.server.unref();
   hook.server.unref();
-  const token = await send(url, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: {
-      'content-type': FORM,
-      authorization: `Basic ${Buffer.from(`bench-admin:${adminSecret}`).toString('base64')}`,
-    },
-    body: form({ grant_type: 'client_credentials', scope: 'manage:webhooks' }),
-  });
-  if (token.status !== 200) throw new Error(`B10 setup: management token ${token.status} ${token.body}`);
-  const auth = { ...JSONH, authorization: `Bearer ${json<{ access_token: string }>(token.body).access_token}` };
+  const auth = await adminHeaders(url, adminSecret, 'manage:webhooks', 'B10');
   const made = [
     await send(url, {
       method: 'POST',
