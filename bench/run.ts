@@ -25,7 +25,17 @@ import { parseCount } from './seed-users.js';
 import { startSink } from './smtp.js';
 import { formatPerUnit, traceSyscalls } from './syscalls.js';
 import { formatPerf, recordPerf, type PerfSummary } from './perf.js';
-import { buildPeer, buildWard, MGMT_SECRET, postgresDb, sqliteDb, startWard, tuningEnv, type WardDb } from './ward.js';
+import {
+  buildPeer,
+  buildWard,
+  MGMT_SECRET,
+  postgresDb,
+  sqliteDb,
+  startWard,
+  STRENGTH_IDLE_S,
+  tuningEnv,
+  type WardDb,
+} from './ward.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -196,6 +206,8 @@ async function main() {
         sink,
       };
       log(`  ${cfg.users} users with a verified email factor made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      // Their signups started the password-strength thread; it stops once idle (bench/ward.ts).
+      await new Promise((done) => setTimeout(done, (STRENGTH_IDLE_S + 1) * 1000));
       for (const sc of SCENARIOS.filter((s) => !only || only.includes(s.id))) {
         const res: ScenarioResult = { engine, scenario: sc, ward: [], peer: [] };
         const need = { runs: cfg.rounds + 1, connections: cfg.connections };

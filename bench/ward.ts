@@ -13,6 +13,8 @@ import { freePort, onAbort, startChild, type Child } from './proc.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const MGMT_SECRET = 'bench-management-secret-0123456789abcdef';
+/** The password-strength thread's idle period in the measured Ward (seconds; Ward's default is 60). */
+export const STRENGTH_IDLE_S = 5;
 /** bench-admin: creates B4e's ES256 client through the management API. */
 export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
 /** bench-users: imports and exports users (I1, bench/import-export.ts). */
@@ -263,6 +265,9 @@ export async function startWard(
       WARD_ADMIN_PASSWORD: 'bench-operator-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
       BENCH_EXPERIMENT: experiment,
+      // The setup's signups start the password-strength thread: stopped 5 s after them (run.ts waits),
+      // so B1-B5, which check no password, measure their own memory rather than the setup's thread.
+      WARD_PASSWORD_STRENGTH_IDLE: process.env.WARD_PASSWORD_STRENGTH_IDLE ?? String(STRENGTH_IDLE_S),
       ...tuned,
     },
   });
