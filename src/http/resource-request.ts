@@ -22,7 +22,7 @@ export function resourceRequest(
 export function headerOrBodyToken(req: RequestParts & { body?: unknown }): string | undefined {
   const header = req.headers.authorization as string | undefined;
   if (header !== undefined || req.method !== 'POST') return header;
-  const type = (req.headers['content-type'] as string | undefined)?.split(';')[0]!.trim().toLowerCase();
+  const type = (req.headers['content-type'] as string | undefined)?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return undefined;
   const token = (req.body as Record<string, unknown> | undefined)?.access_token;
   return typeof token === 'string' && token !== '' ? `Bearer ${token}` : undefined;
