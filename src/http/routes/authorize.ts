@@ -236,7 +236,10 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       throw refuse(ar, 'authorizeLoginRequired', 'The user is not signed in');
     }
     const { handle } = await interactions.start(ar, 'login', browserCookie(req, reply));
-    return loginPage(req, reply, { handle, request: ar });
+    // login_hint (OIDC Core 3.1.2.1): the identifier the relying party knows, prefilled.
+    const hint = (pushed ?? query).login_hint;
+    const prefill = typeof hint === 'string' ? hint.slice(0, 320) : undefined;
+    return loginPage(req, reply, { handle, request: ar }, 200, undefined, prefill);
   }
 
   app.get('/oauth/authorize', { schema: authorizeSchema }, (req, reply) =>
