@@ -177,7 +177,7 @@ for (const engine of engines()) {
       // (undici's fetch sends its own Sec-Fetch-Mode: the navigation here carries no fetch metadata,
       // as an older browser's; the cross-site image carries Sec-Fetch-Site and is refused.)
       const navigation = HTML;
-      for (const params of [{}, { state: 'only-state' }]) {
+      for (const params of [{}, { state: 'only-state' }] as Record<string, string>[]) {
         it(`${Object.keys(params).length ? 'only state' : 'no parameters'}: signed out on Ward's page, no redirect`, async () => {
           const { browser } = await signIn(suite, { config });
           const image = await browser.get(endSession(params), {
