@@ -15,7 +15,7 @@ import { submitLoginPage } from '../helpers/hosted-login.js';
 import { signup } from '../helpers/oauth.js';
 import { isLoginPage, rpConfig, type Suite, startSuite } from './support.js';
 
-const unescape = (v: string) =>
+const unescapeHtml = (v: string) =>
   v
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -45,11 +45,11 @@ for (const engine of engines()) {
       const html = await res.text();
       const forms = [...html.matchAll(/<form method="post" action="([^"]*)" id="([^"]+)">/g)];
       assert.equal(forms.length, 1, 'one form');
-      assert.equal(unescape(forms[0]![1]!), suite.redirectUri);
+      assert.equal(unescapeHtml(forms[0]![1]!), suite.redirectUri);
       assert.match(html, new RegExp(`<script[^>]*>document\\.getElementById\\("${forms[0]![2]}"\\)\\.submit\\(\\);`));
       const fields: Record<string, string> = {};
       for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-        fields[unescape(m[1]!)] = unescape(m[2]!);
+        fields[unescapeHtml(m[1]!)] = unescapeHtml(m[2]!);
       return fields;
     }
 
