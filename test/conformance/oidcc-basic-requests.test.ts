@@ -133,6 +133,16 @@ for (const engine of engines()) {
       });
     });
 
+    describe('redirect_uri at the token endpoint', () => {
+      it('refuses a code redeemed with another redirect_uri than the one it was issued for', async () => {
+        const { browser } = await signIn(suite, { config });
+        const code = location(await browser.get(authorize({}))).searchParams.get('code')!;
+        const res = await token({ grant_type: 'authorization_code', code, redirect_uri: `${suite.redirectUri}x` });
+        assert.equal(res.status, 400);
+        assert.equal(((await res.json()) as { error: string }).error, 'invalid_grant');
+      });
+    });
+
     describe('oidcc-ensure-post-request-succeeds', () => {
       it('accepts the authorization request as a POST form', async () => {
         const first = await signIn(suite, { config });

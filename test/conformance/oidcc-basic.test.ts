@@ -76,8 +76,38 @@ for (const engine of engines()) {
         assert.ok(payload.exp! > now && payload.iat! <= now + 5 && payload.iat! > now - 60);
         assert.equal(payload.nonce, nonce);
         assert.ok(typeof payload.auth_time === 'number' && payload.auth_time <= now);
-        if (payload.at_hash !== undefined) assert.equal(payload.at_hash, halfHash(tokens.access_token));
+        assert.equal(payload.at_hash, halfHash(tokens.access_token));
         assert.equal(payload.c_hash, undefined, 'no c_hash in a token-endpoint ID token of the code flow');
+      });
+    });
+
+    describe('oidcc-server with the other listed response types: at_hash / c_hash', () => {
+      it('code id_token: the fragment ID token has the nonce and the c_hash of the code; id_token: no hash', async () => {
+        const first = await signIn(suite, { config });
+        const answer = async (responseType: string, nonce: string) => {
+          const url = client.buildAuthorizationUrl(config, {
+            redirect_uri: suite.redirectUri,
+            scope: 'openid',
+            response_type: responseType,
+            nonce,
+            state: `st-${responseType}`,
+          });
+          const cb = location(await first.browser.get(url.toString()));
+          assert.equal(cb.search, '', 'nothing in the query');
+          const values = new URLSearchParams(cb.hash.slice(1));
+          assert.equal(values.get('state'), `st-${responseType}`);
+          const { payload } = await verifyWithJwks(suite.ward, values.get('id_token')!, { audience: 'rp' });
+          assert.equal(payload.nonce, nonce);
+          return { values, payload };
+        };
+        const hybrid = await answer('code id_token', 'n-hybrid');
+        assert.equal(hybrid.payload.c_hash, halfHash(hybrid.values.get('code')!));
+        assert.equal(hybrid.payload.at_hash, undefined, 'no access token in this response');
+        const implicit = await answer('id_token', 'n-implicit');
+        assert.equal(implicit.values.get('code'), null);
+        assert.equal(implicit.payload.c_hash, undefined);
+        assert.equal(implicit.payload.at_hash, undefined);
+        assert.equal(implicit.payload.sub, decodeJwt(first.tokens.id_token!).sub);
       });
     });
 

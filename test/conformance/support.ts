@@ -40,6 +40,8 @@ export async function startSuite(engine: 'sqlite' | 'postgres'): Promise<Suite> 
     token_endpoint_auth_method: method,
     jwt_algorithm: 'RS256',
     allowed_callback_urls: [redirectUri],
+    // The Basic plans ask for code; the hash checks also use the other response types discovery lists.
+    response_types: ['code', 'id_token', 'code id_token'],
     post_logout_redirect_uris: [LOGGED_OUT],
     backchannel_logout_uri: `${receiver.url}/backchannel/${clientId}`,
     backchannel_logout_session_required: true,
