@@ -1,7 +1,7 @@
 // Runs every *.test.ts under test/ and src/ with node's test runner (TypeScript through tsx). The whole run
 // (no file arguments) lints first (`npm run lint`: biome and the dependency rules) and stops if that fails;
 // a run of named files skips the lint to keep the edit-test loop short. `--contract` runs the
-// protocol, storage, interop and SDK tests only (no browser, no lint): CI's pass on Node 24 (.ci/run).
+// protocol, storage, interop, conformance and SDK tests only (no browser, no lint): CI's pass on Node 24 (.ci/run).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,9 +17,9 @@ function find(dir, out = []) {
 
 const contract = process.argv[2] === '--contract';
 const only = contract ? [] : process.argv.slice(2);
-// The protocol, storage contract, interop and SDK tests, without the browser ones (slow; the SDK's
+// The protocol, storage contract, interop, conformance and SDK tests, without the browser ones (slow; the SDK's
 // Node tests cover the same flows).
-const CONTRACT_DIRS = ['test/protocol/', 'test/storage/', 'test/interop/'];
+const CONTRACT_DIRS = ['test/protocol/', 'test/storage/', 'test/interop/', 'test/conformance/'];
 const isContract = (f) =>
   (CONTRACT_DIRS.some((d) => f.startsWith(d)) || f === 'test/stepup/sdk.test.ts') && !f.includes('chromium');
 if (!only.length && !contract) {

@@ -20,3 +20,13 @@ export function bodyParams(req: FastifyRequest): Params {
   }
   return requireSingle(req.body, type === 'application/json');
 }
+
+/**
+ * The form of a POST authorization request (OIDC Core 3.1.2.1: form serialization). Any other media
+ * type is 415: a browser navigation never sends JSON.
+ */
+export function authorizeForm(req: FastifyRequest): Record<string, unknown> {
+  const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new WardError('unsupportedMediaType');
+  return (req.body ?? {}) as Record<string, unknown>;
+}

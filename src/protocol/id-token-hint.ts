@@ -3,7 +3,7 @@
 // jwt_algorithm, never from the header; RS256 / ES256 / EdDSA keys come only from Ward's own published
 // keys of the client's key set, of that algorithm (a revoked kid, another client's key, or a key of
 // another family is refused); no jku/x5u/jwk header is
-// ever followed; crit is refused; iss and aud must match. An expired hint is still a hint, so only
+// ever followed; crit is refused; a typ other than JWT is refused; iss and aud must match. An expired hint is still a hint, so only
 // the signature is verified by jose (compactVerify), and the claims here.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, type CompactJWSHeaderParameters } from 'jose';
@@ -40,6 +40,10 @@ export async function idTokenHintClaims(
   let payload: Record<string, unknown>;
   try {
     const verified = await compactVerify(token, keyFor, { algorithms: [client.jwt_algorithm] });
+    // Explicit typing (RFC 8725 3.11): Ward's ID tokens are `JWT`; a logout token (logout+jwt) or a
+    // JWT access token (at+jwt) signed with the same keys is not an ID token.
+    const typ = verified.protectedHeader.typ;
+    if (typ !== undefined && typ.toUpperCase() !== 'JWT') return null;
     const parsed = JSON.parse(new TextDecoder().decode(verified.payload)) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
     payload = parsed as Record<string, unknown>;

@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 /** A relying party's back-channel endpoint: answers `next()` (200 by default) and keeps each token. */
 export class Receiver {
   tokens: string[] = [];
+  /** Every request as it arrived (the conformance tests check its exact form). */
+  requests: Array<{ method: string; path: string; contentType: string; body: string }> = [];
   hits = 0;
   next: (res: ServerResponse) => void = (res) => res.writeHead(200).end();
   private server!: Server;
@@ -19,6 +21,12 @@ export class Receiver {
       });
       req.on('end', () => {
         this.hits++;
+        this.requests.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          contentType: req.headers['content-type'] ?? '',
+          body,
+        });
         assert.equal(req.method, 'POST');
         assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
         const token = new URLSearchParams(body).get('logout_token');

@@ -3,12 +3,19 @@ import { singleValued } from '../../protocol/params.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceLookup } from '../../resources/service.js';
 import type { WardApp } from '../typed-app.js';
-import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
+import {
+  authorizePostSchema,
+  authorizeSchema,
+  loginFormSchema,
+  loginPageSchema,
+  passkeyFormSchema,
+} from './schemas/authorize.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import type { ErrorName } from '../../errors/catalog.js';
 import { WardError } from '../../errors/ward-error.js';
 import { loginPage as renderLogin } from '../../interaction/pages/login.js';
 import { sendRendered } from '../pages.js';
+import { authorizeForm } from '../oauth-body.js';
 import { forcesLogin, withinMaxAge } from '../../interaction/next-step.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
@@ -76,7 +83,7 @@ const CAPTCHA_REFUSED = new Map<unknown, ErrorName>([
   ['unavailable', 'captchaUnavailable'],
 ]);
 
-/** GET /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
+/** GET and POST /oauth/authorize and the hosted login form it shows (POST /oauth/authorize/login). */
 export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps): void {
   const { interactions, nextStep, social } = deps;
   const audit = signInAudit(r.events);
@@ -141,10 +148,11 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
 
   const outcomes = socialOutcomes(r, deps);
 
-  app.get('/oauth/authorize', { schema: authorizeSchema }, async (req, reply) => {
+  /** The authorization request's parameters: the query of a GET, the form of a POST. */
+  async function authorize(req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) {
     // A pushed request (RFC 9126): its stored parameters, used up, stand for the query's.
-    const pushed = await pushedParameters(r, singleValued(req.query).params);
-    const ar = await validatedRequest(r, pushed ?? req.query);
+    const pushed = await pushedParameters(r, singleValued(query).params);
+    const ar = await validatedRequest(r, pushed ?? query);
     if (!pushed && mustBePushed(ar.client, r.account().require_pushed_authorization_requests))
       throw refuse(
         ar,
@@ -162,12 +170,12 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     if (hintSub === null)
       throw refuse(ar, 'authorizeInvalidRequest', 'id_token_hint is not a valid ID token of this client');
     // Social login: the user chose a provider; they authenticate there, whatever session they have.
-    const provider = (req.query as Record<string, unknown>).provider;
+    const provider = query.provider;
     if (provider !== undefined) {
       if (!social.has(provider)) throw refuse(ar, 'authorizeInvalidRequest', 'Unknown provider');
       const { interaction } = await interactions.start(ar, 'social', browserCookie(req, reply));
       // Google One Tap (the Core SDK's loginWithIdToken): the browser brings the provider's id_token.
-      const { id_token: idToken, nonce } = req.query as Record<string, unknown>;
+      const { id_token: idToken, nonce } = query;
       if (idToken !== undefined) {
         const client = ar.client.client_id;
         const outcome = await social.idTokenSignIn(provider, idToken, nonce, interaction.digest, client);
@@ -228,8 +236,19 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       throw refuse(ar, 'authorizeLoginRequired', 'The user is not signed in');
     }
     const { handle } = await interactions.start(ar, 'login', browserCookie(req, reply));
-    return loginPage(req, reply, { handle, request: ar });
-  });
+    // login_hint (OIDC Core 3.1.2.1): the identifier the relying party knows, prefilled.
+    const hint = (pushed ?? query).login_hint;
+    const prefill = typeof hint === 'string' ? hint.slice(0, 320) : undefined;
+    return loginPage(req, reply, { handle, request: ar }, 200, undefined, prefill);
+  }
+
+  app.get('/oauth/authorize', { schema: authorizeSchema }, (req, reply) =>
+    authorize(req, reply, req.query as Record<string, unknown>),
+  );
+  // OIDC Core 3.1.2.1: the authorization endpoint supports POST too, its parameters as a form.
+  app.post('/oauth/authorize', { schema: authorizePostSchema }, (req, reply) =>
+    authorize(req, reply, authorizeForm(req)),
+  );
 
   // The login page of a sign-in in progress, shown again (the signup page's "Sign in" link).
   // `captcha=missing|failed|unavailable`: a hosted passwordless request its captcha refused, sent back here.

@@ -4,11 +4,11 @@ import { CHANGED_ELSEWHERE, type ProfileService } from '../../accounts/profiles.
 import { unlinkIdentity } from '../../accounts/unlink.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
-import { resourceRequest } from '../resource-request.js';
+import { headerOrBodyToken, resourceRequest } from '../resource-request.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import { claimsFor } from '../../protocol/scopes.js';
 import { isJson } from './identity-request.js';
-import { unlinkSchema, updateProfileSchema, userinfoSchema } from './schemas/profile.js';
+import { unlinkSchema, updateProfileSchema, userinfoPostSchema, userinfoSchema } from './schemas/profile.js';
 import type { UserService } from '../../accounts/users.js';
 import type { AccountSettings } from '../../config/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -46,10 +46,16 @@ export function profileRoutes(app: WardApp, r: Deps): void {
   const actorOf = (userId: string, ip: string) => ({ type: 'user' as const, id: userId, ip });
 
   const userinfo = async (
-    req: { headers: Record<string, string | string[] | undefined>; query: unknown; method: string; url: string },
+    req: {
+      headers: Record<string, string | string[] | undefined>;
+      query: unknown;
+      body?: unknown;
+      method: string;
+      url: string;
+    },
     reply: FastifyReply,
   ) => {
-    const ctx = await verifyBearer(r, resourceRequest(req));
+    const ctx = await verifyBearer(r, resourceRequest(req, headerOrBodyToken(req)));
     const fields = fieldsOf(requireSingle(req.query ?? {}));
     const profile = await r.storage.profiles.find(ctx.user.id);
     const body: Record<string, unknown> = {
@@ -75,7 +81,7 @@ export function profileRoutes(app: WardApp, r: Deps): void {
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
   };
   app.get('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
-  app.post('/identity/v1/userinfo', { schema: userinfoSchema }, userinfo);
+  app.post('/identity/v1/userinfo', { schema: userinfoPostSchema }, userinfo);
 
   app.post('/identity/v1/update-profile', { schema: updateProfileSchema }, async (req, reply) => {
     const ctx = await verifyBearer(r, resourceRequest(req));

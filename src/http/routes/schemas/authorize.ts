@@ -29,6 +29,9 @@ export const authorizeSchema = {
   }),
 };
 
+/** POST /oauth/authorize (OIDC Core 3.1.2.1): the same parameters as a form. */
+export const authorizePostSchema = { body: authorizeSchema.querystring };
+
 /** Every hosted form posts the interaction's handle and a CSRF token (hosted-form.ts checks them). */
 const hosted = {
   interaction: 'string: the sign-in in progress (its handle)',

@@ -21,6 +21,14 @@ export const userinfoSchema = {
   },
 };
 
+/** POST userinfo: the token in the Authorization header, or (RFC 6750 2.2) in a form body. */
+export const userinfoPostSchema = {
+  ...userinfoSchema,
+  body: protocolParams({
+    access_token: 'string: the access token, when no Authorization header carries it (form-encoded body)',
+  }),
+};
+
 /** The Core SDK's updateProfile: the standard claims and custom fields to change (never email, phone, password). */
 export const updateProfileSchema = {
   body: protocolParams({
