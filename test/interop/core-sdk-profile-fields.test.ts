@@ -209,4 +209,39 @@ for (const engine of engines())
       assert.ok(bad.body.error_message_key);
       assert.equal((await getUser(accessToken, 'lite_only')).liteOnly, true);
     });
+
+    it('the bulk import writes them, and refuses a line with a bad one', async () => {
+      const token = (await consoleToken(ward, 'manager')).token;
+      const email = newEmail();
+      const lines = [
+        {
+          email,
+          addresses: [{ default: true, locality: 'Nantes', address_type: 'billing' }],
+          company: 'ACME',
+          bio: 'Imported',
+          lite_only: true,
+        },
+        {
+          email: newEmail(),
+          addresses: [
+            { default: true, locality: 'A' },
+            { default: true, locality: 'B' },
+          ],
+        },
+      ];
+      const res = await ward.fetch('/api/v1/users/import?report=all', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+        body: lines.map((l) => JSON.stringify(l)).join('\n'),
+      });
+      const report = (await res.json()) as Record<string, any>;
+      assert.equal(report.created, 1, JSON.stringify(report));
+      assert.equal(report.results[1].status, 'refused', JSON.stringify(report));
+      const id = (await ward.registry.storage.users.findByEmail(email))!.id;
+      const p = (await ward.registry.storage.profiles.find(id))!;
+      assert.deepEqual(p.addresses, [{ default: true, locality: 'Nantes', address_type: 'billing' }]);
+      assert.equal(p.company, 'ACME');
+      assert.equal(p.bio, 'Imported');
+      assert.equal(p.lite_only, true);
+    });
   });
