@@ -8,6 +8,8 @@ import {
   type StoredProfile,
 } from '../storage/sql/profiles.js';
 import { normalizeEmail, normalizePhone } from './identifiers.js';
+import { isExtraField, readExtra } from './profile-extras.js';
+import { checkDecimal, checkObject, checkTags } from './custom-field-types.js';
 
 // One validator for every write of a profile: signup's `data`, update-profile, the management API.
 // It reads the standard OIDC claims (Core 5.1) Ward keeps and the account's custom fields, and refuses
@@ -165,11 +167,19 @@ export function checkCustomValue(f: CustomFieldSetting, v: unknown): Check {
       return typeof v === 'number' && Number.isFinite(v) ? ok(v) : bad('must be a number');
     case 'integer':
       return typeof v === 'number' && Number.isSafeInteger(v) ? ok(v) : bad('must be an integer');
+    case 'decimal':
+      return checkDecimal(v);
     case 'boolean':
+    case 'checkbox':
       return typeof v === 'boolean' ? ok(v) : bad('must be true or false');
+    case 'tags':
+      return checkTags(f, v);
+    case 'object':
+      return checkObject(v);
     case 'date':
       return typeof v === 'string' && isCalendarDate(v) ? ok(v) : bad('must be a date YYYY-MM-DD');
     case 'list':
+    case 'select':
       return typeof v === 'string' && f.values!.includes(v) ? ok(v) : bad(`must be one of ${f.values!.join(', ')}`);
     case 'email': {
       const e = normalizeEmail(v);
@@ -235,6 +245,14 @@ export function readProfile(input: Record<string, unknown>, rules: ProfileRules)
       }
       continue;
     }
+    if (isExtraField(k)) {
+      const value = readExtra(k, v, at(k), rules.writer, errors);
+      if (value !== undefined) {
+        (change.claims as Record<string, unknown>)[k] = value;
+        change.fields.push(k);
+      }
+      continue;
+    }
     const isName = (NAME_CLAIMS as readonly string[]).includes(k);
     if (!isName && !(PROFILE_CLAIMS as readonly string[]).includes(k)) {
       errors.push({ field: at(k), message: 'is not a profile field Ward keeps', code: 'invalid' });
@@ -291,26 +309,3 @@ export function applyProfile(
 /** Whether a change touches the stored profile (beyond the names kept with the user). */
 export const touchesProfile = (change: ProfileChange): boolean =>
   Object.keys(change.claims).length > 0 || Object.keys(change.custom_fields).length > 0;
-
-/** The Core SDK's name of each custom field type (its CustomFieldType), for /identity/v1/config. */
-const SDK_TYPES: Record<CustomFieldSetting['data_type'], string> = {
-  string: 'string',
-  number: 'number',
-  integer: 'integer',
-  boolean: 'checkbox',
-  date: 'date',
-  list: 'select',
-  email: 'email',
-  phone: 'phone',
-};
-
-/** The account's custom fields as /identity/v1/config lists them (the Core SDK's CustomField shape). */
-export const publicCustomFields = (fields: CustomFieldSetting[]) =>
-  fields.map((f) => ({
-    name: f.name,
-    path: `custom_fields.${f.name}`,
-    data_type: SDK_TYPES[f.data_type],
-    required: f.required,
-    writable: f.writable,
-    ...(f.values ? { selectable_values: f.values.map((value) => ({ value, label: value, translations: [] })) } : {}),
-  }));

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { anyObject, nullable } from '../http/schema-types.js';
+import { extrasView } from '../accounts/profile-extras.js';
 import type { StoredProfile } from '../storage/sql/profiles.js';
 
 // The profile part of a user in the management API: the fields PATCH /api/v1/users/{id} takes (their
@@ -20,6 +21,15 @@ export const profileFields = {
   website: text('an http(s) URL'),
   zoneinfo: text('a time zone name such as Europe/Paris'),
   address: nullable(anyObject({ description: 'formatted, street_address, locality, region, postal_code, country' })),
+  addresses: nullable(
+    Type.Array(anyObject(), {
+      description:
+        'ReachFive addresses (title, default, address_type billing|delivery, street_address, address_complement, locality, region, postal_code, country, raw, delivery_note, recipient, company, phone_number); at most one default; null or [] clears them',
+    }),
+  ),
+  company: text('null clears it'),
+  bio: text('null clears it'),
+  lite_only: nullable(Type.Boolean({ description: 'a lite profile: kept without credentials, it cannot sign in' })),
   custom_fields: anyObject({
     description: "the account's custom fields, those only administrators may write included; null removes one",
   }),
@@ -36,6 +46,7 @@ export const profileView = (p: StoredProfile | undefined) => ({
   website: p?.website ?? null,
   zoneinfo: p?.zoneinfo ?? null,
   address: p?.address ?? null,
+  ...extrasView(p),
   custom_fields: p?.custom_fields ?? {},
 });
 
@@ -49,5 +60,9 @@ export const profileViewSchema = {
   website: nullable(Type.String()),
   zoneinfo: nullable(Type.String()),
   address: nullable(anyObject()),
+  addresses: Type.Array(anyObject()),
+  company: nullable(Type.String()),
+  bio: nullable(Type.String()),
+  lite_only: Type.Boolean(),
   custom_fields: anyObject(),
 };

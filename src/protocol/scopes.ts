@@ -1,3 +1,4 @@
+import { oidcAddress } from '../accounts/postal-addresses.js';
 import { PROFILE_CLAIMS } from '../accounts/profile.js';
 import type { StoredProfile } from '../storage/sql/profiles.js';
 import type { User } from '../storage/sql/users.js';
@@ -47,6 +48,8 @@ export function claimsFor(user: User, scopes: string[], profile?: StoredProfile)
     out.phone_number = user.phone_number;
     out.phone_number_verified = user.phone_number_verified;
   }
-  if (scopes.includes('address') && profile?.address) out.address = profile.address;
+  // The default ReachFive address when there is one (accounts/postal-addresses.ts).
+  const address = scopes.includes('address') ? oidcAddress(profile) : null;
+  if (address) out.address = address;
   return out;
 }

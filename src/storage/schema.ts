@@ -29,6 +29,12 @@ export interface UserProfilesTable {
   address: string | null;
   custom_fields: string;
   updated_at: number;
+  /** JSON array of ReachFive postal addresses (044). */
+  addresses: string | null;
+  company: string | null;
+  bio: string | null;
+  /** 1: a lite profile (no credentials). */
+  lite_only: number | null;
 }
 
 export interface ClientsTable {

@@ -50,4 +50,36 @@ describe('account.custom_fields', () => {
     ]);
     assert.match(check('x').problems[0]!, /must be an array/);
   });
+
+  it('takes the Core SDK types with translations, and names their problems', () => {
+    const ok = check([
+      { name: 'balance', data_type: 'decimal', name_translations: [{ lang_code: 'fr', label: 'Solde' }] },
+      { name: 'interests', data_type: 'tags' },
+      { name: 'colours', data_type: 'tags', values: ['red'] },
+      {
+        name: 'tier',
+        data_type: 'select',
+        values: ['gold'],
+        value_labels: [{ value: 'gold', label: 'Gold', translations: [{ lang_code: 'fr', label: 'Or' }] }],
+      },
+      { name: 'prefs', data_type: 'object' },
+      { name: 'optin', data_type: 'checkbox' },
+    ]);
+    assert.deepEqual(ok.problems, []);
+    const { problems } = check([
+      { name: 'a', data_type: 'select' },
+      { name: 'b', data_type: 'object', values: ['x'] },
+      { name: 'c', data_type: 'select', values: ['x'], value_labels: [{ value: 'y', label: 'Y' }] },
+      { name: 'd', data_type: 'string', name_translations: [{ lang_code: 'not a tag', label: 'D' }] },
+      { name: 'e', data_type: 'string', name_translations: [{ lang_code: 'fr' }] },
+    ]);
+    const keys = problems.map((p) => p.slice(0, p.indexOf(':')));
+    assert.deepEqual(keys, [
+      'account.custom_fields[0].values',
+      'account.custom_fields[1].values',
+      'account.custom_fields[2].value_labels[0].value',
+      'account.custom_fields[3].name_translations[0].lang_code',
+      'account.custom_fields[4].name_translations[0].label',
+    ]);
+  });
 });

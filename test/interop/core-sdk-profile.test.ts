@@ -98,15 +98,15 @@ for (const engine of engines())
       await assert.rejects(
         client().updateProfile({
           accessToken,
-          data: { nickname: 'x', company: 'ACME', customFields: { shoe_size: 'big', tier: 'gold' } } as never,
+          data: { nickname: 'x', hometown: 'Paris', customFields: { shoe_size: 'big', tier: 'gold' } } as never,
         }),
         (e: SdkError) => {
           assert.equal(e.error, 'invalid_request');
           assert.ok(e.errorMessageKey);
           assert.deepEqual(e.errorDetails!.map((d) => d.field).sort(), [
-            'company',
             'custom_fields.shoe_size',
             'custom_fields.tier',
+            'hometown',
           ]);
           return true;
         },

@@ -159,7 +159,17 @@ for (const engine of engines()) {
       const none = { middle_name: null, nickname: null, birthdate: null, gender: null, locale: null, picture: null };
       await ward.registry.storage.profiles.put(
         user.id,
-        { ...none, website: null, zoneinfo: null, address: null, custom_fields: { loyalty_id: 'L-7' } },
+        {
+          ...none,
+          website: null,
+          zoneinfo: null,
+          address: null,
+          addresses: [],
+          company: null,
+          bio: null,
+          lite_only: false,
+          custom_fields: { loyalty_id: 'L-7' },
+        },
         ward.clock.now(),
       );
       // read:users, like the bulk export (nothing secret in it): a Viewer may; a token without it may not.

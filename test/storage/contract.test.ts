@@ -49,11 +49,26 @@ for (const engine of engines()) {
         website: null,
         zoneinfo: 'Europe/London',
         address: { locality: 'London', country: 'UK' },
+        addresses: [
+          { default: true, address_type: 'delivery' as const, locality: 'London', phone_number: '+447700900123' },
+        ],
+        company: 'Analytical Engines',
+        bio: 'Wrote the first program',
+        lite_only: true,
         custom_fields: { loyalty_id: 'L-1', shoe_size: 38, newsletter: false, note: 'é \u2028 "q"' },
       };
       await s.profiles.put('up1', first, now);
       assert.deepEqual(await s.profiles.find('up1'), { ...first, updated_at: now });
-      const second = { ...first, nickname: null, address: null, custom_fields: {} };
+      const second = {
+        ...first,
+        nickname: null,
+        address: null,
+        addresses: [],
+        company: null,
+        bio: null,
+        lite_only: false,
+        custom_fields: {},
+      };
       await s.profiles.put('up1', second, now + 1);
       assert.deepEqual(await s.profiles.find('up1'), { ...second, updated_at: now + 1 });
       await s.users.setNames('up1', { family_name: null }, now + 2);

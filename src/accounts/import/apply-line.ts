@@ -7,6 +7,7 @@ import type { ImportedUserChange } from '../../storage/sql/user-import.js';
 import type { Repos, Storage } from '../../storage/storage.js';
 import { sealForeignHash } from '../foreign-hashes/sealed.js';
 import { applyProfile, touchesProfile } from '../profile.js';
+import { profileRow } from '../../storage/sql/profiles.js';
 import { type ImportedLine, LineRefused } from './read-line.js';
 
 export type ImportMode = 'create' | 'upsert';
@@ -108,14 +109,7 @@ export async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode
   if (touchesProfile(line.profile)) {
     const p = applyProfile(match && (await tx.profiles.find(id)), line.profile);
     if (match) await tx.profiles.put(id, p, now);
-    else
-      await tx.userImport.insertProfile({
-        user_id: id,
-        ...p,
-        address: p.address === null ? null : JSON.stringify(p.address),
-        custom_fields: JSON.stringify(p.custom_fields),
-        updated_at: now,
-      });
+    else await tx.userImport.insertProfile(profileRow(id, p, now));
   }
   // A new user's external id is new (lookUp found nobody under it); a match keeps its own unless renamed.
   if (line.external_id !== undefined) {

@@ -5,6 +5,7 @@ import type { Storage } from '../../storage/storage.js';
 import { importFieldsOf, type PasswordFields } from '../foreign-hashes/encode.js';
 import { openForeignHash } from '../foreign-hashes/sealed.js';
 import { PROFILE_CLAIMS } from '../profile.js';
+import { extrasOfLine } from '../profile-extras.js';
 
 const PAGE = 500;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,6 +57,7 @@ export async function* exportUserLines(
         ...(u.given_name !== null ? { given_name: u.given_name } : {}),
         ...(u.family_name !== null ? { family_name: u.family_name } : {}),
         ...claims,
+        ...extrasOfLine(profile),
         ...(profile && Object.keys(profile.custom_fields).length ? { custom_fields: profile.custom_fields } : {}),
         ...password,
         identities: (identities.get(u.id) ?? []).map((i) => ({

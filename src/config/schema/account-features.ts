@@ -143,7 +143,41 @@ export const SignInIdentifiers = group(
   "The identifiers a password sign-in accepts (the hosted login page, /identity/v1/password/login, grant_type=password); the remote settings' login_type_allowed says the same.",
 );
 
-export const CUSTOM_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'list', 'email', 'phone'] as const;
+/**
+ * The custom field types: the Core SDK's (`checkbox`, `select`, `decimal`, `tags`, `object` among them)
+ * and Ward's earlier names `boolean` (a checkbox) and `list` (a select), kept for existing settings.
+ */
+export const CUSTOM_FIELD_TYPES = [
+  'string',
+  'number',
+  'integer',
+  'decimal',
+  'boolean',
+  'checkbox',
+  'date',
+  'list',
+  'select',
+  'tags',
+  'object',
+  'email',
+  'phone',
+] as const;
+
+const Translation = group(
+  {
+    lang_code: text('A language tag such as fr or pt-BR.', {
+      min: 2,
+      max: 35,
+      pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,4}$',
+      allowed: 'a BCP 47 language tag such as fr or pt-BR',
+    }),
+    label: text('The label in that language.', { min: 1, max: 200, check: 'printable' }),
+  },
+  'A label in one language.',
+  ['lang_code', 'label'],
+);
+
+const translations = (description: string) => Type.Optional(list(Translation, 50, description, { value: null }));
 
 export const CustomField = group(
   {
@@ -151,6 +185,7 @@ export const CustomField = group(
       pattern: '^[a-z][a-z0-9_]{0,63}$',
       allowed: 'snake_case: a lower-case letter, then letters, digits or _ (at most 64)',
     }),
+    name_translations: translations("The field's name in other languages (the remote settings' name_translations)."),
     data_type: oneOf(CUSTOM_FIELD_TYPES, undefined, 'The type of its value.'),
     required: flag(false, 'Required at signup (and never cleared by an update); only a field the user may write.'),
     writable: oneOf(
@@ -162,8 +197,24 @@ export const CustomField = group(
       list(
         text('A value.', { min: 1, max: 100, check: 'printable' }),
         200,
-        'The allowed values of a `list` field (one of them is stored); absent for the other types.',
+        'The allowed values of a `select` (or `list`) field, one of them stored, or of a `tags` field (optional there: any tags without it); absent for the other types.',
         { value: null, unique: true, min: 1 },
+      ),
+    ),
+    value_labels: Type.Optional(
+      list(
+        group(
+          {
+            value: text('One of the values.', { min: 1, max: 100 }),
+            label: text('Its label.', { min: 1, max: 200, check: 'printable' }),
+            translations: translations('Its label in other languages.'),
+          },
+          "A value's label and its translations (the remote settings' selectable_values).",
+          ['value', 'label'],
+        ),
+        200,
+        'Labels of the values (a value without one is its own label).',
+        { value: null },
       ),
     ),
   },

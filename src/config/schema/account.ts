@@ -191,8 +191,8 @@ const originsOnRpId: Rule<AccountSettings> = (a, add) => {
 };
 
 /**
- * Custom fields: names unique (the Core SDK sends custom_fields' keys unconverted); a `list` names its
- * values and only a list has them; a required field is one the user may write (else no signup succeeds).
+ * Custom fields: names unique (the Core SDK sends custom_fields' keys unconverted); a `select` (`list`)
+ * names its values, a `tags` field may, no other has them; labels are of values the field has; a required field is one the user may write (else no signup succeeds).
  */
 const customFieldRules: Rule<AccountSettings> = (a, add) => {
   if (!Array.isArray(a.custom_fields)) return;
@@ -202,9 +202,16 @@ const customFieldRules: Rule<AccountSettings> = (a, add) => {
     const at = `.custom_fields[${i}]`;
     if (seen.has(f.name)) add(`${at}.name`, `${String(f.name)} is declared twice`);
     seen.add(f.name);
-    if (f.data_type === 'list' && f.values === undefined)
-      add(`${at}.values`, 'a list field must name 1 to 200 distinct values of 1 to 100 characters');
-    if (f.data_type !== 'list' && f.values !== undefined) add(`${at}.values`, 'only a list field has values');
+    const select = f.data_type === 'list' || f.data_type === 'select';
+    if (select && f.values === undefined)
+      add(`${at}.values`, 'a select field must name 1 to 200 distinct values of 1 to 100 characters');
+    if (!select && f.data_type !== 'tags' && f.values !== undefined)
+      add(`${at}.values`, 'only a select or tags field has values');
+    if (Array.isArray(f.value_labels))
+      f.value_labels.forEach((l: unknown, j) => {
+        if (isObject(l) && !(Array.isArray(f.values) && f.values.includes(l.value)))
+          add(`${at}.value_labels[${j}].value`, `${String(l.value)} is not one of the field's values`);
+      });
     if (f.required === true && f.writable === 'admin')
       add(`${at}.required`, 'a required field must be writable by the user (else no signup could succeed)');
   });

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { signupFormSchema, signupPageSchema } from './schemas/authorize.js';
 import { customFieldFromForm } from '../../accounts/custom-field-form.js';
+import { isCheckbox } from '../../accounts/custom-field-types.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { Interaction } from '../../interaction/service.js';
 import { signupPage, signupSentPage } from '../../interaction/pages/signup.js';
@@ -53,7 +54,7 @@ function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[
   for (const f of fields) {
     const raw = params[`cf_${f.name}`];
     if (typeof raw === 'string' && raw !== '') custom[f.name] = customFieldFromForm(f, raw);
-    else if (f.data_type === 'boolean') custom[f.name] = false; // an unchecked box posts nothing
+    else if (isCheckbox(f)) custom[f.name] = false; // an unchecked box posts nothing
   }
   if (Object.keys(custom).length) data.custom_fields = custom;
   return data;

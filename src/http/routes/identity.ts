@@ -3,7 +3,7 @@ import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js'
 import { WardError } from '../../errors/ward-error.js';
 import { invalidField, missingField } from '../../errors/refusals.js';
 import { PASSWORD_MAX_LENGTH, passwordStrength, publicPasswordPolicy } from '../../accounts/password-policy.js';
-import { publicCustomFields } from '../../accounts/profile.js';
+import { publicCustomFields } from '../../accounts/custom-field-types.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
 import { clientOf as clientOfRequest, isJson, scopeOf, localeOf, languageFor } from './identity-request.js';
 import { requireClientOrigin } from '../cors.js';

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import { CHANGED_ELSEWHERE, type ProfileService } from '../../accounts/profiles.js';
+import { extrasView } from '../../accounts/profile-extras.js';
 import { unlinkIdentity } from '../../accounts/unlink.js';
 import { missingField } from '../../errors/refusals.js';
 import { verifyBearer } from '../../protocol/bearer.js';
@@ -67,6 +68,7 @@ export function profileRoutes(app: WardApp, r: Deps): void {
       const customIdentifier = await r.storage.customIdentifiers.ofUser(ctx.user.id);
       if (customIdentifier) body.custom_identifier = customIdentifier;
       body.custom_fields = profile?.custom_fields ?? {};
+      Object.assign(body, extrasView(profile));
       body.identities = (await r.storage.identities.listOfUser(ctx.user.id)).map((i) => ({
         id: i.id,
         provider: i.provider,

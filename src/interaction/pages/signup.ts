@@ -6,6 +6,7 @@ import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { type Texts, textsIn } from '../../texts/texts.js';
 import { captchaBox, captchaScript } from './captcha-widget.js';
+import { isCheckbox } from '../../accounts/custom-field-types.js';
 import { customFieldControl } from './custom-field-control.js';
 import { formActionSource } from './login.js';
 import { strengthMeterHtml, strengthMeterScript } from './strength-meter.js';
@@ -33,8 +34,7 @@ function customInput(f: CustomFieldSetting, value: string, t: Texts['pages']['si
   const id = `cf_${f.name}`;
   const name = f.name.replace(/_/g, ' ');
   const control = customFieldControl(f, html`id="${id}" name="${id}"`, value, { required: f.required, choose: '' });
-  if (f.data_type === 'boolean')
-    return html`<p>${control}\n<label for="${id}" class="inline">${name}: ${t.yes}</label></p>`;
+  if (isCheckbox(f)) return html`<p>${control}\n<label for="${id}" class="inline">${name}: ${t.yes}</label></p>`;
   return html`<label for="${id}">${name}${!f.required && ` ${t.optional}`}</label>${control}`;
 }
 

@@ -14,6 +14,24 @@ export interface PostalAddress {
   country?: string;
 }
 
+/** A ReachFive postal address (the Core SDK's ProfileAddress), as stored: every part optional. */
+export interface ProfileAddress {
+  title?: string;
+  default?: boolean;
+  address_type?: 'billing' | 'delivery';
+  street_address?: string;
+  address_complement?: string;
+  locality?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+  raw?: string;
+  delivery_note?: string;
+  recipient?: string;
+  company?: string;
+  phone_number?: string;
+}
+
 /** The profile claims a user keeps beyond email, phone and names, and their custom fields. */
 export interface StoredProfile {
   middle_name: string | null;
@@ -25,6 +43,12 @@ export interface StoredProfile {
   website: string | null;
   zoneinfo: string | null;
   address: PostalAddress | null;
+  /** ReachFive addresses (at most one `default`); [] when none. */
+  addresses: ProfileAddress[];
+  company: string | null;
+  bio: string | null;
+  /** A lite profile: kept without credentials, it cannot sign in. */
+  lite_only: boolean;
   custom_fields: Record<string, unknown>;
   updated_at: number;
 }
@@ -39,6 +63,10 @@ export const EMPTY_PROFILE: Omit<StoredProfile, 'updated_at'> = {
   website: null,
   zoneinfo: null,
   address: null,
+  addresses: [],
+  company: null,
+  bio: null,
+  lite_only: false,
   custom_fields: {},
 };
 
@@ -51,10 +79,12 @@ type ProfileRow = UserProfilesTable;
 
 /** A stored row as the profile it holds. */
 function profileOf(r: ProfileRow): StoredProfile {
-  const { user_id: _u, address, custom_fields, updated_at, ...claims } = r;
+  const { user_id: _u, address, addresses, lite_only, custom_fields, updated_at, ...claims } = r;
   return {
     ...claims,
     address: address === null ? null : (JSON.parse(address) as PostalAddress),
+    addresses: addresses === null ? [] : (JSON.parse(addresses) as ProfileAddress[]),
+    lite_only: !!lite_only,
     custom_fields: JSON.parse(custom_fields) as Record<string, unknown>,
     updated_at: Number(updated_at),
   };
@@ -79,7 +109,31 @@ export const PROFILE_COLUMNS = columnsOf<ProfileRow>()(
   ...PROFILE_CLAIM_COLUMNS,
   'custom_fields',
   'updated_at',
+  'addresses',
+  'company',
+  'bio',
+  'lite_only',
 );
+
+/** A profile as the row that stores it (JSON columns serialised). */
+export const profileRow = (userId: string, p: Omit<StoredProfile, 'updated_at'>, now: number): ProfileRow => ({
+  user_id: userId,
+  middle_name: p.middle_name,
+  nickname: p.nickname,
+  birthdate: p.birthdate,
+  gender: p.gender,
+  locale: p.locale,
+  picture: p.picture,
+  website: p.website,
+  zoneinfo: p.zoneinfo,
+  address: p.address === null ? null : JSON.stringify(p.address),
+  custom_fields: JSON.stringify(p.custom_fields),
+  updated_at: now,
+  addresses: p.addresses.length ? JSON.stringify(p.addresses) : null,
+  company: p.company,
+  bio: p.bio,
+  lite_only: p.lite_only ? 1 : null,
+});
 
 /**
  * The user's profile columns for a read that left-joins `user_profiles` (the token grants read it
@@ -98,6 +152,10 @@ export const JOINED_PROFILE = [
   'user_profiles.address as profile_address',
   'user_profiles.custom_fields as profile_custom_fields',
   'user_profiles.updated_at as profile_updated_at',
+  'user_profiles.addresses as profile_addresses',
+  'user_profiles.company as profile_company',
+  'user_profiles.bio as profile_bio',
+  'user_profiles.lite_only as profile_lite_only',
 ] as const satisfies readonly `user_profiles.${(typeof PROFILE_COLUMNS)[number]} as profile_${string}`[];
 
 const JOINED_PROFILE_KEYS: ReadonlySet<keyof JoinedProfileColumns> = new Set(
@@ -130,19 +188,7 @@ export function profilesRepo(db: Kysely<Database>, engine: Engine) {
     },
     /** Writes the whole profile of a user (made at its first write). */
     async put(userId: string, p: Omit<StoredProfile, 'updated_at'>, now: number): Promise<void> {
-      const row = {
-        middle_name: p.middle_name,
-        nickname: p.nickname,
-        birthdate: p.birthdate,
-        gender: p.gender,
-        locale: p.locale,
-        picture: p.picture,
-        website: p.website,
-        zoneinfo: p.zoneinfo,
-        address: p.address === null ? null : JSON.stringify(p.address),
-        custom_fields: JSON.stringify(p.custom_fields),
-        updated_at: now,
-      };
+      const { user_id: _u, ...row } = profileRow(userId, p, now);
       await db
         .insertInto('user_profiles')
         .values({ user_id: userId, ...row })

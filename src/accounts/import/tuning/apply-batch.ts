@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../../storage/sql/errors.js';
 import type { UserProfilesTable, UsersTable } from '../../../storage/schema.js';
 import type { Repos } from '../../../storage/storage.js';
 import { applyProfile, touchesProfile } from '../../profile.js';
+import { profileRow } from '../../../storage/sql/profiles.js';
 import { type ApplyDeps, columnsOf, type ImportMode, type LineOutcome, write } from '../apply-line.js';
 import { type ImportedLine, keysOf, LineRefused } from '../read-line.js';
 
@@ -66,13 +67,7 @@ function rowsOf(deps: ApplyDeps, lines: readonly ImportedLine[], indexes: number
     });
     if (touchesProfile(line.profile)) {
       const p = applyProfile(undefined, line.profile);
-      profiles.push({
-        user_id: id,
-        ...p,
-        address: p.address === null ? null : JSON.stringify(p.address),
-        custom_fields: JSON.stringify(p.custom_fields),
-        updated_at: now,
-      });
+      profiles.push(profileRow(id, p, now));
     }
     if (line.external_id !== undefined)
       externalIds.push({ external_id: line.external_id, user_id: id, created_at: now });

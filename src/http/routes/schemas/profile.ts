@@ -9,6 +9,12 @@ export const userinfoSchema = {
       sub: Type.String(),
       id: Type.String(),
       custom_fields: Type.Record(Type.String(), Type.Unknown()),
+      addresses: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+        description: "ReachFive postal addresses; `default` and `is_default` (the SDK's isDefault) say the same",
+      }),
+      company: Type.Union([Type.String(), Type.Null()]),
+      bio: Type.Union([Type.String(), Type.Null()]),
+      lite_only: Type.Boolean({ description: 'a lite profile (no credentials)' }),
       identities: Type.Array(
         answer({
           id: Type.String(),
@@ -43,6 +49,11 @@ export const updateProfileSchema = {
     website: 'string: an http(s) URL',
     zoneinfo: 'string: a time zone name such as Europe/Paris',
     address: 'object: formatted, street_address, locality, region, postal_code, country',
+    addresses:
+      'array: ReachFive addresses {title, default, address_type, street_address, address_complement, locality, region, postal_code, country, raw, delivery_note, recipient, company, phone_number}',
+    company: 'string',
+    bio: 'string',
+    lite_only: 'boolean: only false (an administrator makes a lite profile)',
     custom_fields: "object: the account's custom fields the user may write",
     redirect_url: 'string: accepted for the SDK; no email changes here, so nothing is sent to it',
   }),
