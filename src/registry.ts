@@ -14,6 +14,7 @@ import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
+import { createEnrolmentKeys } from './interaction/enrolment-key.js';
 import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
@@ -475,6 +476,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     notices,
     strongFactors,
     messageFactors,
+    /** A security key or passkey registered on the page of a required enrolment. */
+    enrolmentKeys: createEnrolmentKeys({ clock, events, notices, passkeys, storage, strongFactors }),
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
     passkeys,
@@ -558,7 +561,10 @@ function createSignInServices(
   const enrolment = createEnrolmentStep({
     interactions,
     settings: () => r.account(),
-    hasFactor: async (userId) => (await verifiedFactors(r.storage, userId)).length > 0,
+    // A registered security key or passkey counts while passkeys are on (docs/mfa.md#requiring-enrolment).
+    hasFactor: async (userId) =>
+      (await verifiedFactors(r.storage, userId)).length > 0 ||
+      (r.account().passkeys.enabled && (await r.storage.passkeys.listOfUser(userId)).length > 0),
     skipsTaken: (userId) => r.storage.enrolmentSkips.count(userId),
     totp: async (user) => (await r.strongFactors.pendingTotp(user)) ?? r.strongFactors.startTotp(user),
     messageChannels: (user) => [
@@ -569,6 +575,7 @@ function createSignInServices(
         ? [{ channel: 'sms' as const, to: user.phone_number }]
         : []),
     ],
+    keysOffered: () => hostedCeremonies(r.account(), r.config.issuer),
     emit: (name, detail, message) => r.events.emit(name, detail, message),
   });
   const nextStep = createNextStep({

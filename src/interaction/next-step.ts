@@ -83,6 +83,8 @@ export type Outcome =
       skipsLeft: number;
       /** The user's verified addresses that may become an email or SMS factor instead. */
       channels: Array<{ channel: 'email' | 'sms'; to: string }>;
+      /** Whether a security key or passkey may be registered on the page (a hosted ceremony). */
+      keys: boolean;
     }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };

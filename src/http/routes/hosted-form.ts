@@ -234,10 +234,11 @@ export function enrolPage(
   r: Pick<HostedFormDeps, 'masterKey'>,
   req: FastifyRequest,
   reply: FastifyReply,
-  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels'>,
+  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels' | 'keys'>,
   status: number,
   error?: string,
   sent?: { channel: 'email' | 'sms'; to: string },
+  keyOptions?: unknown,
 ): FastifyReply {
   const { request } = at.interaction;
   return sendRendered(
@@ -251,6 +252,8 @@ export function enrolPage(
       totp: at.totp,
       skipsLeft: at.skipsLeft,
       channels: at.channels,
+      keys: at.keys,
+      keyOptions,
       sent,
       error,
     }),

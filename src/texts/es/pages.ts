@@ -328,6 +328,10 @@ export const pages: Texts['pages'] = {
     enable: 'Activar y continuar',
     useEmail: (to: string) => `Recibir los códigos por correo electrónico en ${to}`,
     useSms: (to: string) => `Recibir los códigos por SMS en ${to}`,
+    useKey: 'Usar una llave de seguridad o una llave de acceso',
+    keyLead: 'Pulse el botón y luego toque su llave de seguridad o confirme con su llave de acceso.',
+    keyCreate: 'Registrar mi llave de seguridad o llave de acceso',
+    keyName: 'Llave de seguridad',
     sentTo: (to: string) =>
       `Hemos enviado un código a ${to}. Introdúzcalo aquí para usar esta dirección como segundo factor.`,
     sentCode: 'El código enviado',

@@ -326,6 +326,10 @@ export const pages: Texts['pages'] = {
     enable: 'Activer et continuer',
     useEmail: (to: string) => `Recevoir plutôt les codes par e-mail à ${to}`,
     useSms: (to: string) => `Recevoir plutôt les codes par SMS au ${to}`,
+    useKey: 'Utiliser plutôt une clé de sécurité ou une clé d’accès',
+    keyLead: 'Appuyez sur le bouton, puis touchez votre clé de sécurité ou confirmez avec votre clé d’accès.',
+    keyCreate: 'Enregistrer ma clé de sécurité ou ma clé d’accès',
+    keyName: 'Clé de sécurité',
     sentTo: (to: string) =>
       `Nous avons envoyé un code à ${to}. Saisissez-le ici pour faire de cette adresse votre second facteur.`,
     sentCode: 'Le code envoyé',
