@@ -15,6 +15,7 @@ import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
 import { createEnrolmentKeys } from './interaction/enrolment-key.js';
+import { createPlaces } from './self-service/places.js';
 import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
@@ -476,6 +477,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     notices,
     strongFactors,
     messageFactors,
+    /** The approximate place of a session's address (a local GeoIP database, WARD_GEOIP_DATABASE). */
+    places: createPlaces(config.geoipDatabase, log),
     /** A security key or passkey registered on the page of a required enrolment. */
     enrolmentKeys: createEnrolmentKeys({ clock, events, notices, passkeys, storage, strongFactors }),
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
@@ -595,7 +598,7 @@ function createSignInServices(
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
-    startSession: async (userId, amr, authTime, replaces, userAgent) => {
+    startSession: async (userId, amr, authTime, replaces, userAgent, ip) => {
       // Another user signing in in this browser ends the session there: its clients are told (back-channel).
       let queued = 0;
       const { cookie, session } = await r.sessions.create(
@@ -609,6 +612,7 @@ function createSignInServices(
           return (tx) => tx.logoutDeliveries.enqueue(rows);
         },
         userAgent,
+        ip,
       );
       if (queued) r.logoutDelivery.kick();
       // Signing in again cancels a deletion of the account waiting for its grace period.

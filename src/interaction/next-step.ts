@@ -108,6 +108,7 @@ export interface NextStepDeps {
     authTime: number,
     replaces?: string,
     userAgent?: string,
+    ip?: string,
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
@@ -236,6 +237,7 @@ export function createNextStep(deps: NextStepDeps) {
         who.authTime,
         browser.sessionCookie,
         browser.userAgent,
+        browser.ip,
       );
       return consentStep(at, who, browser, session.cookie);
     }
@@ -248,6 +250,7 @@ export function createNextStep(deps: NextStepDeps) {
       who.authTime,
       browser.sessionCookie,
       browser.userAgent,
+      browser.ip,
     );
     const values = await deps.authorize(request, {
       user: who.user,

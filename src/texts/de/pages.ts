@@ -144,6 +144,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Überall sonst abmelden',
       noOthers: 'Sie sind nur auf diesem Gerät angemeldet.',
       place: 'Der Ort einer Anmeldung wird nicht angezeigt.',
+      placeOf: (place: string) => `Ungefährer Ort: ${place}`,
       devicesHeading: 'Vertrauenswürdige Geräte',
       devicesLead: 'Diese Browser fragen bis zu ihrem Ablauf nicht nach Ihrem zweiten Faktor.',
       trusted: (since: string, until: string) => `Vertraut seit ${since}, bis ${until}`,

@@ -136,6 +136,7 @@ export const pages = {
       othersButton: 'Sign out everywhere else',
       noOthers: 'You are signed in on this device only.',
       place: 'The place of a sign-in is not shown.',
+      placeOf: (place: string) => `Approximate place: ${place}`,
       devicesHeading: 'Trusted devices',
       devicesLead: 'These browsers do not ask for your second factor until they expire.',
       trusted: (since: string, until: string) => `Trusted since ${since}, until ${until}`,

@@ -143,6 +143,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Cerrar sesión en todos los demás sitios',
       noOthers: 'Solo tiene la sesión iniciada en este dispositivo.',
       place: 'No se muestra el lugar de un inicio de sesión.',
+      placeOf: (place: string) => `Lugar aproximado: ${place}`,
       devicesHeading: 'Dispositivos de confianza',
       devicesLead: 'Estos navegadores no piden su segundo factor hasta que caduquen.',
       trusted: (since: string, until: string) => `De confianza desde el ${since}, hasta el ${until}`,

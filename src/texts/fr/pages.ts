@@ -141,6 +141,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Me déconnecter partout ailleurs',
       noOthers: 'Vous n’êtes connecté que sur cet appareil.',
       place: "Le lieu d'une connexion n'est pas affiché.",
+      placeOf: (place: string) => `Lieu approximatif : ${place}`,
       devicesHeading: 'Appareils de confiance',
       devicesLead: "Ces navigateurs ne demandent pas votre second facteur jusqu'à leur expiration.",
       trusted: (since: string, until: string) => `De confiance depuis le ${since}, jusqu'au ${until}`,
