@@ -1,7 +1,7 @@
 // Issue 38, item 4: a security key or passkey registered on the page of a required enrolment (HTTP with a
 // cookie jar, a software authenticator, both engines). `action=key` starts a registration ceremony bound
 // to the sign-in in progress; its credential (`key_verify`) ends the sign-in with amr mfa + hwk after the
-// recovery codes, and the user is not asked to enrol again. Refused: a credential on a challenge Ward did
+// recovery codes, and the user is not asked to enrol again; those codes answer the second-factor page. Refused: a credential on a challenge Ward did
 // not mint, one made on another sign-in's page, the same one again (replay), a post with no live
 // interaction, and the enrolment's challenge at the JSON registration.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
-import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
+import { giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { OPEN, bearer, plainToken, type User } from '../stepup/support.js';
@@ -120,6 +120,28 @@ for (const engine of engines()) {
       const next = await passwordOnLoginPage(user);
       assert.equal(next.res.status, 303, 'no enrolment page');
       assert.equal(location(next.res).searchParams.get('state'), 'ek');
+
+      // With an email factor too, the second-factor page offers the key first and takes a recovery code.
+      await giveFactors(m.ward, user.id, { email: user.email });
+      const mfa = await passwordOnLoginPage(user);
+      assert.equal(mfa.res.status, 200);
+      const mfaHtml = await mfa.res.text();
+      assert.match(mfaHtml, /id="use-key"/);
+      assert.match(mfaHtml, /id="recovery-code"/);
+      const recoveryCode = /<li><code>([^<]+)<\/code>/.exec(codesHtml)![1]!;
+      const used = await mfa.browser.postForm('/oauth/authorize/mfa', {
+        interaction: field(mfaHtml, 'interaction'),
+        csrf: field(mfaHtml, 'csrf'),
+        step_up: field(mfaHtml, 'step_up'),
+        challenge_id: '',
+        auth_type: 'recovery_code',
+        verification_code: recoveryCode,
+        action: 'verify',
+      });
+      assert.equal(used.status, 303);
+      const { body: after } = await redeem(m.ward, location(used).searchParams.get('code')!, mfa.pkce.verifier);
+      assert.deepEqual(decodeJwt(after.id_token!).amr, ['pwd', 'mfa']);
+      assert.equal(await m.ward.registry.storage.recoveryCodes.countUnused(user.id), 9);
     });
 
     it('refuses a foreign challenge, another sign-in’s, a replay and a post with no interaction', async () => {
