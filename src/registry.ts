@@ -14,6 +14,8 @@ import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
+import { createEnrolmentKeys } from './interaction/enrolment-key.js';
+import { createPlaces } from './self-service/places.js';
 import { signInAudit } from './sign-in-methods/audit.js';
 import { issueAuthorization } from './protocol/authorize/complete.js';
 import { createAccountStepUp } from './self-service/account-step-up.js';
@@ -475,6 +477,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     notices,
     strongFactors,
     messageFactors,
+    /** The approximate place of a session's address (a local GeoIP database, WARD_GEOIP_DATABASE). */
+    places: createPlaces(config.geoipDatabase, log),
+    /** A security key or passkey registered on the page of a required enrolment. */
+    enrolmentKeys: createEnrolmentKeys({ clock, events, notices, passkeys, storage, strongFactors }),
     tkn: createTknService({ storage, clock, ttl: () => account().tkn_ttl, beforeLogin }),
     beforeLogin,
     passkeys,
@@ -558,7 +564,10 @@ function createSignInServices(
   const enrolment = createEnrolmentStep({
     interactions,
     settings: () => r.account(),
-    hasFactor: async (userId) => (await verifiedFactors(r.storage, userId)).length > 0,
+    // A registered security key or passkey counts while passkeys are on (docs/mfa.md#requiring-enrolment).
+    hasFactor: async (userId) =>
+      (await verifiedFactors(r.storage, userId)).length > 0 ||
+      (r.account().passkeys.enabled && (await r.storage.passkeys.listOfUser(userId)).length > 0),
     skipsTaken: (userId) => r.storage.enrolmentSkips.count(userId),
     totp: async (user) => (await r.strongFactors.pendingTotp(user)) ?? r.strongFactors.startTotp(user),
     messageChannels: (user) => [
@@ -569,6 +578,7 @@ function createSignInServices(
         ? [{ channel: 'sms' as const, to: user.phone_number }]
         : []),
     ],
+    keysOffered: () => hostedCeremonies(r.account(), r.config.issuer),
     emit: (name, detail, message) => r.events.emit(name, detail, message),
   });
   const nextStep = createNextStep({
@@ -588,7 +598,7 @@ function createSignInServices(
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
-    startSession: async (userId, amr, authTime, replaces, userAgent) => {
+    startSession: async (userId, amr, authTime, replaces, userAgent, ip) => {
       // Another user signing in in this browser ends the session there: its clients are told (back-channel).
       let queued = 0;
       const { cookie, session } = await r.sessions.create(
@@ -602,6 +612,7 @@ function createSignInServices(
           return (tx) => tx.logoutDeliveries.enqueue(rows);
         },
         userAgent,
+        ip,
       );
       if (queued) r.logoutDelivery.kick();
       // Signing in again cancels a deletion of the account waiting for its grace period.

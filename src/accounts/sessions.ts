@@ -43,7 +43,8 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
      * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in; then
      * `whenOtherUserEnded` prepares what must be written with that end (the back-channel logout deliveries).
      * `userAgent`: the browser's User-Agent header, shown to the user in their list of sessions (the
-     * session it replaces passes on its own when none is given: a step-up in the same browser).
+     * session it replaces passes on its own when none is given: a step-up in the same browser). `ip`: the
+     * address it signs in from (an approximate place in that list, when a GeoIP database is configured).
      */
     async create(
       userId: string,
@@ -52,6 +53,7 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
       replaces?: string,
       whenOtherUserEnded?: (ended: { id: string; userId: string }) => Promise<(tx: Repos) => Promise<void>>,
       userAgent?: string,
+      ip?: string,
     ): Promise<{ cookie: string; session: Session }> {
       const cookie = randomToken(32);
       const now = clock.now();
@@ -65,12 +67,14 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
         expires_at: now + account().session_ttl * 1000,
         revoked_at: null,
         user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+        ip: ip ? ip.slice(0, 64) : null,
       };
       const previous =
         replaces && replaces.length <= 100
           ? await storage.sessions.findLive(sha256(replaces), now, account().session_idle_ttl * 1000)
           : undefined;
       if (previous && row.user_agent === null) row.user_agent = previous.user_agent;
+      if (previous && row.ip === null) row.ip = previous.ip;
       if (!previous) {
         await storage.sessions.create(row);
         return { cookie, session: toSession(row) };

@@ -89,6 +89,7 @@ export function loadConfig(env: Env, overrides: Partial<WardConfig> = {}): WardC
     databaseUrl: s.WARD_DATABASE_URL ?? null,
     tls,
     tlsCert: s.WARD_TLS_CERT ?? null,
+    geoipDatabase: s.WARD_GEOIP_DATABASE ?? null,
     tlsKey: s.WARD_TLS_KEY ?? null,
     trustedProxies,
     outboundAllow,

@@ -64,6 +64,8 @@ export interface WardConfig {
   databaseUrl: string | null;
   tls: boolean;
   tlsCert: string | null;
+  /** A local GeoIP database (.mmdb) for the approximate place of sessions (self-service/places.ts); null: none. */
+  geoipDatabase: string | null;
   tlsKey: string | null;
   /**
    * The proxies whose X-Forwarded-For is believed (WARD_TRUSTED_PROXIES: addresses, CIDRs, or

@@ -1,7 +1,8 @@
 // A required enrolment of a second factor (account setting `mfa_enrollment: required`, docs/mfa.md):
 // a user without any verified factor who signs in through the hosted pages is asked, after the first
 // factor and before the code is issued, to set up an authenticator app (or their verified email address
-// or phone number as a factor, when Ward can send there); while the grace count of skips
+// or phone number as a factor, when Ward can send there, or a security key or passkey, when Ward's pages
+// may run a WebAuthn ceremony: http/routes/enrol-key.ts); while the grace count of skips
 // (`mfa_enrollment_grace_skips`) lasts, "Later" skips it and counts one. The interaction moves to its
 // `enrol` step (a new handle), the app's enrolment is started (or its pending one shown again), and
 // http/routes/authorize-enrol.ts answers the page's forms. Where no page can be shown (an identity API
@@ -24,7 +25,7 @@ export interface TotpEnrolment {
 export interface EnrolmentDeps {
   interactions: InteractionService;
   settings(): { mfa_enrollment: 'optional' | 'required'; mfa_enrollment_grace_skips: number };
-  /** Whether the user has a verified second factor. */
+  /** Whether the user has a verified second factor (a registered security key or passkey counts). */
   hasFactor(userId: string): Promise<boolean>;
   /** How many times the user skipped the enrolment so far. */
   skipsTaken(userId: string): Promise<number>;
@@ -32,6 +33,8 @@ export interface EnrolmentDeps {
   totp(user: User): Promise<TotpEnrolment>;
   /** The user's verified addresses Ward can send a code to: email or SMS factors the page may offer. */
   messageChannels(user: User): MessageChannel[];
+  /** Whether the page may offer a security key or passkey (passkeys on, Ward's origin one of theirs). */
+  keysOffered(): boolean;
   emit(name: string, detail: Record<string, unknown>, message: string): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export function createEnrolmentStep(deps: EnrolmentDeps) {
 
     skipsLeft,
     messageChannels: deps.messageChannels,
+    keysOffered: deps.keysOffered,
 
     /**
      * The enrolment step after a first factor: the interaction (stored now if it was not) moves to
@@ -87,7 +91,14 @@ export function createEnrolmentStep(deps: EnrolmentDeps) {
         'second factor enrolment asked',
       );
       const channels = deps.messageChannels(who.user);
-      return { kind: 'enrol', ...moved, totp: await deps.totp(who.user), skipsLeft: left, channels };
+      return {
+        kind: 'enrol',
+        ...moved,
+        totp: await deps.totp(who.user),
+        skipsLeft: left,
+        channels,
+        keys: deps.keysOffered(),
+      };
     },
   };
 }

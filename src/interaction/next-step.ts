@@ -83,6 +83,8 @@ export type Outcome =
       skipsLeft: number;
       /** The user's verified addresses that may become an email or SMS factor instead. */
       channels: Array<{ channel: 'email' | 'sms'; to: string }>;
+      /** Whether a security key or passkey may be registered on the page (a hosted ceremony). */
+      keys: boolean;
     }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };
@@ -106,6 +108,7 @@ export interface NextStepDeps {
     authTime: number,
     replaces?: string,
     userAgent?: string,
+    ip?: string,
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
@@ -234,6 +237,7 @@ export function createNextStep(deps: NextStepDeps) {
         who.authTime,
         browser.sessionCookie,
         browser.userAgent,
+        browser.ip,
       );
       return consentStep(at, who, browser, session.cookie);
     }
@@ -246,6 +250,7 @@ export function createNextStep(deps: NextStepDeps) {
       who.authTime,
       browser.sessionCookie,
       browser.userAgent,
+      browser.ip,
     );
     const values = await deps.authorize(request, {
       user: who.user,

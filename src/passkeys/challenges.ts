@@ -4,7 +4,8 @@ import { sha256 } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The ceremonies a challenge is minted for: a challenge of one is never accepted by another. */
-export type Ceremony = 'signup' | 'register' | 'login' | 'reset' | 'second_factor';
+/** `enrol`: a key registered at a required enrolment, bound to the sign-in in progress (its interaction). */
+export type Ceremony = 'signup' | 'register' | 'login' | 'reset' | 'second_factor' | 'enrol';
 
 /** What a challenge is bound to: who (null: not known yet), which client, and the ceremony's own data. */
 export interface Bound<T> {

@@ -108,13 +108,14 @@ export function createPasskeys(deps: PasskeyDeps) {
      * the challenge stored for this ceremony.
      */
     async creationOptions(
-      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset'>,
+      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset' | 'enrol'>,
       user: { id: string; name: string; displayName: string },
       bound: { clientId: string; origin: unknown; data: Omit<CeremonyData, 'origin'> },
     ) {
       const party = rp();
       const origin = allowedOrigin(party, bound.origin);
-      const existing = ceremony === 'register' ? await deps.storage.passkeys.listOfUser(user.id) : [];
+      const existing =
+        ceremony === 'register' || ceremony === 'enrol' ? await deps.storage.passkeys.listOfUser(user.id) : [];
       const options = await (await webauthn()).generateRegistrationOptions({
         rpName: party.name,
         rpID: party.id,
@@ -140,7 +141,7 @@ export function createPasskeys(deps: PasskeyDeps) {
      * the user's presence. Answers the passkey to store (not stored yet) and what the challenge carried.
      */
     async verifyCreation<T extends CeremonyData>(
-      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset'>,
+      ceremony: Extract<Ceremony, 'signup' | 'register' | 'reset' | 'enrol'>,
       response: RegistrationResponseJSON,
     ) {
       const bound = await challenges.consume<T>(ceremony, response.response.clientDataJSON);

@@ -11,6 +11,8 @@ import { sha256 } from '../lib/secrets.js';
 import { parseUserAgent } from '../lib/user-agent.js';
 import { endSessionEverywhere, endSessionsOfUser } from '../logout/backchannel.js';
 import type { Repos, Storage } from '../storage/storage.js';
+import type { Language } from '../errors/ward-error.js';
+import type { Place, Places } from './places.js';
 
 export interface SignInsDeps {
   account: () => AccountSettings;
@@ -20,6 +22,8 @@ export interface SignInsDeps {
   storage: Storage;
   /** The back-channel logout loop, woken when deliveries were queued. */
   logoutDelivery?: { kick(): void };
+  /** The approximate place of an address (a local GeoIP database, places.ts); absent: none. */
+  places?: Places;
 }
 
 export interface SessionView {
@@ -33,6 +37,8 @@ export interface SessionView {
   amr: string[];
   /** The session of the page, or of the access token, asking. */
   current: boolean;
+  /** The approximate place it signed in from, when a local GeoIP database is configured; else null. */
+  place: Place | null;
 }
 
 export interface SecurityEventView {
@@ -79,16 +85,26 @@ export const SECURITY_EVENT_ACTIONS: readonly string[] = [
 /** A session's id in the list: not its digest (a key of the sessions table), a name derived from it. */
 export const sessionRef = (idDigest: string): string => sha256(`session-ref:${idDigest}`).slice(0, 32);
 
-/** The user's live sessions, the most recently used first; `current`: the asking session's digest. */
-export async function listSessions(d: SignInsDeps, userId: string, current: string | null): Promise<SessionView[]> {
+/**
+ * The user's live sessions, the most recently used first; `current`: the asking session's digest; the
+ * places named in `language`.
+ */
+export async function listSessions(
+  d: SignInsDeps,
+  userId: string,
+  current: string | null,
+  language: Language = 'en',
+): Promise<SessionView[]> {
   const rows = await d.storage.sessions.listLiveOfUser(userId, d.clock.now(), d.account().session_idle_ttl * 1000);
-  return rows.map((row) => ({
+  const places = await Promise.all(rows.map((row) => d.places?.of(row.ip, language) ?? null));
+  return rows.map((row, i) => ({
     id: sessionRef(row.id_digest),
     ...parseUserAgent(row.user_agent),
     createdAt: row.created_at,
     lastUsedAt: row.last_seen_at,
     amr: JSON.parse(row.amr) as string[],
     current: row.id_digest === current,
+    place: places[i] ?? null,
   }));
 }
 

@@ -268,7 +268,8 @@ export function createStepUpService(
         ...(keyed ? (['webauthn'] as const) : []),
         ...(since.totp !== null ? (['totp'] as const) : []),
         ...amr,
-        ...(since.totp !== null && since.recovery > 0 ? (['recovery_code'] as const) : []),
+        // Recovery codes come with an app, or with a key registered at a required enrolment.
+        ...((since.totp !== null || keyed) && since.recovery > 0 ? (['recovery_code'] as const) : []),
       ];
       return { token, amr, factors };
     },

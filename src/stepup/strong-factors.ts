@@ -228,6 +228,23 @@ export function createStrongFactors(r: StrongFactorDeps) {
     },
 
     /**
+     * The recovery codes a first strong factor brings (a security key registered at a required enrolment):
+     * a new set when the user has no unused code, else null (their set stays).
+     */
+    async firstRecoveryCodes(user: User): Promise<string[] | null> {
+      const codes = await r.storage.transaction(async (tx) =>
+        (await tx.recoveryCodes.countUnused(user.id)) === 0 ? newSet(tx, user.id) : null,
+      );
+      if (codes)
+        await r.events.emit(
+          'mfa.recovery_codes_generated',
+          { user_id: user.id, count: codes.length },
+          'recovery codes generated',
+        );
+      return codes;
+    },
+
+    /**
      * Counts an attempt of a security key's answer to a step-up (`scope`, as a code's) before `check`
      * verifies it; a refusal of `check` is a failure of the user, like a wrong code.
      */

@@ -108,6 +108,8 @@ export interface SessionsTable {
   revoked_at: number | null;
   /** The User-Agent the session signed in with (migration 024; null before it). */
   user_agent: string | null;
+  /** The address the session signed in from (migration 041; null before it). */
+  ip: string | null;
 }
 
 export interface AuthorizationCodesTable {

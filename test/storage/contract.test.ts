@@ -419,6 +419,7 @@ for (const engine of engines()) {
         expires_at: now + 10_000,
         revoked_at: null,
         user_agent: null,
+        ip: null,
       });
       assert.equal((await s.sessions.findLive('s-1', now + 1, 5_000))?.user_id, 'u1');
       const withUser = await s.sessions.findLiveWithUser('s-1', now + 1, 5_000);
@@ -446,6 +447,7 @@ for (const engine of engines()) {
           expires_at: expires,
           revoked_at: null,
           user_agent: ua,
+          ip: null,
         });
       await at('l-old', 'u1', now - 2_000, 'Firefox');
       await at('l-new', 'u1', now - 1_000, null);
@@ -510,6 +512,7 @@ for (const engine of engines()) {
           expires_at: now + 1e6,
           revoked_at: null,
           user_agent: null,
+          ip: null,
         });
       const grant = (id: string, sessionId: string | null, userId = 'u9') =>
         s.tokens.createGrant({

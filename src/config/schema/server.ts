@@ -45,6 +45,13 @@ export const ServerSchema = group(
       text('The PEM certificate file (with WARD_TLS_KEY; default: a generated one).'),
     ),
     WARD_TLS_KEY: fromFile('tls_key', text('The PEM private key file of WARD_TLS_CERT.')),
+    WARD_GEOIP_DATABASE: fromFile(
+      'geoip_database',
+      text(
+        "A local GeoIP database file (MaxMind DB format: GeoLite2/GeoIP2 or DB-IP, City or Country): the approximate place of each session in the user's list of sign-ins. Unset: no place is shown.",
+        { allowed: 'the path of an .mmdb file' },
+      ),
+    ),
     WARD_LOG_LEVEL: fromFile(
       'log_level',
       oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'The least level logged.'),

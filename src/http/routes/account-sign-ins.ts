@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { WardApp } from '../typed-app.js';
 import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import { notFound } from '../../errors/refusals.js';
+import type { Language } from '../../errors/ward-error.js';
 import type { AccountNotice } from '../../interaction/pages/account-text.js';
 import type { AccountPageInput, SignInsView } from '../../interaction/pages/account.js';
 import { parseUserAgent } from '../../lib/user-agent.js';
@@ -37,8 +38,13 @@ const EVENTS_SHOWN = 10;
 const field = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 64) : '');
 
 /** What the page shows of the user's sign-ins: `session` is the digest of the page's own session. */
-export async function signInsView(r: AccountSignInsDeps, userId: string, session: string): Promise<SignInsView> {
-  const sessions = await listSessions(r, userId, session);
+export async function signInsView(
+  r: AccountSignInsDeps,
+  userId: string,
+  session: string,
+  language: Language,
+): Promise<SignInsView> {
+  const sessions = await listSessions(r, userId, session, language);
   const devices = await r.storage.trustedDevices.listOfUser(userId, r.clock.now());
   const events = await recentSecurityEvents(r, userId, EVENTS_SHOWN);
   return {
@@ -49,6 +55,7 @@ export async function signInsView(r: AccountSignInsDeps, userId: string, session
       createdAt: s.createdAt,
       lastUsedAt: s.lastUsedAt,
       current: s.current,
+      place: s.place,
     })),
     devices: devices.map((d) => ({
       id: d.id,

@@ -200,7 +200,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         graceDays: r.account().self_service.deletion_grace_days,
         codeSent: extra.codeSent,
       },
-      signIns: await signInsView(r, user.id, who.session.id),
+      signIns: await signInsView(r, user.id, who.session.id, who.language),
     });
     return sendRendered(reply, page);
   }

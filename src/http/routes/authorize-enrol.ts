@@ -3,6 +3,7 @@ import type { WardApp } from '../typed-app.js';
 import { enrolFormSchema } from './schemas/authorize.js';
 import { WardError } from '../../errors/ward-error.js';
 import type { EnrolmentStep } from '../../interaction/enrolment.js';
+import type { EnrolmentKeys } from '../../interaction/enrolment-key.js';
 import { lastRecoveryCodePage, recoveryCodesPage } from '../../interaction/pages/enrolment.js';
 import type { Interaction } from '../../interaction/service.js';
 import { textsIn } from '../../texts/texts.js';
@@ -33,6 +34,7 @@ export interface AuthorizeEnrolDeps {
   clock: Clock;
   config: WardConfig;
   enrolment: EnrolmentStep;
+  enrolmentKeys: EnrolmentKeys;
   events: SecurityEvents;
   limiter: Limiter;
   masterKey: Buffer;
@@ -45,7 +47,8 @@ export interface AuthorizeEnrolDeps {
  * The forms between a first (or second) factor and the code (docs/mfa.md#requiring-enrolment):
  * at the `enrol` step, the authenticator app's first code (`verify`) or "Later" (`later`, while the
  * grace count lasts), or a code sent to the user's verified email or phone (`email`/`sms`, then
- * `verify_sent` with `channel`); at the `factor_done` step (the factor proven, the interaction's amr has mfa),
+ * `verify_sent` with `channel`), or a security key or passkey (`key` starts the ceremony, the page's script
+ * posts its `credential` with `key_verify`); at the `factor_done` step (the factor proven, the interaction's amr has mfa),
  * new recovery codes (`new_codes`, shown once) and `continue`, which ends the sign-in.
  */
 export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: SignInDeps): void {
@@ -87,11 +90,13 @@ export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: Sig
     // The `enrol` step; a user who got a factor meanwhile signs in again (their factor is then asked).
     if (!(await r.enrolment.owed(user.id))) return expiredPage(req, reply, interaction.request);
     const channels = r.enrolment.messageChannels(user);
-    const again = async (status: number, error?: string, sent?: (typeof channels)[number]) => {
+    const keys = r.enrolment.keysOffered();
+    const again = async (status: number, error?: string, sent?: (typeof channels)[number], keyOptions?: unknown) => {
       const totp = await r.strongFactors.pendingTotp(user);
       if (!totp) return expiredPage(req, reply, interaction.request);
       const skipsLeft = await r.enrolment.skipsLeft(user.id);
-      return enrolPage(r, req, reply, { handle, interaction, totp, skipsLeft, channels }, status, error, sent);
+      const at = { handle, interaction, totp, skipsLeft, channels, keys };
+      return enrolPage(r, req, reply, at, status, error, sent, keyOptions);
     };
     const refusal = (e: unknown) => {
       const msg = secondFactorMessage(e, language);
@@ -127,6 +132,33 @@ export function hostedEnrolRoutes(app: WardApp, r: AuthorizeEnrolDeps, deps: Sig
       }
       await completed(picked.channel);
       const amr = steppedUpAmr(interaction.amr, picked.channel);
+      return answerOutcome(r, req, reply, await finish(amr, r.clock.now()));
+    }
+    // A security key or passkey: the ceremony's options bound to this sign-in, then its credential.
+    if (params.action === 'key' || params.action === 'key_verify') {
+      if (!keys) return expiredPage(req, reply, interaction.request);
+      if (params.action === 'key') {
+        const origin = new URL(r.config.issuer).origin;
+        const friendlyName = textsIn(language).pages.enrolment.keyName;
+        return again(
+          200,
+          undefined,
+          undefined,
+          await r.enrolmentKeys.options(user, { interaction, origin, friendlyName }),
+        );
+      }
+      let registered: Awaited<ReturnType<EnrolmentKeys['register']>>;
+      try {
+        registered = await r.enrolmentKeys.register(user, interaction, params.credential, language);
+      } catch (e) {
+        if (!(e instanceof WardError) || e.status >= 500) throw e;
+        for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+        return again(e.status, e.userMessage(language));
+      }
+      await completed('webauthn');
+      // The key was just shown to be held (its attestation signed this sign-in's challenge).
+      const amr = steppedUpAmr(interaction.amr, registered.hardware ? 'hwk' : 'swk');
+      if (registered.recoveryCodes) return showCodes(req, reply, interaction, amr, registered.recoveryCodes);
       return answerOutcome(r, req, reply, await finish(amr, r.clock.now()));
     }
     if (params.action === 'later') {

@@ -162,10 +162,10 @@ export async function secondFactorPage(
   extra: { challengeId?: string; notice?: string; error?: string },
 ): Promise<FastifyReply> {
   const userId = at.interaction.userId;
-  // A recovery code is typed on the page of another factor (the authenticator app's, when the user has one).
-  let channel = at.channel === 'recovery_code' ? 'totp' : at.channel;
   const channels: SecondFactorType[] = userId ? (await verifiedFactors(r.storage, userId)).map((c) => c.type) : [];
-  const recovery = !!userId && channels.includes('totp') && (await r.storage.recoveryCodes.countUnused(userId)) > 0;
+  // A recovery code is typed on the page of another factor (the authenticator app's, else the key's).
+  let channel = at.channel === 'recovery_code' ? (channels.includes('totp') ? 'totp' : 'webauthn') : at.channel;
+  let recovery = !!userId && channels.includes('totp') && (await r.storage.recoveryCodes.countUnused(userId)) > 0;
   // A registered security key or passkey answers too (when passkeys are on), its options bound to this step-up.
   let webauthnOptions: unknown;
   // Not after a passkey sign-in: the same key twice is one factor.
@@ -178,6 +178,8 @@ export async function secondFactorPage(
     hostedCeremonies(r.account(), r.config.issuer);
   if (keyed && (await r.storage.passkeys.listOfUser(userId)).length > 0) {
     channels.unshift('webauthn');
+    // Recovery codes come with an app, or with a key registered at a required enrolment.
+    recovery ||= (await r.storage.recoveryCodes.countUnused(userId)) > 0;
     if (channel === 'webauthn')
       webauthnOptions = await r.passkeys!.secondFactorOptions(userId, {
         clientId: at.interaction.request.client.client_id,
@@ -234,10 +236,11 @@ export function enrolPage(
   r: Pick<HostedFormDeps, 'masterKey'>,
   req: FastifyRequest,
   reply: FastifyReply,
-  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels'>,
+  at: Pick<Extract<Outcome, { kind: 'enrol' }>, 'handle' | 'interaction' | 'totp' | 'skipsLeft' | 'channels' | 'keys'>,
   status: number,
   error?: string,
   sent?: { channel: 'email' | 'sms'; to: string },
+  keyOptions?: unknown,
 ): FastifyReply {
   const { request } = at.interaction;
   return sendRendered(
@@ -251,6 +254,8 @@ export function enrolPage(
       totp: at.totp,
       skipsLeft: at.skipsLeft,
       channels: at.channels,
+      keys: at.keys,
+      keyOptions,
       sent,
       error,
     }),

@@ -1,6 +1,7 @@
 import type { WardApp } from '../typed-app.js';
 import { type Credentials, verifyBearer } from '../../protocol/bearer.js';
 import { resourceRequest } from '../resource-request.js';
+import { requestLanguage } from '../page-language.js';
 import { notFound } from '../../errors/refusals.js';
 import { endOneSession, listSessions, recentSecurityEvents, type SignInsDeps } from '../../self-service/sign-ins.js';
 import { endMySessionSchema, listMySessionsSchema, mySecurityEventsSchema } from './schemas/my-sessions.js';
@@ -33,7 +34,7 @@ export function mySessionRoutes(app: WardApp, r: MySessionsDeps): void {
   app.get('/identity/v1/me/sessions', { schema: listMySessionsSchema }, async (req, reply) => {
     const ctx = await caller(req.ip, resourceRequest(req));
     const current = (await r.storage.tokens.findGrant(ctx.grantId))?.session_id ?? null;
-    const sessions = await listSessions(r, ctx.user.id, current);
+    const sessions = await listSessions(r, ctx.user.id, current, requestLanguage(req));
     return reply.header('Cache-Control', 'no-store').send({
       sessions: sessions.map((s) => ({
         id: s.id,
@@ -43,6 +44,7 @@ export function mySessionRoutes(app: WardApp, r: MySessionsDeps): void {
         last_used_at: iso(s.lastUsedAt),
         amr: s.amr,
         current: s.current,
+        place: s.place,
       })),
     });
   });

@@ -71,6 +71,8 @@ export interface SignInsView {
     createdAt: number;
     lastUsedAt: number;
     current: boolean;
+    /** The approximate place (a local GeoIP database), in the page's language; null: none shown. */
+    place: { city: string | null; country: string | null } | null;
   }>;
   devices: Array<{ id: string; browser: string | null; os: string | null; createdAt: number; expiresAt: number }>;
   events: Array<{ type: string; at: number; by: 'user' | 'administrator' }>;

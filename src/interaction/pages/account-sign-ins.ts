@@ -1,8 +1,9 @@
 // The account page's "Where you're signed in" (issue 38, item 5; docs/self-service.md): the user's live
 // sessions (browser and system read from the User-Agent, when each began and was last used, this one
 // marked), each with a "Sign out" form, "Sign out everywhere else", the trusted devices with "Stop
-// trusting", and the recent security events from the audit trail. No place is shown: Ward has no
-// local IP-to-place database (docs/self-service.md says why). Every form posts with the page's CSRF token.
+// trusting", and the recent security events from the audit trail. The approximate place of a session is
+// shown only when a local GeoIP database is configured (WARD_GEOIP_DATABASE, self-service/places.ts).
+// Every form posts with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
 import { html, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
@@ -48,6 +49,9 @@ function sessionsList(p: AccountPageInput, s: SignInsView): SafeHtml {
   const items = s.sessions.map((x) => {
     const name = t.device(x.browser, x.os);
     const mark = x.current && html` <strong class="this-device">(${t.thisDevice})</strong>`;
+    // "City, Country" (or the country alone) from a local GeoIP database; nothing without one.
+    const where = x.place && [x.place.city, x.place.country].filter(Boolean).join(', ');
+    const place = where && html`<br><span class="muted place">${t.placeOf(where)}</span>`;
     const end =
       !x.current &&
       form(
@@ -55,11 +59,12 @@ function sessionsList(p: AccountPageInput, s: SignInsView): SafeHtml {
         '/sessions/end',
         html`${hidden('session', x.id)}<button type="submit" class="secondary" aria-label="${t.signOutLabel(name)}">${t.signOut}</button>`,
       );
-    return html`<li data-session="${x.current ? 'current' : 'other'}"><span>${name}</span>${mark}<br><span class="muted">${t.signedIn(when(p.language, x.createdAt))}, ${t.lastUsed(when(p.language, x.lastUsedAt))}</span>${end}</li>`;
+    return html`<li data-session="${x.current ? 'current' : 'other'}"><span>${name}</span>${mark}${place}<br><span class="muted">${t.signedIn(when(p.language, x.createdAt))}, ${t.lastUsed(when(p.language, x.lastUsedAt))}</span>${end}</li>`;
   });
   const others = s.sessions.some((x) => !x.current);
   const everywhere = others ? form(p, '/sessions/others', submit(t.othersButton, true)) : html`<p>${t.noOthers}</p>`;
-  return html`<ul id="sessions">${items}</ul>${everywhere}<p class="muted">${t.place}</p>`;
+  const note = !s.sessions.some((x) => x.place) && html`<p class="muted">${t.place}</p>`;
+  return html`<ul id="sessions">${items}</ul>${everywhere}${note}`;
 }
 
 function devicesBlock(p: AccountPageInput, s: SignInsView): SafeHtml | null {

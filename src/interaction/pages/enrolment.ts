@@ -1,11 +1,13 @@
 // The hosted pages between a first factor and the code when a second factor is to be set up
 // (interaction/enrolment.ts): the authenticator app's QR code, key and first code, "Later" while the
-// grace count lasts, or a code sent to the user's verified email address or phone number instead; then
+// grace count lasts, a security key or passkey registered there (`action=key`, then the ceremony's
+// `key_verify`), or a code sent to the user's verified email address or phone number instead; then
 // the recovery codes shown once. Also the page after the last recovery code
 // was used, which offers a new set before the sign-in goes on. Every form posts /oauth/authorize/enrol.
 import type { Language } from '../../errors/ward-error.js';
 import { html, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
+import { keyCreationScript } from './key-creation.js';
 import { formActionSource } from './login.js';
 
 interface FormInput {
@@ -22,6 +24,10 @@ export interface EnrolmentPageInput extends FormInput {
   skipsLeft: number;
   /** The user's verified addresses that may become an email or SMS factor instead. */
   channels: Array<{ channel: 'email' | 'sms'; to: string }>;
+  /** Whether a security key or passkey may be registered instead (a hosted WebAuthn ceremony). */
+  keys: boolean;
+  /** The ceremony started (`action=key`): its creation options, whose credential the page's script posts. */
+  keyOptions?: unknown;
   /** A code was sent to one of them: its form comes first. */
   sent?: { channel: 'email' | 'sms'; to: string };
   error?: string;
@@ -58,18 +64,27 @@ export function enrolmentPage(status: number, p: EnrolmentPageInput): Page {
     (c) =>
       html`${form(p, c.channel, html`<button type="submit">${c.channel === 'email' ? t.useEmail(c.to) : t.useSms(c.to)}</button>`)}`,
   );
+  const key =
+    p.keyOptions !== undefined
+      ? html`<section id="enrol-security-key"><p>${t.keyLead}</p><form method="post" action="/oauth/authorize/enrol" id="key-form">${hidden('interaction', p.interaction)}${hidden('csrf', p.csrf)}${hidden('action', 'key_verify')}
+<input type="hidden" name="credential" value=""><button type="button" id="create-key">${t.keyCreate}</button></form></section>`
+      : p.keys
+        ? form(p, 'key', html`<button type="submit" id="use-key">${t.useKey}</button>`)
+        : '';
   // The SVG is the qrcode library's drawing of the URI (paths only, no script, nothing from the user).
   return {
     status,
     title: t.title,
     lang: p.language,
-    body: html`<h1>${t.heading}</h1><p>${t.lead(p.clientName)}</p>${error}${sent}
+    body: html`<h1>${t.heading}</h1><p>${t.lead(p.clientName)}</p>${error}${sent}${p.keyOptions !== undefined ? key : ''}
 <p>${t.scan}</p><figure id="enrol-qr">${trustedHtml(p.totp.qrSvg)}</figure>
 <p>${t.key}: <code id="enrol-key">${p.totp.secret}</code></p><p class="muted"><code id="enrol-uri">${p.totp.uri}</code></p>
 ${form(p, 'verify', code)}
+${p.keyOptions === undefined ? key : ''}
 ${others}
 ${later}`,
     formAction: formActionSource(p.target),
+    ...(p.keyOptions !== undefined ? { script: keyCreationScript(p.keyOptions) } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ const insertSession = prepared((q, s: SessionRow) => q.insertInto('sessions').va
     'expires_at',
     'revoked_at',
     'user_agent',
+    'ip',
   ),
 });
 

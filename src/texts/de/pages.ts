@@ -144,6 +144,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Überall sonst abmelden',
       noOthers: 'Sie sind nur auf diesem Gerät angemeldet.',
       place: 'Der Ort einer Anmeldung wird nicht angezeigt.',
+      placeOf: (place: string) => `Ungefährer Ort: ${place}`,
       devicesHeading: 'Vertrauenswürdige Geräte',
       devicesLead: 'Diese Browser fragen bis zu ihrem Ablauf nicht nach Ihrem zweiten Faktor.',
       trusted: (since: string, until: string) => `Vertraut seit ${since}, bis ${until}`,
@@ -334,6 +335,11 @@ export const pages: Texts['pages'] = {
     enable: 'Aktivieren und fortfahren',
     useEmail: (to: string) => `Codes stattdessen per E-Mail an ${to} erhalten`,
     useSms: (to: string) => `Codes stattdessen per SMS an ${to} erhalten`,
+    useKey: 'Stattdessen einen Sicherheitsschlüssel oder Passkey verwenden',
+    keyLead:
+      'Drücken Sie die Schaltfläche und berühren Sie dann Ihren Sicherheitsschlüssel oder bestätigen Sie mit Ihrem Passkey.',
+    keyCreate: 'Meinen Sicherheitsschlüssel oder Passkey registrieren',
+    keyName: 'Sicherheitsschlüssel',
     sentTo: (to: string) =>
       `Wir haben einen Code an ${to} gesendet. Geben Sie ihn hier ein, um diese Adresse als zweiten Faktor zu verwenden.`,
     sentCode: 'Der gesendete Code',

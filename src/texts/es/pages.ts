@@ -143,6 +143,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Cerrar sesión en todos los demás sitios',
       noOthers: 'Solo tiene la sesión iniciada en este dispositivo.',
       place: 'No se muestra el lugar de un inicio de sesión.',
+      placeOf: (place: string) => `Lugar aproximado: ${place}`,
       devicesHeading: 'Dispositivos de confianza',
       devicesLead: 'Estos navegadores no piden su segundo factor hasta que caduquen.',
       trusted: (since: string, until: string) => `De confianza desde el ${since}, hasta el ${until}`,
@@ -328,6 +329,10 @@ export const pages: Texts['pages'] = {
     enable: 'Activar y continuar',
     useEmail: (to: string) => `Recibir los códigos por correo electrónico en ${to}`,
     useSms: (to: string) => `Recibir los códigos por SMS en ${to}`,
+    useKey: 'Usar una llave de seguridad o una llave de acceso',
+    keyLead: 'Pulse el botón y luego toque su llave de seguridad o confirme con su llave de acceso.',
+    keyCreate: 'Registrar mi llave de seguridad o llave de acceso',
+    keyName: 'Llave de seguridad',
     sentTo: (to: string) =>
       `Hemos enviado un código a ${to}. Introdúzcalo aquí para usar esta dirección como segundo factor.`,
     sentCode: 'El código enviado',

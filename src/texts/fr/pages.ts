@@ -141,6 +141,7 @@ export const pages: Texts['pages'] = {
       othersButton: 'Me déconnecter partout ailleurs',
       noOthers: 'Vous n’êtes connecté que sur cet appareil.',
       place: "Le lieu d'une connexion n'est pas affiché.",
+      placeOf: (place: string) => `Lieu approximatif : ${place}`,
       devicesHeading: 'Appareils de confiance',
       devicesLead: "Ces navigateurs ne demandent pas votre second facteur jusqu'à leur expiration.",
       trusted: (since: string, until: string) => `De confiance depuis le ${since}, jusqu'au ${until}`,
@@ -326,6 +327,10 @@ export const pages: Texts['pages'] = {
     enable: 'Activer et continuer',
     useEmail: (to: string) => `Recevoir plutôt les codes par e-mail à ${to}`,
     useSms: (to: string) => `Recevoir plutôt les codes par SMS au ${to}`,
+    useKey: 'Utiliser plutôt une clé de sécurité ou une clé d’accès',
+    keyLead: 'Appuyez sur le bouton, puis touchez votre clé de sécurité ou confirmez avec votre clé d’accès.',
+    keyCreate: 'Enregistrer ma clé de sécurité ou ma clé d’accès',
+    keyName: 'Clé de sécurité',
     sentTo: (to: string) =>
       `Nous avons envoyé un code à ${to}. Saisissez-le ici pour faire de cette adresse votre second facteur.`,
     sentCode: 'Le code envoyé',

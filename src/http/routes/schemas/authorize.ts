@@ -67,7 +67,9 @@ export const enrolFormSchema = {
   body: protocolParams({
     ...hosted,
     action:
-      'string: verify (the first code of the authenticator app), email or sms (send a code there), verify_sent, later, new_codes or continue',
+      'string: verify (the first code of the authenticator app), email or sms (send a code there), verify_sent, key (start a security key registration), key_verify, later, new_codes or continue',
+    credential:
+      'string: the JSON of the new security key or passkey credential (key_verify), in the wire format of /identity/v1/webauthn/registration',
     channel: 'string: email or sms, the address a code was sent to (verify_sent)',
     verification_code: 'string: the code the authenticator app shows, or the code sent',
   }),

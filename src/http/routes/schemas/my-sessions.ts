@@ -15,6 +15,15 @@ export const listMySessionsSchema = {
           last_used_at: Type.String({ format: 'date-time' }),
           amr: Type.Array(Type.String()),
           current: Type.Boolean({ description: "the session this access token's sign-in opened" }),
+          place: nullable(
+            Type.Object(
+              { city: nullable(Type.String()), country: nullable(Type.String()) },
+              {
+                description:
+                  'the approximate place of the address it signed in from, in the language of Accept-Language, when a local GeoIP database is configured (WARD_GEOIP_DATABASE); else null',
+              },
+            ),
+          ),
         }),
       ),
     }),
