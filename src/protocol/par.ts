@@ -14,6 +14,7 @@ import { randomToken } from '../lib/random.js';
 import type { ResourceLookup } from '../resources/service.js';
 import type { Storage } from '../storage/storage.js';
 import type { Client } from '../clients/service.js';
+import type { RequestObjects } from './authorize/request-object.js';
 import { validateAuthorizeRequest } from './authorize/pipeline.js';
 import type { Params } from './params.js';
 import { authenticateClient, type ClientAuthDeps } from './token/client-auth.js';
@@ -30,6 +31,15 @@ export interface ParDeps extends ClientAuthDeps {
   clock: Clock;
   events: SecurityEvents;
   resources: ResourceLookup;
+  /** Verifies a pushed signed request object (RFC 9101, RFC 9126 3). */
+  requestObjects: RequestObjects;
+}
+
+/** What a pushed request keeps: its parameters, and whether they came from a signed request object. */
+interface Stored {
+  v: 2;
+  params: Params;
+  signed: boolean;
 }
 
 const digestOf = (reference: string) => hash('sha256', `par:${reference}`, 'hex');
@@ -50,9 +60,12 @@ export async function pushAuthorizationRequest(
     [],
     async (id) => (id === client.client_id ? client : undefined),
     r.resources,
+    { requestObjects: r.requestObjects },
   );
   // RFC 9126 2.3: the errors of an authorization request, answered here as JSON.
   if (!v.ok) throw v.error;
+  // A request object's parameters are kept, verified, in its place (its jti is already used up).
+  const stored: Stored = { v: 2, params: v.params, signed: v.signed };
   const reference = randomToken(32);
   const now = r.clock.now();
   await r.storage.oneTime.insert({
@@ -60,7 +73,7 @@ export async function pushAuthorizationRequest(
     kind: 'par',
     user_id: '',
     client_id: client.client_id,
-    payload: JSON.stringify(pushed),
+    payload: JSON.stringify(stored),
     expires_at: now + PAR_TTL_S * 1000,
     consumed_at: null,
     created_at: now,
@@ -79,7 +92,10 @@ export async function pushAuthorizationRequest(
  * request_uri as request_uri_not_supported). An expired, used or another client's request_uri is
  * invalid_request_uri, on an error page.
  */
-export async function pushedParameters(r: Pick<ParDeps, 'storage' | 'clock'>, query: Params): Promise<Params | null> {
+export async function pushedParameters(
+  r: Pick<ParDeps, 'storage' | 'clock'>,
+  query: Params,
+): Promise<{ params: Params; signed: boolean } | null> {
   const uri = query.request_uri;
   if (typeof uri !== 'string' || !uri.startsWith(PAR_PREFIX)) return null;
   const refused = (description: string) => new WardError('authorizeInvalidRequestUri', { description });
@@ -91,7 +107,10 @@ export async function pushedParameters(r: Pick<ParDeps, 'storage' | 'clock'>, qu
   if (used.state === 'reused') throw refused('The request_uri was already used');
   if (used.row.expires_at <= now) throw refused('The request_uri has expired');
   if (used.row.client_id !== query.client_id) throw refused('The request_uri was pushed by another client');
-  return JSON.parse(used.row.payload) as Params;
+  const kept = JSON.parse(used.row.payload) as Stored | Params;
+  // A request pushed by a release before request objects kept its parameters alone.
+  if (kept.v === 2 && typeof kept.params === 'object') return { params: kept.params as Params, signed: !!kept.signed };
+  return { params: kept as Params, signed: false };
 }
 
 /** Whether a request to /oauth/authorize must have been pushed (the account's or the client's rule). */

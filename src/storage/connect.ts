@@ -39,6 +39,7 @@ import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
+import * as m046 from './migrations/046-client-request-objects.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -181,6 +182,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '040-user-custom-identifiers': m040,
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
+  '046-client-request-objects': m046,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

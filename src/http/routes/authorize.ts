@@ -2,6 +2,7 @@ import { mustBePushed, pushedParameters } from '../../protocol/par.js';
 import { singleValued } from '../../protocol/params.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceLookup } from '../../resources/service.js';
+import type { RequestObjects } from '../../protocol/authorize/request-object.js';
 import type { WardApp } from '../typed-app.js';
 import { authorizeSchema, loginFormSchema, loginPageSchema, passkeyFormSchema } from './schemas/authorize.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
@@ -51,6 +52,8 @@ export interface AuthorizeDeps {
   clients: ClientService;
   /** The API resources a `resource` parameter may name (RFC 8707). */
   resources: ResourceLookup;
+  /** Verifies signed request objects (RFC 9101). */
+  requestObjects: RequestObjects;
   clock: Clock;
   config: WardConfig;
   events: SecurityEvents;
@@ -144,7 +147,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
   app.get('/oauth/authorize', { schema: authorizeSchema }, async (req, reply) => {
     // A pushed request (RFC 9126): its stored parameters, used up, stand for the query's.
     const pushed = await pushedParameters(r, singleValued(req.query).params);
-    const ar = await validatedRequest(r, pushed ?? req.query);
+    const ar = await validatedRequest(r, pushed?.params ?? req.query, pushed?.signed);
     if (!pushed && mustBePushed(ar.client, r.account().require_pushed_authorization_requests))
       throw refuse(
         ar,

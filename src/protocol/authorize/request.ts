@@ -1,5 +1,7 @@
 import type { Client } from '../../clients/service.js';
 import type { ApiResource, ResourceLookup } from '../../resources/service.js';
+import type { WardError } from '../../errors/ward-error.js';
+import type { RequestObjects } from './request-object.js';
 
 export type ResponseType = 'code' | 'token' | 'messenger_code' | 'id_token' | 'code id_token';
 export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'web_message';
@@ -45,4 +47,10 @@ export interface AuthorizeContext {
   resources: ResourceLookup;
   /** The resource named by the request, once checkResource found it (checkScope reads its scopes). */
   resource?: ApiResource | null;
+  /** Verifies request objects (RFC 9101); absent: `request` is request_not_supported. */
+  requestObjects?: RequestObjects;
+  /** The parameters came from a verified request object (here, or when pushed to /oauth/par). */
+  signed?: boolean;
+  /** A refused request object, thrown once the redirect_uri is trusted. */
+  deferred?: WardError;
 }
