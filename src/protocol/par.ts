@@ -3,7 +3,8 @@
 // /oauth/authorize would (authorize/pipeline.ts) and kept for PAR_TTL_S under a random reference in
 // one_time_tokens (kind `par`, the reference only as its digest). The answer's `request_uri`
 // (urn:ietf:params:oauth:request_uri:<reference>) is then sent to /oauth/authorize with the client_id,
-// which takes the pushed parameters, once, instead of the query's. Any other request_uri still reaches
+// which takes the pushed parameters, once, instead of the query's. A DPoP header binds the code to its
+// proof's key (RFC 9449 10.1), as dpop_jkt does. Any other request_uri still reaches
 // authorize/check-request-object.ts and is request_uri_not_supported.
 import { hash } from 'node:crypto';
 import type { SecurityEvents } from '../audit/events.js';
@@ -15,6 +16,7 @@ import type { ResourceLookup } from '../resources/service.js';
 import type { Storage } from '../storage/storage.js';
 import type { Client } from '../clients/service.js';
 import type { RequestObjects } from './authorize/request-object.js';
+import { type DpopVerifier, type ProofInput, proofError } from './dpop/proof.js';
 import { validateAuthorizeRequest } from './authorize/pipeline.js';
 import type { Params } from './params.js';
 import { authenticateClient, type ClientAuthDeps } from './token/client-auth.js';
@@ -33,6 +35,8 @@ export interface ParDeps extends ClientAuthDeps {
   resources: ResourceLookup;
   /** Verifies a pushed signed request object (RFC 9101, RFC 9126 3). */
   requestObjects: RequestObjects;
+  /** DPoP proofs: a pushed request with a DPoP header binds its code to the proof's key (RFC 9449 10.1). */
+  dpop: DpopVerifier;
 }
 
 /** What a pushed request keeps: its parameters, and whether they came from a signed request object. */
@@ -49,6 +53,7 @@ export async function pushAuthorizationRequest(
   r: ParDeps,
   authorization: string | undefined,
   params: Params,
+  proof?: ProofInput,
 ): Promise<{ request_uri: string; expires_in: number }> {
   const { client, authenticated } = await authenticateClient(r, authorization, params);
   if (!authenticated) throw invalidClient('Client authentication failed');
@@ -66,6 +71,13 @@ export async function pushAuthorizationRequest(
   if (!v.ok) throw v.error;
   // A request object's parameters are kept, verified, in its place (its jti is already used up).
   const stored: Stored = { v: 2, params: v.params, signed: v.signed };
+  // RFC 9449 10.1: a DPoP proof here binds the code to its key; a dpop_jkt beside it must name that key.
+  if (proof?.header !== undefined) {
+    const { jkt } = await r.dpop.verify(proof, 'token');
+    if (v.req.dpopJkt !== undefined && v.req.dpopJkt !== jkt)
+      throw proofError('token', 'dpop_jkt differs from the key of the DPoP proof');
+    stored.params = { ...v.params, dpop_jkt: jkt };
+  }
   const reference = randomToken(32);
   const now = r.clock.now();
   await r.storage.oneTime.insert({

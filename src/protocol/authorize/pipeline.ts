@@ -2,6 +2,7 @@ import type { Client } from '../../clients/service.js';
 import { WardError } from '../../errors/ward-error.js';
 import { checkClient } from './check-client.js';
 import { checkPkce } from './check-pkce.js';
+import { checkDpopJkt } from './check-dpop-jkt.js';
 import { checkPrompt } from './check-prompt.js';
 import { checkRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject, readRequestObject } from './check-request-object.js';
@@ -31,6 +32,7 @@ const CHECKS: Check[] = [
   checkResource,
   checkScope,
   checkPkce,
+  checkDpopJkt,
   checkPrompt,
 ];
 

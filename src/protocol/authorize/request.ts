@@ -21,6 +21,8 @@ export interface AuthorizeRequest {
   state?: string;
   nonce?: string;
   codeChallenge?: string;
+  /** dpop_jkt (RFC 9449 10): the thumbprint of the DPoP key the code must be redeemed with. */
+  dpopJkt?: string;
   prompt?: 'none' | 'login';
   /** prompt=consent (a third-party client only): the consent page is shown even if already granted. */
   promptConsent?: boolean;
