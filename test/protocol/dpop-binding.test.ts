@@ -22,6 +22,7 @@ import {
   tokenRequest,
 } from '../helpers/oauth.js';
 import { Browser } from '../helpers/browser.js';
+import { submitLoginPage } from '../helpers/hosted-login.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { atRealTime } from './dpop-support.js';
 import { NO_LIMITS, basic, expectError, expectTokens } from './token/support.js';
@@ -89,6 +90,30 @@ for (const engine of engines()) {
       await expectError(await redeem(await bound(), 'spa'), 400, 'invalid_grant');
       await expectError(await redeem(await bound(), 'spa', other), 400, 'invalid_grant');
       await dpopTokens(await redeem(await bound(), 'spa', key));
+    });
+
+    it('dpop_jkt survives the hosted login page', async () => {
+      atRealTime(ward);
+      const user = await signup(ward);
+      const pkce = pkcePair();
+      const browser = new Browser(ward);
+      const page = await browser.get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: CB,
+          scope: 'openid',
+          state: 's',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+          dpop_jkt: key.jkt,
+        }),
+      );
+      assert.equal(page.status, 200, 'the login page');
+      const posted = await submitLoginPage(browser, await page.text(), user.email, user.password);
+      const code = location(posted).searchParams.get('code')!;
+      assert.ok(code);
+      await expectError(await redeem({ code, verifier: pkce.verifier }, 'spa', other), 400, 'invalid_grant');
     });
 
     it('a malformed dpop_jkt is invalid_request, redirected', async () => {

@@ -209,6 +209,22 @@ for (const engine of engines()) {
       );
     });
 
+    it('the account setting requires request objects of every client, and discovery says so', async () => {
+      ward.setAccount({ require_signed_request_object: true });
+      try {
+        for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+          const meta = (await (await ward.fetch(path)).json()) as Record<string, unknown>;
+          assert.equal(meta.require_signed_request_object, true, path);
+        }
+        const plain = await new Browser(ward).get(authorizeUrl({ client_id: 'jar', ...codeParams('st-123') }));
+        assertErrorRedirect(plain, CB, 'invalid_request', ward.url);
+        syncClock();
+        assert.equal((await withObject(await object(codeParams()))).status, 200, 'the login page');
+      } finally {
+        ward.setAccount({ require_signed_request_object: false });
+      }
+    });
+
     it('a request_uri by reference stays request_uri_not_supported', async () => {
       const res = await new Browser(ward).get(
         authorizeUrl({ client_id: 'jar', redirect_uri: CB, state: 'st-123', request_uri: 'https://app.example/r.jwt' }),
