@@ -6,6 +6,9 @@
 // accepted), sign its client assertions with the secret (`client_secret_jwt`) or with its own key
 // (`private_key_jwt`, with `jwks` or `jwks_uri`: RFC 7523, protocol/token/client-assertion.ts). A client
 // registered for an assertion method may use no other; a private_key_jwt client is never shown a secret.
+// A keyed client may also ask for signed request objects (request_object_signing_alg,
+// require_signed_request_object: RFC 9101), and any client for DPoP at the token endpoint
+// (dpop_bound_access_tokens: RFC 9449 5.2).
 import { type ClientConfig, REQUEST_OBJECT_ALGS } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';

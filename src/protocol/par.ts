@@ -60,6 +60,8 @@ export async function pushAuthorizationRequest(
   if (params.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 2.1)');
   const pushed: Params = { ...params, client_id: client.client_id };
   for (const k of CREDENTIALS) delete pushed[k];
+  // RFC 9449 10.1: a DPoP proof here binds the code to its key (checked before a request object is used up).
+  const proofJkt = proof?.header !== undefined ? (await r.dpop.verify(proof, 'token')).jkt : null;
   const v = await validateAuthorizeRequest(
     pushed,
     [],
@@ -71,12 +73,11 @@ export async function pushAuthorizationRequest(
   if (!v.ok) throw v.error;
   // A request object's parameters are kept, verified, in its place (its jti is already used up).
   const stored: Stored = { v: 2, params: v.params, signed: v.signed };
-  // RFC 9449 10.1: a DPoP proof here binds the code to its key; a dpop_jkt beside it must name that key.
-  if (proof?.header !== undefined) {
-    const { jkt } = await r.dpop.verify(proof, 'token');
-    if (v.req.dpopJkt !== undefined && v.req.dpopJkt !== jkt)
+  // A dpop_jkt beside the proof must name its key.
+  if (proofJkt !== null) {
+    if (v.req.dpopJkt !== undefined && v.req.dpopJkt !== proofJkt)
       throw proofError('token', 'dpop_jkt differs from the key of the DPoP proof');
-    stored.params = { ...v.params, dpop_jkt: jkt };
+    stored.params = { ...v.params, dpop_jkt: proofJkt };
   }
   const reference = randomToken(32);
   const now = r.clock.now();
@@ -92,7 +93,7 @@ export async function pushAuthorizationRequest(
   });
   await r.events.emit(
     'authorization.pushed',
-    { client_id: client.client_id, scope: typeof pushed.scope === 'string' ? pushed.scope : null },
+    { client_id: client.client_id, scope: v.req.scopes.join(' ') || null },
     'an authorization request was pushed (RFC 9126)',
   );
   return { request_uri: `${PAR_PREFIX}${reference}`, expires_in: PAR_TTL_S };
