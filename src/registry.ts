@@ -67,6 +67,7 @@ import { createIdTokenSigner, type IdTokenSigner } from './protocol/id-token.js'
 import { createAccessTokenCodec } from './protocol/access-token-codec.js';
 import { createDpopVerifier } from './protocol/dpop/proof.js';
 import { createDpopNonces } from './protocol/dpop/nonce.js';
+import { createRequestObjects } from './protocol/authorize/request-object.js';
 import { createTokenIssuer, type TokenIssuer } from './protocol/issue-tokens.js';
 import type { BeforeLogin } from './protocol/tkn.js';
 import { createJwtAccessTokens } from './protocol/jwt-access-token.js';
@@ -428,10 +429,20 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountDeletion,
     delivery,
   });
+  // The clients' registered keys, for their client assertions and their request objects (RFC 9101).
+  const clientKeys = createClientKeys({ outbound, clock });
+  const requestObjects = createRequestObjects({
+    clientKeys,
+    storage,
+    clock,
+    issuer: config.issuer,
+    requiredForAll: () => account().require_signed_request_object,
+  });
   return {
     config,
     clock,
     log,
+    requestObjects,
     db,
     /** One line per interval while the database is unreachable, shared by the requests and the loops. */
     outage,
@@ -453,7 +464,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clients,
     /** Client assertions (private_key_jwt, client_secret_jwt): the clients' keys, the jti store. */
     clientAssertions: {
-      clientKeys: createClientKeys({ outbound, clock }),
+      clientKeys,
       storage,
       clock,
       issuer: config.issuer,

@@ -79,6 +79,10 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           jwks: null,
           jwks_uri: null,
           require_pushed_authorization_requests: false,
+          request_object_signing_alg: null,
+          require_signed_request_object: false,
+          dpop_bound_access_tokens: false,
+          client_credentials_resources: {},
         },
         'demo',
       );
@@ -115,6 +119,10 @@ export async function firstStart(r: FirstStartDeps): Promise<FirstStartReport> {
           jwks: null,
           jwks_uri: null,
           require_pushed_authorization_requests: false,
+          request_object_signing_alg: null,
+          require_signed_request_object: false,
+          dpop_bound_access_tokens: false,
+          client_credentials_resources: {},
         },
         'demo',
       );

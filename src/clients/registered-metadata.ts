@@ -6,7 +6,10 @@
 // accepted), sign its client assertions with the secret (`client_secret_jwt`) or with its own key
 // (`private_key_jwt`, with `jwks` or `jwks_uri`: RFC 7523, protocol/token/client-assertion.ts). A client
 // registered for an assertion method may use no other; a private_key_jwt client is never shown a secret.
-import type { ClientConfig } from '../config/types.js';
+// A keyed client may also ask for signed request objects (request_object_signing_alg,
+// require_signed_request_object: RFC 9101), and any client for DPoP at the token endpoint
+// (dpop_bound_access_tokens: RFC 9449 5.2).
+import { type ClientConfig, REQUEST_OBJECT_ALGS } from '../config/types.js';
 import { Problems, validateClient } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import type { ClientRecord } from '../storage/sql/clients.js';
@@ -41,6 +44,9 @@ function optionalJwks(m: Record<string, unknown>): unknown {
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidMetadata('jwks must be a JWK Set (an object with keys)');
   return v;
 }
+
+/** Boolean metadata of RFC 9101 10.5 and RFC 9449 5.2. */
+const FLAGS = ['require_signed_request_object', 'dpop_bound_access_tokens'] as const;
 
 export const invalidMetadata = (description: string) => new WardError('invalidClientMetadata', { description });
 
@@ -128,6 +134,15 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
     );
   const requirePar = m.require_pushed_authorization_requests ?? false;
   if (typeof requirePar !== 'boolean') throw invalidMetadata('require_pushed_authorization_requests must be a boolean');
+  const flags = {} as Record<(typeof FLAGS)[number], boolean>;
+  for (const k of FLAGS) {
+    const v = m[k] ?? false;
+    if (typeof v !== 'boolean') throw invalidMetadata(`${k} must be a boolean`);
+    flags[k] = v;
+  }
+  const requestAlg = optionalText(m, 'request_object_signing_alg') ?? null;
+  if (requestAlg !== null && !(REQUEST_OBJECT_ALGS as readonly string[]).includes(requestAlg))
+    throw invalidMetadata(`request_object_signing_alg must be one of ${REQUEST_OBJECT_ALGS.join(', ')}`);
   const candidate = {
     client_id: clientId,
     name: optionalText(m, 'client_name') ?? undefined,
@@ -150,6 +165,8 @@ export function parseMetadata(raw: unknown, defaultAuth: AuthMethod, clientId: s
     jwks: jwks ?? null,
     jwks_uri: jwksUri ?? null,
     require_pushed_authorization_requests: requirePar,
+    request_object_signing_alg: requestAlg,
+    ...flags,
   };
   if (candidate.name === undefined) delete candidate.name;
   const p = new Problems();
@@ -184,6 +201,9 @@ export function metadataOf(
     id_token_signed_response_alg: c.jwt_algorithm,
     post_logout_redirect_uris: c.post_logout_redirect_uris,
     require_pushed_authorization_requests: c.require_pushed_authorization_requests,
+    require_signed_request_object: c.require_signed_request_object,
+    dpop_bound_access_tokens: c.dpop_bound_access_tokens,
+    ...(c.request_object_signing_alg ? { request_object_signing_alg: c.request_object_signing_alg } : {}),
     ...kept,
   };
   for (const k of ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'jwks', 'jwks_uri'] as const)

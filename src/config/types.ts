@@ -23,6 +23,7 @@ export type {
   ClientJwks,
   ClientType,
   TokenEndpointAuthMethod,
+  RequestObjectAlg,
   GrantType,
   JwtAlgorithm,
   ManagementScope,
@@ -33,6 +34,7 @@ export {
   JWT_ALGORITHMS,
   MANAGEMENT_SCOPES,
   RESPONSE_TYPES,
+  REQUEST_OBJECT_ALGS,
   TOKEN_ENDPOINT_AUTH_METHODS,
 } from './schema/client.js';
 export type { SocialProviderConfig } from './schema/social-provider.js';

@@ -102,6 +102,21 @@ function clientForm(create: boolean): SafeHtml {
       3,
       'private_key_jwt: the public keys as JSON, {"keys": [...]} (no private part). Leave empty with a JWK Set URL.',
     ),
+    select(
+      'request_object_signing_alg',
+      'Request object algorithm',
+      [
+        ['', 'Any of RS256, PS256, ES256, EdDSA'],
+        ...['RS256', 'PS256', 'ES256', 'EdDSA'].map((a): [string, string] => [a, a]),
+      ],
+      'Signed request objects (RFC 9101) are verified with the keys above; this narrows them to one algorithm.',
+    ),
+    urls(
+      'client_credentials_resources',
+      'API resources for client_credentials',
+      2,
+      'JSON: each API resource identifier this client may name as resource, with its scopes, such as {"https://api.example": ["read"]}. Empty: none.',
+    ),
     urls(
       'allowed_callback_urls',
       'Allowed Callback URLs',
@@ -152,6 +167,8 @@ function clientForm(create: boolean): SafeHtml {
 ${check('sso', 'sso', 'Single sign-on (SSO)')}
 ${check('first_party', 'first_party', 'First-party app (no consent page)', html`checked`)}
 ${check('require_pushed_authorization_requests', 'require_pushed_authorization_requests', 'Require pushed authorization requests (PAR, RFC 9126)')}
+${check('require_signed_request_object', 'require_signed_request_object', 'Require signed request objects (RFC 9101)')}
+${check('dpop_bound_access_tokens', 'dpop_bound_access_tokens', 'Require DPoP at the token endpoint (RFC 9449)')}
 ${check('pkce_enforced', 'pkce_enforced', 'Require PKCE', described('pkce_enforced'))}
 ${slots('pkce_enforced', 'A public client always requires PKCE.')}</fieldset>`,
     choices(

@@ -164,6 +164,8 @@ export const CATALOG = {
   authorizeUnsupportedResponseType: entry(400, 'unsupported_response_type', INVALID, true),
   authorizeRequestNotSupported: entry(400, 'request_not_supported', INVALID, true),
   authorizeRequestUriNotSupported: entry(400, 'request_uri_not_supported', INVALID, true),
+  /** A request object (RFC 9101) that does not verify, or whose claims are refused. */
+  authorizeInvalidRequestObject: entry(400, 'invalid_request_object', INVALID, true),
   /** A pushed request's request_uri (RFC 9126) that is unknown, used, expired or another client's: an error page. */
   authorizeInvalidRequestUri: entry(400, 'invalid_request_uri', INVALID, false),
   authorizeConsentRequired: entry(400, 'consent_required', INVALID, true),

@@ -16,6 +16,7 @@ interface StoredRequest {
   state?: string;
   nonce?: string;
   code_challenge?: string;
+  dpop_jkt?: string;
   prompt?: AuthorizeRequest['prompt'];
   prompt_consent?: boolean;
   display?: AuthorizeRequest['display'];
@@ -35,6 +36,7 @@ export function storeRequest(ar: AuthorizeRequest): string {
     state: ar.state,
     nonce: ar.nonce,
     code_challenge: ar.codeChallenge,
+    dpop_jkt: ar.dpopJkt,
     prompt: ar.prompt,
     prompt_consent: ar.promptConsent,
     display: ar.display,
@@ -58,6 +60,7 @@ export function restoreRequest(json: string, client: Client): AuthorizeRequest {
     state: s.state,
     nonce: s.nonce,
     codeChallenge: s.code_challenge,
+    dpopJkt: s.dpop_jkt,
     prompt: s.prompt,
     promptConsent: s.prompt_consent,
     display: s.display,

@@ -1,6 +1,7 @@
 import { DISPLAYS, PROMPTS } from './authorize/check-prompt.js';
 import { PROFILE_SCOPE_CLAIMS, SUPPORTED_SCOPES } from './scopes.js';
 import { DPOP_ALGORITHMS } from './dpop/proof.js';
+import { REQUEST_OBJECT_ALGS } from '../config/types.js';
 import { CLIENT_SECRET_JWT_ALGS, PRIVATE_KEY_JWT_ALGS } from './token/client-assertion.js';
 
 const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
@@ -69,8 +70,10 @@ export function discoveryDocument(issuer: string): string {
     prompt_values_supported: PROMPTS,
     display_values_supported: DISPLAYS,
     authorization_response_iss_parameter_supported: true,
-    request_parameter_supported: false,
+    // Signed request objects by value (authorize/request-object.ts); by reference only PAR's own.
+    request_parameter_supported: true,
     request_uri_parameter_supported: false,
+    request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGS,
     claims_parameter_supported: false,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
@@ -80,15 +83,19 @@ export function discoveryDocument(issuer: string): string {
 /**
  * The metadata served at both well-known addresses (OpenID Connect Discovery 1.0 and OAuth 2.0
  * Authorization Server Metadata, RFC 8414): the discovery document, with the registration
- * endpoint when Dynamic Client Registration is open and `client_id_metadata_document_supported` when
+ * endpoint when Dynamic Client Registration is open, `require_signed_request_object` when the account
+ * requires request objects (RFC 9101 10.5), and `client_id_metadata_document_supported` when
  * Client ID Metadata Documents are on (the MCP authorization specification reads both).
  */
 export function authorizationServerMetadata(
   issuer: string,
   registration: { mode: string; metadata_documents: boolean },
+  requireSignedRequestObject = false,
 ): Record<string, unknown> {
   return {
     ...(JSON.parse(discoveryDocument(issuer)) as Record<string, unknown>),
+    // RFC 9101 10.5: every authorization request must come in a signed request object.
+    ...(requireSignedRequestObject ? { require_signed_request_object: true } : {}),
     ...(registration.mode === 'off' ? {} : { registration_endpoint: `${issuer}/oauth/register` }),
     ...(registration.metadata_documents ? { client_id_metadata_document_supported: true } : {}),
   };

@@ -41,6 +41,7 @@ import * as m044 from './migrations/044-profile-addresses.js';
 import * as m041 from './migrations/041-session-ip.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
+import * as m046 from './migrations/046-client-request-objects.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -185,6 +186,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '041-session-ip': m041,
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
+  '046-client-request-objects': m046,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

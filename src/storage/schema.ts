@@ -82,6 +82,14 @@ export interface ClientsTable {
   jwks_uri: string | null;
   /** 1: the client's authorization requests must be pushed (RFC 9126, migration 038). */
   require_pushed_authorization_requests: number;
+  /** The one algorithm its request objects may be signed with (migration 046); null: any Ward takes. */
+  request_object_signing_alg: string | null;
+  /** 1: its authorization requests come in a signed request object (RFC 9101, migration 046). */
+  require_signed_request_object: number;
+  /** 1: its token requests carry a DPoP proof (RFC 9449 5.2, migration 046). */
+  dpop_bound_access_tokens: number;
+  /** JSON: API resource identifier -> the scopes a client_credentials token may carry (migration 046). */
+  client_credentials_resources: string | null;
 }
 
 export interface SigningKeysTable {

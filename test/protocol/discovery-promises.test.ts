@@ -628,16 +628,16 @@ describe('discovery lists what works, and only that', () => {
     assert.deepEqual(token.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
   });
 
-  it('request objects: request= gets request_not_supported, request_uri= request_uri_not_supported', async () => {
-    assert.equal(discovery.request_parameter_supported, false);
+  it('request objects: an unsigned one is invalid_request_object, request_uri= request_uri_not_supported', async () => {
+    assert.equal(discovery.request_parameter_supported, true);
     assert.equal(discovery.request_uri_parameter_supported, false);
     const object = 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im9wZW5pZCJ9.';
-    await refusedAtAuthorize({ request: object }, 'request_not_supported')();
+    await refusedAtAuthorize({ request: object }, 'invalid_request_object')();
     await refusedAtAuthorize({ request_uri: 'https://app.example/request.jwt' }, 'request_uri_not_supported')();
     await refusedAtAuthorize({ request_uri: 'urn:ietf:params:oauth:request_uri:abc' }, 'request_uri_not_supported')();
     // Delivered the way the request asked, like the other errors: in the fragment for response_mode=fragment.
     const res = await ward.fetch(codeRequest({ request: object, response_mode: 'fragment' }));
-    assert.equal(new URLSearchParams(location(res).hash.slice(1)).get('error'), 'request_not_supported');
+    assert.equal(new URLSearchParams(location(res).hash.slice(1)).get('error'), 'invalid_request_object');
     // Never redirected to a redirect_uri that is not registered.
     const page = await ward.fetch(codeRequest({ request: object, redirect_uri: 'https://evil.example/cb' }));
     assert.equal(page.status, 400);

@@ -114,6 +114,10 @@ for (const engine of engines()) {
         jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x-of-the-key', kid: 'k1' }] },
         jwks_uri: null,
         require_pushed_authorization_requests: true,
+        request_object_signing_alg: 'ES256' as const,
+        require_signed_request_object: true,
+        dpop_bound_access_tokens: true,
+        client_credentials_resources: { 'https://api.example': ['read'] },
         created_at: now,
         updated_at: now,
       };
@@ -125,6 +129,10 @@ for (const engine of engines()) {
       assert.equal(got?.key_mode, 'client');
       assert.equal(got?.custom_token_login, true);
       assert.equal(got?.token_endpoint_auth_method, 'private_key_jwt');
+      assert.equal(got?.request_object_signing_alg, 'ES256');
+      assert.equal(got?.require_signed_request_object, true);
+      assert.equal(got?.dpop_bound_access_tokens, true);
+      assert.deepEqual(got?.client_credentials_resources, { 'https://api.example': ['read'] });
       assert.deepEqual(got?.jwks, c.jwks);
       assert.equal(got?.jwks_uri, null);
       assert.equal(got?.require_pushed_authorization_requests, true);

@@ -99,6 +99,10 @@ export const AccountSchema = group(
       false,
       'Every authorization request must be pushed first to /oauth/par (RFC 9126); each client may also require it on its own.',
     ),
+    require_signed_request_object: flag(
+      false,
+      'Every authorization request must come in a signed request object (RFC 9101 10.5); each client may also require it on its own.',
+    ),
     rate_limits: RateLimits,
     sign_in_identifiers: SignInIdentifiers,
     sign_in_delay_after: int(

@@ -36,6 +36,8 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = [
   'private_key_jwt',
   'none',
 ] as const;
+/** The algorithms a request object (RFC 9101) may be signed with: asymmetric only, never none. */
+export const REQUEST_OBJECT_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 export const CLIENT_TYPES = ['public', 'confidential', 'resource_server'] as const;
 export const DEFAULT_SCOPE = 'openid profile email phone';
 /** A client id: also the management API's path parameter. */
@@ -168,6 +170,31 @@ export const ClientSchema = group(
       false,
       'Its authorization requests must be pushed first to /oauth/par (RFC 9126); a request to /oauth/authorize that was not is refused.',
     ),
+    request_object_signing_alg: Type.Unsafe<(typeof REQUEST_OBJECT_ALGS)[number] | null>({
+      type: ['string', 'null'],
+      enum: [...REQUEST_OBJECT_ALGS, null],
+      default: null,
+      description:
+        'The one algorithm its request objects (RFC 9101, signed with its `jwks` or `jwks_uri` keys) may use; null: any of RS256, PS256, ES256, EdDSA.',
+    }),
+    require_signed_request_object: flag(
+      false,
+      'Its authorization requests must come in a signed request object (`request`, RFC 9101 10.5), at /oauth/authorize or /oauth/par; others are refused.',
+    ),
+    dpop_bound_access_tokens: flag(
+      false,
+      'Its token requests must carry a DPoP proof (RFC 9449 5.2): every access token it gets is DPoP-bound; a token request without one is refused.',
+    ),
+    client_credentials_resources: Type.Record(
+      Type.String({ minLength: 1, maxLength: 2048 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }),
+      {
+        default: {},
+        maxProperties: 50,
+        description:
+          'client_credentials tokens for API resources (RFC 8707): each registered resource identifier this client may name as `resource`, with the scopes of that resource it may ask for. {}: none (its tokens are for the management API).',
+      },
+    ),
   },
   'A client.',
   ['client_id'],
@@ -177,6 +204,7 @@ export type ClientConfig = Static<typeof ClientSchema>;
 export type ClientType = ClientConfig['type'];
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 export type ClientJwks = { keys: Record<string, unknown>[] };
+export type RequestObjectAlg = (typeof REQUEST_OBJECT_ALGS)[number];
 export type JwtAlgorithm = ClientConfig['jwt_algorithm'];
 export type ResponseTypeSetting = ClientConfig['response_types'][number];
 export type GrantType = ClientConfig['grant_types'][number];
@@ -264,6 +292,20 @@ const authMethodKeys: Rule<ClientConfig> = (c, add) => {
   });
 };
 
+/** Request objects are verified with the client's registered keys; API resources need client_credentials. */
+const requestObjectsAndResources: Rule<ClientConfig> = (c, add) => {
+  const keyed = (c.jwks !== null && c.jwks !== undefined) || (c.jwks_uri !== null && c.jwks_uri !== undefined);
+  if (c.require_signed_request_object === true && !keyed)
+    add('.require_signed_request_object', 'needs the keys its request objects are signed with (jwks or jwks_uri)');
+  if (typeof c.request_object_signing_alg === 'string' && !keyed)
+    add('.request_object_signing_alg', 'needs the keys its request objects are signed with (jwks or jwks_uri)');
+  const resources = c.client_credentials_resources;
+  if (resources && typeof resources === 'object' && Object.keys(resources).length) {
+    if (!Array.isArray(c.grant_types) || !c.grant_types.includes('client_credentials'))
+      add('.client_credentials_resources', 'needs the client_credentials grant');
+  }
+};
+
 /** The defaults that depend on the client's type (a resource server asks for nothing, a public client needs PKCE). */
 function defaultsFor(raw: Record<string, unknown>): Record<string, unknown> {
   const base: Record<string, unknown> = { ...structuredClone(CLIENT_DEFAULTS) };
@@ -287,6 +329,7 @@ export function validateClient(p: ProblemSink, key: string, raw: unknown): Clien
     resourceServerOnlyIntrospects,
     backchannelOnCallbackOrigin,
     authMethodKeys,
+    requestObjectsAndResources,
   ]);
   if (!c) return null;
   const unique = <T>(xs: T[]): T[] => [...new Set(xs)];

@@ -25,6 +25,8 @@
     'token_endpoint_auth_method',
     'jwks_uri',
     'jwks',
+    'request_object_signing_alg',
+    'client_credentials_resources',
   ];
   var lines = function (v) {
     return v
@@ -143,6 +145,14 @@
         add('jwks', 'The JWK Set must be JSON, such as {"keys": [{"kty": "EC", ...}]}.');
       }
     }
+    var resources = form.elements.client_credentials_resources.value.trim();
+    if (resources) {
+      try {
+        JSON.parse(resources);
+      } catch {
+        add('client_credentials_resources', 'Must be JSON, such as {"https://api.example": ["read"]}.');
+      }
+    }
     if (form.elements.type.value === 'public' && form.elements.jwt_algorithm.value === 'HS256')
       add('jwt_algorithm', 'HS256 needs a client secret: a public client must use RS256, ES256 or EdDSA.');
     return errs;
@@ -208,6 +218,10 @@
       sso: e.sso.checked,
       first_party: e.first_party.checked,
       require_pushed_authorization_requests: e.require_pushed_authorization_requests.checked,
+      require_signed_request_object: e.require_signed_request_object.checked,
+      dpop_bound_access_tokens: e.dpop_bound_access_tokens.checked,
+      request_object_signing_alg: e.request_object_signing_alg.value || null,
+      client_credentials_resources: {},
       logo_uri: e.logo_uri.value.trim() || null,
       client_uri: e.client_uri.value.trim() || null,
       policy_uri: e.policy_uri.value.trim() || null,
@@ -220,6 +234,8 @@
     };
     // check() refused JSON that does not parse before read() is called.
     if (e.jwks.value.trim()) body.jwks = JSON.parse(e.jwks.value.trim());
+    var resources = e.client_credentials_resources.value.trim();
+    if (resources) body.client_credentials_resources = JSON.parse(resources);
     if (body.type === 'public') body.token_endpoint_auth_method = null;
     if (e.scope.value.trim()) body.scope = e.scope.value.trim().replace(/\s+/g, ' ');
     if (body.type === 'confidential') body.pkce_enforced = e.pkce_enforced.checked;
@@ -247,6 +263,11 @@
     e.sso.checked = !!c.sso;
     e.first_party.checked = c.first_party !== false;
     e.require_pushed_authorization_requests.checked = !!c.require_pushed_authorization_requests;
+    e.require_signed_request_object.checked = !!c.require_signed_request_object;
+    e.dpop_bound_access_tokens.checked = !!c.dpop_bound_access_tokens;
+    e.request_object_signing_alg.value = c.request_object_signing_alg || '';
+    var held = c.client_credentials_resources || {};
+    e.client_credentials_resources.value = Object.keys(held).length ? JSON.stringify(held, null, 2) : '';
     ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri'].forEach(function (n) {
       e[n].value = c[n] || '';
     });

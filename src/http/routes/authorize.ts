@@ -2,6 +2,7 @@ import { mustBePushed, pushedParameters } from '../../protocol/par.js';
 import { singleValued } from '../../protocol/params.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceLookup } from '../../resources/service.js';
+import type { RequestObjects } from '../../protocol/authorize/request-object.js';
 import type { WardApp } from '../typed-app.js';
 import {
   authorizePostSchema,
@@ -58,6 +59,8 @@ export interface AuthorizeDeps {
   clients: ClientService;
   /** The API resources a `resource` parameter may name (RFC 8707). */
   resources: ResourceLookup;
+  /** Verifies signed request objects (RFC 9101). */
+  requestObjects: RequestObjects;
   clock: Clock;
   config: WardConfig;
   events: SecurityEvents;
@@ -152,7 +155,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
   async function authorize(req: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) {
     // A pushed request (RFC 9126): its stored parameters, used up, stand for the query's.
     const pushed = await pushedParameters(r, singleValued(query).params);
-    const ar = await validatedRequest(r, pushed ?? query);
+    const ar = await validatedRequest(r, pushed?.params ?? query, pushed?.signed);
     if (!pushed && mustBePushed(ar.client, r.account().require_pushed_authorization_requests))
       throw refuse(
         ar,
@@ -237,9 +240,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     }
     const { handle } = await interactions.start(ar, 'login', browserCookie(req, reply));
     // login_hint (OIDC Core 3.1.2.1): the identifier the relying party knows, prefilled.
-    const hint = (pushed ?? query).login_hint;
-    const prefill = typeof hint === 'string' ? hint.slice(0, 320) : undefined;
-    return loginPage(req, reply, { handle, request: ar }, 200, undefined, prefill);
+    return loginPage(req, reply, { handle, request: ar }, 200, undefined, ar.loginHint);
   }
 
   app.get('/oauth/authorize', { schema: authorizeSchema }, (req, reply) =>

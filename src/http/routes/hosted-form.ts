@@ -12,6 +12,7 @@ import { verifiedFactors } from '../../stepup/factors.js';
 import type { BrowserState, Outcome } from '../../interaction/next-step.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
+import type { RequestObjects } from '../../protocol/authorize/request-object.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
 import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { SecondFactorKeys, SecondFactorType } from '../../stepup/service.js';
@@ -32,6 +33,8 @@ export interface HostedFormDeps {
   clients: ClientService;
   /** The API resources a `resource` parameter may name (RFC 8707). */
   resources: ResourceLookup;
+  /** Verifies signed request objects (RFC 9101) at /oauth/authorize. */
+  requestObjects: RequestObjects;
   config: WardConfig;
   masterKey: Buffer;
   storage: Storage;
@@ -57,11 +60,15 @@ export function sameOriginPost(req: FastifyRequest, issuer: string): boolean {
 
 /** Validates an authorization request; a refusal is thrown with what is known of the request (page or redirect). */
 export async function validatedRequest(
-  r: Pick<HostedFormDeps, 'clients' | 'resources'>,
+  r: Pick<HostedFormDeps, 'clients' | 'resources'> & Partial<Pick<HostedFormDeps, 'requestObjects'>>,
   query: unknown,
+  signed = false,
 ): Promise<AuthorizeRequest> {
   const { params, duplicates } = singleValued(query);
-  const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id), r.resources);
+  const v = await validateAuthorizeRequest(params, duplicates, (id) => r.clients.find(id), r.resources, {
+    requestObjects: r.requestObjects,
+    signed,
+  });
   if (!v.ok) throw v.error.at(v.partial);
   return v.req;
 }

@@ -19,14 +19,15 @@ export interface MetadataDeps {
 /** Discovery and the JWK Set: pre-serialised bodies, short public caching, ETag. */
 export function metadataRoutes(app: WardApp, r: MetadataDeps): void {
   // Pre-serialised: Fastify sends a string as it is (the schema describes it; nothing re-serialises it).
-  // One body per state of the account's registration settings (at most four), built when first asked:
-  // registration_endpoint and client_id_metadata_document_supported follow the settings.
+  // One body per state of the account's registration settings and require_signed_request_object (at
+  // most eight), built when first asked: registration_endpoint, client_id_metadata_document_supported
+  // and require_signed_request_object follow the settings.
   const bodies = new Map<string, string>();
   const document = () => {
-    const reg = r.account().client_registration;
-    const key = `${reg.mode !== 'off'}:${reg.metadata_documents}`;
+    const { client_registration: reg, require_signed_request_object: signedOnly } = r.account();
+    const key = `${reg.mode !== 'off'}:${reg.metadata_documents}:${signedOnly}`;
     let body = bodies.get(key);
-    if (!body) bodies.set(key, (body = JSON.stringify(authorizationServerMetadata(r.config.issuer, reg))));
+    if (!body) bodies.set(key, (body = JSON.stringify(authorizationServerMetadata(r.config.issuer, reg, signedOnly))));
     return body as unknown as Static<(typeof discoverySchema.response)[200]>;
   };
   app.get('/.well-known/openid-configuration', { schema: discoverySchema }, (_req, reply) => {

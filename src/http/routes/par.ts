@@ -16,7 +16,10 @@ export function parRoutes(app: WardApp, r: ParRouteDeps): void {
   app.post('/oauth/par', { schema: parSchema }, async (req, reply) => {
     const params = bodyParams(req);
     await r.limiter('par', req.ip, r.account().rate_limits.token);
-    const out = await pushAuthorizationRequest(r, req.headers.authorization, params);
+    const proof =
+      req.headers.dpop !== undefined ? { header: req.headers.dpop, method: 'POST', path: '/oauth/par' } : undefined;
+    const out = await pushAuthorizationRequest(r, req.headers.authorization, params, proof);
+    if (proof && r.dpop.nonceRequired()) reply.header('DPoP-Nonce', r.dpop.nonce());
     return reply.status(201).header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(out);
   });
   app.route({

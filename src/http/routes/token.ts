@@ -23,6 +23,7 @@ import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TokenIssuer } from '../../protocol/issue-tokens.js';
 import type { BeforeLogin } from '../../protocol/tkn.js';
 import type { Storage } from '../../storage/storage.js';
+import type { ResourceLookup } from '../../resources/service.js';
 import type { DpopVerifier } from '../../protocol/dpop/proof.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -38,6 +39,8 @@ export interface TokenDeps {
   jwtAccessTokens: JwtAccessTokens;
   limiter: Limiter;
   metrics: WardMetrics;
+  /** The API resources a client_credentials token may be for (RFC 8707). */
+  resources: ResourceLookup;
   storage: Storage;
   users: UserService;
   /** The before.login hooks (the password grant is a first factor). */

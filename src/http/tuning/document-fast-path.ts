@@ -44,7 +44,11 @@ export function documentFastPath(r: DocumentFastPathDeps, lifecycle: Lifecycle):
     if (h.origin !== undefined || h['if-none-match'] !== undefined) return false;
     // Discovery names what client registration opens (metadata.ts): the route answers it then.
     const registration = r.account().client_registration;
-    if (url === DISCOVERY && (registration.mode !== 'off' || registration.metadata_documents)) return false;
+    if (
+      url === DISCOVERY &&
+      (registration.mode !== 'off' || registration.metadata_documents || r.account().require_signed_request_object)
+    )
+      return false;
     const start = process.hrtime.bigint();
     const id = requestId(req);
     if (url === JWKS) {

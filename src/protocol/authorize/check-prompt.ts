@@ -65,6 +65,8 @@ export function checkPrompt(ctx: AuthorizeContext): void {
       });
     ctx.req.uiLocales = uiLocales;
   }
+  const loginHint = ctx.params.login_hint;
+  if (typeof loginHint === 'string' && loginHint !== '') ctx.req.loginHint = loginHint.slice(0, 320);
   const hint = ctx.params.id_token_hint;
   if (hint !== undefined && hint !== '') {
     if (typeof hint !== 'string' || hint.length > 8192)

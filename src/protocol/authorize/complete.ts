@@ -1,5 +1,6 @@
 import { randomId, randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
+import { bindCode } from '../dpop/code-binding.js';
 import type { User } from '../../storage/sql/users.js';
 import type { AuthorizeRequest } from './request.js';
 import type { AccountSettings } from '../../config/types.js';
@@ -83,6 +84,16 @@ export async function issueAuthorization(
       req.responseType === 'messenger_code'
         ? Math.min(account.authorization_code_ttl, 300)
         : account.authorization_code_ttl;
+    const expiresAt = now + ttl * 1000;
+    // Bound first (RFC 9449 10): the code never exists without its key.
+    if (req.dpopJkt)
+      await bindCode(r.storage, {
+        codeDigest: sha256(code),
+        clientId: req.client.client_id,
+        jkt: req.dpopJkt,
+        expiresAt,
+        now,
+      });
     await r.storage.codes.insertWithGrant(grant, {
       code_digest: sha256(code),
       client_id: req.client.client_id,
@@ -95,7 +106,7 @@ export async function issueAuthorization(
       auth_time: auth.authTime,
       amr: grant.amr,
       grant_id: grant.id,
-      expires_at: now + ttl * 1000,
+      expires_at: expiresAt,
       consumed_at: null,
       created_at: now,
       resource: grant.resource,

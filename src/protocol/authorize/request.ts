@@ -1,5 +1,7 @@
 import type { Client } from '../../clients/service.js';
 import type { ApiResource, ResourceLookup } from '../../resources/service.js';
+import type { WardError } from '../../errors/ward-error.js';
+import type { RequestObjects } from './request-object.js';
 
 export type ResponseType = 'code' | 'token' | 'messenger_code' | 'id_token' | 'code id_token';
 export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'web_message';
@@ -19,6 +21,8 @@ export interface AuthorizeRequest {
   state?: string;
   nonce?: string;
   codeChallenge?: string;
+  /** dpop_jkt (RFC 9449 10): the thumbprint of the DPoP key the code must be redeemed with. */
+  dpopJkt?: string;
   prompt?: 'none' | 'login';
   /** prompt=consent (a third-party client only): the consent page is shown even if already granted. */
   promptConsent?: boolean;
@@ -29,6 +33,8 @@ export interface AuthorizeRequest {
   uiLocales?: string;
   tkn?: string;
   idTokenHint?: string;
+  /** OIDC login_hint: the identifier the relying party knows (the login page prefills it). */
+  loginHint?: string;
   /**
    * A device's sign-in (RFC 8628, /device): the id of its device authorization request. It has no
    * redirect: its approval page is always shown, and its end is a page saying the device may go on.
@@ -45,4 +51,10 @@ export interface AuthorizeContext {
   resources: ResourceLookup;
   /** The resource named by the request, once checkResource found it (checkScope reads its scopes). */
   resource?: ApiResource | null;
+  /** Verifies request objects (RFC 9101); absent: `request` is request_not_supported. */
+  requestObjects?: RequestObjects;
+  /** The parameters came from a verified request object (here, or when pushed to /oauth/par). */
+  signed?: boolean;
+  /** A refused request object, thrown once the redirect_uri is trusted. */
+  deferred?: WardError;
 }

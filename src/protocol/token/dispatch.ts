@@ -10,7 +10,7 @@ import { deviceCodeGrant } from './grant-device-code.js';
 import { refreshTokenGrant } from './grant-refresh-token.js';
 import { passwordGrant, type GrantContext } from './grant-password.js';
 import { bindingIssuer, tokenRequestKey } from '../dpop/token-endpoint.js';
-import type { DpopVerifier } from '../dpop/proof.js';
+import { type DpopVerifier, proofError } from '../dpop/proof.js';
 
 /** What the token endpoint and its grants read. */
 type TokenDeps = Parameters<typeof authorizationCodeGrant>[0] &
@@ -62,5 +62,8 @@ export async function tokenEndpoint(
     throw unauthorizedClient(`This client may not use the ${grantType} grant`);
   // DPoP (RFC 9449 5): with a proof, the access token is bound to its key.
   const dpopJkt = await tokenRequestKey(r, context.dpop);
+  // RFC 9449 5.2: a client registered with dpop_bound_access_tokens sends a proof every time.
+  if (dpopJkt === null && auth.client.dpop_bound_access_tokens)
+    throw proofError('token', 'This client must send a DPoP proof with its token requests (dpop_bound_access_tokens)');
   return grant(bindingIssuer(r, dpopJkt), auth, params, { ...context, dpopJkt });
 }

@@ -7,6 +7,8 @@ import { requiredStr, type Params } from '../params.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { pkceMatches } from './pkce.js';
+import { checkCodeKey } from '../dpop/code-binding.js';
+import type { GrantContext } from './grant-password.js';
 import { checkGrantTarget } from '../resource-indicator.js';
 import { MESSENGER_BASES, MESSENGER_BINDING } from '../authorize/messenger.js';
 import type { SecurityEvents } from '../../audit/events.js';
@@ -43,6 +45,7 @@ export async function authorizationCodeGrant(
   r: GrantAuthorizationCodeDeps,
   auth: AuthenticatedClient,
   params: Params,
+  context: Pick<GrantContext, 'dpopJkt'> = {},
 ): Promise<TokenResponse> {
   // A missing parameter is invalid_request (RFC 6749 5.2); a wrong code is invalid_grant.
   const code = requiredStr(params, 'code', 4096);
@@ -70,6 +73,7 @@ export async function authorizationCodeGrant(
   const redirectUri = params.redirect_uri ?? null;
   if (row.expires_at <= now || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_CODE);
   if (!redirectMatches(row.redirect_uri, redirectUri)) throw invalidGrant(BAD_CODE);
+  await checkCodeKey(r.storage, digest, context.dpopJkt, now);
   if (!pkceMatches(row.code_challenge, params.code_verifier)) {
     await r.events.emit('pkce.failed', { client_id: row.client_id }, 'PKCE verification failed: code burned', 'warn');
     throw new WardError('invalidCodeVerifier');

@@ -1,5 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ClientJwks, ClientType, JwtAlgorithm, TokenEndpointAuthMethod } from '../../config/types.js';
+import type {
+  ClientJwks,
+  ClientType,
+  JwtAlgorithm,
+  RequestObjectAlg,
+  TokenEndpointAuthMethod,
+} from '../../config/types.js';
 import type { ClientsTable, Database } from '../schema.js';
 import { bool, int } from './errors.js';
 
@@ -46,6 +52,14 @@ export interface ClientRecord {
   jwks_uri: string | null;
   /** Its authorization requests are pushed first (RFC 9126) or refused. */
   require_pushed_authorization_requests: boolean;
+  /** The one algorithm its request objects (RFC 9101) may use; null: any of Ward's. */
+  request_object_signing_alg: RequestObjectAlg | null;
+  /** Its authorization requests must come in a signed request object (RFC 9101 10.5). */
+  require_signed_request_object: boolean;
+  /** Its token requests must carry a DPoP proof (RFC 9449 5.2). */
+  dpop_bound_access_tokens: boolean;
+  /** The API resources (identifier -> scopes) its client_credentials tokens may be for (RFC 8707). */
+  client_credentials_resources: Record<string, string[]>;
   created_at: number;
   updated_at: number;
 }
@@ -73,6 +87,13 @@ const toClient = (r: Selectable<ClientsTable>): ClientRecord => ({
   jwks: r.jwks ? (JSON.parse(r.jwks) as ClientJwks) : null,
   jwks_uri: r.jwks_uri ?? null,
   require_pushed_authorization_requests: bool(r.require_pushed_authorization_requests ?? 0),
+  // Rows written before migration 046 (or by a release before it) have none of these.
+  request_object_signing_alg: (r.request_object_signing_alg ?? null) as RequestObjectAlg | null,
+  require_signed_request_object: bool(r.require_signed_request_object ?? 0),
+  dpop_bound_access_tokens: bool(r.dpop_bound_access_tokens ?? 0),
+  client_credentials_resources: r.client_credentials_resources
+    ? (JSON.parse(r.client_credentials_resources) as Record<string, string[]>)
+    : {},
 });
 
 const toRow = (c: ClientRecord) => ({
@@ -91,6 +112,11 @@ const toRow = (c: ClientRecord) => ({
   first_party: int(c.first_party),
   jwks: c.jwks ? JSON.stringify(c.jwks) : null,
   require_pushed_authorization_requests: int(c.require_pushed_authorization_requests),
+  require_signed_request_object: int(c.require_signed_request_object),
+  dpop_bound_access_tokens: int(c.dpop_bound_access_tokens),
+  client_credentials_resources: Object.keys(c.client_credentials_resources).length
+    ? JSON.stringify(c.client_credentials_resources)
+    : null,
 });
 
 export function clientsRepo(db: Kysely<Database>) {

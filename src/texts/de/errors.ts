@@ -137,6 +137,7 @@ export const errors: Texts['errors'] = {
   authorizeRequestNotSupported: 'Der Parameter request wird nicht unterstützt.',
   authorizeRequestUriNotSupported: 'Der Parameter request_uri wird nicht unterstützt.',
   authorizeInvalidRequestUri: 'Die request_uri ist unbekannt, abgelaufen oder bereits verwendet.',
+  authorizeInvalidRequestObject: 'Das Anfrageobjekt ist ungültig oder konnte nicht geprüft werden.',
   authorizeConsentRequired: 'Dieser Server hat keine Einwilligungsseite.',
   authorizeAccountSelectionRequired: 'Dieser Server hat keine Seite zur Kontoauswahl.',
   authorizeAccessDenied: 'Der Zugriff wurde verweigert.',

@@ -119,6 +119,7 @@ export const errors = {
   authorizeRequestNotSupported: 'The request parameter (a request object) is not supported',
   authorizeRequestUriNotSupported: 'The request_uri parameter is not supported',
   authorizeInvalidRequestUri: 'The request_uri is unknown, expired or already used',
+  authorizeInvalidRequestObject: 'The request object is invalid or could not be verified',
   authorizeConsentRequired: 'prompt=consent is not supported (no such screen)',
   authorizeAccountSelectionRequired: 'prompt=select_account is not supported (no such screen)',
   authorizeAccessDenied: 'The access was denied',

@@ -131,6 +131,7 @@ export const errors: Texts['errors'] = {
   authorizeRequestNotSupported: 'El parámetro request no es compatible.',
   authorizeRequestUriNotSupported: 'El parámetro request_uri no es compatible.',
   authorizeInvalidRequestUri: 'El request_uri es desconocido, ha caducado o ya se usó.',
+  authorizeInvalidRequestObject: 'El objeto de solicitud no es válido o no se pudo verificar.',
   authorizeConsentRequired: 'Este servidor no tiene pantalla de consentimiento.',
   authorizeAccountSelectionRequired: 'Este servidor no tiene pantalla de selección de cuenta.',
   authorizeAccessDenied: 'Se ha denegado el acceso.',

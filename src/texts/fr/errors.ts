@@ -127,6 +127,7 @@ export const errors: Texts['errors'] = {
   authorizeRequestNotSupported: "Le paramètre request n'est pas pris en charge.",
   authorizeRequestUriNotSupported: "Le paramètre request_uri n'est pas pris en charge.",
   authorizeInvalidRequestUri: 'Le request_uri est inconnu, expiré ou déjà utilisé.',
+  authorizeInvalidRequestObject: "L'objet de requête est invalide ou n'a pas pu être vérifié.",
   authorizeConsentRequired: "Ce serveur n'a pas d'écran de consentement.",
   authorizeAccountSelectionRequired: "Ce serveur n'a pas d'écran de choix de compte.",
   authorizeAccessDenied: "L'accès a été refusé.",

@@ -23,6 +23,10 @@ export const authorizeSchema = {
     login_hint: 'string: prefills the login page',
     ui_locales: 'string: the language of the pages',
     tkn: 'string: a tkn of the password login or signup',
+    request:
+      "string: a signed request object (RFC 9101) holding the request's parameters, signed with the client's registered keys; only its parameters are used",
+    request_uri: 'string: the urn:ietf:params:oauth:request_uri:… of a request pushed to /oauth/par (RFC 9126)',
+    dpop_jkt: 'string: the JWK SHA-256 thumbprint of the DPoP key the code must be redeemed with (RFC 9449 10)',
     provider: 'string: go straight to this social provider',
     id_token:
       "string: with provider, an id_token the browser got from that OpenID Connect provider (Google One Tap, the Core SDK's loginWithIdToken); nonce is then the one whose SHA-256 it carries",

@@ -13,6 +13,9 @@ export const parSchema = {
     code_challenge: 'string: as at /oauth/authorize (PKCE)',
     code_challenge_method: 'string: S256',
     nonce: 'string: as at /oauth/authorize',
+    resource: 'string: as at /oauth/authorize',
+    request: 'string: a signed request object (RFC 9101) holding the parameters instead',
+    dpop_jkt: 'string: as at /oauth/authorize (or send a DPoP proof: the code is bound to its key)',
   }),
   response: {
     201: answer({

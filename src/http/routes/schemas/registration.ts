@@ -9,6 +9,10 @@ const METADATA = {
   jwks: 'object: private_key_jwt: the public keys (a JWK Set), or',
   jwks_uri: 'string: private_key_jwt: where the JWK Set is fetched (https)',
   require_pushed_authorization_requests: 'boolean: its authorization requests must be pushed (RFC 9126)',
+  request_object_signing_alg:
+    'string: RS256, PS256, ES256 or EdDSA, the one algorithm of its request objects (RFC 9101; needs jwks or jwks_uri)',
+  require_signed_request_object: 'boolean: its authorization requests come in a signed request object (RFC 9101)',
+  dpop_bound_access_tokens: 'boolean: its token requests carry a DPoP proof (RFC 9449 5.2)',
   grant_types: 'array: authorization_code (required), refresh_token',
   response_types: 'array: code',
   client_name: 'string: the name users see on the consent page',
