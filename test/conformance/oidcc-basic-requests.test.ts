@@ -174,18 +174,20 @@ for (const engine of engines()) {
       });
     });
 
-    describe('oidcc-request-uri-unsigned / oidcc-unsigned-request-object (as discovery says today)', () => {
+    describe('oidcc-request-uri-unsigned / oidcc-unsigned-request-object (as discovery says)', () => {
       const object = () =>
         `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(
           JSON.stringify({ client_id: 'rp', response_type: 'code', redirect_uri: suite.redirectUri, scope: 'openid' }),
         ).toString('base64url')}.`;
-      it('request: request_not_supported when discovery says so, else the request works', async (t) => {
-        if (meta.request_parameter_supported !== false) return t.skip('request objects are advertised');
+      it('request: an unsigned object is refused, as the advertised algorithms (no none) say', async () => {
+        // Signed objects are proved by test/protocol/authorize/request-object.test.ts.
+        assert.equal(meta.request_parameter_supported, true);
+        assert.ok(!meta.request_object_signing_alg_values_supported?.includes('none'));
         const res = await suite.ward.fetch(authorize({ state: 'st-ro', request: object() }));
-        assert.equal(callbackError(res, 'st-ro'), 'request_not_supported');
+        assert.equal(callbackError(res, 'st-ro'), 'invalid_request_object');
       });
-      it('request_uri: request_uri_not_supported when discovery says so', async (t) => {
-        if (meta.request_uri_parameter_supported !== false) return t.skip('request_uri is advertised');
+      it('request_uri: request_uri_not_supported, as discovery says', async () => {
+        assert.equal(meta.request_uri_parameter_supported, false);
         const res = await suite.ward.fetch(authorize({ state: 'st-ru', request_uri: 'https://rp.example/ro.jwt' }));
         assert.equal(callbackError(res, 'st-ru'), 'request_uri_not_supported');
       });

@@ -90,6 +90,12 @@ for (const engine of engines()) {
       await expectError(await redeem(await bound(), 'spa'), 400, 'invalid_grant');
       await expectError(await redeem(await bound(), 'spa', other), 400, 'invalid_grant');
       await dpopTokens(await redeem(await bound(), 'spa', key));
+      // A bound code's value is marked (only those look for a binding): without the mark it is no code.
+      const marked = await bound();
+      const unmarked = { ...marked, code: marked.code.replace(/\.k$/, '') };
+      assert.notEqual(unmarked.code, marked.code, 'a bound code carries the mark');
+      await expectError(await redeem(unmarked, 'spa'), 400, 'invalid_grant');
+      await dpopTokens(await redeem(marked, 'spa', key));
     });
 
     it('dpop_jkt survives the hosted login page', async () => {

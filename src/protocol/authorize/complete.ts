@@ -1,6 +1,6 @@
 import { randomId, randomToken } from '../../lib/random.js';
 import { sha256 } from '../../lib/secrets.js';
-import { bindCode } from '../dpop/code-binding.js';
+import { bindCode, codeValue } from '../dpop/code-binding.js';
 import type { User } from '../../storage/sql/users.js';
 import type { AuthorizeRequest } from './request.js';
 import type { AccountSettings } from '../../config/types.js';
@@ -78,7 +78,7 @@ export async function issueAuthorization(
     return { id_token: await idToken() };
   }
   if (req.responseType === 'code' || req.responseType === 'messenger_code' || req.responseType === 'code id_token') {
-    const code = randomToken(32);
+    const code = codeValue(randomToken(32), !!req.dpopJkt);
     // A Messenger code lives at most 5 minutes, like the account_linking_token it answers.
     const ttl =
       req.responseType === 'messenger_code'

@@ -2,12 +2,21 @@
 // code will be redeemed with. The binding is kept beside the code, in the single-use store (kind
 // code_dpop_jkt, keyed by a digest of the code's digest, the thumbprint as payload, living as long as
 // the code), written before the code so no code exists unbound; the token request's proof must be made
-// with that key, else invalid_grant (the code is burned anyway: it was consumed first).
+// with that key, else invalid_grant (the code is burned anyway: it was consumed first). A bound code's
+// value is marked, so redeeming any other code reads nothing more.
 import { hash } from 'node:crypto';
 import { invalidGrant } from '../../errors/refusals.js';
 import type { Storage } from '../../storage/storage.js';
 
 const KIND = 'code_dpop_jkt';
+/**
+ * The end of a bound code's value: only such codes look for a binding at redemption (the others cost
+ * no read). The code's digest covers it, so it cannot be taken off a bound code.
+ */
+const BOUND = '.k';
+
+/** A new code's value: `random`, marked when it is bound to a DPoP key. */
+export const codeValue = (random: string, bound: boolean): string => (bound ? `${random}${BOUND}` : random);
 const digestOf = (codeDigest: string) => hash('sha256', `code-dpop-jkt:${codeDigest}`, 'hex');
 
 /** A JWK SHA-256 thumbprint (RFC 7638), base64url: what dpop_jkt must be. */
@@ -36,7 +45,9 @@ export async function checkCodeKey(
   codeDigest: string,
   proofJkt: string | null | undefined,
   now: number,
+  code: string,
 ): Promise<void> {
+  if (!code.endsWith(BOUND)) return;
   const bound = await storage.oneTime.consume(KIND, digestOf(codeDigest), now);
   if (bound.state !== 'ok') return;
   if (proofJkt !== bound.row.payload)

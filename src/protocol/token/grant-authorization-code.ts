@@ -73,7 +73,7 @@ export async function authorizationCodeGrant(
   const redirectUri = params.redirect_uri ?? null;
   if (row.expires_at <= now || row.client_id !== auth.client.client_id) throw invalidGrant(BAD_CODE);
   if (!redirectMatches(row.redirect_uri, redirectUri)) throw invalidGrant(BAD_CODE);
-  await checkCodeKey(r.storage, digest, context.dpopJkt, now);
+  await checkCodeKey(r.storage, digest, context.dpopJkt, now, code);
   if (!pkceMatches(row.code_challenge, params.code_verifier)) {
     await r.events.emit('pkce.failed', { client_id: row.client_id }, 'PKCE verification failed: code burned', 'warn');
     throw new WardError('invalidCodeVerifier');
