@@ -37,6 +37,8 @@ import * as m033 from './migrations/033-step-up-actions.js';
 import * as m034 from './migrations/034-code-step-up-actions.js';
 import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
+import * as m042 from './migrations/042-user-consents.js';
+import * as m043 from './migrations/043-user-consent-history.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
 import { survivingOutages } from './pg-faults.js';
@@ -179,6 +181,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '034-code-step-up-actions': m034,
   '039-grant-dpop-keys': m039,
   '040-user-custom-identifiers': m040,
+  '042-user-consents': m042,
+  '043-user-consent-history': m043,
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
 };

@@ -9,6 +9,18 @@ export const userinfoSchema = {
       sub: Type.String(),
       id: Type.String(),
       custom_fields: Type.Record(Type.String(), Type.Unknown()),
+      consents: Type.Record(
+        Type.String(),
+        answer({
+          granted: Type.Boolean(),
+          date: Type.String(),
+          consent_version: answer({ version_id: Type.Integer(), language: Type.String() }),
+          consent_type: Type.String(),
+          waiting_double_accept: Type.Boolean(),
+          reporter: Type.String({ description: 'end_user, managed (an administrator) or import' }),
+        }),
+        { description: "the user's consents to the account's consent definitions (with the profile scope)" },
+      ),
       identities: Type.Array(
         answer({
           id: Type.String(),
@@ -36,6 +48,7 @@ export const updateProfileSchema = {
     zoneinfo: 'string: a time zone name such as Europe/Paris',
     address: 'object: formatted, street_address, locality, region, postal_code, country',
     custom_fields: "object: the account's custom fields the user may write",
+    consents: 'object: consents by key, each {granted, consent_version?: {version_id, language}}',
     redirect_url: 'string: accepted for the SDK; no email changes here, so nothing is sent to it',
   }),
 };
