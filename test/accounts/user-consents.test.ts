@@ -12,7 +12,8 @@ import { envelopeSchema } from '../../src/webhooks/catalog.js';
 import { engines } from '../helpers/databases.js';
 import { api } from '../helpers/management.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { location, tokenRequest } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, tokenRequest } from '../helpers/oauth.js';
+import { Browser } from '../helpers/browser.js';
 import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
 import { deliverUntil, verify } from '../webhooks/manager.js';
 import { Receiver } from '../webhooks/receiver.js';
@@ -71,6 +72,7 @@ for (const engine of engines())
           rate_limits: { signup: { limit: null }, login: { limit: null }, token: { limit: null } },
         },
         clients: [
+          PUBLIC_CLIENT,
           {
             client_id: 'shop-web',
             name: 'Shop',
@@ -281,5 +283,48 @@ for (const engine of engines())
       assert.ok(!(config as { consents: Array<{ key: string }> }).consents.some((c) => c.key === 'sms_offers'));
       const audit = await m.ward.registry.storage.audit.list({ target: 'consent_definition:sms_offers', limit: 10 });
       assert.equal(audit.length, 2);
+    });
+
+    it('the hosted signup page shows a checkbox per consent and enforces the required ones', async () => {
+      const browser = new Browser(m.ward);
+      const pkce = pkcePair();
+      const login = await browser.get(
+        authorizeUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          redirect_uri: 'https://app.example/cb',
+          scope: 'openid email profile',
+          state: 'st',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+          ui_locales: 'fr',
+        }),
+      );
+      const href = /href="(\/oauth\/authorize\/signup\?interaction=[^"]+)"/.exec(await login.text())![1]!;
+      const html = await (await browser.get(href.replace(/&amp;/g, '&'))).text();
+      assert.match(html, /type="checkbox" id="consent_terms" name="consent_terms" value="1" required/);
+      assert.match(html, /Conditions d&#39;utilisation|Conditions d'utilisation/);
+      assert.match(html, /id="consent_newsletter"/);
+      assert.doesNotMatch(html, /consent_old_offers/, 'an archived definition is not offered');
+      const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!;
+      const email = newEmail();
+      const form = { interaction: hidden(html, 'interaction'), csrf: hidden(html, 'csrf'), email, password: PASSWORD };
+      const refused = await browser.postForm('/oauth/authorize/signup', { ...form, consent_newsletter: '1' });
+      assert.equal(refused.status, 400);
+      const again = await refused.text();
+      assert.match(again, /id="consent_newsletter" name="consent_newsletter" value="1" checked/, 'kept checked');
+      assert.equal(await m.ward.registry.storage.users.findByEmail(email), undefined);
+      const done = await browser.postForm('/oauth/authorize/signup', {
+        ...form,
+        csrf: hidden(again, 'csrf'),
+        consent_terms: '1',
+      });
+      assert.ok(done.status === 302 || done.status === 303, `${done.status}`);
+      const user = (await m.ward.registry.storage.users.findByEmail(email))!;
+      const stored = await m.ward.registry.storage.userConsents.ofUser(user.id);
+      assert.deepEqual(
+        stored.map((c) => [c.key, c.granted, c.version_id, c.language, c.reporter]),
+        [['terms', true, 2, 'fr', 'end_user']],
+      );
     });
   });
