@@ -49,6 +49,27 @@ function historyId(at: number): string {
   return `${at.toString(36).padStart(9, '0')}${lastSeq.toString(36).padStart(11, '0')}${randomId().slice(0, 8)}`;
 }
 
+/** One consent of an imported user: the state the import names, at its own date (else now). */
+export type ImportedConsent = ConsentInput & { at?: number };
+
+/**
+ * Writes an import's consents as given (reporter `import`: a double opt-in is taken as already
+ * confirmed), each kept in the history; no audit row each (the import's own `users.imported` says it).
+ */
+export async function storeImportedConsents(
+  tx: Pick<Repos, 'userConsents'>,
+  userId: string,
+  consents: readonly ImportedConsent[],
+  now: number,
+): Promise<void> {
+  for (const { at, ...c } of consents)
+    await tx.userConsents.put(
+      userId,
+      { ...c, waiting_double_accept: false, reporter: 'import', at: at ?? now },
+      historyId(at ?? now),
+    );
+}
+
 /**
  * Users' consents: stored with every change kept (history), audited as `user.consents_changed` (a
  * webhook event) in the change's transaction; a double opt-in grant waits (`waiting_double_accept`)

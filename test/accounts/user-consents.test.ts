@@ -108,7 +108,8 @@ for (const engine of engines())
         client_id: 'ops',
         client_secret: SECRET,
       });
-      return api(m.ward, ((await res.json()) as { access_token: string }).access_token);
+      const token = ((await res.json()) as { access_token: string }).access_token;
+      return { ...api(m.ward, token), token: `Bearer ${token}` };
     };
     const consentsOf = async (accessToken: string) =>
       (
@@ -283,6 +284,14 @@ for (const engine of engines())
       assert.ok(!(config as { consents: Array<{ key: string }> }).consents.some((c) => c.key === 'sms_offers'));
       const audit = await m.ward.registry.storage.audit.list({ target: 'consent_definition:sms_offers', limit: 10 });
       assert.equal(audit.length, 2);
+      const spec = (await (await m.ward.fetch('/api/v1/openapi.json')).json()) as { paths: Record<string, unknown> };
+      for (const path of ['/api/v1/consent-definitions', '/api/v1/consent-definitions/{key}'])
+        assert.ok(spec.paths[path], path);
+      assert.ok(spec.paths['/api/v1/users/{userId}/profile-consents']);
+      const pub = (await (await m.ward.fetch('/identity/v1/openapi.json')).json()) as {
+        paths: Record<string, unknown>;
+      };
+      assert.ok(pub.paths['/identity/v1/user-consents/confirm'], 'the link in the public API description');
     });
 
     it('the hosted signup page shows a checkbox per consent and enforces the required ones', async () => {
@@ -326,5 +335,41 @@ for (const engine of engines())
         stored.map((c) => [c.key, c.granted, c.version_id, c.language, c.reporter]),
         [['terms', true, 2, 'fr', 'end_user']],
       );
+    });
+
+    it('a bulk import writes consents as given, reporter import, at their date', async () => {
+      const made = await admin();
+      const email = newEmail();
+      const lines = [
+        {
+          email,
+          consents: {
+            terms: {
+              granted: true,
+              date: '2024-05-01T10:00:00.000Z',
+              consent_version: { version_id: 1, language: 'en' },
+            },
+            newsletter: { granted: true },
+          },
+        },
+        { email: newEmail(), consents: { nope: { granted: true } } },
+      ];
+      const res = await m.ward.fetch('/api/v1/users/import', {
+        method: 'POST',
+        headers: { authorization: made.token, 'content-type': 'application/x-ndjson' },
+        body: lines.map((l) => JSON.stringify(l)).join('\n'),
+      });
+      const report = (await res.json()) as { created: number; refused: number; results: Array<{ message?: string }> };
+      assert.equal(res.status, 200, JSON.stringify(report));
+      assert.equal(report.created, 1);
+      assert.equal(report.refused, 1);
+      assert.match(JSON.stringify(report.results), /consents\.nope is not a consent of this account/);
+      const user = (await m.ward.registry.storage.users.findByEmail(email))!;
+      const listed = await made.get(`/api/v1/users/${user.id}/profile-consents`);
+      assert.equal(listed.body.consents.terms.date, '2024-05-01T10:00:00.000Z');
+      assert.equal(listed.body.consents.terms.reporter, 'import');
+      assert.equal(listed.body.consents.newsletter.granted, true, 'an imported double opt-in is taken as confirmed');
+      assert.equal(listed.body.consents.newsletter.waiting_double_accept, false);
+      assert.equal(listed.body.history.length, 2);
     });
   });
