@@ -89,6 +89,17 @@ export function createConsentChanges(deps: {
   /** Writes one consent's new state and its history row. */
   const put = (tx: Repos, userId: string, c: StoredUserConsent) => tx.userConsents.put(userId, c, historyId(c.at));
 
+  /** The consent a link would confirm, without using it, or undefined. */
+  async function peek(token: string): Promise<{ title: string } | undefined> {
+    const row = await storage.oneTime.find(CONFIRM_KIND, sha256(token));
+    if (!row || row.consumed_at !== null || row.expires_at <= clock.now()) return undefined;
+    const p = JSON.parse(row.payload) as { key: string; version_id: number; language: string };
+    const d = definition(p.key);
+    if (!d) return undefined;
+    const version = d.versions.find((v) => v.version_id === p.version_id) ?? currentVersion(d);
+    return { title: textIn(version, p.language).title };
+  }
+
   return {
     /** Validates `consents` against the account's definitions (throws a 400, nothing stored). */
     read: (raw: unknown, at: string): ConsentInput[] => readConsents(raw, deps.account().consents, at),
@@ -182,19 +193,11 @@ export function createConsentChanges(deps: {
     },
 
     /** The consent a link would confirm, without using it (the page before its button), or undefined. */
-    async peek(token: string): Promise<{ title: string } | undefined> {
-      const row = await storage.oneTime.find(CONFIRM_KIND, sha256(token));
-      if (!row || row.consumed_at !== null || row.expires_at <= clock.now()) return undefined;
-      const p = JSON.parse(row.payload) as { key: string; version_id: number; language: string };
-      const d = definition(p.key);
-      if (!d) return undefined;
-      const version = d.versions.find((v) => v.version_id === p.version_id) ?? currentVersion(d);
-      return { title: textIn(version, p.language).title };
-    },
+    peek,
 
     /** Follows a double opt-in link: grants the consent it waits for (once). */
     async confirm(token: string, ip: string | null): Promise<{ title: string }> {
-      const shown = await this.peek(token);
+      const shown = await peek(token);
       if (!shown) throw new WardError('consentConfirmationInvalid');
       await storage.transaction(async (tx) => {
         const used = await tx.oneTime.consume(CONFIRM_KIND, sha256(token), clock.now());

@@ -61,7 +61,7 @@ export function settingsRoutes(r: SettingsRoutesDeps): ManagementRoute[] {
       audit: 'settings.updated',
       summary:
         'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, ' +
-        'self-service, passwordless, custom fields, social signup)',
+        'self-service, passwordless, custom fields, consent definitions, social signup)',
       body: apiSchema(AccountSchema, { input: true, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
       handler: async ({ actor, body }) =>
