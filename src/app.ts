@@ -1,3 +1,4 @@
+import { consentConfirmationRoutes } from './http/routes/consent-confirmation.js';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
@@ -145,6 +146,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   userConsentRoutes(app, r);
   accountLeaveApiRoutes(app, r);
   selfServiceRoutes(app, r);
+  consentConfirmationRoutes(app, r);
   accountRoutes(app, r);
   passwordlessRoutes(app, r, signIn);
   customTokenRoutes(app, r, signIn);

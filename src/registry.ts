@@ -30,6 +30,7 @@ import {
 import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { createProfileService } from './accounts/profiles.js';
+import { createConsentChanges } from './accounts/consent-changes.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService, type ClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
@@ -307,7 +308,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const hookCaller = createHookCaller({ storage, clock, log, masterKey: master.key, outbound: targetOutbound });
   hookCallerRef = hookCaller;
   const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
+  // Users' consents to the account's consent definitions (not OAuth client consents).
+  const consentChanges = createConsentChanges({ storage, clock, account, issuer: config.issuer, delivery, background });
   const users = createUserService({
+    consents: consentChanges,
     storage,
     clock,
     account,
@@ -482,6 +486,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     }),
     users,
     profiles: createProfileService({ storage, clock, account }),
+    consentChanges,
     sessions,
     verification,
     events,

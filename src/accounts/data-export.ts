@@ -6,6 +6,7 @@
  * period. No secret, hash, digest or key material: what the user gave and what happened. The
  * management API's export of one user and the account page's "Download my data" both answer it.
  */
+import { consentsView, historyView } from './user-consents.js';
 import type { SignInProtection } from './sign-in-protection.js';
 import { keysOfUser } from './sign-in-protection.js';
 import { maskDestination } from '../integrations/delivery.js';
@@ -58,6 +59,11 @@ export async function exportUser(
     storage.consents.listForUser(u.id),
     storage.accountDeletions.find(u.id),
     storage.customIdentifiers.ofUser(u.id),
+  ]);
+  // The user's consents to the account's consent definitions (a newsletter), and every change of them.
+  const [profileConsents, consentHistory] = await Promise.all([
+    storage.userConsents.ofUser(u.id),
+    storage.userConsents.history(u.id),
   ]);
   const clients = new Map<string, { client_id: string; name: string | null; grants: unknown[] }>();
   for (const g of grants) {
@@ -118,6 +124,8 @@ export async function exportUser(
       created_at: iso(c.created_at),
       updated_at: iso(c.updated_at),
     })),
+    profile_consents: consentsView(profileConsents),
+    profile_consent_history: consentHistory.map(historyView),
     pending_deletion: deletion ? { requested_at: iso(deletion.requested_at), due_at: iso(deletion.due_at) } : null,
     sign_in_protection: { ...signIn, blocked_until: iso(signIn.blocked_until) },
     audit_events: [...events.values()]

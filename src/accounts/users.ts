@@ -16,6 +16,8 @@ import { enforcePasswordPolicy } from './password-policy.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { accountKey, createSignInProtection, identifierKey } from './sign-in-protection.js';
 import { applyProfile, readProfile, touchesProfile, type ProfileChange } from './profile.js';
+import type { ConsentChanges } from './consent-changes.js';
+import type { ConsentInput } from './user-consents.js';
 
 export interface SignupData {
   [key: string]: unknown;
@@ -46,6 +48,8 @@ export interface PasswordlessProfile {
   family_name: string | null;
   /** The other profile claims and custom fields of the signup, validated. */
   extra?: ProfileChange;
+  /** The consents given with it, validated. */
+  consents?: ConsentInput[];
 }
 
 /** What signup's data reads itself (the identifiers and the password), beside the profile fields. */
@@ -53,22 +57,29 @@ const SIGNUP_KEYS = ['email', 'phone_number', 'password', 'custom_identifier'];
 
 /**
  * The profile fields of a signup, validated by the account's rules (required custom fields included).
- * `consents`: the Core SDK's signup may carry them; Ward declares none (/identity/v1/config lists
- * `consents: []`), so an empty object is nothing and any consent given is refused, never dropped.
+ * `consents` are the user consents' own (consent-changes.ts), read apart.
  */
 function signupProfile(data: SignupData, field: string, account: AccountSettings, byAdministrator = false) {
-  const { consents, ...rest } = data;
-  const none =
-    consents === undefined || (typeof consents === 'object' && consents !== null && !Object.keys(consents).length);
+  const { consents: _consents, ...rest } = data;
   return readProfile(rest, {
     customFields: account.custom_fields,
     writer: byAdministrator ? 'admin' : 'user',
     prefix: field,
     mode: byAdministrator ? 'update' : 'create',
     ignore: SIGNUP_KEYS,
-    errors: none ? [] : [{ field: `${field}.consents`, message: 'this account declares no consents', code: 'invalid' }],
   });
 }
+
+/** The consents of a signup: each known and active; by the user, every required one granted. */
+function signupConsents(data: SignupData, field: string, consents: SignupConsents | undefined, byUser: boolean) {
+  if (!consents) return [];
+  const given = consents.read(data.consents, `${field}.consents`);
+  if (byUser) consents.require(given, `${field}.consents`);
+  return given;
+}
+
+/** What a signup uses of users' consents (consent-changes.ts). */
+export type SignupConsents = Pick<ConsentChanges, 'read' | 'require' | 'store' | 'sendConfirmations'>;
 
 /**
  * Where a new user comes from, for the before.signup hooks: a sign-up method, or `administrator`
@@ -126,6 +137,8 @@ export function createUserService(deps: {
   lockedWithin?: (tx: Repos, user: User, at: number, until: number) => Promise<() => void>;
   /** The before.signup hooks, asked before any user is created but by an administrator. */
   beforeSignup?: BeforeSignup;
+  /** Users' consents given at signup. */
+  consents?: SignupConsents;
 }) {
   const { storage, clock } = deps;
   /** Custom fields a hook sets, checked as an administrator's (it may write admin-only fields). */
@@ -187,6 +200,7 @@ export function createUserService(deps: {
       const { email, phone } = identifiersOf(data, 'data');
       if (typeof data.password !== 'string') throw missingField('data.password');
       const asked = signupProfile(data, 'data', deps.account(), opts.byAdministrator);
+      const consents = signupConsents(data, 'data', deps.consents, !opts.byAdministrator && !opts.generatedPassword);
       const custom = readCustomIdentifier(data.custom_identifier, 'data.custom_identifier');
       const given_name = asked.names.given_name ?? null;
       const family_name = asked.names.family_name ?? null;
@@ -218,13 +232,21 @@ export function createUserService(deps: {
         role,
         disabled: false,
       };
-      return storage.transaction(async (tx) => {
+      let pending: Awaited<ReturnType<SignupConsents['store']>> = [];
+      const made = await storage.transaction(async (tx) => {
         const created = await create(user, tx);
         await storeSignupProfile(tx, created.id, extra, clock.now());
         if (custom) await storeCustomIdentifier(tx, created.id, custom, clock.now());
+        if (consents.length) {
+          const reporter = opts.byAdministrator ? 'managed' : 'end_user';
+          const actor = { type: 'user' as const, id: created.id, ip: null };
+          pending = await deps.consents!.store(tx, created.id, consents, reporter, actor);
+        }
         await opts.within?.(tx, created);
         return created;
       });
+      deps.consents?.sendConfirmations(made, pending);
+      return made;
     },
     /**
      * The profile of a signup without a password (a passkey signup), checked before the ceremony:
@@ -233,12 +255,14 @@ export function createUserService(deps: {
     async passwordlessProfile(data: SignupData, field = 'profile'): Promise<PasswordlessProfile> {
       const { email, phone } = identifiersOf(data, field);
       const extra = signupProfile(data, field, deps.account());
+      const consents = signupConsents(data, field, deps.consents, true);
       const profile = {
         email,
         phone_number: phone,
         given_name: extra.names.given_name ?? null,
         family_name: extra.names.family_name ?? null,
         extra,
+        ...(consents.length ? { consents } : {}),
       };
       const taken = email ? await storage.users.findByEmail(email) : await storage.users.findByPhone(phone!);
       if (taken) throw new WardError(email ? 'emailInUse' : 'phoneNumberInUse');
@@ -255,8 +279,9 @@ export function createUserService(deps: {
       origin: SignupOrigin,
     ): Promise<User> {
       const set = await askHooks(origin, shown(profile, profile.extra));
-      return storage.transaction(async (tx) => {
-        const { extra: given, email_verified, ...identity } = profile;
+      let pending: Awaited<ReturnType<SignupConsents['store']>> = [];
+      const made = await storage.transaction(async (tx) => {
+        const { extra: given, email_verified, consents, ...identity } = profile;
         const extra = withFields(given, set);
         const user = await create(
           {
@@ -271,9 +296,15 @@ export function createUserService(deps: {
           tx,
         );
         if (extra) await storeSignupProfile(tx, user.id, extra, clock.now());
+        if (consents?.length) {
+          const actor = { type: 'user' as const, id: user.id, ip: null };
+          pending = await deps.consents!.store(tx, user.id, consents, 'end_user', actor);
+        }
         await within(tx, user);
         return user;
       });
+      deps.consents?.sendConfirmations(made, pending);
+      return made;
     },
     /**
      * The user whose identifier and password match, or undefined (same time either way). Failed

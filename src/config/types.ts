@@ -9,6 +9,7 @@ import type { Tuning } from './tuning.js';
 export type {
   AccountSettings,
   CaptchaSettings,
+  ConsentDefinitionSetting,
   CustomFieldSetting,
   CustomFieldType,
   PasskeySettings,

@@ -125,6 +125,12 @@ export const CATALOG = {
 
   // Profiles and linked identities (update-profile, signup data, unlink).
   profileInvalid: entry(400, 'invalid_request', 'error.invalidParameter'),
+  // Users' consents to the account's consent definitions (accounts/user-consents.ts).
+  consentUnknown: entry(400, 'invalid_request', 'error.consent.unknown'),
+  consentArchived: entry(400, 'invalid_request', 'error.consent.archived'),
+  consentInvalid: entry(400, 'invalid_request', 'error.consent.invalid'),
+  consentRequired: entry(400, 'invalid_request', 'error.consent.required'),
+  consentConfirmationInvalid: entry(400, 'invalid_grant', 'error.consent.confirmationInvalid'),
   signupTokenInvalid: entry(404, 'not_found', 'error.signupToken.invalid'),
   identityNotFound: entry(404, 'not_found', 'error.identity.notFound'),
   lastIdentity: entry(409, 'conflict', 'error.identity.lastSignInMethod'),

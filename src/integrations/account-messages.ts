@@ -42,6 +42,7 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'delete_account',
   'account_deletion_scheduled',
   'account_deleted',
+  'confirm_consent',
 ];
 
 export interface AccountMessageInput {
@@ -53,7 +54,7 @@ export interface AccountMessageInput {
   codeTtl?: number;
   /** Lifetime of the link, seconds. */
   linkTtl?: number;
-  /** The address concerned, already masked where the reader is not its owner. */
+  /** The address concerned, already masked where the reader is not its owner (confirm_consent: the consent's title). */
   address?: string;
   /** When the change happened (ms since the epoch), for notices; shown in UTC. */
   at?: number;

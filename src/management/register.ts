@@ -5,6 +5,7 @@ import { clientRoutes } from './clients-routes.js';
 import { customTokenRoutes } from './custom-token-routes.js';
 import { userPasskeyRoutes } from './user-passkeys-routes.js';
 import { userConsentRoutes } from './user-consents-routes.js';
+import { consentDefinitionRoutes } from './consent-definitions-routes.js';
 import { keyRoutes } from './keys-routes.js';
 import { openApiDocument } from './openapi.js';
 import { registerManagementRoutes, type ManagementRoute } from './route.js';
@@ -18,6 +19,7 @@ import { userRoutes } from './users-routes.js';
 import { webhookRoutes } from './webhooks-routes.js';
 import { hookRoutes } from './hooks-routes.js';
 import type { ProfileService } from '../accounts/profiles.js';
+import type { ConsentChanges } from '../accounts/consent-changes.js';
 import type { ImportJobs } from '../accounts/import/import-jobs.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents } from '../audit/events.js';
@@ -42,6 +44,7 @@ interface ManagementDeps {
   clients: ClientService;
   clock: Clock;
   config: WardConfig;
+  consentChanges: ConsentChanges;
   events: SecurityEvents;
   keyOps: KeyOperations;
   keys: KeyStore;
@@ -74,6 +77,7 @@ export function managementRoutes(r: ManagementDeps): ManagementRoute[] {
     ...userPasskeyRoutes(r),
     ...userFactorRoutes(r),
     ...userConsentRoutes(r),
+    ...consentDefinitionRoutes(r),
     ...webhookRoutes(r),
     ...hookRoutes(r),
     ...resourceRoutes(r),

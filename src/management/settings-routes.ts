@@ -5,7 +5,7 @@ import { Problems, validateAccount } from '../config/validate.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
-import { recordAudit } from '../audit/record.js';
+import { recordAudit, type Actor } from '../audit/record.js';
 import { managementRoute, type ManagementRoute } from './route.js';
 
 /** The answer: the account settings as described once (config/schema/account.ts). */
@@ -18,6 +18,28 @@ export interface SettingsRoutesDeps {
   setAccount: (next: AccountSettings) => void;
   clock: Clock;
   storage: Storage;
+}
+
+/**
+ * Applies a change to the account settings (validated as the config file's), stores it for every
+ * process, audited with `audit`; answers the new settings.
+ */
+export async function changeAccount(
+  r: SettingsRoutesDeps,
+  actor: Actor,
+  change: Record<string, unknown>,
+  audit: { action: string; target: string; fields: string[] },
+): Promise<AccountSettings> {
+  const p = new Problems();
+  const next: AccountSettings = validateAccount(p, change, r.account());
+  if (p.list.length) throw new WardError('settingsInvalid', { description: p.list.join('; ') });
+  await r.storage.transaction(async (tx) => {
+    await tx.settings.put('account', next, r.clock.now());
+    await tx.versions.bump('account');
+    await recordAudit(tx, r.clock.now(), actor, audit.action, audit.target, 'success', { fields: audit.fields });
+  });
+  r.setAccount(next);
+  return next;
 }
 
 export function settingsRoutes(r: SettingsRoutesDeps): ManagementRoute[] {
@@ -39,23 +61,11 @@ export function settingsRoutes(r: SettingsRoutesDeps): ManagementRoute[] {
       audit: 'settings.updated',
       summary:
         'Change account settings (MFA required, lifetimes, limits, sign-in protection, password policy, passkeys, ' +
-        'self-service, passwordless, custom fields, social signup)',
+        'self-service, passwordless, custom fields, consent definitions, social signup)',
       body: apiSchema(AccountSchema, { input: true, minProperties: 1 }),
       response: { status: 200, schema: accountSchema },
-      handler: async ({ actor, body }) => {
-        const p = new Problems();
-        const next: AccountSettings = validateAccount(p, body, r.account());
-        if (p.list.length) throw new WardError('settingsInvalid', { description: p.list.join('; ') });
-        await r.storage.transaction(async (tx) => {
-          await tx.settings.put('account', next, r.clock.now());
-          await tx.versions.bump('account');
-          await recordAudit(tx, r.clock.now(), actor, 'settings.updated', 'account', 'success', {
-            fields: Object.keys(body),
-          });
-        });
-        r.setAccount(next);
-        return next;
-      },
+      handler: async ({ actor, body }) =>
+        changeAccount(r, actor, body, { action: 'settings.updated', target: 'account', fields: Object.keys(body) }),
     }),
   ];
 }

@@ -105,6 +105,7 @@ export const importDeps = (r: UserImportRoutesDeps) => ({
   masterKey: r.masterKey,
   now: () => r.clock.now(),
   customFields: () => r.account().custom_fields,
+  consentDefinitions: () => r.account().consents,
   onBlocked: (id: string) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
 });
 

@@ -71,6 +71,7 @@ export async function runUsersCommand(
         masterKey: r.masterKey,
         now: () => r.clock.now(),
         customFields: () => r.account().custom_fields,
+        consentDefinitions: () => r.account().consents,
         onBlocked: (id) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
       },
       createReadStream(file),

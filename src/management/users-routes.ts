@@ -14,6 +14,7 @@ import { managementRoute, type ManagementRoute } from './route.js';
 import { emptyBody } from './schemas.js';
 import { profileFields, profileView, profileViewSchema } from './user-profile.js';
 import type { ProfileService } from '../accounts/profiles.js';
+import type { ConsentChanges } from '../accounts/consent-changes.js';
 import type { UserService } from '../accounts/users.js';
 import type { ClientService } from '../clients/service.js';
 import type { Clock } from '../lib/clock.js';
@@ -24,6 +25,7 @@ import type { Repos, Storage } from '../storage/storage.js';
 export interface UsersRoutesDeps {
   clients: ClientService;
   clock: Clock;
+  consentChanges: ConsentChanges;
   logoutDelivery: LogoutDelivery;
   notices: FactorNotices;
   profiles: ProfileService;
@@ -180,6 +182,10 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
             description: 'the identifier the user may sign in with where sign_in_identifiers allow it; null removes it',
           }),
           ...profileFields,
+          consents: anyObject({
+            description:
+              "the user's consents by key, each {granted, consent_version?: {version_id, language}} (reporter: managed)",
+          }),
         },
         { additionalProperties: false, minProperties: 1 },
       ),
@@ -188,11 +194,12 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
       response: { status: 200, schema: userWithProfileSchema },
       handler: async ({ actor, params, body }) => {
         const u = await existing(params.userId);
-        const { disabled, custom_identifier, ...profile } = body;
+        const { disabled, custom_identifier, consents: givenConsents, ...profile } = body;
         if (disabled !== undefined) requireAuthorityOver(actor, u);
         // Validated before anything is written: a refused field changes nothing.
         const customIdentifier = readCustomIdentifier(custom_identifier, 'custom_identifier');
         const change = r.profiles.read(profile, { writer: 'admin', prefix: '', mode: 'update' });
+        const consents = r.consentChanges.read(givenConsents, 'consents');
         const now = r.clock.now();
         if (customIdentifier !== undefined)
           await r.storage.transaction(async (tx) => {
@@ -210,6 +217,12 @@ export function userRoutes(r: UsersRoutesDeps): ManagementRoute[] {
           if (disabled) await endEverything(u.id);
         }
         await r.profiles.apply(u, change, actor);
+        if (consents.length) {
+          const pending = await r.storage.transaction((tx) =>
+            r.consentChanges.store(tx, u.id, consents, 'managed', actor),
+          );
+          r.consentChanges.sendConfirmations(u, pending);
+        }
         return {
           ...view((await r.users.find(u.id))!),
           custom_identifier: (await r.storage.customIdentifiers.ofUser(u.id)) ?? null,

@@ -39,6 +39,8 @@ import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
 import * as m044 from './migrations/044-profile-addresses.js';
 import * as m041 from './migrations/041-session-ip.js';
+import * as m042 from './migrations/042-user-consents.js';
+import * as m043 from './migrations/043-user-consent-history.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
 import * as m046 from './migrations/046-client-request-objects.js';
@@ -184,6 +186,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '040-user-custom-identifiers': m040,
   '044-profile-addresses': m044,
   '041-session-ip': m041,
+  '042-user-consents': m042,
+  '043-user-consent-history': m043,
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
   '046-client-request-objects': m046,

@@ -336,6 +336,34 @@ export interface UserCustomIdentifiersTable {
   created_at: number;
 }
 
+/** A user's consent to one of the account's consent definitions (migration 042); booleans are 0/1. */
+export interface UserConsentsTable {
+  user_id: string;
+  consent_key: string;
+  granted: number;
+  waiting_double_accept: number;
+  consent_type: string;
+  version_id: number;
+  language: string;
+  /** end_user, managed (an administrator) or import. */
+  reporter: string;
+  updated_at: number;
+}
+
+/** Every change of a user's consent (migration 043). */
+export interface UserConsentHistoryTable {
+  id: string;
+  user_id: string;
+  consent_key: string;
+  granted: number;
+  waiting_double_accept: number;
+  consent_type: string;
+  version_id: number;
+  language: string;
+  reporter: string;
+  at: number;
+}
+
 /** A user's own deletion waiting for its grace period (migration 023). */
 export interface UserImportJobsTable {
   id: string;
@@ -636,6 +664,8 @@ export interface Database {
   identities: IdentitiesTable;
   user_external_ids: UserExternalIdsTable;
   user_custom_identifiers: UserCustomIdentifiersTable;
+  user_consents: UserConsentsTable;
+  user_consent_history: UserConsentHistoryTable;
   account_deletions: AccountDeletionsTable;
   user_import_jobs: UserImportJobsTable;
   user_import_job_lines: UserImportJobLinesTable;

@@ -23,6 +23,7 @@ import { sessionsRepo } from './sql/sessions.js';
 import { settingsRepo } from './sql/settings.js';
 import { signInFailuresRepo } from './sql/sign-in-failures.js';
 import { customIdentifiersRepo } from './sql/custom-identifiers.js';
+import { userConsentsRepo } from './sql/user-consents.js';
 import { lastFactorsRepo, recoveryCodesRepo, totpSecretsRepo } from './sql/strong-factors.js';
 import { tokensRepo } from './sql/tokens.js';
 import { userErasureRepo } from './sql/user-erasure.js';
@@ -68,6 +69,7 @@ function repos(db: Kysely<Database>, engine: Db['engine']) {
     userErasure: userErasureRepo(db),
     accountDeletions: accountDeletionsRepo(db),
     customIdentifiers: customIdentifiersRepo(db),
+    userConsents: userConsentsRepo(db),
     userImport: userImportRepo(db, engine),
     userImportJobs: userImportJobsRepo(db),
     userRecords: userRecordsRepo(db),

@@ -53,6 +53,15 @@ export const EVENT_TYPES = {
     },
   ),
   'user.deleted': def('user', 'An account was deleted.', ['user.deleted']),
+  'user.consents_changed': def(
+    'user',
+    "A user's consents to the account's consent definitions changed (signup, update-profile, the management API, a double opt-in link).",
+    ['user.consents_changed'],
+    {
+      keys: Type.Optional(Type.Array(Type.String(), { description: 'The consent definitions whose state changed.' })),
+      reporter: str('Who reported the change: end_user, managed (an administrator) or import.'),
+    },
+  ),
   'user.email_verified': withProfile('A user confirmed their email address.', ['account.email_verified']),
   'user.password_changed': withProfile('A user changed their password.', ['account.password_changed']),
   'user.password_reset': withProfile('A user set a new password through a reset code or link.', [

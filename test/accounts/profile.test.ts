@@ -229,7 +229,6 @@ for (const engine of engines())
         zoneinfo: 'Mars/Olympus',
         address: { city: 'Paris' },
         custom_fields: { shoe_size: 'big', tier: 'gold', unknown_field: 1 },
-        consents: { newsletter: { granted: true } },
       });
       assert.equal(res.status, 400);
       assert.equal(res.body.error, 'invalid_request');
@@ -237,7 +236,6 @@ for (const engine of engines())
       assert.deepEqual(fieldsOf(res.body).sort(), [
         'data.address.city',
         'data.birthdate',
-        'data.consents',
         'data.custom_fields.loyalty_id',
         'data.custom_fields.shoe_size',
         'data.custom_fields.tier',

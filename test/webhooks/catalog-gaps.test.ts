@@ -1,7 +1,8 @@
 // Catalog types the main webhook test (webhooks.test.ts) does not produce, each by its real action on
 // both engines, received on loopback, verified with `standardwebhooks` and checked against its schema:
 // user.locked (wrong passwords through the Core SDK), user.unlocked and session.revoked (the
-// management API), webhook.test (the endpoint's test call), users.imported (a bulk import).
+// management API), webhook.test (the endpoint's test call), users.imported (a bulk import),
+// user.consents_changed (the management API's PATCH of a user's consents).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Value } from 'typebox/value';
@@ -19,6 +20,9 @@ const LIMITS = {
   sign_in_delay_seconds: 2,
   sign_in_lock_after: 5,
   sign_in_lock_seconds: 600,
+  consents: [
+    { key: 'news', consent_type: 'opt-in', versions: [{ version_id: 1, texts: [{ language: 'en', title: 'News' }] }] },
+  ],
 };
 
 for (const engine of engines()) {
@@ -53,6 +57,8 @@ for (const engine of engines()) {
       assert.equal((await admin.post(`/api/v1/users/${user.id}/unlock`, {})).status, 200);
       const revoked = await admin.post(`/api/v1/users/${user.id}/sessions/revoke`, {});
       assert.ok(revoked.status < 300, JSON.stringify(revoked));
+      const consented = await admin.patch(`/api/v1/users/${user.id}`, { consents: { news: { granted: true } } });
+      assert.equal(consented.status, 200, JSON.stringify(consented));
       const tested = await admin.post(`/api/v1/webhooks/${made.body.id as string}/test`, {});
       assert.ok(tested.status < 300, JSON.stringify(tested));
       const lines = [{ email: `imported-${engine}@example.com` }, { email: 'not an address' }];
@@ -63,7 +69,14 @@ for (const engine of engines()) {
       });
       assert.equal(imported.status, 200, await imported.clone().text());
 
-      const expected = ['user.locked', 'user.unlocked', 'session.revoked', 'webhook.test', 'users.imported'];
+      const expected = [
+        'user.locked',
+        'user.unlocked',
+        'session.revoked',
+        'webhook.test',
+        'users.imported',
+        'user.consents_changed',
+      ];
       const types = () => new Set(receiver.delivered().map((e) => e.type));
       await deliverUntil(ward, () => expected.every((t) => types().has(t)), 0, JSON.stringify([...types()]));
       for (const r of receiver.received) {
@@ -78,6 +91,7 @@ for (const engine of engines()) {
       assert.equal((locked.user as { email: string }).email, user.email, 'the profile');
       assert.equal((one('user.unlocked').user as { id: string }).id, user.id);
       assert.deepEqual(one('session.revoked'), { user_id: user.id });
+      assert.deepEqual(one('user.consents_changed'), { user_id: user.id, keys: ['news'], reporter: 'managed' });
       assert.deepEqual(one('webhook.test'), { endpoint_id: made.body.id });
       const counts = one('users.imported');
       assert.deepEqual([counts.created, counts.refused], [1, 1], JSON.stringify(counts));

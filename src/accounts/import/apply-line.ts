@@ -1,6 +1,7 @@
 // One imported user written in one transaction: the user (under their original date), the sealed
 // foreign hash, the profile, the external id, social identities and verified second factors, all or
 // nothing. Nobody is mailed; nothing is hashed with argon2 here (the first sign-in does it).
+import { storeImportedConsents } from '../consent-changes.js';
 import { randomId } from '../../lib/random.js';
 import { isUniqueViolation } from '../../storage/sql/errors.js';
 import type { ImportedUserChange } from '../../storage/sql/user-import.js';
@@ -117,6 +118,7 @@ export async function write(tx: Repos, deps: ApplyDeps, line: ImportedLine, mode
     else if (match.external_id !== line.external_id) await tx.userImport.setExternalId(id, line.external_id, now);
   }
   await linkAll(tx, line, id, now);
+  if (line.consents.length) await storeImportedConsents(tx, id, line.consents, now);
   if (match && line.blocked && !match.disabled) return { status: 'updated', user_id: id, blocked: true };
   return { status: match ? 'updated' : 'created', user_id: id };
 }

@@ -2,7 +2,7 @@
 // transaction (or savepoint, import_batches), and reports per line. The report holds counts and the lines worth a look (refused,
 // skipped, weak hashes), or every line when asked: memory stays flat whatever the source's size.
 import type { Readable } from 'node:stream';
-import type { CustomFieldSetting } from '../../config/types.js';
+import type { ConsentDefinitionSetting, CustomFieldSetting } from '../../config/types.js';
 import type { FirebaseParams } from '../foreign-hashes/formats.js';
 import { applyImportedLines } from './tuning/apply-batch.js';
 import { type ApplyDeps, applyImportedLine, type ImportMode, type LineOutcome } from './apply-line.js';
@@ -53,6 +53,8 @@ export interface ImportReport {
 export async function importUsers(
   deps: ApplyDeps & {
     customFields: () => CustomFieldSetting[];
+    /** The account's consent definitions, which a line's `consents` must name. */
+    consentDefinitions?: () => ConsentDefinitionSetting[];
     /** An existing user the import blocked: ends their sessions and tokens (as disabling does). */
     onBlocked: (userId: string) => Promise<unknown>;
   },
@@ -70,6 +72,7 @@ export async function importUsers(
     results: [],
   };
   const customFields = deps.customFields();
+  const consentDefinitions = deps.consentDefinitions?.() ?? [];
   const batchLines = Math.max(1, opts.batchLines ?? 1);
   const keep = async (r: LineResult) => {
     report[r.status]++;
@@ -147,7 +150,12 @@ export async function importUsers(
       }
       let line: ImportedLine;
       try {
-        line = readImportedLine(src.value, { customFields, firebase: opts.firebase, now: deps.now() });
+        line = readImportedLine(src.value, {
+          customFields,
+          consentDefinitions,
+          firebase: opts.firebase,
+          now: deps.now(),
+        });
       } catch (e) {
         if (!(e instanceof LineRefused)) throw e;
         await keep({ line: src.line, status: 'refused', code: e.code, message: e.message });

@@ -1,6 +1,9 @@
 // One user of an import, checked before anything is written: identifiers, flags, the date, the
 // external id, the password hash (foreign-hashes/formats.ts), social identities, verified second
 // factors, and the profile claims and custom fields by the one profile validator (profile.ts).
+import type { ConsentDefinitionSetting } from '../../config/types.js';
+import type { ImportedConsent } from '../consent-changes.js';
+import { readConsents } from '../user-consents.js';
 import type { CustomFieldSetting } from '../../config/types.js';
 import { WardError } from '../../errors/ward-error.js';
 import { type FirebaseParams, type ForeignHash, readForeignHash } from '../foreign-hashes/formats.js';
@@ -44,6 +47,8 @@ export interface ImportedLine {
   identities: Array<{ provider: string; subject: string; email: string | null }>;
   second_factors: Array<{ type: 'email' | 'sms'; destination: string }>;
   profile: ProfileChange;
+  /** Consents to the account's definitions (reporter `import`), each at its `date` when given. */
+  consents: ImportedConsent[];
 }
 
 /** The keys this reader takes itself; every other key goes to the profile validator. */
@@ -61,6 +66,7 @@ const OWN_KEYS = [
   'password_salt_position',
   'identities',
   'second_factors',
+  'consents',
 ];
 
 const MAX_LIST = 20;
@@ -130,7 +136,12 @@ function password(o: Record<string, unknown>, firebase: FirebaseParams | undefin
 /** Reads one user of an import (throws LineRefused with what is wrong). */
 export function readImportedLine(
   value: unknown,
-  opts: { customFields: CustomFieldSetting[]; firebase?: FirebaseParams; now: number },
+  opts: {
+    customFields: CustomFieldSetting[];
+    consentDefinitions?: ConsentDefinitionSetting[];
+    firebase?: FirebaseParams;
+    now: number;
+  },
 ): ImportedLine {
   if (!isObject(value)) throw new LineRefused('not_an_object', 'is not a JSON object');
   const email = value.email === undefined || value.email === null ? undefined : normalizeEmail(value.email);
@@ -169,7 +180,23 @@ export function readImportedLine(
     identities: identities(value.identities),
     second_factors: factors(value.second_factors),
     profile,
+    consents: importedConsents(value.consents, opts.consentDefinitions ?? []),
   };
+}
+
+/** The consents of a line, checked as the API's; each one's `date` (ISO 8601) is when it was given. */
+function importedConsents(raw: unknown, definitions: ConsentDefinitionSetting[]): ImportedConsent[] {
+  let read: ReturnType<typeof readConsents>;
+  try {
+    read = readConsents(raw, definitions, 'consents');
+  } catch (e) {
+    if (e instanceof WardError) throw new LineRefused('invalid_field', e.description);
+    throw e;
+  }
+  return read.map((c) => {
+    const date = (raw as Record<string, { date?: unknown }>)[c.key]?.date;
+    return typeof date === 'string' ? { ...c, at: Date.parse(date) } : c;
+  });
 }
 
 /** What two lines must not write at the same time (nor together in one batch): the addresses, ids and identities they name. */

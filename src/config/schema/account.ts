@@ -12,6 +12,7 @@ import {
   failuresPerUser,
 } from './account-features.js';
 import { Captcha } from './captcha.js';
+import { ConsentDefinitions, consentDefinitionRules } from './consents.js';
 import { type ProblemSink, type Rule, checkValue, mergeOver } from './check.js';
 import { LANGUAGES } from '../../texts/language.js';
 import { defaultsOf, flag, group, int, intIn, oneOf, orNull, seconds, text } from './kit.js';
@@ -147,6 +148,7 @@ export const AccountSchema = group(
     self_service: SelfService,
     passwordless: Passwordless,
     custom_fields: CustomFields,
+    consents: ConsentDefinitions,
     social_signup: SocialSignup,
     captcha: Captcha,
     client_registration: ClientRegistration,
@@ -161,6 +163,7 @@ export type PasswordlessSettings = AccountSettings['passwordless'];
 export type SocialSignupSettings = AccountSettings['social_signup'];
 export type CustomFieldSetting = AccountSettings['custom_fields'][number];
 export type CustomFieldType = CustomFieldSetting['data_type'];
+export type ConsentDefinitionSetting = AccountSettings['consents'][number];
 export type RateLimit = AccountSettings['rate_limits']['login'];
 export type CaptchaSettings = AccountSettings['captcha'];
 export type ClientRegistrationSettings = AccountSettings['client_registration'];
@@ -252,6 +255,7 @@ export function validateAccount(
     lockAfterDelay,
     originsOnRpId,
     customFieldRules,
+    consentDefinitionRules,
     registrationToken,
     someIdentifier,
   ]);

@@ -1,3 +1,4 @@
+import { publicConsents } from '../../accounts/user-consents.js';
 import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WardApp } from '../typed-app.js';
@@ -45,8 +46,11 @@ const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
 /** The custom fields a user fills in at signup: those the user may write. */
 const userFields = (fields: CustomFieldSetting[]) => fields.filter((f) => f.writable === 'user');
 
+/** The consents the page offers (the active definitions), in its language. */
+type OfferedConsents = ReturnType<typeof publicConsents>;
+
 /** The Core SDK's signup data from the hosted form: what was filled in, nothing invented. */
-function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[]) {
+function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[], offered: OfferedConsents) {
   const data: Record<string, unknown> = { email: params.email, password: params.password };
   for (const k of ['given_name', 'family_name'] as const)
     if (typeof params[k] === 'string' && params[k] !== '') data[k] = params[k];
@@ -57,13 +61,23 @@ function signupData(params: Record<string, unknown>, fields: CustomFieldSetting[
     else if (isCheckbox(f)) custom[f.name] = false; // an unchecked box posts nothing
   }
   if (Object.keys(custom).length) data.custom_fields = custom;
+  // A checked box grants the version shown, in the language shown; an unchecked one records nothing.
+  const consents: Record<string, unknown> = {};
+  for (const c of offered)
+    if (params[`consent_${c.key}`] === '1')
+      consents[c.key] = { granted: true, consent_version: { version_id: c.version_id, language: c.language } };
+  if (Object.keys(consents).length) data.consents = consents;
   return data;
 }
 
 /** What the form showed, to show it again (never the password). */
-function typedValues(params: Record<string, unknown>, fields: CustomFieldSetting[]): Record<string, string> {
+function typedValues(
+  params: Record<string, unknown>,
+  fields: CustomFieldSetting[],
+  offered: OfferedConsents,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of [...TEXT_FIELDS, ...fields.map((f) => `cf_${f.name}`)]) {
+  for (const k of [...TEXT_FIELDS, ...fields.map((f) => `cf_${f.name}`), ...offered.map((c) => `consent_${c.key}`)]) {
     const v = params[k];
     if (typeof v === 'string') out[k] = v.slice(0, 1000);
   }
@@ -91,6 +105,7 @@ export function signupPageRoutes(
     extra: { error?: string; values?: Record<string, string> } = {},
   ) {
     const { client } = at.interaction.request;
+    const language = pageLanguage(req, at.interaction.request);
     return sendRendered(
       reply,
       signupPage(status, {
@@ -98,8 +113,9 @@ export function signupPageRoutes(
         clientName: client.name,
         interaction: at.handle,
         csrf: ensureCsrf(r, req, reply),
-        language: pageLanguage(req, at.interaction.request),
+        language,
         customFields: userFields(r.account().custom_fields),
+        consents: publicConsents(r.account().consents, language),
         minLength: r.account().password_min_length,
         values: extra.values ?? {},
         error: extra.error,
@@ -122,8 +138,9 @@ export function signupPageRoutes(
     if (interaction.step !== 'login') return expiredPage(req, reply, interaction.request);
     const at = { handle, interaction };
     const fields = userFields(r.account().custom_fields);
-    const values = typedValues(params, fields);
     const language = pageLanguage(req, interaction.request);
+    const offered = publicConsents(r.account().consents, language);
+    const values = typedValues(params, fields, offered);
     const clientId = interaction.request.client.client_id;
     let user: Awaited<ReturnType<typeof r.users.signup>>;
     let signedUp: StagedEvent | undefined;
@@ -131,7 +148,7 @@ export function signupPageRoutes(
       await r.limiter('signup', req.ip, r.account().rate_limits.signup);
       await r.captcha.checkHosted('signup', params, req.ip);
       // The signup's webhook event is written with the user, in its transaction.
-      user = await r.users.signup(signupData(params, fields), null, {
+      user = await r.users.signup(signupData(params, fields, offered), null, {
         within: async (tx, u) => {
           signedUp = await r.events.stage(tx, 'account.signup', {
             client_id: clientId,
@@ -144,7 +161,9 @@ export function signupPageRoutes(
       if (!(e instanceof WardError) || (e.status >= 500 && !isCaptchaRefusal(e))) throw e;
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
       // The field details are English (the validator's); a French page shows the catalog's French message.
-      const details = e.details?.map((d) => `${d.field.replace(/^data\.(custom_fields\.)?/, '')}: ${d.message}`);
+      const details = e.details?.map(
+        (d) => `${d.field.replace(/^data\.(custom_fields\.|consents\.)?/, '')}: ${d.message}`,
+      );
       const error = language === 'en' && details?.length ? details.join(' ') : e.userMessage(language);
       return page(req, reply, at, e.status, { error, values });
     }

@@ -1,3 +1,4 @@
+import { publicConsents } from '../../accounts/user-consents.js';
 import type { WardApp } from '../typed-app.js';
 import { SESSION_COOKIE, type SessionService } from '../../accounts/sessions.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -202,7 +203,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
       social_providers: r.socialProviders.list().map((p) => p.name),
       password_policy: publicPasswordPolicy(r.account()),
       custom_fields: publicCustomFields(r.account().custom_fields),
-      consents: [],
+      consents: publicConsents(account.consents, lang),
       resource_base_url: r.config.issuer,
       mfa_sms_enabled: sms,
       mfa_email_enabled: email,

@@ -8,10 +8,11 @@ import { verifyBearer } from '../../protocol/bearer.js';
 import { headerOrBodyToken, resourceRequest } from '../resource-request.js';
 import { requireSingle, str, type Params } from '../../protocol/params.js';
 import { claimsFor } from '../../protocol/scopes.js';
-import { isJson } from './identity-request.js';
+import { isJson, localeOf } from './identity-request.js';
 import { unlinkSchema, updateProfileSchema, userinfoPostSchema, userinfoSchema } from './schemas/profile.js';
 import type { UserService } from '../../accounts/users.js';
 import type { AccountSettings } from '../../config/types.js';
+import type { ConsentChanges } from '../../accounts/consent-changes.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { Storage } from '../../storage/storage.js';
@@ -21,6 +22,7 @@ interface Deps {
   accessTokens: AccessTokenCodec;
   account: () => AccountSettings;
   clock: Clock;
+  consentChanges: ConsentChanges;
   profiles: ProfileService;
   storage: Storage;
   users: UserService;
@@ -69,6 +71,7 @@ export function profileRoutes(app: WardApp, r: Deps): void {
       if (customIdentifier) body.custom_identifier = customIdentifier;
       body.custom_fields = profile?.custom_fields ?? {};
       Object.assign(body, extrasView(profile));
+      body.consents = await r.consentChanges.of(ctx.user.id);
       body.identities = (await r.storage.identities.listOfUser(ctx.user.id)).map((i) => ({
         id: i.id,
         provider: i.provider,
@@ -93,10 +96,16 @@ export function profileRoutes(app: WardApp, r: Deps): void {
       writer: 'user',
       prefix: '',
       mode: 'update',
-      ignore: ['redirect_url'],
+      ignore: ['redirect_url', 'consents'],
       elsewhere: CHANGED_ELSEWHERE,
     });
-    await r.profiles.apply(ctx.user, change, actorOf(ctx.user.id, req.ip));
+    const consents = r.consentChanges.read(params.consents, 'consents');
+    const actor = actorOf(ctx.user.id, req.ip);
+    const pending = await r.storage.transaction(async (tx) => {
+      await r.profiles.apply(ctx.user, change, actor, tx);
+      return r.consentChanges.store(tx, ctx.user.id, consents, 'end_user', actor);
+    });
+    r.consentChanges.sendConfirmations(ctx.user, pending, localeOf(req));
     return reply.code(204).send();
   });
 

@@ -27,6 +27,19 @@ export interface SignupPageInput {
   target: string | null;
   /** The captcha the account asks on this form, if any. */
   captcha?: CaptchaWidget | null;
+  /** The account's active consent definitions, in the page's language: a checkbox each. */
+  consents?: ReadonlyArray<{ key: string; title: string; description: string; required: boolean }>;
+}
+
+/** The checkbox of a consent (posted as `consent_<key>`); a required one must be checked. */
+function consentInput(
+  c: NonNullable<SignupPageInput['consents']>[number],
+  checked: boolean,
+  t: Texts['pages']['signup'],
+): SafeHtml {
+  const id = `consent_${c.key}`;
+  return html`<p><input type="checkbox" id="${id}" name="${id}" value="1"${checked && html` checked`}${c.required && html` required`}>
+<label for="${id}" class="inline">${c.title}${!c.required && ` ${t.optional}`}</label></p>${c.description && html`<p class="muted">${c.description}</p>`}`;
 }
 
 /** The form input of a custom field (its name under custom_fields is the input's name after `cf_`). */
@@ -44,6 +57,7 @@ export function signupPage(status: number, p: SignupPageInput): Page {
   const error = p.error && html`<p class="error" role="alert" id="signup-error">${p.error}</p>`;
   const described = p.error && html` aria-describedby="signup-error"`;
   const custom = p.customFields.map((f) => customInput(f, p.values[`cf_${f.name}`] ?? '', t));
+  const consents = (p.consents ?? []).map((c) => consentInput(c, p.values[`consent_${c.key}`] === '1', t));
   return {
     status,
     title: t.title,
@@ -64,6 +78,7 @@ ${strengthMeterHtml(p.language, p.clientId)}
 <label for="family_name">${t.familyName} ${t.optional}</label>
 <input id="family_name" name="family_name" type="text" autocomplete="family-name" value="${value('family_name')}">
 ${joinHtml(custom, html`\n`)}
+${joinHtml(consents, html`\n`)}
 ${captchaBox(p.captcha)}
 <button type="submit">${t.submit}</button>
 </form>

@@ -30,6 +30,8 @@ export const USER_TABLES = [
   'consents',
   'user_external_ids',
   'user_custom_identifiers',
+  'user_consents',
+  'user_consent_history',
   'account_deletions',
   'device_authorizations',
   'user_import_job_lines',

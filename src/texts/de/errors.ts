@@ -95,6 +95,11 @@ export const errors: Texts['errors'] = {
     'Dies ist die letzte Möglichkeit, sich bei diesem Konto anzumelden: Fügen Sie zuerst ein Passwort oder einen ' +
     'weiteren Passkey hinzu.',
   profileInvalid: 'Einige Profilfelder sind unbekannt, ungültig oder fehlen.',
+  consentUnknown: 'Diese Einwilligung ist für dieses Konto nicht festgelegt.',
+  consentArchived: 'Diese Einwilligung ist archiviert: Sie kann nicht mehr erteilt oder widerrufen werden.',
+  consentInvalid: 'Diese Einwilligung hat nicht die erwartete Form.',
+  consentRequired: 'Diese Einwilligung ist für die Registrierung erforderlich.',
+  consentConfirmationInvalid: 'Dieser Bestätigungslink ist unbekannt, abgelaufen oder wurde bereits verwendet.',
   signupTokenInvalid:
     'Dieses Registrierungstoken ist unbekannt, abgelaufen, bereits verwendet oder für eine andere Anwendung bestimmt.',
   identityNotFound: 'Dieses verknüpfte Konto existiert für diesen Benutzer nicht.',

@@ -169,6 +169,14 @@ export const messages: Texts['messages'] = {
       after: () => 'Das lässt sich nicht rückgängig machen. Wenn Sie das nicht waren, wenden Sie sich an den Support.',
       sms: (v) => `${v.app}: Ihr Konto wurde wie gewünscht gelöscht.`,
     },
+    confirm_consent: {
+      subject: (v) => `Bestätigen Sie Ihre Auswahl für ${v.app}`,
+      lead: (v) =>
+        `Sie haben „${v.address}“ bei ${v.app} zugestimmt. Bestätigen Sie dies mit diesem Link, der einmal und ${v.linkExpires} lang gilt.`,
+      button: 'Bestätigen',
+      after: () => 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht: Es ändert sich nichts.',
+      sms: (v) => `${v.app}: Öffnen Sie den Link in Ihrer E-Mail, um Ihre Auswahl zu bestätigen.`,
+    },
   },
   codeLineEnd: ':',
 

@@ -397,4 +397,11 @@ export const pages: Texts['pages'] = {
     done: 'Sie werden angemeldet. Dieses Fenster schließt sich von selbst.',
     failed: 'Die Anmeldung wurde nicht abgeschlossen. Dieses Fenster schließt sich von selbst.',
   },
+  consentConfirm: {
+    title: 'Bestätigen Sie Ihre Auswahl',
+    lead: (title: string) => `Bestätigen Sie, dass Sie „${title}“ zustimmen.`,
+    button: 'Bestätigen',
+    doneTitle: 'Vielen Dank',
+    done: (title: string) => `Ihre Zustimmung zu „${title}“ ist bestätigt.`,
+  },
 };

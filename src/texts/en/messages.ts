@@ -154,6 +154,14 @@ const account = {
     after: () => 'This cannot be undone. If it was not you, contact support.',
     sms: (v) => `${v.app}: your account was deleted, as you asked.`,
   },
+  confirm_consent: {
+    subject: (v) => `Confirm your choice for ${v.app}`,
+    lead: (v) =>
+      `You agreed to "${v.address}" on ${v.app}. Confirm it with this link, which works once, for ${v.linkExpires}.`,
+    button: 'Confirm',
+    after: () => 'If you did not ask for this, ignore this message: nothing changes.',
+    sms: (v) => `${v.app}: open the link in your email to confirm your choice.`,
+  },
 } satisfies Record<string, AccountText>;
 
 /** The kinds of account message (src/integrations/account-messages.ts renders them). */

@@ -374,4 +374,12 @@ export const pages = {
     done: 'Signing you in. This window closes by itself.',
     failed: 'The sign-in did not complete. This window closes by itself.',
   },
+  /** The page of a double opt-in consent's emailed link (interaction/pages/consent-confirm.ts). */
+  consentConfirm: {
+    title: 'Confirm your choice',
+    lead: (title: string) => `Confirm that you agree to "${title}".`,
+    button: 'Confirm',
+    doneTitle: 'Thank you',
+    done: (title: string) => `Your agreement to "${title}" is confirmed.`,
+  },
 };

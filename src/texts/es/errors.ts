@@ -92,6 +92,11 @@ export const errors: Texts['errors'] = {
   lastSignInMethod:
     'Es la última forma de iniciar sesión en esta cuenta: añada primero una contraseña u otra llave de acceso.',
   profileInvalid: 'Algunos campos del perfil son desconocidos, no son válidos o faltan.',
+  consentUnknown: 'Este consentimiento no está declarado en la cuenta.',
+  consentArchived: 'Este consentimiento está archivado: ya no se puede dar ni retirar.',
+  consentInvalid: 'Este consentimiento no tiene la forma esperada.',
+  consentRequired: 'Este consentimiento es obligatorio para registrarse.',
+  consentConfirmationInvalid: 'Este enlace de confirmación es desconocido, ha caducado o ya se ha utilizado.',
   signupTokenInvalid:
     'Este token de registro es desconocido, ha caducado, ya se ha utilizado o está destinado a otra aplicación.',
   identityNotFound: 'Esta cuenta vinculada no existe para este usuario.',

@@ -163,6 +163,14 @@ export const messages: Texts['messages'] = {
       after: () => 'No se puede deshacer. Si no fue usted, contacte con el soporte.',
       sms: (v) => `${v.app}: su cuenta fue eliminada, como pidió.`,
     },
+    confirm_consent: {
+      subject: (v) => `Confirme su elección en ${v.app}`,
+      lead: (v) =>
+        `Aceptó «${v.address}» en ${v.app}. Confírmelo con este enlace, válido una vez, durante ${v.linkExpires}.`,
+      button: 'Confirmar',
+      after: () => 'Si no lo pidió, ignore este mensaje: no cambia nada.',
+      sms: (v) => `${v.app}: abra el enlace de su correo para confirmar su elección.`,
+    },
   },
   codeLineEnd: ':',
 

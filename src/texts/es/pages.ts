@@ -387,4 +387,11 @@ export const pages: Texts['pages'] = {
     done: 'Iniciando su sesión. Esta ventana se cerrará sola.',
     failed: 'No se ha completado el inicio de sesión. Esta ventana se cerrará sola.',
   },
+  consentConfirm: {
+    title: 'Confirme su elección',
+    lead: (title: string) => `Confirme que acepta «${title}».`,
+    button: 'Confirmar',
+    doneTitle: 'Gracias',
+    done: (title: string) => `Su aceptación de «${title}» está confirmada.`,
+  },
 };

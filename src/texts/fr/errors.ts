@@ -89,6 +89,11 @@ export const errors: Texts['errors'] = {
   lastSignInMethod:
     "C'est le dernier moyen de se connecter à ce compte : ajoutez d'abord un mot de passe ou une autre clé d'accès.",
   profileInvalid: 'Certains champs du profil sont inconnus, invalides ou manquants.',
+  consentUnknown: "Ce consentement n'est pas déclaré par le compte.",
+  consentArchived: 'Ce consentement est archivé : il ne peut plus être donné ni retiré.',
+  consentInvalid: "Ce consentement n'a pas la forme attendue.",
+  consentRequired: 'Ce consentement est obligatoire pour vous inscrire.',
+  consentConfirmationInvalid: 'Ce lien de confirmation est inconnu, expiré ou déjà utilisé.',
   signupTokenInvalid: "Ce jeton d'inscription est inconnu, expiré, déjà utilisé ou destiné à une autre application.",
   identityNotFound: "Ce compte lié n'existe pas pour cet utilisateur.",
   lastIdentity:

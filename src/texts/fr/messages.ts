@@ -165,6 +165,14 @@ export const messages: Texts['messages'] = {
       after: () => "C'est définitif. Si ce n'est pas vous, contactez le support.",
       sms: (v) => `${v.app} : votre compte a été supprimé, comme vous l'avez demandé.`,
     },
+    confirm_consent: {
+      subject: (v) => `Confirmez votre choix pour ${v.app}`,
+      lead: (v) =>
+        `Vous avez accepté « ${v.address} » sur ${v.app}. Confirmez-le avec ce lien, valable une fois, pendant ${v.linkExpires}.`,
+      button: 'Confirmer',
+      after: () => "Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : rien ne change.",
+      sms: (v) => `${v.app} : ouvrez le lien reçu par e-mail pour confirmer votre choix.`,
+    },
   },
   codeLineEnd: ' :',
 

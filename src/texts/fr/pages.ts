@@ -387,4 +387,11 @@ export const pages: Texts['pages'] = {
     done: 'Connexion en cours. Cette fenêtre se ferme d’elle-même.',
     failed: 'La connexion n’a pas abouti. Cette fenêtre se ferme d’elle-même.',
   },
+  consentConfirm: {
+    title: 'Confirmez votre choix',
+    lead: (title: string) => `Confirmez que vous acceptez « ${title} ».`,
+    button: 'Confirmer',
+    doneTitle: 'Merci',
+    done: (title: string) => `Votre accord pour « ${title} » est confirmé.`,
+  },
 };

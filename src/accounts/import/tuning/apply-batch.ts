@@ -33,7 +33,11 @@ async function split(tx: Repos, lines: readonly ImportedLine[]) {
   const alone: number[] = [];
   lines.forEach((line, i) => {
     const keys = keysOf(line);
-    const free = !line.identities.length && !line.second_factors.length && !keys.some((k) => taken.has(k));
+    const free =
+      !line.identities.length &&
+      !line.second_factors.length &&
+      !line.consents.length &&
+      !keys.some((k) => taken.has(k));
     for (const k of keys) taken.add(k);
     (free ? together : alone).push(i);
   });

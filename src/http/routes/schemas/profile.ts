@@ -15,6 +15,18 @@ export const userinfoSchema = {
       company: Type.Union([Type.String(), Type.Null()]),
       bio: Type.Union([Type.String(), Type.Null()]),
       lite_only: Type.Boolean({ description: 'a lite profile (no credentials)' }),
+      consents: Type.Record(
+        Type.String(),
+        answer({
+          granted: Type.Boolean(),
+          date: Type.String(),
+          consent_version: answer({ version_id: Type.Integer(), language: Type.String() }),
+          consent_type: Type.String(),
+          waiting_double_accept: Type.Boolean(),
+          reporter: Type.String({ description: 'end_user, managed (an administrator) or import' }),
+        }),
+        { description: "the user's consents to the account's consent definitions (with the profile scope)" },
+      ),
       identities: Type.Array(
         answer({
           id: Type.String(),
@@ -55,6 +67,7 @@ export const updateProfileSchema = {
     bio: 'string',
     lite_only: 'boolean: only false (an administrator makes a lite profile)',
     custom_fields: "object: the account's custom fields the user may write",
+    consents: 'object: consents by key, each {granted, consent_version?: {version_id, language}}',
     redirect_url: 'string: accepted for the SDK; no email changes here, so nothing is sent to it',
   }),
 };

@@ -111,3 +111,12 @@ export const accountRecoverySchema = {
     captcha_token: 'string: ignored',
   }),
 };
+
+/** A double opt-in consent's emailed link (accounts/consent-changes.ts): a page whose button grants it. */
+export const consentLinkSchema = {
+  querystring: protocolParams({ token: 'string: the token of the emailed link' }),
+};
+
+export const consentLinkFormSchema = {
+  body: protocolParams({ token: 'string: the token of the emailed link' }),
+};
