@@ -441,6 +441,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     issuer: config.issuer,
     requiredForAll: () => account().require_signed_request_object,
+    replayed: (fields) =>
+      events.emit('request_object.replayed', fields, 'a request object was used twice: refused', 'warn'),
   });
   return {
     config,

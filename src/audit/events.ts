@@ -23,7 +23,7 @@ export interface StagedEvent {
 
 /** Outcome of an event by its name: refusals and failures are not successes. */
 function outcomeOf(name: string): 'success' | 'failed' | 'denied' {
-  if (/(failed|reused|refused|limit_reached)$/.test(name))
+  if (/(failed|reused|replayed|refused|limit_reached)$/.test(name))
     return name.endsWith('limit_reached') || name.endsWith('refused') ? 'denied' : 'failed';
   return 'success';
 }

@@ -40,6 +40,8 @@ export interface RequestObjectDeps {
   issuer: string;
   /** The account's require_signed_request_object. */
   requiredForAll: () => boolean;
+  /** Told of a request object presented again (its jti seen before): the audit's security event. */
+  replayed: (fields: { client_id: string }) => Promise<void>;
 }
 
 export interface RequestObjects {
@@ -115,7 +117,10 @@ export function createRequestObjects(deps: RequestObjectDeps): RequestObjects {
           consumed_at: now,
           created_at: now,
         });
-        if (!first) throw invalidRequestObject('The request object was already used (its jti was seen before)');
+        if (!first) {
+          await deps.replayed({ client_id: client.client_id });
+          throw invalidRequestObject('The request object was already used (its jti was seen before)');
+        }
       }
       const params: Params = {};
       for (const [k, v] of Object.entries(payload)) if (!JWT_CLAIMS.includes(k)) params[k] = asParameter(v);

@@ -171,6 +171,11 @@ for (const engine of engines()) {
       const once = await object(codeParams());
       assert.equal((await withObject(once)).status, 200, 'the login page the first time');
       assertErrorRedirect(await withObject(once), CB, 'invalid_request_object', ward.url);
+      // A security event for the audit, as for a replayed DPoP proof.
+      await ward.registry.events.flush();
+      const replays = await ward.registry.storage.audit.list({ action: 'request_object.replayed', limit: 5 });
+      assert.equal(replays.length, 1);
+      assert.equal(replays[0]!.outcome, 'failed');
       await assertErrorPage(
         await withObject(await object(codeParams(), { key: other.privateKey }), 'jar', {
           redirect_uri: 'https://evil.example/cb',
