@@ -1,7 +1,7 @@
 // The Config plan, continued: discovery lists only what works. test/protocol/discovery-promises.test.ts
 // proves most *_supported lists value by value; this file proves the lists it does not (display values,
 // subject types, the revocation endpoint's and the introspection endpoint's client authentication and
-// its algorithms) and fails when discovery gains a list neither file tests.
+// its algorithms, the request objects' algorithms) and fails when discovery gains a list neither file tests.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ const PROVED_HERE = [
   'revocation_endpoint_auth_methods_supported',
   'revocation_endpoint_auth_signing_alg_values_supported',
   'introspection_endpoint_auth_signing_alg_values_supported',
+  'request_object_signing_alg_values_supported',
 ];
 
 for (const engine of engines()) {
@@ -56,6 +57,21 @@ for (const engine of engines()) {
         token_endpoint_auth_method: 'client_secret_jwt',
       });
       await suite.ward.addClient({ client_id: 'public', type: 'public', allowed_callback_urls: [suite.redirectUri] });
+      // Its signed request objects (RFC 9101), with a key of each algorithm discovery lists for them.
+      const objectKeys = [];
+      for (const alg of doc.request_object_signing_alg_values_supported as string[]) {
+        const pair = await generateKeyPair(alg, { extractable: true });
+        keys[`ro-${alg}`] = pair.privateKey;
+        objectKeys.push({ ...(await exportJWK(pair.publicKey)), kid: `ro-${alg}` });
+      }
+      await suite.ward.addClient({
+        ...base,
+        client_id: 'jar',
+        grant_types: ['authorization_code'],
+        allowed_callback_urls: [suite.redirectUri],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: objectKeys },
+      });
     });
     after(() => suite.close());
 
@@ -91,6 +107,32 @@ for (const engine of engines()) {
       authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
     });
     const TOKEN = { token: 'some-token-of-nobody' };
+
+    it('request_object_signing_alg_values_supported: an object signed with each starts the sign-in', async () => {
+      const algs = doc.request_object_signing_alg_values_supported as string[];
+      assert.ok(algs.length && !algs.includes('none'));
+      for (const alg of algs) {
+        const now = Math.floor(suite.ward.clock.now() / 1000);
+        const object = await new SignJWT({
+          client_id: 'jar',
+          response_type: 'code',
+          redirect_uri: suite.redirectUri,
+          scope: 'openid',
+          state: `st-${alg}`,
+        })
+          .setProtectedHeader({ alg, kid: `ro-${alg}`, typ: 'oauth-authz-req+jwt' })
+          .setIssuer('jar')
+          .setAudience(suite.ward.issuer)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 60)
+          .sign(keys[`ro-${alg}`]!);
+        const res = await suite.ward.fetch(
+          `/oauth/authorize?${new URLSearchParams({ client_id: 'jar', request: object })}`,
+        );
+        assert.equal(res.status, 200, `${alg}: ${res.headers.get('location') ?? ''}`);
+        assert.match(await res.text(), /name="password"/, `${alg}: the login page`);
+      }
+    });
 
     it('display_values_supported: each value completes a sign-in', async () => {
       for (const display of doc.display_values_supported as string[]) {
