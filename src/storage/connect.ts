@@ -38,6 +38,7 @@ import * as m034 from './migrations/034-code-step-up-actions.js';
 import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
 import * as m044 from './migrations/044-profile-addresses.js';
+import * as m045 from './migrations/045-passkey-second-factor.js';
 import * as m041 from './migrations/041-session-ip.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
@@ -182,6 +183,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '039-grant-dpop-keys': m039,
   '040-user-custom-identifiers': m040,
   '044-profile-addresses': m044,
+  '045-passkey-second-factor': m045,
   '041-session-ip': m041,
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
