@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { stepUpRequiredAtLogin } from '../../src/stepup/factors.js';
+import { ACCOUNT_PAGE, formsOf, openPage, postPageForm } from '../helpers/account-page.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
@@ -86,7 +87,7 @@ for (const engine of engines()) {
       const done = await enrol(signIn.browser, codesHtml, 'continue');
       assert.equal(done.status, 303);
       const recovery = [...codesHtml.matchAll(/<li><code>([^<]+)<\/code>/g)].map((x) => x[1]!);
-      return { user, key, recovery };
+      return { user, key, recovery, browser: signIn.browser };
     }
     const passwordLogin = (user: User) =>
       postJson(m.ward, '/identity/v1/password/login', {
@@ -176,7 +177,15 @@ for (const engine of engines()) {
     });
 
     it('recovery codes: regenerated with a marked key only, kept when the app goes', async () => {
-      const { user } = await keyOnlyUser();
+      const { user, browser } = await keyOnlyUser();
+      // The account page counts them without an app, and makes them again.
+      const page = await openPage(browser);
+      assert.equal(page.status, 200);
+      assert.match(page.html, /id="recovery-left">[^<]*10/);
+      assert.equal(formsOf(page.html, `${ACCOUNT_PAGE}/recovery-codes`).length, 1);
+      const made = await postPageForm(browser, page.html, `${ACCOUNT_PAGE}/recovery-codes`, {});
+      assert.equal(made.status, 200, made.html.slice(0, 300));
+      assert.equal((made.html.match(/<li><code>/g) ?? []).length, 10);
       const sf = m.ward.registry.strongFactors;
       const row = (await m.ward.registry.users.find(user.id))!;
       const fresh = await sf.regenerateRecoveryCodes(row);
