@@ -206,6 +206,10 @@ for (const engine of engines()) {
       await m.ward.registry.storage.mfaCredentials.markVerified(app.id, now);
       await sf.removeTotp(row);
       assert.equal(await sf.recoveryCodesLeft(user.id), 10);
+      // The last marked key removed (no app): the codes go with it.
+      const [key] = await m.ward.registry.storage.passkeys.listOfUser(user.id);
+      await m.ward.registry.passkeys.remove(row, key!.id);
+      assert.equal(await sf.recoveryCodesLeft(user.id), 0);
 
       // A user with neither an app nor a marked key still gets none.
       const plain = await signup(m.ward);
