@@ -614,7 +614,7 @@ function createSignInServices(
     },
     requestCode: (stepUp, channel, locale) => stepUps.requestCode(stepUp, channel, locale),
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
-    secondFactorRequired: (userId) => stepUpRequiredAtLogin(r.storage, r.account(), userId),
+    secondFactorRequired: (userId, amr) => stepUpRequiredAtLogin(r.storage, r.account(), userId, amr),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
     startSession: async (userId, amr, authTime, replaces, userAgent, ip) => {
       // Another user signing in in this browser ends the session there: its clients are told (back-channel).

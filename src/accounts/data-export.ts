@@ -100,6 +100,8 @@ export async function exportUser(
       name: k.friendly_name,
       device_type: k.device_type,
       backed_up: k.backed_up,
+      // Registered as a second factor (the required enrolment page's key), not to sign in.
+      second_factor: k.second_factor === true,
       created_at: iso(k.created_at),
       last_used_at: iso(k.last_used_at),
     })),

@@ -100,7 +100,8 @@ export function createEnrolmentKeys(r: EnrolmentKeyDeps) {
       const before = await verifiedFactors(r.storage, user.id);
       const now = r.clock.now();
       const added = await r.storage.transaction(async (tx) => {
-        await tx.passkeys.insert(v.passkey);
+        // Registered as a second factor: `mfa_required: always` asks it at sign-in (045).
+        await tx.passkeys.insert({ ...v.passkey, second_factor: true });
         // A change of factors ends the trust given to devices (MF-03).
         await tx.trustedDevices.revokeAllOfUser(user.id, now);
         return r.events.stage(tx, 'passkey.added', { client_id: clientId, user_id: user.id });

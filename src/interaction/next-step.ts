@@ -100,7 +100,8 @@ export interface NextStepDeps {
   /** The user's stored locale (their profile's `locale`), which the language rule puts before Accept-Language. */
   userLocale(userId: string): Promise<string | null>;
   /** MFA required = Always and the user has a verified factor. */
-  secondFactorRequired(userId: string): Promise<boolean>;
+  /** `amr`: the first factor's (a key that signed in is not asked again as a second factor). */
+  secondFactorRequired(userId: string, amr: string[]): Promise<boolean>;
   isTrustedDevice(cookie: string | undefined, userId: string): Promise<boolean>;
   startSession(
     userId: string,
@@ -145,7 +146,7 @@ export function createNextStep(deps: NextStepDeps) {
     browser: Pick<BrowserState, 'trustedDeviceCookie'>,
   ): Promise<boolean> {
     if (who.amr.includes('mfa')) return false;
-    if (!(await deps.secondFactorRequired(who.user.id))) return false;
+    if (!(await deps.secondFactorRequired(who.user.id, who.amr))) return false;
     return !(await deps.isTrustedDevice(browser.trustedDeviceCookie, who.user.id));
   }
 
@@ -320,7 +321,7 @@ export function createNextStep(deps: NextStepDeps) {
       const user = session.user;
       if (!user || user.disabled || !withinMaxAge(deps.now(), session.authTime, request.maxAge)) return false;
       if (hintSub !== undefined && hintSub !== user.id) return false;
-      return session.amr.includes('mfa') || !(await deps.secondFactorRequired(user.id));
+      return session.amr.includes('mfa') || !(await deps.secondFactorRequired(user.id, session.amr));
     },
 
     /**

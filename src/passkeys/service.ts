@@ -274,6 +274,13 @@ export function createPasskeys(deps: PasskeyDeps) {
         const others = keys.length > 1 || !!user.password_hash || (await tx.identities.listOfUser(user.id)).length > 0;
         if (!others) throw new WardError('lastSignInMethod');
         await tx.passkeys.delete(user.id, id);
+        // The recovery codes go with the last strong factor (strong-factors.ts removeTotp): the last key
+        // registered as a second factor, when there is no authenticator app.
+        const removed = keys.find((k) => k.id === id)!;
+        if (removed.second_factor && !keys.some((k) => k.id !== id && k.second_factor)) {
+          const app = (await tx.mfaCredentials.listOfUser(user.id)).some((c) => c.type === 'totp' && c.verified_at);
+          if (!app) await tx.recoveryCodes.deleteAllOfUser(user.id);
+        }
         await within?.(tx);
       });
     },

@@ -11,13 +11,28 @@ export async function verifiedFactors(
   return (await storage.mfaCredentials.listOfUser(userId)).filter((c) => c.verified_at !== null);
 }
 
-/** MFA required = Always and the user has a verified factor: a password alone does not sign in. */
+/**
+ * MFA required = Always and the user has a verified factor, or (passkeys on) a key registered as a
+ * second factor (the required enrolment page's; a passkey registered to sign in does not count) and
+ * did not sign in with a key: a password alone does not sign in.
+ */
 export async function stepUpRequiredAtLogin(
   storage: Storage,
   account: AccountSettings,
   userId: string,
+  amr: string[] = [],
 ): Promise<boolean> {
-  return account.mfa_required === 'always' && (await verifiedFactors(storage, userId)).length > 0;
+  if (account.mfa_required !== 'always') return false;
+  if ((await verifiedFactors(storage, userId)).length > 0) return true;
+  // A sign-in with a key is already the key: it is not asked again.
+  if (amr.includes('webauthn')) return false;
+  return account.passkeys.enabled && (await storage.passkeys.hasSecondFactor(userId));
+}
+
+/** Whether the user has a strong factor: an authenticator app, or a key registered as a second factor. */
+export async function hasStrongFactor(storage: Pick<Repos, 'mfaCredentials' | 'passkeys'>, userId: string) {
+  const factors = await verifiedFactors(storage, userId);
+  return factors.some((f) => f.type === 'totp') || (await storage.passkeys.hasSecondFactor(userId));
 }
 
 /**

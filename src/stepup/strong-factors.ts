@@ -15,7 +15,7 @@ import { seal, unseal } from '../lib/secrets.js';
 import type { Repos, Storage } from '../storage/storage.js';
 import type { CredentialRow } from '../storage/sql/mfa.js';
 import type { User } from '../storage/sql/users.js';
-import { verifiedFactors } from './factors.js';
+import { hasStrongFactor, verifiedFactors } from './factors.js';
 import type { FactorNotices } from './factor-notices.js';
 import { hashRecoveryCode, matchRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { matchTotp, newTotpSecret, qrSvg, totpUri } from './totp.js';
@@ -198,7 +198,8 @@ export function createStrongFactors(r: StrongFactorDeps) {
       const removed = await r.storage.transaction(async (tx) => {
         if (!(await tx.mfaCredentials.delete(target.id))) return null;
         await tx.totpSecrets.delete(target.id);
-        await tx.recoveryCodes.deleteAllOfUser(user.id);
+        // The codes stay while a key registered as a second factor remains (they go with it too).
+        if (!(await tx.passkeys.hasSecondFactor(user.id))) await tx.recoveryCodes.deleteAllOfUser(user.id);
         await tx.trustedDevices.revokeAllOfUser(user.id, now);
         // The webhook event is written with the change.
         return r.events.stage(tx, 'mfa.credential_removed', { user_id: user.id, type: 'totp' });
@@ -211,12 +212,14 @@ export function createStrongFactors(r: StrongFactorDeps) {
       }
     },
 
-    /** A new set of recovery codes (the old one void), for a user with an authenticator app. */
+    /**
+     * A new set of recovery codes (the old one void), for a user with a strong factor: an authenticator
+     * app or a key registered as a second factor.
+     */
     async regenerateRecoveryCodes(user: User): Promise<string[]> {
-      const factors = await verifiedFactors(r.storage, user.id);
-      if (!factors.some((f) => f.type === 'totp'))
+      if (!(await hasStrongFactor(r.storage, user.id)))
         throw new WardError('noSecondFactor', {
-          description: 'Recovery codes go with an authenticator app: enrol one first',
+          description: 'Recovery codes go with an authenticator app or a security key: enrol one first',
         });
       const codes = await r.storage.transaction((tx) => newSet(tx, user.id));
       await r.events.emit(

@@ -38,6 +38,7 @@ import * as m034 from './migrations/034-code-step-up-actions.js';
 import * as m039 from './migrations/039-grant-dpop-keys.js';
 import * as m040 from './migrations/040-user-custom-identifiers.js';
 import * as m044 from './migrations/044-profile-addresses.js';
+import * as m045 from './migrations/045-passkey-second-factor.js';
 import * as m041 from './migrations/041-session-ip.js';
 import * as m042 from './migrations/042-user-consents.js';
 import * as m043 from './migrations/043-user-consent-history.js';
@@ -185,6 +186,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '039-grant-dpop-keys': m039,
   '040-user-custom-identifiers': m040,
   '044-profile-addresses': m044,
+  '045-passkey-second-factor': m045,
   '041-session-ip': m041,
   '042-user-consents': m042,
   '043-user-consent-history': m043,

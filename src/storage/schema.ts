@@ -169,6 +169,8 @@ export interface PasskeysTable {
   aaguid: string | null;
   created_at: number;
   last_used_at: number | null;
+  /** 1: registered as a second factor (the required enrolment page, 045); 0: a passkey. */
+  second_factor: ColumnType<number, number | undefined, number>;
 }
 
 export interface GrantsTable {

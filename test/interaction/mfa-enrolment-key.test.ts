@@ -116,10 +116,13 @@ for (const engine of engines()) {
       assert.match(JSON.stringify(completed[0]), /webauthn/);
       assert.equal((await events(user.id, 'passkey.added')).length, 1);
 
-      // The key counts as a factor: the next sign-in is not asked to enrol again.
+      // The key counts as a factor: the next sign-in is not asked to enrol again, but (mfa_required
+      // always) for the key, registered as a second factor.
       const next = await passwordOnLoginPage(user);
-      assert.equal(next.res.status, 303, 'no enrolment page');
-      assert.equal(location(next.res).searchParams.get('state'), 'ek');
+      assert.equal(next.res.status, 200, 'the second-factor page');
+      const nextHtml = await next.res.text();
+      assert.match(nextHtml, /id="use-key"/);
+      assert.doesNotMatch(nextHtml, /id="create-key"/, 'no enrolment page');
 
       // With an email factor too, the second-factor page offers the key first and takes a recovery code.
       await giveFactors(m.ward, user.id, { email: user.email });

@@ -28,6 +28,7 @@ for (const engine of engines()) {
       aaguid: '00000000-0000-0000-0000-000000000000',
       created_at: now,
       last_used_at: null,
+      second_factor: false,
     });
 
     it('stores a passkey with its flags and transports, and finds it by credential ID', async () => {
@@ -35,6 +36,22 @@ for (const engine of engines()) {
       const found = await s.passkeys.findByCredentialId('cred-1');
       assert.deepEqual(found, key('p1', 'u1', 'cred-1'));
       assert.equal(await s.passkeys.findByCredentialId('cred-unknown'), undefined);
+    });
+
+    it('marks a key registered as a second factor (unmarked by default)', async () => {
+      const { second_factor: _, ...unmarked } = key('p9', 'u9', 'cred-9');
+      await s.passkeys.insert(unmarked);
+      assert.equal(await s.passkeys.hasSecondFactor('u9'), false);
+      await s.passkeys.insert({ ...key('p10', 'u9', 'cred-10'), second_factor: true });
+      assert.equal(await s.passkeys.hasSecondFactor('u9'), true);
+      assert.deepEqual(
+        (await s.passkeys.listOfUser('u9')).map((k) => [k.id, k.second_factor]),
+        [
+          ['p10', true],
+          ['p9', false],
+        ],
+      );
+      assert.equal(await s.passkeys.hasSecondFactor('u1'), false);
     });
 
     it('refuses a second passkey with the same credential ID, even for another user', async () => {

@@ -175,6 +175,10 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
       },
       keyCount: await keyCount(r, user.id),
       app: app ? { recoveryLeft: await r.storage.recoveryCodes.countUnused(user.id) } : undefined,
+      keyRecoveryLeft:
+        !app && (await r.storage.passkeys.hasSecondFactor(user.id))
+          ? await r.storage.recoveryCodes.countUnused(user.id)
+          : undefined,
       pending: await r.addresses.pendingChanges(user),
       notice: extra.notice,
       error: extra.error,

@@ -21,6 +21,8 @@ export interface AccountPageInput {
   };
   /** The user's authenticator app, when enabled, and their recovery codes left ("7 left"). */
   app?: { recoveryLeft: number };
+  /** No app but a key registered as a second factor: its recovery codes left (they can be made again). */
+  keyRecoveryLeft?: number;
   /** An authenticator app being set up: its QR code (SVG from the `qrcode` library), key and URI, shown once. */
   enrolment?: { qrSvg: string; secret: string; uri: string };
   /** Recovery codes just made: shown this once. */

@@ -26,14 +26,16 @@ function summary(p: AccountPageInput): SafeHtml {
     return html`<dt>${label}</dt><dd>${value === null ? t.none : html`${value} ${state}`}</dd>`;
   };
   const { user } = p;
-  const app =
-    p.app &&
-    html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd><dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(p.app.recoveryLeft)}</dd>`;
+  const left = p.app?.recoveryLeft ?? p.keyRecoveryLeft;
+  const codes =
+    left === undefined ? null : html`<dt>${t.recoveryCodes}</dt><dd id="recovery-left">${t.recoveryLeft(left)}</dd>`;
+  const app = p.app && html`<dt>${t.authenticatorApp}</dt><dd>${t.appOn}</dd>${codes}`;
   // Security keys and passkeys answer a second factor too (the hosted page and "Confirm it's you").
   const keys = p.keyCount
     ? html`<dt>${t.securityKeys}</dt><dd id="security-keys">${t.keysCount(p.keyCount)}</dd>`
     : null;
-  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}${keys}</dl>`;
+  // A key registered as a second factor brings recovery codes too (listed with the keys, no app).
+  return html`<dl>${line(t.email, user.email, user.emailVerified)}${line(t.phone, user.phone, user.phoneVerified)}${app}${keys}${p.app ? null : codes}</dl>`;
 }
 
 /** "Confirm it's you": one button per verified factor, or the code form of the step-up started. */
@@ -194,7 +196,9 @@ function appSection(p: AccountPageInput): SafeHtml {
 <p>${t.appKey}: <code id="app-key">${p.enrolment.secret}</code></p><p class="muted"><code id="app-uri">${p.enrolment.uri}</code></p>
 ${form(p, '/app/verify', html`${code}${submit(t.appEnable)}`)}`;
   } else {
-    inner = html`<p>${t.appLead}</p>${form(p, '/app', submit(t.appSetUp))}`;
+    // With a key registered as a second factor, its recovery codes can be made again.
+    const again = p.keyRecoveryLeft !== undefined ? form(p, '/recovery-codes', submit(t.newRecoveryCodes, true)) : null;
+    inner = html`<p>${t.appLead}</p>${form(p, '/app', submit(t.appSetUp))}${again}`;
   }
   return section('app', t.appHeading, html`${alertIn(p, 'app')}${inner}`);
 }

@@ -102,7 +102,8 @@ const stepUpInsert = (s: StepUpRow) => sql<FactorsSince>`insert into step_ups
     cast(${s.requests} as integer), cast(${s.created_at} as bigint), cast(${s.expires_at} as bigint),
     cast(${s.consumed_at} as bigint)
   from users where users.id = ${s.user_id} and users.disabled = 0
-    and exists (select 1 ${verifiedOf(sql.ref('users.id'))})
+    and (exists (select 1 ${verifiedOf(sql.ref('users.id'))})
+      or exists (select 1 from passkeys p where p.user_id = users.id and p.second_factor = 1))
   returning ${sinceOf('email')} as email, ${sinceOf('sms')} as sms, ${sinceOf('totp')} as totp,
     (select count(*) from mfa_recovery_codes rc where rc.user_id = step_ups.user_id and rc.used_at is null) as recovery`;
 const insertForLiveUser = prepared((_q, s: StepUpRow) => stepUpInsert(s), { 0: STEP_UP_COLUMNS });

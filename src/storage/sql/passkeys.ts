@@ -3,15 +3,18 @@ import type { Engine } from '../connect.js';
 import type { Database, PasskeysTable } from '../schema.js';
 
 /** A stored passkey, its flags as booleans and its transports as a list. */
-export interface Passkey extends Omit<Selectable<PasskeysTable>, 'backed_up' | 'transports'> {
+export interface Passkey extends Omit<Selectable<PasskeysTable>, 'backed_up' | 'transports' | 'second_factor'> {
   backed_up: boolean;
   transports: string[];
+  /** Registered as a second factor (the required enrolment page): `mfa_required: always` asks it. */
+  second_factor?: boolean;
 }
 
 const toPasskey = (r: Selectable<PasskeysTable>): Passkey => ({
   ...r,
   backed_up: r.backed_up === 1 || (r.backed_up as unknown) === true,
   transports: JSON.parse(r.transports) as string[],
+  second_factor: Number(r.second_factor) === 1,
 });
 
 /** Users' passkeys (WebAuthn credentials). A credential ID belongs to one passkey only. */
@@ -20,7 +23,12 @@ export function passkeysRepo(db: Kysely<Database>, engine: Engine) {
     async insert(k: Passkey): Promise<void> {
       await db
         .insertInto('passkeys')
-        .values({ ...k, backed_up: k.backed_up ? 1 : 0, transports: JSON.stringify(k.transports) })
+        .values({
+          ...k,
+          backed_up: k.backed_up ? 1 : 0,
+          transports: JSON.stringify(k.transports),
+          second_factor: k.second_factor ? 1 : 0,
+        })
         .execute();
     },
     async listOfUser(userId: string): Promise<Passkey[]> {
@@ -32,6 +40,17 @@ export function passkeysRepo(db: Kysely<Database>, engine: Engine) {
         .orderBy('id')
         .execute();
       return rows.map(toPasskey);
+    },
+    /** Whether the user has a key registered as a second factor. */
+    async hasSecondFactor(userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('passkeys')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('second_factor', '=', 1)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
     async findByCredentialId(credentialId: string): Promise<Passkey | undefined> {
       const row = await db
