@@ -54,16 +54,21 @@ export function steppedUpAmr(
 export const STEP_UP_FRESH_MS = 5 * 60_000;
 
 /**
- * A sensitive change (a factor, the password, the email or phone) by a user who has a verified factor
- * needs an access token that came out of a step-up (amr has mfa) done within 5 minutes (its
- * auth_time): a refresh, or a new code from the SSO session the step-up left, keeps the old auth_time.
- * Without a factor there is nothing to step up with: the token alone is enough.
+ * A sensitive change (a factor, the password, the email or phone) by a user who has a verified factor,
+ * or a key registered as a second factor, needs an access token that came out of a step-up (amr has
+ * mfa) done within 5 minutes (its auth_time): a refresh, or a new code from the SSO session the step-up
+ * left, keeps the old auth_time. Without a factor there is nothing to step up with: the token alone is
+ * enough (a passkey registered to sign in is no second factor: the seed's rule).
  */
 export async function requireFreshStepUp(
-  deps: { storage: Pick<Repos, 'mfaCredentials'>; now: number },
+  deps: { storage: Pick<Repos, 'mfaCredentials' | 'passkeys'>; now: number },
   who: { userId: string; amr: string[]; authTime: number | null },
 ): Promise<void> {
-  if ((await verifiedFactors(deps.storage, who.userId)).length === 0) return;
+  if (
+    (await verifiedFactors(deps.storage, who.userId)).length === 0 &&
+    !(await deps.storage.passkeys.hasSecondFactor(who.userId))
+  )
+    return;
   if (!freshFromStepUp(who, deps.now)) throw new WardError('stepUpRequired');
 }
 

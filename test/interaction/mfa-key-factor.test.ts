@@ -3,12 +3,13 @@
 // the key and the recovery codes; the JSON step-up lists `factors` webauthn and recovery_code, `amr` []),
 // the key answers it; a passkey registered to sign in (unmarked, the seed's) changes nothing: the
 // password login answers `{tkn}` as before. Recovery codes: regenerated with a marked key only, kept when
-// the app goes while a marked key remains. HTTP with a software authenticator, both engines.
+// the app goes while a marked key remains. A sensitive change of a key-only user needs a fresh step-up.
+// HTTP with a software authenticator, both engines.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { stepUpRequiredAtLogin } from '../../src/stepup/factors.js';
+import { requireFreshStepUp, stepUpRequiredAtLogin } from '../../src/stepup/factors.js';
 import { ACCOUNT_PAGE, formsOf, openPage, postPageForm } from '../helpers/account-page.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
@@ -148,6 +149,19 @@ for (const engine of engines()) {
       const storage = m.ward.registry.storage;
       assert.equal(await stepUpRequiredAtLogin(storage, account, user.id, ['pwd']), true);
       assert.equal(await stepUpRequiredAtLogin(storage, account, user.id, ['webauthn']), false);
+    });
+
+    it('a sensitive change of a key-only user needs a fresh step-up; a seed passkey user needs none', async () => {
+      const { user } = await keyOnlyUser();
+      const storage = m.ward.registry.storage;
+      const now = m.ward.clock.now();
+      await assert.rejects(
+        requireFreshStepUp({ storage, now }, { userId: user.id, amr: ['pwd'], authTime: now }),
+        (e: { id?: string }) => e.id === 'stepUpRequired',
+      );
+      await requireFreshStepUp({ storage, now }, { userId: user.id, amr: ['pwd', 'mfa', 'hwk'], authTime: now });
+      const plain = await signup(m.ward);
+      await requireFreshStepUp({ storage, now }, { userId: plain.id, amr: ['pwd'], authTime: now });
     });
 
     it('a seed user with an unmarked passkey and a password gets today’s answer', async () => {
