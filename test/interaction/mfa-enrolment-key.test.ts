@@ -8,17 +8,20 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { Browser } from '../helpers/browser.js';
+import {
+  ceremonyOptionsIn,
+  pageField,
+  passwordOnLoginPage as signInOnPage,
+  postEnrolPage,
+} from '../helpers/hosted-login.js';
 import { engines } from '../helpers/databases.js';
 import { giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, location, redeem, signup } from '../helpers/oauth.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { OPEN, bearer, plainToken, type User } from '../stepup/support.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
-/** The creation options in the page's script. */
-const optionsIn = (html: string) => JSON.parse(/var o = (.*);\n/.exec(html)![1]!) as Record<string, any>;
+const field = pageField;
+const optionsIn = ceremonyOptionsIn;
 
 for (const engine of engines()) {
   describe(`a security key at a required enrolment (${engine})`, () => {
@@ -40,36 +43,8 @@ for (const engine of engines()) {
     });
     after(() => m.close());
 
-    async function passwordOnLoginPage(user: User) {
-      const pkce = pkcePair();
-      const browser = new Browser(m.ward);
-      const loginPage = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 'ek',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
-      const html = await loginPage.text();
-      const res = await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      });
-      return { browser, pkce, res };
-    }
-    const post = (browser: Browser, html: string, action: string, extra: Record<string, string> = {}) =>
-      browser.postForm('/oauth/authorize/enrol', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        action,
-        ...extra,
-      });
+    const passwordOnLoginPage = (user: User) => signInOnPage(m.ward, user, 'ek');
+    const post = postEnrolPage;
     /** The enrolment page after the password, then the page of the key's ceremony. */
     async function keyPage(user: User) {
       const signIn = await passwordOnLoginPage(user);

@@ -11,16 +11,20 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { requireFreshStepUp, stepUpRequiredAtLogin } from '../../src/stepup/factors.js';
 import { ACCOUNT_PAGE, formsOf, openPage, postPageForm } from '../helpers/account-page.js';
-import { Browser } from '../helpers/browser.js';
+import {
+  ceremonyOptionsIn,
+  pageField,
+  passwordOnLoginPage as signInOnPage,
+  postEnrolPage,
+} from '../helpers/hosted-login.js';
 import { engines } from '../helpers/databases.js';
 import { postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { OPEN, stepUpBody, type User } from '../stepup/support.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
-const optionsIn = (html: string) => JSON.parse(/var o = (.*);\n/.exec(html)![1]!) as Record<string, any>;
+const field = pageField;
+const optionsIn = ceremonyOptionsIn;
 
 for (const engine of engines()) {
   describe(`a key registered as a second factor under mfa_required always (${engine})`, () => {
@@ -42,36 +46,8 @@ for (const engine of engines()) {
     });
     after(() => m.close());
 
-    async function passwordOnLoginPage(user: User) {
-      const pkce = pkcePair();
-      const browser = new Browser(m.ward);
-      const page = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 'kf',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
-      const html = await page.text();
-      const res = await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      });
-      return { browser, pkce, res };
-    }
-    const enrol = (browser: Browser, html: string, action: string, extra: Record<string, string> = {}) =>
-      browser.postForm('/oauth/authorize/enrol', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        action,
-        ...extra,
-      });
+    const passwordOnLoginPage = (user: User) => signInOnPage(m.ward, user, 'kf');
+    const enrol = postEnrolPage;
 
     /** A user who enrolled only a security key at the required enrolment page; its recovery codes. */
     async function keyOnlyUser() {
