@@ -69,13 +69,18 @@ for (const engine of engines()) {
         const user = await signup(ward, 'spa');
         // Each language's user signs in afresh: no session of the one before.
         await chromium.context.clearCookies();
-        const page = await chromium.context.newPage();
         const problems: string[] = [];
-        page.on('console', (m) => {
-          if (m.type() === 'error') problems.push(m.text());
-        });
-        page.on('pageerror', (e) => problems.push(e.message));
-        await page.setExtraHTTPHeaders({ 'accept-language': t.accept });
+        /** A tab of the browser (its cookies shared), speaking the language, its errors collected. */
+        const openTab = async () => {
+          const tab = await chromium.context.newPage();
+          tab.on('console', (m) => {
+            if (m.type() === 'error') problems.push(m.text());
+          });
+          tab.on('pageerror', (e) => problems.push(e.message));
+          await tab.setExtraHTTPHeaders({ 'accept-language': t.accept });
+          return tab;
+        };
+        let page = await openTab();
         // The app's callback: partner.example resolves nowhere, so a navigation that ends there fails to
         // load; the request Chromium tried for it is what the test reads.
         let callback: Promise<string> = Promise.resolve('');
@@ -134,7 +139,10 @@ for (const engine of engines()) {
         verifier = await authorize();
         assert.equal((await redeem(ward, await codeAtCallback(), verifier, 'partner', CB)).res.status, 200);
 
-        // Withdrawn from the account page: the consent page comes back.
+        // Withdrawn from the account page: the consent page comes back. In a new tab: the last one may
+        // still be going to Chromium's error page for the unreachable callback.
+        await page.close();
+        page = await openTab();
         await page.goto(`${ward.issuer}/identity/v1/account?client_id=spa`);
         await page.getByRole('heading', { name: t.account, exact: true }).waitFor();
         const withdraw = page.locator('form[action$="/consents/revoke"] button');
