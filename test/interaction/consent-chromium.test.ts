@@ -4,22 +4,34 @@
 // scopes goes straight back to the app; the user withdraws the access from the account page, and the
 // page is shown again. The pages run under Ward's CSP with no script or console error.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { engines } from '../helpers/databases.js';
 import { PUBLIC_CLIENT, pkcePair, redeem, signup } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
-const CB = 'https://partner.example/cb';
-const PARTNER = {
+/** The partner app's site on loopback: its callback page answers, so each navigation ends there. */
+async function partnerSite(): Promise<{ callback: string; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('app'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    callback: `http://127.0.0.1:${port}/cb`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const partnerClient = (callback: string) => ({
   client_id: 'partner',
   name: 'Partner Planner',
   type: 'public',
-  allowed_callback_urls: [CB],
+  allowed_callback_urls: [callback],
   sso: true,
   first_party: false,
   policy_uri: 'https://partner.example/privacy',
-};
+});
 
 const LANGUAGES = {
   en: {
@@ -50,11 +62,15 @@ for (const engine of engines()) {
   describe(`the consent page in Chromium (${engine})`, { timeout: 180_000 }, () => {
     let ward: TestWard;
     let chromium: Chromium;
+    let partner: Awaited<ReturnType<typeof partnerSite>>;
+    let CB = '';
     before(async () => {
+      partner = await partnerSite();
+      CB = partner.callback;
       ward = await startWard({
         engine,
         issuerHost: 'id.ward.test',
-        clients: [PUBLIC_CLIENT, PARTNER],
+        clients: [PUBLIC_CLIENT, partnerClient(CB)],
         account: { rate_limits: { signup: { limit: null }, login: { limit: null } } },
       });
       chromium = await launchChromium({ loopbackHosts: ['id.ward.test'] });
@@ -62,6 +78,7 @@ for (const engine of engines()) {
     after(async () => {
       await chromium?.close();
       await ward?.close();
+      await partner?.close();
     });
 
     for (const [language, t] of Object.entries(LANGUAGES)) {
@@ -80,38 +97,26 @@ for (const engine of engines()) {
           await tab.setExtraHTTPHeaders({ 'accept-language': t.accept });
           return tab;
         };
-        let page = await openTab();
-        // The app's callback: partner.example resolves nowhere, so a navigation that ends there fails to
-        // load; the request Chromium tried for it is what the test reads.
-        let callback: Promise<string> = Promise.resolve('');
-        const expectCallback = () => {
-          callback = page
-            .waitForEvent('requestfailed', (rq) => rq.url().startsWith(CB))
-            // Chromium then shows its error page: settled there before the test navigates on.
-            .then(async (rq) => (await page.waitForURL(/^chrome-error:/), rq.url()));
-        };
+        const page = await openTab();
         const authorize = async () => {
           const pkce = pkcePair();
-          const toCallback = (e: unknown) => {
-            if (!String(e).includes('ERR_NAME_NOT_RESOLVED')) throw e;
-          };
-          await page
-            .goto(
-              `${ward.issuer}/oauth/authorize?${new URLSearchParams({
-                client_id: 'partner',
-                response_type: 'code',
-                redirect_uri: CB,
-                scope: 'openid email',
-                state: `st-${language}`,
-                code_challenge: pkce.challenge,
-                code_challenge_method: 'S256',
-              })}`,
-            )
-            .catch(toCallback);
+          await page.goto(
+            `${ward.issuer}/oauth/authorize?${new URLSearchParams({
+              client_id: 'partner',
+              response_type: 'code',
+              redirect_uri: CB,
+              scope: 'openid email',
+              state: `st-${language}`,
+              code_challenge: pkce.challenge,
+              code_challenge_method: 'S256',
+            })}`,
+          );
           return pkce.verifier;
         };
+        /** The code the app's callback page was given (the browser is there, or on its way). */
         const codeAtCallback = async () => {
-          const url = new URL(await callback);
+          await page.waitForURL((u) => u.href.startsWith(CB));
+          const url = new URL(page.url());
           assert.equal(url.searchParams.get('state'), `st-${language}`);
           return url.searchParams.get('code')!;
         };
@@ -128,21 +133,16 @@ for (const engine of engines()) {
           scopes.some((s) => t.emailScope.test(s)),
           scopes.join(' | '),
         );
-        expectCallback();
         await page.getByRole('button', { name: t.allow, exact: true }).click();
         const { res, body } = await redeem(ward, await codeAtCallback(), verifier, 'partner', CB);
         assert.equal(res.status, 200, JSON.stringify(body));
         assert.equal(body.scope, 'openid email');
 
         // The same scopes again: granted already, straight back to the app.
-        expectCallback();
         verifier = await authorize();
         assert.equal((await redeem(ward, await codeAtCallback(), verifier, 'partner', CB)).res.status, 200);
 
-        // Withdrawn from the account page: the consent page comes back. In a new tab: the last one may
-        // still be going to Chromium's error page for the unreachable callback.
-        await page.close();
-        page = await openTab();
+        // Withdrawn from the account page: the consent page comes back.
         await page.goto(`${ward.issuer}/identity/v1/account?client_id=spa`);
         await page.getByRole('heading', { name: t.account, exact: true }).waitFor();
         const withdraw = page.locator('form[action$="/consents/revoke"] button');
