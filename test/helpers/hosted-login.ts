@@ -29,9 +29,15 @@ export const ceremonyOptionsIn = (html: string) => JSON.parse(/var o = (.*);\n/.
 
 /**
  * The public client `spa`'s code flow on the hosted login page, in a new cookie jar, up to the answer to
- * the user's password: the browser, the PKCE pair and that answer (a code, or the next page).
+ * the user's password: the browser, the PKCE pair and that answer (a code, or the next page). `extra`
+ * adds authorize parameters (`ui_locales`, say).
  */
-export async function passwordOnLoginPage(ward: TestWard, user: { email: string; password: string }, state: string) {
+export async function passwordOnLoginPage(
+  ward: TestWard,
+  user: { email: string; password: string },
+  state: string,
+  extra: Record<string, string> = {},
+) {
   const pkce = pkcePair();
   const browser = new Browser(ward);
   const page = await browser.get(
@@ -43,6 +49,7 @@ export async function passwordOnLoginPage(ward: TestWard, user: { email: string;
       state,
       code_challenge: pkce.challenge,
       code_challenge_method: 'S256',
+      ...extra,
     }),
   );
   const res = await submitLoginPage(browser, await page.text(), user.email, user.password);

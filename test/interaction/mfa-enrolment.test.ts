@@ -13,11 +13,11 @@ import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { passwordOnLoginPage as passwordAlone, postEnrolPage, pageField } from '../helpers/hosted-login.js';
 import { OPEN, plainToken, type User } from '../stepup/support.js';
 import { enrolTotp, signInWith, totpAt, verifyFactor, totpStepUp } from '../stepup/totp-support.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = pageField;
 const uriOf = (html: string) => /<code id="enrol-uri">([^<]*)<\/code>/.exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 /** The code the otpauth library computes from the page's otpauth:// URI, at `ms`. */
 const codeOfUri = (uri: string, ms: number) => (OTPAuth.URI.parse(uri) as OTPAuth.TOTP).generate({ timestamp: ms });
@@ -37,37 +37,9 @@ for (const engine of engines()) {
     const required = (grace: number) =>
       m.ward.setAccount({ mfa_enrollment: 'required', mfa_enrollment_grace_skips: grace });
 
-    async function passwordOnLoginPage(user: User, extra: Record<string, string> = {}) {
-      const pkce = pkcePair();
-      const browser = new Browser(m.ward);
-      const loginPage = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 'en-1',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-          ...extra,
-        }),
-      );
-      const html = await loginPage.text();
-      const res = await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      });
-      return { browser, pkce, res };
-    }
-    const post = (browser: Browser, html: string, action: string, extra: Record<string, string> = {}) =>
-      browser.postForm('/oauth/authorize/enrol', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        action,
-        ...extra,
-      });
+    const passwordOnLoginPage = (user: User, extra: Record<string, string> = {}) =>
+      passwordAlone(m.ward, user, 'en-1', extra);
+    const post = postEnrolPage;
     const amrOf = async (res: Awaited<ReturnType<Browser['get']>>, verifier: string) => {
       assert.equal(res.status, 303);
       const cb = location(res);

@@ -8,9 +8,9 @@ import { decodeJwt } from 'jose';
 import { Browser } from '../helpers/browser.js';
 import { codeIn, giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { pageField } from '../helpers/hosted-login.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = pageField;
 
 describe('hosted login page with MFA required = Always', () => {
   let m: MfaWard;

@@ -4,15 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, giveFactors, startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, location, redeem } from '../helpers/oauth.js';
+import { passwordOnLoginPage as passwordAlone, pageField } from '../helpers/hosted-login.js';
 import { OPEN, plainToken, type User } from './support.js';
 import { enrolTotp, totpAt } from './totp-support.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = pageField;
 
 for (const engine of engines()) {
   describe(`hosted second-factor page with an authenticator app (${engine})`, () => {
@@ -22,28 +21,9 @@ for (const engine of engines()) {
     });
     after(() => m.close());
 
+    /** The hosted sign-in up to the second-factor page a password alone leads to. */
     async function passwordOnLoginPage(user: User, extra: Record<string, string> = {}) {
-      const pkce = pkcePair();
-      const browser = new Browser(m.ward);
-      const loginPage = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 'hs',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-          ...extra,
-        }),
-      );
-      const html = await loginPage.text();
-      const res = await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      });
+      const { browser, pkce, res } = await passwordAlone(m.ward, user, 'hs', extra);
       assert.equal(res.status, 200, 'no redirect on a password alone');
       return { browser, pkce, html: await res.text() };
     }

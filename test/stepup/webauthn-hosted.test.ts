@@ -5,15 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { codeIn, giveFactors, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, location, redeem } from '../helpers/oauth.js';
+import { passwordOnLoginPage as passwordAlone, pageField } from '../helpers/hosted-login.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { OPEN, bearer, plainToken, type User } from './support.js';
 
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const field = pageField;
 
 for (const engine of engines()) {
   describe(`hosted second-factor page with a security key (${engine})`, () => {
@@ -30,26 +29,7 @@ for (const engine of engines()) {
     after(() => m.close());
 
     async function signIn(user: User) {
-      const pkce = pkcePair();
-      const browser = new Browser(m.ward);
-      const login = await browser.get(
-        authorizeUrl({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: 'https://app.example/cb',
-          scope: 'openid',
-          state: 'k',
-          code_challenge: pkce.challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
-      const html = await login.text();
-      const res = await browser.postForm('/oauth/authorize/login', {
-        interaction: field(html, 'interaction'),
-        csrf: field(html, 'csrf'),
-        email: user.email,
-        password: user.password,
-      });
+      const { browser, pkce, res } = await passwordAlone(m.ward, user, 'k');
       assert.equal(res.status, 200);
       return { browser, pkce, html: await res.text() };
     }
