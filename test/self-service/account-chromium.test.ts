@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { pkcePair, signup } from '../helpers/oauth.js';
+import { signup } from '../helpers/oauth.js';
+import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
 
-const CB = 'https://app.example/cb';
+const FRENCH_LOGIN = { email: 'E-mail', password: 'Mot de passe', signIn: 'Me connecter' };
 
 describe('the hosted account page in Chromium', { timeout: 120_000 }, () => {
   let w: MfaWard;
@@ -35,32 +36,10 @@ describe('the hosted account page in Chromium', { timeout: 120_000 }, () => {
 
   it('signs in, then changes the email address from the account page, in French', async () => {
     const user = await signup(w.ward, 'spa');
-    const page = await chromium.context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.setExtraHTTPHeaders({ 'accept-language': 'fr-FR,fr;q=0.9' });
-    // The app's callback, answered here (app.example resolves nowhere).
-    await page.route(`${CB}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'app' }));
-
-    await page.goto(
-      `${w.ward.issuer}/oauth/authorize?${new URLSearchParams({
-        client_id: 'spa',
-        response_type: 'code',
-        redirect_uri: CB,
-        scope: 'openid email',
-        state: 'st-account',
-        code_challenge: pkcePair().challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    );
-    await page.getByLabel('E-mail', { exact: true }).first().fill(user.email);
-    await page.getByLabel('Mot de passe', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Me connecter', exact: true }).click();
-    await page.waitForURL((u) => u.href.startsWith(CB));
-    assert.ok(new URL(page.url()).searchParams.get('code'));
+    const page = await watchedTab(chromium, 'fr-FR,fr;q=0.9', problems);
+    await passwordSignIn(page, w.ward.issuer, FRENCH_LOGIN, user, { state: 'st-account' });
+    await codeAtCallback(page);
 
     await page.goto(`${w.ward.issuer}/identity/v1/account?client_id=spa`);
     await page.getByRole('heading', { name: 'Votre compte' }).waitFor();

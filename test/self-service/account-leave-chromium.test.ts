@@ -8,9 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { pkcePair, signup } from '../helpers/oauth.js';
-
-const CB = 'https://app.example/cb';
+import { signup } from '../helpers/oauth.js';
+import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
 
 const WORDS = {
   en: {
@@ -67,30 +66,10 @@ describe('a user leaves from the account page in Chromium', { timeout: 180_000 }
   for (const [language, t] of Object.entries(WORDS)) {
     it(`downloads the data, then deletes the account, in ${language === 'en' ? 'English' : 'French'}`, async () => {
       const user = await signup(w.ward, 'spa', { locale: language });
-      const page = await chromium.context.newPage();
       const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
-      });
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.setExtraHTTPHeaders({ 'accept-language': t.acceptLanguage });
-      await page.route(`${CB}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'app' }));
-
-      await page.goto(
-        `${w.ward.issuer}/oauth/authorize?${new URLSearchParams({
-          client_id: 'spa',
-          response_type: 'code',
-          redirect_uri: CB,
-          scope: 'openid email',
-          state: `st-leave-${language}`,
-          code_challenge: pkcePair().challenge,
-          code_challenge_method: 'S256',
-        })}`,
-      );
-      await page.getByLabel(t.email, { exact: true }).first().fill(user.email);
-      await page.getByLabel(t.password, { exact: true }).fill(user.password);
-      await page.getByRole('button', { name: t.signIn, exact: true }).click();
-      await page.waitForURL((u) => u.href.startsWith(CB));
+      const page = await watchedTab(chromium, t.acceptLanguage, problems);
+      await passwordSignIn(page, w.ward.issuer, t, user, { state: `st-leave-${language}` });
+      await codeAtCallback(page);
 
       await page.goto(`${w.ward.issuer}/identity/v1/account`);
       await page.getByRole('heading', { name: t.title, exact: true }).waitFor();

@@ -8,9 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
-
-const CB = 'https://app.example/cb';
+import { redeem, signup, tokenRequest } from '../helpers/oauth.js';
+import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
 
 const WORDS = {
   en: {
@@ -67,41 +66,18 @@ describe("the account page's sign-ins in Chromium", { timeout: 180_000 }, () => 
     await w?.close();
   });
 
-  /** Signs in on the hosted login page; returns the tokens of the code the app received. */
+  /** Signs in on the hosted login page; returns the refresh token of the code the app received. */
   async function signIn(page: Page, t: (typeof WORDS)['en'], user: { email: string; password: string }) {
-    const pkce = pkcePair();
-    await page.goto(
-      `${w.ward.issuer}/oauth/authorize?${new URLSearchParams({
-        client_id: 'spa',
-        response_type: 'code',
-        redirect_uri: CB,
-        scope: 'openid email offline_access',
-        state: 'st-sessions',
-        code_challenge: pkce.challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    );
-    await page.getByLabel(t.email, { exact: true }).first().fill(user.email);
-    await page.getByLabel(t.password, { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: t.signIn, exact: true }).click();
-    await page.waitForURL((u) => u.href.startsWith(CB));
-    const code = new URL(page.url()).searchParams.get('code');
-    assert.ok(code);
-    const { body } = await redeem(w.ward, code, pkce.verifier);
+    const verifier = await passwordSignIn(page, w.ward.issuer, t, user, {
+      scope: 'openid email offline_access',
+      state: 'st-sessions',
+    });
+    const { body } = await redeem(w.ward, await codeAtCallback(page), verifier);
     assert.ok(body.refresh_token, JSON.stringify(body));
     return body.refresh_token as string;
   }
 
-  async function open(c: Chromium, t: (typeof WORDS)['en'], problems: string[]) {
-    const page = await c.context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.setExtraHTTPHeaders({ 'accept-language': t.acceptLanguage });
-    await page.route(`${CB}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'app' }));
-    return page;
-  }
+  const open = (c: Chromium, t: (typeof WORDS)['en'], problems: string[]) => watchedTab(c, t.acceptLanguage, problems);
 
   for (const [language, t] of Object.entries(WORDS)) {
     it(`signs the other browser out, in ${language === 'en' ? 'English' : 'French'}`, async () => {

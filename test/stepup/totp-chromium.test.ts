@@ -10,9 +10,13 @@ import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { pkcePair, signup } from '../helpers/oauth.js';
-
-const CB = 'https://app.example/cb';
+import { signup } from '../helpers/oauth.js';
+import {
+  APP_CALLBACK as CB,
+  codeAtCallback,
+  passwordSignIn as signInOnPage,
+  watchedTab,
+} from '../helpers/chromium-sign-in.js';
 
 const WORDS = {
   en: {
@@ -76,40 +80,15 @@ describe('authenticator apps in Chromium', { timeout: 180_000 }, () => {
   });
 
   async function openPage(lang: 'en' | 'fr') {
-    const page = await chromium.context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.setExtraHTTPHeaders({ 'accept-language': lang === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9' });
-    // The app's callback, answered here (app.example resolves nowhere).
-    await page.route(`${CB}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'app' }));
+    const page = await watchedTab(chromium, lang === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9', problems);
     return { page, problems };
   }
 
-  async function passwordSignIn(page: Page, lang: 'en' | 'fr', user: { email: string; password: string }) {
-    const t = WORDS[lang];
-    await page.goto(
-      `${w.ward.issuer}/oauth/authorize?${new URLSearchParams({
-        client_id: 'spa',
-        response_type: 'code',
-        redirect_uri: CB,
-        scope: 'openid email',
-        state: `st-${lang}`,
-        code_challenge: pkcePair().challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    );
-    await page.getByLabel(t.email, { exact: true }).first().fill(user.email);
-    await page.getByLabel(t.password, { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: t.signIn, exact: true }).click();
-  }
+  const passwordSignIn = (page: Page, lang: 'en' | 'fr', user: { email: string; password: string }) =>
+    signInOnPage(page, w.ward.issuer, WORDS[lang], user, { state: `st-${lang}` });
 
-  const signedIn = async (page: Page) => {
-    await page.waitForURL((u) => u.href.startsWith(CB));
-    assert.ok(new URL(page.url()).searchParams.get('code'));
-  };
+  const signedIn = codeAtCallback;
 
   /** The code the otpauth library computes from the URI the page shows (`selector`), at Ward's time. */
   const codeFrom = async (page: Page, selector: string) => {
