@@ -616,22 +616,17 @@ function createSignInServices(
     userLocale: async (userId) => (await r.storage.profiles.find(userId))?.locale ?? null,
     secondFactorRequired: (userId, amr) => stepUpRequiredAtLogin(r.storage, r.account(), userId, amr),
     isTrustedDevice: (cookie, userId) => isTrustedDevice(r, cookie, userId),
-    startSession: async (userId, amr, authTime, replaces, userAgent, ip) => {
+    startSession: async (userId, amr, opts) => {
       // Another user signing in in this browser ends the session there: its clients are told (back-channel).
       let queued = 0;
-      const { cookie, session } = await r.sessions.create(
-        userId,
-        amr,
-        authTime,
-        replaces,
-        async (ended) => {
+      const { cookie, session } = await r.sessions.create(userId, amr, {
+        ...opts,
+        whenOtherUserEnded: async (ended) => {
           const rows = await deliveriesFor(r, { sessionId: ended.id, userId: ended.userId });
           queued = rows.length;
           return (tx) => tx.logoutDeliveries.enqueue(rows);
         },
-        userAgent,
-        ip,
-      );
+      });
       if (queued) r.logoutDelivery.kick();
       // Signing in again cancels a deletion of the account waiting for its grace period.
       await r.accountDeletion.cancel(userId);

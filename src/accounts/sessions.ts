@@ -28,6 +28,26 @@ export interface Session {
 }
 
 /** SSO sessions: the cookie holds 256 random bits, the database only their SHA-256. */
+/** How a new session begins. */
+export interface NewSessionOptions {
+  /** When the user authenticated (now, when not given). */
+  authTime?: number;
+  /**
+   * The SSO cookie the browser sent with the login, if any: a re-authentication ends the session it
+   * replaces (ASVS 7.2.4), with its grants too when another user signs in.
+   */
+  replaces?: string;
+  /** Prepares what must be written with the end of another user's session (back-channel logouts). */
+  whenOtherUserEnded?: (ended: { id: string; userId: string }) => Promise<(tx: Repos) => Promise<void>>;
+  /**
+   * The browser's User-Agent header, shown in the user's list of sessions (the replaced session passes on
+   * its own when none is given: a step-up in the same browser).
+   */
+  userAgent?: string;
+  /** The address it signs in from (an approximate place in that list, with a GeoIP database). */
+  ip?: string;
+}
+
 export function createSessionService(deps: { storage: Storage; clock: Clock; account: () => AccountSettings }) {
   const { storage, clock, account } = deps;
   const toSession = (r: SessionRow): Session => ({
@@ -37,24 +57,13 @@ export function createSessionService(deps: { storage: Storage; clock: Clock; acc
     amr: JSON.parse(r.amr) as string[],
   });
   return {
-    /**
-     * A new session (a new identifier at every login: no fixation). Returns the cookie value.
-     * `replaces` is the SSO cookie the browser sent with the login, if any: a re-authentication
-     * ends the session it replaces (ASVS 7.2.4), with its grants too when another user signs in; then
-     * `whenOtherUserEnded` prepares what must be written with that end (the back-channel logout deliveries).
-     * `userAgent`: the browser's User-Agent header, shown to the user in their list of sessions (the
-     * session it replaces passes on its own when none is given: a step-up in the same browser). `ip`: the
-     * address it signs in from (an approximate place in that list, when a GeoIP database is configured).
-     */
+    /** A new session (a new identifier at every login: no fixation). Returns the cookie value. */
     async create(
       userId: string,
       amr: string[],
-      authTime = clock.now(),
-      replaces?: string,
-      whenOtherUserEnded?: (ended: { id: string; userId: string }) => Promise<(tx: Repos) => Promise<void>>,
-      userAgent?: string,
-      ip?: string,
+      opts: NewSessionOptions = {},
     ): Promise<{ cookie: string; session: Session }> {
+      const { authTime = clock.now(), replaces, whenOtherUserEnded, userAgent, ip } = opts;
       const cookie = randomToken(32);
       const now = clock.now();
       const row: SessionRow = {

@@ -40,6 +40,14 @@ export interface FirstFactor extends SignedIn {
   detail?: Record<string, unknown>;
 }
 
+/** A new session's start: when the user authenticated, the SSO cookie it replaces, where from. */
+const sessionPlace = (who: SignedIn, browser: BrowserState) => ({
+  authTime: who.authTime,
+  replaces: browser.sessionCookie,
+  userAgent: browser.userAgent,
+  ip: browser.ip,
+});
+
 /** What the browser brought that the decision reads. */
 export interface BrowserState {
   /** The SSO cookie, ended and replaced by the new session (no fixation). */
@@ -103,13 +111,11 @@ export interface NextStepDeps {
   /** `amr`: the first factor's (a key that signed in is not asked again as a second factor). */
   secondFactorRequired(userId: string, amr: string[]): Promise<boolean>;
   isTrustedDevice(cookie: string | undefined, userId: string): Promise<boolean>;
+  /** `replaces`: the browser's SSO cookie; `userAgent` and `ip`: where it signs in from. */
   startSession(
     userId: string,
     amr: string[],
-    authTime: number,
-    replaces?: string,
-    userAgent?: string,
-    ip?: string,
+    opts: { authTime: number; replaces?: string; userAgent?: string; ip?: string },
   ): Promise<{ cookie: string; id: string }>;
   authorize(request: AuthorizeRequest, auth: Authenticated): Promise<AuthorizationValues>;
   now(): number;
@@ -232,27 +238,13 @@ export function createNextStep(deps: NextStepDeps) {
     const asked = interaction ? interaction.request : (at as AuthorizeRequest);
     // No binding cookie to set: an identity API call (JSON), which has no page to show.
     if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
-      const session = await deps.startSession(
-        who.user.id,
-        who.amr,
-        who.authTime,
-        browser.sessionCookie,
-        browser.userAgent,
-        browser.ip,
-      );
+      const session = await deps.startSession(who.user.id, who.amr, sessionPlace(who, browser));
       return consentStep(at, who, browser, session.cookie);
     }
     if (interaction && !taken && !(await deps.interactions.finish(interaction)))
       return { kind: 'expired', request: interaction.request };
     const request = interaction ? interaction.request : (at as AuthorizeRequest);
-    const session = await deps.startSession(
-      who.user.id,
-      who.amr,
-      who.authTime,
-      browser.sessionCookie,
-      browser.userAgent,
-      browser.ip,
-    );
+    const session = await deps.startSession(who.user.id, who.amr, sessionPlace(who, browser));
     const values = await deps.authorize(request, {
       user: who.user,
       sessionId: session.id,

@@ -33,7 +33,8 @@ export function createAccountStepUp(deps: {
   async function stepped(session: AccountSession, cookie: string, done: StepUpFinish): Promise<string> {
     if (done.clientId !== ACCOUNT_PAGE_CLIENT || done.interactionDigest !== null || done.user.id !== session.userId)
       throw new WardError('invalidStepUp', { description: 'step-up of another page or user' });
-    return (await deps.sessions.create(done.user.id, done.amr, deps.clock.now(), cookie)).cookie;
+    return (await deps.sessions.create(done.user.id, done.amr, { authTime: deps.clock.now(), replaces: cookie }))
+      .cookie;
   }
 
   return {
