@@ -67,17 +67,24 @@ export function profileRoutes(app: WardApp, r: Deps): void {
       ...claimsFor(ctx.user, ctx.scopes, profile),
     };
     if (ctx.scopes.includes('profile')) {
-      const customIdentifier = await r.storage.customIdentifiers.ofUser(ctx.user.id);
+      // The reads of their own tables, each only when the caller asked for its field (getUser names them).
+      const wants = (k: string) => !fields || fields.has(k);
+      const [customIdentifier, consents, identities] = await Promise.all([
+        wants('custom_identifier') ? r.storage.customIdentifiers.ofUser(ctx.user.id) : undefined,
+        wants('consents') ? r.consentChanges.of(ctx.user.id) : undefined,
+        wants('identities') ? r.storage.identities.listOfUser(ctx.user.id) : undefined,
+      ]);
       if (customIdentifier) body.custom_identifier = customIdentifier;
       body.custom_fields = profile?.custom_fields ?? {};
       Object.assign(body, extrasView(profile));
-      body.consents = await r.consentChanges.of(ctx.user.id);
-      body.identities = (await r.storage.identities.listOfUser(ctx.user.id)).map((i) => ({
-        id: i.id,
-        provider: i.provider,
-        user_id: i.subject,
-        created_at: new Date(Number(i.created_at)).toISOString(),
-      }));
+      if (consents) body.consents = consents;
+      if (identities)
+        body.identities = identities.map((i) => ({
+          id: i.id,
+          provider: i.provider,
+          user_id: i.subject,
+          created_at: new Date(Number(i.created_at)).toISOString(),
+        }));
     }
     // OIDC Core 5.3.2: sub is always in the answer.
     const answer = fields
