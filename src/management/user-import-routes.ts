@@ -96,11 +96,13 @@ export const formatOf = (contentType: string | undefined): ImportFormat =>
  * is most of a line's cost; one elsewhere (SQLite's group commit shares commits already, and batches
  * measured slower there: docs/performance.md).
  */
-export const batchLinesOf = (r: UserImportRoutesDeps): number =>
+export const batchLinesOf = (r: Pick<UserImportRoutesDeps, 'config' | 'storage'>): number =>
   r.config.tuning.import_batches && r.storage.engine === 'postgres' ? 100 : 1;
 
 /** What an import (direct or a job) uses. */
-export const importDeps = (r: UserImportRoutesDeps) => ({
+export const importDeps = (
+  r: Pick<UserImportRoutesDeps, 'storage' | 'masterKey' | 'clock' | 'account' | 'clients' | 'logoutDelivery'>,
+) => ({
   storage: r.storage,
   masterKey: r.masterKey,
   now: () => r.clock.now(),
@@ -149,6 +151,7 @@ export function userImportRoutes(r: UserImportRoutesDeps): ManagementRoute[] {
           mode: q.mode ?? 'create',
           reportAll: q.report === 'all',
           firebase,
+          batchLines: batchLinesOf(r),
         });
         const { results: _results, ...counts } = report;
         await recordAudit(r.storage, r.clock.now(), actor, 'users.imported', 'users', 'success', {

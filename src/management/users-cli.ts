@@ -5,16 +5,18 @@ import { exportUserLines } from '../accounts/import/export-users.js';
 import { importUsers } from '../accounts/import/import-users.js';
 import { recordAudit, type Actor } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
-import { firebaseOf } from './user-import-routes.js';
+import { batchLinesOf, firebaseOf, importDeps } from './user-import-routes.js';
 import type { AccountSettings } from '../config/types.js';
 import type { ClientService } from '../clients/service.js';
-import { endSessionsOfUser, type LogoutDelivery } from '../logout/backchannel.js';
+import type { LogoutDelivery } from '../logout/backchannel.js';
+import type { Tuning } from '../config/tuning.js';
 import type { Clock } from '../lib/clock.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UsersCliDeps {
   account: () => AccountSettings;
+  config: { tuning: Pick<Tuning, 'import_batches'> };
   clients: ClientService;
   logoutDelivery: LogoutDelivery;
   clock: Clock;
@@ -65,18 +67,13 @@ export async function runUsersCommand(
       firebase_rounds: values['firebase-rounds'],
       firebase_mem_cost: values['firebase-mem-cost'],
     });
-    const report = await importUsers(
-      {
-        storage: r.storage,
-        masterKey: r.masterKey,
-        now: () => r.clock.now(),
-        customFields: () => r.account().custom_fields,
-        consentDefinitions: () => r.account().consents,
-        onBlocked: (id) => endSessionsOfUser({ ...r, delivery: r.logoutDelivery }, id),
-      },
-      createReadStream(file),
-      { format, mode, reportAll: values.report === 'all', firebase },
-    );
+    const report = await importUsers(importDeps(r), createReadStream(file), {
+      format,
+      mode,
+      reportAll: values.report === 'all',
+      firebase,
+      batchLines: batchLinesOf(r),
+    });
     const { results: _results, ...counts } = report;
     await recordAudit(r.storage, r.clock.now(), actor, 'users.imported', 'users', 'success', {
       ...counts,

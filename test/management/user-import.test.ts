@@ -12,6 +12,7 @@ import { FIREBASE_VECTOR, fixtures } from '../helpers/foreign-hashes.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { CONSOLE_CLIENT, consoleToken } from '../helpers/management.js';
 import { PUBLIC_CLIENT, authorizeUrl, codeFor, tokenRequest } from '../helpers/oauth.js';
+import { metricValue } from '../helpers/metrics.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const NO_LIMITS = {
@@ -304,6 +305,27 @@ for (const engine of engines()) {
       assert.equal(await s.users.findByEmail(`other-${engine}@import.example`), undefined, 'nothing half-written');
       assert.ok(await s.users.findByEmail(`before-${engine}@import.example`));
       assert.ok(await s.users.findByEmail(`after-${engine}@import.example`));
+    });
+
+    it('writes new users together on PostgreSQL with import_batches, one by one otherwise', async () => {
+      const inserts = async () =>
+        metricValue(
+          await (await ward.fetch('/metrics')).text(),
+          `ward_db_query_duration_seconds_count{engine="${engine}",operation="insert",outcome="ok"}`,
+        );
+      const before = await inserts();
+      const lines = Array.from({ length: 60 }, (_, i) => ({
+        email: `together-${i}-${engine}@import.example`,
+        given_name: `Given${i}`,
+        external_id: `together-${engine}-${i}`,
+      }));
+      const res = await importBody(ndjson(lines));
+      assert.equal(res.body.created, 60, JSON.stringify(res.body));
+      const written = (await inserts()) - before;
+      const batched = engine === 'postgres' && ward.registry.config.tuning.import_batches;
+      // A statement per table for the batch (users, profiles, external ids), else at least one per line.
+      if (batched) assert.ok(written < 10, `${written} inserts`);
+      else assert.ok(written >= 60, `${written} inserts`);
     });
 
     it('ends the sessions of an existing user an upsert blocks', async () => {
