@@ -21,7 +21,7 @@ export interface ImportExportOptions {
   count: number;
   tunings: string[];
   ref?: string;
-  /** Writes a CPU profile of Ward during the import to this directory (`--profile`). */
+  /** Writes CPU profiles of Ward during the import and the export to this directory (`--profile`). */
   profileDir?: string;
   log: (s: string) => void;
 }
@@ -121,13 +121,16 @@ async function measure(ward: Child, engine: string, tuning: string, count: numbe
   if (profile) await ward.profileStop(profile);
   if (res.status !== 200 || report.created !== count)
     throw new Error(`I1 import: ${res.status} ${JSON.stringify(report).slice(0, 500)}`);
+  if (profile) await ward.profileStart();
   t = performance.now();
   const out = await fetch(`${ward.url}/api/v1/users/export`, { headers: { authorization: `Bearer ${bearer}` } });
   if (out.status !== 200) throw new Error(`I1 export: ${out.status} ${await out.text()}`);
   let exported = 0;
+  // Newlines counted with indexOf (native): a byte loop here took CPU from Ward on the same cores.
   for await (const chunk of out.body as unknown as AsyncIterable<Uint8Array>)
-    for (const b of chunk) if (b === 10) exported++;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) exported++;
   const exportS = (performance.now() - t) / 1000;
+  if (profile) await ward.profileStop(profile.replace(/-I1\.cpuprofile$/, '-I1-export.cpuprofile'));
   // The store also holds the operator made at first start (WARD_ADMIN_PASSWORD).
   if (exported < count) throw new Error(`I1 export: ${exported} lines for ${count} users`);
   return {

@@ -92,12 +92,11 @@ export const formatOf = (contentType: string | undefined): ImportFormat =>
   (contentType ?? '').split(';')[0]!.trim().toLowerCase() === NDJSON ? 'ndjson' : 'json';
 
 /**
- * Lines per transaction: the speed-up import_batches (config/tuning.ts) on PostgreSQL, where a commit
- * is most of a line's cost; one elsewhere (SQLite's group commit shares commits already, and batches
- * measured slower there: docs/performance.md).
+ * Lines per transaction: the speed-up import_batches (config/tuning.ts), whose new users are inserted
+ * a statement per table (docs/performance.md); one on the plain path.
  */
 export const batchLinesOf = (r: Pick<UserImportRoutesDeps, 'config' | 'storage'>): number =>
-  r.config.tuning.import_batches && r.storage.engine === 'postgres' ? 100 : 1;
+  r.config.tuning.import_batches ? 100 : 1;
 
 /** What an import (direct or a job) uses. */
 export const importDeps = (

@@ -8,6 +8,7 @@ import { engines } from '../helpers/databases.js';
 import { fixtures } from '../helpers/foreign-hashes.js';
 import { CONSOLE_CLIENT, clientCredentialsToken, consoleToken } from '../helpers/management.js';
 import { PUBLIC_CLIENT } from '../helpers/oauth.js';
+import { exportUserLines } from '../../src/accounts/import/export-users.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const NO_LIMITS = {
@@ -144,6 +145,29 @@ for (const engine of engines()) {
         `/api/v1/users/export?updated_since=${new Date(Date.now() + 86_400_000).toISOString()}`,
       );
       assert.equal((await since.text()).trim(), '', 'updated_since filters');
+    });
+
+    it('reads page after page: every user once, in id order, a chunk of whole lines a page', async () => {
+      const emails = ['pa', 'pb', 'pc', 'pd', 'pe'].map((p) => `${p}-pages-${engine}@export.example`);
+      const res = await call(source, manager, '/api/v1/users/import', {
+        method: 'POST',
+        body: emails.map((email) => JSON.stringify({ email })).join('\n'),
+      });
+      assert.equal(res.status, 200, await res.text());
+      const chunks: string[] = [];
+      for await (const c of exportUserLines(source.registry, {
+        since: null,
+        includePasswordHashes: false,
+        pageSize: 2,
+      }))
+        chunks.push(c);
+      const all = (await source.registry.storage.userImport.exportPage(null, 10_000, null)).users.map((u) => u.email);
+      const exported = chunks.flatMap((c) => {
+        assert.match(c, /^(\{.*\}\n){1,2}$/, 'one or two whole lines');
+        return lines(c).map((l) => l.email ?? null);
+      });
+      assert.deepEqual(exported, all, 'each user once, in id order');
+      for (const e of emails) assert.ok(exported.includes(e), e);
     });
   });
 }

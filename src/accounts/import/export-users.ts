@@ -7,13 +7,16 @@ import { openForeignHash } from '../foreign-hashes/sealed.js';
 import { PROFILE_CLAIMS } from '../profile.js';
 import { extrasOfLine } from '../profile-extras.js';
 
-const PAGE = 500;
+/** Users per page: a page is a query per table and one chunk of the stream (docs/performance.md, I1). */
+const PAGE = 2000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface ExportOptions {
   /** Only users changed at or after this time (ms). */
   since: number | null;
   includePasswordHashes: boolean;
+  /** Users read per page (PAGE when not given). */
+  pageSize?: number;
 }
 
 function passwordOf(masterKey: Buffer, userId: string, stored: string | null): PasswordFields | undefined {
@@ -23,18 +26,25 @@ function passwordOf(masterKey: Buffer, userId: string, stored: string | null): P
   return foreign && importFieldsOf(foreign);
 }
 
-/** The NDJSON lines of the export, one per user, in id order. */
+/**
+ * The export's NDJSON, in id order: a chunk per page of users (whole lines, each ending in a newline),
+ * so a stream writes a page at once rather than a socket write per user.
+ */
 export async function* exportUserLines(
   deps: { storage: Storage; masterKey: Buffer },
   opts: ExportOptions,
 ): AsyncGenerator<string> {
   let after: string | null = null;
   for (;;) {
-    const page = await deps.storage.userImport.exportPage(after, PAGE, opts.since);
+    const page = await deps.storage.userImport.exportPage(after, opts.pageSize ?? PAGE, opts.since);
     if (!page.users.length) return;
     const group = <T extends { user_id: string }>(rows: T[]) => {
       const m = new Map<string, T[]>();
-      for (const r of rows) m.set(r.user_id, [...(m.get(r.user_id) ?? []), r]);
+      for (const r of rows) {
+        const of = m.get(r.user_id);
+        if (of) of.push(r);
+        else m.set(r.user_id, [r]);
+      }
       return m;
     };
     const identities = group(page.identities);
@@ -42,33 +52,41 @@ export async function* exportUserLines(
     const external = new Map(page.externalIds.map((x) => [x.user_id, x.external_id]));
     // The page's profiles in one query (not one per user).
     const profiles = await deps.storage.profiles.findMany(page.users.map((u) => u.id));
+    let chunk = '';
     for (const u of page.users) {
       const profile = profiles.get(u.id);
-      const claims = Object.fromEntries(
-        PROFILE_CLAIMS.map((c) => [c, profile?.[c] ?? null]).filter(([, v]) => v !== null),
+      // Built by assignment, in the import's key order (no spread of a fresh object per field: the
+      // export is a loop over every user).
+      const line: Record<string, unknown> = {};
+      const externalId = external.get(u.id);
+      if (externalId !== undefined) line.external_id = externalId;
+      if (u.email) {
+        line.email = u.email;
+        line.email_verified = !!u.email_verified;
+      }
+      if (u.phone_number) {
+        line.phone_number = u.phone_number;
+        line.phone_number_verified = !!u.phone_number_verified;
+      }
+      line.created_at = iso(u.created_at);
+      line.blocked = !!u.disabled;
+      if (u.given_name !== null) line.given_name = u.given_name;
+      if (u.family_name !== null) line.family_name = u.family_name;
+      if (profile) {
+        for (const c of PROFILE_CLAIMS) if (profile[c] !== null) line[c] = profile[c];
+        Object.assign(line, extrasOfLine(profile));
+        if (Object.keys(profile.custom_fields).length) line.custom_fields = profile.custom_fields;
+      }
+      if (opts.includePasswordHashes) Object.assign(line, passwordOf(deps.masterKey, u.id, u.password_hash));
+      line.identities = (identities.get(u.id) ?? []).map((i) =>
+        i.email
+          ? { provider: i.provider, subject: i.subject, email: i.email }
+          : { provider: i.provider, subject: i.subject },
       );
-      const password = opts.includePasswordHashes ? passwordOf(deps.masterKey, u.id, u.password_hash) : undefined;
-      const line = {
-        ...(external.has(u.id) ? { external_id: external.get(u.id) } : {}),
-        ...(u.email ? { email: u.email, email_verified: !!u.email_verified } : {}),
-        ...(u.phone_number ? { phone_number: u.phone_number, phone_number_verified: !!u.phone_number_verified } : {}),
-        created_at: iso(u.created_at),
-        blocked: !!u.disabled,
-        ...(u.given_name !== null ? { given_name: u.given_name } : {}),
-        ...(u.family_name !== null ? { family_name: u.family_name } : {}),
-        ...claims,
-        ...extrasOfLine(profile),
-        ...(profile && Object.keys(profile.custom_fields).length ? { custom_fields: profile.custom_fields } : {}),
-        ...password,
-        identities: (identities.get(u.id) ?? []).map((i) => ({
-          provider: i.provider,
-          subject: i.subject,
-          ...(i.email ? { email: i.email } : {}),
-        })),
-        second_factors: (factors.get(u.id) ?? []).map((f) => ({ type: f.type, destination: f.destination })),
-      };
-      yield `${JSON.stringify(line)}\n`;
+      line.second_factors = (factors.get(u.id) ?? []).map((f) => ({ type: f.type, destination: f.destination }));
+      chunk += `${JSON.stringify(line)}\n`;
     }
+    yield chunk;
     after = page.users[page.users.length - 1]!.id;
   }
 }
