@@ -242,7 +242,16 @@ export async function migrate(d: Db): Promise<string[]> {
   // alter until the last commits, and a running release's statement that takes two of those tables in
   // the other order deadlocks with it (docs/operations.md#upgrades, rule 2).
   const applied: string[] = [];
-  const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
+  const known = await migrator.getMigrations();
+  const pending = known.filter((m) => m.executedAt === undefined);
+  // An empty database (a first start): no release runs against it, so nothing can deadlock with the
+  // migrations. They run in one call, without a lock and bookkeeping round per migration, and on
+  // PostgreSQL in one transaction (Kysely runs SQLite's DDL without one, as it did per migration).
+  if (pending.length === known.length && pending.length > 0) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
   for (const { name } of pending) {
     const { error, results } = await migrator.migrateTo(name);
     if (error) throw error instanceof Error ? error : new Error(String(error));
