@@ -10,7 +10,11 @@
 //   comes back buffered, as a Response whose body is already read.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, fetch, type RequestInit, Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
+
+/** undici, loaded on the first outbound call: most starts make none for a while (a tenth of the start-up). */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
 import { addressPolicy, type Cidr } from './ranges.js';
 
 /** Why Ward did not send the request (the URL or its address is refused, the answer too large). */
@@ -52,7 +56,7 @@ type LookupCallback = (err: Error | null, address: string | LookupAddress[], fam
 /** Statuses whose Response has no body. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-async function readCapped(res: Awaited<ReturnType<typeof fetch>>, maxBytes: number): Promise<Buffer> {
+async function readCapped(res: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel();
@@ -99,7 +103,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     );
   }
 
-  const agent = new Agent({ connect: { lookup: lookup as never } });
+  let agent: Agent | undefined;
 
   async function guardedFetch(url: URL, init: OutboundInit): Promise<Response> {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
@@ -111,6 +115,8 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     }
     const { timeoutMs = opts.timeoutMs ?? 10_000, maxBytes = opts.maxBytes ?? 1024 * 1024, signal, ...rest } = init;
     const timeout = AbortSignal.timeout(timeoutMs);
+    const { Agent, fetch, Response } = await loadUndici();
+    agent ??= new Agent({ connect: { lookup: lookup as never } });
     let res: Awaited<ReturnType<typeof fetch>>;
     let body: Buffer;
     try {
@@ -141,6 +147,8 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         ? around((init.method ?? 'GET').toUpperCase(), url, () => guardedFetch(url, init))
         : guardedFetch(url, init);
     },
-    close: () => agent.close(),
+    close: async () => {
+      await agent?.close();
+    },
   };
 }
