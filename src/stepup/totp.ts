@@ -2,7 +2,6 @@
 // every app reads from the otpauth:// URI), one step of drift each way. The QR code of the URI is drawn
 // here as SVG by `qrcode` (no outside service sees the secret).
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 
 export const TOTP_PERIOD = 30;
 export const TOTP_DIGITS = 6;
@@ -31,6 +30,8 @@ export function totpUri(secret: string, issuer: string, label: string): string {
 
 /** The URI as an SVG QR code (a string of markup; no script, no outside reference). */
 export async function qrSvg(uri: string): Promise<string> {
+  // Loaded on the first enrolment, not at start.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 
