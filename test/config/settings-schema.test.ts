@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { AccountSchema, DEFAULT_ACCOUNT, validateAccount } from '../../src/config/schema/account.js';
 import { apiSchema } from '../../src/config/schema/api.js';
 import { Problems } from '../../src/config/schema/check.js';
-import { validateClient } from '../../src/config/schema/client.js';
+import { validateClient } from '../../src/config/schema/client-rules.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { SETTINGS_BODY } from '../../src/console/settings-page.js';
 
