@@ -1,6 +1,7 @@
 // The static structure of each console page (the shell is in shell.ts); the page scripts fill the
 // data in from the management API.
 import { CLIENT_BODY, CREATE_CLIENT_BODY } from './client-page.js';
+import { CONSENT_BODY, CONSENTS_BODY, USER_CONSENTS_SECTION } from './consents-page.js';
 import { SETTINGS_BODY } from './settings-page.js';
 import { WEBHOOK_BODY, WEBHOOKS_BODY } from './webhooks-page.js';
 import { CREATE_USER_FORM, USER_ACCOUNT_SECTION, USER_FACTORS_SECTION, USER_PROFILE_FORM } from './user-admin-page.js';
@@ -62,7 +63,8 @@ ${USER_ACCOUNT_SECTION}
 ${ROLE_FORM}
 ${USER_FACTORS_SECTION}
 <section aria-labelledby="h-passkeys"><h2 id="h-passkeys">Passkeys</h2>
-${table('passkeys-table', 'Passkeys (WebAuthn)', ['Name', 'Kind', 'Added', 'Last used'], true)}</section>`;
+${table('passkeys-table', 'Passkeys (WebAuthn)', ['Name', 'Kind', 'Added', 'Last used'], true)}</section>
+${USER_CONSENTS_SECTION}`;
 
 const AUDIT = html`<form id="audit-filter" class="filters"><div class="field"><label for="audit-action">Action</label>
 <input id="audit-action" name="action" list="audit-actions" placeholder="e.g. key.rotated"></div>
@@ -99,6 +101,8 @@ ${table('clients-table', 'Clients', ['Client ID', 'Name', 'Type', 'JWT Algorithm
   client: { title: 'Client', body: CLIENT_BODY },
   'site-keys': { title: 'Site keys', body: SITE_KEYS },
   settings: { title: 'Account settings', body: SETTINGS_BODY },
+  consents: { title: 'Consents', body: CONSENTS_BODY },
+  consent: { title: 'Consent definition', body: CONSENT_BODY },
   users: {
     title: 'Users',
     body: html`${search('user-search', 'Search users by email, phone, name or id', 'q')}${CREATE_USER_FORM}

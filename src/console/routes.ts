@@ -91,6 +91,8 @@ export function consoleRoutes(app: FastifyInstance, r: ConsoleDeps): void {
   app.get('/console/clients/:clientId', page('client'));
   app.get('/console/site-keys', page('site-keys'));
   app.get('/console/settings', page('settings'));
+  app.get('/console/consents', page('consents'));
+  app.get('/console/consents/:key', page('consent'));
   app.get('/console/users', page('users'));
   app.get('/console/users/:userId', page('user'));
   app.get('/console/webhooks', page('webhooks'));

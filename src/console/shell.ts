@@ -12,6 +12,8 @@ export type PageName =
   | 'client'
   | 'site-keys'
   | 'settings'
+  | 'consents'
+  | 'consent'
   | 'users'
   | 'user'
   | 'webhooks'
@@ -23,6 +25,7 @@ const NAV: Array<[PageName, string, string, string?]> = [
   ['clients', 'Clients', '/console/clients'],
   ['site-keys', 'Site keys', '/console/site-keys'],
   ['settings', 'Account settings', '/console/settings'],
+  ['consents', 'Consents', '/console/consents'],
   ['users', 'Users', '/console/users'],
   ['webhooks', 'Webhooks', '/console/webhooks', 'manage:webhooks'],
   ['audit', 'Audit log', '/console/audit'],
@@ -37,8 +40,10 @@ export const PAGE_SCRIPTS: Record<PageName, string[]> = {
   client: ['client-form.js', 'keys.js', 'client.js'],
   'site-keys': ['keys.js'],
   settings: ['settings.js'],
+  consents: ['consent-texts.js', 'consents.js'],
+  consent: ['consent-texts.js', 'consent.js'],
   users: ['users.js', 'user-admin.js'],
-  user: ['users.js', 'user-admin.js', 'user-factors.js'],
+  user: ['users.js', 'user-admin.js', 'user-factors.js', 'consent-texts.js', 'user-consents.js'],
   webhooks: ['webhooks.js', 'hooks.js'],
   webhook: ['webhooks.js', 'webhook.js'],
   audit: ['audit.js'],
@@ -49,6 +54,7 @@ function nav(active: PageName): SafeHtml {
   const parent: Partial<Record<PageName, PageName>> = {
     client: 'clients',
     'create-client': 'clients',
+    consent: 'consents',
     user: 'users',
     webhook: 'webhooks',
   };

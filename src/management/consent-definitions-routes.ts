@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { apiSchema } from '../config/schema/api.js';
 import { ConsentDefinition } from '../config/schema/consents.js';
 import { notFound } from '../errors/refusals.js';
+import { WardError } from '../errors/ward-error.js';
 import { anyObject } from '../http/schema-types.js';
 import { changeAccount, type SettingsRoutesDeps } from './settings-routes.js';
 import { managementRoute, type ManagementRoute } from './route.js';
@@ -45,6 +46,18 @@ const historyItem = Type.Object({
   reporter: Type.String({ description: 'end_user, managed (an administrator) or import' }),
 });
 
+/** A refusal of the settings with its fields named in the definition's body (versions[1].texts). */
+function inThisDefinition(e: unknown, prefix: string): unknown {
+  if (!(e instanceof WardError) || !e.details) return e;
+  return new WardError(e.id, {
+    description: e.description,
+    details: e.details.map((d) => ({
+      ...d,
+      field: d.field.startsWith(prefix) ? d.field.slice(prefix.length) : d.field,
+    })),
+  });
+}
+
 /**
  * The account's consent definitions (the `consents` account setting: key, type, status, versions with
  * their texts), one at a time, and a user's consents with their history. A definition is archived,
@@ -84,7 +97,9 @@ export function consentDefinitionRoutes(r: ConsentDefinitionsRoutesDeps): Manage
           actor,
           { consents: [...others, { ...body, key: params.key }] },
           { action: 'consent_definition.saved', target: `consent_definition:${params.key}`, fields: Object.keys(body) },
-        );
+        ).catch((e: unknown) => {
+          throw inThisDefinition(e, `consents[${others.length}].`);
+        });
         return next.consents.find((d) => d.key === params.key)!;
       },
     }),

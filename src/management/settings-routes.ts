@@ -32,7 +32,12 @@ export async function changeAccount(
 ): Promise<AccountSettings> {
   const p = new Problems();
   const next: AccountSettings = validateAccount(p, change, r.account());
-  if (p.list.length) throw new WardError('settingsInvalid', { description: p.list.join('; ') });
+  if (p.list.length)
+    throw new WardError('settingsInvalid', {
+      description: p.list.join('; '),
+      // Fields as the request names them: consents[0].versions, not account.consents[0].versions.
+      details: p.items.map((i) => ({ field: i.key.replace(/^account\./, ''), message: i.message, code: 'invalid' })),
+    });
   await r.storage.transaction(async (tx) => {
     await tx.settings.put('account', next, r.clock.now());
     await tx.versions.bump('account');

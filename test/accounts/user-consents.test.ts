@@ -271,6 +271,17 @@ for (const engine of engines())
         ],
       });
       assert.equal(bad.status, 400, 'version ids distinct');
+      assert.deepEqual(bad.body.error_details, [
+        { field: 'versions', message: 'version_id must be distinct', code: 'invalid' },
+      ]);
+      const twice = await made.put('/api/v1/consent-definitions/sms_offers', {
+        consent_type: 'opt-in',
+        versions: [{ version_id: 1, texts: [text('fr-FR', 'Offres SMS'), text('fr_fr', 'Offres')] }],
+      });
+      assert.equal(twice.status, 400, 'one text per language');
+      assert.deepEqual(twice.body.error_details, [
+        { field: 'versions[0].texts', message: 'fr_fr is given twice (one text per language)', code: 'invalid' },
+      ]);
       const archived = await made.put('/api/v1/consent-definitions/sms_offers', {
         consent_type: 'opt-in',
         status: 'archived',

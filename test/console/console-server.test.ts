@@ -50,6 +50,8 @@ describe('console server side', () => {
       '/console/clients/spa',
       '/console/site-keys',
       '/console/settings',
+      '/console/consents',
+      '/console/consents/newsletter',
       '/console/users',
       `/console/users/${'a'.repeat(32)}`,
       '/console/audit',

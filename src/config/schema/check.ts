@@ -5,8 +5,11 @@ import { CHECKS, type CheckName } from './checks.js';
 /** Collects every problem of a config, each naming its key and what is allowed. */
 export class Problems {
   readonly list: string[] = [];
+  /** The same problems by key (an API answer's error_details). */
+  readonly items: Array<{ key: string; message: string }> = [];
   add(key: string, message: string): void {
     this.list.push(`${key}: ${message}`);
+    this.items.push({ key, message });
   }
 }
 

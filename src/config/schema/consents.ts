@@ -63,7 +63,13 @@ export const ConsentDefinitions = list(
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Keys unique; version ids unique in a definition; a required consent is an active one. */
+/** A language tag as the texts are matched (textIn in accounts/user-consents.ts): fr_FR is fr-FR. */
+const sameLanguage = (tag: unknown) => String(tag).toLowerCase().replace('_', '-');
+
+/**
+ * Keys unique; version ids unique in a definition; one text per language in a version (a second one
+ * would never be shown); a required consent is an active one.
+ */
 export const consentDefinitionRules: Rule<{ consents: unknown }> = (a, add) => {
   if (!Array.isArray(a.consents)) return;
   const seen = new Set<unknown>();
@@ -75,6 +81,16 @@ export const consentDefinitionRules: Rule<{ consents: unknown }> = (a, add) => {
     if (!Array.isArray(d.versions)) return;
     const ids = d.versions.map((v: unknown) => (isObject(v) ? v.version_id : undefined));
     if (new Set(ids).size !== ids.length) add(`${at}.versions`, 'version_id must be distinct');
+    d.versions.forEach((v: unknown, j) => {
+      if (!isObject(v) || !Array.isArray(v.texts)) return;
+      const languages = v.texts.map((t: unknown) => (isObject(t) ? sameLanguage(t.language) : undefined));
+      const k = languages.findIndex((l, n) => l !== undefined && languages.indexOf(l) !== n);
+      if (k >= 0)
+        add(
+          `${at}.versions[${j}].texts`,
+          `${String((v.texts[k] as { language: unknown }).language)} is given twice (one text per language)`,
+        );
+    });
     if (d.required === true && d.status === 'archived')
       add(`${at}.required`, 'an archived consent cannot be required (no signup could give it)');
   });
