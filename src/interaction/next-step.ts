@@ -17,28 +17,11 @@ import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
 import type { SecondFactorType } from '../stepup/service.js';
 import type { SignInAudit } from '../sign-in-methods/audit.js';
-import type { SignInMethodId } from '../sign-in-methods/contract.js';
 import { consentCanBeShown, consentNeeded } from './consent.js';
+import type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
 import type { Interaction, InteractionService } from './service.js';
 
-/** The response values of an authorization: `{code}`, or the implicit tokens. */
-export type AuthorizationValues = Record<string, string | number | undefined>;
-
-/** Who signed in by a first factor, and how (RFC 8176 amr). */
-export interface SignedIn {
-  user: User;
-  amr: string[];
-  authTime: number;
-  /** The action an API step-up named (docs/mfa.md#step-up-actions), carried into the grant's tokens. */
-  stepUpAction?: string | null;
-}
-
-/** A first factor: who signed in, and by which sign-in method (null: a tkn, recorded where it was issued). */
-export interface FirstFactor extends SignedIn {
-  method: SignInMethodId | null;
-  /** Method-specific facts for the audit event (whether the account was created by this sign-in, ...). */
-  detail?: Record<string, unknown>;
-}
+export type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
 
 /** A new session's start: when the user authenticated, the SSO cookie it replaces, where from. */
 const sessionPlace = (who: SignedIn, browser: BrowserState) => ({
@@ -47,55 +30,6 @@ const sessionPlace = (who: SignedIn, browser: BrowserState) => ({
   userAgent: browser.userAgent,
   ip: browser.ip,
 });
-
-/** What the browser brought that the decision reads. */
-export interface BrowserState {
-  /** The SSO cookie, ended and replaced by the new session (no fixation). */
-  sessionCookie?: string;
-  trustedDeviceCookie?: string;
-  /** The cookie that binds a stored interaction to this browser (set when first asked for). */
-  bind?: () => string;
-  /**
-   * The request's language by the one rule (texts/choose-language.ts), given the user's stored locale
-   * once the user is known; absent: the messages' default.
-   */
-  language?: (userLocale?: string | null) => string;
-  /** The caller's address, for the audit event. */
-  ip?: string;
-  /** The browser's User-Agent header, kept with the session it signs in (the user's list of sessions). */
-  userAgent?: string;
-}
-
-export type Outcome =
-  | {
-      kind: 'second_factor';
-      /** The handle the second-factor page posts (a new one: the step's own). */
-      handle: string;
-      interaction: Interaction;
-      stepUp: string;
-      /** The factor asked first: an authenticator app when the user has one (nothing is sent), else a code. */
-      channel: SecondFactorType;
-      /** The first code's challenge, or null when none was sent (an authenticator app) or sending failed (`error`). */
-      challengeId: string | null;
-      error?: unknown;
-    }
-  | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
-  /** A third-party client's consent page: the interaction at its `consent` step, under this handle. */
-  | { kind: 'consent'; handle: string; interaction: Interaction; sessionCookie?: string }
-  /** A required second factor to set up (interaction/enrolment.ts): the interaction at its `enrol` step. */
-  | {
-      kind: 'enrol';
-      handle: string;
-      interaction: Interaction;
-      totp: { secret: string; uri: string; qrSvg: string };
-      skipsLeft: number;
-      /** The user's verified addresses that may become an email or SMS factor instead. */
-      channels: Array<{ channel: 'email' | 'sms'; to: string }>;
-      /** Whether a security key or passkey may be registered on the page (a hosted ceremony). */
-      keys: boolean;
-    }
-  /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
-  | { kind: 'expired'; request: AuthorizeRequest };
 
 export interface NextStepDeps {
   interactions: InteractionService;

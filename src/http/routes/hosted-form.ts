@@ -9,7 +9,7 @@ import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/
 import { consentPage as renderConsent } from '../../interaction/pages/consent.js';
 import { enrolmentPage } from '../../interaction/pages/enrolment.js';
 import { verifiedFactors } from '../../stepup/factors.js';
-import type { BrowserState, Outcome } from '../../interaction/next-step.js';
+import type { BrowserState, Outcome } from '../../interaction/outcome.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { RequestObjects } from '../../protocol/authorize/request-object.js';
