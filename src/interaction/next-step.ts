@@ -4,8 +4,9 @@
 // new session and the authorization response. A sign-in answered from an existing SSO session goes
 // through sessionAnswers instead (prompt, the client's `sso`, max_age, id_token_hint, the
 // second-factor rule) and, for Messenger linking, through a confirmation (never a silent code).
-// A third-party client's consent page (interaction/consent.ts) comes last, once the user is known
-// and signed in: the interaction moves to its `consent` step, and /oauth/authorize/consent ends it.
+// Consents to accept again (interaction/reconsent.ts) come before the session starts; a third-party
+// client's consent page (interaction/consent.ts) comes last, once the user is known and signed in:
+// the interaction moves to its `consent` step, and /oauth/authorize/consent ends it.
 // The first factor's audit event (login.succeeded, or login.mfa_required) is recorded here too, with
 // the sign-in method that proved it (sign-in-methods/contract.ts), so no method can forget it; an API
 // path that answers without an interaction asks secondFactorOwed, the same rule.
@@ -19,6 +20,7 @@ import type { SecondFactorType } from '../stepup/service.js';
 import type { SignInAudit } from '../sign-in-methods/audit.js';
 import { consentCanBeShown, consentNeeded } from './consent.js';
 import type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
+import type { ReconsentStepService } from './reconsent.js';
 import type { Interaction, InteractionService } from './service.js';
 
 export type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
@@ -64,6 +66,8 @@ export interface NextStepDeps {
     owed(userId: string): Promise<boolean>;
     begin(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome>;
   };
+  /** Consents to accept again (interaction/reconsent.ts), asked before the session and the code. */
+  reconsent?: Pick<ReconsentStepService, 'ask'>;
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -171,7 +175,11 @@ export function createNextStep(deps: NextStepDeps) {
     const interaction = 'digest' in at ? at : null;
     const asked = interaction ? interaction.request : (at as AuthorizeRequest);
     // No binding cookie to set: an identity API call (JSON), which has no page to show.
-    if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
+    const api = taken || !browser.bind;
+    // Consents to accept again come first, before any session (a required one refused signs nothing in).
+    const renewal = await deps.reconsent?.ask(at, who, browser, 'reconsent', api);
+    if (renewal) return renewal;
+    if (await mustConsent(asked, who.user.id, api)) {
       const session = await deps.startSession(who.user.id, who.amr, sessionPlace(who, browser));
       return consentStep(at, who, browser, session.cookie);
     }
@@ -232,6 +240,10 @@ export function createNextStep(deps: NextStepDeps) {
     afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState, taken = false) =>
       complete(interaction, who, browser, taken),
 
+    /** After the consents to accept again were answered (step `reconsent`): the end of the sign-in. */
+    afterReconsent: (interaction: Interaction, who: SignedIn, browser: BrowserState) =>
+      complete(interaction, who, browser),
+
     /**
      * Whether the browser's SSO session answers this request by itself: not when prompt asks for a
      * new login or the client has `sso: false` (forcesLogin), when it is older than max_age (OIDC
@@ -251,14 +263,17 @@ export function createNextStep(deps: NextStepDeps) {
     },
 
     /**
-     * A request the SSO session answers, for a third-party client: the consent page when the user
-     * has not granted what it asks (consent_required where no page can be shown); null: no consent owed.
+     * A request the SSO session answers: the consents to accept again when the user owes some, then,
+     * for a third-party client, the consent page when the user has not granted what it asks
+     * (interaction_required or consent_required where no page can be shown); null: nothing owed.
      */
     async consentFromSession(
       request: AuthorizeRequest,
       session: { authTime: number; amr: string[]; user: User },
       browser: BrowserState,
     ): Promise<Outcome | null> {
+      const renewal = await deps.reconsent?.ask(request, session, browser, 'reconsent_session');
+      if (renewal) return renewal;
       if (!(await mustConsent(request, session.user.id))) return null;
       return consentStep(request, session, browser);
     },

@@ -1,6 +1,7 @@
 // What a sign-in's next step decides (next-step.ts) and what it reads: who signed in, what the
 // browser brought, and the outcomes the hosted pages (http/routes/hosted-form.ts answerOutcome) and the
 // API answer.
+import type { ConsentDefinitionSetting } from '../config/types.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 import type { SignInMethodId } from '../sign-in-methods/contract.js';
 import type { User } from '../storage/sql/users.js';
@@ -72,5 +73,10 @@ export type Outcome =
       /** Whether a security key or passkey may be registered on the page (a hosted ceremony). */
       keys: boolean;
     }
+  /**
+   * Consents to accept again (interaction/reconsent.ts): the interaction at its `reconsent` step (a
+   * sign-in, whose session starts once they are answered) or `reconsent_session` (an SSO session's).
+   */
+  | { kind: 'reconsent'; handle: string; interaction: Interaction; consents: ConsentDefinitionSetting[] }
   /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
   | { kind: 'expired'; request: AuthorizeRequest };
