@@ -67,7 +67,7 @@ export interface NextStepDeps {
     begin(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome>;
   };
   /** Consents to accept again (interaction/reconsent.ts), asked before the session and the code. */
-  reconsent?: Pick<ReconsentStepService, 'ask'>;
+  reconsent?: Pick<ReconsentStepService, 'ask' | 'owed'>;
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -232,6 +232,9 @@ export function createNextStep(deps: NextStepDeps) {
 
     /** Whether the user must set up a second factor before signing in (mfa_enrollment: required). */
     enrolmentOwed: async (userId: string): Promise<boolean> => (await deps.enrolment?.owed(userId)) ?? false,
+
+    /** Whether the user must accept consents again before signing in (an API path with no page refuses). */
+    reconsentOwed: async (userId: string): Promise<boolean> => ((await deps.reconsent?.owed(userId))?.length ?? 0) > 0,
 
     /**
      * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller

@@ -5,14 +5,15 @@
 // new version (reporter end_user, the history, user.consents_changed) and the code follows; an unchecked
 // optional one is recorded as declined. Users on the current version, archived definitions and versions
 // without the flag never ask. An SSO session: prompt=none answers interaction_required, else the page,
-// then the code in that same session. Cancel answers access_denied. French by ui_locales.
+// then the code in that same session; the password grant (no page) is refused the same way. Cancel
+// answers access_denied. French by ui_locales.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import type { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { pageField, passwordOnLoginPage } from '../helpers/hosted-login.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, redeem, signup, tokenRequest } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 
 const text = (language: string, title: string) => ({ language, title, description: `${title}, in full` });
@@ -45,7 +46,10 @@ for (const engine of engines()) {
     before(async () => {
       ward = await startWard({
         engine,
-        clients: [PUBLIC_CLIENT],
+        clients: [
+          PUBLIC_CLIENT,
+          { ...PUBLIC_CLIENT, client_id: 'mobile', grant_types: ['authorization_code', 'password'] },
+        ],
         account: { rate_limits: { signup: { limit: null }, login: { limit: null }, consents: { limit: null } } },
       });
     });
@@ -69,6 +73,14 @@ for (const engine of engines()) {
         csrf: pageField(html, 'csrf'),
         decision,
         ...Object.fromEntries(checked.map((k) => [`consent_${k}`, '1'])),
+      });
+    const passwordGrant = (user: { email: string; password: string }) =>
+      tokenRequest(ward, {
+        grant_type: 'password',
+        client_id: 'mobile',
+        username: user.email,
+        password: user.password,
+        scope: 'openid',
       });
     /** The callback's code, redeemed: the ID token's claims. */
     const tokensOf = async (res: Awaited<ReturnType<Browser['get']>>, verifier: string, state: string) => {
@@ -131,6 +143,22 @@ for (const engine of engines()) {
 
       const next = await passwordOnLoginPage(ward, user, 'rc-3');
       assert.equal(next.res.status, 303, 'on the current version now: never asked again');
+      assert.equal((await passwordGrant(user)).status, 200, 'nor by the password grant');
+    });
+
+    it('refuses the password grant (no page) until the consents are answered on the hosted pages', async () => {
+      ward.setAccount({ consents: V1 });
+      const user = await signup(ward, 'spa', { consents: BOTH });
+      assert.equal((await passwordGrant(user)).status, 200);
+      ward.setAccount({ consents: V2 });
+      const refused = await passwordGrant(user);
+      const body = (await refused.json()) as Record<string, unknown>;
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(body.error, 'interaction_required');
+      assert.equal(body.error_message_key, 'error.authorize.reconsentRequired');
+      const { browser, res } = await passwordOnLoginPage(ward, user, 'pg');
+      assert.equal((await postPage(browser, await res.text(), ['terms'])).status, 303);
+      assert.equal((await passwordGrant(user)).status, 200);
     });
 
     it('never asks a user on the current version, for an archived definition or a version without the flag', async () => {
