@@ -26,6 +26,7 @@ import type { WardApp } from './http/typed-app.js';
 import { authorizeRoutes } from './http/routes/authorize.js';
 import { signupPageRoutes } from './http/routes/authorize-signup.js';
 import { consentRoutes } from './http/routes/authorize-consent.js';
+import { reconsentRoutes } from './http/routes/authorize-reconsent.js';
 import type { SignInDeps } from './http/sign-in.js';
 import { identityRoutes } from './http/routes/identity.js';
 import { profileRoutes } from './http/routes/profile.js';
@@ -128,6 +129,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   consentRoutes(app, r, signIn);
   hostedMfaRoutes(app, r, signIn);
   hostedEnrolRoutes(app, r, signIn);
+  reconsentRoutes(app, r, signIn);
   socialRoutes(app, r, signIn);
   signupCompletionRoutes(app, r, signIn);
   tokenRoutes(app, r, signIn);

@@ -14,6 +14,7 @@ import { setPasswordStrengthIdle } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
+import { createReconsentStep } from './interaction/reconsent.js';
 import { createEnrolmentKeys } from './interaction/enrolment-key.js';
 import { createPlaces } from './self-service/places.js';
 import { signInAudit } from './sign-in-methods/audit.js';
@@ -31,6 +32,7 @@ import { createLockNotices } from './accounts/lock-notices.js';
 import { createUserService } from './accounts/users.js';
 import { createProfileService } from './accounts/profiles.js';
 import { createConsentChanges } from './accounts/consent-changes.js';
+import { createConsentRenewal, type ConsentRenewal } from './accounts/consent-renewal.js';
 import { loadMasterKey } from './bootstrap/data-dir.js';
 import { createClientService, type ClientService } from './clients/service.js';
 import { ensureConsoleClient } from './console/client.js';
@@ -310,6 +312,8 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   // Users' consents to the account's consent definitions (not OAuth client consents).
   const consentChanges = createConsentChanges({ storage, clock, account, issuer: config.issuer, delivery, background });
+  // Consents a new version asks users to accept again, at their next sign-in (interaction/reconsent.ts).
+  const consentRenewal = createConsentRenewal({ storage, account, changes: consentChanges });
   const users = createUserService({
     consents: consentChanges,
     storage,
@@ -432,6 +436,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     beforeLogin,
     accountDeletion,
     delivery,
+    consentRenewal,
   });
   // The clients' registered keys, for their client assertions and their request objects (RFC 9101).
   const clientKeys = createClientKeys({ outbound, clock });
@@ -489,6 +494,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     users,
     profiles: createProfileService({ storage, clock, account }),
     consentChanges,
+    consentRenewal,
     sessions,
     verification,
     events,
@@ -569,6 +575,7 @@ function createSignInServices(
       beforeLogin: BeforeLogin;
       accountDeletion: Pick<AccountDeletion, 'cancel'>;
       delivery: Pick<Delivery, 'canSend'>;
+      consentRenewal: Pick<ConsentRenewal, 'owed'>;
     },
 ) {
   const stepUps = createStepUpService(r, r.verification, r.strongFactors, r.passkeys);
@@ -599,9 +606,16 @@ function createSignInServices(
     keysOffered: () => hostedCeremonies(r.account(), r.config.issuer),
     emit: (name, detail, message) => r.events.emit(name, detail, message),
   });
+  // Consents to accept again (a version with require_reconsent), asked before the session and the code.
+  const reconsent = createReconsentStep({
+    interactions,
+    owed: (userId) => r.consentRenewal.owed(userId),
+    emit: (name, detail, message) => r.events.emit(name, detail, message),
+  });
   const nextStep = createNextStep({
     interactions,
     enrolment,
+    reconsent,
     beginStepUp: async (user, bound, baseAmr) => {
       const begun = await stepUps.begin(user, bound, baseAmr);
       // A key answers the hosted page only when Ward's own origin may run a ceremony.

@@ -179,6 +179,8 @@ export const CATALOG = {
   authorizeAccessDenied: entry(400, 'access_denied', 'error.authorize.accessDenied', true),
   authorizeLoginRequired: entry(400, 'login_required', 'error.authorize.loginRequired', true),
   authorizeInteractionRequired: entry(400, 'interaction_required', 'error.authorize.interactionRequired', true),
+  /** Consents to accept again (interaction/reconsent.ts) where no page can be shown. */
+  authorizeReconsentRequired: entry(400, 'interaction_required', 'error.authorize.reconsentRequired', true),
   authorizeServerError: entry(400, 'server_error', 'error.authorize.serverError', true),
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Outcome } from '../interaction/next-step.js';
+import type { Outcome } from '../interaction/outcome.js';
 import { setSessionCookie } from './cookies.js';
 import type { AccountSettings } from '../config/types.js';
 

@@ -10,7 +10,7 @@
 import { WardError } from '../errors/ward-error.js';
 import type { User } from '../storage/sql/users.js';
 import { consentCanBeShown } from './consent.js';
-import type { BrowserState, Outcome, SignedIn } from './next-step.js';
+import type { BrowserState, Outcome, SignedIn } from './outcome.js';
 import type { Interaction, InteractionService } from './service.js';
 import type { AuthorizeRequest } from '../protocol/authorize/request.js';
 

@@ -4,8 +4,9 @@
 // new session and the authorization response. A sign-in answered from an existing SSO session goes
 // through sessionAnswers instead (prompt, the client's `sso`, max_age, id_token_hint, the
 // second-factor rule) and, for Messenger linking, through a confirmation (never a silent code).
-// A third-party client's consent page (interaction/consent.ts) comes last, once the user is known
-// and signed in: the interaction moves to its `consent` step, and /oauth/authorize/consent ends it.
+// Consents to accept again (interaction/reconsent.ts) come before the session starts; a third-party
+// client's consent page (interaction/consent.ts) comes last, once the user is known and signed in:
+// the interaction moves to its `consent` step, and /oauth/authorize/consent ends it.
 // The first factor's audit event (login.succeeded, or login.mfa_required) is recorded here too, with
 // the sign-in method that proved it (sign-in-methods/contract.ts), so no method can forget it; an API
 // path that answers without an interaction asks secondFactorOwed, the same rule.
@@ -17,28 +18,12 @@ import type { User } from '../storage/sql/users.js';
 import type { Channel } from '../stepup/challenges.js';
 import type { SecondFactorType } from '../stepup/service.js';
 import type { SignInAudit } from '../sign-in-methods/audit.js';
-import type { SignInMethodId } from '../sign-in-methods/contract.js';
 import { consentCanBeShown, consentNeeded } from './consent.js';
+import type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
+import type { ReconsentStepService } from './reconsent.js';
 import type { Interaction, InteractionService } from './service.js';
 
-/** The response values of an authorization: `{code}`, or the implicit tokens. */
-export type AuthorizationValues = Record<string, string | number | undefined>;
-
-/** Who signed in by a first factor, and how (RFC 8176 amr). */
-export interface SignedIn {
-  user: User;
-  amr: string[];
-  authTime: number;
-  /** The action an API step-up named (docs/mfa.md#step-up-actions), carried into the grant's tokens. */
-  stepUpAction?: string | null;
-}
-
-/** A first factor: who signed in, and by which sign-in method (null: a tkn, recorded where it was issued). */
-export interface FirstFactor extends SignedIn {
-  method: SignInMethodId | null;
-  /** Method-specific facts for the audit event (whether the account was created by this sign-in, ...). */
-  detail?: Record<string, unknown>;
-}
+export type { AuthorizationValues, BrowserState, FirstFactor, Outcome, SignedIn } from './outcome.js';
 
 /** A new session's start: when the user authenticated, the SSO cookie it replaces, where from. */
 const sessionPlace = (who: SignedIn, browser: BrowserState) => ({
@@ -47,55 +32,6 @@ const sessionPlace = (who: SignedIn, browser: BrowserState) => ({
   userAgent: browser.userAgent,
   ip: browser.ip,
 });
-
-/** What the browser brought that the decision reads. */
-export interface BrowserState {
-  /** The SSO cookie, ended and replaced by the new session (no fixation). */
-  sessionCookie?: string;
-  trustedDeviceCookie?: string;
-  /** The cookie that binds a stored interaction to this browser (set when first asked for). */
-  bind?: () => string;
-  /**
-   * The request's language by the one rule (texts/choose-language.ts), given the user's stored locale
-   * once the user is known; absent: the messages' default.
-   */
-  language?: (userLocale?: string | null) => string;
-  /** The caller's address, for the audit event. */
-  ip?: string;
-  /** The browser's User-Agent header, kept with the session it signs in (the user's list of sessions). */
-  userAgent?: string;
-}
-
-export type Outcome =
-  | {
-      kind: 'second_factor';
-      /** The handle the second-factor page posts (a new one: the step's own). */
-      handle: string;
-      interaction: Interaction;
-      stepUp: string;
-      /** The factor asked first: an authenticator app when the user has one (nothing is sent), else a code. */
-      channel: SecondFactorType;
-      /** The first code's challenge, or null when none was sent (an authenticator app) or sending failed (`error`). */
-      challengeId: string | null;
-      error?: unknown;
-    }
-  | { kind: 'authorized'; request: AuthorizeRequest; values: AuthorizationValues; sessionCookie?: string }
-  /** A third-party client's consent page: the interaction at its `consent` step, under this handle. */
-  | { kind: 'consent'; handle: string; interaction: Interaction; sessionCookie?: string }
-  /** A required second factor to set up (interaction/enrolment.ts): the interaction at its `enrol` step. */
-  | {
-      kind: 'enrol';
-      handle: string;
-      interaction: Interaction;
-      totp: { secret: string; uri: string; qrSvg: string };
-      skipsLeft: number;
-      /** The user's verified addresses that may become an email or SMS factor instead. */
-      channels: Array<{ channel: 'email' | 'sms'; to: string }>;
-      /** Whether a security key or passkey may be registered on the page (a hosted ceremony). */
-      keys: boolean;
-    }
-  /** The interaction ended meanwhile (finished by a parallel post, or expired); its request: the page's language. */
-  | { kind: 'expired'; request: AuthorizeRequest };
 
 export interface NextStepDeps {
   interactions: InteractionService;
@@ -130,6 +66,8 @@ export interface NextStepDeps {
     owed(userId: string): Promise<boolean>;
     begin(at: Interaction | AuthorizeRequest, who: SignedIn, browser: BrowserState): Promise<Outcome>;
   };
+  /** Consents to accept again (interaction/reconsent.ts), asked before the session and the code. */
+  reconsent?: Pick<ReconsentStepService, 'ask' | 'owed'>;
 }
 
 /** Whether an authentication at `authTime` is recent enough for max_age (seconds; undefined: any). */
@@ -237,7 +175,11 @@ export function createNextStep(deps: NextStepDeps) {
     const interaction = 'digest' in at ? at : null;
     const asked = interaction ? interaction.request : (at as AuthorizeRequest);
     // No binding cookie to set: an identity API call (JSON), which has no page to show.
-    if (await mustConsent(asked, who.user.id, taken || !browser.bind)) {
+    const api = taken || !browser.bind;
+    // Consents to accept again come first, before any session (a required one refused signs nothing in).
+    const renewal = await deps.reconsent?.ask(at, who, browser, 'reconsent', api);
+    if (renewal) return renewal;
+    if (await mustConsent(asked, who.user.id, api)) {
       const session = await deps.startSession(who.user.id, who.amr, sessionPlace(who, browser));
       return consentStep(at, who, browser, session.cookie);
     }
@@ -291,12 +233,19 @@ export function createNextStep(deps: NextStepDeps) {
     /** Whether the user must set up a second factor before signing in (mfa_enrollment: required). */
     enrolmentOwed: async (userId: string): Promise<boolean> => (await deps.enrolment?.owed(userId)) ?? false,
 
+    /** Whether the user must accept consents again before signing in (an API path with no page refuses). */
+    reconsentOwed: async (userId: string): Promise<boolean> => ((await deps.reconsent?.owed(userId))?.length ?? 0) > 0,
+
     /**
      * After the second factor (its amr includes mfa): the end of the sign-in. `taken`: the caller
      * ended the interaction already (an API step-up's, by using its token up: StepUpService.finishApiStepUp).
      */
     afterSecondFactor: (interaction: Interaction, who: SignedIn, browser: BrowserState, taken = false) =>
       complete(interaction, who, browser, taken),
+
+    /** After the consents to accept again were answered (step `reconsent`): the end of the sign-in. */
+    afterReconsent: (interaction: Interaction, who: SignedIn, browser: BrowserState) =>
+      complete(interaction, who, browser),
 
     /**
      * Whether the browser's SSO session answers this request by itself: not when prompt asks for a
@@ -317,14 +266,17 @@ export function createNextStep(deps: NextStepDeps) {
     },
 
     /**
-     * A request the SSO session answers, for a third-party client: the consent page when the user
-     * has not granted what it asks (consent_required where no page can be shown); null: no consent owed.
+     * A request the SSO session answers: the consents to accept again when the user owes some, then,
+     * for a third-party client, the consent page when the user has not granted what it asks
+     * (interaction_required or consent_required where no page can be shown); null: nothing owed.
      */
     async consentFromSession(
       request: AuthorizeRequest,
       session: { authTime: number; amr: string[]; user: User },
       browser: BrowserState,
     ): Promise<Outcome | null> {
+      const renewal = await deps.reconsent?.ask(request, session, browser, 'reconsent_session');
+      if (renewal) return renewal;
       if (!(await mustConsent(request, session.user.id))) return null;
       return consentStep(request, session, browser);
     },

@@ -25,7 +25,10 @@ export type Step =
   /** A required second factor to set up (interaction/enrolment.ts). */
   | 'enrol'
   /** The second factor done (or the enrolment), a page between it and the code (new recovery codes). */
-  | 'factor_done';
+  | 'factor_done'
+  /** Consents to accept again (interaction/reconsent.ts): after a sign-in, or before an SSO session answers. */
+  | 'reconsent'
+  | 'reconsent_session';
 
 export interface Interaction {
   /** The key it is stored under (SHA-256 of its handle). */

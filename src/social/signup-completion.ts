@@ -3,10 +3,12 @@
 // the provider gave under a signup token (single use, stored as its SHA-256, 10 minutes, for the
 // client of the sign-in and its stored interaction, which binds it to the browser that started), and
 // the user completes the profile: on Ward's page or the app's own (the Core SDK's getSignupData reads
-// the claims). The completion is validated by the one profile validator, then the user, its identity
-// and the spent token are written in one transaction.
+// the claims). The completion is validated by the one profile validator (and the account's consents,
+// a required one to be granted), then the user, its identity, its consents and the spent token are
+// written in one transaction.
 import { normalizeEmail } from '../accounts/identifiers.js';
 import { readProfile } from '../accounts/profile.js';
+import { readConsents, requireConsents, type ConsentInput } from '../accounts/user-consents.js';
 import { WardError, type FieldError } from '../errors/ward-error.js';
 import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
@@ -56,7 +58,7 @@ export interface PendingSignup {
   claims: ProviderClaims;
   /** The stored interaction the sign-in continues (its digest). */
   interaction: string;
-  /** What the account requires and the provider did not give: `email`, `custom_fields.<name>`. */
+  /** What the account requires and the provider did not give: `email`, `custom_fields.<name>`, `consents.<key>`. */
   missing: string[];
 }
 
@@ -113,6 +115,21 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
     return { email: fromProvider, verified: !!fromProvider };
   }
 
+  /** The consents given (each known and active, every required one granted), or their problems. */
+  function consentsOf(raw: unknown, errors: FieldError[]): ConsentInput[] {
+    const definitions = r.account().consents;
+    try {
+      const given = readConsents(raw, definitions, 'consents');
+      requireConsents(given, definitions, 'consents');
+      return given;
+    } catch (e) {
+      if (!(e instanceof WardError) || !e.details?.length) throw e;
+      // Each problem on its consent's box (`consents.<key>`, not `consents.<key>.granted`).
+      errors.push(...e.details.map((d) => ({ ...d, field: d.field.split('.').slice(0, 2).join('.') })));
+      return [];
+    }
+  }
+
   return {
     /** What a new identity lacks of what the account requires (empty: the user is created at once). */
     missingFor(profile: UpstreamProfile): string[] {
@@ -121,6 +138,7 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
       return [
         ...(account.social_signup.email_required && !verifiedEmail ? ['email'] : []),
         ...account.custom_fields.filter((f) => f.required).map((f) => `custom_fields.${f.name}`),
+        ...account.consents.filter((d) => d.required && d.status === 'active').map((d) => `consents.${d.key}`),
       ];
     },
 
@@ -177,12 +195,13 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
       if (!p) return null;
       const errors: FieldError[] = [];
       const { email, verified } = emailOf(p, input.email, errors);
+      const consents = consentsOf(input.consents, errors);
       const change = readProfile(input, {
         customFields: r.account().custom_fields,
         writer: 'user',
         prefix: '',
         mode: 'create',
-        ignore: ['email'],
+        ignore: ['email', 'consents'],
         elsewhere: ELSEWHERE,
         errors,
       });
@@ -193,6 +212,8 @@ export function createSignupCompletion(r: SignupCompletionDeps) {
         given_name: change.names.given_name !== undefined ? change.names.given_name : (p.claims.given_name ?? null),
         family_name: change.names.family_name !== undefined ? change.names.family_name : (p.claims.family_name ?? null),
         extra: change,
+        // Written with the user, reporter end_user (the user answered them on the completion page).
+        consents,
       };
       let user: User;
       let created: StagedEvent | undefined;

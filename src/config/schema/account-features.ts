@@ -31,7 +31,10 @@ export const RateLimits = group(
     signup: rateLimit(20, 'sign up'),
     token: rateLimit(1200, 'the token endpoint'),
     verification: rateLimit(60, 'send and check verification codes'),
-    consents: rateLimit(120, 'list and revoke consents (/identity/v1/consents)'),
+    consents: rateLimit(
+      120,
+      'list and revoke consents (/identity/v1/consents), answer the consents to accept again at sign-in (/oauth/authorize/reconsent)',
+    ),
     sessions: rateLimit(120, "list and end the user's own sessions, read their security events (/identity/v1/me/...)"),
     bulk_users: rateLimit(10, 'import or export users in bulk (/api/v1/users/import and /export)'),
     registration: rateLimit(20, 'register, read, change and delete clients (/oauth/register, RFC 7591 and 7592)'),

@@ -27,6 +27,10 @@ const ConsentVersion = group(
     texts: list(ConsentText, 50, 'Its title and description in each language (the first is the fallback).', {
       min: 1,
     }),
+    require_reconsent: flag(
+      false,
+      'Users whose consent is on an older version (or who never gave a required one) accept it again at their next sign-in through the hosted pages.',
+    ),
   },
   'One version of a consent definition: what the user agreed to.',
   ['version_id', 'texts'],

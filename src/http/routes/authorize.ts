@@ -20,7 +20,6 @@ import { authorizeForm } from '../oauth-body.js';
 import { forcesLogin, withinMaxAge } from '../../interaction/next-step.js';
 import { verifyIdTokenHint } from '../../protocol/id-token-hint.js';
 import type { AuthorizeRequest } from '../../protocol/authorize/request.js';
-import { sendAuthorizationResponse } from '../authorization-response.js';
 import type { SignInDeps } from '../sign-in.js';
 import { confirmationPage } from './authorize-consent.js';
 import { signInConfirmPage } from '../../interaction/pages/confirm.js';
@@ -38,6 +37,7 @@ import {
 import { pageLanguage } from '../page-language.js';
 import { hostedMessage, type HostedMessage, isHostedMessage } from '../../interaction/pages/hosted-messages.js';
 import { startSocialLogin } from './social-start.js';
+import { answerFromSession } from './session-answer.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
 import type { UserService } from '../../accounts/users.js';
@@ -218,22 +218,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
       }
     } else if (!forcesLogin(ar)) {
       const session = await r.sessions.fromCookie(req.cookies[SESSION_COOKIE]);
-      if (session?.user && (await nextStep.sessionAnswers(ar, session, hintSub))) {
-        const user = session.user;
-        // A third-party client the user has not consented to yet: its consent page first (Allow is
-        // a confirmation in this browser too, so Messenger linking's below is not asked again).
-        const consent = await nextStep.consentFromSession(ar, { ...session, user }, browserState(req, reply, ar));
-        if (consent) return answerOutcome(r, req, reply, consent);
-        // Messenger linking from an SSO cookie alone: the user confirms first (never a silent code).
-        if (nextStep.needsConfirmation(ar)) {
-          if (ar.prompt === 'none')
-            throw refuse(ar, 'authorizeInteractionRequired', 'Linking needs the user to confirm');
-          const { handle } = await interactions.start(ar, 'confirm', browserCookie(req, reply));
-          return confirmationPage(r, req, reply, { handle, request: ar }, user.email ?? user.phone_number ?? user.id);
-        }
-        const values = await nextStep.fromSession(ar, { ...session, user });
-        return sendAuthorizationResponse(reply, ar, r.config.issuer, values);
-      }
+      if (session?.user && (await nextStep.sessionAnswers(ar, session, hintSub)))
+        return answerFromSession(r, deps, req, reply, ar, { ...session, user: session.user });
     }
     if (ar.prompt === 'none' || ar.responseMode === 'web_message') {
       throw refuse(ar, 'authorizeLoginRequired', 'The user is not signed in');

@@ -9,7 +9,7 @@ import { secondFactorPage as renderSecondFactor } from '../../interaction/pages/
 import { consentPage as renderConsent } from '../../interaction/pages/consent.js';
 import { enrolmentPage } from '../../interaction/pages/enrolment.js';
 import { verifiedFactors } from '../../stepup/factors.js';
-import type { BrowserState, Outcome } from '../../interaction/next-step.js';
+import type { BrowserState, Outcome } from '../../interaction/outcome.js';
 import type { Interaction, InteractionService } from '../../interaction/service.js';
 import { validateAuthorizeRequest } from '../../protocol/authorize/pipeline.js';
 import type { RequestObjects } from '../../protocol/authorize/request-object.js';
@@ -23,6 +23,7 @@ import { sendRendered } from '../pages.js';
 import { pageLanguage, requestLanguage } from '../page-language.js';
 import { singleValued } from '../../protocol/params.js';
 import { TRUSTED_DEVICE_COOKIE } from './trusted-device.js';
+import { sendReconsentPage } from './reconsent-page.js';
 import type { ClientService } from '../../clients/service.js';
 import type { AccountSettings, WardConfig } from '../../config/types.js';
 import type { Storage } from '../../storage/storage.js';
@@ -270,7 +271,8 @@ export function enrolPage(
 }
 
 /**
- * Answers what a sign-in's next step decided: the second-factor page, the consent page, the authorization response
+ * Answers what a sign-in's next step decided: the second-factor page, the consent page, the enrolment
+ * page, the consents to accept again, the authorization response
  * (a POST ends with 303, so the browser never re-posts credentials: RFC 9700 4.12), or the expired page.
  */
 export async function answerOutcome(
@@ -290,6 +292,7 @@ export async function answerOutcome(
     return secondFactorPage(r, req, reply, outcome, status, { error: msg });
   }
   if (outcome.kind === 'enrol') return enrolPage(r, req, reply, outcome, 200);
+  if (outcome.kind === 'reconsent') return sendReconsentPage(r, req, reply, outcome, ensureCsrf(r, req, reply));
   if (outcome.sessionCookie) setSessionCookie(reply, outcome.sessionCookie, r.account().session_ttl);
   if (outcome.kind === 'consent') return consentPage(r, req, reply, outcome);
   return sendAuthorizationResponse(

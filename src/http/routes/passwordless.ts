@@ -164,6 +164,8 @@ export function passwordlessFirstFactor(r: Deps, signIn: SignInDeps) {
       if (outcome.kind === 'expired') throw new WardError('invalidVerificationCode');
       // Nor a consent page (a third-party client: consent_required unless already granted).
       if (outcome.kind === 'consent') throw new WardError('authorizeConsentRequired');
+      // Nor the consents to accept again (interaction/reconsent.ts refuses first: no page to show).
+      if (outcome.kind === 'reconsent') throw new WardError('authorizeReconsentRequired');
       return sendAuthorizationJson(r, reply, outcome);
     },
   };

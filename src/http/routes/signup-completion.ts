@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { publicConsents } from '../../accounts/user-consents.js';
 import type { WardApp } from '../typed-app.js';
 import { completeFormSchema, completePageSchema, signupDataSchema } from './schemas/signup.js';
 import { WardError } from '../../errors/ward-error.js';
@@ -84,13 +85,19 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
     const askEmail = missing.includes('email') || values.email !== undefined || errors.email !== undefined;
     const posted = new Set([...Object.keys(values), ...Object.keys(errors)]);
     const fields = r.account().custom_fields.filter((f) => f.required || posted.has(`custom_fields.${f.name}`));
-    const shown = new Set(['email', ...fields.map((f) => `custom_fields.${f.name}`)]);
+    const language = pageLanguage(req, at.interaction.request);
+    const consents = publicConsents(r.account().consents, language);
+    const shown = new Set([
+      'email',
+      ...fields.map((f) => `custom_fields.${f.name}`),
+      ...consents.map((c) => `consents.${c.key}`),
+    ]);
     const name = [claims.given_name, claims.family_name].filter(Boolean).join(' ');
     const unverified = claims.email && !claims.email_verified ? claims.email : undefined;
     return sendRendered(
       reply,
       completeProfilePage(status, {
-        language: pageLanguage(req, at.interaction.request),
+        language,
         signupToken: at.token,
         csrf: ensureCsrf(r, req, reply),
         clientName: at.interaction.request.client.name,
@@ -98,6 +105,7 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
         given: { name: name || null, email: claims.email ?? null, emailVerified: claims.email_verified },
         askEmail,
         fields,
+        consents,
         others: [...posted].filter((k) => !shown.has(k)),
         values: { ...(unverified ? { email: unverified } : {}), ...values },
         errors,
@@ -114,9 +122,16 @@ export function signupCompletionRoutes(app: WardApp, r: SignupCompletionRouteDep
     const values: Record<string, string> = {};
     for (const [k, v] of Object.entries(form))
       if (typeof v === 'string' && !ROUTE_FIELDS.includes(k) && v !== '') values[k] = v;
+    // A consent granted on the page grants the version shown, in the language shown.
+    const offered = publicConsents(r.account().consents, pageLanguage(req, at.interaction.request));
+    const shown = (key: string) => offered.find((c) => c.key === key);
+    const input = completionInput(form, r.account().custom_fields, ROUTE_FIELDS, (key) => {
+      const c = shown(key);
+      return c && { version_id: c.version_id, language: c.language };
+    });
     let done: Awaited<ReturnType<typeof social.signup.complete>>;
     try {
-      done = await social.signup.complete(at.token, completionInput(form, r.account().custom_fields, ROUTE_FIELDS));
+      done = await social.signup.complete(at.token, input);
     } catch (e) {
       if (!(e instanceof WardError) || e.status >= 500) throw e;
       const language = pageLanguage(req, at.interaction.request);

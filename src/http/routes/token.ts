@@ -62,6 +62,7 @@ export function tokenRoutes(app: WardApp, r: TokenDeps, signIn: Pick<SignInDeps,
     const out = await tokenEndpoint(r, req.headers.authorization, params, {
       secondFactorOwed: (who) => signIn.nextStep.secondFactorOwed(who, { trustedDeviceCookie: cookie }),
       enrolmentOwed: (userId) => signIn.nextStep.enrolmentOwed(userId),
+      reconsentOwed: (userId) => signIn.nextStep.reconsentOwed(userId),
       ip: req.ip,
       language: languageFor(req),
       ...(req.headers.dpop !== undefined

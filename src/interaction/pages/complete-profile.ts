@@ -1,5 +1,6 @@
 // "Complete your profile", in the request's language: a first social sign-in that lacks what the account
-// requires (an email, a required custom field) shows what the provider gave and asks for the rest.
+// requires (an email, a required custom field, a required consent) shows what the provider gave and asks
+// for the rest, with the account's consents as on the signup page.
 import type { CustomFieldSetting } from '../../config/types.js';
 import type { FieldError, Language } from '../../errors/ward-error.js';
 import { html, joinHtml, type Page, type SafeHtml } from '../../lib/html.js';
@@ -25,6 +26,8 @@ export interface CompleteProfileInput {
   askEmail: boolean;
   /** The custom fields to ask for (the required ones, and any posted). */
   fields: CustomFieldSetting[];
+  /** The account's active consent definitions, in the page's language: a checkbox each (`consents.<key>`). */
+  consents: ReadonlyArray<{ key: string; title: string; description: string; required: boolean }>;
   /** Other fields a posted completion named (the app's page): shown so they can be corrected. */
   others: string[];
   /** What was posted, kept. */
@@ -47,6 +50,18 @@ function field(
   const error = problem && html`<p class="error" id="${id}-error">${problem}</p>`;
   const control = render(html`id="${id}" name="${name}"${described}`);
   return html`<label for="${id}">${label}</label>${control}${error}`;
+}
+
+/** The checkbox of a consent (posted as `consents.<key>=true`), its description and its problem. */
+function consentBox(c: CompleteProfileInput['consents'][number], p: CompleteProfileInput): SafeHtml {
+  const t = textsIn(p.language).pages.completeProfile;
+  const id = `c-${c.key}`;
+  const name = `consents.${c.key}`;
+  const problem = p.errors[name];
+  const described = problem && html` aria-describedby="${id}-error" aria-invalid="true"`;
+  const checked = p.values[name] === 'true' && html` checked`;
+  return html`<p><input type="checkbox" id="${id}" name="${name}" value="true"${checked}${c.required && html` required`}${described}>
+<label for="${id}" class="inline">${c.title}${!c.required && ` ${t.optional}`}</label></p>${c.description && html`<p class="muted">${c.description}</p>`}${problem && html`<p class="error" id="${id}-error">${problem}</p>`}`;
 }
 
 export function completeProfilePage(status: number, p: CompleteProfileInput): Page {
@@ -72,6 +87,7 @@ export function completeProfilePage(status: number, p: CompleteProfileInput): Pa
           customFieldControl(f, a, p.values[name] ?? '', { required: f.required, choose: t.choose }),
         );
       }),
+      ...p.consents.map((c) => consentBox(c, p)),
       ...p.others.map((name, i) =>
         field(`x-${i}`, name, name, p, (a) => html`<input ${a} type="text" value="${p.values[name] ?? ''}">`),
       ),

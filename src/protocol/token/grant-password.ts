@@ -47,6 +47,8 @@ export interface GrantContext {
   secondFactorOwed(who: { user: User; amr: string[] }): Promise<boolean>;
   /** Whether the user must set up a second factor first (mfa_enrollment: required; no page here). */
   enrolmentOwed?(userId: string): Promise<boolean>;
+  /** Whether the user must accept consents again first (a new version's require_reconsent; no page here). */
+  reconsentOwed?(userId: string): Promise<boolean>;
   /** The caller's address, for the audit events. */
   ip?: string;
   /** The request's language rule, for a lockout notice this attempt may send. */
@@ -90,6 +92,13 @@ export async function passwordGrant(
   if (await context.enrolmentOwed?.(user.id)) {
     await audit.mfaRequired({ ...attempt, userId: user.id, amr });
     throw new WardError('mfaEnrollmentRequired', { description: 'Set up a second factor through the hosted pages' });
+  }
+  if (await context.reconsentOwed?.(user.id)) {
+    const detail = { user_id: user.id, client_id: client.client_id, where: 'password_grant' };
+    await r.events.emit('user.reconsent_refused', detail, 'consents to renew, no page');
+    throw new WardError('authorizeReconsentRequired', {
+      description: 'The user must accept updated consents on the hosted pages',
+    });
   }
   await audit.succeeded({ ...attempt, userId: user.id, amr });
   // Signing in again cancels a deletion of the account waiting for its grace period (self-service/account-deletion.ts).

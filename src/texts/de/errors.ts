@@ -148,5 +148,6 @@ export const errors: Texts['errors'] = {
   authorizeAccessDenied: 'Der Zugriff wurde verweigert.',
   authorizeLoginRequired: 'Sie sind nicht angemeldet.',
   authorizeInteractionRequired: 'Eine Bestätigung ist erforderlich.',
+  authorizeReconsentRequired: 'Aktualisierte Einwilligungen müssen zuerst angenommen werden.',
   authorizeServerError: 'Der Identitätsanbieter ist nicht erreichbar.',
 };

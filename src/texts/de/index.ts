@@ -5,5 +5,6 @@ import { device } from './device.js';
 import { errors } from './errors.js';
 import { messages } from './messages.js';
 import { pages } from './pages.js';
+import { reconsent } from './reconsent.js';
 
-export const de: Texts = { errors, messages, pages, consent, device };
+export const de: Texts = { errors, messages, pages, consent, device, reconsent };

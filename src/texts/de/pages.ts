@@ -227,6 +227,7 @@ export const pages: Texts['pages'] = {
     verified: 'vom Anbieter bestätigt',
     unverified: 'nicht vom Anbieter bestätigt',
     nothing: 'weder Name noch E-Mail',
+    optional: '(optional)',
     choose: 'Auswählen…',
     required: 'Dieses Feld ist erforderlich.',
     invalid: (_detail: string) => 'Dieser Wert ist ungültig.',

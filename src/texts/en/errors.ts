@@ -130,5 +130,6 @@ export const errors = {
   authorizeAccessDenied: 'The access was denied',
   authorizeLoginRequired: 'The user is not signed in',
   authorizeInteractionRequired: 'The user must confirm',
+  authorizeReconsentRequired: 'The user must accept updated consents first',
   authorizeServerError: 'The identity provider cannot be reached',
 };

@@ -216,6 +216,7 @@ export const pages = {
     verified: 'confirmed by the provider',
     unverified: 'not confirmed by the provider',
     nothing: 'no name or email',
+    optional: '(optional)',
     choose: 'Choose…',
     required: 'This field is required.',
     invalid: (detail: string) => `This value is not valid: it ${detail}.`,

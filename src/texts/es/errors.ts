@@ -142,5 +142,6 @@ export const errors: Texts['errors'] = {
   authorizeAccessDenied: 'Se ha denegado el acceso.',
   authorizeLoginRequired: 'No ha iniciado sesión.',
   authorizeInteractionRequired: 'Se necesita una confirmación.',
+  authorizeReconsentRequired: 'Primero deben aceptarse los consentimientos actualizados.',
   authorizeServerError: 'No se puede contactar con el proveedor de identidad.',
 };

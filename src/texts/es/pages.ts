@@ -223,6 +223,7 @@ export const pages: Texts['pages'] = {
     verified: 'confirmado por el proveedor',
     unverified: 'no confirmado por el proveedor',
     nothing: 'ni nombre ni correo electrónico',
+    optional: '(opcional)',
     choose: 'Elegir…',
     required: 'Este campo es obligatorio.',
     invalid: (_detail: string) => 'Este valor no es válido.',

@@ -138,5 +138,6 @@ export const errors: Texts['errors'] = {
   authorizeAccessDenied: "L'accès a été refusé.",
   authorizeLoginRequired: "Vous n'êtes pas connecté.",
   authorizeInteractionRequired: 'Une confirmation est nécessaire.',
+  authorizeReconsentRequired: 'Des consentements mis à jour doivent d’abord être acceptés.',
   authorizeServerError: "Le fournisseur d'identité est injoignable.",
 };

@@ -223,6 +223,7 @@ export const pages: Texts['pages'] = {
     verified: 'confirmée par le fournisseur',
     unverified: 'non confirmée par le fournisseur',
     nothing: 'ni nom ni e-mail',
+    optional: '(facultatif)',
     choose: 'Choisir…',
     required: 'Ce champ est obligatoire.',
     invalid: (_detail: string) => 'Cette valeur n’est pas valide.',

@@ -79,6 +79,15 @@ export const enrolFormSchema = {
   }),
 };
 
+/** The consents to accept again at sign-in (interaction/reconsent.ts); Cancel posts to the consent form. */
+export const reconsentFormSchema = {
+  body: protocolParams({
+    ...hosted,
+    decision: 'string: accept',
+    'consent_<key>': "string: 1 when the consent's box is checked (absent: not granted)",
+  }),
+};
+
 /** The hosted signup page and the login page shown again, for a stored interaction. */
 export const signupPageSchema = {
   querystring: protocolParams({ interaction: 'string: the sign-in in progress (its handle)' }),

@@ -37,5 +37,6 @@ export const completeFormSchema = {
     given_name: "string: replaces the provider's given name",
     family_name: "string: replaces the provider's family name",
     'custom_fields.<name>': 'string: a custom field, written as text (numbers, true/false, YYYY-MM-DD)',
+    'consents.<key>': "string: true (granted) or false, a consent of the account's; a required one must be true",
   }),
 };
