@@ -78,6 +78,8 @@ written; users' consents and their history keep it. Reactivating offers it again
 <section aria-labelledby="h-publish" id="publish-section" data-perm="manage:settings"><h2 id="h-publish">Publish a new version</h2>
 <form id="nv-form" novalidate>
 ${textsEditor('nv', "Filled with the current version's texts. The new version becomes current: the signup page and the remote settings offer it; users' consents keep the version they gave.")}
+<div class="check"><input type="checkbox" id="nv-reconsent" name="require_reconsent" aria-describedby="nv-reconsent-hint"><label for="nv-reconsent">Ask users to accept it again</label></div>
+<p class="hint" id="nv-reconsent-hint">Users who gave an older version answer again at their next sign-in through the hosted pages.</p>
 <button type="submit" id="publish">Publish version</button></form></section>
 <section aria-labelledby="h-versions"><h2 id="h-versions">Versions</h2>
 ${table('versions-table', 'Versions, newest first', ['Version', 'Language', 'Title', 'Description'])}</section>`;

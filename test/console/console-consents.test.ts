@@ -98,9 +98,19 @@ describe('console: consent definitions', { timeout: 180_000 }, () => {
       assert.equal(await second.getByLabel('Title').getAttribute('aria-invalid'), 'true');
       assert.equal(h.ward.registry.account().consents[0]?.versions.length, 1, 'nothing stored');
       await second.getByLabel('Title').fill('Notre lettre mensuelle');
+      await page.getByLabel('Ask users to accept it again').check();
       await page.getByRole('button', { name: 'Publish version' }).click();
-      await statusSays(page, 'Version 2 published: it is the current version now.');
+      await statusSays(
+        page,
+        'Version 2 published: it is the current version now. Users on an older version are asked again at their next sign-in.',
+      );
       await page.locator('#versions-table tbody tr[data-version="2"]').filter({ hasText: 'Notre lettre' }).waitFor();
+      assert.match(
+        (await page.locator('#versions-table tbody tr[data-version="2"] td').first().textContent()) ?? '',
+        /asked again/,
+      );
+      assert.equal(h.ward.registry.account().consents[0]?.versions[1]?.require_reconsent, true, 'stored with the flag');
+      assert.equal(await page.getByLabel('Ask users to accept it again').isChecked(), false, 'the form is reset');
       assert.equal(await second.getByLabel('Language', { exact: true }).getAttribute('aria-invalid'), null);
       await shot(page, 'consent-published');
 

@@ -53,7 +53,11 @@
           return b.version_id - a.version_id;
         })
         .forEach(function (version) {
-          var label = 'Version ' + version.version_id + (version.version_id === v.version_id ? ' (current)' : '');
+          var label =
+            'Version ' +
+            version.version_id +
+            (version.version_id === v.version_id ? ' (current)' : '') +
+            (version.require_reconsent ? ', asked again' : '');
           version.texts.forEach(function (t) {
             rows.push(
               h(
@@ -134,7 +138,8 @@
         var read = editor.read();
         if (C.showProblems(form, read.problems)) return;
         var next = C.currentVersion(d).version_id + 1,
-          versions = d.versions.concat([{ version_id: next, texts: read.texts }]);
+          reconsent = $('#nv-reconsent').checked,
+          versions = d.versions.concat([{ version_id: next, texts: read.texts, require_reconsent: reconsent }]);
         C.run(
           async function () {
             try {
@@ -144,7 +149,13 @@
               return;
             }
             editor.set(C.currentVersion(d).texts);
-            C.status('Version ' + next + ' published: it is the current version now.');
+            $('#nv-reconsent').checked = false;
+            C.status(
+              'Version ' +
+                next +
+                ' published: it is the current version now.' +
+                (reconsent ? ' Users on an older version are asked again at their next sign-in.' : ''),
+            );
           },
           $('#publish'),
           'Publishing…',
