@@ -50,8 +50,7 @@ export async function* exportUserLines(
     const identities = group(page.identities);
     const factors = group(page.factors);
     const external = new Map(page.externalIds.map((x) => [x.user_id, x.external_id]));
-    // The page's profiles in one query (not one per user).
-    const profiles = await deps.storage.profiles.findMany(page.users.map((u) => u.id));
+    const profiles = page.profiles;
     let chunk = '';
     for (const u of page.users) {
       const profile = profiles.get(u.id);

@@ -78,7 +78,7 @@ const findProfile = prepared((q, userId: string) =>
 type ProfileRow = UserProfilesTable;
 
 /** A stored row as the profile it holds (field by field: a rest spread copies slowly, and this is hot). */
-function profileOf(r: ProfileRow): StoredProfile {
+export function profileOf(r: ProfileRow): StoredProfile {
   return {
     middle_name: r.middle_name,
     nickname: r.nickname,

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import type { Database, IdentitiesTable, MfaCredentialsTable, UserProfilesTable, UsersTable } from '../schema.js';
-import { PROFILE_COLUMNS } from './profiles.js';
+import { PROFILE_COLUMNS, profileOf, type StoredProfile } from './profiles.js';
 import type { NewUser } from './users.js';
 
 /** A user an imported line may name (by external id, email or phone number), with their external id. */
@@ -61,6 +61,8 @@ export interface ExportPage {
   identities: Array<Selectable<IdentitiesTable>>;
   factors: Array<Selectable<MfaCredentialsTable>>;
   externalIds: Array<{ user_id: string; external_id: string }>;
+  /** The page's users' profiles, by user id (read with the other tables, in the same round). */
+  profiles: Map<string, StoredProfile>;
 }
 
 /** What an import changes of an existing user: only the columns a line names. */
@@ -156,8 +158,8 @@ export function userImportRepo(db: Kysely<Database>, engine: Engine) {
       if (since !== null) q = q.where('updated_at', '>=', since);
       const users = await q.orderBy('id').limit(limit).execute();
       const ids = users.map((u) => u.id);
-      if (!ids.length) return { users, identities: [], factors: [], externalIds: [] };
-      const [identities, factors, externalIds] = await Promise.all([
+      if (!ids.length) return { users, identities: [], factors: [], externalIds: [], profiles: new Map() };
+      const [identities, factors, externalIds, profileRows] = await Promise.all([
         db.selectFrom('identities').selectAll().where('user_id', 'in', ids).orderBy('created_at').execute(),
         db
           .selectFrom('mfa_credentials')
@@ -167,8 +169,10 @@ export function userImportRepo(db: Kysely<Database>, engine: Engine) {
           .orderBy('created_at')
           .execute(),
         db.selectFrom('user_external_ids').select(['user_id', 'external_id']).where('user_id', 'in', ids).execute(),
+        db.selectFrom('user_profiles').selectAll().where('user_id', 'in', ids).execute(),
       ]);
-      return { users, identities, factors, externalIds };
+      const profiles = new Map(profileRows.map((r) => [r.user_id, profileOf(r)]));
+      return { users, identities, factors, externalIds, profiles };
     },
     /** The user imported under this external id. */
     async userOfExternalId(externalId: string): Promise<string | undefined> {
