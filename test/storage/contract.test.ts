@@ -55,6 +55,9 @@ for (const engine of engines()) {
         company: 'Analytical Engines',
         bio: 'Wrote the first program',
         lite_only: true,
+        name: 'Ada King Lovelace',
+        profile_url: 'https://profiles.example/ada',
+        username: 'ada.l',
         custom_fields: { loyalty_id: 'L-1', shoe_size: 38, newsletter: false, note: 'é \u2028 "q"' },
       };
       await s.profiles.put('up1', first, now);
@@ -67,6 +70,9 @@ for (const engine of engines()) {
         company: null,
         bio: null,
         lite_only: false,
+        name: null,
+        profile_url: null,
+        username: null,
         custom_fields: {},
       };
       await s.profiles.put('up1', second, now + 1);
