@@ -5,6 +5,7 @@ import { createBackground } from './lib/background.js';
 import { createImportJobs } from './accounts/import/import-jobs.js';
 import { createAddresses } from './self-service/addresses.js';
 import { createPasswordReset } from './self-service/password-reset.js';
+import { createLiteClaims } from './self-service/lite-claim.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -310,6 +311,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const beforeLogin = beforeLoginHooks(hookCaller, storage.users);
   // Users' consents to the account's consent definitions (not OAuth client consents).
   const consentChanges = createConsentChanges({ storage, clock, account, issuer: config.issuer, delivery, background });
+  const profiles = createProfileService({ storage, clock, account });
   const users = createUserService({
     consents: consentChanges,
     storage,
@@ -487,7 +489,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       },
     }),
     users,
-    profiles: createProfileService({ storage, clock, account }),
+    profiles,
     consentChanges,
     sessions,
     verification,
@@ -523,6 +525,15 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountCodes,
     addresses: createAddresses(selfService),
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
+    /** A signup with a lite profile's email: the mailed link that finishes it (self-service/lite-claim.ts). */
+    liteClaims: createLiteClaims({
+      ...selfService,
+      clients,
+      logoutDelivery,
+      masterKey: master.key,
+      profiles,
+      consentChanges,
+    }),
     passwordless: createPasswordless({ ...selfService, users, clients, logoutDelivery }),
     recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     accountDeletion,

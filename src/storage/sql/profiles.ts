@@ -209,6 +209,15 @@ export function profilesRepo(db: Kysely<Database>, engine: Engine) {
       const r = (await findProfile(db, engine, userId)).rows[0];
       return r ? profileOf(r) : undefined;
     },
+    /** Whether the user's profile is a lite one (kept without credentials: it signs in with none). */
+    async isLite(userId: string): Promise<boolean> {
+      const r = await db
+        .selectFrom('user_profiles')
+        .select('lite_only')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return !!r?.lite_only;
+    },
     /** The profiles of these users (a page of a bulk export), by user id; those with none are absent. */
     async findMany(userIds: readonly string[]): Promise<Map<string, StoredProfile>> {
       if (!userIds.length) return new Map();

@@ -358,6 +358,17 @@ export const pages: Texts['pages'] = {
     newCodes: 'Neue Wiederherstellungscodes erstellen',
     notNow: 'Ohne neue Codes fortfahren',
   },
+  liteClaim: {
+    title: 'Kontoerstellung abschließen',
+    lead: (email: string) =>
+      `Um das Konto von ${email} fertig zu erstellen, geben Sie das bei der Registrierung gewählte Passwort ein.`,
+    password: 'Bei der Registrierung gewähltes Passwort',
+    submit: 'Abschließen',
+    wrongPassword: 'Das ist nicht das bei der Registrierung gewählte Passwort.',
+    notYou: 'Wenn Sie sich nicht registriert haben, schließen Sie diese Seite: Es ändert sich nichts.',
+    doneTitle: 'Ihr Konto ist bereit',
+    done: (email: string) => `Das Konto von ${email} ist bereit: Melden Sie sich mit dem gewählten Passwort an.`,
+  },
   selfService: {
     continue: 'Weiter',
     confirmEmail: 'Bestätigen Sie Ihre E-Mail-Adresse',

@@ -341,6 +341,18 @@ export const pages = {
     newCodes: 'Make new recovery codes',
     notNow: 'Continue without new codes',
   },
+  /** A lite profile's claim link (interaction/pages/lite-claim.ts). */
+  liteClaim: {
+    title: 'Finish creating your account',
+    lead: (email: string) =>
+      `To finish creating the account of ${email}, enter the password you chose when you signed up.`,
+    password: 'Password chosen at signup',
+    submit: 'Finish',
+    wrongPassword: 'This is not the password chosen at signup.',
+    notYou: 'If you did not sign up, close this page: nothing changes.',
+    doneTitle: 'Your account is ready',
+    done: (email: string) => `The account of ${email} is ready: sign in with the password you chose.`,
+  },
   selfService: {
     continue: 'Continue',
     confirmEmail: 'Confirm your email address',

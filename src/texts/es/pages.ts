@@ -350,6 +350,17 @@ export const pages: Texts['pages'] = {
     newCodes: 'Crear nuevos códigos de recuperación',
     notNow: 'Continuar sin nuevos códigos',
   },
+  liteClaim: {
+    title: 'Termine de crear su cuenta',
+    lead: (email: string) =>
+      `Para terminar de crear la cuenta de ${email}, introduzca la contraseña que eligió al registrarse.`,
+    password: 'Contraseña elegida al registrarse',
+    submit: 'Terminar',
+    wrongPassword: 'Esta no es la contraseña elegida al registrarse.',
+    notYou: 'Si no se registró, cierre esta página: no cambia nada.',
+    doneTitle: 'Su cuenta está lista',
+    done: (email: string) => `La cuenta de ${email} está lista: inicie sesión con la contraseña que eligió.`,
+  },
   selfService: {
     continue: 'Continuar',
     confirmEmail: 'Confirme su dirección de correo electrónico',

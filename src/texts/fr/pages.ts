@@ -351,6 +351,17 @@ export const pages: Texts['pages'] = {
     newCodes: 'Créer de nouveaux codes de secours',
     notNow: 'Continuer sans nouveaux codes',
   },
+  liteClaim: {
+    title: 'Terminez la création de votre compte',
+    lead: (email: string) =>
+      `Pour terminer la création du compte de ${email}, saisissez le mot de passe choisi lors de votre inscription.`,
+    password: "Mot de passe choisi à l'inscription",
+    submit: 'Terminer',
+    wrongPassword: "Ce n'est pas le mot de passe choisi à l'inscription.",
+    notYou: 'Si vous ne vous êtes pas inscrit, fermez cette page : rien ne change.',
+    doneTitle: 'Votre compte est prêt',
+    done: (email: string) => `Le compte de ${email} est prêt : connectez-vous avec le mot de passe choisi.`,
+  },
   selfService: {
     continue: 'Continuer',
     confirmEmail: 'Confirmez votre adresse e-mail',
