@@ -162,6 +162,11 @@ export function createUserService(
       const holder = s.user.email ? await storage.users.findByEmail(s.user.email) : undefined;
       if (holder?.email && !holder.disabled && (await storage.profiles.isLite(holder.id))) {
         const { password_hash, phone_number } = s.user;
+        // Its other identifiers are checked now, as any signup's: another user's is a 409.
+        const phoneHolder = phone_number ? await storage.users.findByPhone(phone_number) : undefined;
+        if (phoneHolder && phoneHolder.id !== holder.id) throw new WardError('phoneNumberInUse');
+        const customHolder = s.custom ? await storage.customIdentifiers.userOf(s.custom) : undefined;
+        if (customHolder && customHolder !== holder.id) throw new WardError('customIdentifierInUse');
         await opts.claim(
           { ...holder, email: holder.email },
           {

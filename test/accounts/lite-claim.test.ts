@@ -11,13 +11,14 @@ import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
-import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair } from '../helpers/oauth.js';
+import { PUBLIC_CLIENT, authorizeUrl, location, pkcePair, signup as signupUser } from '../helpers/oauth.js';
 import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
 
 const ORIGIN = 'https://shop.example';
 const CALLBACK = 'https://shop.example/callback';
 const PASSWORD = 'the password typed at signup';
 const OTHER = 'another long enough password';
+const PHONE = `+3377${String(Date.now() % 10_000_000).padStart(7, '0')}`;
 type Sdk = typeof import('@reachfive/identity-core');
 type SdkError = { errorMessageKey?: string };
 
@@ -130,6 +131,7 @@ for (const engine of engines())
           familyName: 'Lovelace',
           nickname: 'ada',
           company: 'Someone Else Ltd',
+          phoneNumber: PHONE,
           consents: { partners: grant(false), offers: grant(true) },
         },
         auth: { redirectUri: CALLBACK },
@@ -176,6 +178,8 @@ for (const engine of engines())
       assert.equal(user.company, 'Analytical Engines');
       assert.equal(user.familyName, 'Lovelace', 'what it lacked is filled');
       assert.equal(user.nickname, 'ada');
+      assert.equal(user.phoneNumber, PHONE, 'a phone number it had none of, unverified');
+      assert.equal(user.phoneNumberVerified, false);
       assert.deepEqual(
         (user.addresses as Array<Record<string, unknown>>).map((a) => a.locality),
         ['Marylebone'],
@@ -214,6 +218,22 @@ for (const engine of engines())
         assert.deepEqual(await res.json(), {}, 'the same answer whoever signs up, and no id');
         return linkIn((await m.smtp.next(lite.email)).text);
       };
+      // Its other identifiers are checked at signup, as any signup's: another user's phone number is a 409.
+      const taken = `+3378${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+      await signupUser(m.ward, 'spa', { phone_number: taken });
+      const holder = await m.ward.fetch('/identity/v1/signup', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_id: 'shop-web',
+          data: { email: lite.email, password: OTHER, phone_number: taken },
+        }),
+      });
+      assert.equal(holder.status, 409);
+      assert.equal(
+        ((await holder.json()) as { error_message_key: string }).error_message_key,
+        'error.phoneNumber.alreadyInUse',
+      );
       const stranger = await signup(OTHER);
       // The owner opens the link they did not ask for: without the stranger's password it does nothing.
       assert.equal((await finish(stranger, PASSWORD)).res.status, 400);
