@@ -39,6 +39,7 @@ import { strongFactorRoutes } from './http/routes/strong-factors.js';
 import { customTokenRoutes } from './sign-in-methods/custom-token/routes.js';
 import { passwordlessRoutes } from './http/routes/passwordless.js';
 import { selfServiceRoutes } from './http/routes/self-service.js';
+import { liteClaimRoutes } from './http/routes/lite-claim.js';
 import { sessionRoutes } from './http/routes/sessions.js';
 import { userConsentRoutes } from './http/routes/consents.js';
 import { accountLeaveApiRoutes } from './http/routes/account-leave-api.js';
@@ -148,6 +149,7 @@ export async function buildApp(r: Registry, opts: AppOptions = {}): Promise<Ward
   userConsentRoutes(app, r);
   accountLeaveApiRoutes(app, r);
   selfServiceRoutes(app, r);
+  liteClaimRoutes(app, r);
   consentConfirmationRoutes(app, r);
   accountRoutes(app, r);
   passwordlessRoutes(app, r, signIn);

@@ -5,6 +5,7 @@ import { createBackground } from './lib/background.js';
 import { createImportJobs } from './accounts/import/import-jobs.js';
 import { createAddresses } from './self-service/addresses.js';
 import { createPasswordReset } from './self-service/password-reset.js';
+import { createLiteClaims } from './self-service/lite-claim.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -314,6 +315,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   const consentChanges = createConsentChanges({ storage, clock, account, issuer: config.issuer, delivery, background });
   // Consents a new version asks users to accept again, at their next sign-in (interaction/reconsent.ts).
   const consentRenewal = createConsentRenewal({ storage, account, changes: consentChanges });
+  const profiles = createProfileService({ storage, clock, account });
   const users = createUserService({
     consents: consentChanges,
     storage,
@@ -492,7 +494,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       },
     }),
     users,
-    profiles: createProfileService({ storage, clock, account }),
+    profiles,
     consentChanges,
     consentRenewal,
     sessions,
@@ -529,6 +531,15 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     accountCodes,
     addresses: createAddresses(selfService),
     passwordReset: createPasswordReset({ ...selfService, clients, logoutDelivery }),
+    /** A signup with a lite profile's email: the mailed link that finishes it (self-service/lite-claim.ts). */
+    liteClaims: createLiteClaims({
+      ...selfService,
+      clients,
+      logoutDelivery,
+      masterKey: master.key,
+      profiles,
+      consentChanges,
+    }),
     passwordless: createPasswordless({ ...selfService, users, clients, logoutDelivery }),
     recovery: createAccountRecovery({ ...selfService, clients, logoutDelivery }),
     accountDeletion,

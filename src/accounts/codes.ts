@@ -24,7 +24,8 @@ export type AccountCodePurpose =
   | 'change_phone'
   | 'passwordless'
   | 'account_recovery'
-  | 'delete_account';
+  | 'delete_account'
+  | 'claim_profile';
 export type AddressChannel = 'email' | 'sms';
 
 export interface IssueInput {

@@ -1,6 +1,7 @@
 import type { CustomFieldSetting } from '../config/types.js';
 import { WardError, type FieldError } from '../errors/ward-error.js';
 import { hasControlCharacter } from '../lib/text.js';
+import { isWebUrl } from '../lib/url.js';
 import {
   EMPTY_PROFILE,
   PROFILE_CLAIM_COLUMNS,
@@ -78,16 +79,6 @@ const isTimeZone = (s: string): boolean => {
     new Intl.DateTimeFormat('en', { timeZone: s });
     knownZones.add(s);
     return true;
-  } catch {
-    return false;
-  }
-};
-
-const isWebUrl = (s: string): boolean => {
-  if (s.length > 2048 || hasControlCharacter(s)) return false;
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
   } catch {
     return false;
   }

@@ -40,6 +40,11 @@ export interface WardErrorOptions {
   authorizeRequest?: object;
   /** 303 after a POST, so the browser never re-posts the form. */
   redirectStatus?: number;
+  /**
+   * Why, and whose, for the audit log only, when the answer must read like another refusal (a lite
+   * profile is refused like an unknown user: sign-in-methods/audit.ts failureReason reads it). Never sent.
+   */
+  audit?: { reason: string; userId?: string };
 }
 
 /** Speed-up `stackless_client_errors` (docs/performance.md): the composition sets it. */
@@ -53,6 +58,7 @@ export class WardError extends Error {
   readonly headers: Record<string, string>;
   readonly authorizeRequest?: object;
   readonly redirectStatus: number;
+  readonly audit?: { reason: string; userId?: string };
 
   constructor(
     readonly id: ErrorName,
@@ -73,6 +79,7 @@ export class WardError extends Error {
     this.headers = opts.headers ?? {};
     this.authorizeRequest = opts.authorizeRequest;
     this.redirectStatus = opts.redirectStatus ?? 302;
+    this.audit = opts.audit;
   }
 
   get error(): string {

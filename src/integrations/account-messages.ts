@@ -43,6 +43,7 @@ export const ACCOUNT_MESSAGE_KINDS: readonly AccountMessageKind[] = [
   'account_deletion_scheduled',
   'account_deleted',
   'confirm_consent',
+  'claim_profile',
 ];
 
 export interface AccountMessageInput {

@@ -58,8 +58,9 @@ export const joinHtml = (parts: readonly HtmlValue[], separator: SafeHtml): Safe
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
 main{max-width:26rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 3px #0002}
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;font-size:1rem}
-input:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
+input,textarea,select{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b7280;border-radius:4px;
+font-size:1rem}fieldset{border:0;padding:0;margin:1rem 0 0}legend{font-weight:700}
+input:focus,textarea:focus,select:focus,button:focus{outline:3px solid #2563eb;outline-offset:2px}
 button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;
 font-size:1rem;cursor:pointer}
 .secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}label.inline{display:inline;margin:0 .4rem 0 0}

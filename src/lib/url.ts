@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './text.js';
+
 /** Schemes never accepted in a registered URL, in any letter case (Keycloak CVE-2026-9086 class). */
 const FORBIDDEN_SCHEMES = /^\s*(javascript|data|vbscript|file):/i;
 
@@ -56,4 +58,15 @@ export function originProblem(value: string): string | null {
     return 'must use https (http only for loopback)';
   }
   return null;
+}
+
+/** Whether s is an http(s) URL of at most 2048 characters without userinfo (a profile's picture, website...). */
+export function isWebUrl(s: string): boolean {
+  if (s.length > 2048 || hasControlCharacter(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+  } catch {
+    return false;
+  }
 }

@@ -30,6 +30,9 @@ export const profileFields = {
   company: text('null clears it'),
   bio: text('null clears it'),
   lite_only: nullable(Type.Boolean({ description: 'a lite profile: kept without credentials, it cannot sign in' })),
+  name: text('the full name as written (the name claim); null clears it'),
+  profile_url: text('an http(s) URL (the profile claim)'),
+  username: text('a display name (the preferred_username claim), not unique, not a sign-in identifier'),
   custom_fields: anyObject({
     description: "the account's custom fields, those only administrators may write included; null removes one",
   }),
@@ -47,6 +50,7 @@ export const profileView = (p: StoredProfile | undefined) => ({
   zoneinfo: p?.zoneinfo ?? null,
   address: p?.address ?? null,
   ...extrasView(p),
+  name: p?.name ?? null,
   custom_fields: p?.custom_fields ?? {},
 });
 
@@ -64,5 +68,8 @@ export const profileViewSchema = {
   company: nullable(Type.String()),
   bio: nullable(Type.String()),
   lite_only: Type.Boolean(),
+  profile_url: nullable(Type.String()),
+  username: nullable(Type.String()),
+  name: nullable(Type.String()),
   custom_fields: anyObject(),
 };

@@ -5,6 +5,7 @@
 // account settings allow it, and names the interaction to finish.
 import type { AccountCodes, CheckedCode } from '../accounts/codes.js';
 import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
+import { LITE_PROFILE } from '../accounts/lite-profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
@@ -15,6 +16,7 @@ import type { Background } from '../lib/background.js';
 import type { Clock } from '../lib/clock.js';
 import { endUnprovenAccess, type FirstProofDeps, isFirstProof } from '../self-service/first-proof.js';
 import { sendAccountCode } from '../self-service/send-code.js';
+import { signInAudit } from '../sign-in-methods/audit.js';
 import type { Storage } from '../storage/storage.js';
 import type { User } from '../storage/sql/users.js';
 
@@ -97,6 +99,16 @@ export function createPasswordless(deps: PasswordlessDeps) {
       deps.background.run(async () => {
         const user = await findBy(a);
         if (user?.disabled || (!user && !deps.account().passwordless.signup)) return;
+        // A lite profile signs in with nothing: no code, as for an address of no account (the answer left already).
+        if (user && (await storage.profiles.isLite(user.id))) {
+          await signInAudit(deps.events).failed({
+            method: a.method,
+            clientId: to.clientId,
+            reason: LITE_PROFILE,
+            userId: user.id,
+          });
+          return;
+        }
         await sendAccountCode(
           { ...deps, admitted: true },
           {
@@ -143,6 +155,9 @@ export function createPasswordless(deps: PasswordlessDeps) {
         if (signedUp) deps.events.emitStaged(signedUp, 'signup by a first passwordless sign-in');
       }
       if (!user || user.disabled) throw new WardError('invalidVerificationCode');
+      // A code sent before the profile became lite: refused as a wrong one (the audit says why).
+      if (await storage.profiles.isLite(user.id))
+        throw new WardError('invalidVerificationCode', { audit: { reason: LITE_PROFILE, userId: user.id } });
       const first = isFirstProof(user, field, row.destination);
       await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());
       // Pre-hijacking: what someone made before anyone proved this address ends now.

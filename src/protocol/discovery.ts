@@ -60,6 +60,8 @@ export function discoveryDocument(issuer: string): string {
       'given_name',
       'family_name',
       ...PROFILE_SCOPE_CLAIMS,
+      'profile',
+      'preferred_username',
       'address',
       'email',
       'email_verified',

@@ -32,12 +32,16 @@ export const PROFILE_SCOPE_CLAIMS: readonly string[] = PROFILE_CLAIMS.filter((c)
 export function claimsFor(user: User, scopes: string[], profile?: StoredProfile): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (scopes.includes('profile')) {
-    const name = [user.given_name, profile?.middle_name, user.family_name].filter(Boolean).join(' ');
+    // The full name the user wrote, else their names joined.
+    const name = profile?.name || [user.given_name, profile?.middle_name, user.family_name].filter(Boolean).join(' ');
     if (name) out.name = name;
     if (user.given_name) out.given_name = user.given_name;
     if (user.family_name) out.family_name = user.family_name;
     const claims = (profile ?? {}) as Record<string, unknown>;
     for (const c of PROFILE_SCOPE_CLAIMS) if (claims[c] !== null && claims[c] !== undefined) out[c] = claims[c];
+    // ReachFive's profile_url and username are OpenID's profile and preferred_username.
+    if (profile?.profile_url) out.profile = profile.profile_url;
+    if (profile?.username) out.preferred_username = profile.username;
     out.updated_at = Math.floor(Math.max(user.updated_at, profile?.updated_at ?? 0) / 1000);
   }
   if (scopes.includes('email') && user.email) {

@@ -1,5 +1,6 @@
 import type { AccountCodePurpose } from '../accounts/codes.js';
 import type { Storage } from '../storage/storage.js';
+import type { User } from '../storage/sql/users.js';
 import type { AfterAnswer } from '../lib/background.js';
 import { sendAccountCode, type SendCodeDeps } from './send-code.js';
 import { normalizeEmail, normalizePhone } from '../accounts/identifiers.js';
@@ -27,9 +28,15 @@ export interface AddressRequestDeps extends SendCodeDeps {
   storage: Storage;
 }
 
-/** The account of an email address or phone number. */
-export const userAt = (storage: Storage, a: ResetAddress) =>
-  a.field === 'email' ? storage.users.findByEmail(a.address) : storage.users.findByPhone(a.address);
+/**
+ * The account of an email address or phone number that may prove itself by a code: none for a lite
+ * profile (kept without credentials: it is answered as an address of no account, so nothing is sent).
+ */
+export async function userAt(storage: Storage, a: ResetAddress): Promise<User | undefined> {
+  const user =
+    a.field === 'email' ? await storage.users.findByEmail(a.address) : await storage.users.findByPhone(a.address);
+  return user && !(await storage.profiles.isLite(user.id)) ? user : undefined;
+}
 
 /**
  * A request that must not tell whether an account exists (forgot-password, account recovery): the

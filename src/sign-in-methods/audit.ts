@@ -36,10 +36,12 @@ export interface SignInAudit {
 }
 
 /**
- * Why a refusal thrown by a sign-in is a failure, as the audit says it: the per-account protection's
- * lockout and wait, an email still to confirm, else the catalog's message key. The same for every path.
+ * Why a refusal thrown by a sign-in is a failure, as the audit says it: the reason the thrower kept for
+ * the audit (a lite profile refused like an unknown user), the per-account protection's lockout and
+ * wait, an email still to confirm, else the catalog's message key. The same for every path.
  */
 export function failureReason(e: WardError): string {
+  if (e.audit) return e.audit.reason;
   if (e.id === 'accountLocked') return 'locked';
   if (e.id === 'signInDelayed') return 'delayed';
   if (e.id === 'emailNotVerified') return 'email_not_verified';

@@ -13,6 +13,7 @@ import { randomId, randomToken } from '../lib/random.js';
 import { sha256 } from '../lib/secrets.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
 import type { User } from '../storage/sql/users.js';
+import { LITE_PROFILE } from '../accounts/lite-profiles.js';
 import type { UserService } from '../accounts/users.js';
 import type { SecurityEvents, StagedEvent } from '../audit/events.js';
 import type { AccountSettings } from '../config/types.js';
@@ -42,7 +43,15 @@ export type CallbackOutcome =
   | { kind: 'link'; linkToken: string; email: string; interaction: string; provider: string }
   /** A new identity that lacks what the account requires: the profile is completed first. */
   | { kind: 'complete'; signupToken: string; interaction: string; provider: string }
-  | { kind: 'refused'; interaction: string; error: 'access_denied' | 'server_error'; description: string }
+  | {
+      kind: 'refused';
+      interaction: string;
+      error: 'access_denied' | 'server_error';
+      description: string;
+      /** For the audit: why, when it is not the error itself, and the user refused. */
+      reason?: string;
+      userId?: string;
+    }
   | { kind: 'bad_state' };
 
 export function createSocialService(r: SocialDeps) {
@@ -72,15 +81,29 @@ export function createSocialService(r: SocialDeps) {
     interaction: string,
     clientId: string,
   ): Promise<CallbackOutcome> {
+    // A lite profile signs in with nothing, a social identity it holds or its email's match included.
+    const lite = async (user: User): Promise<CallbackOutcome | undefined> =>
+      (await r.storage.profiles.isLite(user.id))
+        ? {
+            kind: 'refused',
+            interaction,
+            error: 'access_denied',
+            description: 'This account cannot sign in',
+            reason: LITE_PROFILE,
+            userId: user.id,
+          }
+        : undefined;
     const linked = await r.storage.identities.find(provider, profile.sub);
     if (linked) {
       const user = await r.users.find(linked.user_id);
       if (!user || user.disabled)
         return { kind: 'refused', interaction, error: 'access_denied', description: 'This account is disabled' };
-      return { kind: 'user', user, interaction, provider };
+      return (await lite(user)) ?? { kind: 'user', user, interaction, provider };
     }
     const verifiedEmail = profile.email_verified ? normalizeEmail(profile.email) : null;
     const existing = verifiedEmail ? await r.storage.users.findByEmail(verifiedEmail) : undefined;
+    const refused = existing && (await lite(existing));
+    if (refused) return refused;
     if (existing) {
       const linkToken = randomToken(32);
       const now = r.clock.now();

@@ -45,6 +45,7 @@ import * as m043 from './migrations/043-user-consent-history.js';
 import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
 import * as m046 from './migrations/046-client-request-objects.js';
+import * as m048 from './migrations/048-profile-names.js';
 import { survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
@@ -193,6 +194,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '035-last-second-factors': m035,
   '038-client-assertion-keys': m038,
   '046-client-request-objects': m046,
+  '048-profile-names': m048,
 };
 
 const KNOWN_MIGRATIONS = new Set(Object.keys(MIGRATIONS));

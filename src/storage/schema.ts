@@ -35,6 +35,10 @@ export interface UserProfilesTable {
   bio: string | null;
   /** 1: a lite profile (no credentials). */
   lite_only: number | null;
+  /** The full name, the profile URL and the username (048). */
+  name: string | null;
+  profile_url: string | null;
+  username: string | null;
 }
 
 export interface ClientsTable {

@@ -596,6 +596,8 @@ describe('discovery lists what works, and only that', () => {
     zoneinfo: 'Europe/London',
     locale: 'en-GB',
     address: { locality: 'London' },
+    profile_url: 'https://ada.example/me',
+    username: 'ada.l',
   };
   it('claims_supported: every listed claim is in the ID token or the userinfo answer of a full profile', async () => {
     const body = await tokens('openid profile email phone address', { phone_number: phone(), ...FULL_PROFILE });

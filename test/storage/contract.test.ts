@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
 import { isUniqueViolation } from '../../src/storage/sql/errors.js';
+import { EMPTY_PROFILE } from '../../src/storage/sql/profiles.js';
 import { engines, freshDb } from '../helpers/databases.js';
 
 for (const engine of engines()) {
@@ -55,6 +56,9 @@ for (const engine of engines()) {
         company: 'Analytical Engines',
         bio: 'Wrote the first program',
         lite_only: true,
+        name: 'Ada King Lovelace',
+        profile_url: 'https://profiles.example/ada',
+        username: 'ada.l',
         custom_fields: { loyalty_id: 'L-1', shoe_size: 38, newsletter: false, note: 'é \u2028 "q"' },
       };
       await s.profiles.put('up1', first, now);
@@ -67,6 +71,9 @@ for (const engine of engines()) {
         company: null,
         bio: null,
         lite_only: false,
+        name: null,
+        profile_url: null,
+        username: null,
         custom_fields: {},
       };
       await s.profiles.put('up1', second, now + 1);
@@ -79,6 +86,23 @@ for (const engine of engines()) {
       assert.equal(await s.profiles.delete('up1'), true);
       assert.equal(await s.profiles.find('up1'), undefined);
       assert.equal(await s.profiles.delete('up1'), false);
+    });
+
+    it('tells a lite profile; gives a phone number only to a user without one', async () => {
+      await s.users.create(user('lite1', 'lite@example.com'), now);
+      assert.equal(await s.profiles.isLite('lite1'), false, 'no profile: not lite');
+      await s.profiles.put('lite1', { ...EMPTY_PROFILE, lite_only: true }, now);
+      assert.equal(await s.profiles.isLite('lite1'), true);
+      await s.profiles.put('lite1', { ...EMPTY_PROFILE, lite_only: false }, now + 1);
+      assert.equal(await s.profiles.isLite('lite1'), false);
+      assert.equal(await s.users.setPhoneIfNone('lite1', '+33611111111', now + 2), true);
+      const u = (await s.users.findById('lite1'))!;
+      assert.equal(u.phone_number, '+33611111111');
+      assert.equal(u.phone_number_verified, false);
+      assert.equal(await s.users.setPhoneIfNone('lite1', '+33622222222', now + 3), false, 'one it has stays');
+      assert.equal((await s.users.findById('lite1'))!.phone_number, '+33611111111');
+      await s.users.create(user('lite2', 'lite2@example.com'), now);
+      await assert.rejects(s.users.setPhoneIfNone('lite2', '+33611111111', now), (e) => isUniqueViolation(e));
     });
 
     it('upserts clients and keeps key_mode', async () => {

@@ -4,10 +4,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountPageInput, AccountSection } from '../../interaction/pages/account.js';
 import type { Params } from '../../protocol/params.js';
 import type { User } from '../../storage/sql/users.js';
+import type { Language } from '../../errors/ward-error.js';
 
 /** The signed-in user of a post, as account.ts reads it (what the section modules use of it). */
 export interface AccountWho {
   session: { user: User };
+  /** The language of the page (as far as Ward speaks it). */
+  language: Language;
   messageLanguage: string;
 }
 

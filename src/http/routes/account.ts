@@ -55,6 +55,7 @@ import { accountAppRoutes } from './account-app.js';
 import { accountKeyRoutes, keyCount } from './account-key.js';
 import { accountLeaveRoutes } from './account-leave.js';
 import { accountSignInsRoutes, signInsView } from './account-sign-ins.js';
+import { accountProfileRoutes, type ProfileExtra, profileView } from './account-profile.js';
 import type { AccountDeletion } from '../../self-service/account-deletion.js';
 import type { UserService } from '../../accounts/users.js';
 
@@ -99,6 +100,7 @@ interface Accepted {
 }
 
 type Extra = Pick<AccountPageInput, 'notice' | 'error' | 'values' | 'back' | 'enrolment' | 'newCodes'> & {
+  profileForm?: ProfileExtra['profileForm'];
   started?: NonNullable<AccountPageInput['stepUp']>['started'];
   keyStarted?: NonNullable<AccountPageInput['stepUp']>['keyStarted'];
   /** "Delete my account" of a user without a password: where their code went. */
@@ -205,6 +207,7 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
         codeSent: extra.codeSent,
       },
       signIns: await signInsView(r, user.id, who.session.id, who.language),
+      profile: await profileView(r, user, extra.profileForm),
     });
     return sendRendered(reply, page);
   }
@@ -409,4 +412,6 @@ export function accountRoutes(app: WardApp, r: AccountDeps): void {
   accountLeaveRoutes(app, r, { signedIn, acceptPost, attempt, render, requireFresh });
   // "Where you're signed in": sessions, trusted devices, security events (account-sign-ins.ts).
   accountSignInsRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
+  // "Your profile": names, address, custom fields (account-profile.ts).
+  accountProfileRoutes(app, r, { acceptPost, attempt, render, requireFresh, seeOther });
 }

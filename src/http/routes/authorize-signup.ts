@@ -25,6 +25,7 @@ import type { AccountSettings, WardConfig, CustomFieldSetting } from '../../conf
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter } from '../../limits/rate-limit.js';
 import type { Addresses } from '../../self-service/addresses.js';
+import type { LiteClaims } from '../../self-service/lite-claim.js';
 import type { Storage } from '../../storage/storage.js';
 
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
@@ -39,6 +40,7 @@ export interface AuthorizeSignupDeps {
   masterKey: Buffer;
   storage: Storage;
   users: UserService;
+  liteClaims: Pick<LiteClaims, 'start'>;
 }
 
 const TEXT_FIELDS = ['email', 'given_name', 'family_name'] as const;
@@ -142,13 +144,14 @@ export function signupPageRoutes(
     const offered = publicConsents(r.account().consents, language);
     const values = typedValues(params, fields, offered);
     const clientId = interaction.request.client.client_id;
-    let user: Awaited<ReturnType<typeof r.users.signup>>;
+    let made: Awaited<ReturnType<typeof r.users.signupOrClaim>>;
     let signedUp: StagedEvent | undefined;
+    const locale = requestLanguage(req, { uiLocales: interaction.request.uiLocales });
     try {
       await r.limiter('signup', req.ip, r.account().rate_limits.signup);
       await r.captcha.checkHosted('signup', params, req.ip);
       // The signup's webhook event is written with the user, in its transaction.
-      user = await r.users.signup(signupData(params, fields, offered), null, {
+      made = await r.users.signupOrClaim(signupData(params, fields, offered), {
         within: async (tx, u) => {
           signedUp = await r.events.stage(tx, 'account.signup', {
             client_id: clientId,
@@ -156,6 +159,8 @@ export function signupPageRoutes(
             method: 'hosted_page',
           });
         },
+        // A lite profile's email: the mailed link finishes it (docs/profiles.md, "Lite profiles").
+        claim: async (lite, claim) => r.liteClaims.start(lite, claim, { clientId, locale }),
       });
     } catch (e) {
       if (!(e instanceof WardError) || (e.status >= 500 && !isCaptchaRefusal(e))) throw e;
@@ -167,13 +172,13 @@ export function signupPageRoutes(
       const error = language === 'en' && details?.length ? details.join(' ') : e.userMessage(language);
       return page(req, reply, at, e.status, { error, values });
     }
+    // A claim shows what a signup whose email must be confirmed shows, and nothing of the profile.
+    if (!('user' in made)) return sendRendered(reply, signupSentPage(language, made.claimed, loginHref(handle)));
+    const { user } = made;
     if (signedUp) r.events.emitStaged(signedUp, 'signup');
     const verification = r.account().self_service.email_verification;
     if (verification !== 'off' && user.email) {
-      r.addresses.sendSignupVerification(user, {
-        clientId,
-        locale: requestLanguage(req, { uiLocales: interaction.request.uiLocales }),
-      });
+      r.addresses.sendSignupVerification(user, { clientId, locale });
       if (verification === 'required')
         return sendRendered(reply, signupSentPage(language, user.email, loginHref(handle)));
     }

@@ -40,6 +40,7 @@ import { startSocialLogin } from './social-start.js';
 import { answerFromSession } from './session-answer.js';
 import { authenticationResponse } from '../../passkeys/wire.js';
 import { sha256 } from '../../lib/secrets.js';
+import { LITE_PROFILE } from '../../accounts/lite-profiles.js';
 import type { UserService } from '../../accounts/users.js';
 import { type Captcha, isCaptchaRefusal } from '../../captcha/siteverify.js';
 import type { SecurityEvents } from '../../audit/events.js';
@@ -335,6 +336,8 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     if (v.clientId !== clientId || v.data.interaction !== sha256(handle)) return failed('other_interaction');
     const user = await r.users.find(v.userId);
     if (!user || user.disabled) return failed(user ? 'user_disabled' : 'unknown_user', user?.id);
+    // A lite profile signs in with nothing, even a passkey it somehow has: the same page as a failed key.
+    if (await r.storage.profiles.isLite(user.id)) return failed(LITE_PROFILE, user.id);
     const who = { user, amr: r.passkeys.amr(v.userVerified), authTime: r.clock.now(), method: 'passkey' as const };
     await r.events.emit(
       'passkey.login',

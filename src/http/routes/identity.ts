@@ -27,6 +27,7 @@ import type { Limiter } from '../../limits/rate-limit.js';
 import type { AccessTokenCodec } from '../../protocol/access-token-codec.js';
 import type { TknService } from '../../protocol/tkn.js';
 import type { Addresses } from '../../self-service/addresses.js';
+import type { LiteClaims } from '../../self-service/lite-claim.js';
 import type { SocialProviders } from '../../social/providers.js';
 import type { Storage } from '../../storage/storage.js';
 import type { SignInDeps } from '../sign-in.js';
@@ -52,6 +53,7 @@ export interface IdentityDeps {
   storage: Storage;
   tkn: TknService;
   users: UserService;
+  liteClaims: Pick<LiteClaims, 'start'>;
 }
 
 /** The Core SDK's identity API: signup, password login, SSO data, remote config (userinfo: profile.ts). */
@@ -77,7 +79,7 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
     );
     // The signup's webhook event is written with the user, in its transaction.
     let signedUp: StagedEvent | undefined;
-    const user = await r.users.signup(data as Record<string, unknown>, null, {
+    const made = await r.users.signupOrClaim(data as Record<string, unknown>, {
       within: async (tx, u) => {
         signedUp = await r.events.stage(tx, 'account.signup', {
           client_id: client.client_id,
@@ -85,7 +87,18 @@ export function identityRoutes(app: WardApp, r: IdentityDeps, signIn: Pick<SignI
           method: 'api',
         });
       },
+      // The email of a lite profile: nothing is written until the mailed link proves the address
+      // (docs/profiles.md, "Lite profiles"). The answer tells nothing of the profile: no id, no tkn.
+      claim: async (lite, claim) =>
+        r.liteClaims.start(lite, claim, {
+          clientId: client.client_id,
+          redirectUrl,
+          returnTo,
+          locale: localeOf(req),
+        }),
     });
+    if (!('user' in made)) return reply.header('Cache-Control', 'no-store').send({});
+    const { user } = made;
     if (signedUp) r.events.emitStaged(signedUp, 'signup');
     if (verification !== 'off' && user.email) {
       r.addresses.sendSignupVerification(user, {

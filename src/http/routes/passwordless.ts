@@ -83,7 +83,13 @@ async function recordRefusal(
 ): Promise<void> {
   const method = methodOf(params);
   if (method && e instanceof WardError && e.status < 500)
-    await signInAudit(r.events).failed({ method, clientId, ip: req.ip, reason: failureReason(e) });
+    await signInAudit(r.events).failed({
+      method,
+      clientId,
+      ip: req.ip,
+      reason: failureReason(e),
+      userId: e.audit?.userId,
+    });
 }
 
 /** The first factor a redeemed code or link proved, for afterFirstFactor (which records login.succeeded). */

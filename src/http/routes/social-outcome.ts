@@ -80,7 +80,8 @@ export function socialOutcomes(r: SocialOutcomeDeps, deps: Pick<SignInDeps, 'int
         method: 'social',
         clientId: interaction.request.client.client_id,
         ip: req.ip,
-        reason: outcome.error,
+        reason: outcome.reason ?? outcome.error,
+        userId: outcome.userId,
         detail: { provider },
       });
       const id = outcome.error === 'access_denied' ? 'authorizeAccessDenied' : 'authorizeServerError';

@@ -30,6 +30,7 @@ import {
   signupSchema,
 } from './schemas/webauthn.js';
 import { tknBinding } from '../browser-binding.js';
+import { LITE_PROFILE } from '../../accounts/lite-profiles.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents, StagedEvent } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
@@ -151,7 +152,8 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       if (!email && !phone)
         throw invalidField('email', 'must be a valid email address (or phone_number an E.164 number)');
       const user = email ? await r.storage.users.findByEmail(email) : await r.storage.users.findByPhone(phone!);
-      forUser = user && !user.disabled ? { userId: user.id } : { nobody: true };
+      const signsIn = user && !user.disabled && !(await r.storage.profiles.isLite(user.id));
+      forUser = user && signsIn ? { userId: user.id } : { nobody: true };
     }
     const options = await r.passkeys.requestOptions(forUser, {
       clientId: client.client_id,
@@ -180,6 +182,12 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     const user = await r.users.find(v.userId);
     if (!user || user.disabled)
       throw await refuse(new WardError('passkeyNotVerified', { description: 'Unknown passkey' }), user?.id);
+    // A lite profile signs in with nothing, even a passkey it somehow has: answered like an unknown passkey.
+    if (await r.storage.profiles.isLite(user.id))
+      throw await refuse(
+        new WardError('passkeyNotVerified', { description: 'Unknown passkey', audit: { reason: LITE_PROFILE } }),
+        user.id,
+      );
     const amr = r.passkeys.amr(v.userVerified);
     // No step-up decided here: /oauth/authorize hands the tkn's amr to next-step, the one place that
     // decides whether MFA required = Always still wants a second factor (a `mfa` amr does not).

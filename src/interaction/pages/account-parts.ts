@@ -1,5 +1,6 @@
 // The building blocks of the hosted account page (account.ts, account-leave.ts): what the page shows,
 // and its sections, forms and inputs (every form posts back to Ward with the page's CSRF token).
+import type { CustomFieldSetting } from '../../config/types.js';
 import type { Language } from '../../errors/ward-error.js';
 import { html, type SafeHtml } from '../../lib/html.js';
 import type { AccountNotice } from './account-text.js';
@@ -7,7 +8,16 @@ import type { AccountNotice } from './account-text.js';
 export type Channel = 'email' | 'sms';
 
 /** Where a message shows: beside the form it is about, or at the top. */
-export type AccountSection = 'page' | 'email' | 'phone' | 'phone_code' | 'password' | 'step_up' | 'app' | 'delete';
+export type AccountSection =
+  | 'page'
+  | 'profile'
+  | 'email'
+  | 'phone'
+  | 'phone_code'
+  | 'password'
+  | 'step_up'
+  | 'app'
+  | 'delete';
 
 export interface AccountPageInput {
   language: Language;
@@ -62,6 +72,11 @@ export interface AccountPageInput {
   };
   /** "Where you're signed in" (account-sign-ins.ts): the live sessions, trusted devices, recent events. */
   signIns?: SignInsView;
+  /**
+   * "Your profile" (account-profile.ts): the form's values (stored, or as the last post typed them),
+   * the problems of that post by input name (`missing` or `invalid`), the custom fields the user may write.
+   */
+  profile?: { values: Record<string, string>; errors?: Record<string, string>; fields: CustomFieldSetting[] };
 }
 
 /** What the page shows of the user's sign-ins (self-service/sign-ins.ts reads them). */

@@ -15,6 +15,7 @@ export const ACCOUNT_NOTICES = [
   'session_ended',
   'others_ended',
   'device_forgotten',
+  'profile_saved',
 ] as const;
 export type AccountNotice = (typeof ACCOUNT_NOTICES)[number];
 

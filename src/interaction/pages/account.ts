@@ -1,11 +1,13 @@
 // The hosted "Your account" page (GET /identity/v1/account), in the user's language: the user's email
-// address and phone number, and the forms that change them and the password; "Confirm it's you" first
-// when a step-up is owed. Every form posts back to Ward with the page's CSRF token.
+// address and phone number, their profile (account-profile.ts), and the forms that change them and the
+// password; "Confirm it's you" first when a step-up is owed (the profile needs none). Every form posts
+// back to Ward with the page's CSRF token.
 import type { Language } from '../../errors/ward-error.js';
 import { html, joinHtml, trustedHtml, type Page, type SafeHtml } from '../../lib/html.js';
 import { textsIn } from '../../texts/texts.js';
 import { leaveSections } from './account-leave.js';
 import { signInsSection } from './account-sign-ins.js';
+import { profileSection } from './account-profile.js';
 import { type AccountPageInput, alertIn, CODE_ATTRS, form, hidden, input, section, submit } from './account-parts.js';
 import { accountText } from './account-text.js';
 import { keyScript } from './second-factor.js';
@@ -220,7 +222,7 @@ export function accountPage(status: number, p: AccountPageInput): Page {
     lang: p.language,
     title: t.title,
     ...(p.stepUp?.keyStarted ? { script: keyScript(p.stepUp.keyStarted.options) } : {}),
-    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${changes}${signInsSection(p)}${consentsSection(p)}${leave}${back}`,
+    body: html`<h1>${t.title}</h1>${notice}${alertIn(p, 'page')}${newCodesBlock(p)}${summary(p)}\n${profileSection(p)}${changes}${signInsSection(p)}${consentsSection(p)}${leave}${back}`,
   };
 }
 

@@ -5,13 +5,18 @@ import { html, type SafeHtml } from '../../lib/html.js';
  * The form control of a custom field, of the kind its type asks for (a checkbox, a list's select, a
  * number, date, email or phone input, else text: tags are written separated by commas, an object as JSON); `attrs` names it (id, name, aria-*), `value` is
  * what the form showed before (markup of the page's own, built with the html template). The hosted
- * signup and profile-completion pages use it.
+ * signup, profile-completion and account pages use it.
  */
 export function customFieldControl(
   f: CustomFieldSetting,
   attrs: SafeHtml,
   value: string,
-  opts: { required: boolean; choose: string },
+  opts: {
+    required: boolean;
+    choose: string;
+    /** A select's option label (its value when none is given). */
+    label?: (value: string) => string;
+  },
 ): SafeHtml {
   const required = opts.required && html` required`;
   const input = (type: string, extra?: SafeHtml) =>
@@ -25,7 +30,8 @@ export function customFieldControl(
     case 'list':
     case 'select': {
       const options = ['', ...(f.values ?? [])].map(
-        (o) => html`<option value="${o}"${o === value && html` selected`}>${o || opts.choose}</option>`,
+        (o) =>
+          html`<option value="${o}"${o === value && html` selected`}>${o ? (opts.label?.(o) ?? o) : opts.choose}</option>`,
       );
       return html`<select ${attrs}${required}>${options}</select>`;
     }

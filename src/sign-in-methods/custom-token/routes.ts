@@ -3,6 +3,7 @@ import type { ResourceLookup } from '../../resources/service.js';
 import { isSystemClient } from '../../clients/system.js';
 import { WardError } from '../../errors/ward-error.js';
 import { requireSingle } from '../../protocol/params.js';
+import { LITE_PROFILE } from '../../accounts/lite-profiles.js';
 import type { UserService } from '../../accounts/users.js';
 import type { SecurityEvents } from '../../audit/events.js';
 import type { ClientService } from '../../clients/service.js';
@@ -49,8 +50,16 @@ export function customTokenRoutes(app: WardApp, r: CustomTokenDeps, signIn: Sign
       ar.client.custom_token_login && !isSystemClient(ar.client.client_id) && ar.client.management_scopes.length === 0;
     const userId = accepted ? await r.tkn.consumeCustom(token, ar.client.client_id) : null;
     const user = userId ? await r.users.find(userId) : undefined;
-    if (!user || user.disabled) {
-      const reason = !accepted ? 'client_not_allowed' : !user ? 'invalid_token' : 'user_disabled';
+    // A lite profile signs in with nothing: refused like a token of no user.
+    const lite = !!user && (await r.storage.profiles.isLite(user.id));
+    if (!user || user.disabled || lite) {
+      const reason = !accepted
+        ? 'client_not_allowed'
+        : !user
+          ? 'invalid_token'
+          : user.disabled
+            ? 'user_disabled'
+            : LITE_PROFILE;
       await signInAudit(r.events).failed({
         method: 'custom_token',
         clientId: ar.client.client_id,

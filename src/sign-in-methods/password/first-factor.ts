@@ -1,6 +1,7 @@
 // The password as a first factor, for every path that takes one (the hosted login form, the Core SDK's
 // /identity/v1/password/login, grant_type=password): the accounts service checks it, and every refusal
 // is a `login.failed` audit event with its reason before the caller answers it its own way.
+import type { PasswordCheck } from '../../accounts/password-sign-in.js';
 import type { SignInIdentifier } from '../../accounts/sign-in-identifiers.js';
 import type { User } from '../../storage/sql/users.js';
 import type { LanguageFor } from '../../texts/choose-language.js';
@@ -9,8 +10,11 @@ import { failureReason, type SignInAudit } from '../audit.js';
 
 export interface PasswordCheckDeps {
   users: {
-    /** Undefined for an unknown user and a wrong password alike; throws the per-account protection's refusals. */
-    authenticate(identifier: SignInIdentifier, password: unknown, language?: LanguageFor): Promise<User | undefined>;
+    /**
+     * No user for an unknown user, a wrong password and a lite profile alike (`refused` tells the audit
+     * which); throws the per-account protection's refusals.
+     */
+    check(identifier: SignInIdentifier, password: unknown, language?: LanguageFor): Promise<PasswordCheck>;
   };
   audit: Pick<SignInAudit, 'failed'>;
 }
@@ -28,19 +32,21 @@ export interface PasswordAttempt {
 
 /**
  * The user the password proves, or undefined (recorded as `wrong_password`: an unknown account and a
- * wrong password read the same, in the audit log as in the answer). A refusal of the per-account
- * protection or of an unconfirmed email is recorded with its reason, then thrown on.
+ * wrong password read the same, in the audit log as in the answer; a lite profile reads the same too,
+ * recorded as `lite_profile` with its user). A refusal of the per-account protection or of an
+ * unconfirmed email is recorded with its reason, then thrown on.
  */
 export async function passwordFirstFactor(deps: PasswordCheckDeps, a: PasswordAttempt): Promise<User | undefined> {
-  const failed = (reason: string) =>
-    deps.audit.failed({ method: 'password', clientId: a.clientId, ip: a.ip, detail: a.detail, reason });
-  let user: User | undefined;
+  const failed = (reason: string, userId?: string) =>
+    deps.audit.failed({ method: 'password', clientId: a.clientId, ip: a.ip, detail: a.detail, reason, userId });
+  let checked: PasswordCheck;
   try {
-    user = await deps.users.authenticate(a.identifier, a.password, a.language);
+    checked = await deps.users.check(a.identifier, a.password, a.language);
   } catch (e) {
     if (e instanceof WardError && e.status < 500) await failed(failureReason(e));
     throw e;
   }
-  if (!user) await failed('wrong_password');
-  return user;
+  if (checked.refused) await failed(checked.refused.reason, checked.refused.userId);
+  else if (!checked.user) await failed('wrong_password');
+  return checked.user;
 }

@@ -49,6 +49,12 @@ export interface StoredProfile {
   bio: string | null;
   /** A lite profile: kept without credentials, it cannot sign in. */
   lite_only: boolean;
+  /** The full name as written (the `name` claim; without it the claim joins the names). */
+  name: string | null;
+  /** The `profile` claim: an http(s) URL of the user's profile page. */
+  profile_url: string | null;
+  /** The `preferred_username` claim: not unique, not a sign-in identifier. */
+  username: string | null;
   custom_fields: Record<string, unknown>;
   updated_at: number;
 }
@@ -67,6 +73,9 @@ export const EMPTY_PROFILE: Omit<StoredProfile, 'updated_at'> = {
   company: null,
   bio: null,
   lite_only: false,
+  name: null,
+  profile_url: null,
+  username: null,
   custom_fields: {},
 };
 
@@ -93,6 +102,9 @@ export function profileOf(r: ProfileRow): StoredProfile {
     company: r.company,
     bio: r.bio,
     lite_only: !!r.lite_only,
+    name: r.name,
+    profile_url: r.profile_url,
+    username: r.username,
     custom_fields: JSON.parse(r.custom_fields) as Record<string, unknown>,
     updated_at: Number(r.updated_at),
   };
@@ -121,6 +133,9 @@ export const PROFILE_COLUMNS = columnsOf<ProfileRow>()(
   'company',
   'bio',
   'lite_only',
+  'name',
+  'profile_url',
+  'username',
 );
 
 /** A profile as the row that stores it (JSON columns serialised). */
@@ -141,6 +156,9 @@ export const profileRow = (userId: string, p: Omit<StoredProfile, 'updated_at'>,
   company: p.company,
   bio: p.bio,
   lite_only: p.lite_only ? 1 : null,
+  name: p.name,
+  profile_url: p.profile_url,
+  username: p.username,
 });
 
 /**
@@ -164,6 +182,9 @@ export const JOINED_PROFILE = [
   'user_profiles.company as profile_company',
   'user_profiles.bio as profile_bio',
   'user_profiles.lite_only as profile_lite_only',
+  'user_profiles.name as profile_name',
+  'user_profiles.profile_url as profile_profile_url',
+  'user_profiles.username as profile_username',
 ] as const satisfies readonly `user_profiles.${(typeof PROFILE_COLUMNS)[number]} as profile_${string}`[];
 
 const JOINED_PROFILE_KEYS: ReadonlySet<keyof JoinedProfileColumns> = new Set(
@@ -187,6 +208,15 @@ export function profilesRepo(db: Kysely<Database>, engine: Engine) {
     async find(userId: string): Promise<StoredProfile | undefined> {
       const r = (await findProfile(db, engine, userId)).rows[0];
       return r ? profileOf(r) : undefined;
+    },
+    /** Whether the user's profile is a lite one (kept without credentials: it signs in with none). */
+    async isLite(userId: string): Promise<boolean> {
+      const r = await db
+        .selectFrom('user_profiles')
+        .select('lite_only')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return !!r?.lite_only;
     },
     /** The profiles of these users (a page of a bulk export), by user id; those with none are absent. */
     async findMany(userIds: readonly string[]): Promise<Map<string, StoredProfile>> {

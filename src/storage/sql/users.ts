@@ -177,6 +177,16 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
         .where('id', '=', id)
         .execute();
     },
+    /** Gives a user without a phone number this one, unverified (answers whether it did); taken: a unique violation. */
+    async setPhoneIfNone(id: string, phone: string, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ phone_number: phone, phone_number_verified: 0, updated_at: now })
+        .where('id', '=', id)
+        .where('phone_number', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     /** Changes the given and family names a profile update named (others kept). */
     async setNames(id: string, names: { given_name?: string | null; family_name?: string | null }, now: number) {
       await db

@@ -177,6 +177,16 @@ export const messages: Texts['messages'] = {
       after: () => 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht: Es ändert sich nichts.',
       sms: (v) => `${v.app}: Öffnen Sie den Link in Ihrer E-Mail, um Ihre Auswahl zu bestätigen.`,
     },
+    claim_profile: {
+      subject: (v) => `Schließen Sie die Erstellung Ihres ${v.app}-Kontos ab`,
+      lead: (v) =>
+        `Jemand hat sich bei ${v.app} mit ${v.address} registriert, einer Adresse, die ${v.app} bereits kennt. ` +
+        `Öffnen Sie zum Abschluss den Link und geben Sie das bei der Registrierung gewählte Passwort ein; er gilt ${v.linkExpires} lang.`,
+      button: 'Kontoerstellung abschließen',
+      after: () =>
+        'Wenn Sie sich nicht registriert haben, ignorieren Sie diese Nachricht: Es ändert sich nichts, niemand erhält Zugang.',
+      sms: (v) => `${v.app}: Öffnen Sie den Link in Ihrer E-Mail, um die Erstellung Ihres Kontos abzuschließen.`,
+    },
   },
   codeLineEnd: ':',
 

@@ -162,6 +162,15 @@ const account = {
     after: () => 'If you did not ask for this, ignore this message: nothing changes.',
     sms: (v) => `${v.app}: open the link in your email to confirm your choice.`,
   },
+  claim_profile: {
+    subject: (v) => `Finish creating your ${v.app} account`,
+    lead: (v) =>
+      `Someone signed up for ${v.app} with ${v.address}, an address ${v.app} already knows. To finish, open the ` +
+      `link and enter the password chosen at signup; it works for ${v.linkExpires}.`,
+    button: 'Finish creating my account',
+    after: () => 'If you did not sign up, ignore this message: nothing changes and nobody gets access.',
+    sms: (v) => `${v.app}: open the link in your email to finish creating your account.`,
+  },
 } satisfies Record<string, AccountText>;
 
 /** The kinds of account message (src/integrations/account-messages.ts renders them). */

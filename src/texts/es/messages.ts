@@ -171,6 +171,15 @@ export const messages: Texts['messages'] = {
       after: () => 'Si no lo pidió, ignore este mensaje: no cambia nada.',
       sms: (v) => `${v.app}: abra el enlace de su correo para confirmar su elección.`,
     },
+    claim_profile: {
+      subject: (v) => `Termine de crear su cuenta de ${v.app}`,
+      lead: (v) =>
+        `Alguien se registró en ${v.app} con ${v.address}, una dirección que ${v.app} ya conoce. Para terminar, abra ` +
+        `el enlace e introduzca la contraseña elegida al registrarse; es válido durante ${v.linkExpires}.`,
+      button: 'Terminar de crear mi cuenta',
+      after: () => 'Si no se registró, ignore este mensaje: no cambia nada y nadie obtiene acceso.',
+      sms: (v) => `${v.app}: abra el enlace de su correo para terminar de crear su cuenta.`,
+    },
   },
   codeLineEnd: ':',
 

@@ -173,6 +173,16 @@ export const messages: Texts['messages'] = {
       after: () => "Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : rien ne change.",
       sms: (v) => `${v.app} : ouvrez le lien reçu par e-mail pour confirmer votre choix.`,
     },
+    claim_profile: {
+      subject: (v) => `Terminez la création de votre compte ${v.app}`,
+      lead: (v) =>
+        `Quelqu'un s'est inscrit sur ${v.app} avec ${v.address}, une adresse que ${v.app} connaît déjà. Pour terminer, ` +
+        `ouvrez le lien et saisissez le mot de passe choisi à l'inscription ; il est valable ${v.linkExpires}.`,
+      button: 'Terminer la création de mon compte',
+      after: () =>
+        "Si vous ne vous êtes pas inscrit, ignorez ce message : rien ne change et personne n'obtient d'accès.",
+      sms: (v) => `${v.app} : ouvrez le lien reçu par e-mail pour terminer la création de votre compte.`,
+    },
   },
   codeLineEnd: ' :',
 

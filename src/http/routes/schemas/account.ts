@@ -105,3 +105,24 @@ export const accountKeyVerifySchema = {
     assertion: 'string: the JSON of the assertion (id, raw_id, type, response), keys snake_cased',
   }),
 };
+
+/** "Your profile": the fields a user changes without a proof (self-service/profile-form.ts). */
+export const accountProfileSchema = {
+  body: protocolParams({
+    ...form,
+    given_name: 'string',
+    family_name: 'string',
+    name: 'string: the full name as written',
+    nickname: 'string',
+    birthdate: 'string: YYYY-MM-DD',
+    company: 'string',
+    bio: 'string',
+    address_street_address: 'string: the default address (each part; all empty removes it)',
+    address_address_complement: 'string',
+    address_postal_code: 'string',
+    address_locality: 'string',
+    address_region: 'string',
+    address_country: 'string',
+    'cf_<name>': "string: a custom field the user may write, as its type's form control writes it",
+  }),
+};

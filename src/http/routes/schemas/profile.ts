@@ -15,6 +15,12 @@ export const userinfoSchema = {
       company: Type.Union([Type.String(), Type.Null()]),
       bio: Type.Union([Type.String(), Type.Null()]),
       lite_only: Type.Boolean({ description: 'a lite profile (no credentials)' }),
+      profile_url: Type.Union([Type.String(), Type.Null()], {
+        description: 'the profile claim, as ReachFive names it',
+      }),
+      username: Type.Union([Type.String(), Type.Null()], {
+        description: 'the preferred_username claim, as ReachFive names it',
+      }),
       consents: Type.Record(
         Type.String(),
         answer({
@@ -66,6 +72,9 @@ export const updateProfileSchema = {
     company: 'string',
     bio: 'string',
     lite_only: 'boolean: only false (an administrator makes a lite profile)',
+    name: 'string: the full name as written (the name claim)',
+    profile_url: 'string: an http(s) URL (the profile claim)',
+    username: 'string: a display name (the preferred_username claim), not unique',
     custom_fields: "object: the account's custom fields the user may write",
     consents: 'object: consents by key, each {granted, consent_version?: {version_id, language}}',
     redirect_url: 'string: accepted for the SDK; no email changes here, so nothing is sent to it',

@@ -32,6 +32,19 @@ export const emailLinkFormSchema = {
   body: protocolParams({ token: 'string: the token of the emailed link', csrf: 'string: the form token' }),
 };
 
+/** The link that finishes a signup with a lite profile's email: its page, then its form. */
+export const liteClaimPageSchema = {
+  querystring: protocolParams({ token: 'string: the token of the emailed link' }),
+};
+
+export const liteClaimFormSchema = {
+  body: protocolParams({
+    token: 'string: the token of the emailed link',
+    csrf: 'string: the form token',
+    password: 'string: the password typed at signup',
+  }),
+};
+
 export const sendPhoneVerificationSchema = {};
 
 export const verifyPhoneSchema = {
