@@ -28,6 +28,8 @@ export const SPEED_UPS = [
   'heap_flags',
   /** Bulk import: 100 lines per transaction, a savepoint each (accounts/import/tuning/apply-batch.ts). */
   'import_batches',
+  /** Bulk export: the next page of users read while this one is written (accounts/import/tuning/export-prefetch.ts). */
+  'export_prefetch',
 ] as const;
 
 export type SpeedUp = (typeof SPEED_UPS)[number];

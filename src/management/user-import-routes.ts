@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { anyObject, partialObject, stringEnum } from '../http/schema-types.js';
 import { recordAudit } from '../audit/record.js';
 import { firebaseParamsProblem, HASH_ALGORITHMS, type FirebaseParams } from '../accounts/foreign-hashes/formats.js';
-import { exportUserLines } from '../accounts/import/export-users.js';
+import { exportUserLines, type ExportOptions } from '../accounts/import/export-users.js';
+import { prefetchedPages } from '../accounts/import/tuning/export-prefetch.js';
 import { importUsers, type ImportReport } from '../accounts/import/import-users.js';
 import type { ImportFormat } from '../accounts/import/source-lines.js';
 import { invalidField } from '../errors/refusals.js';
@@ -20,7 +21,7 @@ import type { Storage } from '../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UserImportRoutesDeps {
   account: () => AccountSettings;
-  config: { tuning: Pick<Tuning, 'import_batches'> };
+  config: { tuning: Pick<Tuning, 'import_batches' | 'export_prefetch'> };
   clients: ClientService;
   logoutDelivery: LogoutDelivery;
   clock: Clock;
@@ -97,6 +98,10 @@ export const formatOf = (contentType: string | undefined): ImportFormat =>
  */
 export const batchLinesOf = (r: Pick<UserImportRoutesDeps, 'config' | 'storage'>): number =>
   r.config.tuning.import_batches ? 100 : 1;
+
+/** How an export reads its pages: one ahead with the speed-up export_prefetch, else one after another. */
+export const exportPaging = (tuning: Pick<Tuning, 'export_prefetch'>): Pick<ExportOptions, 'pages'> =>
+  tuning.export_prefetch ? { pages: prefetchedPages } : {};
 
 /** What an import (direct or a job) uses. */
 export const importDeps = (
@@ -185,7 +190,7 @@ export function userImportRoutes(r: UserImportRoutesDeps): ManagementRoute[] {
           include_password_hashes: includePasswordHashes,
           ...(q.updated_since ? { updated_since: q.updated_since } : {}),
         });
-        return Readable.from(exportUserLines(r, { since, includePasswordHashes }));
+        return Readable.from(exportUserLines(r, { since, includePasswordHashes, ...exportPaging(r.config.tuning) }));
       },
     }),
   ];

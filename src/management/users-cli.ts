@@ -5,7 +5,7 @@ import { exportUserLines } from '../accounts/import/export-users.js';
 import { importUsers } from '../accounts/import/import-users.js';
 import { recordAudit, type Actor } from '../audit/record.js';
 import { WardError } from '../errors/ward-error.js';
-import { batchLinesOf, firebaseOf, importDeps } from './user-import-routes.js';
+import { batchLinesOf, exportPaging, firebaseOf, importDeps } from './user-import-routes.js';
 import type { AccountSettings } from '../config/types.js';
 import type { ClientService } from '../clients/service.js';
 import type { LogoutDelivery } from '../logout/backchannel.js';
@@ -16,7 +16,7 @@ import type { Storage } from '../storage/storage.js';
 /** The services this module uses (registry.ts builds them; the composition passes them in). */
 export interface UsersCliDeps {
   account: () => AccountSettings;
-  config: { tuning: Pick<Tuning, 'import_batches'> };
+  config: { tuning: Pick<Tuning, 'import_batches' | 'export_prefetch'> };
   clients: ClientService;
   logoutDelivery: LogoutDelivery;
   clock: Clock;
@@ -117,7 +117,8 @@ async function exportCommand(
       include_password_hashes: includePasswordHashes,
     },
   );
-  for await (const line of exportUserLines(r, { since, includePasswordHashes })) out(line.trimEnd());
+  for await (const line of exportUserLines(r, { since, includePasswordHashes, ...exportPaging(r.config.tuning) }))
+    out(line.trimEnd());
   return 0;
 }
 

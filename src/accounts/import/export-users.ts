@@ -2,6 +2,7 @@
 // at a time (constant memory). Password hashes only when asked (a separate permission): Ward's own
 // argon2id as `argon2`, a foreign hash not yet replaced in the fields it was imported with.
 import type { Storage } from '../../storage/storage.js';
+import type { ExportPage } from '../../storage/sql/user-import.js';
 import { importFieldsOf, type PasswordFields } from '../foreign-hashes/encode.js';
 import { openForeignHash } from '../foreign-hashes/sealed.js';
 import { PROFILE_CLAIMS } from '../profile.js';
@@ -17,6 +18,18 @@ export interface ExportOptions {
   includePasswordHashes: boolean;
   /** Users read per page (PAGE when not given). */
   pageSize?: number;
+  /** How the pages are read: one after another (pagesOf, when not given), or one ahead (export_prefetch). */
+  pages?: (read: ReadPage) => AsyncIterable<ExportPage>;
+}
+
+/** Reads the page of users after this id (null: the first). */
+export type ReadPage = (afterId: string | null) => Promise<ExportPage>;
+/** The id the page after this one starts after. */
+export const lastIdOf = (page: ExportPage) => page.users[page.users.length - 1]!.id;
+
+/** The pages, each read when the one before has been written (the plain path). */
+export async function* pagesOf(read: ReadPage): AsyncGenerator<ExportPage> {
+  for (let page = await read(null); page.users.length; page = await read(lastIdOf(page))) yield page;
 }
 
 function passwordOf(masterKey: Buffer, userId: string, stored: string | null): PasswordFields | undefined {
@@ -34,10 +47,8 @@ export async function* exportUserLines(
   deps: { storage: Storage; masterKey: Buffer },
   opts: ExportOptions,
 ): AsyncGenerator<string> {
-  let after: string | null = null;
-  for (;;) {
-    const page = await deps.storage.userImport.exportPage(after, opts.pageSize ?? PAGE, opts.since);
-    if (!page.users.length) return;
+  const read: ReadPage = (after) => deps.storage.userImport.exportPage(after, opts.pageSize ?? PAGE, opts.since);
+  for await (const page of (opts.pages ?? pagesOf)(read)) {
     const group = <T extends { user_id: string }>(rows: T[]) => {
       const m = new Map<string, T[]>();
       for (const r of rows) {
@@ -86,6 +97,5 @@ export async function* exportUserLines(
       chunk += `${JSON.stringify(line)}\n`;
     }
     yield chunk;
-    after = page.users[page.users.length - 1]!.id;
   }
 }

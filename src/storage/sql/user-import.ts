@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Engine } from '../connect.js';
 import { columnsOf, prepared } from '../prepared.js';
 import type { Database, IdentitiesTable, MfaCredentialsTable, UserProfilesTable, UsersTable } from '../schema.js';
@@ -159,17 +159,27 @@ export function userImportRepo(db: Kysely<Database>, engine: Engine) {
       const users = await q.orderBy('id').limit(limit).execute();
       const ids = users.map((u) => u.id);
       if (!ids.length) return { users, identities: [], factors: [], externalIds: [], profiles: new Map() };
+      // The page's rows in the other tables. Unfiltered, the page is every user in an id range, so a range
+      // scan of each table's user_id index reads them (no list of 2,000 parameters to plan); filtered by
+      // `since`, the range may hold users the page skipped, so the ids are listed.
+      const last = ids[ids.length - 1]!;
+      const inPage = (): Expression<SqlBool> =>
+        since !== null
+          ? sql<SqlBool>`user_id in (${sql.join(ids)})`
+          : afterId === null
+            ? sql<SqlBool>`user_id <= ${last}`
+            : sql<SqlBool>`user_id > ${afterId} and user_id <= ${last}`;
       const [identities, factors, externalIds, profileRows] = await Promise.all([
-        db.selectFrom('identities').selectAll().where('user_id', 'in', ids).orderBy('created_at').execute(),
+        db.selectFrom('identities').selectAll().where(inPage()).orderBy('created_at').execute(),
         db
           .selectFrom('mfa_credentials')
           .selectAll()
-          .where('user_id', 'in', ids)
+          .where(inPage())
           .where('verified_at', 'is not', null)
           .orderBy('created_at')
           .execute(),
-        db.selectFrom('user_external_ids').select(['user_id', 'external_id']).where('user_id', 'in', ids).execute(),
-        db.selectFrom('user_profiles').selectAll().where('user_id', 'in', ids).execute(),
+        db.selectFrom('user_external_ids').select(['user_id', 'external_id']).where(inPage()).execute(),
+        db.selectFrom('user_profiles').selectAll().where(inPage()).execute(),
       ]);
       const profiles = new Map(profileRows.map((r) => [r.user_id, profileOf(r)]));
       return { users, identities, factors, externalIds, profiles };
