@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import type { Database, GrantsTable, RefreshTokensTable } from '../schema.js';
 import { columnsOf, prepared } from '../prepared.js';
@@ -49,7 +49,7 @@ const REFRESH_COLUMNS = columnsOf<RefreshTokenRow>()(
   'consumed_at',
 );
 
-const findRefreshWithGrant = prepared((q, digest: string) =>
+const refreshWithGrant = (q: QueryCreator<Database>, digest: string) =>
   q
     .selectFrom('refresh_tokens')
     .leftJoin('grants', 'grants.id', 'refresh_tokens.grant_id')
@@ -68,7 +68,59 @@ const findRefreshWithGrant = prepared((q, digest: string) =>
     ])
     .select(JOINED_USER)
     .select(JOINED_PROFILE)
-    .where('refresh_tokens.digest', '=', digest),
+    .where('refresh_tokens.digest', '=', digest);
+const findRefreshWithGrant = prepared(refreshWithGrant);
+/**
+ * PostgreSQL: a refresh token read with its grant and user and, in the same statement, used when it
+ * may be (useRefreshToken's rule): marked used and its successor stored. `rotated` counts the tokens
+ * used (0 or 1); the row read is as it was before.
+ */
+const useRefresh = prepared(
+  (q, digest: string, clientId: string, now: number, jkt: string | null, nextDigest: string) =>
+    q
+      .with('t', (w) => refreshWithGrant(w, digest))
+      .with('used', (w) =>
+        w
+          .updateTable('refresh_tokens')
+          .set({ consumed_at: now })
+          .where('digest', '=', digest)
+          .where('consumed_at', 'is', null)
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('t')
+                .select('t.digest')
+                .where('t.client_id', '=', clientId)
+                .where('t.grant_revoked_at', 'is', null)
+                .where('t.grant_expires_at', '>', now)
+                .where('t.user_row_id', 'is not', null)
+                .where('t.user_disabled', '=', 0)
+                .where((eb) => eb.or([eb('t.grant_dpop_jkt', 'is', null), eb('t.grant_dpop_jkt', '=', jkt)])),
+            ),
+          )
+          .returning('grant_id'),
+      )
+      .with('next', (w) =>
+        w
+          .insertInto('refresh_tokens')
+          .columns([...REFRESH_COLUMNS])
+          .expression((eb) =>
+            eb
+              .selectFrom(['used', 't'])
+              .select([
+                sql<string>`cast(${nextDigest} as text)`.as('digest'),
+                'used.grant_id',
+                't.client_id',
+                't.user_id',
+                't.scope',
+                sql<number>`cast(${now} as bigint)`.as('created_at'),
+                sql<null>`null`.as('consumed_at'),
+              ]),
+          )
+          .returning('digest'),
+      )
+      .selectFrom('t')
+      .selectAll('t')
+      .select((eb) => eb.selectFrom('used').select(eb.fn.countAll<string>().as('n')).as('rotated')),
 );
 const consumeRefresh = prepared((q, digest: string, now: number) =>
   q
@@ -122,8 +174,26 @@ const rotateRefresh = prepared(
   { 2: REFRESH_COLUMNS.filter((c) => c !== 'grant_id') },
 );
 
+type JoinedRefreshRow = Parameters<typeof splitJoinedUser>[0] & Parameters<typeof splitJoinedProfile>[0];
+/** A refresh token row read with JOINED_USER and JOINED_PROFILE, with its user and profile apart. */
+function withUserAndProfile<R extends JoinedRefreshRow>(row: R): RefreshWithGrant {
+  const { user, rest: withProfile } = splitJoinedUser(row);
+  const { profile, rest } = splitJoinedProfile(withProfile);
+  return { ...(rest as unknown as RefreshWithGrant), user, profile };
+}
+
 /** Grants (token families), rotating refresh tokens, and the access tokens revoked one by one. */
 export function tokensRepo(db: Kysely<Database>, engine: Engine) {
+  const findWithGrant = async (digest: string): Promise<RefreshWithGrant | undefined> => {
+    const [row] = (await findRefreshWithGrant(db, engine, digest)).rows;
+    return row && withUserAndProfile(row);
+  };
+  const rotate = async (digest: string, now: number, next: RefreshTokenRow): Promise<boolean> => {
+    if (engine === 'postgres') return (await rotateRefresh(db, engine, digest, now, next)).numAffectedRows === 1n;
+    if ((await consumeRefresh(db, engine, digest, now)).numAffectedRows !== 1n) return false;
+    await insertRefresh(db, engine, next);
+    return true;
+  };
   return {
     async createGrant(g: GrantRow): Promise<void> {
       await db.insertInto('grants').values(g).execute();
@@ -214,23 +284,53 @@ export function tokensRepo(db: Kysely<Database>, engine: Engine) {
       return db.selectFrom('refresh_tokens').selectAll().where('digest', '=', digest).executeTakeFirst();
     },
     /** A refresh token with its grant's state and its user, in one read (the grant fields are null if it is gone). */
-    async findRefreshTokenWithGrant(digest: string): Promise<RefreshWithGrant | undefined> {
-      const [row] = (await findRefreshWithGrant(db, engine, digest)).rows;
-      if (!row) return undefined;
-      const { user, rest: withProfile } = splitJoinedUser(row);
-      const { profile, rest } = splitJoinedProfile(withProfile);
-      return { ...rest, user, profile };
+    findRefreshTokenWithGrant: findWithGrant,
+    /**
+     * A refresh token read with its grant and user and, when it may be used, rotated at once (marked
+     * used and `nextDigest` stored as its successor, of the same grant, client, user and scope). It may
+     * be used when it is not used yet, it was issued to `clientId`, its grant is live at `now`, its user
+     * exists and is not disabled, and the grant has no DPoP key or `jkt` is that key. `rotated` is true
+     * for exactly one of many concurrent callers; the row is as it was before. One statement on
+     * PostgreSQL; on SQLite (no data-modifying CTE) the read, then rotateRefreshToken's two.
+     */
+    async useRefreshToken(
+      digest: string,
+      use: { clientId: string; now: number; jkt: string | null; nextDigest: string },
+    ): Promise<{ row: RefreshWithGrant | undefined; rotated: boolean }> {
+      if (engine === 'postgres') {
+        const [found] = (await useRefresh(db, engine, digest, use.clientId, use.now, use.jkt, use.nextDigest)).rows;
+        if (!found) return { row: undefined, rotated: false };
+        const { rotated, ...read } = found;
+        return { row: withUserAndProfile(read), rotated: Number(rotated) === 1 };
+      }
+      const row = await findWithGrant(digest);
+      const usable =
+        row !== undefined &&
+        row.consumed_at === null &&
+        row.client_id === use.clientId &&
+        row.grant_revoked_at === null &&
+        row.grant_expires_at !== null &&
+        row.grant_expires_at > use.now &&
+        row.user !== undefined &&
+        !row.user.disabled &&
+        (row.grant_dpop_jkt === null || row.grant_dpop_jkt === use.jkt);
+      if (!usable) return { row, rotated: false };
+      const rotated = await rotate(digest, use.now, {
+        digest: use.nextDigest,
+        grant_id: row.grant_id,
+        client_id: row.client_id,
+        user_id: row.user_id,
+        scope: row.scope,
+        created_at: use.now,
+        consumed_at: null,
+      });
+      return { row, rotated };
     },
     /**
      * Rotation: marks the refresh token used and stores its successor (of the same grant), true for
      * exactly one of many concurrent callers (the others store nothing). One statement on PostgreSQL
      * (a data-modifying CTE), two on SQLite, which has none (its writes are serialised anyway).
      */
-    async rotateRefreshToken(digest: string, now: number, next: RefreshTokenRow): Promise<boolean> {
-      if (engine === 'postgres') return (await rotateRefresh(db, engine, digest, now, next)).numAffectedRows === 1n;
-      if ((await consumeRefresh(db, engine, digest, now)).numAffectedRows !== 1n) return false;
-      await insertRefresh(db, engine, next);
-      return true;
-    },
+    rotateRefreshToken: rotate,
   };
 }
