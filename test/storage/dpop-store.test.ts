@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
 import { engines, freshDb } from '../helpers/databases.js';
+import { grantRow } from '../helpers/storage-rows.js';
 
 for (const engine of engines()) {
   describe(`DPoP storage on ${engine}`, () => {
@@ -35,20 +36,7 @@ for (const engine of engines()) {
     });
 
     it('binds a grant to one key, read with its refresh tokens', async () => {
-      await s.tokens.createGrant({
-        id: 'g1',
-        user_id: 'u1',
-        client_id: 'spa',
-        session_id: null,
-        scope: 'openid offline_access',
-        auth_time: now,
-        amr: '["pwd"]',
-        created_at: now,
-        expires_at: now + 60_000,
-        revoked_at: null,
-        resource: null,
-        step_up_action: null,
-      });
+      await s.tokens.createGrant(grantRow('g1', 'u1', now));
       const row = {
         digest: 'r1',
         grant_id: 'g1',

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
 import { engines, freshDb } from '../helpers/databases.js';
+import { grantRow, userRow } from '../helpers/storage-rows.js';
 
 for (const engine of engines()) {
   describe(`useRefreshToken on ${engine}`, () => {
@@ -21,35 +22,13 @@ for (const engine of engines()) {
     /** A user, a grant of theirs (to client `spa`) and an unused refresh token of it; the token's digest. */
     async function token(grant: { expires_at?: number; revoked_at?: number | null; jkt?: string } = {}) {
       const id = `${engine}-${++n}`;
-      await s.users.create(
-        {
-          id: `u-${id}`,
-          email: `use-${id}@example.com`,
-          phone_number: null,
-          password_hash: null,
-          given_name: 'Ada',
-          family_name: null,
-          email_verified: true,
-          phone_number_verified: false,
-          role: null,
-          disabled: false,
-        },
-        now,
+      await s.users.create(userRow(`u-${id}`, { email: `use-${id}@example.com` }), now);
+      await s.tokens.createGrant(
+        grantRow(`g-${id}`, `u-${id}`, now, {
+          ...(grant.expires_at === undefined ? {} : { expires_at: grant.expires_at }),
+          ...(grant.revoked_at === undefined ? {} : { revoked_at: grant.revoked_at }),
+        }),
       );
-      await s.tokens.createGrant({
-        id: `g-${id}`,
-        user_id: `u-${id}`,
-        client_id: 'spa',
-        session_id: null,
-        scope: 'openid offline_access',
-        auth_time: now,
-        amr: '["pwd"]',
-        created_at: now,
-        expires_at: grant.expires_at ?? now + 60_000,
-        revoked_at: grant.revoked_at ?? null,
-        resource: null,
-        step_up_action: null,
-      });
       if (grant.jkt) await s.tokens.bindGrantKey(`g-${id}`, grant.jkt);
       await s.tokens.insertRefreshToken({
         digest: `r-${id}`,
