@@ -4,11 +4,19 @@
 // #go that runs `window.go()` (a user gesture, so the SDK may open a popup). Its origin is
 // https://127.0.0.1:<port> (another site than Ward's https://localhost:<port>) unless `host` names
 // one the browser maps to loopback (launchChromium's loopbackHosts). Loopback only.
+//
+// Also the Node side of the same SDK (startShopSdk): the "shop-web" public client of a page at
+// https://shop.example, the SDK run in Node on sdk-shims' browser globals against a listening Ward.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeDevCertificate } from '../../src/bootstrap/data-dir.js';
+import { location } from './oauth.js';
+import { installBrowserShims, type SdkPage } from './sdk-shims.js';
+import { startWard, type TestWard, type TestWardOptions } from './ward.js';
 
 const SDK_BUNDLE = readFileSync(
   createRequire(import.meta.url).resolve('@reachfive/identity-core/umd/identity-core.min.js'),
@@ -106,3 +114,82 @@ export const sdkCall = (page: Page, method: string, arg?: unknown): Promise<SdkO
     },
     [method, arg ?? null] as const,
   );
+
+export const SHOP_ORIGIN = 'https://shop.example';
+export const SHOP_CALLBACK = `${SHOP_ORIGIN}/callback`;
+export const SHOP_PASSWORD = 'a long enough password';
+export type Sdk = typeof import('@reachfive/identity-core');
+export type SdkClient = ReturnType<Sdk['createClient']>;
+/** What the SDK rejects with on an error answer. */
+export type SdkError = {
+  error?: string;
+  errorMessageKey?: string;
+  errorDetails?: Array<{ field: string; code: string }>;
+};
+
+/** The public client of the shop's page (SHOP_ORIGIN, callback SHOP_CALLBACK), to give startWard. */
+export const shopWebClient = (): Record<string, unknown> => ({
+  client_id: 'shop-web',
+  name: 'Shop',
+  type: 'public',
+  jwt_algorithm: 'RS256',
+  allowed_callback_urls: [SHOP_CALLBACK],
+  allowed_origins: [SHOP_ORIGIN],
+  sso: true,
+});
+
+export interface ShopSdk {
+  ward: TestWard;
+  /** The shims' page: the SDK's navigations and the browser that follows them. */
+  page: SdkPage;
+  sdk: Sdk;
+  /** A new SDK client of shop-web on this Ward. */
+  client(): SdkClient;
+  /** A new address at example.com, `<prefix>-<random>@example.com`. */
+  newEmail(prefix?: string): string;
+  /** getUser through the SDK, `fields` as given. */
+  getUser(accessToken: string, fields?: string): Promise<Record<string, unknown>>;
+  /**
+   * Signs up through the SDK (a new email and SHOP_PASSWORD, unless `data` names them; `scope` when
+   * given, the SDK's own otherwise), follows its navigation to the code (a 302) and exchanges it.
+   */
+  signedUp(
+    data: Record<string, unknown>,
+    scope?: string,
+  ): Promise<{ accessToken: string; idToken: string; email: string }>;
+}
+
+/**
+ * A Ward with shop-web (first) and `opts.clients`, the browser globals of a page at SHOP_ORIGIN, and
+ * the unmodified Core SDK loaded. The caller closes `ward`.
+ */
+export async function startShopSdk(opts: TestWardOptions = {}): Promise<ShopSdk> {
+  const ward = await startWard({ ...opts, clients: [shopWebClient(), ...(opts.clients ?? [])] });
+  const page = installBrowserShims(ward, SHOP_ORIGIN);
+  const sdk: Sdk = await import('@reachfive/identity-core');
+  const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
+  const newEmail = (prefix = 'sdk') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+  return {
+    ward,
+    page,
+    sdk,
+    client,
+    newEmail,
+    getUser: async (accessToken, fields) =>
+      (await client().getUser({ accessToken, fields })) as Record<string, unknown>,
+    async signedUp(data, scope) {
+      const full = { email: newEmail(), password: SHOP_PASSWORD, ...data } as { email: string; password: string };
+      const nav = page.nextNavigation();
+      await client().signup({
+        data: full,
+        auth: scope === undefined ? { redirectUri: SHOP_CALLBACK } : { redirectUri: SHOP_CALLBACK, scope },
+      });
+      const res = await page.browser.get(await nav);
+      assert.equal(res.status, 302, await res.text());
+      const code = location(res).searchParams.get('code')!;
+      const auth = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: SHOP_CALLBACK });
+      assert.ok(auth.accessToken);
+      return { accessToken: auth.accessToken!, idToken: auth.idToken!, email: full.email };
+    },
+  };
+}

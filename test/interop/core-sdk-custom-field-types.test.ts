@@ -4,18 +4,10 @@
 // keeps and every type, read back with getUser and each `fields` value; updateProfile; and a 400 with
 // errorDetails for an ill-typed value of each, nothing changed.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
-import { location } from '../helpers/oauth.js';
-import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
-
-const ORIGIN = 'https://shop.example';
-const CALLBACK = 'https://shop.example/callback';
-const PASSWORD = 'a long enough password';
-type Sdk = typeof import('@reachfive/identity-core');
-type SdkError = { error?: string; errorMessageKey?: string; errorDetails?: Array<{ field: string; code: string }> };
+import { SHOP_PASSWORD, type SdkError, type ShopSdk, startShopSdk } from '../helpers/sdk-app.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const CUSTOM_FIELDS = [
   { name: 'shoe_size', data_type: 'number', name_translations: [{ lang_code: 'fr', label: 'Pointure' }] },
@@ -53,33 +45,16 @@ const VALUES = {
 
 for (const engine of engines())
   describe(`Core SDK: every custom field type (${engine})`, () => {
+    let shop: ShopSdk;
     let ward: TestWard;
-    let page: SdkPage;
-    let sdk: Sdk;
     before(async () => {
-      ward = await startWard({
-        engine,
-        account: { custom_fields: CUSTOM_FIELDS },
-        clients: [
-          {
-            client_id: 'shop-web',
-            name: 'Shop',
-            type: 'public',
-            jwt_algorithm: 'RS256',
-            allowed_callback_urls: [CALLBACK],
-            allowed_origins: [ORIGIN],
-            sso: true,
-          },
-        ],
-      });
-      page = installBrowserShims(ward, ORIGIN);
-      sdk = await import('@reachfive/identity-core');
+      shop = await startShopSdk({ engine, account: { custom_fields: CUSTOM_FIELDS } });
+      ward = shop.ward;
     });
     after(() => ward.close());
 
-    const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
-    const getUser = async (accessToken: string, fields?: string) =>
-      (await client().getUser({ accessToken, fields })) as Record<string, unknown>;
+    const client = () => shop.client();
+    const getUser = (accessToken: string, fields?: string) => shop.getUser(accessToken, fields);
 
     it('the remote settings list each type with its translations', async () => {
       const res = await ward.fetch('/identity/v1/config?client_id=shop-web');
@@ -109,10 +84,10 @@ for (const engine of engines())
     });
 
     it('a signup filling the profile and every type, read back with each field', async () => {
-      const email = `sdk-t-${randomBytes(4).toString('hex')}@example.com`;
+      const email = shop.newEmail('sdk-t');
       const data = {
         email,
-        password: PASSWORD,
+        password: SHOP_PASSWORD,
         phoneNumber: '+33698765432',
         givenName: 'Ada',
         middleName: 'King',
@@ -128,10 +103,7 @@ for (const engine of engines())
         liteOnly: false,
         customFields: VALUES,
       };
-      const nav = page.nextNavigation();
-      await client().signup({ data, auth: { redirectUri: CALLBACK, scope: 'openid profile email phone address' } });
-      const code = location(await page.browser.get(await nav)).searchParams.get('code')!;
-      const { accessToken } = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK });
+      const { accessToken } = await shop.signedUp(data, 'openid profile email phone address');
       const expected: Record<string, unknown> = {
         email,
         phoneNumber: '+33698765432',
@@ -170,14 +142,7 @@ for (const engine of engines())
     });
 
     it('refuses an ill-typed value of each type, changing nothing', async () => {
-      const email = `sdk-t-${randomBytes(4).toString('hex')}@example.com`;
-      const nav = page.nextNavigation();
-      await client().signup({
-        data: { email, password: PASSWORD, customFields: VALUES },
-        auth: { redirectUri: CALLBACK },
-      });
-      const code = location(await page.browser.get(await nav)).searchParams.get('code')!;
-      const { accessToken } = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK });
+      const { accessToken } = await shop.signedUp({ email: shop.newEmail('sdk-t'), customFields: VALUES });
       const bad = {
         shoe_size: '38',
         children: 2.5,

@@ -3,19 +3,11 @@
 // with getUser and each `fields` value, changed with updateProfile and the management API; the OpenID
 // `address` claim is the default address; bad input to each is a 400 with errorDetails that changes nothing.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
-import { location } from '../helpers/oauth.js';
-import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
-
-const ORIGIN = 'https://shop.example';
-const CALLBACK = 'https://shop.example/callback';
-const PASSWORD = 'a long enough password';
-type Sdk = typeof import('@reachfive/identity-core');
-type SdkError = { error?: string; errorMessageKey?: string; errorDetails?: Array<{ field: string; code: string }> };
+import { SHOP_CALLBACK, SHOP_PASSWORD, type SdkError, type ShopSdk, startShopSdk } from '../helpers/sdk-app.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const HOME = {
   title: 'Home',
@@ -40,48 +32,20 @@ const OFFICE_READ = { ...OFFICE, default: false, isDefault: false };
 
 for (const engine of engines())
   describe(`Core SDK: the whole ReachFive profile (${engine})`, () => {
+    let shop: ShopSdk;
     let ward: TestWard;
-    let page: SdkPage;
-    let sdk: Sdk;
     before(async () => {
-      ward = await startWard({
-        engine,
-        clients: [
-          {
-            client_id: 'shop-web',
-            name: 'Shop',
-            type: 'public',
-            jwt_algorithm: 'RS256',
-            allowed_callback_urls: [CALLBACK],
-            allowed_origins: [ORIGIN],
-            sso: true,
-          },
-          CONSOLE_CLIENT,
-        ],
-      });
-      page = installBrowserShims(ward, ORIGIN);
-      sdk = await import('@reachfive/identity-core');
+      shop = await startShopSdk({ engine, clients: [CONSOLE_CLIENT] });
+      ward = shop.ward;
     });
     after(() => ward.close());
 
-    const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
-    const newEmail = () => `sdk-w-${randomBytes(4).toString('hex')}@example.com`;
-    const getUser = async (accessToken: string, fields?: string) =>
-      (await client().getUser({ accessToken, fields })) as Record<string, unknown>;
+    const client = () => shop.client();
+    const newEmail = () => shop.newEmail('sdk-w');
+    const getUser = (accessToken: string, fields?: string) => shop.getUser(accessToken, fields);
 
-    async function signedUp(data: Record<string, unknown>): Promise<{ accessToken: string; email: string }> {
-      const email = newEmail();
-      const nav = page.nextNavigation();
-      await client().signup({
-        data: { email, password: PASSWORD, ...data },
-        auth: { redirectUri: CALLBACK, scope: 'openid profile email phone address' },
-      });
-      const res = await page.browser.get(await nav);
-      assert.equal(res.status, 302, await res.text());
-      const code = location(res).searchParams.get('code')!;
-      const auth = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK });
-      return { accessToken: auth.accessToken!, email };
-    }
+    const signedUp = (data: Record<string, unknown>) =>
+      shop.signedUp({ email: newEmail(), ...data }, 'openid profile email phone address');
 
     it('signup keeps addresses, company, bio and lite_only; getUser reads each field', async () => {
       const { accessToken } = await signedUp({
@@ -174,8 +138,8 @@ for (const engine of engines())
       const email = newEmail();
       await assert.rejects(
         client().signup({
-          data: { email, password: PASSWORD, addresses: [{ country: 'x'.repeat(101) }], liteOnly: true },
-          auth: { redirectUri: CALLBACK },
+          data: { email, password: SHOP_PASSWORD, addresses: [{ country: 'x'.repeat(101) }], liteOnly: true },
+          auth: { redirectUri: SHOP_CALLBACK },
         }),
         (e: SdkError) => {
           assert.deepEqual(e.errorDetails!.map((d) => d.field).sort(), ['data.addresses[0].country', 'data.lite_only']);

@@ -4,67 +4,29 @@
 // OpenID `name`, `profile` and `preferred_username` claims (ID token and userinfo, `profile` scope), written
 // by the management API and the bulk import; bad values are a 400 with errorDetails that changes nothing.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { engines } from '../helpers/databases.js';
 import { CONSOLE_CLIENT, api, consoleToken } from '../helpers/management.js';
-import { location } from '../helpers/oauth.js';
-import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
-
-const ORIGIN = 'https://shop.example';
-const CALLBACK = 'https://shop.example/callback';
-const PASSWORD = 'a long enough password';
-type Sdk = typeof import('@reachfive/identity-core');
-type SdkError = { error?: string; errorMessageKey?: string; errorDetails?: Array<{ field: string; code: string }> };
+import { SHOP_CALLBACK, SHOP_PASSWORD, type SdkError, type ShopSdk, startShopSdk } from '../helpers/sdk-app.js';
+import type { TestWard } from '../helpers/ward.js';
 
 for (const engine of engines())
   describe(`Core SDK: name, profile URL and username (${engine})`, () => {
+    let shop: ShopSdk;
     let ward: TestWard;
-    let page: SdkPage;
-    let sdk: Sdk;
     before(async () => {
-      ward = await startWard({
-        engine,
-        clients: [
-          {
-            client_id: 'shop-web',
-            name: 'Shop',
-            type: 'public',
-            jwt_algorithm: 'RS256',
-            allowed_callback_urls: [CALLBACK],
-            allowed_origins: [ORIGIN],
-            sso: true,
-          },
-          CONSOLE_CLIENT,
-        ],
-      });
-      page = installBrowserShims(ward, ORIGIN);
-      sdk = await import('@reachfive/identity-core');
+      shop = await startShopSdk({ engine, clients: [CONSOLE_CLIENT] });
+      ward = shop.ward;
     });
     after(() => ward.close());
 
-    const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
-    const newEmail = () => `sdk-n-${randomBytes(4).toString('hex')}@example.com`;
-    const getUser = async (accessToken: string, fields?: string) =>
-      (await client().getUser({ accessToken, fields })) as Record<string, unknown>;
+    const client = () => shop.client();
+    const newEmail = () => shop.newEmail('sdk-n');
+    const getUser = (accessToken: string, fields?: string) => shop.getUser(accessToken, fields);
 
-    async function signedUp(
-      data: Record<string, unknown>,
-    ): Promise<{ accessToken: string; idToken: string; email: string }> {
-      const email = newEmail();
-      const nav = page.nextNavigation();
-      await client().signup({
-        data: { email, password: PASSWORD, ...data },
-        auth: { redirectUri: CALLBACK, scope: 'openid profile email' },
-      });
-      const res = await page.browser.get(await nav);
-      assert.equal(res.status, 302, await res.text());
-      const code = location(res).searchParams.get('code')!;
-      const auth = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK });
-      return { accessToken: auth.accessToken!, idToken: auth.idToken!, email };
-    }
+    const signedUp = (data: Record<string, unknown>) =>
+      shop.signedUp({ email: newEmail(), ...data }, 'openid profile email');
 
     it('signup keeps them; getUser reads each; the ID token and userinfo carry the OpenID claims', async () => {
       const { accessToken, idToken } = await signedUp({
@@ -160,8 +122,8 @@ for (const engine of engines())
       const email = newEmail();
       await assert.rejects(
         client().signup({
-          data: { email, password: PASSWORD, profileURL: 'data:text/html,hi', username: 'x'.repeat(101) },
-          auth: { redirectUri: CALLBACK },
+          data: { email, password: SHOP_PASSWORD, profileURL: 'data:text/html,hi', username: 'x'.repeat(101) },
+          auth: { redirectUri: SHOP_CALLBACK },
         }),
         (e: SdkError) => {
           assert.deepEqual(e.errorDetails!.map((d) => d.field).sort(), ['data.profile_url', 'data.username']);

@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { engines } from '../helpers/databases.js';
-import { location } from '../helpers/oauth.js';
-import { installBrowserShims, type SdkPage } from '../helpers/sdk-shims.js';
-import { startWard, type TestWard } from '../helpers/ward.js';
-
-const ORIGIN = 'https://shop.example';
-const CALLBACK = 'https://shop.example/callback';
-const PASSWORD = 'a long enough password';
-type Sdk = typeof import('@reachfive/identity-core');
-type SdkError = { error?: string; errorMessageKey?: string; errorDetails?: Array<{ field: string; code: string }> };
+import {
+  SHOP_CALLBACK,
+  SHOP_ORIGIN,
+  SHOP_PASSWORD,
+  type SdkError,
+  type ShopSdk,
+  startShopSdk,
+} from '../helpers/sdk-app.js';
+import type { TestWard } from '../helpers/ward.js';
 
 const CUSTOM_FIELDS = [
   { name: 'loyalty_id', data_type: 'string', required: true },
@@ -24,45 +24,19 @@ const CUSTOM_FIELDS = [
 
 for (const engine of engines())
   describe(`Core SDK: profiles, custom fields and unlink (${engine})`, () => {
+    let shop: ShopSdk;
     let ward: TestWard;
-    let page: SdkPage;
-    let sdk: Sdk;
     before(async () => {
-      ward = await startWard({
-        engine,
-        account: { custom_fields: CUSTOM_FIELDS },
-        clients: [
-          {
-            client_id: 'shop-web',
-            name: 'Shop',
-            type: 'public',
-            jwt_algorithm: 'RS256',
-            allowed_callback_urls: [CALLBACK],
-            allowed_origins: [ORIGIN],
-            sso: true,
-          },
-        ],
-      });
-      page = installBrowserShims(ward, ORIGIN);
-      sdk = await import('@reachfive/identity-core');
+      shop = await startShopSdk({ engine, account: { custom_fields: CUSTOM_FIELDS } });
+      ward = shop.ward;
     });
     after(() => ward.close());
 
-    const client = () => sdk.createClient({ domain: new URL(ward.url).host, clientId: 'shop-web' });
-    const newEmail = () => `sdk-p-${randomBytes(4).toString('hex')}@example.com`;
+    const client = () => shop.client();
+    const newEmail = () => shop.newEmail('sdk-p');
 
     /** Signs up through the SDK, follows its navigation to the code, and exchanges it. */
-    async function signedUp(data: Record<string, unknown>): Promise<{ accessToken: string; email: string }> {
-      const email = newEmail();
-      const nav = page.nextNavigation();
-      await client().signup({ data: { email, password: PASSWORD, ...data }, auth: { redirectUri: CALLBACK } });
-      const res = await page.browser.get(await nav);
-      assert.equal(res.status, 302, await res.text());
-      const code = location(res).searchParams.get('code')!;
-      const auth = await client().exchangeAuthorizationCodeWithPkce({ code, redirectUri: CALLBACK });
-      assert.ok(auth.accessToken);
-      return { accessToken: auth.accessToken!, email };
-    }
+    const signedUp = (data: Record<string, unknown>) => shop.signedUp({ email: newEmail(), ...data });
 
     it('signup with custom fields, getUser with fields, updateProfile', async () => {
       const { accessToken, email } = await signedUp({
@@ -84,7 +58,7 @@ for (const engine of engines())
 
       await client().updateProfile({
         accessToken,
-        redirectUrl: `${ORIGIN}/profile`,
+        redirectUrl: `${SHOP_ORIGIN}/profile`,
         data: { nickname: 'Countess', middleName: 'King', customFields: { shoe_size: 39 } },
       });
       const after = (await client().getUser({ accessToken })) as Record<string, unknown>;
@@ -116,8 +90,8 @@ for (const engine of engines())
       const email = newEmail();
       await assert.rejects(
         client().signup({
-          data: { email, password: PASSWORD, givenName: 'No loyalty' },
-          auth: { redirectUri: CALLBACK },
+          data: { email, password: SHOP_PASSWORD, givenName: 'No loyalty' },
+          auth: { redirectUri: SHOP_CALLBACK },
         }),
         (e: SdkError) => {
           assert.deepEqual(e.errorDetails, [
