@@ -76,7 +76,7 @@ export function createPasswordSignIn(deps: PasswordSignInDeps) {
         const owner = user && { userId: user.id, masterKey: deps.masterKey };
         const ok = await verifyPassword(user?.password_hash, given, owner);
         if (!ok || !user || user.disabled) return undefined;
-        lite = await storage.profiles.isLite(user.id);
+        lite = user.lite;
         if (lite) return undefined;
         return needsRehash(user.password_hash) ? rehashed(user, given) : user;
       },

@@ -160,7 +160,7 @@ export function createUserService(
     ): Promise<{ user: User } | { claimed: string }> {
       const s = await check(data, null, {});
       const holder = s.user.email ? await storage.users.findByEmail(s.user.email) : undefined;
-      if (holder?.email && !holder.disabled && (await storage.profiles.isLite(holder.id))) {
+      if (holder?.email && !holder.disabled && holder.lite) {
         const { password_hash, phone_number } = s.user;
         // Its other identifiers are checked now, as any signup's: another user's is a 409.
         const phoneHolder = phone_number ? await storage.users.findByPhone(phone_number) : undefined;

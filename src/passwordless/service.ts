@@ -100,7 +100,7 @@ export function createPasswordless(deps: PasswordlessDeps) {
         const user = await findBy(a);
         if (user?.disabled || (!user && !deps.account().passwordless.signup)) return;
         // A lite profile signs in with nothing: no code, as for an address of no account (the answer left already).
-        if (user && (await storage.profiles.isLite(user.id))) {
+        if (user?.lite) {
           await signInAudit(deps.events).failed({
             method: a.method,
             clientId: to.clientId,
@@ -156,7 +156,7 @@ export function createPasswordless(deps: PasswordlessDeps) {
       }
       if (!user || user.disabled) throw new WardError('invalidVerificationCode');
       // A code sent before the profile became lite: refused as a wrong one (the audit says why).
-      if (await storage.profiles.isLite(user.id))
+      if (user.lite)
         throw new WardError('invalidVerificationCode', { audit: { reason: LITE_PROFILE, userId: user.id } });
       const first = isFirstProof(user, field, row.destination);
       await storage.users.markVerified(user.id, field, row.destination, deps.clock.now());

@@ -35,7 +35,7 @@ export interface AddressRequestDeps extends SendCodeDeps {
 export async function userAt(storage: Storage, a: ResetAddress): Promise<User | undefined> {
   const user =
     a.field === 'email' ? await storage.users.findByEmail(a.address) : await storage.users.findByPhone(a.address);
-  return user && !(await storage.profiles.isLite(user.id)) ? user : undefined;
+  return user && !user.lite ? user : undefined;
 }
 
 /**

@@ -52,7 +52,7 @@ export function createLiteClaims(deps: LiteClaimDeps) {
     if (!row?.user_id) return undefined;
     const user = await storage.users.findById(row.user_id);
     if (!user || user.disabled || user.email !== row.destination) return undefined;
-    if (!(await storage.profiles.isLite(user.id))) return undefined;
+    if (!user.lite) return undefined;
     const claim = openClaim(deps.masterKey, user.id, row.values.claim);
     return claim && { row, user, claim };
   }

@@ -82,8 +82,8 @@ export function createSocialService(r: SocialDeps) {
     clientId: string,
   ): Promise<CallbackOutcome> {
     // A lite profile signs in with nothing, a social identity it holds or its email's match included.
-    const lite = async (user: User): Promise<CallbackOutcome | undefined> =>
-      (await r.storage.profiles.isLite(user.id))
+    const lite = (user: User): CallbackOutcome | undefined =>
+      user.lite
         ? {
             kind: 'refused',
             interaction,
@@ -98,11 +98,11 @@ export function createSocialService(r: SocialDeps) {
       const user = await r.users.find(linked.user_id);
       if (!user || user.disabled)
         return { kind: 'refused', interaction, error: 'access_denied', description: 'This account is disabled' };
-      return (await lite(user)) ?? { kind: 'user', user, interaction, provider };
+      return lite(user) ?? { kind: 'user', user, interaction, provider };
     }
     const verifiedEmail = profile.email_verified ? normalizeEmail(profile.email) : null;
     const existing = verifiedEmail ? await r.storage.users.findByEmail(verifiedEmail) : undefined;
-    const refused = existing && (await lite(existing));
+    const refused = existing && lite(existing);
     if (refused) return refused;
     if (existing) {
       const linkToken = randomToken(32);

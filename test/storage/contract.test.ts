@@ -105,6 +105,94 @@ for (const engine of engines()) {
       await assert.rejects(s.users.setPhoneIfNone('lite2', '+33611111111', now), (e) => isUniqueViolation(e));
     });
 
+    it("reads a user's lite profile with the user: by id, email, phone, search and the joined reads", async () => {
+      const phoned = (id: string, email: string, phone: string) => ({ ...user(id, email), phone_number: phone });
+      await s.users.create(phoned('lr-lite', 'lr-lite@example.com', '+33633333331'), now);
+      await s.users.create(phoned('lr-none', 'lr-none@example.com', '+33633333332'), now);
+      await s.users.create(phoned('lr-off', 'lr-off@example.com', '+33633333333'), now);
+      await s.profiles.put('lr-lite', { ...EMPTY_PROFILE, lite_only: true }, now);
+      await s.profiles.put('lr-off', { ...EMPTY_PROFILE, lite_only: false, company: 'Not lite' }, now);
+      const expected = { 'lr-lite': true, 'lr-none': false, 'lr-off': false } as const;
+      for (const [id, lite] of Object.entries(expected)) {
+        const byId = await s.users.findById(id);
+        assert.equal(byId?.lite, lite, `${id} by id`);
+        assert.equal((await s.users.findByEmail(`${id}@example.com`))?.lite, lite, `${id} by email`);
+        assert.equal((await s.users.findByPhone(byId!.phone_number!))?.lite, lite, `${id} by phone`);
+        assert.equal((await s.users.search(id, 10)).find((u) => u.id === id)?.lite, lite, `${id} by search`);
+        assert.equal(await s.profiles.isLite(id), lite, `${id}: isLite agrees`);
+        assert.deepEqual(
+          Object.keys(byId!).sort(),
+          [...Object.keys(user(id, '')), 'created_at', 'updated_at', 'lite'].sort(),
+          'the user and nothing of its profile',
+        );
+        await s.sessions.create({
+          id_digest: `s-${id}`,
+          user_id: id,
+          auth_time: now,
+          amr: '["pwd"]',
+          created_at: now,
+          last_seen_at: now,
+          expires_at: now + 10_000,
+          revoked_at: null,
+          user_agent: null,
+          ip: null,
+        });
+        const session = await s.sessions.findLiveWithUser(`s-${id}`, now + 1, 5_000);
+        assert.equal(session?.user?.lite, lite, `${id} with its session`);
+        assert.deepEqual(session?.user, byId, `${id}: the same user as a read of its own`);
+        await s.tokens.createGrant({
+          id: `g-${id}`,
+          user_id: id,
+          client_id: 'c1',
+          session_id: null,
+          scope: 'openid',
+          auth_time: now,
+          amr: '[]',
+          created_at: now,
+          expires_at: now + 1e6,
+          revoked_at: null,
+          resource: null,
+          step_up_action: null,
+        });
+        await s.tokens.insertRefreshToken({
+          digest: `r-${id}`,
+          grant_id: `g-${id}`,
+          client_id: 'c1',
+          user_id: id,
+          scope: 'openid',
+          created_at: now,
+          consumed_at: null,
+        });
+        const refresh = await s.tokens.findRefreshTokenWithGrant(`r-${id}`);
+        assert.equal(refresh?.user?.lite, lite, `${id} with its refresh token`);
+        assert.equal(refresh?.profile?.lite_only ?? false, lite, `${id}: its profile says the same`);
+        assert.deepEqual(refresh?.user, byId, `${id}: the same user as a read of its own`);
+        await s.codes.insert({
+          code_digest: `c-${id}`,
+          client_id: 'c1',
+          user_id: id,
+          session_id: null,
+          redirect_uri: 'https://a.example/cb',
+          scope: 'openid',
+          nonce: null,
+          code_challenge: null,
+          auth_time: now,
+          amr: '["pwd"]',
+          grant_id: `g-${id}`,
+          expires_at: now + 60_000,
+          consumed_at: null,
+          created_at: now,
+          resource: null,
+          step_up_action: null,
+        });
+        const code = await s.codes.consume(`c-${id}`, now);
+        assert.equal(code.state === 'ok' && code.user?.lite, lite, `${id} with its authorization code`);
+      }
+      await s.profiles.delete('lr-lite');
+      assert.equal((await s.users.findById('lr-lite'))?.lite, false, 'its profile gone: not lite');
+      assert.equal((await s.users.create(user('lr-new', 'lr-new@example.com'), now)).lite, false, 'a new user');
+    });
+
     it('upserts clients and keeps key_mode', async () => {
       const c = {
         client_id: 'c1',

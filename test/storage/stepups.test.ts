@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from '../../src/storage/storage.js';
 import type { StepUpRow } from '../../src/storage/sql/mfa.js';
+import { EMPTY_PROFILE } from '../../src/storage/sql/profiles.js';
 import type { InteractionRow } from '../../src/storage/sql/interactions.js';
 import { engines, freshDb } from '../helpers/databases.js';
 
@@ -160,7 +161,7 @@ for (const engine of engines()) {
       assert.equal(won.length, 1);
       const { user: got, ...row } = won[0]!;
       assert.deepEqual(row, { ...stepUp('u-both', 'both'), consumed_at: now + 5 });
-      assert.deepEqual(got, { ...user('both'), created_at: now, updated_at: now });
+      assert.deepEqual(got, { ...user('both'), created_at: now, updated_at: now, lite: false });
       assert.deepEqual(got, await s.users.findById('both'), 'the same user as a read of its own');
       await s.stepUps.insert(stepUp('u-off', 'off'));
       assert.equal((await s.stepUps.consumeWithUser('u-off', now))?.user?.disabled, true);
@@ -168,6 +169,24 @@ for (const engine of engines()) {
       const gone = await s.stepUps.consumeWithUser('u-gone', now);
       assert.equal(gone?.digest, 'u-gone');
       assert.equal(gone?.user, undefined, 'a user who is gone');
+    });
+
+    it("reads the user's lite profile in the consume's statement (its RETURNING, or its join on PostgreSQL)", async () => {
+      await s.users.create(user('lite'), now);
+      await s.stepUps.insert(stepUp('l-none', 'lite'));
+      assert.equal((await s.stepUps.consumeWithUser('l-none', now))?.user?.lite, false, 'no profile: not lite');
+      await s.profiles.put('lite', { ...EMPTY_PROFILE, lite_only: true }, now);
+      await s.stepUps.insert(stepUp('l-with', 'lite'));
+      const withUser = await s.stepUps.consumeWithUser('l-with', now);
+      assert.equal(withUser?.user?.lite, true);
+      assert.deepEqual(withUser?.user, await s.users.findById('lite'), 'the same user as a read of its own');
+      await s.stepUps.insert(stepUp('l-int', 'lite'));
+      assert.equal((await s.stepUps.consumeWithInteraction('l-int', now))?.user?.lite, true);
+      await s.profiles.put('lite', { ...EMPTY_PROFILE, lite_only: false }, now + 1);
+      await s.stepUps.insert(stepUp('l-int-off', 'lite'));
+      assert.equal((await s.stepUps.consumeWithInteraction('l-int-off', now))?.user?.lite, false);
+      await s.stepUps.insert(stepUp('l-both', 'both'));
+      assert.equal((await s.stepUps.consumeWithInteraction('l-both', now))?.user?.lite, false);
     });
 
     it('stores the interaction with its step_up, and nothing of either when the step_up is refused', async () => {

@@ -337,7 +337,7 @@ export function authorizeRoutes(app: WardApp, r: AuthorizeDeps, deps: SignInDeps
     const user = await r.users.find(v.userId);
     if (!user || user.disabled) return failed(user ? 'user_disabled' : 'unknown_user', user?.id);
     // A lite profile signs in with nothing, even a passkey it somehow has: the same page as a failed key.
-    if (await r.storage.profiles.isLite(user.id)) return failed(LITE_PROFILE, user.id);
+    if (user.lite) return failed(LITE_PROFILE, user.id);
     const who = { user, amr: r.passkeys.amr(v.userVerified), authTime: r.clock.now(), method: 'passkey' as const };
     await r.events.emit(
       'passkey.login',

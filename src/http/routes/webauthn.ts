@@ -152,7 +152,7 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
       if (!email && !phone)
         throw invalidField('email', 'must be a valid email address (or phone_number an E.164 number)');
       const user = email ? await r.storage.users.findByEmail(email) : await r.storage.users.findByPhone(phone!);
-      const signsIn = user && !user.disabled && !(await r.storage.profiles.isLite(user.id));
+      const signsIn = user && !user.disabled && !user.lite;
       forUser = user && signsIn ? { userId: user.id } : { nobody: true };
     }
     const options = await r.passkeys.requestOptions(forUser, {
@@ -183,7 +183,7 @@ export function webauthnRoutes(app: WardApp, r: WebauthnDeps): void {
     if (!user || user.disabled)
       throw await refuse(new WardError('passkeyNotVerified', { description: 'Unknown passkey' }), user?.id);
     // A lite profile signs in with nothing, even a passkey it somehow has: answered like an unknown passkey.
-    if (await r.storage.profiles.isLite(user.id))
+    if (user.lite)
       throw await refuse(
         new WardError('passkeyNotVerified', { description: 'Unknown passkey', audit: { reason: LITE_PROFILE } }),
         user.id,

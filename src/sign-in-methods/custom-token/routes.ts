@@ -51,7 +51,7 @@ export function customTokenRoutes(app: WardApp, r: CustomTokenDeps, signIn: Sign
     const userId = accepted ? await r.tkn.consumeCustom(token, ar.client.client_id) : null;
     const user = userId ? await r.users.find(userId) : undefined;
     // A lite profile signs in with nothing: refused like a token of no user.
-    const lite = !!user && (await r.storage.profiles.isLite(user.id));
+    const lite = !!user?.lite;
     if (!user || user.disabled || lite) {
       const reason = !accepted
         ? 'client_not_allowed'

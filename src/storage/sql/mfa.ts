@@ -154,6 +154,7 @@ const consumeWithInteractionQ = prepared(
   s as (update step_ups set consumed_at = ${now} where digest = ${digest} and consumed_at is null returning *)
   select s.*, ${sql.raw(JOINED_USER.join(', '))}, ${TAKEN_COLUMNS}
   from s left join users on users.id = s.user_id
+    left join user_profiles on user_profiles.user_id = s.user_id
     left join interactions i on i.digest = s.interaction_digest and i.expires_at > ${now}
       and ${API_STEP_UP_INTERACTION}`,
 );

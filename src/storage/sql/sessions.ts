@@ -10,6 +10,7 @@ const findLiveWithUser = prepared((q, idDigest: string, now: number, idleSince: 
   q
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'sessions.user_id')
     .selectAll('sessions')
     .select(JOINED_USER)
     .where('sessions.id_digest', '=', idDigest)

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
 import type { Engine } from '../connect.js';
 import { prepared } from '../prepared.js';
 import type { Database, UsersTable } from '../schema.js';
@@ -19,20 +19,40 @@ export interface User {
   disabled: boolean;
   created_at: number;
   updated_at: number;
+  /**
+   * A lite profile (`user_profiles.lite_only`): kept without credentials, it cannot sign in. Read in the
+   * same statement as the user (a left join on `user_profiles`, or a scalar subquery in a RETURNING).
+   */
+  lite: boolean;
 }
 
-const toUser = (r: Selectable<UsersTable>): User => ({
-  ...r,
+/** A users row with its profile's `lite_only` (null: no profile, or not lite). */
+type UserRow = Selectable<UsersTable> & { lite_only: number | null };
+
+// Field by field: a spread would carry `lite_only` into the User.
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  phone_number: r.phone_number,
+  password_hash: r.password_hash,
+  given_name: r.given_name,
+  family_name: r.family_name,
   email_verified: bool(r.email_verified),
   phone_number_verified: bool(r.phone_number_verified),
+  role: r.role,
   disabled: bool(r.disabled),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  lite: !!r.lite_only,
 });
 
-export type NewUser = Omit<User, 'created_at' | 'updated_at'>;
+/** A user to create: a new user has no profile yet, so it is not lite. */
+export type NewUser = Omit<User, 'created_at' | 'updated_at' | 'lite'>;
 
 /**
  * The user's columns under `user_` names, for reading a user in the same statement as the row that
- * names it (`leftJoin('users', ...)`): one round trip instead of two on the hot paths.
+ * names it (`leftJoin('users', ...)` and `leftJoin('user_profiles', ...)` on the same user id, the
+ * latter for `lite`): one round trip instead of two on the hot paths.
  */
 export const JOINED_USER = [
   'users.id as user_row_id',
@@ -47,9 +67,12 @@ export const JOINED_USER = [
   'users.disabled as user_disabled',
   'users.created_at as user_created_at',
   'users.updated_at as user_updated_at',
+  'user_profiles.lite_only as user_lite',
 ] as const;
 
-type Joined = { [K in keyof UsersTable as K extends 'id' ? 'user_row_id' : `user_${K}`]: UsersTable[K] | null };
+type Joined = {
+  [K in keyof UsersTable as K extends 'id' ? 'user_row_id' : `user_${K}`]: UsersTable[K] | null;
+} & { user_lite: number | null };
 export type JoinedUserColumns = Joined;
 
 /**
@@ -58,8 +81,14 @@ export type JoinedUserColumns = Joined;
  */
 export const userSubqueries = (userIdColumn: string) =>
   JOINED_USER.map((c) => {
-    const [column, alias] = c.slice('users.'.length).split(' as ') as [string, string];
-    return sql`(select ${sql.ref(`u.${column}`)} from users u where u.id = ${sql.ref(userIdColumn)})`.as(alias);
+    const [ref, alias] = c.split(' as ') as [string, string];
+    const [table, column] = ref.split('.') as [string, string];
+    const of = sql.ref(userIdColumn);
+    return (
+      table === 'users'
+        ? sql`(select ${sql.ref(`u.${column}`)} from users u where u.id = ${of})`
+        : sql`(select ${sql.ref(`p.${column}`)} from user_profiles p where p.user_id = ${of})`
+    ).as(alias);
   });
 
 const JOINED_USER_KEYS: ReadonlySet<keyof Joined> = new Set(
@@ -81,6 +110,7 @@ export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefi
     user_disabled,
     user_created_at,
     user_updated_at,
+    user_lite,
   } = row;
   const rest = withoutColumns(row, JOINED_USER_KEYS);
   const user =
@@ -99,11 +129,20 @@ export function splitJoinedUser<R extends Joined>(row: R): { user: User | undefi
           disabled: user_disabled!,
           created_at: user_created_at!,
           updated_at: user_updated_at!,
+          lite_only: user_lite,
         });
   return { user, rest };
 }
 
-const findById = prepared((q, id: string) => q.selectFrom('users').selectAll().where('id', '=', id));
+/** Users with their profile's `lite_only` (toUser's row): select from this, then filter on `users.` columns. */
+const usersWithLite = (q: QueryCreator<Database>) =>
+  q
+    .selectFrom('users')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'users.id')
+    .selectAll('users')
+    .select('user_profiles.lite_only');
+
+const findById = prepared((q, id: string) => usersWithLite(q).where('users.id', '=', id));
 
 export function usersRepo(db: Kysely<Database>, engine: Engine) {
   return {
@@ -118,18 +157,18 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
         updated_at: now,
       };
       await db.insertInto('users').values(row).execute();
-      return { ...u, created_at: now, updated_at: now };
+      return { ...u, created_at: now, updated_at: now, lite: false };
     },
     async findById(id: string): Promise<User | undefined> {
       const [r] = (await findById(db, engine, id)).rows;
       return r && toUser(r);
     },
     async findByEmail(email: string): Promise<User | undefined> {
-      const r = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      const r = await usersWithLite(db).where('users.email', '=', email).executeTakeFirst();
       return r && toUser(r);
     },
     async findByPhone(phone: string): Promise<User | undefined> {
-      const r = await db.selectFrom('users').selectAll().where('phone_number', '=', phone).executeTakeFirst();
+      const r = await usersWithLite(db).where('users.phone_number', '=', phone).executeTakeFirst();
       return r && toUser(r);
     },
     /** Sets the password hash (null: the account has no password any more). */
@@ -208,19 +247,19 @@ export function usersRepo(db: Kysely<Database>, engine: Engine) {
     /** Users whose email, phone, name or id contains q (case-insensitive), newest first. */
     async search(q: string, limit: number): Promise<User[]> {
       const like = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      let query = db.selectFrom('users').selectAll();
+      let query = usersWithLite(db);
       if (q) {
         query = query.where((eb) =>
           eb.or([
-            eb(eb.fn('lower', ['email']), 'like', like),
-            eb('phone_number', 'like', like),
-            eb(eb.fn('lower', ['given_name']), 'like', like),
-            eb(eb.fn('lower', ['family_name']), 'like', like),
-            eb('id', '=', q),
+            eb(eb.fn('lower', ['users.email']), 'like', like),
+            eb('users.phone_number', 'like', like),
+            eb(eb.fn('lower', ['users.given_name']), 'like', like),
+            eb(eb.fn('lower', ['users.family_name']), 'like', like),
+            eb('users.id', '=', q),
           ]),
         );
       }
-      const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
+      const rows = await query.orderBy('users.created_at', 'desc').limit(limit).execute();
       return rows.map(toUser);
     },
     /**
