@@ -5,6 +5,7 @@
 // `lite_profile` and the user. Forgot-password sends it nothing either. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { auditRows } from '../helpers/audit.js';
 import { Browser } from '../helpers/browser.js';
 import { engines } from '../helpers/databases.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
@@ -74,8 +75,8 @@ for (const engine of engines())
     };
     /** The login.failed events of this user with reason lite_profile. */
     const liteRefusals = async (userId: string, method: string) => {
-      const res = await admin.get('/api/v1/audit?action=login.failed&limit=500');
-      return (res.body.events as Array<{ actor_id: string; details: Record<string, unknown> }>).filter(
+      const events = await auditRows(m.ward, { action: 'login.failed', limit: 500 });
+      return events.filter(
         (e) => e.details.reason === 'lite_profile' && e.details.method === method && e.actor_id === userId,
       );
     };

@@ -8,6 +8,15 @@ import { pkcePair } from './oauth.js';
 
 export const APP_CALLBACK = 'https://app.example/cb';
 
+/** The public client `spa` of the app at https://app.example, named `name`, to give the Ward. */
+export const spaClient = (name: string): Record<string, unknown> => ({
+  client_id: 'spa',
+  name,
+  type: 'public',
+  allowed_callback_urls: [APP_CALLBACK],
+  allowed_origins: ['https://app.example'],
+});
+
 /** A new tab of `chromium`: errors go to `problems`, requests say `acceptLanguage`, the callback answers. */
 export async function watchedTab(chromium: Chromium, acceptLanguage: string, problems: string[]): Promise<Page> {
   const page = await chromium.context.newPage();
@@ -64,4 +73,23 @@ export async function codeAtCallback(page: Page): Promise<string> {
   const code = new URL(page.url()).searchParams.get('code');
   assert.ok(code, page.url());
   return code;
+}
+
+/**
+ * A watched tab (`watchedTab`) signed in as `user` with `passwordSignIn`, once the page is at the app's
+ * callback with a code: the browser holds Ward's session. `problems` collects the tab's errors.
+ */
+export async function signedInTab(
+  chromium: Chromium,
+  issuer: string,
+  acceptLanguage: string,
+  words: LoginWords,
+  user: { email: string; password: string },
+  opts: { scope?: string; state?: string } = {},
+): Promise<{ page: Page; problems: string[] }> {
+  const problems: string[] = [];
+  const page = await watchedTab(chromium, acceptLanguage, problems);
+  await passwordSignIn(page, issuer, words, user, opts);
+  await codeAtCallback(page);
+  return { page, problems };
 }

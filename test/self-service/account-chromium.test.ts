@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { signup } from '../helpers/oauth.js';
-import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
+import { signedInTab, spaClient } from '../helpers/chromium-sign-in.js';
 
 const FRENCH_LOGIN = { email: 'E-mail', password: 'Mot de passe', signIn: 'Me connecter' };
 
@@ -17,15 +17,7 @@ describe('the hosted account page in Chromium', { timeout: 120_000 }, () => {
   before(async () => {
     w = await startMfaWard({
       issuerHost: 'id.ward.test',
-      clients: [
-        {
-          client_id: 'spa',
-          name: 'Boutique',
-          type: 'public',
-          allowed_callback_urls: [CB],
-          allowed_origins: ['https://app.example'],
-        },
-      ],
+      clients: [spaClient('Boutique')],
     });
     chromium = await launchChromium({ loopbackHosts: ['id.ward.test'] });
   });
@@ -36,10 +28,9 @@ describe('the hosted account page in Chromium', { timeout: 120_000 }, () => {
 
   it('signs in, then changes the email address from the account page, in French', async () => {
     const user = await signup(w.ward, 'spa');
-    const problems: string[] = [];
-    const page = await watchedTab(chromium, 'fr-FR,fr;q=0.9', problems);
-    await passwordSignIn(page, w.ward.issuer, FRENCH_LOGIN, user, { state: 'st-account' });
-    await codeAtCallback(page);
+    const { page, problems } = await signedInTab(chromium, w.ward.issuer, 'fr-FR,fr;q=0.9', FRENCH_LOGIN, user, {
+      state: 'st-account',
+    });
 
     await page.goto(`${w.ward.issuer}/identity/v1/account?client_id=spa`);
     await page.getByRole('heading', { name: 'Votre compte' }).waitFor();

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { signup } from '../helpers/oauth.js';
-import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
+import { signedInTab, spaClient } from '../helpers/chromium-sign-in.js';
 
 const WORDS = {
   en: {
@@ -46,15 +46,7 @@ describe('a user leaves from the account page in Chromium', { timeout: 180_000 }
   before(async () => {
     w = await startMfaWard({
       issuerHost: 'id.ward.test',
-      clients: [
-        {
-          client_id: 'spa',
-          name: 'Boutique',
-          type: 'public',
-          allowed_callback_urls: [CB],
-          allowed_origins: ['https://app.example'],
-        },
-      ],
+      clients: [spaClient('Boutique')],
     });
     chromium = await launchChromium({ loopbackHosts: ['id.ward.test'] });
   });
@@ -66,10 +58,9 @@ describe('a user leaves from the account page in Chromium', { timeout: 180_000 }
   for (const [language, t] of Object.entries(WORDS)) {
     it(`downloads the data, then deletes the account, in ${language === 'en' ? 'English' : 'French'}`, async () => {
       const user = await signup(w.ward, 'spa', { locale: language });
-      const problems: string[] = [];
-      const page = await watchedTab(chromium, t.acceptLanguage, problems);
-      await passwordSignIn(page, w.ward.issuer, t, user, { state: `st-leave-${language}` });
-      await codeAtCallback(page);
+      const { page, problems } = await signedInTab(chromium, w.ward.issuer, t.acceptLanguage, t, user, {
+        state: `st-leave-${language}`,
+      });
 
       await page.goto(`${w.ward.issuer}/identity/v1/account`);
       await page.getByRole('heading', { name: t.title, exact: true }).waitFor();

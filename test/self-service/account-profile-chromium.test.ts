@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { startMfaWard, type MfaWard } from '../helpers/mfa.js';
 import { signup } from '../helpers/oauth.js';
-import { APP_CALLBACK as CB, codeAtCallback, passwordSignIn, watchedTab } from '../helpers/chromium-sign-in.js';
+import { signedInTab, spaClient } from '../helpers/chromium-sign-in.js';
 
 const GERMAN_LOGIN = { email: 'E-Mail', password: 'Passwort', signIn: 'Anmelden' };
 
@@ -17,15 +17,7 @@ describe('the profile form of the account page in Chromium', { timeout: 120_000 
   before(async () => {
     w = await startMfaWard({
       issuerHost: 'id.ward.test',
-      clients: [
-        {
-          client_id: 'spa',
-          name: 'Laden',
-          type: 'public',
-          allowed_callback_urls: [CB],
-          allowed_origins: ['https://app.example'],
-        },
-      ],
+      clients: [spaClient('Laden')],
       account: {
         custom_fields: [
           { name: 'shoe_size', data_type: 'integer', name_translations: [{ lang_code: 'de', label: 'Schuhgröße' }] },
@@ -49,10 +41,9 @@ describe('the profile form of the account page in Chromium', { timeout: 120_000 
 
   it('fills the profile form by its German labels, shows a mistake beside its field, then saves', async () => {
     const user = await signup(w.ward, 'spa');
-    const problems: string[] = [];
-    const page = await watchedTab(chromium, 'de-DE,de;q=0.9', problems);
-    await passwordSignIn(page, w.ward.issuer, GERMAN_LOGIN, user, { state: 'st-profile' });
-    await codeAtCallback(page);
+    const { page, problems } = await signedInTab(chromium, w.ward.issuer, 'de-DE,de;q=0.9', GERMAN_LOGIN, user, {
+      state: 'st-profile',
+    });
 
     await page.goto(`${w.ward.issuer}/identity/v1/account`);
     await page.getByRole('heading', { name: 'Ihr Profil' }).waitFor();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Browser } from '../helpers/browser.js';
+import { auditRows } from '../helpers/audit.js';
 import { engines } from '../helpers/databases.js';
 import { submitLoginPage } from '../helpers/hosted-login.js';
 import { codeIn, postJson, startMfaWard, type MfaWard } from '../helpers/mfa.js';
@@ -37,14 +38,6 @@ const BACKEND = {
   custom_token_login: true,
 };
 const NO_LIMITS = { login: { limit: null }, signup: { limit: null }, token: { limit: null } };
-
-interface Row {
-  action: string;
-  actor_id: string;
-  target: string | null;
-  outcome: string;
-  details: Record<string, unknown>;
-}
 
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
@@ -82,11 +75,7 @@ for (const engine of engines()) {
     });
 
     /** The audit rows of an action written since `since` (the buffered rows flushed first). */
-    async function rows(action: string, since: number): Promise<Row[]> {
-      await m.ward.registry.events.flush();
-      const list = await m.ward.registry.storage.audit.list({ action, since, limit: 100 });
-      return list.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
-    }
+    const rows = (action: string, since: number) => auditRows(m.ward, { action, since, limit: 100 });
 
     /** Exactly one row of the action since `since`; its details are checked against `expected`. */
     async function one(action: string, since: number, expected: Record<string, unknown>, client?: string) {
