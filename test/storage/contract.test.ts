@@ -7,6 +7,7 @@ import { createStorage, type Storage } from '../../src/storage/storage.js';
 import { isUniqueViolation } from '../../src/storage/sql/errors.js';
 import { EMPTY_PROFILE } from '../../src/storage/sql/profiles.js';
 import { engines, freshDb } from '../helpers/databases.js';
+import { grantRow } from '../helpers/storage-rows.js';
 
 for (const engine of engines()) {
   describe(`storage contract on ${engine}`, () => {
@@ -140,20 +141,9 @@ for (const engine of engines()) {
         const session = await s.sessions.findLiveWithUser(`s-${id}`, now + 1, 5_000);
         assert.equal(session?.user?.lite, lite, `${id} with its session`);
         assert.deepEqual(session?.user, byId, `${id}: the same user as a read of its own`);
-        await s.tokens.createGrant({
-          id: `g-${id}`,
-          user_id: id,
-          client_id: 'c1',
-          session_id: null,
-          scope: 'openid',
-          auth_time: now,
-          amr: '[]',
-          created_at: now,
-          expires_at: now + 1e6,
-          revoked_at: null,
-          resource: null,
-          step_up_action: null,
-        });
+        await s.tokens.createGrant(
+          grantRow(`g-${id}`, id, now, { client_id: 'c1', scope: 'openid', amr: '[]', expires_at: now + 1e6 }),
+        );
         await s.tokens.insertRefreshToken({
           digest: `r-${id}`,
           grant_id: `g-${id}`,

@@ -8,23 +8,13 @@ import type { StepUpRow } from '../../src/storage/sql/mfa.js';
 import { EMPTY_PROFILE } from '../../src/storage/sql/profiles.js';
 import type { InteractionRow } from '../../src/storage/sql/interactions.js';
 import { engines, freshDb } from '../helpers/databases.js';
+import { userRow } from '../helpers/storage-rows.js';
 
 for (const engine of engines()) {
   describe(`step_up storage on ${engine}`, () => {
     let s: Storage;
     const now = 1_700_000_000_000;
-    const user = (id: string, disabled = false) => ({
-      id,
-      email: `${id}@example.com`,
-      phone_number: null,
-      password_hash: null,
-      given_name: 'Ada',
-      family_name: null,
-      email_verified: true,
-      phone_number_verified: false,
-      role: null,
-      disabled,
-    });
+    const user = (id: string, disabled = false) => userRow(id, { disabled });
     const factor = (
       id: string,
       userId: string,
