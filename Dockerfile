@@ -18,7 +18,7 @@ FROM toolchain AS build
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/copy-static.mjs ./scripts/copy-static.mjs
+COPY scripts/build.mjs ./scripts/build.mjs
 COPY src ./src
 RUN npm run build
 

@@ -1,5 +1,5 @@
-// Starting Ward for the benchmark: src/ transpiled as is (esbuild, one file per module, no bundling)
-// into bench/.build/ward, then `node cli.js start` as a child: plain HTTP on 127.0.0.1 (WARD_TLS=off,
+// Starting Ward for the benchmark: src/ built as `npm run build` builds it (scripts/build.mjs: one
+// bundled module) into bench/.build/ward, then `node cli.js start` as a child: plain HTTP on 127.0.0.1 (WARD_TLS=off,
 // as behind a TLS proxy), WARD_MODE=production, WARD_LOG_LEVEL=warn, codes by SMTP to the sink,
 // rate limits off, a temp data dir (SQLite) or a dedicated PostgreSQL schema dropped afterwards.
 import { execFileSync, execSync } from 'node:child_process';
@@ -21,12 +21,12 @@ export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
 export const USERS_SECRET = 'bench-users-secret-0123456789abcdef-01234';
 
 /**
- * Transpiles src/ (what `npm run build` compiles) so the bench never depends on a stale dist/, into
- * bench/.build/ward. With a git ref (`--ref HEAD`, each of `--refs`), the src/ of that commit (read
+ * Builds src/ with `npm run build`'s recipe so the bench never depends on a stale dist/, into
+ * bench/.build/ward (`files`: one file per module, the plain build, into bench/.build/ward-files). With a git ref (`--ref HEAD`, each of `--refs`), the src/ of that commit (read
  * with `git archive`), not the work tree, into bench/.build/refs/<commit>/{src,ward}: one build per
  * commit, so Wards of several commits run side by side. Returns the built cli.js.
  */
-export async function buildWard(ref?: string): Promise<string> {
+export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'): Promise<string> {
   const { build } = await import('esbuild');
   let src = join(ROOT, 'src');
   let base = join(ROOT, 'bench/.build');
@@ -41,20 +41,28 @@ export async function buildWard(ref?: string): Promise<string> {
     });
     src = join(base, 'src');
   }
-  const out = join(base, 'ward');
-  rmSync(out, { recursive: true, force: true });
-  await build({
-    entryPoints: [join(src, '**/*.ts')],
-    outbase: src,
-    outdir: out,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    bundle: false,
-    logLevel: 'error',
-  });
-  // The console reads its static files beside its module (as `npm run build` copies them to dist/).
-  if (existsSync(join(src, 'console/static')))
+  const out = join(base, how === 'files' ? 'ward-files' : 'ward');
+  // `npm run build`'s own recipe (scripts/build.mjs): what an operator runs is what is measured.
+  const recipe = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+    buildWard(o: { src: string; out: string; files: boolean }): Promise<string>;
+  };
+  const cli = await recipe.buildWard({ src, out, files: how === 'files' });
+  // What the harness reads of the build (the settings' defaults, the server's node flags), on their own.
+  if (how === 'bundle')
+    for (const f of ['config/defaults', 'lib/tuning/heap-flags', 'lib/server-node-flags'])
+      if (existsSync(join(src, `${f}.ts`)))
+        await build({
+          entryPoints: [join(src, `${f}.ts`)],
+          outfile: join(out, `${f}.js`),
+          format: 'esm',
+          platform: 'node',
+          target: 'node20',
+          bundle: true,
+          packages: 'external',
+          logLevel: 'error',
+        });
+  // An older commit's console found its static files beside its own module, in console/static.
+  if (how === 'bundle' && existsSync(join(src, 'console/static')))
     cpSync(join(src, 'console/static'), join(out, 'console/static'), { recursive: true });
   // Older commits found them at ../../src/ from their own place: the same src (a ref's is there already).
   if (!ref) {
@@ -62,7 +70,7 @@ export async function buildWard(ref?: string): Promise<string> {
     rmSync(link, { recursive: true, force: true });
     symlinkSync(src, link, 'dir');
   }
-  return join(out, 'cli.js');
+  return cli;
 }
 
 /** The peer's script (bench/peer.ts) transpiled the same way, so neither server pays tsx at start. */

@@ -1,6 +1,6 @@
 // The admin console at /console: server-rendered pages (src/console/pages.ts), the browser scripts and
-// stylesheet served from the static/ directory next to this module (src/console/static under tsx,
-// dist/console/static after `npm run build`, which copies it), and GET /console/api/me, which tells
+// stylesheet served from the static/ directory next to the running module (src/console/static under
+// tsx, dist/static beside the bundle `npm run build` writes), and GET /console/api/me, which tells
 // the script who the Bearer token's user is and which management permissions it carries. Every other
 // call the console makes goes to the management API (/api/v1) with the user's token.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ export interface ConsoleDeps {
   users: UserService;
 }
 
-/** The static/ directory beside the running module: src/console/static (tsx) or dist/console/static (build). */
+/** The static/ directory beside the running module: src/console/static (tsx) or dist/static (build). */
 export const STATIC_DIR = new URL('./static/', import.meta.url);
 const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css' };
 /** Served names: plain lower-case file names only (no path, no dot files). */

@@ -3,18 +3,20 @@
 // scripts (no inline script, no inline handler); every file of src/console/static is served (each
 // script a page names exists) and unknown ones are 404; GET /console/api/me answers the role and
 // permissions of a console user's token (within the client's management_scopes), and 401 without a
-// token. The build (tsc + scripts/copy-static.mjs, as `npm run build` runs them) puts the static
-// files beside the compiled module, which reads them from there and not from src/.
+// token. The build (scripts/build.mjs, as `npm run build` runs it) puts the static files beside the
+// bundle, which serves them from there and not from src/.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ensureConsoleClient } from '../../src/console/client.js';
 import { MANAGEMENT_SCOPES } from '../../src/config/types.js';
 import { codeFor, PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
+import { freePort } from '../helpers/free-port.js';
+import { waitForOutput } from '../helpers/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const STATIC = join(ROOT, 'src/console/static');
@@ -121,43 +123,43 @@ describe('console server side', () => {
     );
   });
 
-  it('the build puts the static files beside the compiled module, which serves them from there', {
+  it('the build puts the static files beside the bundle, which serves them from there', {
     timeout: 120_000,
-  }, () => {
+  }, async () => {
     const build = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build as string;
-    assert.match(build, /tsc -p tsconfig\.build\.json && node scripts\/copy-static\.mjs/);
+    assert.match(build, /&& node scripts\/build\.mjs$/);
     const out = join(ROOT, 'test-artifacts', 'console-build');
-    rmSync(out, { recursive: true, force: true });
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out],
-      { cwd: ROOT },
-    );
-    const routes = pathToFileURL(join(out, 'console/routes.js')).href;
-    const probe = `import { STATIC_DIR, loadAssets } from ${JSON.stringify(routes)};
-      let names = null, error = null;
-      try { names = [...loadAssets().keys()].sort(); } catch (e) { error = e.message; }
-      console.log(JSON.stringify({ dir: STATIC_DIR.pathname, names, error }));`;
-    const run = () =>
-      JSON.parse(
-        execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, encoding: 'utf8' })
-          .trim()
-          .split('\n')
-          .pop()!,
-      );
-    const bare = run();
-    assert.equal(
-      bare.dir,
-      `${pathToFileURL(join(out, 'console/static')).pathname}/`,
-      'the compiled module reads its own static/ directory',
-    );
-    assert.match(bare.error, /static files are missing/, 'tsc alone does not copy them');
-    execFileSync(process.execPath, [join(ROOT, 'scripts/copy-static.mjs'), out], { cwd: ROOT });
-    const copied = run();
-    assert.equal(copied.error, null);
-    assert.deepEqual(copied.names, readdirSync(STATIC).sort());
-    for (const name of copied.names)
-      assert.equal(readFileSync(join(out, 'console/static', name), 'utf8'), readFileSync(join(STATIC, name), 'utf8'));
-    rmSync(out, { recursive: true, force: true });
+    const data = join(ROOT, 'test-artifacts', 'console-build-data');
+    for (const d of [out, data]) rmSync(d, { recursive: true, force: true });
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), out], { cwd: ROOT });
+    assert.deepEqual(readdirSync(join(out, 'static')).sort(), readdirSync(STATIC).sort());
+    // Served by the bundle from out/static: the copy changed, src/ unchanged.
+    const name = readdirSync(STATIC).find((n) => n.endsWith('.css'))!;
+    const marked = `${readFileSync(join(STATIC, name), 'utf8')}\n/* the build's copy */\n`;
+    writeFileSync(join(out, 'static', name), marked);
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(out, 'cli.js'), 'start'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH!,
+        WARD_DATA_DIR: data,
+        WARD_PORT: String(port),
+        WARD_HOST: '127.0.0.1',
+        WARD_TLS: 'off',
+        WARD_ISSUER: `http://127.0.0.1:${port}`,
+        WARD_LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await waitForOutput(child, 'Ward is listening', 60_000);
+      const res = await fetch(`http://127.0.0.1:${port}/console/static/${name}`);
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), marked);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      for (const d of [out, data]) rmSync(d, { recursive: true, force: true });
+    }
   });
 });

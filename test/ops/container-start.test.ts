@@ -21,6 +21,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { build } from 'esbuild';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -61,20 +62,44 @@ function productionModules(target: string): void {
 }
 
 /** The packages the compiled code names: imports, require and createRequire calls, resolve(). */
-function packagesNamed(dir: string, out = new Set<string>()): Set<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) packagesNamed(path, out);
-    else if (entry.name.endsWith('.js')) {
-      const code = readFileSync(path, 'utf8');
-      const re =
-        /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|\bresolve\s*\(\s*|\bcreateRequire\([^)]*\)\(\s*)['"]([@a-z][\w@./-]*)['"]/g;
-      for (const [, spec] of code.matchAll(re)) {
-        if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
-        out.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
-      }
-    }
-  }
+/** The package a module specifier names (`@scope/name/sub` is `@scope/name`), or null for node's own. */
+const packageOf = (spec: string): string | null =>
+  spec.startsWith('node:') || builtinModules.includes(spec)
+    ? null
+    : spec.startsWith('@')
+      ? spec.split('/').slice(0, 2).join('/')
+      : spec.split('/')[0]!;
+
+/**
+ * Every package the built code under `dir` loads: its imports and requires as esbuild reads them (so a
+ * `from 'x'` in a bundled package's comment is not one), and the names it hands to a require of its
+ * own making or to `resolve` (`createRequire(...)('pg')`, the password-strength thread's packages).
+ */
+async function packagesNamed(dir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }))
+      if (entry.isDirectory()) walk(join(d, entry.name));
+      else if (entry.name.endsWith('.js')) files.push(join(d, entry.name));
+  };
+  walk(dir);
+  const { metafile } = await build({
+    entryPoints: files,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    outdir: join(dir, 'unused'),
+    metafile: true,
+    logLevel: 'silent',
+  });
+  for (const input of Object.values(metafile.inputs))
+    for (const i of input.imports) if (i.external && packageOf(i.path)) out.add(packageOf(i.path)!);
+  const made = /(?:\bresolve\s*\(\s*|\bcreateRequire\w*\([^)]*\)\(\s*)['"]([@a-z][\w@./-]*)['"]/g;
+  for (const f of files)
+    for (const [, spec] of readFileSync(f, 'utf8').matchAll(made)) if (packageOf(spec!)) out.add(packageOf(spec!)!);
   return out;
 }
 
@@ -122,8 +147,8 @@ describe('the image started from its own files', () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('holds the production packages of every package the compiled code names', () => {
-    const named = [...packagesNamed(join(app, 'dist'))].sort();
+  it('holds the production packages of every package the compiled code names', async () => {
+    const named = [...(await packagesNamed(join(app, 'dist')))].sort();
     assert.ok(named.includes('fastify') && named.includes('pg'), `found the imports: ${named.join(', ')}`);
     for (const dev of ['typescript', 'tsx', 'esbuild'])
       assert.ok(!existsSync(join(app, 'node_modules', dev)), `${dev} (a dev package) is not in the image`);

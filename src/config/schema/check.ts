@@ -79,7 +79,7 @@ export function allowedOf(schema: TSchema): string {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, strict: true });
+const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, strict: true, code: { optimize: false } });
 ajv.addKeyword({ keyword: 'x-allowed', schemaType: 'string' });
 ajv.addKeyword({ keyword: 'x-any-case', schemaType: 'boolean' });
 ajv.addKeyword({ keyword: 'x-file', schemaType: 'string' });

@@ -1,0 +1,49 @@
+// Part of `npm run build` (after tsc has checked the types): Ward as one module, <out>/cli.js, with the
+// console's static files beside it in <out>/static. esbuild bundles src/ and the pure-ESM packages
+// named in INLINE; every other package stays an import of node_modules (native addons, packages that
+// find their files at run time, those loaded only when needed).
+//
+// Why one module: on Node 20, loading src/ as ~550 files and typebox and kysely as ~600 more cost
+// about half of a start (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
+// file per module, as tsc would, for comparing the two.
+// Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Packages bundled into cli.js: ESM only, no file read beside their own code, many small modules. */
+export const INLINE = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
+
+/** Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle. */
+export async function buildWard({ src = join(root, 'src'), out = join(root, 'dist'), files = false } = {}) {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const external = Object.keys(pkg.dependencies)
+    .filter((d) => !INLINE.includes(d))
+    .flatMap((d) => [d, `${d}/*`]);
+  rmSync(out, { recursive: true, force: true });
+  const common = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
+  if (files) await build({ ...common, entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: out, bundle: false });
+  else
+    await build({
+      ...common,
+      entryPoints: [join(src, 'cli.ts')],
+      outfile: join(out, 'cli.js'),
+      bundle: true,
+      external,
+    });
+  // The console reads them beside its module: <out>/static (bundle) or <out>/console/static (files).
+  cpSync(join(src, 'console/static'), join(out, files ? 'console/static' : 'static'), { recursive: true });
+  return join(out, 'cli.js');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--src');
+  const src = at >= 0 ? resolve(args[at + 1]) : undefined;
+  const out = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--src');
+  const cli = await buildWard({ src, out: out ? resolve(out) : undefined, files: args.includes('--files') });
+  process.stdout.write(`built ${cli}\n`);
+}
