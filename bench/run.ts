@@ -1,8 +1,9 @@
 // `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
-//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool]
+//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool] [--build files]
 //   [--users 0,100k,1m] [--workers 1,2] [--tuning on,off,no:group_commit] [--refs 7b95211,HEAD]` (the last
 //   four: the variant run of scale.ts instead: Ward only, rounds interleaved over the variants, each a ratio to
-//   the first; --refs: one Ward per commit, built from its src/)`
+//   the first; --refs: one Ward per commit, built from its src/); --build files: Ward built one file per
+//   module (scripts/build.mjs --files) instead of `npm run build`'s one module`
 // Issue 7's benchmark: records the environment, measures the ceilings L1-L4, starts Ward (SQLite,
 // then PostgreSQL when reachable) and the peer oidc-provider 8.8.1 as children on 127.0.0.1, runs
 // B1-B9 alternately on both (Ward, peer, Ward, peer...), prints one table, optionally writes
@@ -44,6 +45,8 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 };
 const quick = flag('quick');
+/** How Ward is built: `npm run build`'s one module, or one file per module (`--build files`). */
+const how = opt('build') === 'files' ? 'files' : 'bundle';
 const cfg = {
   rounds: Number(opt('rounds') ?? (quick ? 1 : 3)),
   seconds: Number(opt('seconds') ?? (quick ? 2 : 10)),
@@ -107,7 +110,7 @@ async function scaleMain() {
   log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
   // One build per commit of --refs (the first is the baseline), else the one of --ref or the work tree.
   const builds = [];
-  for (const ref of refs ?? [opt('ref')]) builds.push({ ref: ref ?? '', cli: await buildWard(ref) });
+  for (const ref of refs ?? [opt('ref')]) builds.push({ ref: ref ?? '', cli: await buildWard(ref, how) });
   const header =
     `## Scale run of ${environment.date} (${environment.command})\n\n` +
     `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.os}, commit ${environment.commit}` +
@@ -153,7 +156,7 @@ async function main() {
   // The models use the best of the measurements (start, and end in a full run): conservative for Ward.
   let ceilings = ceilingRuns[0]!;
   const sink = await startSink();
-  const cli = await buildWard(opt('ref'));
+  const cli = await buildWard(opt('ref'), how);
   const emails = Array.from({ length: cfg.peerUsers }, (_, i) => `peer-${i}@example.com`);
   const peerPort = await freePort();
   const peer = await startChild({
