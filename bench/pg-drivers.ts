@@ -1,5 +1,5 @@
 // `node --import tsx bench/pg-drivers.ts [--seconds S] [--rounds N] [--concurrency C] [--users U]
-// [--drivers pg,postgres.js,...]`: a what-if for issue 40. Ward's own storage code (createStorage over
+// [--drivers pg,pg/25,postgres.js,...]`: a what-if for issue 40. Ward's own storage code (createStorage over
 // Kysely, query templates on) on PostgreSQL through two drivers: `pg` exactly as Ward runs it
 // (connect(): a pg.Pool of 10, hot texts as named statements), and `postgres` (porsager) through
 // kysely-postgres-js, a pool of 10 too, int8 as Number like connect()'s parser. kysely-postgres-js
@@ -88,12 +88,17 @@ function kyselyOver(postgresJsSql: ConstructorParameters<typeof PostgresJSDialec
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
+/** `pg` through connect(), with a pool of `poolSize` (connect()'s default, 10, unless given). */
+const pgDriver = (poolSize?: number) => (schema: string, app: string) => {
+  const url = new URL(BASE);
+  url.searchParams.set('application_name', app);
+  return connect({ sqlitePath: '', postgresUrl: url.toString(), pgSchema: schema, poolSize });
+};
+
 const DRIVERS: Record<string, (schema: string, app: string) => Db> = {
-  pg: (schema, app) => {
-    const url = new URL(BASE);
-    url.searchParams.set('application_name', app);
-    return connect({ sqlitePath: '', postgresUrl: url.toString(), pgSchema: schema });
-  },
+  pg: pgDriver(),
+  // pg with a larger pool: more statements in flight, as pipelining has.
+  'pg/25': pgDriver(25),
   'postgres.js': (schema, app) => kyselyOver(postgresJs(schema, app)),
   'postgres.js/prepared': (schema, app) => kyselyOver(() => preparing(postgresJs(schema, app), false)),
   'postgres.js/pipelined': (schema, app) => kyselyOver(() => preparing(postgresJs(schema, app), true)),
