@@ -34,6 +34,7 @@ import { connect, migrate, type Db } from '../src/storage/connect.js';
 import { OwnSchemaPostgresDialect } from '../src/storage/engine/own-schema.js';
 import { useQueryTemplates } from '../src/storage/engine/query-templates.js';
 import type { Database } from '../src/storage/schema.js';
+import { EMPTY_PROFILE } from '../src/storage/sql/profiles.js';
 import { createStorage, type Storage } from '../src/storage/storage.js';
 import { grantRow, userRow } from '../test/helpers/storage-rows.js';
 import { onAbort } from './proc.js';
@@ -168,25 +169,7 @@ async function seed(s: Storage): Promise<void> {
     await Promise.all(Array.from({ length: Math.min(50, users + 1 - i) }, (_, k) => one(i + k)));
   await s.profiles.put(
     `u${users}`,
-    {
-      middle_name: null,
-      nickname: 'ada',
-      birthdate: null,
-      gender: null,
-      locale: 'en',
-      picture: null,
-      website: null,
-      zoneinfo: 'Europe/Paris',
-      address: null,
-      addresses: [],
-      company: null,
-      bio: null,
-      lite_only: false,
-      name: null,
-      profile_url: null,
-      username: null,
-      custom_fields: { n: 1 },
-    },
+    { ...EMPTY_PROFILE, nickname: 'ada', locale: 'en', zoneinfo: 'Europe/Paris', custom_fields: { n: 1 } },
     t0,
   );
 }
