@@ -7,6 +7,7 @@
 // It changes nothing else in the process, unless BENCH_EXPERIMENT (`--experiment`) asks for a
 // what-if: `stmt-cache` reuses better-sqlite3 statements by SQL text, `smtp-pool` makes nodemailer
 // keep its SMTP connections (pool: true). Those measure a suggested fix; they never touch src/.
+// (`postgres-js`, Ward's queries on postgres.js, is applied when Ward is built, bench/ward.ts; not here.)
 // `ward start --workers N` (node:cluster): the workers inherit this hook (cluster.fork passes the
 // primary's execArgv), and the primary's hook, the one the harness talks to, relays `stats`,
 // `sql-start` and `sql-stop` to every live worker and sums: CPU = primary + workers (each

@@ -8,7 +8,9 @@
 // postgres.js is measured three ways: as shipped (`postgres.js`), with `{prepare: true}` on each
 // `unsafe` (`postgres.js/prepared`: each connection prepares a text once, as pg's named statements),
 // and prepared with a connection reserved only for a transaction (`postgres.js/pipelined`: the other
-// queries share the pool's connections and pipeline on them).
+// queries share the pool's connections and pipeline on them). Those settings and the wrapper are in
+// ./experiments/postgres-js-dialect.ts, shared with `npm run bench -- --experiment postgres-js` (the
+// whole Ward on the pipelined variant, end to end).
 // Scenarios, C concurrent loops each, on U seeded users (each with a grant, an unused refresh token
 // and an SSO session):
 // - B4 storage: tokens.useRefreshToken (one data-modifying CTE), the successor used next time.
@@ -27,9 +29,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Kysely, sql } from 'kysely';
-import { PostgresJSDialect } from 'kysely-postgres-js';
+import type { PostgresJSDialectConfig } from 'kysely-postgres-js';
 import pg from 'pg';
-import postgres from 'postgres';
 import { connect, migrate, type Db } from '../src/storage/connect.js';
 import { OwnSchemaPostgresDialect } from '../src/storage/engine/own-schema.js';
 import { useQueryTemplates } from '../src/storage/engine/query-templates.js';
@@ -37,6 +38,7 @@ import type { Database } from '../src/storage/schema.js';
 import { EMPTY_PROFILE } from '../src/storage/sql/profiles.js';
 import { createStorage, type Storage } from '../src/storage/storage.js';
 import { grantRow, userRow } from '../test/helpers/storage-rows.js';
+import { ownSchemaPostgresJs, postgresJs, preparing } from './experiments/postgres-js-dialect.js';
 import { onAbort } from './proc.js';
 
 const argv = process.argv.slice(2);
@@ -49,45 +51,13 @@ const drivers = opt('drivers', 'pg,postgres.js,postgres.js/prepared,postgres.js/
 const BASE = process.env.WARD_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 if (users < concurrency) throw new Error('--users must be at least --concurrency');
 
-type Sql = ReturnType<typeof postgres>;
-/** postgres.js set as connect() sets pg: int8 (epoch ms) as Number, undefined as null, 5 s to connect. */
-const postgresJs = (schema: string, app: string): Sql =>
-  postgres(BASE, {
-    max: 10,
-    prepare: true,
-    connect_timeout: 5,
-    onnotice: () => undefined,
-    transform: { undefined: null },
-    types: { int8: { to: 20, from: [20], serialize: String, parse: Number } },
-    connection: { search_path: schema, application_name: app },
-  });
-
-/** What kysely-postgres-js is given instead of the Sql: `unsafe` prepared, reserved only for a transaction if `pipelined`. */
-const preparing = (s: Sql, pipelined: boolean) => ({
-  end: () => s.end(),
-  reserve: async () => {
-    let held = pipelined ? undefined : await s.reserve();
-    return {
-      unsafe: async (text: string, values: unknown[] = []) => {
-        if (!held && /^(begin|start transaction)\b/i.test(text)) held = await s.reserve();
-        return (held ?? s).unsafe(text, values as never[], { prepare: true });
-      },
-      release: () => held?.release(),
-    };
-  },
-});
-
-/** Ward's introspector (its own schema only), as connect()'s dialect has it. */
-class OwnSchemaPostgresJSDialect extends PostgresJSDialect {
-  override createIntrospector(db: Kysely<unknown>) {
-    return OwnSchemaPostgresDialect.prototype.createIntrospector.call(this, db);
-  }
-}
-function kyselyOver(postgresJsSql: ConstructorParameters<typeof PostgresJSDialect>[0]['postgres']): Db {
-  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresJSDialect({ postgres: postgresJsSql }) });
+/** postgres.js set as connect() sets pg (./experiments/postgres-js-dialect.ts), in `schema`, its sessions named `app`. */
+const postgresJsIn = (schema: string, app: string) => postgresJs(BASE, { search_path: schema, application_name: app });
+const kyselyOver = (postgresJsSql: PostgresJSDialectConfig['postgres']): Db => {
+  const db = new Kysely<Database>({ dialect: ownSchemaPostgresJs(postgresJsSql, OwnSchemaPostgresDialect) });
   useQueryTemplates(db);
   return { db, engine: 'postgres', close: () => db.destroy() };
-}
+};
 
 /** `pg` through connect(), with a pool of `poolSize` (connect()'s default, 10, unless given). */
 const pgDriver = (poolSize?: number) => (schema: string, app: string) => {
@@ -100,9 +70,9 @@ const DRIVERS: Record<string, (schema: string, app: string) => Db> = {
   pg: pgDriver(),
   // pg with a larger pool: more statements in flight, as pipelining has.
   'pg/25': pgDriver(25),
-  'postgres.js': (schema, app) => kyselyOver(postgresJs(schema, app)),
-  'postgres.js/prepared': (schema, app) => kyselyOver(() => preparing(postgresJs(schema, app), false)),
-  'postgres.js/pipelined': (schema, app) => kyselyOver(() => preparing(postgresJs(schema, app), true)),
+  'postgres.js': (schema, app) => kyselyOver(postgresJsIn(schema, app)),
+  'postgres.js/prepared': (schema, app) => kyselyOver(() => preparing(postgresJsIn(schema, app), false)),
+  'postgres.js/pipelined': (schema, app) => kyselyOver(() => preparing(postgresJsIn(schema, app), true)),
 };
 for (const d of drivers) if (!DRIVERS[d]) throw new Error(`unknown driver ${d}: ${Object.keys(DRIVERS).join(', ')}`);
 

@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [--json] [--profile] [--only B1,B4] [--engines sqlite,postgres] [--ref HEAD]
-//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool] [--build files]
+//   [--rounds N] [--seconds S] [--connections C] [--experiment stmt-cache,smtp-pool,postgres-js] [--build files]
 //   [--users 0,100k,1m] [--workers 1,2] [--tuning on,off,no:group_commit] [--refs 7b95211,HEAD]` (the last
 //   four: the variant run of scale.ts instead: Ward only, rounds interleaved over the variants, each a ratio to
 //   the first; --refs: one Ward per commit, built from its src/); --build files: Ward built one file per
@@ -29,6 +29,7 @@ import { formatPerf, recordPerf, type PerfSummary } from './perf.js';
 import {
   buildPeer,
   buildWard,
+  EXPERIMENTS,
   MGMT_SECRET,
   postgresDb,
   sqliteDb,
@@ -59,6 +60,10 @@ const cfg = {
 };
 const only = opt('only')?.split(',');
 const engines = (opt('engines') ?? (quick ? 'sqlite' : 'sqlite,postgres')).split(',');
+/** `--experiment`: what-ifs (ward.ts's EXPERIMENTS); a misspelt one would measure plain Ward, so it is refused. */
+const experiment = opt('experiment');
+for (const x of experiment?.split(',') ?? [])
+  if (!EXPERIMENTS.includes(x)) throw new Error(`--experiment: ${x} is none of ${EXPERIMENTS.join(', ')}`);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const git = (...a: string[]) => {
@@ -88,7 +93,7 @@ const environment = {
     opt('ref') || opt('refs') ? 0 : git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length,
   command: `npm run bench -- ${argv.join(' ')}`.trim(),
   config: cfg,
-  experiment: opt('experiment') ?? null,
+  experiment: experiment ?? null,
 };
 
 /**
@@ -110,11 +115,12 @@ async function scaleMain() {
   log(`Ward benchmark, scale run: ${JSON.stringify(e)}`);
   // One build per commit of --refs (the first is the baseline), else the one of --ref or the work tree.
   const builds = [];
-  for (const ref of refs ?? [opt('ref')]) builds.push({ ref: ref ?? '', cli: await buildWard(ref, how) });
+  for (const ref of refs ?? [opt('ref')]) builds.push({ ref: ref ?? '', cli: await buildWard(ref, how, experiment) });
   const header =
     `## Scale run of ${environment.date} (${environment.command})\n\n` +
     `node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.os}, commit ${environment.commit}` +
     `${environment.srcChanged ? ` + ${environment.srcChanged} uncommitted file(s) in src/` : ''}, load average at start ${environment.load}; ` +
+    `${experiment ? `WHAT-IF experiment ${experiment} (not Ward as committed); ` : ''}` +
     `${cfg.rounds} round(s) x ${cfg.seconds} s per variant, alternating, ${cfg.connections} connections, ${cfg.users} scenario users per variant`;
   const out = await runScale({
     builds,
@@ -128,7 +134,7 @@ async function scaleMain() {
     warm: cfg.warm,
     connections: cfg.connections,
     scenarioUsers: cfg.users,
-    experiment: opt('experiment'),
+    experiment,
     header,
     log,
     json: flag('json') ? `${ROOT}bench/results/${environment.date.replace(/[:.]/g, '-')}-scale.json` : undefined,
@@ -156,7 +162,8 @@ async function main() {
   // The models use the best of the measurements (start, and end in a full run): conservative for Ward.
   let ceilings = ceilingRuns[0]!;
   const sink = await startSink();
-  const cli = await buildWard(opt('ref'), how);
+  // The build itself is a what-if when the experiment is one made at build time (`postgres-js`).
+  const cli = await buildWard(opt('ref'), how, experiment);
   const emails = Array.from({ length: cfg.peerUsers }, (_, i) => `peer-${i}@example.com`);
   const peerPort = await freePort();
   const peer = await startChild({
@@ -193,10 +200,10 @@ async function main() {
         continue;
       }
       dbs.push(db);
-      const first = await startWard(cli, db, sink.url, opt('experiment'));
+      const first = await startWard(cli, db, sink.url, experiment);
       cold[`ward ${engine} first start`] = first.coldStartMs;
       await first.stop();
-      const ward = await startWard(cli, db, sink.url, opt('experiment'), 1, flag('perf') ? ['--perf-basic-prof'] : []);
+      const ward = await startWard(cli, db, sink.url, experiment, 1, flag('perf') ? ['--perf-basic-prof'] : []);
       cold[`ward ${engine} restart`] = ward.coldStartMs;
       log(
         `\n${db.label}: Ward cold start ${first.coldStartMs.toFixed(0)} ms (empty data), ${ward.coldStartMs.toFixed(0)} ms (restart); peer ${peer.coldStartMs.toFixed(0)} ms`,

@@ -4,10 +4,21 @@
 // rate limits off, a temp data dir (SQLite) or a dedicated PostgreSQL schema dropped afterwards.
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
 import pg from 'pg';
 import { freePort, onAbort, startChild, type Child } from './proc.js';
 
@@ -21,13 +32,66 @@ export const ADMIN_SECRET = 'bench-admin-secret-0123456789abcdef-0123';
 export const USERS_SECRET = 'bench-users-secret-0123456789abcdef-01234';
 
 /**
+ * The what-ifs of `--experiment` (a comma list; run.ts refuses any other name): `stmt-cache` and
+ * `smtp-pool` are applied by hook.mjs as Ward runs, `postgres-js` when Ward is built (buildWard).
+ */
+export const EXPERIMENTS = ['stmt-cache', 'smtp-pool', 'postgres-js'];
+const CONNECT_LINE = 'new OwnSchemaPostgresDialect({ pool })';
+
+/**
+ * `--experiment postgres-js`: the build's src/storage/connect.ts with the PostgreSQL dialect of its
+ * Kysely (`new OwnSchemaPostgresDialect({ pool })`, in the line that makes the Kysely) replaced by
+ * bench/experiments/postgres-js-dialect.ts's postgresJsDialect(opts, OwnSchemaPostgresDialect):
+ * Ward's queries on postgres.js (kysely-postgres-js, prepared and pipelined), the pg pool kept for
+ * the rest. The build fails if that line is not there once, so no run measures plain Ward instead.
+ */
+function postgresJsSwap(src: string): { plugin: Plugin; check(): void } {
+  const file = join(src, 'storage/connect.ts');
+  const real = existsSync(file) ? realpathSync(file) : file;
+  const module = join(ROOT, 'bench/experiments/postgres-js-dialect.ts');
+  let swapped = false;
+  const plugin: Plugin = {
+    name: 'bench-postgres-js',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]storage[\\/]connect\.ts$/ }, (args) => {
+        if (args.path !== file && args.path !== real) return undefined;
+        const text = readFileSync(file, 'utf8');
+        const lines = text.split('\n').filter((l) => l.includes(CONNECT_LINE));
+        if (lines.length !== 1 || !lines[0]!.includes('new Kysely<Database>(') || text.split(CONNECT_LINE).length !== 2)
+          throw new Error(
+            `postgres-js experiment: ${file} must make its Kysely with \`${CONNECT_LINE}\` in one line, once; found ${lines.length} line(s)`,
+          );
+        swapped = true;
+        return {
+          // The import goes last (imports are hoisted): the file's lines keep their numbers.
+          contents: `${text.replace(CONNECT_LINE, '__benchPostgresJsDialect(opts, OwnSchemaPostgresDialect)')}\nimport { postgresJsDialect as __benchPostgresJsDialect } from ${JSON.stringify(module)};\n`,
+          loader: 'ts',
+          resolveDir: dirname(file),
+        };
+      });
+    },
+  };
+  return {
+    plugin,
+    check() {
+      if (!swapped) throw new Error(`postgres-js experiment: ${file} was not in the build`);
+    },
+  };
+}
+
+/**
  * Builds src/ with `npm run build`'s recipe so the bench never depends on a stale dist/, into
  * bench/.build/ward (`files`: one file per module, the plain build, into bench/.build/ward-files). With a git ref (`--ref HEAD`, each of `--refs`), the src/ of that commit (read
  * with `git archive`), not the work tree, into bench/.build/refs/<commit>/{src,ward}: one build per
- * commit, so Wards of several commits run side by side. Returns the built cli.js.
+ * commit, so Wards of several commits run side by side. `experiment` (`--experiment`, a comma list):
+ * with `postgres-js`, Ward on postgres.js (postgresJsSwap above), into ward-postgres-js beside ward.
+ * Returns the built cli.js.
  */
-export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'): Promise<string> {
+export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle', experiment = ''): Promise<string> {
   const { build } = await import('esbuild');
+  const postgresJs = experiment.split(',').includes('postgres-js');
+  if (postgresJs && how === 'files')
+    throw new Error('--experiment postgres-js: with the bundle build only, not --build files');
   let src = join(ROOT, 'src');
   let base = join(ROOT, 'bench/.build');
   if (ref) {
@@ -41,12 +105,14 @@ export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'
     });
     src = join(base, 'src');
   }
-  const out = join(base, how === 'files' ? 'ward-files' : 'ward');
+  const out = join(base, how === 'files' ? 'ward-files' : postgresJs ? 'ward-postgres-js' : 'ward');
+  const swap = postgresJs ? postgresJsSwap(src) : undefined;
   // `npm run build`'s own recipe (scripts/build.mjs): what an operator runs is what is measured.
   const recipe = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-    buildWard(o: { src: string; out: string; files: boolean }): Promise<string>;
+    buildWard(o: { src: string; out: string; files: boolean; plugins?: Plugin[] }): Promise<string>;
   };
-  const cli = await recipe.buildWard({ src, out, files: how === 'files' });
+  const cli = await recipe.buildWard({ src, out, files: how === 'files', plugins: swap ? [swap.plugin] : [] });
+  swap?.check();
   // What the harness reads of the build (the settings' defaults, the server's node flags), on their own.
   if (how === 'bundle')
     for (const f of ['config/defaults', 'lib/tuning/heap-flags', 'lib/server-node-flags'])

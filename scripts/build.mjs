@@ -16,15 +16,23 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages bundled into cli.js: ESM only, no file read beside their own code, many small modules. */
 export const INLINE = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
 
-/** Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle. */
-export async function buildWard({ src = join(root, 'src'), out = join(root, 'dist'), files = false } = {}) {
+/**
+ * Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle;
+ * `plugins`: esbuild plugins added to the build (the benchmark's what-ifs, bench/ward.ts; none here).
+ */
+export async function buildWard({
+  src = join(root, 'src'),
+  out = join(root, 'dist'),
+  files = false,
+  plugins = [],
+} = {}) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const external = Object.keys(pkg.dependencies)
     .filter((d) => !INLINE.includes(d))
     .flatMap((d) => [d, `${d}/*`]);
   rmSync(out, { recursive: true, force: true });
-  const common = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
+  const common = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', plugins };
   if (files) await build({ ...common, entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: out, bundle: false });
   else
     await build({
