@@ -5,7 +5,6 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -109,6 +108,7 @@ export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'
   const swap = postgresJs ? postgresJsSwap(src) : undefined;
   // `npm run build`'s own recipe (scripts/build.mjs): what an operator runs is what is measured.
   const recipe = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+    FOR_NODE: Record<string, string>;
     buildWard(o: { src: string; out: string; files: boolean; plugins?: Plugin[] }): Promise<string>;
   };
   const cli = await recipe.buildWard({ src, out, files: how === 'files', plugins: swap ? [swap.plugin] : [] });
@@ -118,18 +118,12 @@ export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'
     for (const f of ['config/defaults', 'lib/tuning/heap-flags', 'lib/server-node-flags'])
       if (existsSync(join(src, `${f}.ts`)))
         await build({
+          ...recipe.FOR_NODE,
           entryPoints: [join(src, `${f}.ts`)],
           outfile: join(out, `${f}.js`),
-          format: 'esm',
-          platform: 'node',
-          target: 'node20',
           bundle: true,
           packages: 'external',
-          logLevel: 'error',
         });
-  // An older commit's console found its static files beside its own module, in console/static.
-  if (how === 'bundle' && existsSync(join(src, 'console/static')))
-    cpSync(join(src, 'console/static'), join(out, 'console/static'), { recursive: true });
   // Older commits found them at ../../src/ from their own place: the same src (a ref's is there already).
   if (!ref) {
     const link = join(base, 'src');

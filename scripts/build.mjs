@@ -7,11 +7,14 @@
 // about half of a start (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
 // file per module, as tsc would, for comparing the two.
 // Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** esbuild's output settings for Ward's code (also the benchmark's small builds, bench/ward.ts). */
+export const FOR_NODE = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
 
 /** Packages bundled into cli.js: ESM only, no file read beside their own code, many small modules. */
 export const INLINE = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
@@ -32,7 +35,7 @@ export async function buildWard({
     .filter((d) => !INLINE.includes(d))
     .flatMap((d) => [d, `${d}/*`]);
   rmSync(out, { recursive: true, force: true });
-  const common = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', plugins };
+  const common = { ...FOR_NODE, plugins };
   if (files) await build({ ...common, entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: out, bundle: false });
   else
     await build({
@@ -42,8 +45,10 @@ export async function buildWard({
       bundle: true,
       external,
     });
-  // The console reads them beside its module: <out>/static (bundle) or <out>/console/static (files).
-  cpSync(join(src, 'console/static'), join(out, files ? 'console/static' : 'static'), { recursive: true });
+  // The console reads them beside its module: <out>/static (bundle) or <out>/console/static (files);
+  // a src/ from before the console (the benchmark's --refs) has none.
+  if (existsSync(join(src, 'console/static')))
+    cpSync(join(src, 'console/static'), join(out, files ? 'console/static' : 'static'), { recursive: true });
   return join(out, 'cli.js');
 }
 

@@ -61,7 +61,6 @@ function productionModules(target: string): void {
   }
 }
 
-/** The packages the compiled code names: imports, require and createRequire calls, resolve(). */
 /** The package a module specifier names (`@scope/name/sub` is `@scope/name`), or null for node's own. */
 const packageOf = (spec: string): string | null =>
   spec.startsWith('node:') || builtinModules.includes(spec)
@@ -95,11 +94,13 @@ async function packagesNamed(dir: string): Promise<Set<string>> {
     metafile: true,
     logLevel: 'silent',
   });
-  for (const input of Object.values(metafile.inputs))
-    for (const i of input.imports) if (i.external && packageOf(i.path)) out.add(packageOf(i.path)!);
+  const add = (spec: string) => {
+    const name = packageOf(spec);
+    if (name) out.add(name);
+  };
+  for (const input of Object.values(metafile.inputs)) for (const i of input.imports) if (i.external) add(i.path);
   const made = /(?:\bresolve\s*\(\s*|\bcreateRequire\w*\([^)]*\)\(\s*)['"]([@a-z][\w@./-]*)['"]/g;
-  for (const f of files)
-    for (const [, spec] of readFileSync(f, 'utf8').matchAll(made)) if (packageOf(spec!)) out.add(packageOf(spec!)!);
+  for (const f of files) for (const [, spec] of readFileSync(f, 'utf8').matchAll(made)) add(spec!);
   return out;
 }
 
