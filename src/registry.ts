@@ -54,6 +54,7 @@ import { directJws } from './keys/tuning/jws.js';
 import { createKeyOperations } from './keys/operations.js';
 import { createSecurityEvents } from './audit/events.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { latestRead } from './lib/latest-read.js';
 import { createOutbound, type Outbound, type OutboundOptions } from './lib/outbound/client.js';
 import { addressPolicy, PRIVATE_TARGET_CIDRS, parseCidrList } from './lib/outbound/ranges.js';
 import { createMetadataDocuments } from './clients/metadata-documents.js';
@@ -161,6 +162,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     return p.list.length ? DEFAULT_ACCOUNT : base;
   };
   let accountSettings: AccountSettings = await readAccount();
+  // The change notice's re-read and the management API's own write may overlap: the latest-started wins.
+  const accountReader = latestRead(readAccount, (next) => {
+    accountSettings = next;
+  });
   if (config.accountPatch || !(await storage.settings.get('account'))) {
     const p = new Problems();
     accountSettings = validateAccount(p, config.accountPatch ?? undefined, accountSettings);
@@ -232,9 +237,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
       social: () => socialProviders.reload(),
       keys: () => keys.reload(),
       clients: () => clients.invalidate(),
-      account: async () => {
-        accountSettings = await readAccount();
-      },
+      account: () => accountReader.reload(),
       webhooks: () => webhookDelivery.refresh(),
       // The hook caller is made below; a move before it exists has nothing to forget.
       hooks: () => hookCallerRef?.invalidate(),
@@ -464,9 +467,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     masterKeyCreated: master.created,
     migrationsApplied: applied,
     account,
-    setAccount(next: AccountSettings) {
-      accountSettings = next;
-    },
+    setAccount: (next: AccountSettings) => accountReader.set(next),
     keys,
     keyOps,
     socialProviders,

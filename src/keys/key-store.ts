@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
+import { latestRead } from '../lib/latest-read.js';
 import { unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import { isUniqueViolation } from '../storage/sql/errors.js';
@@ -34,6 +35,14 @@ export class KeyStore {
   /** When the next previous key leaves the JWKS (the views are rebuilt then). */
   private nextExpiry = Infinity;
   private rows: SigningKeyRow[] = [];
+  /** Reads may overlap (a change notice and a key operation's own reload): the latest-started wins. */
+  private readonly reader = latestRead(
+    () => this.storage.keys.listLive(),
+    (rows) => {
+      this.rows = rows;
+      this.rebuild();
+    },
+  );
 
   constructor(
     private readonly storage: Storage,
@@ -66,9 +75,8 @@ export class KeyStore {
   }
 
   /** Re-reads the keys from storage and rebuilds the pre-serialised views. */
-  async reload(): Promise<void> {
-    this.rows = await this.storage.keys.listLive();
-    this.rebuild();
+  reload(): Promise<void> {
+    return this.reader.reload();
   }
 
   private rebuild(): void {

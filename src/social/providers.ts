@@ -4,6 +4,7 @@
 import type { SocialProviderConfig } from '../config/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Outbound } from '../lib/outbound/client.js';
+import { latestRead } from '../lib/latest-read.js';
 import { seal, unseal } from '../lib/secrets.js';
 import type { Storage } from '../storage/storage.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -21,12 +22,12 @@ export function createSocialProviders(deps: {
   let upstreams = new Map<string, Upstream>();
   const callback = (name: string) => `${deps.issuer}/identity/v1/oauth/callback/${name}`;
 
-  async function reload(): Promise<void> {
+  /** Rebuilds the clients from the stored rows, keeping each one (and its caches) that did not change. */
+  function apply(rows: Awaited<ReturnType<Storage['socialProviders']['list']>>): void {
     const next = new Map<string, Upstream>();
-    for (const row of await deps.storage.socialProviders.list()) {
+    for (const row of rows) {
       const def = JSON.parse(row.definition) as Omit<SocialProviderConfig, 'client_secret'>;
       const secret = unseal(deps.masterKey, row.secret_sealed, aad(row.name)).toString('utf8');
-      // Keep the client (and its discovery and JWKS caches) when nothing changed.
       const prev = upstreams.get(row.name);
       const same =
         prev &&
@@ -40,6 +41,8 @@ export function createSocialProviders(deps: {
     }
     upstreams = next;
   }
+  // A change notice's reload and the management API's own may overlap: the latest-started wins.
+  const { reload } = latestRead(() => deps.storage.socialProviders.list(), apply);
 
   return {
     reload,
