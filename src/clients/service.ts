@@ -37,6 +37,8 @@ export function createClientService(deps: {
   const secrets = new Map<string, string>();
   let origins: Set<string> | null = null;
   let returnUrls: Set<string> | null = null;
+  /** Moves on each invalidation: a read begun before one is returned but not cached (it may be stale). */
+  let epoch = 0;
 
   async function find(clientId: string): Promise<Client | undefined> {
     // A NUL is never in a client id (1-128 of A-Z a-z 0-9 . _ ~ -), and PostgreSQL text cannot even hold one.
@@ -45,13 +47,16 @@ export function createClientService(deps: {
     // A URL is never a registered client's id (the pattern refuses "/" and ":"): it names a document.
     if (isDocumentClientId(clientId)) return deps.documents?.find(clientId);
     if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
+    const began = epoch;
     const c = (await storage.clients.find(clientId)) ?? null;
+    if (began !== epoch) return c ?? undefined;
     if (cache.size > 10_000) cache.clear();
     cache.set(clientId, c);
     return c ?? undefined;
   }
 
   function invalidate(): void {
+    epoch++;
     cache.clear();
     secrets.clear();
     origins = null;
@@ -65,27 +70,35 @@ export function createClientService(deps: {
       if (!client.secret_digest || typeof secret !== 'string') return false;
       return safeEqual(hmac(masterKey, secret), client.secret_digest);
     },
-    /** The plaintext secret (HS256 signing key), unsealed once. */
+    /**
+     * The plaintext secret (HS256 signing key), unsealed once per sealed value: a client read before
+     * a secret change never leaves its old secret in place of the new one.
+     */
     secretOf(client: Client): string {
-      const cached = secrets.get(client.client_id);
-      if (cached) return cached;
       if (!client.secret_sealed) throw new Error(`client ${client.client_id} has no secret`);
+      const cached = secrets.get(client.secret_sealed);
+      if (cached) return cached;
       const s = unseal(masterKey, client.secret_sealed, secretAad(client.client_id)).toString('utf8');
-      secrets.set(client.client_id, s);
+      secrets.set(client.secret_sealed, s);
       return s;
     },
-    /** Every allowed origin of every client (CORS), rebuilt after a change. */
     /** Every URL a client registered (callbacks and origins): where logout may send the browser back. */
     async returnUrls(): Promise<Set<string>> {
-      if (!returnUrls)
-        returnUrls = new Set(
-          (await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]),
-        );
-      return returnUrls;
+      if (returnUrls) return returnUrls;
+      const began = epoch;
+      const urls = new Set(
+        (await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]),
+      );
+      if (began === epoch) returnUrls = urls;
+      return urls;
     },
+    /** Every allowed origin of every client (CORS), rebuilt after a change. */
     async allowedOrigins(): Promise<Set<string>> {
-      if (!origins) origins = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
-      return origins;
+      if (origins) return origins;
+      const began = epoch;
+      const found = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
+      if (began === epoch) origins = found;
+      return found;
     },
     /**
      * Creates or updates a client from a validated definition; with `repos`, inside the caller's
