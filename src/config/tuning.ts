@@ -12,6 +12,8 @@ export const SPEED_UPS = [
   'query_templates',
   /** PostgreSQL: the compiled hot queries as named prepared statements (storage/engine/pg-named.ts). */
   'pg_named_statements',
+  /** PostgreSQL: statements outside a transaction pipelined on a few connections (storage/engine/pg-pipeline.ts). */
+  'pg_pipeline',
   /** JWK Set and discovery answered before Fastify (http/tuning/document-fast-path.ts). */
   'document_fast_path',
   /** Route schemas compiled on first use (http/tuning/lazy-validation.ts). */

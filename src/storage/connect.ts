@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import type { PoolCounts } from '../observability/ward-metrics.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-management.js';
 import * as m003 from './migrations/003-mfa.js';
@@ -46,12 +47,13 @@ import * as m035 from './migrations/035-last-second-factors.js';
 import * as m038 from './migrations/038-client-assertion-keys.js';
 import * as m046 from './migrations/046-client-request-objects.js';
 import * as m048 from './migrations/048-profile-names.js';
-import { survivingOutages } from './pg-faults.js';
+import { markingClient, survivingOutages } from './pg-faults.js';
 import { TUNED, type Tuning } from '../config/tuning.js';
 import { batchingWrites } from './engine/group-commit.js';
 import { holdingStatements } from './engine/held-statements.js';
 import { OwnSchemaPostgresDialect } from './engine/own-schema.js';
-import { namingStatements } from './engine/pg-named.js';
+import { namingOn, namingStatements } from './engine/pg-named.js';
+import { pipelinedPool, pipelineSplit } from './engine/pg-pipeline.js';
 import { useQueryTemplates } from './engine/query-templates.js';
 import { SQLITE_TUNING } from './engine/sqlite-pragmas.js';
 import type { Database } from './schema.js';
@@ -63,8 +65,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
-  /** PostgreSQL only: the pool, for LISTEN/NOTIFY. */
-  pool?: pg.Pool;
+  /** PostgreSQL only: the pool's connection counts (metrics). */
+  pool?: PoolCounts;
   /** SQLite only: the group commit the writes made so far wait for (`engine/group-commit.ts`). */
   settled?: () => Promise<void> | undefined;
   close(): Promise<void>;
@@ -112,20 +114,36 @@ const logging = (engine: Engine, opts: ConnectOptions) =>
 export function connect(opts: ConnectOptions): Db {
   const tuning = opts.tuning ?? TUNED;
   if (opts.postgresUrl) {
-    const pool = new (loadPg().Pool)({
+    const driver = loadPg();
+    const outage = opts.outage ?? stderrOutage();
+    const size = opts.poolSize ?? 10;
+    const split = tuning.pg_pipeline ? pipelineSplit(size) : { lanes: 0, pool: size };
+    const settings = {
       connectionString: opts.postgresUrl,
-      max: opts.poolSize ?? 10,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       keepAlive: true,
       // Names Ward's sessions in pg_stat_activity unless the URL or PGAPPNAME names them.
       fallback_application_name: 'ward',
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
-    });
+    };
+    const pool = new driver.Pool({ ...settings, max: split.pool });
     if (tuning.pg_named_statements) namingStatements(pool);
-    survivingOutages(pool, opts.outage ?? stderrOutage());
-    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }), ...logging('postgres', opts) });
+    survivingOutages(pool, outage);
+    let counts: PoolCounts = pool;
+    let forKysely: Pick<pg.Pool, 'connect' | 'end'> = pool;
+    if (split.lanes) {
+      const newClient = () => {
+        const client = new driver.Client({ ...settings, pipeline: true });
+        if (tuning.pg_named_statements) namingOn(client);
+        markingClient(client, outage);
+        return client;
+      };
+      ({ pool: forKysely, counts } = pipelinedPool(pool, split.lanes, newClient, outage));
+    }
+    const dialect = new OwnSchemaPostgresDialect({ pool: forKysely as pg.Pool });
+    const db = new Kysely<Database>({ dialect, ...logging('postgres', opts) });
     if (tuning.query_templates) useQueryTemplates(db);
-    return { db, engine: 'postgres', pool, close: () => db.destroy() };
+    return { db, engine: 'postgres', pool: counts, close: () => db.destroy() };
   }
   if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
   const file = new SqliteDatabase(opts.sqlitePath);

@@ -18,18 +18,23 @@ const rethrowMarked = (e: unknown): never => {
   throw markFromDatabase(e);
 };
 
+/** A client's errors logged, never thrown as an event; its queries' errors marked as the database's. */
+export function markingClient(client: pg.ClientBase, outage: OutageLog): void {
+  client.on('error', (e) => outage.failed('connection in use', markFromDatabase(e)));
+  const query = client.query.bind(client) as Query;
+  const marking: Query = (...args) => {
+    const out = query(...args);
+    // A callback-style call (pg-pool's own) returns nothing to mark; Kysely's calls return a promise.
+    return out instanceof Promise ? out.catch(rethrowMarked) : out;
+  };
+  (client as unknown as { query: Query }).query = marking;
+}
+
 export function survivingOutages(pool: pg.Pool, outage: OutageLog): void {
   pool.on('error', (e) => outage.failed('idle connection', markFromDatabase(e)));
   pool.on('connect', (client) => {
     outage.recovered('new connection');
-    client.on('error', (e) => outage.failed('connection in use', markFromDatabase(e)));
-    const query = client.query.bind(client) as Query;
-    const marking: Query = (...args) => {
-      const out = query(...args);
-      // A callback-style call (pg-pool's own) returns nothing to mark; Kysely's calls return a promise.
-      return out instanceof Promise ? out.catch(rethrowMarked) : out;
-    };
-    (client as unknown as { query: Query }).query = marking;
+    markingClient(client, outage);
   });
   const connect = pool.connect.bind(pool) as (cb?: unknown) => unknown;
   (pool as unknown as { connect: (cb?: unknown) => unknown }).connect = (cb?: unknown) => {

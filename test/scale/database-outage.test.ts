@@ -12,6 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { systemClock } from '../../src/lib/clock.js';
 import { createSecurityEvents } from '../../src/audit/events.js';
@@ -173,7 +174,7 @@ describe('a private PostgreSQL stopped and started again', needsServerBinaries, 
     const outage = outageLog(log);
     const schema = `audit_${randomBytes(4).toString('hex')}`;
     const d = connect({ sqlitePath: '', postgresUrl: server.url, pgSchema: schema, outage });
-    await d.pool!.query(`create schema ${schema}`);
+    await sql.raw(`create schema ${schema}`).execute(d.db);
     await migrate(d);
     const storage = createStorage(d);
     const events = createSecurityEvents({ storage, log, clock: systemClock, metrics: createWardMetrics(), outage });

@@ -33,21 +33,24 @@ const planChanged = (e: unknown): boolean => {
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 
+/** Makes `client` run the marked texts as named statements. */
+export function namingOn(client: pg.ClientBase): void {
+  const query = client.query.bind(client) as Query;
+  const named: Query = (text, values, callback) => {
+    const id = typeof text === 'string' && callback === undefined ? names.get(text) : undefined;
+    if (id === undefined) return query(text, values, callback);
+    const run = () => query({ name: `ward_${id}_${generation}`, text, values }) as Promise<unknown>;
+    const seen = generation;
+    return run().catch((e: unknown) => {
+      if (!planChanged(e)) throw e;
+      if (generation === seen) generation++;
+      return run();
+    });
+  };
+  (client as unknown as { query: Query }).query = named;
+}
+
 /** Makes every client of `pool` run the marked texts as named statements. */
 export function namingStatements(pool: pg.Pool): void {
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as Query;
-    const named: Query = (text, values, callback) => {
-      const id = typeof text === 'string' && callback === undefined ? names.get(text) : undefined;
-      if (id === undefined) return query(text, values, callback);
-      const run = () => query({ name: `ward_${id}_${generation}`, text, values }) as Promise<unknown>;
-      const seen = generation;
-      return run().catch((e: unknown) => {
-        if (!planChanged(e)) throw e;
-        if (generation === seen) generation++;
-        return run();
-      });
-    };
-    (client as unknown as { query: Query }).query = named;
-  });
+  pool.on('connect', namingOn);
 }
