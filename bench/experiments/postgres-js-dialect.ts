@@ -5,6 +5,8 @@
 // statements prepared and pipelined, src/ untouched. Everything else connect() returns (the `pg` pool
 // for LISTEN/NOTIFY and the pool metrics, outage handling) stays as it is; Ward's queries no longer
 // go through that pool, so it stays without connections.
+// Not adopted: postgres.js 3.4.9 can end the process when a connection closes under it
+// (docs/performance.md, "postgres.js fails the fault tests"); Ward pipelines with pg instead.
 import type { DatabaseIntrospector, Dialect, Kysely } from 'kysely';
 import { PostgresJSDialect, type PostgresJSDialectConfig } from 'kysely-postgres-js';
 import postgres from 'postgres';
