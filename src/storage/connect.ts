@@ -242,8 +242,8 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies every numbered migration not yet applied; returns the names applied now. */
 export async function migrate(d: Db): Promise<string[]> {
-  // Kysely's migrator holds an advisory transaction lock on PostgreSQL, so processes starting
-  // together apply each migration once. Its bookkeeping tables go in the schema Ward works in:
+  // Kysely's migrator holds a session-level advisory lock on PostgreSQL (on one connection, which
+  // engine/pg-pipeline.ts keeps off its lanes), so processes starting together apply each migration once. Its bookkeeping tables go in the schema Ward works in:
   // unqualified, it would take a same-named table of any other schema for its own.
   const schema =
     d.engine === 'postgres'
