@@ -39,6 +39,13 @@ export function createClientService(deps: {
   let returnUrls: Set<string> | null = null;
   /** Moves on each invalidation: a read begun before one is returned but not cached (it may be stale). */
   let epoch = 0;
+  /** Reads, and hands the value to `keep` only if no invalidation came while it was read. */
+  async function readThenKeep<T>(read: () => Promise<T>, keep: (value: T) => void): Promise<T> {
+    const began = epoch;
+    const value = await read();
+    if (began === epoch) keep(value);
+    return value;
+  }
 
   async function find(clientId: string): Promise<Client | undefined> {
     // A NUL is never in a client id (1-128 of A-Z a-z 0-9 . _ ~ -), and PostgreSQL text cannot even hold one.
@@ -47,11 +54,13 @@ export function createClientService(deps: {
     // A URL is never a registered client's id (the pattern refuses "/" and ":"): it names a document.
     if (isDocumentClientId(clientId)) return deps.documents?.find(clientId);
     if (cache.has(clientId)) return cache.get(clientId) ?? undefined;
-    const began = epoch;
-    const c = (await storage.clients.find(clientId)) ?? null;
-    if (began !== epoch) return c ?? undefined;
-    if (cache.size > 10_000) cache.clear();
-    cache.set(clientId, c);
+    const c = await readThenKeep(
+      async () => (await storage.clients.find(clientId)) ?? null,
+      (found) => {
+        if (cache.size > 10_000) cache.clear();
+        cache.set(clientId, found);
+      },
+    );
     return c ?? undefined;
   }
 
@@ -85,20 +94,23 @@ export function createClientService(deps: {
     /** Every URL a client registered (callbacks and origins): where logout may send the browser back. */
     async returnUrls(): Promise<Set<string>> {
       if (returnUrls) return returnUrls;
-      const began = epoch;
-      const urls = new Set(
-        (await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins]),
+      return readThenKeep(
+        async () =>
+          new Set((await storage.clients.list()).flatMap((c) => [...c.allowed_callback_urls, ...c.allowed_origins])),
+        (urls) => {
+          returnUrls = urls;
+        },
       );
-      if (began === epoch) returnUrls = urls;
-      return urls;
     },
     /** Every allowed origin of every client (CORS), rebuilt after a change. */
     async allowedOrigins(): Promise<Set<string>> {
       if (origins) return origins;
-      const began = epoch;
-      const found = new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins));
-      if (began === epoch) origins = found;
-      return found;
+      return readThenKeep(
+        async () => new Set((await storage.clients.list()).flatMap((c) => c.allowed_origins)),
+        (found) => {
+          origins = found;
+        },
+      );
     },
     /**
      * Creates or updates a client from a validated definition; with `repos`, inside the caller's

@@ -67,6 +67,11 @@ export interface Db {
   engine: Engine;
   /** PostgreSQL only: the pool's connection counts (metrics). */
   pool?: PoolCounts;
+  /**
+   * PostgreSQL with `pg_pipeline` only: a Kysely on the pool's connections alone, for work that ties
+   * state to its session outside a transaction (the migrator's advisory lock).
+   */
+  sessions?: Kysely<Database>;
   /** SQLite only: the group commit the writes made so far wait for (`engine/group-commit.ts`). */
   settled?: () => Promise<void> | undefined;
   close(): Promise<void>;
@@ -131,7 +136,10 @@ export function connect(opts: ConnectOptions): Db {
     survivingOutages(pool, outage);
     let counts: PoolCounts = pool;
     let forKysely: Pick<pg.Pool, 'connect' | 'end'> = pool;
+    let sessions: Kysely<Database> | undefined;
     if (split.lanes) {
+      // Never destroyed itself: the pool it shares ends with `db`.
+      sessions = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
       const newClient = () => {
         const client = new driver.Client({ ...settings, pipeline: true });
         if (tuning.pg_named_statements) namingOn(client);
@@ -143,7 +151,7 @@ export function connect(opts: ConnectOptions): Db {
     const dialect = new OwnSchemaPostgresDialect({ pool: forKysely as pg.Pool });
     const db = new Kysely<Database>({ dialect, ...logging('postgres', opts) });
     if (tuning.query_templates) useQueryTemplates(db);
-    return { db, engine: 'postgres', pool: counts, close: () => db.destroy() };
+    return { db, engine: 'postgres', pool: counts, ...(sessions ? { sessions } : {}), close: () => db.destroy() };
   }
   if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
   const file = new SqliteDatabase(opts.sqlitePath);
@@ -242,18 +250,20 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies every numbered migration not yet applied; returns the names applied now. */
 export async function migrate(d: Db): Promise<string[]> {
-  // Kysely's migrator holds a session-level advisory lock on PostgreSQL (on one connection, which
-  // engine/pg-pipeline.ts keeps off its lanes), so processes starting together apply each migration once. Its bookkeeping tables go in the schema Ward works in:
+  // Kysely's migrator holds a session-level advisory lock on PostgreSQL, so processes starting
+  // together apply each migration once: it runs where a session stays one connection
+  // (`sessions`, off the pipelined lanes). Its bookkeeping tables go in the schema Ward works in:
   // unqualified, it would take a same-named table of any other schema for its own.
+  const db = d.sessions ?? d.db;
   const schema =
     d.engine === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(d.db)).rows[0]?.schema
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   // Unordered: branches merged into one release add migrations side by side, so a database at the
   // previous release may hold 023 but not 022. Each migration only adds (docs/operations.md#upgrades),
   // so the missing ones apply after the newer ones, in name order.
   const migrator = new Migrator({
-    db: d.db,
+    db,
     provider: new StaticProvider(),
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -1,8 +1,8 @@
 // PostgreSQL with the `pg_pipeline` speed-up (src/storage/engine/pg-pipeline.ts): statements outside
 // a transaction pipelined on a lane of their own connections, a transaction on a pool connection
 // from its begin to its end; a failing statement leaves those pipelined with it alone; a lane whose
-// session is terminated fails what was on it as the database's (503) and is replaced; a session-level
-// lock (Kysely's migrator) never lands on a lane, where its unlock could not find it. The storage
+// session is terminated fails what was on it as the database's (503) and is replaced; the migrator's
+// session-level lock never lands on a lane, where its unlock could not find it. The storage
 // contract runs on this path (tuned) and on the plain one (WARD_TUNING=off, scripts/run-tests.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

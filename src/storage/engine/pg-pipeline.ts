@@ -5,8 +5,8 @@
  * A statement outside a transaction goes on one of a few pipelined connections (pg's `pipeline`
  * mode): it is written behind the statements already on their way there, without waiting for their
  * answers, each with its own Sync, so one failing leaves the others alone. A transaction checks a
- * connection out of the pool at its `begin` (a session-level lock at the lock), and holds it until
- * Kysely releases it.
+ * connection out of the pool at its `begin` and holds it until Kysely releases it. Other work that
+ * ties state to its session (the migrator's advisory lock) goes to the pool directly (connect.ts).
  *
  * The connections are split: `lanes` pipelined ones (half of the pool size, rounded up) and the
  * rest in the pool, at least one. A lane that breaks (terminated, the server gone) fails what was
@@ -17,12 +17,8 @@ import type pg from 'pg';
 import type { PoolCounts } from '../../observability/ward-metrics.js';
 import { markFromDatabase, type OutageLog } from '../unavailable.js';
 
-/**
- * Statements that tie state to their session: a transaction's begin, and a session-level advisory
- * lock (Kysely's migrator takes one on `db.connection()`, then runs its transaction and the unlock
- * there). From one of these on, the connection Kysely holds is a pool connection of its own.
- */
-const SESSION = /^\s*(begin|start transaction)\b|\bpg_advisory_lock\s*\(/i;
+/** A transaction's first statement: from it on, the connection Kysely holds is a pool connection. */
+const BEGIN = /^\s*(begin|start transaction)\b/i;
 
 /** How `poolSize` connections are split: pipelined lanes, and the pool's for transactions. */
 export function pipelineSplit(poolSize: number): { lanes: number; pool: number } {
@@ -102,7 +98,7 @@ export function pipelinedPool(
     let held: pg.PoolClient | undefined;
     return {
       async query(text: string, values: readonly unknown[]) {
-        if (!held && SESSION.test(text)) held = await pool.connect();
+        if (!held && BEGIN.test(text)) held = await pool.connect();
         return held ? held.query(text, values as unknown[]) : onLane(text, values);
       },
       release() {
