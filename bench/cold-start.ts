@@ -1,11 +1,11 @@
 // `node --import tsx bench/cold-start.ts [--tuning on,no:lazy_validation] [--builds bundle,files]
-// [--starts 5] [--first]`: Ward's restart time (process start to the first answered request,
-// bench/proc.ts) per variant, the variants' starts interleaved (A B A B ...) on one migrated SQLite
-// store each; with `--first`, the first start instead (a new empty store each time: migrations, keys,
+// [--starts 5] [--first] [--engine sqlite|postgres]`: Ward's restart time (process start to the first
+// answered request, bench/proc.ts) per variant, the variants' starts interleaved (A B A B ...) on one
+// migrated store each (an SQLite file, or a PostgreSQL schema of the local test database); with `--first`, the first start instead (a new empty store each time: migrations, keys,
 // the administrator). A variant is a WARD_TUNING setting and a build (scripts/build.mjs: `bundle`, the
 // one `npm run build` makes, or `files`, one file per module); with both lists given, every pair.
 // Prints the median per variant and its ratio to the first. For the start-up's work.
-import { buildWard, sqliteDb, startWard, tuningEnv } from './ward.js';
+import { buildWard, postgresDb, sqliteDb, startWard, tuningEnv } from './ward.js';
 import { stopAll } from './proc.js';
 
 const argv = process.argv.slice(2);
@@ -14,6 +14,14 @@ const tunings = (argv.includes('--tuning') ? opt('tuning')! : 'on,no:lazy_valida
 const builds = (argv.includes('--builds') ? opt('builds')! : 'bundle').split(',') as Array<'bundle' | 'files'>;
 const starts = Number(argv.includes('--starts') ? opt('starts') : 5);
 const first = argv.includes('--first');
+const engine = argv.includes('--engine') ? opt('engine') : 'sqlite';
+if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine: sqlite or postgres, got ${engine}`);
+const store = async () => {
+  if (engine === 'sqlite') return sqliteDb();
+  const db = await postgresDb();
+  if (!db) throw new Error('--engine postgres: no PostgreSQL at WARD_BENCH_DATABASE_URL or the local test database');
+  return db;
+};
 for (const v of tunings) tuningEnv(v);
 for (const b of builds) if (b !== 'bundle' && b !== 'files') throw new Error(`--builds: bundle or files, got ${b}`);
 
@@ -22,7 +30,7 @@ const clis = new Map<string, string>();
 for (const b of builds) clis.set(b, await buildWard(undefined, b));
 const variants = builds.flatMap((b) => tunings.map((t) => ({ build: b, tuning: t, cli: clis.get(b)! })));
 const name = (v: (typeof variants)[number]) => (builds.length > 1 ? `${v.build} ${v.tuning}` : v.tuning);
-const dbs = await Promise.all(variants.map(() => sqliteDb()));
+const dbs = await Promise.all(variants.map(() => store()));
 const times: number[][] = variants.map(() => []);
 try {
   if (!first)
@@ -30,7 +38,7 @@ try {
       await (await startWard(v.cli, dbs[i]!, 'smtp://127.0.0.1:9', '', 1, [], v.tuning)).stop();
   for (let s = 0; s < starts; s++)
     for (const [i, v] of variants.entries()) {
-      const db = first ? await sqliteDb() : dbs[i]!;
+      const db = first ? await store() : dbs[i]!;
       const ward = await startWard(v.cli, db, 'smtp://127.0.0.1:9', '', 1, [], v.tuning);
       times[i]!.push(ward.coldStartMs);
       await ward.stop();

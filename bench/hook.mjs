@@ -31,54 +31,60 @@ const count = (text, n = 1, ns = 0) => {
   } else counting.set(text, [n, ns]);
 };
 const req = createRequire(`${process.cwd()}/`);
+// The drivers are loaded (and counted) only in a server that uses them: Ward (WARD_DATA_DIR), on
+// PostgreSQL only when it has a WARD_DATABASE_URL. Loading pg into Ward on SQLite, which never loads
+// it, or either into the peer, would add its load time to that server's cold start.
+const isWard = process.env.WARD_DATA_DIR !== undefined;
+const onPostgres = process.env.WARD_DATABASE_URL !== undefined;
 const experiments = new Set((process.env.BENCH_EXPERIMENT ?? '').split(',').filter(Boolean));
-try {
-  const Database = req('better-sqlite3');
-  const prepare = Database.prototype.prepare;
-  const caches = new WeakMap();
-  // Statements are counted when they run (Ward reuses prepared statements, so prepare calls say
-  // nothing): run/all/get/iterate of better-sqlite3's Statement, patched on the first prepare.
-  let patched = false;
-  const countRuns = (stmt) => {
-    if (patched || !stmt) return stmt;
-    patched = true;
-    const proto = Object.getPrototypeOf(stmt);
-    for (const m of ['run', 'all', 'get', 'iterate']) {
-      const f = proto[m];
-      proto[m] = function (...a) {
-        if (!counting) return f.apply(this, a);
-        const t0 = process.hrtime.bigint();
-        try {
-          return f.apply(this, a);
-        } finally {
-          count(this.source, 1, Number(process.hrtime.bigint() - t0));
-        }
-      };
-    }
-    return stmt;
-  };
-  // exec (begin/commit of Ward's group commit, `storage/sqlite-batch.ts`) is counted as `exec: <text>`.
-  const exec = Database.prototype.exec;
-  Database.prototype.exec = function (text) {
-    if (!counting) return exec.call(this, text);
-    const t0 = process.hrtime.bigint();
-    try {
-      return exec.call(this, text);
-    } finally {
-      count(`exec: ${text}`, 1, Number(process.hrtime.bigint() - t0));
-    }
-  };
-  Database.prototype.prepare = function (text, ...rest) {
-    if (!experiments.has('stmt-cache') || rest.length) return countRuns(prepare.call(this, text, ...rest));
-    let cache = caches.get(this);
-    if (!cache) caches.set(this, (cache = new Map()));
-    let stmt = cache.get(text);
-    if (!stmt) cache.set(text, (stmt = prepare.call(this, text)));
-    return stmt;
-  };
-} catch {
-  /* not installed here */
-}
+if (isWard)
+  try {
+    const Database = req('better-sqlite3');
+    const prepare = Database.prototype.prepare;
+    const caches = new WeakMap();
+    // Statements are counted when they run (Ward reuses prepared statements, so prepare calls say
+    // nothing): run/all/get/iterate of better-sqlite3's Statement, patched on the first prepare.
+    let patched = false;
+    const countRuns = (stmt) => {
+      if (patched || !stmt) return stmt;
+      patched = true;
+      const proto = Object.getPrototypeOf(stmt);
+      for (const m of ['run', 'all', 'get', 'iterate']) {
+        const f = proto[m];
+        proto[m] = function (...a) {
+          if (!counting) return f.apply(this, a);
+          const t0 = process.hrtime.bigint();
+          try {
+            return f.apply(this, a);
+          } finally {
+            count(this.source, 1, Number(process.hrtime.bigint() - t0));
+          }
+        };
+      }
+      return stmt;
+    };
+    // exec (begin/commit of Ward's group commit, `storage/sqlite-batch.ts`) is counted as `exec: <text>`.
+    const exec = Database.prototype.exec;
+    Database.prototype.exec = function (text) {
+      if (!counting) return exec.call(this, text);
+      const t0 = process.hrtime.bigint();
+      try {
+        return exec.call(this, text);
+      } finally {
+        count(`exec: ${text}`, 1, Number(process.hrtime.bigint() - t0));
+      }
+    };
+    Database.prototype.prepare = function (text, ...rest) {
+      if (!experiments.has('stmt-cache') || rest.length) return countRuns(prepare.call(this, text, ...rest));
+      let cache = caches.get(this);
+      if (!cache) caches.set(this, (cache = new Map()));
+      let stmt = cache.get(text);
+      if (!stmt) cache.set(text, (stmt = prepare.call(this, text)));
+      return stmt;
+    };
+  } catch {
+    /* not installed here */
+  }
 if (experiments.has('smtp-pool')) {
   try {
     const nodemailer = req('nodemailer');
@@ -89,16 +95,17 @@ if (experiments.has('smtp-pool')) {
     /* not installed here */
   }
 }
-try {
-  const pg = req('pg');
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (q, ...rest) {
-    count(typeof q === 'string' ? q : q?.text);
-    return query.call(this, q, ...rest);
-  };
-} catch {
-  /* not installed here */
-}
+if (onPostgres)
+  try {
+    const pg = req('pg');
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (q, ...rest) {
+      count(typeof q === 'string' ? q : q?.text);
+      return query.call(this, q, ...rest);
+    };
+  } catch {
+    /* not installed here */
+  }
 
 const inWorker = !cluster.isPrimary;
 const liveWorkers = () => (inWorker ? [] : Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected()));
