@@ -27,10 +27,21 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
     registry.log.warn(
       'WARD_TLS=off and no WARD_TRUSTED_PROXIES: X-Forwarded-For is ignored, every request counts as from the connecting address (the proxy) in rate limits',
     );
-  const report = opts.bootstrap === false ? { demoClients: [] } : await firstStart(registry);
+  // The bootstrap (on a first start it waits for the administrator's password check, on another
+  // thread) and the HTTP app's build need nothing of each other: they run side by side.
+  const bootstrap: Promise<FirstStartReport> =
+    opts.bootstrap === false ? Promise.resolve({ demoClients: [] }) : firstStart(registry);
+  bootstrap.catch(() => undefined);
   const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
   const lifecycle = new Draining();
   const app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
+  let report: FirstStartReport;
+  try {
+    report = await bootstrap;
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   const stopAnswering = answerClusterCollection(localRegistries(registry.metrics.registry));
   return {

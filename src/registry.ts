@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService, type SessionService } from './accounts/sessions.js';
 import { isTrustedDevice } from './accounts/trusted-devices.js';
-import { setPasswordStrengthIdle } from './accounts/password-policy.js';
+import { setPasswordStrengthIdle, warmPasswordPolicy } from './accounts/password-policy.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
@@ -181,6 +181,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000,
   );
+  // A first start signs the administrator up with WARD_ADMIN_PASSWORD under the password policy
+  // (bootstrap/first-start.ts): the policy's estimator loads on its thread while the keys are made.
+  if (config.admin.password !== null && (await storage.users.countByRole('administrator')) === 0)
+    warmPasswordPolicy(account());
   await keys.ensureGlobalKeys();
   // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
   const outbound = createOutbound({

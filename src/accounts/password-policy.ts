@@ -54,6 +54,14 @@ export function setPasswordStrengthIdle(ms: number): void {
 /** Whether the estimator's thread is up, and how many have started and exited. */
 export const passwordStrengthThreads = () => estimator.threads();
 
+/**
+ * Gets the estimator ready for a check that will come (its thread is started, its dictionaries
+ * loaded) when this policy asks for one; a failure here is the check's to report.
+ */
+export function warmPasswordPolicy(policy: PasswordPolicy): void {
+  if (policy.password_min_strength > 0 || policy.password_refuse_common) estimator.warm().catch(() => undefined);
+}
+
 /** The pieces of the owner's identity a password must not contain, lower-cased. */
 function userInfo(owner: PasswordOwner): string[] {
   const email = owner.email?.toLowerCase() ?? '';

@@ -38,10 +38,11 @@ function zxcvbn() {
 }
 parentPort.on('message', ({ id, kind, password, userInputs }) => {
   try {
-    if (kind === 'common') {
+    if (kind === 'common' || kind === 'warm')
       commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
-      parentPort.postMessage({ id, value: commonPasswords.has(password.toLowerCase()) });
-    } else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
+    if (kind === 'common') parentPort.postMessage({ id, value: commonPasswords.has(password.toLowerCase()) });
+    else if (kind === 'warm') parentPort.postMessage({ id, value: Boolean(zxcvbn()) });
+    else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
   } catch (e) {
     parentPort.postMessage({ id, error: String((e && e.message) || e) });
   }
@@ -121,7 +122,7 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     return w;
   }
 
-  function ask(kind: 'score' | 'common', password: string, userInputs: string[] = []): Promise<unknown> {
+  function ask(kind: 'score' | 'common' | 'warm', password: string, userInputs: string[] = []): Promise<unknown> {
     stopIdleTimer();
     const w = thread();
     const id = nextId++;
@@ -139,6 +140,13 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
       (await ask('score', password, userInputs)) as StrengthScore,
     /** Whether the password is one of zxcvbn's most common passwords (any case). */
     isCommon: async (password: string): Promise<boolean> => (await ask('common', password)) as boolean,
+    /**
+     * Starts the thread and builds the estimator and the common list ahead of a check known to come
+     * (the first start's administrator): they load beside other work instead of in the check's way.
+     */
+    warm: async (): Promise<void> => {
+      await ask('warm', '');
+    },
     /** Changes the idle period (from the next time the thread falls idle). */
     setIdle(ms: number): void {
       idleMs = ms;

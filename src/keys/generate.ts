@@ -22,6 +22,9 @@ export async function generateSigningKey(
 ): Promise<SigningKeyRow> {
   const family = FAMILIES[alg];
   const params = alg === 'RS256' ? { ...family.webcrypto, modulusLength } : family.webcrypto;
+  // The X.509 library loads (on this thread) while the pair is generated (on the thread pool).
+  const loading = loadX509();
+  loading.catch(() => undefined);
   const pair = (await webcrypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
   const exported = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
@@ -29,7 +32,7 @@ export async function generateSigningKey(
   }) as Record<string, string>;
   const publicJwk = Object.fromEntries(family.members.map((m) => [m, exported[m]!]));
   const kid = await calculateJwkThumbprint(publicJwk as JWK);
-  const x509 = await loadX509();
+  const x509 = await loading;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(kid, 'base64url')
       .subarray(0, 16)
