@@ -150,7 +150,14 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     ],
   });
   if (db.pool) metrics.watchPool(db.pool);
-  const applied = await migrate(db);
+  const applied = await migrate(db, {
+    // An empty store: a first start, which signs the administrator up with WARD_ADMIN_PASSWORD under
+    // the password policy (bootstrap/first-start.ts). The policy's estimator loads on its thread
+    // while the migrations and the signing keys are made.
+    onEmpty: () => {
+      if (config.admin.password !== null) warmPasswordPolicy(config.account);
+    },
+  });
   const storage: Storage = createStorage(db);
 
   // Account settings live in the store (the management API changes them); the keys the config file
@@ -181,10 +188,6 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     clock,
     () => Math.max(account().id_token_ttl, account().access_token_ttl) * 1000,
   );
-  // A first start signs the administrator up with WARD_ADMIN_PASSWORD under the password policy
-  // (bootstrap/first-start.ts): the policy's estimator loads on its thread while the keys are made.
-  if (config.admin.password !== null && (await storage.users.countByRole('administrator')) === 0)
-    warmPasswordPolicy(account());
   await keys.ensureGlobalKeys();
   // The one client of every URL fetched on an operator's or a third party's word (lib/outbound/).
   const outbound = createOutbound({

@@ -248,8 +248,11 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Applies every numbered migration not yet applied; returns the names applied now. */
-export async function migrate(d: Db): Promise<string[]> {
+/**
+ * Applies every numbered migration not yet applied; returns the names applied now. `onEmpty` is
+ * called before they run on an empty database (a first start), for work that may begin meanwhile.
+ */
+export async function migrate(d: Db, opts: { onEmpty?: () => void } = {}): Promise<string[]> {
   // Kysely's migrator holds a session-level advisory lock on PostgreSQL, so processes starting
   // together apply each migration once: it runs where a session stays one connection
   // (`sessions`, off the pipelined lanes). Its bookkeeping tables go in the schema Ward works in:
@@ -278,6 +281,7 @@ export async function migrate(d: Db): Promise<string[]> {
   // migrations. They run in one call, without a lock and bookkeeping round per migration, and on
   // PostgreSQL in one transaction (Kysely runs SQLite's DDL without one, as it did per migration).
   if (pending.length === known.length && pending.length > 0) {
+    opts.onEmpty?.();
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,7 +1,7 @@
-// A first start's slow parts overlap (docs/performance.md, "Start-up"; issue 40, item 6): when the
-// administrator is about to be signed up with WARD_ADMIN_PASSWORD, the registry starts the password
-// estimator's thread before it makes the signing keys, so the check finds it ready; a start that
-// signs no one up (an administrator exists, or the password is generated) starts no thread. Its own
+// A first start's slow parts overlap (docs/performance.md, "Start-up"; issue 40, item 6): on an empty
+// store, where the administrator will be signed up with WARD_ADMIN_PASSWORD, the registry starts the
+// password estimator's thread before the migrations and the signing keys, so the check finds it
+// ready; a start that signs no one up (a store in use, or a generated password) starts no thread. Its own
 // file: the estimator is one per process, and the counts below start from a process that has none.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -25,7 +25,7 @@ const configFor = (dataDir: string, env: Record<string, string> = {}) =>
 const quiet = { logger: pino({ level: 'silent' }) };
 
 describe("a first start's password estimator", () => {
-  it('starts only when an administrator will be signed up with WARD_ADMIN_PASSWORD, before the keys', async () => {
+  it('starts only when an administrator will be signed up with WARD_ADMIN_PASSWORD, before the migrations', async () => {
     assert.deepEqual(passwordStrengthThreads(), { running: false, started: 0, exited: 0 });
 
     // A generated password skips the policy: no thread, at the first start or after it.
