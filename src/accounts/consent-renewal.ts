@@ -11,6 +11,10 @@ import type { User } from '../storage/sql/users.js';
 import type { ConsentChanges } from './consent-changes.js';
 import { currentVersion, textIn, type ConsentInput } from './user-consents.js';
 
+/** Whether a definition may ask anyone again: it is active and one of its versions says so. */
+const mayAskAgain = (d: ConsentDefinitionSetting): boolean =>
+  d.status === 'active' && d.versions.some((v) => v.require_reconsent);
+
 /**
  * The active definitions this user must answer again: one of their versions newer than the user's
  * asks it (`require_reconsent`). A consent the user never gave counts only for a required definition.
@@ -69,7 +73,10 @@ export function createConsentRenewal(deps: {
   return {
     /** The definitions the user must answer again (none: the user is not asked). */
     async owed(userId: string): Promise<ConsentDefinitionSetting[]> {
-      return consentsToRenew(deps.account().consents, await storage.userConsents.ofUser(userId));
+      const definitions = deps.account().consents;
+      // No definition asks anyone again (the usual case, at every sign-in): the user's consents are not read.
+      if (!definitions.some(mayAskAgain)) return [];
+      return consentsToRenew(definitions, await storage.userConsents.ofUser(userId));
     },
 
     /**
