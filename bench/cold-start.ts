@@ -1,10 +1,12 @@
 // `node --import tsx bench/cold-start.ts [--tuning on,no:lazy_validation] [--builds bundle,files]
-// [--starts 5] [--first] [--engine sqlite|postgres]`: Ward's restart time (process start to the first
-// answered request, bench/proc.ts) per variant, the variants' starts interleaved (A B A B ...) on one
-// migrated store each (an SQLite file, or a PostgreSQL schema of the local test database); with `--first`, the first start instead (a new empty store each time: migrations, keys,
-// the administrator). A variant is a WARD_TUNING setting and a build (scripts/build.mjs: `bundle`, the
-// one `npm run build` makes, or `files`, one file per module); with both lists given, every pair.
-// Prints the median per variant and its ratio to the first. For the start-up's work.
+// [--starts 5] [--first] [--engine sqlite|postgres] [--refs A,B]`: Ward's restart time (process
+// start to the first answered request, bench/proc.ts) per variant, the variants' starts interleaved
+// (A B A B ...) on one migrated store each (an SQLite file, or a PostgreSQL schema of the local test
+// database); with `--first`, the first start instead (a new empty store each time: migrations, keys,
+// the administrator). A variant is a commit's src/ (`--refs`; default the working tree), a
+// WARD_TUNING setting and a build (scripts/build.mjs: `bundle`, the one `npm run build` makes, or
+// `files`, one file per module); with several lists given, every combination. Prints the median per
+// variant and its ratio to the first. For the start-up's work.
 import { buildWard, postgresDb, sqliteDb, startWard, tuningEnv } from './ward.js';
 import { stopAll } from './proc.js';
 
@@ -26,10 +28,15 @@ for (const v of tunings) tuningEnv(v);
 for (const b of builds) if (b !== 'bundle' && b !== 'files') throw new Error(`--builds: bundle or files, got ${b}`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const clis = new Map<string, string>();
-for (const b of builds) clis.set(b, await buildWard(undefined, b));
-const variants = builds.flatMap((b) => tunings.map((t) => ({ build: b, tuning: t, cli: clis.get(b)! })));
-const name = (v: (typeof variants)[number]) => (builds.length > 1 ? `${v.build} ${v.tuning}` : v.tuning);
+const refs: Array<string | undefined> = argv.includes('--refs') ? opt('refs')!.split(',') : [undefined];
+const variants: Array<{ ref: string | undefined; build: 'bundle' | 'files'; tuning: string; cli: string }> = [];
+for (const ref of refs)
+  for (const build of builds) {
+    const cli = await buildWard(ref, build);
+    for (const tuning of tunings) variants.push({ ref, build, tuning, cli });
+  }
+const name = (v: (typeof variants)[number]) =>
+  [refs.length > 1 ? v.ref : '', builds.length > 1 ? v.build : '', v.tuning].filter(Boolean).join(' ');
 const dbs = await Promise.all(variants.map(() => store()));
 const times: number[][] = variants.map(() => []);
 try {
