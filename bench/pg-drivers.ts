@@ -56,7 +56,7 @@ const postgresJsIn = (schema: string, app: string) => postgresJs(BASE, { search_
 const kyselyOver = (postgresJsSql: PostgresJSDialectConfig['postgres']): Db => {
   const db = new Kysely<Database>({ dialect: ownSchemaPostgresJs(postgresJsSql, OwnSchemaPostgresDialect) });
   useQueryTemplates(db);
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', sessions: db, close: () => db.destroy() };
 };
 
 /** `pg` through connect(), with a pool of `poolSize` (connect()'s default, 10, unless given). */

@@ -22,7 +22,7 @@ export interface Running {
  * A cluster worker skips the bootstrap: its primary did it once, before forking.
  */
 export async function startServer(config: WardConfig, opts: { bootstrap?: boolean } = {}): Promise<Running> {
-  const registry = await buildRegistry(config);
+  const registry = await buildRegistry(config, { bootstrap: opts.bootstrap !== false });
   if (!config.tls && !config.trustedProxies.length)
     registry.log.warn(
       'WARD_TLS=off and no WARD_TRUSTED_PROXIES: X-Forwarded-For is ignored, every request counts as from the connecting address (the proxy) in rate limits',
@@ -31,15 +31,20 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
   // thread) and the HTTP app's build need nothing of each other: they run side by side.
   const bootstrap: Promise<FirstStartReport> =
     opts.bootstrap === false ? Promise.resolve({ demoClients: [] }) : firstStart(registry);
+  // Handled below; marked so that failing while the rest is still being built is not an unhandled rejection.
   bootstrap.catch(() => undefined);
-  const tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
   const lifecycle = new Draining();
-  const app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
+  let app: FastifyInstance | undefined;
+  let tls: Awaited<ReturnType<typeof loadTls>> | null = null;
   let report: FirstStartReport;
   try {
+    tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
+    app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
     report = await bootstrap;
   } catch (e) {
-    await app.close();
+    // Whichever part failed, its error is thrown once the bootstrap has stopped writing, and the app closed.
+    await Promise.allSettled([bootstrap]);
+    await app?.close().catch(() => undefined);
     throw e;
   }
   const address = await app.listen({ port: config.port, host: config.host });
@@ -103,7 +108,7 @@ export function banner(config: WardConfig, running: Running): string {
 
 /** Before forking workers: the bootstrap (admin, demo clients, keys, dev certificate) done once. */
 export async function prepareCluster(config: WardConfig): Promise<FirstStartReport> {
-  const registry = await buildRegistry(config);
+  const registry = await buildRegistry(config, { bootstrap: true });
   try {
     const report = await firstStart(registry);
     if (config.tls) await loadTls(config.dataDir, config.tlsCert, config.tlsKey);

@@ -96,6 +96,11 @@ export interface RegistryOptions {
   logger?: Logger;
   /** PostgreSQL schema (tests run each server in its own). */
   pgSchema?: string;
+  /**
+   * The first-start bootstrap (bootstrap/first-start.ts) follows, as for a server: on an empty store
+   * its password check is got ready meanwhile. The CLI's other commands leave it out.
+   */
+  bootstrap?: boolean;
 }
 
 /** The redaction list of every log line: secrets never reach the logs (LG-01). */
@@ -155,7 +160,7 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
     // the password policy (bootstrap/first-start.ts). The policy's estimator loads on its thread
     // while the migrations and the signing keys are made.
     onEmpty: () => {
-      if (config.admin.password !== null) warmPasswordPolicy(config.account);
+      if (opts.bootstrap && config.admin.password !== null) warmPasswordPolicy(config.account);
     },
   });
   const storage: Storage = createStorage(db);

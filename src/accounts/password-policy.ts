@@ -40,7 +40,7 @@ const L33T_MAX_SUBSTITUTIONS = 8;
 /** A name or email part shorter than this is not looked for in the password ("Al" is in too many words). */
 const MIN_USER_INFO_LENGTH = 3;
 
-/** zxcvbn, on a thread of its own (password-strength.ts), started at the first check. */
+/** zxcvbn, on a thread of its own (password-strength.ts), started at the first check or `warmPasswordPolicy`. */
 const estimator = createStrengthEstimator({
   maxLength: SCORED_LENGTH,
   l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
@@ -59,7 +59,8 @@ export const passwordStrengthThreads = () => estimator.threads();
  * loaded) when this policy asks for one; a failure here is the check's to report.
  */
 export function warmPasswordPolicy(policy: PasswordPolicy): void {
-  if (policy.password_min_strength > 0 || policy.password_refuse_common) estimator.warm().catch(() => undefined);
+  const check = policy.password_min_strength > 0 ? 'score' : policy.password_refuse_common ? 'common' : null;
+  if (check) estimator.warm(check).catch(() => undefined);
 }
 
 /** The pieces of the owner's identity a password must not contain, lower-cased. */

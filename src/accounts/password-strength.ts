@@ -2,9 +2,9 @@
 // common, English and French dictionaries and their ranked maps): on the server's main thread every
 // full collection walked it (a JWK Set request cost 25% more CPU once the first password had been
 // checked, docs/performance.md), and each check held the event loop for tens of milliseconds. The
-// thread starts at the first check, does not keep the process alive, and is stopped once no check
-// has come for a while (about 70 MB of RSS given back, docs/performance.md); the next check starts
-// another.
+// thread starts at the first check (or just before, when one is known to come: `warm`), does not keep
+// the process alive, and is stopped once no check has come for a while (about 70 MB of RSS given
+// back, docs/performance.md); the next check starts another.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -38,10 +38,11 @@ function zxcvbn() {
 }
 parentPort.on('message', ({ id, kind, password, userInputs }) => {
   try {
-    if (kind === 'common' || kind === 'warm')
+    if (kind === 'common' || kind === 'warm-common')
       commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
     if (kind === 'common') parentPort.postMessage({ id, value: commonPasswords.has(password.toLowerCase()) });
-    else if (kind === 'warm') parentPort.postMessage({ id, value: Boolean(zxcvbn()) });
+    else if (kind === 'warm-common') parentPort.postMessage({ id, value: true });
+    else if (kind === 'warm-score') parentPort.postMessage({ id, value: Boolean(zxcvbn()) });
     else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
   } catch (e) {
     parentPort.postMessage({ id, error: String((e && e.message) || e) });
@@ -122,7 +123,11 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     return w;
   }
 
-  function ask(kind: 'score' | 'common' | 'warm', password: string, userInputs: string[] = []): Promise<unknown> {
+  function ask(
+    kind: 'score' | 'common' | `warm-${'score' | 'common'}`,
+    password: string,
+    userInputs: string[] = [],
+  ): Promise<unknown> {
     stopIdleTimer();
     const w = thread();
     const id = nextId++;
@@ -141,11 +146,11 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     /** Whether the password is one of zxcvbn's most common passwords (any case). */
     isCommon: async (password: string): Promise<boolean> => (await ask('common', password)) as boolean,
     /**
-     * Starts the thread and builds the estimator and the common list ahead of a check known to come
-     * (the first start's administrator): they load beside other work instead of in the check's way.
+     * Starts the thread and builds what a check known to come will use (the estimator for `score`,
+     * the list for `common`) ahead of it: it loads beside other work instead of in the check's way.
      */
-    warm: async (): Promise<void> => {
-      await ask('warm', '');
+    warm: async (check: 'score' | 'common'): Promise<void> => {
+      await ask(`warm-${check}`, '');
     },
     /** Changes the idle period (from the next time the thread falls idle). */
     setIdle(ms: number): void {

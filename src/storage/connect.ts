@@ -68,10 +68,10 @@ export interface Db {
   /** PostgreSQL only: the pool's connection counts (metrics). */
   pool?: PoolCounts;
   /**
-   * PostgreSQL with `pg_pipeline` only: a Kysely on the pool's connections alone, for work that ties
-   * state to its session outside a transaction (the migrator's advisory lock).
+   * Where work that ties state to its session outside a transaction runs (the migrator's advisory
+   * lock): `db` itself, but with `pg_pipeline` a Kysely on the pool's connections alone.
    */
-  sessions?: Kysely<Database>;
+  sessions: Kysely<Database>;
   /** SQLite only: the group commit the writes made so far wait for (`engine/group-commit.ts`). */
   settled?: () => Promise<void> | undefined;
   close(): Promise<void>;
@@ -139,7 +139,10 @@ export function connect(opts: ConnectOptions): Db {
     let sessions: Kysely<Database> | undefined;
     if (split.lanes) {
       // Never destroyed itself: the pool it shares ends with `db`.
-      sessions = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+      sessions = new Kysely<Database>({
+        dialect: new OwnSchemaPostgresDialect({ pool }),
+        ...logging('postgres', opts),
+      });
       const newClient = () => {
         const client = new driver.Client({ ...settings, pipeline: true });
         if (tuning.pg_named_statements) namingOn(client);
@@ -151,7 +154,7 @@ export function connect(opts: ConnectOptions): Db {
     const dialect = new OwnSchemaPostgresDialect({ pool: forKysely as pg.Pool });
     const db = new Kysely<Database>({ dialect, ...logging('postgres', opts) });
     if (tuning.query_templates) useQueryTemplates(db);
-    return { db, engine: 'postgres', pool: counts, ...(sessions ? { sessions } : {}), close: () => db.destroy() };
+    return { db, engine: 'postgres', pool: counts, sessions: sessions ?? db, close: () => db.destroy() };
   }
   if (opts.sqlitePath !== ':memory:') mkdirSync(dirname(opts.sqlitePath), { recursive: true });
   const file = new SqliteDatabase(opts.sqlitePath);
@@ -170,6 +173,7 @@ export function connect(opts: ConnectOptions): Db {
   return {
     db,
     engine: 'sqlite',
+    sessions: db,
     settled: batch?.settled,
     close: async () => {
       batch?.flush();
@@ -257,7 +261,7 @@ export async function migrate(d: Db, opts: { onEmpty?: () => void } = {}): Promi
   // together apply each migration once: it runs where a session stays one connection
   // (`sessions`, off the pipelined lanes). Its bookkeeping tables go in the schema Ward works in:
   // unqualified, it would take a same-named table of any other schema for its own.
-  const db = d.sessions ?? d.db;
+  const db = d.sessions;
   const schema =
     d.engine === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema

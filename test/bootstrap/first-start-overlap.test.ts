@@ -1,7 +1,8 @@
 // A first start's slow parts overlap (docs/performance.md, "Start-up"; issue 40, item 6): on an empty
-// store, where the administrator will be signed up with WARD_ADMIN_PASSWORD, the registry starts the
-// password estimator's thread before the migrations and the signing keys, so the check finds it
-// ready; a start that signs no one up (a store in use, or a generated password) starts no thread. Its own
+// store, where the bootstrap will sign the administrator up with WARD_ADMIN_PASSWORD, the registry
+// starts the password estimator's thread (before the migrations and the signing keys), so the check
+// finds it ready; a start that signs no one up (a store in use, a generated password, a CLI command
+// other than `start`) starts no thread. Its own
 // file: the estimator is one per process, and the counts below start from a process that has none.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -22,11 +23,19 @@ const configFor = (dataDir: string, env: Record<string, string> = {}) =>
     WARD_TUNING_OFF: process.env.WARD_TUNING_OFF,
     ...env,
   });
-const quiet = { logger: pino({ level: 'silent' }) };
+const quiet = { logger: pino({ level: 'silent' }), bootstrap: true };
 
 describe("a first start's password estimator", () => {
-  it('starts only when an administrator will be signed up with WARD_ADMIN_PASSWORD, before the migrations', async () => {
+  it('starts only when an administrator will be signed up with WARD_ADMIN_PASSWORD, before the bootstrap', async () => {
     assert.deepEqual(passwordStrengthThreads(), { running: false, started: 0, exited: 0 });
+
+    // A CLI command other than `start` (no bootstrap follows) on an empty store: no thread.
+    const cli = await buildRegistry(
+      configFor(mkdtempSync(join(tmpdir(), 'ward-overlap-')), { WARD_ADMIN_PASSWORD: 'operator-password-for-tests' }),
+      { logger: quiet.logger },
+    );
+    await cli.close();
+    assert.equal(passwordStrengthThreads().started, 0, 'no bootstrap, no check');
 
     // A generated password skips the policy: no thread, at the first start or after it.
     const generated = mkdtempSync(join(tmpdir(), 'ward-overlap-'));

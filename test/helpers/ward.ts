@@ -119,7 +119,7 @@ export async function startWard(opts: TestWardOptions = {}): Promise<TestWard> {
   });
   const logger = pino({ level: 'trace', redact: { paths: REDACT, censor: '[redacted]' } }, sink);
   const clock = opts.clock ?? new FakeClock(Date.now());
-  const registry = await buildRegistry(config, { clock, logger, pgSchema });
+  const registry = await buildRegistry(config, { clock, logger, pgSchema, bootstrap: true });
   await opts.beforeStart?.(registry);
   await firstStart(registry);
   const tls = await certificate;

@@ -30,9 +30,9 @@ for (const engine of engines()) {
       try {
         const middle = MIGRATION_LIST[MIGRATION_LIST.length - 3]![0];
         const earlier: Record<string, Migration> = Object.fromEntries(MIGRATION_LIST.filter(([n]) => n !== middle));
-        // The previous release's migrator, on a connection a session stays on, as `migrate` runs it.
+        // The previous release's migrator, on `sessions` (one connection per session), as `migrate` runs it.
         const previous = new Migrator({
-          db: d.db.sessions ?? d.db.db,
+          db: d.db.sessions,
           provider: { getMigrations: async () => earlier },
           ...(d.schema ? { migrationTableSchema: d.schema } : {}),
         });
