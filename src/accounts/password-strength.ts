@@ -22,6 +22,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const common = require(workerData.paths.common);
 let estimator = null;
 let commonPasswords = null;
+function commonList() {
+  commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  return commonPasswords;
+}
 function zxcvbn() {
   if (estimator) return estimator;
   const { ZxcvbnFactory } = require(workerData.paths.core);
@@ -38,10 +42,8 @@ function zxcvbn() {
 }
 parentPort.on('message', ({ id, kind, password, userInputs }) => {
   try {
-    if (kind === 'common' || kind === 'warm-common')
-      commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
-    if (kind === 'common') parentPort.postMessage({ id, value: commonPasswords.has(password.toLowerCase()) });
-    else if (kind === 'warm-common') parentPort.postMessage({ id, value: true });
+    if (kind === 'common') parentPort.postMessage({ id, value: commonList().has(password.toLowerCase()) });
+    else if (kind === 'warm-common') parentPort.postMessage({ id, value: Boolean(commonList()) });
     else if (kind === 'warm-score') parentPort.postMessage({ id, value: Boolean(zxcvbn()) });
     else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
   } catch (e) {

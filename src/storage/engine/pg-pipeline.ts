@@ -18,7 +18,7 @@ import type { PoolCounts } from '../../observability/ward-metrics.js';
 import { markFromDatabase, type OutageLog } from '../unavailable.js';
 
 /** A transaction's first statement: from it on, the connection Kysely holds is a pool connection. */
-const BEGIN = /^\s*(begin|start transaction)\b/i;
+const BEGINS = /^(begin|start transaction)\b/i;
 
 /** How `poolSize` connections are split: pipelined lanes, and the pool's for transactions. */
 export function pipelineSplit(poolSize: number): { lanes: number; pool: number } {
@@ -98,7 +98,7 @@ export function pipelinedPool(
     let held: pg.PoolClient | undefined;
     return {
       async query(text: string, values: readonly unknown[]) {
-        if (!held && BEGIN.test(text)) held = await pool.connect();
+        if (!held && BEGINS.test(text)) held = await pool.connect();
         return held ? held.query(text, values as unknown[]) : onLane(text, values);
       },
       release() {
