@@ -46,4 +46,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WARD_PORT||8080)+'/healthz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 # What `npm start` runs after its build (package.json), without npm: SIGTERM reaches Ward itself.
-CMD ["node", "--max-semi-space-size=8", "dist/cli.js", "start"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/cli.js", "start"]
