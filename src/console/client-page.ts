@@ -222,7 +222,7 @@ ${clientForm(false)}</section>
 <p class="hint" id="secret-hint">The secret is stored hashed: Ward cannot show it again.
 Regenerating it stops the old one at once.</p>
 <button type="button" id="regenerate-secret" aria-describedby="secret-hint">Regenerate secret</button></section>
-<section aria-labelledby="h-keys"><h2 id="h-keys">Signing keys</h2><p>Key state: <strong id="key-state">…</strong></p>
+<section aria-labelledby="h-keys"><h2 id="h-keys">Signing keys</h2><p>Key state: <strong id="key-state">&hellip;</strong></p>
 <div class="actions" data-perm="manage:keys">
 <button type="button" id="rotate" aria-describedby="key-hint">Rotate</button>
 <button type="button" id="sync" aria-describedby="key-hint">Account sync</button></div>

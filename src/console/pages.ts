@@ -88,7 +88,7 @@ export const PAGES: Record<PageName, { title: string; body: SafeHtml }> = {
   },
   callback: {
     title: 'Signing in',
-    body: html`<p id="callback-msg">Completing the sign-in…</p>
+    body: html`<p id="callback-msg">Completing the sign-in&hellip;</p>
 <p><a href="/console/login" id="callback-retry" hidden>Sign in again</a></p>`,
   },
   clients: {

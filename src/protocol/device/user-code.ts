@@ -16,7 +16,7 @@ export function newUserCode(): string {
 /** The code a person typed, normalised (upper case, no separators); null when it cannot be one. */
 export function normaliseUserCode(typed: unknown): string | null {
   if (typeof typed !== 'string' || typed.length > 40) return null;
-  const code = typed.toUpperCase().replace(/[\s\-–—_.]/g, '');
+  const code = typed.toUpperCase().replace(/[\s\-\u2013\u2014_.]/g, '');
   if (code.length !== LENGTH) return null;
   for (const c of code) if (!ALPHABET.includes(c)) return null;
   return code;

@@ -1,0 +1,46 @@
+// The bundle `npm run build` writes is one byte per character for V8 (every character below U+0100):
+// V8 keeps a module's source while it runs, and a single character above U+00FF doubles what the
+// 2.4 MB text takes in the heap (scripts/build.mjs, keepOneByte; docs/performance.md, "Peak RSS").
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { keepOneByte } = (await import(new URL('../../scripts/build.mjs', import.meta.url).href)) as {
+  keepOneByte(file: string): void;
+};
+const aboveLatin1 = (text: string) => [...text.matchAll(/[\u0100-\uffff]/g)].length;
+
+describe('the bundle', () => {
+  it('has no character above U+00FF (esbuild leaves those of comments, templates and regular expressions)', () => {
+    const out = join(ROOT, 'test-artifacts', 'one-byte-build');
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), out], { cwd: ROOT });
+    try {
+      assert.equal(aboveLatin1(readFileSync(join(out, 'cli.js'), 'utf8')), 0);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('escapes them in comment lines and stops the build anywhere else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ward-one-byte-'));
+    try {
+      const file = join(dir, 'cli.js');
+      writeFileSync(file, '/**\n * @param {string} a \u2014 a code\n */\nconst x = "\\u2014 caf\u00e9";\n');
+      keepOneByte(file);
+      assert.equal(
+        readFileSync(file, 'utf8'),
+        '/**\n * @param {string} a \\u2014 a code\n */\nconst x = "\\u2014 caf\u00e9";\n',
+      );
+      writeFileSync(file, 'const page = html`<p>Loading\u2026</p>`;\n');
+      assert.throws(() => keepOneByte(file), /cli\.js:1: a character above U\+00FF outside a comment/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
