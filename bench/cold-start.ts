@@ -37,7 +37,8 @@ for (const ref of refs)
   }
 const name = (v: (typeof variants)[number]) =>
   [refs.length > 1 ? v.ref : '', builds.length > 1 ? v.build : '', v.tuning].filter(Boolean).join(' ');
-const dbs = await Promise.all(variants.map(() => store()));
+// A migrated store per variant for the restarts; `--first` makes a new one for each start instead.
+const dbs = first ? [] : await Promise.all(variants.map(() => store()));
 const times: number[][] = variants.map(() => []);
 try {
   if (!first)

@@ -7,7 +7,7 @@
 // about half of a start (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
 // file per module, as tsc would, for comparing the two.
 // Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -20,25 +20,23 @@ export const FOR_NODE = { format: 'esm', platform: 'node', target: 'node20', log
 export const INLINE = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
 
 const ABOVE_LATIN1 = /[\u0100-\uffff]/;
+const EACH_ABOVE_LATIN1 = new RegExp(ABOVE_LATIN1, 'g');
+const COMMENT_LINE = /^\s*(\*|\/\/|\/\*)/;
+const escaped = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * V8 keeps a module's source text while it runs (functions compile when first called), one byte per
  * character when every character is below U+0100, else two: the 2.4 MB bundle held 4.8 MB of heap for
  * six characters. esbuild escapes them in strings but leaves comments, template literals and regular
  * expressions as written. In a comment line (a package's documentation) such a character becomes an
- * escape. Anywhere else it stays, and the build says where: write it as an escape or an HTML entity in
- * src/ (test/ops/bundle-one-byte.test.ts holds src/ to it; an older src/ the benchmark builds still builds).
- * Returns the places left, `file:line`.
+ * escape. Anywhere else it stays, and `left` says on which lines (1-based): write it as an escape or an
+ * HTML entity in src/ (test/ops/bundle-one-byte.test.ts holds src/ to it; an older src/ the benchmark
+ * builds still builds).
  */
-export function keepOneByte(file) {
-  const text = readFileSync(file, 'utf8');
-  if (!ABOVE_LATIN1.test(text)) return [];
-  const escaped = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  const lines = text
-    .split('\n')
-    .map((l) => (/^\s*(\*|\/\/|\/\*)/.test(l) ? l.replace(new RegExp(ABOVE_LATIN1, 'g'), escaped) : l));
-  writeFileSync(file, lines.join('\n'));
-  return lines.flatMap((l, i) => (ABOVE_LATIN1.test(l) ? [`${file}:${i + 1}`] : []));
+export function keepOneByte(text) {
+  if (!ABOVE_LATIN1.test(text)) return { text, left: [] };
+  const lines = text.split('\n').map((l) => (COMMENT_LINE.test(l) ? l.replace(EACH_ABOVE_LATIN1, escaped) : l));
+  return { text: lines.join('\n'), left: lines.flatMap((l, i) => (ABOVE_LATIN1.test(l) ? [i + 1] : [])) };
 }
 
 /**
@@ -59,19 +57,24 @@ export async function buildWard({
   rmSync(out, { recursive: true, force: true });
   const common = { ...FOR_NODE, plugins };
   if (files) await build({ ...common, entryPoints: [join(src, '**/*.ts')], outbase: src, outdir: out, bundle: false });
-  else
-    await build({
+  else {
+    // Kept in memory (`write: false`) so the text is written once, made one byte per character.
+    const { outputFiles } = await build({
       ...common,
       entryPoints: [join(src, 'cli.ts')],
       outfile: join(out, 'cli.js'),
       bundle: true,
       external,
+      write: false,
     });
-  const twoBytes = files ? [] : keepOneByte(join(out, 'cli.js'));
-  if (twoBytes.length)
-    process.stderr.write(
-      `build: characters above U+00FF outside comments keep the bundle two bytes a character: ${twoBytes.join(', ')}\n`,
-    );
+    mkdirSync(out, { recursive: true });
+    for (const f of outputFiles) {
+      const { text, left } = keepOneByte(f.text);
+      if (left.length)
+        process.stderr.write(`build: characters above U+00FF outside comments, ${f.path} lines ${left.join(', ')}\n`);
+      writeFileSync(f.path, text);
+    }
+  }
   // The console reads them beside its module: <out>/static (bundle) or <out>/console/static (files);
   // a src/ from before the console (the benchmark's --refs) has none.
   if (existsSync(join(src, 'console/static')))
