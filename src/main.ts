@@ -40,6 +40,8 @@ export async function startServer(config: WardConfig, opts: { bootstrap?: boolea
   try {
     tls = config.tls ? await loadTls(config.dataDir, config.tlsCert, config.tlsKey) : null;
     app = await buildApp(registry, { lifecycle, ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}) });
+    // The routes' serializers are compiled at `ready`: while a first start's password check runs.
+    await app.ready();
     report = await bootstrap;
   } catch (e) {
     // Whichever part failed, its error is thrown once the bootstrap has stopped writing, and the app closed.
