@@ -1,19 +1,19 @@
-// `node --import tsx bench/cold-start.ts [--tuning on,no:lazy_validation] [--builds bundle,files]
+// `node --import tsx bench/cold-start.ts [--tuning on,no:lazy_validation] [--builds bundle,bundle-esm,files]
 // [--starts 5] [--first] [--engine sqlite|postgres] [--refs A,B]`: Ward's restart time (process
 // start to the first answered request, bench/proc.ts) per variant, the variants' starts interleaved
 // (A B A B ...) on one migrated store each (an SQLite file, or a PostgreSQL schema of the local test
 // database); with `--first`, the first start instead (a new empty store each time: migrations, keys,
 // the administrator). A variant is a commit's src/ (`--refs`; default the working tree), a
-// WARD_TUNING setting and a build (scripts/build.mjs: `bundle`, the one `npm run build` makes, or
-// `files`, one file per module); with several lists given, every combination. Prints the median per
+// WARD_TUNING setting and a build (bench/ward.ts `WardBuild`: `bundle`, the one `npm run build`
+// makes, `bundle-esm` or `files`); with several lists given, every combination. Prints the median per
 // variant and its ratio to the first. For the start-up's work.
-import { buildWard, postgresDb, sqliteDb, startWard, tuningEnv } from './ward.js';
+import { buildWard, postgresDb, sqliteDb, startWard, tuningEnv, WARD_BUILDS, type WardBuild } from './ward.js';
 import { stopAll } from './proc.js';
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => argv[argv.indexOf(`--${name}`) + 1];
 const tunings = (argv.includes('--tuning') ? opt('tuning')! : 'on,no:lazy_validation').split(',');
-const builds = (argv.includes('--builds') ? opt('builds')! : 'bundle').split(',') as Array<'bundle' | 'files'>;
+const builds = (argv.includes('--builds') ? opt('builds')! : 'bundle').split(',') as WardBuild[];
 const starts = Number(argv.includes('--starts') ? opt('starts') : 5);
 const first = argv.includes('--first');
 const engine = argv.includes('--engine') ? opt('engine') : 'sqlite';
@@ -25,11 +25,11 @@ const store = async () => {
   return db;
 };
 for (const v of tunings) tuningEnv(v);
-for (const b of builds) if (b !== 'bundle' && b !== 'files') throw new Error(`--builds: bundle or files, got ${b}`);
+for (const b of builds) if (!WARD_BUILDS.includes(b)) throw new Error(`--builds: ${WARD_BUILDS.join(', ')}; got ${b}`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const refs: Array<string | undefined> = argv.includes('--refs') ? opt('refs')!.split(',') : [undefined];
-const variants: Array<{ ref: string | undefined; build: 'bundle' | 'files'; tuning: string; cli: string }> = [];
+const variants: Array<{ ref: string | undefined; build: WardBuild; tuning: string; cli: string }> = [];
 for (const ref of refs)
   for (const build of builds) {
     const cli = await buildWard(ref, build);

@@ -86,7 +86,15 @@ function postgresJsSwap(src: string): { plugin: Plugin; check(): void } {
  * with `postgres-js`, Ward on postgres.js (postgresJsSwap above), into ward-postgres-js beside ward.
  * Returns the built cli.js.
  */
-export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle', experiment = ''): Promise<string> {
+/**
+ * How Ward is built: `bundle` is `npm run build`'s; `bundle-esm` the same bundle with only the ESM
+ * packages taken in (the CommonJS ones imported from node_modules, as before 2026-11-29); `files`
+ * one file per module.
+ */
+export type WardBuild = 'bundle' | 'bundle-esm' | 'files';
+export const WARD_BUILDS: readonly WardBuild[] = ['bundle', 'bundle-esm', 'files'];
+
+export async function buildWard(ref?: string, how: WardBuild = 'bundle', experiment = ''): Promise<string> {
   const { build } = await import('esbuild');
   const postgresJs = experiment.split(',').includes('postgres-js');
   if (postgresJs && how === 'files')
@@ -104,17 +112,24 @@ export async function buildWard(ref?: string, how: 'bundle' | 'files' = 'bundle'
     });
     src = join(base, 'src');
   }
-  const out = join(base, how === 'files' ? 'ward-files' : postgresJs ? 'ward-postgres-js' : 'ward');
+  const out = join(base, how === 'bundle' ? (postgresJs ? 'ward-postgres-js' : 'ward') : `ward-${how}`);
   const swap = postgresJs ? postgresJsSwap(src) : undefined;
   // `npm run build`'s own recipe (scripts/build.mjs): what an operator runs is what is measured.
   const recipe = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
     FOR_NODE: Record<string, string>;
-    buildWard(o: { src: string; out: string; files: boolean; plugins?: Plugin[] }): Promise<string>;
+    INLINE_ESM: string[];
+    buildWard(o: { src: string; out: string; files: boolean; plugins?: Plugin[]; inline?: string[] }): Promise<string>;
   };
-  const cli = await recipe.buildWard({ src, out, files: how === 'files', plugins: swap ? [swap.plugin] : [] });
+  const cli = await recipe.buildWard({
+    src,
+    out,
+    files: how === 'files',
+    plugins: swap ? [swap.plugin] : [],
+    ...(how === 'bundle-esm' ? { inline: recipe.INLINE_ESM } : {}),
+  });
   swap?.check();
   // What the harness reads of the build (the settings' defaults, the server's node flags), on their own.
-  if (how === 'bundle')
+  if (how !== 'files')
     for (const f of ['config/defaults', 'lib/tuning/heap-flags', 'lib/server-node-flags'])
       if (existsSync(join(src, `${f}.ts`)))
         await build({

@@ -1,10 +1,11 @@
 // Part of `npm run build` (after tsc has checked the types): Ward as one module, <out>/cli.js, with the
-// console's static files beside it in <out>/static. esbuild bundles src/ and the pure-ESM packages
-// named in INLINE; every other package stays an import of node_modules (native addons, packages that
-// find their files at run time, those loaded only when needed).
+// console's static files beside it in <out>/static. esbuild bundles src/ and the packages named in
+// INLINE; every other package stays an import of node_modules (native addons, packages that find
+// their files at run time, those loaded only when needed).
 //
 // Why one module: on Node 20, loading src/ as ~550 files and typebox and kysely as ~600 more cost
-// about half of a start (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
+// about half of a start, and the CommonJS packages every start loads (Fastify, Ajv, pino and theirs)
+// a tenth of a restart more (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
 // file per module, as tsc would, for comparing the two.
 // Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +17,31 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** esbuild's output settings for Ward's code (also the benchmark's small builds, bench/ward.ts). */
 export const FOR_NODE = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
 
-/** Packages bundled into cli.js: ESM only, no file read beside their own code, many small modules. */
-export const INLINE = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
+/** Packages bundled into cli.js: loaded at every start, no file read beside their own code. */
+/** ESM, many small modules. Alone, the bundle before the CommonJS ones joined it (`inline` below). */
+export const INLINE_ESM = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
+export const INLINE = [
+  ...INLINE_ESM,
+  // CommonJS, with their own dependencies (avvio, find-my-way, fast-json-stringify, ...). Left out:
+  // @fastify/ajv-compiler, which lazy_validation loads on the first validated request (its Ajv then
+  // comes from node_modules), and pino's transports, which Ward does not use (they find files by path).
+  'fastify',
+  '@fastify/cookie',
+  '@fastify/formbody',
+  'ajv',
+  'pino',
+  'prom-client',
+  'otpauth',
+  'bcryptjs',
+  'stream-json',
+];
+
+/**
+ * A bundled CommonJS module's `require` of a Node built-in or of a package left out: esbuild's ESM
+ * output has none of its own, so the bundle makes one for its place.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as wardCreateRequire } from 'node:module';\nconst require = wardCreateRequire(import.meta.url);";
 
 const ABOVE_LATIN1 = /[\u0100-\uffff]/;
 const EACH_ABOVE_LATIN1 = new RegExp(ABOVE_LATIN1, 'g');
@@ -41,18 +65,20 @@ export function keepOneByte(text) {
 
 /**
  * Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle;
- * `plugins`: esbuild plugins added to the build (the benchmark's what-ifs, bench/ward.ts; none here).
+ * `plugins`: esbuild plugins added to the build (the benchmark's what-ifs, bench/ward.ts; none here);
+ * `inline`: the packages the bundle takes in (the benchmark compares INLINE_ESM with INLINE).
  */
 export async function buildWard({
   src = join(root, 'src'),
   out = join(root, 'dist'),
   files = false,
   plugins = [],
+  inline = INLINE,
 } = {}) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const external = Object.keys(pkg.dependencies)
-    .filter((d) => !INLINE.includes(d))
+    .filter((d) => !inline.includes(d))
     .flatMap((d) => [d, `${d}/*`]);
   rmSync(out, { recursive: true, force: true });
   const common = { ...FOR_NODE, plugins };
@@ -65,6 +91,7 @@ export async function buildWard({
       outfile: join(out, 'cli.js'),
       bundle: true,
       external,
+      banner: { js: REQUIRE_BANNER },
       write: false,
     });
     mkdirSync(out, { recursive: true });
