@@ -77,7 +77,8 @@ export async function buildWard({
 } = {}) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const external = Object.keys(pkg.dependencies)
+  // devDependencies too: an older src/ the benchmark builds may import one that was a dependency then.
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
     .filter((d) => !inline.includes(d))
     .flatMap((d) => [d, `${d}/*`]);
   rmSync(out, { recursive: true, force: true });

@@ -1,7 +1,8 @@
-import { randomBytes, webcrypto } from 'node:crypto';
+import { generateKeyPair, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadX509 } from '../lib/x509.js';
+import { promisify } from 'node:util';
+import { selfSignedCertificate, serialNumberFrom } from '../lib/self-signed.js';
 
 /** The master key that seals private keys and client secrets: from config, else ./data/master.key (0600). */
 export function loadMasterKey(dataDir: string, fromConfig: string | null): { key: Buffer; created: boolean } {
@@ -48,34 +49,25 @@ export async function loadTls(
 }
 
 export async function makeDevCertificate(extraHosts: string[] = []): Promise<{ cert: string; key: string }> {
-  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const { privateKey } = await promisify(generateKeyPair)('ec', { namedCurve: 'P-256' });
   const dns = ['localhost', ...extraHosts.filter((h) => !/^[\d.:]+$/.test(h))];
-  const x509 = await loadX509();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: randomBytes(8)
-      .toString('hex')
-      .replace(/^[89a-f]/, '7'),
-    name: 'CN=localhost, O=Ward development certificate',
+  const der = await selfSignedCertificate({
+    privateKey,
+    serialNumber: serialNumberFrom(randomBytes(8)),
+    name: { CN: 'localhost', O: 'Ward development certificate' },
     notBefore: new Date(Date.now() - 3600_000),
     notAfter: new Date(Date.now() + 825 * 24 * 3600_000),
-    signingAlgorithm: alg,
-    keys,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...dns.map((value) => ({ type: 'dns' as const, value })),
-        { type: 'ip', value: '127.0.0.1' },
-        { type: 'ip', value: '::1' },
-      ]),
-    ],
+    usage: ['digitalSignature', 'keyCertSign'],
+    ca: true,
+    server: { dns, ip: ['127.0.0.1', '::1'] },
   });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8
-    .toString('base64')
-    .match(/.{1,64}/g)!
-    .join('\n')}\n-----END PRIVATE KEY-----\n`;
-  return { cert: cert.toString('pem'), key };
+  const pem = (label: string, body: Buffer) =>
+    `-----BEGIN ${label}-----\n${body
+      .toString('base64')
+      .match(/.{1,64}/g)!
+      .join('\n')}\n-----END ${label}-----\n`;
+  return {
+    cert: pem('CERTIFICATE', der),
+    key: pem('PRIVATE KEY', privateKey.export({ type: 'pkcs8', format: 'der' })),
+  };
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
-import { loadX509 } from '../lib/x509.js';
+import { selfSignedCertificate, serialNumberFrom } from '../lib/self-signed.js';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { seal } from '../lib/secrets.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
@@ -22,28 +22,19 @@ export async function generateSigningKey(
 ): Promise<SigningKeyRow> {
   const family = FAMILIES[alg];
   const params = alg === 'RS256' ? { ...family.webcrypto, modulusLength } : family.webcrypto;
-  // The X.509 library loads (on this thread) while the pair is generated (on the thread pool).
-  const loading = loadX509();
-  loading.catch(() => undefined);
   const pair = (await webcrypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
-  const exported = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
-    format: 'jwk',
-  }) as Record<string, string>;
+  const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
+  const exported = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, string>;
   const publicJwk = Object.fromEntries(family.members.map((m) => [m, exported[m]!]));
   const kid = await calculateJwkThumbprint(publicJwk as JWK);
-  const x509 = await loading;
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(kid, 'base64url')
-      .subarray(0, 16)
-      .toString('hex')
-      .replace(/^[89a-f]/, '7'),
-    name: `CN=Ward signing key ${kid}`,
+  const cert = await selfSignedCertificate({
+    privateKey,
+    serialNumber: serialNumberFrom(Buffer.from(kid, 'base64url').subarray(0, 16)),
+    name: { CN: `Ward signing key ${kid}` },
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + 10 * 365 * 24 * 3600 * 1000),
-    signingAlgorithm: family.webcrypto,
-    keys: pair,
-    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
+    usage: ['digitalSignature'],
   });
   return {
     kid,
@@ -52,7 +43,7 @@ export async function generateSigningKey(
     status: 'current',
     public_jwk: JSON.stringify(publicJwk),
     private_sealed: seal(masterKey, pkcs8, keyAad(kid)),
-    cert_der: Buffer.from(cert.rawData).toString('base64'),
+    cert_der: cert.toString('base64'),
     created_at: now,
     retired_at: null,
     revoked_at: null,
