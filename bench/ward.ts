@@ -104,7 +104,8 @@ export async function buildWard(ref?: string, how: WardBuild = 'bundle', experim
   if (ref) {
     const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: ROOT, encoding: 'utf8' });
     base = join(ROOT, 'bench/.build/refs', commit.trim());
-    rmSync(base, { recursive: true, force: true });
+    // Only its src/: the commit's other builds of this run (`--builds a,b`) stay beside it.
+    rmSync(join(base, 'src'), { recursive: true, force: true });
     mkdirSync(base, { recursive: true });
     execSync(`git archive --format=tar ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(base)}`, {
       cwd: ROOT,
