@@ -63,6 +63,35 @@ export function keepOneByte(text) {
   return { text: lines.join('\n'), left: lines.flatMap((l, i) => (ABOVE_LATIN1.test(l) ? [i + 1] : [])) };
 }
 
+let aheadBuilds = 0;
+
+/**
+ * The settings' validators compiled ahead (src/config/schema/ahead.ts: Ajv standalone code) as an
+ * esbuild plugin that puts them in place of src/config/schema/precompiled.ts, so a start compiles
+ * none. None for a src/ without ahead.ts (an older commit the benchmark builds).
+ */
+async function precompiledSettings(build, src, out) {
+  const ahead = join(src, 'config/schema/ahead.ts');
+  if (!existsSync(ahead)) return [];
+  // Its own file name each time: an import is cached by name, and the benchmark builds several src/.
+  const tmp = join(out, `.ahead-${process.pid}-${aheadBuilds++}.mjs`);
+  await build({ ...FOR_NODE, entryPoints: [ahead], outfile: tmp, bundle: true, banner: { js: REQUIRE_BANNER } });
+  const { precompiledSettingsModule } = await import(pathToFileURL(tmp).href);
+  rmSync(tmp);
+  const contents = precompiledSettingsModule('./checks.js');
+  const target = join(src, 'config/schema/precompiled.ts');
+  return [
+    {
+      name: 'precompiled-settings',
+      setup(b) {
+        b.onLoad({ filter: /precompiled\.ts$/ }, (args) =>
+          args.path === target ? { contents, loader: 'js', resolveDir: dirname(target) } : undefined,
+        );
+      },
+    },
+  ];
+}
+
 /**
  * Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle;
  * `plugins`: esbuild plugins added to the build (the benchmark's what-ifs, bench/ward.ts; none here);
@@ -88,6 +117,7 @@ export async function buildWard({
     // Kept in memory (`write: false`) so the text is written once, made one byte per character.
     const { outputFiles } = await build({
       ...common,
+      plugins: [...plugins, ...(await precompiledSettings(build, src, out))],
       entryPoints: [join(src, 'cli.ts')],
       outfile: join(out, 'cli.js'),
       bundle: true,

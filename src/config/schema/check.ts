@@ -1,6 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
 import { CHECKS, type CheckName } from './checks.js';
+import { PRECOMPILED } from './precompiled.js';
+import { schemaFingerprint, settingsAjv } from './settings-ajv.js';
 
 /** Collects every problem of a config, each naming its key and what is allowed. */
 export class Problems {
@@ -79,27 +81,13 @@ export function allowedOf(schema: TSchema): string {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, strict: true, code: { optimize: false } });
-ajv.addKeyword({ keyword: 'x-allowed', schemaType: 'string' });
-ajv.addKeyword({ keyword: 'x-any-case', schemaType: 'boolean' });
-ajv.addKeyword({ keyword: 'x-file', schemaType: 'string' });
-ajv.addKeyword({
-  keyword: 'x-check',
-  type: 'string',
-  schemaType: 'string',
-  errors: true,
-  validate: function check(name: CheckName, data: string) {
-    const problem = CHECKS[name].problem(data);
-    (check as { errors?: Partial<ErrorObject>[] }).errors = problem
-      ? [{ keyword: 'x-check', message: problem, params: {} }]
-      : [];
-    return problem === null;
-  },
-});
+let ajv: ReturnType<typeof settingsAjv> | undefined;
 const compiled = new WeakMap<TSchema, ValidateFunction>();
+/** The schema's validator: compiled ahead by the build (precompiled.ts), else now, once. */
 const validatorOf = (schema: TSchema): ValidateFunction => {
   let fn = compiled.get(schema);
-  if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+  if (!fn)
+    compiled.set(schema, (fn = PRECOMPILED.get(schemaFingerprint(schema)) ?? (ajv ??= settingsAjv()).compile(schema)));
   return fn;
 };
 
