@@ -17,9 +17,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** esbuild's output settings for Ward's code (also the benchmark's small builds, bench/ward.ts). */
 export const FOR_NODE = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
 
-/** Packages bundled into cli.js: loaded at every start, no file read beside their own code. */
-/** ESM, many small modules. Alone, the bundle before the CommonJS ones joined it (`inline` below). */
+/** The ESM packages bundled, many small modules: alone, the bundle before the CommonJS ones joined. */
 export const INLINE_ESM = ['typebox', 'kysely', 'jose', 'libphonenumber-js'];
+/** Packages bundled into cli.js: loaded at every start, no file read beside their own code. */
 export const INLINE = [
   ...INLINE_ESM,
   // CommonJS, with their own dependencies (avvio, find-my-way, fast-json-stringify, ...). Left out:

@@ -1,4 +1,4 @@
-import { generateKeyPair, randomBytes } from 'node:crypto';
+import { generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,13 +61,9 @@ export async function makeDevCertificate(extraHosts: string[] = []): Promise<{ c
     ca: true,
     server: { dns, ip: ['127.0.0.1', '::1'] },
   });
-  const pem = (label: string, body: Buffer) =>
-    `-----BEGIN ${label}-----\n${body
-      .toString('base64')
-      .match(/.{1,64}/g)!
-      .join('\n')}\n-----END ${label}-----\n`;
+  // PEM from node:crypto (the key) and OpenSSL (the certificate, read back from its DER).
   return {
-    cert: pem('CERTIFICATE', der),
-    key: pem('PRIVATE KEY', privateKey.export({ type: 'pkcs8', format: 'der' })),
+    cert: new X509Certificate(der).toString(),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
   };
 }

@@ -86,8 +86,10 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 /** The schema's validator: compiled ahead by the build (precompiled.ts), else now, once. */
 const validatorOf = (schema: TSchema): ValidateFunction => {
   let fn = compiled.get(schema);
-  if (!fn)
-    compiled.set(schema, (fn = PRECOMPILED.get(schemaFingerprint(schema)) ?? (ajv ??= settingsAjv()).compile(schema)));
+  if (!fn) {
+    const ahead = PRECOMPILED.size ? PRECOMPILED.get(schemaFingerprint(schema)) : undefined;
+    compiled.set(schema, (fn = ahead ?? (ajv ??= settingsAjv()).compile(schema)));
+  }
   return fn;
 };
 
