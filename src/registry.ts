@@ -48,6 +48,7 @@ import { createStrongFactors, type StrongFactors } from './stepup/strong-factors
 import { createMessageFactors } from './stepup/message-factors.js';
 import { createSocialProviders } from './social/providers.js';
 import { isSigningAlg } from './keys/families.js';
+import { generateAhead } from './keys/generate.js';
 import { joseJws } from './keys/jwt.js';
 import { GLOBAL_SET, KeyStore } from './keys/key-store.js';
 import { directJws } from './keys/tuning/jws.js';
@@ -156,10 +157,12 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   });
   if (db.pool) metrics.watchPool(db.pool);
   const applied = await migrate(db, {
-    // An empty store: a first start, which signs the administrator up with WARD_ADMIN_PASSWORD under
-    // the password policy (bootstrap/first-start.ts). The policy's estimator loads on its thread
-    // while the migrations and the signing keys are made.
+    // An empty store: a first start. Its global signing key (keys.ensureGlobalKeys below) is begun
+    // while the migrations run. A first start signs the administrator up with WARD_ADMIN_PASSWORD
+    // under the password policy (bootstrap/first-start.ts): the policy's estimator loads on its
+    // thread meanwhile.
     onEmpty: () => {
+      generateAhead();
       if (opts.bootstrap && config.admin.password !== null) warmPasswordPolicy(config.account);
     },
   });

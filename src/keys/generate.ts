@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
-import { selfSignedCertificate, serialNumberFrom } from '../lib/self-signed.js';
+import { loadCertificateModules, selfSignedCertificate, serialNumberFrom } from '../lib/self-signed.js';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { seal } from '../lib/secrets.js';
 import type { SigningKeyRow } from '../storage/sql/keys.js';
@@ -7,6 +7,37 @@ import { FAMILIES, type SigningAlg } from './families.js';
 
 /** Private keys are sealed with their kid as associated data, so a row cannot borrow another's key. */
 export const keyAad = (kid: string): string => `signing-key:${kid}`;
+
+const newPair = (alg: SigningAlg, modulusLength: number): Promise<CryptoKeyPair> => {
+  const family = FAMILIES[alg];
+  const params = alg === 'RS256' ? { ...family.webcrypto, modulusLength } : family.webcrypto;
+  return webcrypto.subtle.generateKey(params, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+};
+
+/** A pair begun by generateAhead, until a key of its family and size takes it. */
+let ahead: { alg: SigningAlg; modulusLength: number; pair: Promise<CryptoKeyPair> } | undefined;
+
+/**
+ * Begins a signing key before it is asked for: its pair (on libuv's threads) and the ASN.1 modules of
+ * its certificate. A first start calls it when it finds the store empty (registry.ts), so the global
+ * key is under way while the store is migrated; the next generateSigningKey of that family and size
+ * takes the pair, once. A failure is thrown there.
+ */
+export function generateAhead(alg: SigningAlg = 'RS256', modulusLength = 2048): void {
+  if (ahead) return;
+  const pair = newPair(alg, modulusLength);
+  pair.catch(() => undefined);
+  ahead = { alg, modulusLength, pair };
+  loadCertificateModules().catch(() => undefined);
+}
+
+function takePair(alg: SigningAlg, modulusLength: number): Promise<CryptoKeyPair> {
+  const begun = ahead;
+  if (!begun || begun.alg !== alg || (alg === 'RS256' && begun.modulusLength !== modulusLength))
+    return newPair(alg, modulusLength);
+  ahead = undefined;
+  return begun.pair;
+}
 
 /**
  * A new signing key of one family (RS256: an RSA pair of 2048 bits or more; ES256: EC P-256; EdDSA:
@@ -21,8 +52,7 @@ export async function generateSigningKey(
   modulusLength = 2048,
 ): Promise<SigningKeyRow> {
   const family = FAMILIES[alg];
-  const params = alg === 'RS256' ? { ...family.webcrypto, modulusLength } : family.webcrypto;
-  const pair = (await webcrypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = await takePair(alg, modulusLength);
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
   const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
   const exported = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, string>;

@@ -14,6 +14,9 @@ const loadAsn1 = (): Promise<Asn1> =>
     ...x509,
   })));
 
+/** Loads the ASN.1 modules now, for a certificate about to be made (keys/generate.ts `generateAhead`). */
+export const loadCertificateModules = (): Promise<void> => loadAsn1().then(() => undefined);
+
 export interface SelfSignedRequest {
   /** The key that signs the certificate; the certificate holds its public key. */
   privateKey: KeyObject;
