@@ -1,5 +1,5 @@
 // `node --import tsx bench/cold-start.ts [--tuning on,no:lazy_validation] [--builds bundle,bundle-esm,files]
-// [--starts 5] [--first] [--engine sqlite|postgres] [--refs A,B]`: Ward's restart time (process
+// [--starts 5] [--first] [--generated-admin] [--engine sqlite|postgres] [--refs A,B]`: Ward's restart time (process
 // start to the first answered request, bench/proc.ts) per variant, the variants' starts interleaved
 // (A B A B ...) on one migrated store each (an SQLite file, or a PostgreSQL schema of the local test
 // database); with `--first`, the first start instead (a new empty store each time: migrations, keys,
@@ -16,6 +16,9 @@ const tunings = (argv.includes('--tuning') ? opt('tuning')! : 'on,no:lazy_valida
 const builds = (argv.includes('--builds') ? opt('builds')! : 'bundle').split(',') as WardBuild[];
 const starts = Number(argv.includes('--starts') ? opt('starts') : 5);
 const first = argv.includes('--first');
+// As a new user's first start: no WARD_ADMIN_PASSWORD, so Ward generates the administrator's (and checks
+// no password: the password-strength thread is not started).
+const env = argv.includes('--generated-admin') ? { WARD_ADMIN_PASSWORD: undefined } : {};
 const engine = argv.includes('--engine') ? opt('engine') : 'sqlite';
 if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine: sqlite or postgres, got ${engine}`);
 const store = async () => {
@@ -43,11 +46,11 @@ const times: number[][] = variants.map(() => []);
 try {
   if (!first)
     for (const [i, v] of variants.entries())
-      await (await startWard(v.cli, dbs[i]!, 'smtp://127.0.0.1:9', '', 1, [], v.tuning)).stop();
+      await (await startWard(v.cli, dbs[i]!, 'smtp://127.0.0.1:9', '', 1, [], v.tuning, env)).stop();
   for (let s = 0; s < starts; s++)
     for (const [i, v] of variants.entries()) {
       const db = first ? await store() : dbs[i]!;
-      const ward = await startWard(v.cli, db, 'smtp://127.0.0.1:9', '', 1, [], v.tuning);
+      const ward = await startWard(v.cli, db, 'smtp://127.0.0.1:9', '', 1, [], v.tuning, env);
       times[i]!.push(ward.coldStartMs);
       await ward.stop();
       if (first) await db.drop();

@@ -71,7 +71,7 @@ export interface StartOptions {
   name: string;
   /** node arguments after the hook (script and its arguments, or --cpu-prof etc.). */
   args: string[];
-  env: Record<string, string>;
+  env: Record<string, string | undefined>;
   port: number;
   probePath: string;
   limitMs?: number;

@@ -310,6 +310,8 @@ export async function startWard(
   workers = 1,
   nodeArgs: string[] = [],
   tuning = 'on',
+  /** Over the environment below; a variable set to undefined is left out (cold-start.ts `--generated-admin`). */
+  env: Record<string, string | undefined> = {},
 ): Promise<Child> {
   const tuned = tuningEnv(tuning);
   const heapFlags = tuned.WARD_TUNING === 'on' && !tuned.WARD_TUNING_OFF?.split(',').includes('heap_flags');
@@ -353,6 +355,7 @@ export async function startWard(
       // so B1-B5, which check no password, measure their own memory rather than the setup's thread.
       WARD_PASSWORD_STRENGTH_IDLE: process.env.WARD_PASSWORD_STRENGTH_IDLE ?? String(STRENGTH_IDLE_S),
       ...tuned,
+      ...env,
     },
   });
   if (workers > 1) {
