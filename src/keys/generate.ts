@@ -14,29 +14,30 @@ const newPair = (alg: SigningAlg, modulusLength: number): Promise<CryptoKeyPair>
   return webcrypto.subtle.generateKey(params, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 };
 
-/** A pair begun by generateAhead, until a key of its family and size takes it. */
-let ahead: { alg: SigningAlg; modulusLength: number; pair: Promise<CryptoKeyPair> } | undefined;
+/** The RSA size of Ward's keys unless asked otherwise. */
+const RSA_BITS = 2048;
+
+/** The pair generateAhead began (RS256, RSA_BITS), until a key of that family and size takes it. */
+let ahead: Promise<CryptoKeyPair> | undefined;
 
 /**
- * Begins a signing key before it is asked for: its pair (on libuv's threads) and the ASN.1 modules of
- * its certificate. A first start calls it when it finds the store empty (registry.ts), so the global
- * key is under way while the store is migrated; the next generateSigningKey of that family and size
+ * Begins the global RS256 key of a first start before it is asked for: its pair (on libuv's threads)
+ * and the ASN.1 modules of its certificate. registry.ts calls it when the store is found empty, so the
+ * key is under way while the store is migrated; the next generateSigningKey of RS256 and RSA_BITS
  * takes the pair, once. A failure is thrown there.
  */
-export function generateAhead(alg: SigningAlg = 'RS256', modulusLength = 2048): void {
+export function generateAhead(): void {
   if (ahead) return;
-  const pair = newPair(alg, modulusLength);
-  pair.catch(() => undefined);
-  ahead = { alg, modulusLength, pair };
+  ahead = newPair('RS256', RSA_BITS);
+  ahead.catch(() => undefined);
   loadCertificateModules().catch(() => undefined);
 }
 
 function takePair(alg: SigningAlg, modulusLength: number): Promise<CryptoKeyPair> {
   const begun = ahead;
-  if (!begun || begun.alg !== alg || (alg === 'RS256' && begun.modulusLength !== modulusLength))
-    return newPair(alg, modulusLength);
+  if (!begun || alg !== 'RS256' || modulusLength !== RSA_BITS) return newPair(alg, modulusLength);
   ahead = undefined;
-  return begun.pair;
+  return begun;
 }
 
 /**
@@ -49,7 +50,7 @@ export async function generateSigningKey(
   keySet: string,
   now: number,
   alg: SigningAlg = 'RS256',
-  modulusLength = 2048,
+  modulusLength = RSA_BITS,
 ): Promise<SigningKeyRow> {
   const family = FAMILIES[alg];
   const pair = await takePair(alg, modulusLength);
