@@ -28,6 +28,7 @@ RUN npm ci --omit=dev
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     WARD_DATA_DIR=/var/lib/ward \
     WARD_HOST=0.0.0.0 \
     WARD_PORT=8080 \

@@ -280,6 +280,14 @@ export async function postgresDb(): Promise<WardDb | null> {
   };
 }
 
+/** The environment `npm start` gives this build's server, beside what this process has (none for a build from before it). */
+async function serverEnv(out: string): Promise<Record<string, string>> {
+  const file = join(out, 'lib/tuning/heap-flags.js');
+  if (!existsSync(file)) return {};
+  const m = (await import(pathToFileURL(file).href)) as { missingServerEnv?: () => Record<string, string> };
+  return m.missingServerEnv?.() ?? {};
+}
+
 /** The node flags `npm start` gives this build's server (none for a build from before they existed). */
 async function serverNodeFlags(out: string): Promise<readonly string[]> {
   const file = ['lib/tuning/heap-flags.js', 'lib/server-node-flags.js'].map((f) => join(out, f)).find(existsSync);
@@ -299,7 +307,7 @@ export function tuningEnv(variant: string): Record<string, string> {
 }
 
 /**
- * `cli.js start` (with the node flags of `npm start`, unless the tuning turns `heap_flags` off), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
+ * `cli.js start` (with the node flags and environment of `npm start`, unless the tuning turns `heap_flags` off), or `cli.js start --workers N` (node:cluster) when workers > 1: then the child is the
  * cluster's primary and this waits (bounded) until all N workers listen, as the primary's banner says.
  */
 export async function startWard(
@@ -350,6 +358,7 @@ export async function startWard(
       WARD_DEMO_CLIENTS: 'off',
       WARD_ADMIN_PASSWORD: 'bench-operator-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+      ...(heapFlags ? await serverEnv(out) : {}),
       BENCH_EXPERIMENT: experiment,
       // The setup's signups start the password-strength thread: stopped 5 s after them (run.ts waits),
       // so B1-B5, which check no password, measure their own memory rather than the setup's thread.

@@ -1,5 +1,5 @@
-// CI's start check (.ci/run): the built server, started as `npm start` starts it (the node flags of
-// package.json's start script, after the build), on the node running this script, tuned and with
+// CI's start check (.ci/run): the built server, started as `npm start` starts it (the node flags and
+// environment of package.json's start script, after the build), on the node running this script, tuned and with
 // WARD_TUNING=off: it must say it listens, answer /healthz and a few requests, serve on for a few
 // seconds (garbage collections included: on Node 24 that is where better-sqlite3 once aborted the
 // process, issue 40), and exit 0 on SIGTERM. Needs `npm run build` first.
@@ -10,8 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
-// "npm run -s build && node <flags> dist/cli.js start": the part after the build, on this node.
-const [, ...argv] = start.split('&&').pop().trim().split(/\s+/);
+// "npm run -s build && NAME=${NAME:-value} node <flags> dist/cli.js start": the part after the build,
+// on this node, with the variables it sets (a value already in the environment wins, as in the shell).
+const words = start.split('&&').pop().trim().split(/\s+/);
+const assigned = {};
+while (/^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+  const [name, value] = words.shift().split(/=(.*)/);
+  const fallback = /^\$\{(\w+):-(.*)\}$/.exec(value);
+  assigned[name] = fallback ? (process.env[fallback[1]] ?? fallback[2]) : value;
+}
+const [, ...argv] = words;
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -28,6 +36,7 @@ async function check(tuning) {
   const child = spawn(process.execPath, argv, {
     env: {
       ...process.env,
+      ...assigned,
       WARD_DATA_DIR: dataDir,
       WARD_PORT: String(port),
       WARD_HOST: '127.0.0.1',

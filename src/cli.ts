@@ -6,7 +6,7 @@ import { OPERATOR_USAGE, runOperatorCommand } from './management/cli.js';
 import { USERS_USAGE, runUsersCommand } from './management/users-cli.js';
 import cluster from 'node:cluster';
 import { banner, prepareCluster, startServer } from './main.js';
-import { applyRuntimeHeapSetting, withServerNodeFlags } from './lib/tuning/heap-flags.js';
+import { applyRuntimeHeapSetting, missingServerEnv, withServerNodeFlags } from './lib/tuning/heap-flags.js';
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
 import { buildRegistry } from './registry.js';
 import { connect, migrate } from './storage/connect.js';
@@ -145,13 +145,14 @@ async function runCluster(config: Parameters<typeof startServer>[0], workers: nu
   const report = await prepareCluster(config);
   let stopping = false;
   serveClusterMetrics();
-  // Each worker gets the server's node flags, unless the primary was started with its own values.
+  // Each worker gets the server's node flags and environment, unless the primary was started with its own values.
   cluster.setupPrimary({
     execArgv: config.tuning.heap_flags ? withServerNodeFlags(process.execArgv) : process.execArgv,
   });
+  const workerEnv = config.tuning.heap_flags ? missingServerEnv() : {};
   const bornAt = new Map<number, number>();
   const fork = () => {
-    if (!stopping) bornAt.set(cluster.fork().id, Date.now());
+    if (!stopping) bornAt.set(cluster.fork(workerEnv).id, Date.now());
   };
   for (let i = 0; i < workers; i++) fork();
   let listening = 0;

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ENV } from '../../src/lib/tuning/heap-flags.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ServerSchema } from '../../src/config/schema/server.js';
 import { copyOf, envOf, execForm, parseDockerfile, type Stage } from '../helpers/dockerfile.js';
@@ -110,11 +111,16 @@ describe('the Dockerfile', () => {
       'the data directory belongs to the user',
     );
     for (const name of Object.keys(imageEnv))
-      assert.ok(WARD_VARIABLES.has(name) || name === 'NODE_ENV', `ENV ${name} is a variable Ward reads`);
+      assert.ok(
+        WARD_VARIABLES.has(name) || name === 'NODE_ENV' || name in SERVER_ENV,
+        `ENV ${name} is a variable Ward reads, or one npm start sets`,
+      );
+    for (const [name, value] of Object.entries(SERVER_ENV)) assert.equal(imageEnv[name], value, `ENV ${name}`);
     assert.equal(imageEnv.WARD_TLS, 'off');
     assert.equal(runtime.steps.find((x) => x.op === 'EXPOSE')?.args, imageEnv.WARD_PORT);
+    // npm start's command after its variables (the image's ENV sets them).
     const start = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
-    assert.deepEqual(execForm(runtime.steps.find((x) => x.op === 'CMD')!), start);
+    assert.deepEqual(execForm(runtime.steps.find((x) => x.op === 'CMD')!), start.slice(start.indexOf('node')));
     const check = execForm(runtime.steps.find((x) => x.op === 'HEALTHCHECK')!);
     assert.equal(check[0], 'node', 'the health check needs no curl');
     assert.match(check.join(' '), /\/healthz/);

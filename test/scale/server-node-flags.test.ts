@@ -1,12 +1,18 @@
 // The V8 heap settings of a server process: `npm start` and `--workers` give both flags (the workers
 // are checked on real processes in shutdown-and-workers.test.ts), a process started without them sets
-// the old generation's growth itself, and an operator's own value of either option wins.
+// the old generation's growth itself, and an operator's own value of either option wins. The same for
+// the environment they start it with (glibc's malloc arenas).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS, withServerNodeFlags } from '../../src/lib/tuning/heap-flags.js';
+import {
+  SERVER_ENV,
+  SERVER_NODE_FLAGS,
+  missingServerEnv,
+  withServerNodeFlags,
+} from '../../src/lib/tuning/heap-flags.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/old-space-growth.ts', import.meta.url));
 /** The largest old space (bytes) of the churn fixture, in a node started with `flags`. */
@@ -44,6 +50,21 @@ describe('server node flags', () => {
     const node = start.slice(start.lastIndexOf('node '));
     assert.match(node, /dist\/cli\.js start$/);
     for (const flag of SERVER_NODE_FLAGS) assert.ok(node.split(' ').includes(flag), `${flag} missing from: ${start}`);
+    // Each variable before node, where glibc reads it; an operator's own value wins (${NAME:-value}).
+    const assignments = start
+      .slice(start.lastIndexOf('&&') + 2, start.lastIndexOf('node '))
+      .trim()
+      .split(/\s+/);
+    assert.deepEqual(
+      assignments,
+      Object.entries(SERVER_ENV).map(([name, value]) => `${name}=\${${name}:-${value}}`),
+    );
+  });
+
+  it("are in the environment unless the operator's own value is", () => {
+    assert.deepEqual(missingServerEnv({}), { ...SERVER_ENV });
+    assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8' }), {});
+    assert.equal(SERVER_ENV.MALLOC_ARENA_MAX, '2');
   });
 
   it("keep the old generation near what is live, unless the command line set V8's growth itself", () => {

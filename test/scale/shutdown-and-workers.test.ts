@@ -14,7 +14,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SERVER_NODE_FLAGS } from '../../src/lib/tuning/heap-flags.js';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../src/lib/tuning/heap-flags.js';
 import { sharedDb, startWardProcess, type SharedDb } from '../helpers/processes.js';
 import { metricValue } from '../helpers/metrics.js';
 
@@ -241,12 +241,16 @@ describe('ward start --workers 2', { timeout: 90_000 }, () => {
         );
       }
       assert.ok(ward.output().includes('(2 workers)'));
-      // Each worker runs with the server's heap settings, though this primary was started without them.
+      // Each worker runs with the server's heap settings and environment, though this primary was
+      // started without them (an operator's own value of a variable would win).
       const pids = [...ward.output().matchAll(/Ward worker (\d+) is listening/g)].map((m) => m[1]!);
       assert.equal(pids.length, 2, ward.output());
       for (const pid of pids) {
         const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
         for (const flag of SERVER_NODE_FLAGS) assert.ok(argv.includes(flag), `worker ${pid}: ${argv.join(' ')}`);
+        const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        for (const [name, value] of Object.entries(SERVER_ENV))
+          assert.ok(env.includes(`${name}=${process.env[name] ?? value}`), `worker ${pid}: ${name}`);
       }
     } finally {
       ward.child.kill('SIGTERM');
