@@ -1,6 +1,7 @@
 // Speed-up `heap_flags` (docs/performance.md; plain path: V8's default heap sizing and glibc's
-// default malloc arenas). V8 heap settings for a Ward server process, and one for its C library. Measured with `npm run bench` (docs/performance.md,
-// run C and "Peak RSS"; the first measurement is in `git log -p bench/README.md`): under load the young
+// default malloc arenas). V8 heap settings for a Ward server process, and one for its C library.
+// Measured with `npm run bench` (docs/performance.md, run C and "Peak RSS"; the first measurement is
+// in `git log -p bench/README.md`): under load the young
 // generation grows to two 16 MB semi-spaces and the old generation to about twice what is live before
 // a full collection; with these two, peak RSS in B1-B5 stays near 150 MB for up to 5% more CPU per
 // request, 5-10% per step-up flow.
@@ -13,8 +14,8 @@
 // started without the flags sets it itself as soon as it has read its settings: the best it can do.
 // - glibc's malloc gives threads arenas of their own, up to eight per core, and keeps what a thread
 //   freed in its arena after the thread ends (the password estimator's, libuv's, V8's helpers): two
-//   arenas, the main one and one the other threads share, kept peak RSS in B4/B5 about 18 MB lower at
-//   the same rate. glibc reads it when the process starts, so it is an environment variable that
+//   arenas, the main one and one the other threads share, kept peak RSS in B1-B5 12-20 MB lower
+//   at the same rate. glibc reads it when the process starts, so it is an environment variable that
 //   `npm start`, the Dockerfile and `--workers` set (the operator's own value wins).
 import { setFlagsFromString } from 'node:v8';
 
