@@ -280,19 +280,18 @@ export async function postgresDb(): Promise<WardDb | null> {
   };
 }
 
-/** The environment `npm start` gives this build's server, beside what this process has (none for a build from before it). */
-async function serverEnv(out: string): Promise<Record<string, string>> {
-  const file = join(out, 'lib/tuning/heap-flags.js');
-  if (!existsSync(file)) return {};
-  const m = (await import(pathToFileURL(file).href)) as { missingServerEnv?: () => Record<string, string> };
-  return m.missingServerEnv?.() ?? {};
-}
-
-/** The node flags `npm start` gives this build's server (none for a build from before they existed). */
-async function serverNodeFlags(out: string): Promise<readonly string[]> {
+/**
+ * The node flags and environment `npm start` gives this build's server (the variables this process
+ * does not set already), from its heap-flags module; none for a build from before they existed.
+ */
+async function serverStart(out: string): Promise<{ flags: readonly string[]; env: Record<string, string> }> {
   const file = ['lib/tuning/heap-flags.js', 'lib/server-node-flags.js'].map((f) => join(out, f)).find(existsSync);
-  if (!file) return [];
-  return ((await import(pathToFileURL(file).href)) as { SERVER_NODE_FLAGS: readonly string[] }).SERVER_NODE_FLAGS;
+  if (!file) return { flags: [], env: {} };
+  const m = (await import(pathToFileURL(file).href)) as {
+    SERVER_NODE_FLAGS: readonly string[];
+    missingServerEnv?: () => Record<string, string>;
+  };
+  return { flags: m.SERVER_NODE_FLAGS, env: m.missingServerEnv?.() ?? {} };
 }
 
 /**
@@ -333,18 +332,14 @@ export async function startWard(
   const limits = Object.keys((DEFAULT_ACCOUNT.rate_limits ?? {}) as object);
   const account = Object.fromEntries(Object.entries(wardConfig.account).filter(([k]) => k in DEFAULT_ACCOUNT));
   account.rate_limits = Object.fromEntries(limits.map((k) => [k, { limit: null }]));
+  // The node flags and environment of `npm start`, as the build's own heap-flags module gives them.
+  const server = heapFlags ? await serverStart(out) : { flags: [], env: {} };
   writeFileSync(config, JSON.stringify({ ...wardConfig, account }, null, 2));
   const child = await startChild({
     name: workers > 1 ? `ward (${workers} workers)` : 'ward',
     port,
     probePath: '/.well-known/openid-configuration',
-    args: [
-      ...(heapFlags ? await serverNodeFlags(out) : []),
-      ...nodeArgs,
-      cli,
-      'start',
-      ...(workers > 1 ? ['--workers', String(workers)] : []),
-    ],
+    args: [...server.flags, ...nodeArgs, cli, 'start', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     env: {
       ...db.env,
       WARD_CONFIG: config,
@@ -358,7 +353,7 @@ export async function startWard(
       WARD_DEMO_CLIENTS: 'off',
       WARD_ADMIN_PASSWORD: 'bench-operator-password-0123',
       WARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
-      ...(heapFlags ? await serverEnv(out) : {}),
+      ...server.env,
       BENCH_EXPERIMENT: experiment,
       // The setup's signups start the password-strength thread: stopped 5 s after them (run.ts waits),
       // so B1-B5, which check no password, measure their own memory rather than the setup's thread.

@@ -1,10 +1,9 @@
 // Speed-up `heap_flags` (docs/performance.md; plain path: V8's default heap sizing and glibc's
 // default malloc arenas). V8 heap settings for a Ward server process, and one for its C library.
 // Measured with `npm run bench` (docs/performance.md, run C and "Peak RSS"; the first measurement is
-// in `git log -p bench/README.md`): under load the young
-// generation grows to two 16 MB semi-spaces and the old generation to about twice what is live before
-// a full collection; with these two, peak RSS in B1-B5 stays near 150 MB for up to 5% more CPU per
-// request, 5-10% per step-up flow.
+// in `git log -p bench/README.md`): under load the young generation grows to two 16 MB semi-spaces
+// and the old generation to about twice what is live before a full collection; with the two flags,
+// peak RSS in B1-B5 stays near 150 MB for up to 5% more CPU per request, 5-10% per step-up flow.
 // - A semi-space of 8 MB: the young generation commits 16 MB instead of 32.
 // - The old generation may grow by 30% over what the last full collection kept, not up to 4x.
 // Both are command-line flags: `npm start` gives them, and so does `--workers` to each worker. V8 sizes
