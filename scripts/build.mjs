@@ -9,6 +9,7 @@
 // file per module, as tsc would, for comparing the two.
 // Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -92,6 +93,28 @@ async function precompiledSettings(build, src, out) {
   ];
 }
 
+let preparedBuilds = 0;
+
+/**
+ * The password estimator's dictionaries ranked ahead, written beside the server (speed-up
+ * `prepared_dictionaries`, src/accounts/tuning/prepared-dictionaries.ts makes them); none for a src/
+ * without that module (an older commit the benchmark builds).
+ */
+async function writePreparedDictionaries(build, src, out) {
+  const entry = join(src, 'accounts/tuning/prepared-dictionaries.ts');
+  if (!existsSync(entry)) return;
+  // Its own file name each time, as above; the packages found from the project, wherever `out` is.
+  const tmp = join(out, `.prepared-${process.pid}-${preparedBuilds++}.mjs`);
+  await build({ ...FOR_NODE, entryPoints: [entry], outfile: tmp, bundle: true, packages: 'external' });
+  try {
+    const { prepareDictionaries, PREPARED_DICTIONARIES_FILE } = await import(pathToFileURL(tmp).href);
+    const resolveFromProject = createRequire(join(root, 'package.json')).resolve;
+    writeFileSync(join(out, PREPARED_DICTIONARIES_FILE), prepareDictionaries(resolveFromProject));
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
 /**
  * Builds `src` (a src/ folder) into `out`; `files` writes one file per module instead of one bundle;
  * `plugins`: esbuild plugins added to the build (the benchmark's what-ifs, bench/ward.ts; none here);
@@ -137,6 +160,7 @@ export async function buildWard({
   // a src/ from before the console (the benchmark's --refs) has none.
   if (existsSync(join(src, 'console/static')))
     cpSync(join(src, 'console/static'), join(out, files ? 'console/static' : 'static'), { recursive: true });
+  await writePreparedDictionaries(build, src, out);
   return join(out, 'cli.js');
 }
 

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createSessionService, type SessionService } from './accounts/sessions.js';
 import { isTrustedDevice } from './accounts/trusted-devices.js';
-import { setPasswordStrengthIdle, warmPasswordPolicy } from './accounts/password-policy.js';
+import { setPasswordStrengthIdle, usePreparedDictionaries, warmPasswordPolicy } from './accounts/password-policy.js';
+import { preparedDictionariesIn } from './accounts/tuning/prepared-dictionaries.js';
 import { createInteractionService } from './interaction/service.js';
 import { createNextStep } from './interaction/next-step.js';
 import { createEnrolmentStep } from './interaction/enrolment.js';
@@ -131,6 +132,10 @@ export async function buildRegistry(config: WardConfig, opts: RegistryOptions = 
   drawRandomBytesFrom(config.tuning.random_pool ? pooledRandomBytes : randomBytes);
   refusalStacks.skip = config.tuning.stackless_client_errors;
   setPasswordStrengthIdle(config.passwordStrengthIdleSeconds * 1000);
+  // `npm run build` writes them beside the built server (this module's directory there).
+  usePreparedDictionaries(
+    config.tuning.prepared_dictionaries ? preparedDictionariesIn(new URL('.', import.meta.url)) : null,
+  );
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? makeLogger(config.logLevel);
   const master = loadMasterKey(config.dataDir, config.masterKey);

@@ -3,7 +3,7 @@ import type { AccountSettings } from '../config/types.js';
 import type { FieldError } from '../errors/ward-error.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Outbound } from '../lib/outbound/client.js';
-import { createStrengthEstimator, type StrengthScore } from './password-strength.js';
+import { createStrengthEstimator, type PreparedDictionaries, type StrengthScore } from './password-strength.js';
 
 /** The account settings that make the password policy. */
 export type PasswordPolicy = Pick<
@@ -49,6 +49,11 @@ const estimator = createStrengthEstimator({
 /** How long the estimator's thread may sit unused before it stops (WARD_PASSWORD_STRENGTH_IDLE). */
 export function setPasswordStrengthIdle(ms: number): void {
   estimator.setIdle(ms);
+}
+
+/** The estimator's dictionaries ranked ahead (speed-up `prepared_dictionaries`), or null to rank the word lists. */
+export function usePreparedDictionaries(prepared: PreparedDictionaries | null): void {
+  estimator.usePrepared(prepared);
 }
 
 /** Whether the estimator's thread is up, and how many have started and exited. */

@@ -5,6 +5,7 @@
 // thread starts at the first check (or just before, when one is known to come: `warm`), does not keep
 // the process alive, and is stopped once no check has come for a while (about 70 MB of RSS given
 // back, docs/performance.md); the next check starts another.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -16,19 +17,81 @@ export interface EstimatorSettings {
   l33tMaxSubstitutions: number;
 }
 
+/** zxcvbn's packages, by the name the estimator gives each. */
+const PACKAGES = {
+  core: '@zxcvbn-ts/core',
+  common: '@zxcvbn-ts/language-common',
+  en: '@zxcvbn-ts/language-en',
+  fr: '@zxcvbn-ts/language-fr',
+} as const;
+type ZxcvbnPackage = keyof typeof PACKAGES;
+/** Finds a package's file (require.resolve: by default from here; the build gives the project's). */
+export type Resolve = (id: string) => string;
+const resolveHere: Resolve = createRequire(import.meta.url).resolve;
+
+/** Where each of zxcvbn's packages is (its main file). */
+export const zxcvbnPaths = (resolve: Resolve = resolveHere): Record<ZxcvbnPackage, string> =>
+  Object.fromEntries(Object.entries(PACKAGES).map(([k, name]) => [k, resolve(name)])) as Record<ZxcvbnPackage, string>;
+
+/** The installed version of each of zxcvbn's packages. */
+export const zxcvbnVersions = (resolve: Resolve = resolveHere): Record<ZxcvbnPackage, string> =>
+  Object.fromEntries(
+    Object.entries(PACKAGES).map(([k, name]) => [
+      k,
+      (JSON.parse(readFileSync(resolve(`${name}/package.json`), 'utf8')) as { version: string }).version,
+    ]),
+  ) as Record<ZxcvbnPackage, string>;
+
+/**
+ * The estimator's dictionaries ranked ahead (speed-up `prepared_dictionaries`,
+ * tuning/prepared-dictionaries.ts): the file, and the versions of the packages installed, which must
+ * be those it was made from.
+ */
+export interface PreparedDictionaries {
+  file: string;
+  versions: Record<ZxcvbnPackage, string>;
+}
+
 // Plain CommonJS, run with `eval`: it needs nothing of Ward, only zxcvbn's packages (resolved here).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const common = require(workerData.paths.common);
+let common = null;
 let estimator = null;
+let madeFrom = null;
 let commonPasswords = null;
 function commonList() {
+  common ??= require(workerData.paths.common);
   commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
   return commonPasswords;
+}
+// The dictionaries ranked ahead, when made from the packages installed: they take the place of the
+// ranking the estimator does when it is given the word lists (its 'rankedDictionaries' and their
+// longest words, as Options.setRankedDictionaries leaves them).
+function fromPrepared(ZxcvbnFactory) {
+  const prepared = workerData.prepared;
+  if (!prepared) return null;
+  const data = JSON.parse(require('node:fs').readFileSync(prepared.file, 'utf8'));
+  const same = Object.keys(prepared.versions).every((k) => data.versions && data.versions[k] === prepared.versions[k]);
+  if (!same) return null;
+  const made = new ZxcvbnFactory({
+    graphs: data.graphs,
+    translations: data.translations,
+    maxLength: workerData.settings.maxLength,
+    l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
+  });
+  // A release of zxcvbn that holds them elsewhere: rank the lists (its tests would say so first).
+  if (!made.options || typeof made.options.rankedDictionaries !== 'object') return null;
+  made.options.rankedDictionaries = data.ranked;
+  made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
+  return made;
 }
 function zxcvbn() {
   if (estimator) return estimator;
   const { ZxcvbnFactory } = require(workerData.paths.core);
+  estimator = fromPrepared(ZxcvbnFactory);
+  madeFrom = estimator ? 'prepared' : 'lists';
+  if (estimator) return estimator;
+  common ??= require(workerData.paths.common);
   const en = require(workerData.paths.en);
   const fr = require(workerData.paths.fr);
   estimator = new ZxcvbnFactory({
@@ -44,8 +107,8 @@ parentPort.on('message', ({ id, kind, password, userInputs }) => {
   try {
     if (kind === 'common') parentPort.postMessage({ id, value: commonList().has(password.toLowerCase()) });
     else if (kind === 'warm-common') parentPort.postMessage({ id, value: Boolean(commonList()) });
-    else if (kind === 'warm-score') parentPort.postMessage({ id, value: Boolean(zxcvbn()) });
-    else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score });
+    else if (kind === 'warm-score') parentPort.postMessage({ id, value: Boolean(zxcvbn()), madeFrom });
+    else parentPort.postMessage({ id, value: zxcvbn().check(password, userInputs).score, madeFrom });
   } catch (e) {
     parentPort.postMessage({ id, error: String((e && e.message) || e) });
   }
@@ -63,12 +126,14 @@ interface Waiting {
 /** The estimator thread: `score` and `isCommon` answer from it; it stops after `idleMs` unused. */
 export function createStrengthEstimator(settings: EstimatorSettings, initialIdleMs = STRENGTH_IDLE_MS) {
   let idleMs = initialIdleMs;
-  const resolve = createRequire(import.meta.url).resolve;
+  let prepared: PreparedDictionaries | null = null;
   let worker: Worker | null = null;
   const waiting = new Map<number, Waiting>();
   let nextId = 0;
   let idleTimer: NodeJS.Timeout | null = null;
   const counts = { started: 0, exited: 0 };
+  /** What the last estimator built was made from: the word lists, or the prepared dictionaries. */
+  let madeFrom: 'lists' | 'prepared' | null = null;
 
   function stopIdleTimer(): void {
     if (idleTimer) clearTimeout(idleTimer);
@@ -95,15 +160,11 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
 
   function thread(): Worker {
     if (worker) return worker;
-    const paths = {
-      core: resolve('@zxcvbn-ts/core'),
-      common: resolve('@zxcvbn-ts/language-common'),
-      en: resolve('@zxcvbn-ts/language-en'),
-      fr: resolve('@zxcvbn-ts/language-fr'),
-    };
+    const paths = zxcvbnPaths();
     // execArgv: none of the server's preloads or flags (the thread runs plain CommonJS).
-    const w = new Worker(WORKER, { eval: true, workerData: { paths, settings }, execArgv: [] });
-    w.on('message', (m: { id: number; value?: unknown; error?: string }) => {
+    const w = new Worker(WORKER, { eval: true, workerData: { paths, settings, prepared }, execArgv: [] });
+    w.on('message', (m: { id: number; value?: unknown; error?: string; madeFrom?: 'lists' | 'prepared' | null }) => {
+      if (m.madeFrom) madeFrom = m.madeFrom;
       const waiter = waiting.get(m.id);
       if (!waiter) return;
       waiting.delete(m.id);
@@ -160,6 +221,12 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     },
     /** Whether a thread is up, and how many have started and exited so far. */
     threads: () => ({ running: worker !== null, ...counts }),
+    /** What the last estimator built was made from (null: none built yet). */
+    madeFrom: () => madeFrom,
+    /** The dictionaries ranked ahead, for the threads started from now on (null: rank the word lists). */
+    usePrepared(next: PreparedDictionaries | null): void {
+      prepared = next;
+    },
     /** Stops the thread (a later check starts another). */
     async close(): Promise<void> {
       stopIdleTimer();

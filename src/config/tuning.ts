@@ -14,6 +14,8 @@ export const SPEED_UPS = [
   'pg_named_statements',
   /** PostgreSQL: statements outside a transaction pipelined on a few connections (storage/engine/pg-pipeline.ts). */
   'pg_pipeline',
+  /** zxcvbn's dictionaries ranked at build time (accounts/tuning/prepared-dictionaries.ts). */
+  'prepared_dictionaries',
   /** JWK Set and discovery answered before Fastify (http/tuning/document-fast-path.ts). */
   'document_fast_path',
   /** Route schemas compiled on first use (http/tuning/lazy-validation.ts). */
