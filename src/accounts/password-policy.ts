@@ -64,8 +64,8 @@ export const passwordStrengthThreads = () => estimator.threads();
  * loaded) when this policy asks for one; a failure here is the check's to report.
  */
 export function warmPasswordPolicy(policy: PasswordPolicy): void {
-  const check = policy.password_min_strength > 0 ? 'score' : policy.password_refuse_common ? 'common' : null;
-  if (check) estimator.warm(check).catch(() => undefined);
+  if (policy.password_min_strength > 0) estimator.warm('score').catch(() => undefined);
+  if (policy.password_refuse_common) estimator.warm('common').catch(() => undefined);
 }
 
 /** The pieces of the owner's identity a password must not contain, lower-cased. */
