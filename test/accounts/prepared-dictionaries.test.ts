@@ -3,7 +3,7 @@
 // lists at each start. Both paths give every password the same score; the prepared ones are used
 // only with the package versions they were made from; `npm run build` writes them beside the server.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import {
   preparedDictionariesIn,
 } from '../../src/accounts/tuning/prepared-dictionaries.js';
 import { freePort } from '../helpers/free-port.js';
-import { waitForOutput } from '../helpers/processes.js';
+import { spawnBuiltWard, waitForOutput } from '../helpers/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -142,19 +142,11 @@ describe('prepared_dictionaries', () => {
       const first = (password: string) => {
         const data = mkdtempSync(join(tmpdir(), 'ward-prepared-data-'));
         return freePort().then((port) => {
-          const child = spawn(process.execPath, [join(out, 'cli.js'), 'start'], {
+          const child = spawnBuiltWard(out, {
             cwd: ROOT,
-            env: {
-              PATH: process.env.PATH!,
-              WARD_DATA_DIR: data,
-              WARD_PORT: String(port),
-              WARD_HOST: '127.0.0.1',
-              WARD_TLS: 'off',
-              WARD_ISSUER: `http://127.0.0.1:${port}`,
-              WARD_LOG_LEVEL: 'warn',
-              WARD_ADMIN_PASSWORD: password,
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
+            dataDir: data,
+            port,
+            env: { WARD_ADMIN_PASSWORD: password },
           });
           return { child, data };
         });

@@ -6,7 +6,7 @@
 // token. The build (scripts/build.mjs, as `npm run build` runs it) puts the static files beside the
 // bundle, which serves them from there and not from src/.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { MANAGEMENT_SCOPES } from '../../src/config/types.js';
 import { codeFor, PUBLIC_CLIENT, redeem } from '../helpers/oauth.js';
 import { startWard, type TestWard } from '../helpers/ward.js';
 import { freePort } from '../helpers/free-port.js';
-import { waitForOutput } from '../helpers/processes.js';
+import { spawnBuiltWard, waitForOutput } from '../helpers/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const STATIC = join(ROOT, 'src/console/static');
@@ -138,19 +138,7 @@ describe('console server side', () => {
     const marked = `${readFileSync(join(STATIC, name), 'utf8')}\n/* the build's copy */\n`;
     writeFileSync(join(out, 'static', name), marked);
     const port = await freePort();
-    const child = spawn(process.execPath, [join(out, 'cli.js'), 'start'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH!,
-        WARD_DATA_DIR: data,
-        WARD_PORT: String(port),
-        WARD_HOST: '127.0.0.1',
-        WARD_TLS: 'off',
-        WARD_ISSUER: `http://127.0.0.1:${port}`,
-        WARD_LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnBuiltWard(out, { cwd: ROOT, dataDir: data, port });
     try {
       await waitForOutput(child, 'Ward is listening', 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/console/static/${name}`);

@@ -95,6 +95,30 @@ export async function startWardProcess(
   return { url: `http://127.0.0.1:${port}`, child, output, stop: () => stopProcess(child) };
 }
 
+/**
+ * A build's server (`<out>/cli.js start`, scripts/build.mjs) as a child with only these variables:
+ * plain HTTP on loopback at `port`, the data folder `dataDir`, warnings only, and `env` over them.
+ */
+export function spawnBuiltWard(
+  out: string,
+  opts: { cwd: string; dataDir: string; port: number; env?: Record<string, string> },
+): ChildProcess {
+  return spawn(process.execPath, [join(out, 'cli.js'), 'start'], {
+    cwd: opts.cwd,
+    env: {
+      PATH: process.env.PATH!,
+      WARD_DATA_DIR: opts.dataDir,
+      WARD_PORT: String(opts.port),
+      WARD_HOST: '127.0.0.1',
+      WARD_TLS: 'off',
+      WARD_ISSUER: `http://127.0.0.1:${opts.port}`,
+      WARD_LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /** Runs `ward <args>` to completion. */
 export function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
