@@ -8,7 +8,7 @@
 // a tenth of a restart more (docs/performance.md, "Start-up"). The plain build (`--files`) writes one
 // file per module, as tsc would, for comparing the two.
 // Usage: node scripts/build.mjs [outDir, default dist] [--src dir] [--files]
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -109,7 +109,10 @@ async function writePreparedDictionaries(build, src, out) {
   try {
     const { prepareDictionaries, PREPARED_DICTIONARIES_FILE } = await import(pathToFileURL(tmp).href);
     const resolveFromProject = createRequire(join(root, 'package.json')).resolve;
-    writeFileSync(join(out, PREPARED_DICTIONARIES_FILE), prepareDictionaries(resolveFromProject));
+    // Whole or not at all: a server already running from `out` may start a thread meanwhile.
+    const file = join(out, PREPARED_DICTIONARIES_FILE);
+    writeFileSync(`${file}.${process.pid}`, prepareDictionaries(resolveFromProject));
+    renameSync(`${file}.${process.pid}`, file);
   } finally {
     rmSync(tmp, { force: true });
   }

@@ -25,6 +25,12 @@ const PACKAGES = {
   fr: '@zxcvbn-ts/language-fr',
 } as const;
 type ZxcvbnPackage = keyof typeof PACKAGES;
+/**
+ * The language packages whose word lists the estimator ranks, merged in this order (a later list of
+ * the same name replaces an earlier one); the keyboard graphs come from the first, the texts from the
+ * second.
+ */
+export const RANKED_FROM = ['common', 'en', 'fr'] as const;
 /** Finds a package's file (require.resolve: by default from here; the build gives the project's). */
 export type Resolve = (id: string) => string;
 const resolveHere: Resolve = createRequire(import.meta.url).resolve;
@@ -59,31 +65,47 @@ let common = null;
 let estimator = null;
 let madeFrom = null;
 let commonPasswords = null;
+// From the prepared dictionaries when there are some (the list's words are their keys), so that the
+// language package is not loaded beside them; else from the package.
 function commonList() {
-  common ??= require(workerData.paths.common);
-  commonPasswords ??= new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  if (commonPasswords) return commonPasswords;
+  const prepared = workerData.prepared ? zxcvbn() : null;
+  const list =
+    madeFrom === 'prepared'
+      ? Object.keys(prepared.options.rankedDictionaries['passwords-common'])
+      : (common ??= require(workerData.paths.common)).dictionary['passwords-common'];
+  commonPasswords = new Set(list.map((p) => String(p).toLowerCase()));
   return commonPasswords;
 }
 // The dictionaries ranked ahead, when made from the packages installed: they take the place of the
 // ranking the estimator does when it is given the word lists (its 'rankedDictionaries' and their
 // longest words, as Options.setRankedDictionaries leaves them).
+// Anything else (no file, a file made from other packages or lists, one that cannot be read or
+// parsed, a zxcvbn that keeps them elsewhere) gives null: the thread ranks the lists itself.
 function fromPrepared(ZxcvbnFactory) {
   const prepared = workerData.prepared;
   if (!prepared) return null;
-  const data = JSON.parse(require('node:fs').readFileSync(prepared.file, 'utf8'));
-  const same = Object.keys(prepared.versions).every((k) => data.versions && data.versions[k] === prepared.versions[k]);
-  if (!same) return null;
-  const made = new ZxcvbnFactory({
-    graphs: data.graphs,
-    translations: data.translations,
-    maxLength: workerData.settings.maxLength,
-    l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
-  });
-  // A release of zxcvbn that holds them elsewhere: rank the lists (its tests would say so first).
-  if (!made.options || typeof made.options.rankedDictionaries !== 'object') return null;
-  made.options.rankedDictionaries = data.ranked;
-  made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
-  return made;
+  try {
+    const data = JSON.parse(require('node:fs').readFileSync(prepared.file, 'utf8'));
+    const isObject = (v) => typeof v === 'object' && v !== null;
+    if (!isObject(data) || !isObject(data.versions) || !isObject(data.ranked) || !isObject(data.maxWordSize)) return null;
+    if (Object.keys(prepared.versions).some((k) => data.versions[k] !== prepared.versions[k])) return null;
+    if (JSON.stringify(data.rankedFrom) !== JSON.stringify(workerData.rankedFrom)) return null;
+    const names = Object.keys(data.ranked);
+    if (names.some((n) => !isObject(data.ranked[n]) || typeof data.maxWordSize[n] !== 'number')) return null;
+    const made = new ZxcvbnFactory({
+      graphs: data.graphs,
+      translations: data.translations,
+      maxLength: workerData.settings.maxLength,
+      l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
+    });
+    if (!isObject(made.options) || !isObject(made.options.rankedDictionaries)) return null;
+    made.options.rankedDictionaries = data.ranked;
+    made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
+    return made;
+  } catch {
+    return null;
+  }
 }
 function zxcvbn() {
   if (estimator) return estimator;
@@ -91,13 +113,11 @@ function zxcvbn() {
   estimator = fromPrepared(ZxcvbnFactory);
   madeFrom = estimator ? 'prepared' : 'lists';
   if (estimator) return estimator;
-  common ??= require(workerData.paths.common);
-  const en = require(workerData.paths.en);
-  const fr = require(workerData.paths.fr);
+  const packages = workerData.rankedFrom.map((k) => require(workerData.paths[k]));
   estimator = new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
-    graphs: common.adjacencyGraphs,
-    translations: en.translations,
+    dictionary: Object.assign({}, ...packages.map((p) => p.dictionary)),
+    graphs: packages[0].adjacencyGraphs,
+    translations: packages[1].translations,
     maxLength: workerData.settings.maxLength,
     l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
   });
@@ -162,7 +182,11 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     if (worker) return worker;
     const paths = zxcvbnPaths();
     // execArgv: none of the server's preloads or flags (the thread runs plain CommonJS).
-    const w = new Worker(WORKER, { eval: true, workerData: { paths, settings, prepared }, execArgv: [] });
+    const w = new Worker(WORKER, {
+      eval: true,
+      workerData: { paths, settings, prepared, rankedFrom: RANKED_FROM },
+      execArgv: [],
+    });
     w.on('message', (m: { id: number; value?: unknown; error?: string; madeFrom?: 'lists' | 'prepared' | null }) => {
       if (m.madeFrom) madeFrom = m.madeFrom;
       const waiter = waiting.get(m.id);

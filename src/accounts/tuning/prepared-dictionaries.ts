@@ -9,7 +9,13 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type PreparedDictionaries, type Resolve, zxcvbnPaths, zxcvbnVersions } from '../password-strength.js';
+import {
+  type PreparedDictionaries,
+  RANKED_FROM,
+  type Resolve,
+  zxcvbnPaths,
+  zxcvbnVersions,
+} from '../password-strength.js';
 
 /** The file's name, beside the built server. */
 export const PREPARED_DICTIONARIES_FILE = 'password-dictionaries.json';
@@ -30,11 +36,9 @@ interface LanguagePackage {
 export function prepareDictionaries(resolve?: Resolve): string {
   const load = createRequire(import.meta.url);
   const paths = zxcvbnPaths(resolve);
-  const common = load(paths.common) as LanguagePackage;
-  const en = load(paths.en) as LanguagePackage;
-  const fr = load(paths.fr) as LanguagePackage;
   // The same lists, in the same order, as the thread gives the estimator (password-strength.ts).
-  const dictionary = { ...common.dictionary, ...en.dictionary, ...fr.dictionary };
+  const packages = RANKED_FROM.map((k) => load(paths[k]) as LanguagePackage);
+  const dictionary: Record<string, WordList> = Object.assign({}, ...packages.map((p) => p.dictionary));
   const ranked: Record<string, Record<string, number>> = {};
   const maxWordSize: Record<string, number> = {};
   for (const [name, list] of Object.entries(dictionary)) {
@@ -47,10 +51,11 @@ export function prepareDictionaries(resolve?: Resolve): string {
   }
   return JSON.stringify({
     versions: zxcvbnVersions(resolve),
+    rankedFrom: RANKED_FROM,
     ranked,
     maxWordSize,
-    graphs: common.adjacencyGraphs,
-    translations: en.translations,
+    graphs: packages[0]!.adjacencyGraphs,
+    translations: packages[1]!.translations,
   });
 }
 
