@@ -64,7 +64,21 @@ export function keepOneByte(text) {
   return { text: lines.join('\n'), left: lines.flatMap((l, i) => (ABOVE_LATIN1.test(l) ? [i + 1] : [])) };
 }
 
-let aheadBuilds = 0;
+let importedBuilds = 0;
+
+/**
+ * A module of `src` run at build time: compiled by esbuild (`options`) to a file of its own in `out`
+ * (an import is cached by name, and the benchmark builds several src/), imported, and removed.
+ */
+async function importAtBuild(build, entry, out, options) {
+  const tmp = join(out, `.at-build-${process.pid}-${importedBuilds++}.mjs`);
+  await build({ ...FOR_NODE, ...options, entryPoints: [entry], outfile: tmp, bundle: true });
+  try {
+    return await import(pathToFileURL(tmp).href);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
 
 /**
  * The settings' validators compiled ahead (src/config/schema/ahead.ts: Ajv standalone code) as an
@@ -74,11 +88,7 @@ let aheadBuilds = 0;
 async function precompiledSettings(build, src, out) {
   const ahead = join(src, 'config/schema/ahead.ts');
   if (!existsSync(ahead)) return [];
-  // Its own file name each time: an import is cached by name, and the benchmark builds several src/.
-  const tmp = join(out, `.ahead-${process.pid}-${aheadBuilds++}.mjs`);
-  await build({ ...FOR_NODE, entryPoints: [ahead], outfile: tmp, bundle: true, banner: { js: REQUIRE_BANNER } });
-  const { precompiledSettingsModule } = await import(pathToFileURL(tmp).href);
-  rmSync(tmp);
+  const { precompiledSettingsModule } = await importAtBuild(build, ahead, out, { banner: { js: REQUIRE_BANNER } });
   const contents = precompiledSettingsModule('./checks.js');
   const target = join(src, 'config/schema/precompiled.ts');
   return [
@@ -93,8 +103,6 @@ async function precompiledSettings(build, src, out) {
   ];
 }
 
-let preparedBuilds = 0;
-
 /**
  * The password estimator's dictionaries ranked ahead, written beside the server (speed-up
  * `prepared_dictionaries`, src/accounts/tuning/prepared-dictionaries.ts makes them); none for a src/
@@ -103,19 +111,15 @@ let preparedBuilds = 0;
 async function writePreparedDictionaries(build, src, out) {
   const entry = join(src, 'accounts/tuning/prepared-dictionaries.ts');
   if (!existsSync(entry)) return;
-  // Its own file name each time, as above; the packages found from the project, wherever `out` is.
-  const tmp = join(out, `.prepared-${process.pid}-${preparedBuilds++}.mjs`);
-  await build({ ...FOR_NODE, entryPoints: [entry], outfile: tmp, bundle: true, packages: 'external' });
-  try {
-    const { prepareDictionaries, PREPARED_DICTIONARIES_FILE } = await import(pathToFileURL(tmp).href);
-    const resolveFromProject = createRequire(join(root, 'package.json')).resolve;
-    // Whole or not at all: a server already running from `out` may start a thread meanwhile.
-    const file = join(out, PREPARED_DICTIONARIES_FILE);
-    writeFileSync(`${file}.${process.pid}`, prepareDictionaries(resolveFromProject));
-    renameSync(`${file}.${process.pid}`, file);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  const { prepareDictionaries, PREPARED_DICTIONARIES_FILE } = await importAtBuild(build, entry, out, {
+    packages: 'external',
+  });
+  // The packages found from the project, wherever `out` is.
+  const resolveFromProject = createRequire(join(root, 'package.json')).resolve;
+  // Whole or not at all: a server already running from `out` may start a thread meanwhile.
+  const file = join(out, PREPARED_DICTIONARIES_FILE);
+  writeFileSync(`${file}.${process.pid}`, prepareDictionaries(resolveFromProject));
+  renameSync(`${file}.${process.pid}`, file);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AccountSettings } from '../config/types.js';
 import type { FieldError } from '../errors/ward-error.js';
 import { WardError } from '../errors/ward-error.js';
 import type { Outbound } from '../lib/outbound/client.js';
-import { createStrengthEstimator, type PreparedDictionaries, type StrengthScore } from './password-strength.js';
+import { createStrengthEstimator, type StrengthScore } from './password-strength.js';
 
 /** The account settings that make the password policy. */
 export type PasswordPolicy = Pick<
@@ -51,8 +51,8 @@ export function setPasswordStrengthIdle(ms: number): void {
   estimator.setIdle(ms);
 }
 
-/** The estimator's dictionaries ranked ahead (speed-up `prepared_dictionaries`), or null to rank the word lists. */
-export function usePreparedDictionaries(prepared: PreparedDictionaries | null): void {
+/** The file of the estimator's dictionaries ranked ahead (speed-up `prepared_dictionaries`), or null to rank the word lists. */
+export function usePreparedDictionaries(prepared: string | null): void {
   estimator.usePrepared(prepared);
 }
 

@@ -48,16 +48,6 @@ export const zxcvbnVersions = (resolve: Resolve = resolveHere): Record<ZxcvbnPac
     ]),
   ) as Record<ZxcvbnPackage, string>;
 
-/**
- * The estimator's dictionaries ranked ahead (speed-up `prepared_dictionaries`,
- * tuning/prepared-dictionaries.ts): the file, and the versions of the packages installed, which must
- * be those it was made from.
- */
-export interface PreparedDictionaries {
-  file: string;
-  versions: Record<ZxcvbnPackage, string>;
-}
-
 // Plain CommonJS, run with `eval`: it needs nothing of Ward, only zxcvbn's packages (resolved here).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -146,7 +136,8 @@ interface Waiting {
 /** The estimator thread: `score` and `isCommon` answer from it; it stops after `idleMs` unused. */
 export function createStrengthEstimator(settings: EstimatorSettings, initialIdleMs = STRENGTH_IDLE_MS) {
   let idleMs = initialIdleMs;
-  let prepared: PreparedDictionaries | null = null;
+  /** The file of the dictionaries ranked ahead (speed-up `prepared_dictionaries`), or null. */
+  let prepared: string | null = null;
   let worker: Worker | null = null;
   const waiting = new Map<number, Waiting>();
   let nextId = 0;
@@ -184,7 +175,13 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     // execArgv: none of the server's preloads or flags (the thread runs plain CommonJS).
     const w = new Worker(WORKER, {
       eval: true,
-      workerData: { paths, settings, prepared, rankedFrom: RANKED_FROM },
+      // The installed versions, read when a thread starts: the file is used only if made from them.
+      workerData: {
+        paths,
+        settings,
+        prepared: prepared === null ? null : { file: prepared, versions: zxcvbnVersions() },
+        rankedFrom: RANKED_FROM,
+      },
       execArgv: [],
     });
     w.on('message', (m: { id: number; value?: unknown; error?: string; madeFrom?: 'lists' | 'prepared' | null }) => {
@@ -247,8 +244,8 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
     threads: () => ({ running: worker !== null, ...counts }),
     /** What the last estimator built was made from (null: none built yet). */
     madeFrom: () => madeFrom,
-    /** The dictionaries ranked ahead, for the threads started from now on (null: rank the word lists). */
-    usePrepared(next: PreparedDictionaries | null): void {
+    /** The file of the dictionaries ranked ahead, for the threads started from now on (null: rank the word lists). */
+    usePrepared(next: string | null): void {
       prepared = next;
     },
     /** Stops the thread (a later check starts another). */

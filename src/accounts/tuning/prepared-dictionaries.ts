@@ -9,13 +9,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import {
-  type PreparedDictionaries,
-  RANKED_FROM,
-  type Resolve,
-  zxcvbnPaths,
-  zxcvbnVersions,
-} from '../password-strength.js';
+import { RANKED_FROM, type Resolve, zxcvbnPaths, zxcvbnVersions } from '../password-strength.js';
 
 /** The file's name, beside the built server. */
 export const PREPARED_DICTIONARIES_FILE = 'password-dictionaries.json';
@@ -59,8 +53,8 @@ export function prepareDictionaries(resolve?: Resolve): string {
   });
 }
 
-/** The prepared dictionaries in the directory `dir` (the built server's), or null when none was written there. */
-export function preparedDictionariesIn(dir: URL): PreparedDictionaries | null {
+/** The prepared dictionaries' file in the directory `dir` (the built server's), or null when none was written there. */
+export function preparedDictionariesIn(dir: URL): string | null {
   const file = fileURLToPath(new URL(PREPARED_DICTIONARIES_FILE, dir));
-  return existsSync(file) ? { file, versions: zxcvbnVersions() } : null;
+  return existsSync(file) ? file : null;
 }
