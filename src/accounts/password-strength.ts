@@ -31,6 +31,8 @@ type ZxcvbnPackage = keyof typeof PACKAGES;
  * second.
  */
 export const RANKED_FROM = ['common', 'en', 'fr'] as const;
+/** What separates the words of a list in the prepared dictionaries' file (no word of zxcvbn's lists holds one). */
+export const WORD_SEPARATOR = '\n';
 /** Finds a package's file (require.resolve: by default from here; the build gives the project's). */
 export type Resolve = (id: string) => string;
 const resolveHere: Resolve = createRequire(import.meta.url).resolve;
@@ -55,21 +57,38 @@ let common = null;
 let estimator = null;
 let madeFrom = null;
 let commonPasswords = null;
-// From the prepared dictionaries when there are some (the list's words are their keys), so that the
-// language package is not loaded beside them; else from the package.
+// The prepared file's word lists (name: the list's words), when the estimator was made from it.
+let preparedLists = null;
+// From the prepared dictionaries when there are some, so that the language package is not loaded
+// beside them; else from the package.
 function commonList() {
   if (commonPasswords) return commonPasswords;
-  const prepared = workerData.prepared ? zxcvbn() : null;
+  if (workerData.prepared) zxcvbn();
   const list =
     madeFrom === 'prepared'
-      ? Object.keys(prepared.options.rankedDictionaries['passwords-common'])
+      ? preparedLists['passwords-common']
       : (common ??= require(workerData.paths.common)).dictionary['passwords-common'];
   commonPasswords = new Set(list.map((p) => String(p).toLowerCase()));
   return commonPasswords;
 }
-// The dictionaries ranked ahead, when made from the packages installed: they take the place of the
-// ranking the estimator does when it is given the word lists (its 'rankedDictionaries' and their
-// longest words, as Options.setRankedDictionaries leaves them).
+// A list as the estimator reads a ranked dictionary (dictionary[word]: the word's rank, 1 for the
+// first, a word listed twice keeping its last; for any other name what a plain object has under it,
+// as for the objects the estimator ranks itself). The ranks are a Map: building it takes a third of
+// the time an object of as many properties takes. The estimator only reads words from it (its
+// Levenshtein matching, which would list them, is off).
+function rankedView(words) {
+  const ranks = new Map();
+  for (let i = 0; i < words.length; i++) ranks.set(words[i], i + 1);
+  return new Proxy({}, {
+    get(target, key, receiver) {
+      const rank = typeof key === 'string' ? ranks.get(key) : undefined;
+      return rank !== undefined ? rank : Reflect.get(target, key, receiver);
+    },
+  });
+}
+// The prepared word lists, when made from the packages installed: ranked here, they take the place
+// of the ranking the estimator does when it is given the word lists (its 'rankedDictionaries' and
+// their longest words, as Options.setRankedDictionaries leaves them).
 // Anything else (no file, a file made from other packages or lists, one that cannot be read or
 // parsed, a zxcvbn that keeps them elsewhere) gives null: the thread ranks the lists itself.
 function fromPrepared(ZxcvbnFactory) {
@@ -78,11 +97,11 @@ function fromPrepared(ZxcvbnFactory) {
   try {
     const data = JSON.parse(require('node:fs').readFileSync(prepared.file, 'utf8'));
     const isObject = (v) => typeof v === 'object' && v !== null;
-    if (!isObject(data) || !isObject(data.versions) || !isObject(data.ranked) || !isObject(data.maxWordSize)) return null;
+    if (!isObject(data) || !isObject(data.versions) || !isObject(data.lists) || !isObject(data.maxWordSize)) return null;
     if (Object.keys(prepared.versions).some((k) => data.versions[k] !== prepared.versions[k])) return null;
     if (JSON.stringify(data.rankedFrom) !== JSON.stringify(workerData.rankedFrom)) return null;
-    const names = Object.keys(data.ranked);
-    if (names.some((n) => !isObject(data.ranked[n]) || typeof data.maxWordSize[n] !== 'number')) return null;
+    const names = Object.keys(data.lists);
+    if (names.some((n) => typeof data.lists[n] !== 'string' || typeof data.maxWordSize[n] !== 'number')) return null;
     const made = new ZxcvbnFactory({
       graphs: data.graphs,
       translations: data.translations,
@@ -90,8 +109,16 @@ function fromPrepared(ZxcvbnFactory) {
       l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
     });
     if (!isObject(made.options) || !isObject(made.options.rankedDictionaries)) return null;
-    made.options.rankedDictionaries = data.ranked;
+    const lists = {};
+    const ranked = {};
+    for (const n of names) {
+      lists[n] = data.lists[n] === '' ? [] : data.lists[n].split(workerData.prepared.separator);
+      ranked[n] = rankedView(lists[n]);
+    }
+    if (!lists['passwords-common']) return null;
+    made.options.rankedDictionaries = ranked;
     made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
+    preparedLists = lists;
     return made;
   } catch {
     return null;
@@ -179,7 +206,7 @@ export function createStrengthEstimator(settings: EstimatorSettings, initialIdle
       workerData: {
         paths,
         settings,
-        prepared: prepared === null ? null : { file: prepared, versions: zxcvbnVersions() },
+        prepared: prepared === null ? null : { file: prepared, versions: zxcvbnVersions(), separator: WORD_SEPARATOR },
         rankedFrom: RANKED_FROM,
       },
       execArgv: [],

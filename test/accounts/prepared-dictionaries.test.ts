@@ -1,6 +1,7 @@
 // Speed-up `prepared_dictionaries` (src/accounts/tuning/prepared-dictionaries.ts): the password
-// estimator's thread takes zxcvbn's dictionaries ranked at build time instead of ranking the word
-// lists at each start. Both paths give every password the same score; the prepared ones are used
+// estimator's thread takes zxcvbn's word lists written at build time, and ranks them into Maps,
+// instead of loading the language packages and ranking them into objects at each start. Both paths
+// give every password the same score; the prepared ones are used
 // only with the package versions they were made from; `npm run build` writes them beside the server.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
 import * as fr from '@zxcvbn-ts/language-fr';
-import { createStrengthEstimator, zxcvbnVersions } from '../../src/accounts/password-strength.js';
+import { createStrengthEstimator, WORD_SEPARATOR, zxcvbnVersions } from '../../src/accounts/password-strength.js';
 import {
   PREPARED_DICTIONARIES_FILE,
   prepareDictionaries,
@@ -69,6 +70,10 @@ const CORPUS: Array<[string, string[]]> = [
   ['Winter!2023', []],
   ['letmein', []],
   ['trustno1', []],
+  // Names every plain object has: the prepared lists answer for them as the ranked objects do.
+  ['constructor', []],
+  ['__proto__1', []],
+  ['hasownproperty', []],
 ];
 
 describe('prepared_dictionaries', () => {
@@ -115,22 +120,31 @@ describe('prepared_dictionaries', () => {
     }
   });
 
-  it("holds each list ranked as zxcvbn's own ranking leaves it, with its longest word", () => {
+  it("holds each list in an order that ranks it as zxcvbn's own ranking does, with its longest word", () => {
     const data = JSON.parse(readFileSync(file, 'utf8')) as {
       versions: Record<string, string>;
-      ranked: Record<string, Record<string, number>>;
+      lists: Record<string, string>;
       maxWordSize: Record<string, number>;
     };
     assert.deepEqual(data.versions, zxcvbnVersions());
     const own = new ZxcvbnFactory({
       dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
     }) as unknown as {
-      options: { rankedDictionaries: Record<string, object>; rankedDictionariesMaxWordSize: Record<string, number> };
+      options: {
+        rankedDictionaries: Record<string, Record<string, number>>;
+        rankedDictionariesMaxWordSize: Record<string, number>;
+      };
     };
-    assert.ok(Object.keys(data.ranked).length >= 30, 'every list of the three packages');
-    assert.deepEqual(Object.keys(data.ranked), Object.keys(own.options.rankedDictionaries));
-    for (const name of Object.keys(data.ranked))
-      assert.deepEqual(data.ranked[name], own.options.rankedDictionaries[name], name);
+    assert.ok(Object.keys(data.lists).length >= 30, 'every list of the three packages');
+    assert.deepEqual(Object.keys(data.lists), Object.keys(own.options.rankedDictionaries));
+    for (const name of Object.keys(data.lists)) {
+      // The thread's reading: a word's rank is its place in the list, the last place for a word listed twice.
+      const ranks = new Map<string, number>();
+      for (const [i, word] of data.lists[name]!.split(WORD_SEPARATOR).entries()) ranks.set(word, i + 1);
+      const theirs = own.options.rankedDictionaries[name]!;
+      assert.equal(ranks.size, Object.keys(theirs).length, name);
+      for (const [word, rank] of Object.entries(theirs)) assert.equal(ranks.get(word), rank, `${name}: ${word}`);
+    }
     assert.deepEqual(data.maxWordSize, own.options.rankedDictionariesMaxWordSize);
   });
 
@@ -172,7 +186,7 @@ describe('prepared_dictionaries', () => {
     try {
       execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), out], { cwd: ROOT });
       const written = join(out, PREPARED_DICTIONARIES_FILE);
-      const data = JSON.parse(readFileSync(written, 'utf8')) as { versions: unknown; ranked: Record<string, object> };
+      const data = JSON.parse(readFileSync(written, 'utf8')) as { versions: unknown; lists: Record<string, string> };
       assert.deepEqual(data.versions, zxcvbnVersions());
       // A first start whose WARD_ADMIN_PASSWORD is a first name twice: zxcvbn scores it 0, under the
       // policy's 2, and the start stops.
@@ -200,7 +214,7 @@ describe('prepared_dictionaries', () => {
       assert.match(said, /WARD_ADMIN_PASSWORD: .*too easy to guess \(strength 0/);
       // The same start with the file's lists emptied (its versions kept): the bundle took its words
       // from the file, so the name is no longer one, and the password passes.
-      for (const name of Object.keys(data.ranked)) data.ranked[name] = {};
+      for (const name of Object.keys(data.lists)) data.lists[name] = '';
       writeFileSync(written, JSON.stringify(data));
       const taken = await first('jenniferjennifer');
       try {
