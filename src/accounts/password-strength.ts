@@ -50,6 +50,25 @@ export const zxcvbnVersions = (resolve: Resolve = resolveHere): Record<ZxcvbnPac
     ]),
   ) as Record<ZxcvbnPackage, string>;
 
+/**
+ * A prepared list as the estimator reads a ranked dictionary (`dictionary[word]`: the word's rank, 1
+ * for the first, a word listed twice keeping its last; for any other name what a plain object has
+ * under it, as for the objects the estimator ranks itself). The ranks are a Map: building it takes a
+ * third of the time an object of as many properties takes. The estimator only reads words from it (its
+ * Levenshtein matching, which would list them, is off). It runs in the thread (WORKER holds its
+ * source: it uses nothing but the language's globals).
+ */
+export function rankedView(words: readonly string[]): Record<string, number> {
+  const ranks = new Map<string, number>();
+  for (let i = 0; i < words.length; i++) ranks.set(words[i] as string, i + 1);
+  return new Proxy({} as Record<string, number>, {
+    get(target, key, receiver) {
+      const rank = typeof key === 'string' ? ranks.get(key) : undefined;
+      return rank !== undefined ? rank : Reflect.get(target, key, receiver);
+    },
+  });
+}
+
 // Plain CommonJS, run with `eval`: it needs nothing of Ward, only zxcvbn's packages (resolved here).
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -57,8 +76,8 @@ let common = null;
 let estimator = null;
 let madeFrom = null;
 let commonPasswords = null;
-// The prepared file's word lists (name: the list's words), when the estimator was made from it.
-let preparedLists = null;
+// The prepared file's common passwords, when the estimator was made from it.
+let preparedCommon = null;
 // From the prepared dictionaries when there are some, so that the language package is not loaded
 // beside them; else from the package.
 function commonList() {
@@ -66,26 +85,12 @@ function commonList() {
   if (workerData.prepared) zxcvbn();
   const list =
     madeFrom === 'prepared'
-      ? preparedLists['passwords-common']
+      ? preparedCommon
       : (common ??= require(workerData.paths.common)).dictionary['passwords-common'];
   commonPasswords = new Set(list.map((p) => String(p).toLowerCase()));
   return commonPasswords;
 }
-// A list as the estimator reads a ranked dictionary (dictionary[word]: the word's rank, 1 for the
-// first, a word listed twice keeping its last; for any other name what a plain object has under it,
-// as for the objects the estimator ranks itself). The ranks are a Map: building it takes a third of
-// the time an object of as many properties takes. The estimator only reads words from it (its
-// Levenshtein matching, which would list them, is off).
-function rankedView(words) {
-  const ranks = new Map();
-  for (let i = 0; i < words.length; i++) ranks.set(words[i], i + 1);
-  return new Proxy({}, {
-    get(target, key, receiver) {
-      const rank = typeof key === 'string' ? ranks.get(key) : undefined;
-      return rank !== undefined ? rank : Reflect.get(target, key, receiver);
-    },
-  });
-}
+const rankedView = ${rankedView.toString()};
 // The prepared word lists, when made from the packages installed: ranked here, they take the place
 // of the ranking the estimator does when it is given the word lists (its 'rankedDictionaries' and
 // their longest words, as Options.setRankedDictionaries leaves them).
@@ -118,7 +123,7 @@ function fromPrepared(ZxcvbnFactory) {
     if (!lists['passwords-common']) return null;
     made.options.rankedDictionaries = ranked;
     made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
-    preparedLists = lists;
+    preparedCommon = lists['passwords-common'];
     return made;
   } catch {
     return null;

@@ -15,7 +15,12 @@ import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
 import * as fr from '@zxcvbn-ts/language-fr';
-import { createStrengthEstimator, WORD_SEPARATOR, zxcvbnVersions } from '../../src/accounts/password-strength.js';
+import {
+  createStrengthEstimator,
+  rankedView,
+  WORD_SEPARATOR,
+  zxcvbnVersions,
+} from '../../src/accounts/password-strength.js';
 import {
   PREPARED_DICTIONARIES_FILE,
   prepareDictionaries,
@@ -70,10 +75,10 @@ const CORPUS: Array<[string, string[]]> = [
   ['Winter!2023', []],
   ['letmein', []],
   ['trustno1', []],
-  // Names every plain object has: the prepared lists answer for them as the ranked objects do.
-  ['constructor', []],
-  ['__proto__1', []],
-  ['hasownproperty', []],
+  // Names every plain object has, beside a word: the prepared lists answer for them as the ranked
+  // objects do (zxcvbn takes what the object holds under the name for a rank).
+  ['constructordragon', []],
+  ['__proto__dragon', []],
 ];
 
 describe('prepared_dictionaries', () => {
@@ -138,20 +143,29 @@ describe('prepared_dictionaries', () => {
     assert.ok(Object.keys(data.lists).length >= 30, 'every list of the three packages');
     assert.deepEqual(Object.keys(data.lists), Object.keys(own.options.rankedDictionaries));
     for (const name of Object.keys(data.lists)) {
-      // The thread's reading: a word's rank is its place in the list, the last place for a word listed twice.
-      const ranks = new Map<string, number>();
-      for (const [i, word] of data.lists[name]!.split(WORD_SEPARATOR).entries()) ranks.set(word, i + 1);
+      // The thread's reading of the list: a word's rank is its place, the last place for a word listed twice.
+      const words = data.lists[name]!.split(WORD_SEPARATOR);
+      const view = rankedView(words);
       const theirs = own.options.rankedDictionaries[name]!;
-      assert.equal(ranks.size, Object.keys(theirs).length, name);
-      for (const [word, rank] of Object.entries(theirs)) assert.equal(ranks.get(word), rank, `${name}: ${word}`);
+      assert.equal(new Set(words).size, Object.keys(theirs).length, name);
+      for (const [word, rank] of Object.entries(theirs)) assert.equal(view[word], rank, `${name}: ${word}`);
     }
+    // Any other name: what a plain object has under it, as in the objects zxcvbn ranks itself.
+    const view = rankedView(['dragon']);
+    const plain: Record<string, unknown> = {};
+    for (const name of ['constructor', '__proto__', 'tostring', 'dragons', ''])
+      assert.equal((view as Record<string, unknown>)[name], plain[name], name);
     assert.deepEqual(data.maxWordSize, own.options.rankedDictionariesMaxWordSize);
   });
 
-  it('is left aside when it cannot be read whole: the thread ranks the lists', async () => {
+  it('is left aside when it cannot be read whole or is of another format: the thread ranks the lists', async () => {
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, readFileSync(file, 'utf8').slice(0, 100_000));
-    for (const prepared of [broken, join(dir, 'gone.json')]) {
+    // The format of session 32 (the ranked objects, no lists), made from the same versions.
+    const older = join(dir, 'older-format.json');
+    const { lists: _lists, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(older, JSON.stringify({ ...rest, ranked: { 'passwords-common': { password: 1 } } }));
+    for (const prepared of [broken, older, join(dir, 'gone.json')]) {
       const estimator = createStrengthEstimator(SETTINGS);
       estimator.usePrepared(prepared);
       try {
