@@ -114,16 +114,15 @@ function fromPrepared(ZxcvbnFactory) {
       l33tMaxSubstitutions: workerData.settings.l33tMaxSubstitutions,
     });
     if (!isObject(made.options) || !isObject(made.options.rankedDictionaries)) return null;
-    const lists = {};
+    if (!names.includes('passwords-common')) return null;
     const ranked = {};
     for (const n of names) {
-      lists[n] = data.lists[n] === '' ? [] : data.lists[n].split(workerData.prepared.separator);
-      ranked[n] = rankedView(lists[n]);
+      const words = data.lists[n] === '' ? [] : data.lists[n].split(prepared.separator);
+      ranked[n] = rankedView(words);
+      if (n === 'passwords-common') preparedCommon = words;
     }
-    if (!lists['passwords-common']) return null;
     made.options.rankedDictionaries = ranked;
     made.options.rankedDictionariesMaxWordSize = data.maxWordSize;
-    preparedCommon = lists['passwords-common'];
     return made;
   } catch {
     return null;
