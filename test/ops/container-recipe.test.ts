@@ -52,7 +52,10 @@ describe('the Dockerfile', () => {
       ci.some((l) => /^npm run (-s )?build\b/.test(l)),
       '.ci/run builds with npm run build',
     );
-    assert.match(pkg.scripts.build, /^tsc -p tsconfig\.build\.json --noEmit && node scripts\/build\.mjs$/);
+    assert.match(
+      pkg.scripts.build,
+      /^node node_modules\/typescript-native\/bin\/tsc -p tsconfig\.build\.json --noEmit && node scripts\/build\.mjs$/,
+    );
     assert.ok(
       runs(runtime).every((r) => !/\b(npm|apt-get|tsc)\b/.test(r)),
       'nothing is installed or built in the image itself',
