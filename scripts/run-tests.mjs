@@ -1,5 +1,6 @@
 // Runs every *.test.ts under test/ and src/ with node's test runner (TypeScript through tsx). The whole run
-// (no file arguments) lints first (`npm run lint`: biome and the dependency rules) and stops if that fails;
+// (no file arguments) lints first (`npm run lint`: biome and the dependency rules), then checks the types
+// (`npm run typecheck`: src, test, scripts and the example; tsx itself checks none), and stops if either fails;
 // a run of named files skips the lint to keep the edit-test loop short. `--contract` runs the
 // protocol, storage, interop, conformance and SDK tests only (no browser, no lint): CI's pass on Node 24 (.ci/run).
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,11 @@ if (!only.length && !contract) {
   if (lint.status !== 0) {
     process.stderr.write('npm run lint failed: fix the findings above (format with `npx biome format --write .`)\n');
     process.exit(lint.status ?? 1);
+  }
+  const types = spawnSync('npm', ['run', '-s', 'typecheck'], { stdio: 'inherit' });
+  if (types.status !== 0) {
+    process.stderr.write('npm run typecheck failed: fix the type errors above\n');
+    process.exit(types.status ?? 1);
   }
 }
 const all = [...find('src'), ...find('test')].sort();
