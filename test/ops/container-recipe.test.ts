@@ -54,7 +54,7 @@ describe('the Dockerfile', () => {
     );
     assert.match(
       pkg.scripts.build,
-      /^node node_modules\/typescript-native\/bin\/tsc -p tsconfig\.build\.json --noEmit && node scripts\/build\.mjs$/,
+      /^npm run -s tsc -- -p tsconfig\.build\.json --noEmit && node scripts\/build\.mjs$/,
     );
     assert.ok(
       runs(runtime).every((r) => !/\b(npm|apt-get|tsc)\b/.test(r)),
